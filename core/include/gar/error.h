@@ -1,0 +1,92 @@
+/* gar/error.h — the coded error registry and the caller-owned error record.
+ *
+ * A code's number is its identity: it is never reused and never renumbered; the
+ * text may be reworded, so callers branch on the number only.  Codes 1–8 are the
+ * reference system's; gar appends its own from 9 on.  Warnings are codes too.
+ *
+ * Every gar function that can fail returns 0 (or a documented non-negative
+ * answer) on success and the negated code on failure, and fills the caller's
+ * gar_error record when one is given (NULL is always accepted: the caller then
+ * gets the code alone).  A record owns copies of its text arguments, so it stays
+ * valid after whatever it describes is gone.
+ *
+ * Like the rest of core/, this needs no stdio: messages are assembled by hand.
+ */
+#ifndef GAR_ERROR_H
+#define GAR_ERROR_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The registry.  Append only: a new code takes the next free number. */
+typedef enum gar_code {
+    GAR_OK = 0,
+    GAR_E_INVALID_PLAN = 1,        /* subject, text, first fault */
+    GAR_W_PARK_FALLBACK = 2,       /* requested plan, missing capability, why, running plan */
+    GAR_W_EXECUTOR_FALLBACK = 3,   /* requested executor, why, running executor */
+    GAR_E_EXECUTOR_REFUSED = 4,    /* requested executor, why */
+    GAR_E_INVALID_EXECUTOR = 5,    /* text, accepted names */
+    GAR_E_PENDED_INLINE = 6,       /* site */
+    GAR_E_STALLED = 7,             /* tasks left */
+    GAR_E_BACKEND = 8,             /* what was being done, driver status */
+    GAR_E_INVALID_ARGUMENT = 9,    /* function, argument, what is wrong */
+    GAR_E_CAPACITY = 10,           /* what is full, its capacity */
+    GAR_E_USAGE = 11,              /* command, what is wrong */
+    GAR_E_IO = 12,                 /* path, operation, system message */
+    GAR_E_INVALID_TRACE = 13,      /* file, line, column, fault */
+    GAR_E_INVALID_ESTIMATOR = 14,  /* text, first fault */
+    GAR_E_INVALID_HOST_PROFILE = 15, /* file, line, fault */
+    GAR_E_WAIT_DEADLINE = 16,      /* what was awaited, deadline */
+    GAR_E_DEVICE_FAULT = 17,       /* what failed on the device */
+    GAR_CODE_COUNT                 /* one past the last registered code */
+} gar_code;
+
+typedef enum gar_code_kind {
+    GAR_KIND_ERROR,
+    GAR_KIND_WARNING,
+} gar_code_kind;
+
+#define GAR_ERROR_ARGS_MAX 4     /* text arguments a record keeps */
+#define GAR_ERROR_ARG_BYTES 192  /* bytes per argument, NUL included; longer text is cut with "..." */
+
+typedef struct gar_error {
+    int code;      /* a gar_code; GAR_OK when the record holds nothing */
+    unsigned argc; /* arguments kept, at most GAR_ERROR_ARGS_MAX */
+    char argv[GAR_ERROR_ARGS_MAX][GAR_ERROR_ARG_BYTES];
+} gar_error;
+
+/* Empties a record.  Accepts NULL. */
+void gar_error_clear(gar_error *err);
+
+/* Fills `err` (when not NULL) with `code` and the `argc` text arguments that
+ * follow (each a const char *, NULL read as "").  Returns -code, so a failing
+ * function can end with `return gar_error_set(err, ...)`.  Extra arguments
+ * beyond the code's template are kept but not shown. */
+int gar_error_set(gar_error *err, gar_code code, unsigned argc, ...);
+int gar_error_setv(gar_error *err, gar_code code, unsigned argc, va_list ap);
+
+/* The registered name ("InvalidPlan"), or NULL for a number never registered. */
+const char *gar_code_name(int code);
+
+/* Whether a registered code is an error or a warning (GAR_KIND_ERROR for
+ * unregistered numbers). */
+gar_code_kind gar_code_kind_of(int code);
+
+/* True for a number in the registry (1 .. GAR_CODE_COUNT-1). */
+bool gar_code_registered(int code);
+
+/* Writes the message alone, the code's template with the arguments put in
+ * ("invalid plan 'x': unknown park 'x'").  Control bytes in arguments are shown
+ * as '?'.  Like snprintf: writes at most `size` bytes including the NUL and
+ * returns the length the whole message needs. */
+size_t gar_error_message(const gar_error *err, char *buf, size_t size);
+
+/* Writes "N (Name): message". Same return as gar_error_message. */
+size_t gar_error_describe(const gar_error *err, char *buf, size_t size);
+
+/* Writes "error N (Name): message", or "warning N (Name): message" for a
+ * warning.  Same return as gar_error_message. */
+size_t gar_error_format(const gar_error *err, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,30 @@
+/* core/text.h — small text helpers shared inside core/ (core has no stdio).
+ * Internal: not installed, not part of the public API. */
+#ifndef GAR_CORE_TEXT_H
+#define GAR_CORE_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bytes needed for any u64 in decimal, NUL included. */
+#define GAR_U64_TEXT_BYTES 21
+
+/* Writes `value` in decimal into `buf` (at least GAR_U64_TEXT_BYTES) and
+ * returns `buf`. */
+char *gar_u64_text(uint64_t value, char buf[GAR_U64_TEXT_BYTES]);
+
+/* An output cursor over a caller's buffer with snprintf semantics: writes
+ * what fits (always NUL-terminated when size > 0) and counts what the whole
+ * text needs. */
+typedef struct gar_text_out {
+    char *buf;
+    size_t size;
+    size_t len; /* length the whole text needs so far */
+} gar_text_out;
+
+gar_text_out gar_text_out_make(char *buf, size_t size);
+void gar_text_put(gar_text_out *out, const char *s, size_t n);
+void gar_text_puts(gar_text_out *out, const char *s);
+void gar_text_put_u64(gar_text_out *out, uint64_t value);
+
+#endif

@@ -1,0 +1,77 @@
+/* experiments/gar.c — the `gar` command: finds the verb and hands it argv. */
+#include <stdio.h>
+#include <string.h>
+
+#include "verbs.h"
+
+#ifndef GAR_VERSION
+#define GAR_VERSION "unknown"
+#endif
+
+static int verb_help_main(int argc, char **argv);
+
+const gar_verb gar_verbs[] = {
+    { "help", "show this list, or a verb's help", verb_help_main },
+    { NULL, NULL, NULL },
+};
+
+static const gar_verb *find_verb(const char *name)
+{
+    for (const gar_verb *v = gar_verbs; v->name != NULL; v++)
+        if (strcmp(v->name, name) == 0)
+            return v;
+    return NULL;
+}
+
+static void print_overview(FILE *out)
+{
+    fprintf(out,
+            "usage: gar VERB [OPTIONS] [ARGS]\n"
+            "\n"
+            "gar awaits GPU work as a memory descriptor and compares wait policies.\n"
+            "Every verb takes --help. Output is `key: value` lines; a refusal prints\n"
+            "`error N (Name): message` on stderr and exits 2.\n"
+            "\n"
+            "verbs:\n");
+    for (const gar_verb *v = gar_verbs; v->name != NULL; v++)
+        fprintf(out, "  %-12s %s\n", v->name, v->summary);
+}
+
+static int verb_help_main(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "--help") != 0 && strcmp(argv[1], "-h") != 0) {
+        const gar_verb *v = find_verb(argv[1]);
+        if (v == NULL || v->main == verb_help_main)
+            return gar_cli_usage_error("help", "no such verb");
+        char help[] = "--help";
+        char *verb_argv[] = { argv[1], help, NULL };
+        return v->main(2, verb_argv);
+    }
+    print_overview(stdout);
+    return GAR_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_overview(stderr);
+        return GAR_EXIT_REFUSED;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        print_overview(stdout);
+        return GAR_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("gar %s\n", GAR_VERSION);
+        return GAR_EXIT_OK;
+    }
+    const gar_verb *verb = find_verb(argv[1]);
+    if (verb == NULL) {
+        char what[256];
+        snprintf(what, sizeof what, "unknown verb '%s' (see 'gar --help')", argv[1]);
+        gar_error err;
+        gar_error_set(&err, GAR_E_USAGE, 2, "gar", what);
+        return gar_cli_refuse(&err);
+    }
+    return verb->main(argc - 1, argv + 1);
+}
