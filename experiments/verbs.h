@@ -1,5 +1,7 @@
 /* experiments/verbs.h — the verbs of `gar`, one file each (verb_NAME.c).
- * Each returns the process exit status (see cli.h). */
+ * Each verb's main takes argv with argv[0] = the verb's name and returns the
+ * process exit status (see cli.h).  Add a verb: its file, its line in
+ * experiments/meson.build, its declaration here and its row in gar.c. */
 #ifndef GAR_VERBS_H
 #define GAR_VERBS_H
 
