@@ -91,12 +91,58 @@ static void pop_due_stops_at_now(void **state)
     assert_ptr_equal(gar_alarm_heap_pop_due(&heap, UINT64_MAX), &c);
 }
 
+/* A pseudo-random mix of inserts, moves, removes and pops, checked at every
+ * step against a plain scan for the earliest (at, seq) among linked nodes. */
+static void random_operations_agree_with_a_linear_scan(void **state)
+{
+    (void)state;
+    gar_alarm_heap heap;
+    gar_alarm_node nodes[N];
+    gar_alarm_heap_init(&heap);
+    for (size_t i = 0; i < N; i++)
+        gar_alarm_node_init(&nodes[i]);
+    uint64_t x = 0x9e3779b97f4a7c15u; /* xorshift64 state */
+    size_t linked = 0;
+    for (unsigned step = 0; step < 20000; step++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        gar_alarm_node *n = &nodes[x % N];
+        switch ((x >> 8) % 4) {
+        case 0:
+        case 1: /* insert or move; few distinct times, so ties are common */
+            if (!gar_alarm_node_linked(n))
+                linked++;
+            gar_alarm_heap_insert(&heap, n, (x >> 16) % 16);
+            break;
+        case 2:
+            if (gar_alarm_heap_remove(&heap, n))
+                linked--;
+            break;
+        case 3:
+            if (gar_alarm_heap_pop(&heap) != NULL)
+                linked--;
+            break;
+        }
+        const gar_alarm_node *want = NULL;
+        for (size_t i = 0; i < N; i++) {
+            const gar_alarm_node *c = &nodes[i];
+            if (c->linked && (want == NULL || c->at < want->at ||
+                              (c->at == want->at && c->seq < want->seq)))
+                want = c;
+        }
+        assert_ptr_equal(gar_alarm_heap_min(&heap), want);
+        assert_int_equal(gar_alarm_heap_count(&heap), linked);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pops_earliest_first_and_ties_in_insertion_order),
         cmocka_unit_test(removes_from_the_middle_and_reinserts),
         cmocka_unit_test(pop_due_stops_at_now),
+        cmocka_unit_test(random_operations_agree_with_a_linear_scan),
     };
     return cmocka_run_group_tests_name("alarm_heap", tests, NULL, NULL);
 }

@@ -332,6 +332,28 @@ static void a_port_error_ends_the_run_unchanged(void **state)
     assert_int_equal(cpu.done, 3);
 }
 
+/* A device that never completes: parks are trimmed to the wait's deadline
+ * and the query there fails the wait, and the run, with WaitDeadline. */
+static void a_hung_device_fails_at_the_deadline(void **state)
+{
+    fixture *f = *state;
+    gar_wait_task wt;
+    gar_error err;
+    gar_port port = { &port_ops, f };
+    gar_plan flag = plan_of(GAR_PARK_FLAG, false);
+    f->done_at = GAR_MONO_NEVER;
+    assert_int_equal(gar_wait_task_init(&wt, "hung", &flag, false, 0, 250 * US, port, NULL), 0);
+    assert_int_equal(gar_executor_spawn(&f->ex, &wt.task, NULL), 0);
+    assert_int_equal(gar_executor_run(&f->ex, &err), -GAR_E_WAIT_DEADLINE);
+    assert_int_equal(err.code, GAR_E_WAIT_DEADLINE);
+    assert_int_equal(gar_wait_task_code(&wt), -GAR_E_WAIT_DEADLINE);
+    assert_string_equal(f->log, "qaq");
+    assert_int_equal(f->script.ncalls, 3);
+    assert_int_equal(f->script.calls[2].until, 250 * US); /* never past the deadline */
+    assert_int_equal(f->script.now, 250 * US);
+    assert_int_equal(gar_wait_task_report(&wt).parks, 3);
+}
+
 static void ports_lacking_an_op_are_refused_at_init(void **state)
 {
     fixture *f = *state;
@@ -368,6 +390,7 @@ int main(void)
         cmocka_unit_test_setup(a_sleep_past_completion_is_late, setup),
         cmocka_unit_test_setup(block_holds_the_thread, setup),
         cmocka_unit_test_setup(a_port_error_ends_the_run_unchanged, setup),
+        cmocka_unit_test_setup(a_hung_device_fails_at_the_deadline, setup),
         cmocka_unit_test_setup(ports_lacking_an_op_are_refused_at_init, setup),
     };
     return cmocka_run_group_tests_name("wait_task", tests, NULL, NULL);
