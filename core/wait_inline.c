@@ -65,7 +65,7 @@ int gar_wait_inline(const gar_plan *plan, bool has_sleep, gar_dur_ns sleep_ns,
         case GAR_WAIT_OP_FAILED:
             if (report != NULL)
                 *report = gar_wait_report_of(&w);
-            return a.code;
+            return a.code; /* 0 when done */
         }
         /* A refused feed ends the wait; the next turn returns its code. */
         (void)gar_wait_feed(&w, rc, gar_clock_now(clock), err);
