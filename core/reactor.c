@@ -214,17 +214,6 @@ size_t gar_reactor_fire(gar_reactor *reactor, gar_mono_ns now)
     return deliver(reactor);
 }
 
-/* Whether any descriptor wait on `line` is reached by the words in `seen`. */
-static bool seen_reaches(const gar_reactor *reactor, const gar_line *line,
-                         const uint64_t seen[GAR_LINE_WORDS])
-{
-    for (const gar_registration *reg = reactor->first; reg != NULL; reg = reg->next)
-        if (reg->descriptor.line == line &&
-            gar_seq_reached(seen[reg->descriptor.slot.index], reg->descriptor.target))
-            return true;
-    return false;
-}
-
 /* Runs one Idle call, adding the clock time it took to idle_ns. */
 static int timed_idle(gar_reactor *reactor, gar_clock clock, gar_idle idle, gar_mono_ns now,
                       gar_line *line, const uint64_t *seen, gar_mono_ns until, gar_error *err)
@@ -246,7 +235,17 @@ int gar_reactor_turn(gar_reactor *reactor, gar_clock clock, gar_idle idle, size_
     if (idle.ops == NULL || idle.ops->sleep_until == NULL || idle.ops->park == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "idle", "lacks an operation");
 
-    /* 1. Wake what is due. */
+    /* The line a park would watch is the earliest-registered descriptor's;
+     * it is snapshot before the look at what is due (the futex order), so a
+     * store that lands after the look changes the line under the snapshot
+     * and the park returns at once: no store is ever slept through. */
+    gar_line *line = reactor->first != NULL ? reactor->first->descriptor.line : NULL;
+    uint64_t seen[GAR_LINE_WORDS];
+    if (line != NULL)
+        gar_line_snapshot(line, seen);
+
+    /* 1. Wake what is due.  When nothing is, no wake ran, so the
+     * registrations (and the first of them) are as they were. */
     gar_mono_ns now = gar_clock_now(clock);
     if (gar_reactor_fire(reactor, now) > 0) {
         reactor->stats.woke++;
@@ -272,20 +271,9 @@ int gar_reactor_turn(gar_reactor *reactor, gar_clock clock, gar_idle idle, size_
         return GAR_TURN_SLEPT;
     }
 
-    /* 3. Park on the earliest-registered descriptor's line.  The snapshot is
-     * taken after the decision; a store that landed between fire's look and
-     * the snapshot is in the snapshot, where the park would never see it
-     * change — so look at the snapshot once more before parking on it. */
-    gar_line *line = reactor->first->descriptor.line;
-    uint64_t seen[GAR_LINE_WORDS];
-    gar_line_snapshot(line, seen);
-    if (seen_reaches(reactor, line, seen)) {
-        size_t woken = gar_reactor_fire(reactor, now);
-        assert(woken > 0);
-        (void)woken;
-        reactor->stats.woke++;
-        return GAR_TURN_WOKE;
-    }
+    /* 3. Park on the earliest-registered descriptor's line, to the park
+     * bound or the earliest time, whichever is first. */
+    assert(line == reactor->first->descriptor.line);
     gar_mono_ns until = gar_after(now, reactor->park_bound_ns);
     if (next_time < until)
         until = next_time;

@@ -229,6 +229,47 @@ static void a_descriptor_already_reached_wakes_without_idling(void **state)
     assert_int_equal(f->script.ncalls, 0);
 }
 
+/* A clock whose reading lands a store into the line, as if the device
+ * stored right after the reactor took its snapshot. */
+typedef struct storing_clock {
+    idle_script *script;
+    gar_line *line;
+    unsigned slot;
+    uint64_t value;
+    bool stored;
+} storing_clock;
+
+static gar_mono_ns storing_clock_now(void *ctx)
+{
+    storing_clock *c = ctx;
+    if (!c->stored) {
+        gar_line_store(c->line, (gar_slot){ (uint8_t)c->slot }, c->value);
+        c->stored = true;
+    }
+    return c->script->now;
+}
+
+/* The park's snapshot is taken before the look at what is due, so a store
+ * that lands after it — here one that reaches no target — makes the park
+ * return at once instead of being slept through to the bound. */
+static void a_store_after_the_snapshot_is_never_slept_through(void **state)
+{
+    fixture *f = *state;
+    probe p;
+    probe_init(&p, &f->script);
+    gar_descriptor d = desc(&f->a, 0, 1);
+    assert_int_equal(gar_reactor_add_descriptor(&f->reactor, &p.reg, &d, GAR_MONO_NEVER, NULL), 0);
+    storing_clock sc = { &f->script, &f->a, 5, 9, false };
+    gar_clock clock = { storing_clock_now, &sc };
+    gar_mono_ns t0 = f->script.now;
+    assert_int_equal(gar_reactor_turn(&f->reactor, clock, script_idle(&f->script), 1, NULL),
+                     GAR_TURN_PARKED);
+    assert_true(sc.stored);
+    assert_int_equal(f->script.calls[0].rc, 1); /* the line differed from the snapshot */
+    assert_int_equal(f->script.now, t0);        /* at once */
+    assert_int_equal(p.wakes, 0);               /* slot 5 is not what it waits for */
+}
+
 static void targets_wrap_around_the_u64_circle(void **state)
 {
     fixture *f = *state;
@@ -432,6 +473,7 @@ int main(void)
         cmocka_unit_test_setup(never_parks_past_a_deadline_or_an_alarm, setup),
         cmocka_unit_test_setup(one_park_serves_every_descriptor_of_its_line, setup),
         cmocka_unit_test_setup(a_descriptor_already_reached_wakes_without_idling, setup),
+        cmocka_unit_test_setup(a_store_after_the_snapshot_is_never_slept_through, setup),
         cmocka_unit_test_setup(targets_wrap_around_the_u64_circle, setup),
         cmocka_unit_test_setup(times_near_the_end_of_the_clock_saturate, setup),
         cmocka_unit_test_setup(nothing_registered_is_stalled_with_the_count, setup),
