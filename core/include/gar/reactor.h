@@ -18,7 +18,8 @@
  *      until the park bound or the earliest deadline/alarm, whichever comes
  *      first (never past a deadline); the park returns on any store into
  *      that line, so one park watches every descriptor of the line
- *      → GAR_TURN_PARKED;
+ *      → GAR_TURN_PARKED.  The line is snapshot before phase 1 looks, so a
+ *      store landing after that look ends the park at once;
  *   4. nothing registered → -GAR_E_STALLED.
  * Only the line of the earliest-registered descriptor is watched during a
  * park; descriptors on other lines are looked at when it ends, so the park
