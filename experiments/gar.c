@@ -11,6 +11,7 @@
 static int verb_help_main(int argc, char **argv);
 
 const gar_verb gar_verbs[] = {
+    { "estimate", "feed a point's deadline estimator samples; print its sleeps", gar_verb_estimate_main },
     { "help", "show this list, or a verb's help", verb_help_main },
     { NULL, NULL, NULL },
 };
