@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <gar/executor.h>
+#include <gar/plan.h>
 #include <gar/wait_task.h>
 
 #include "idle_script.h"
@@ -132,25 +133,16 @@ static int cruncher_poll(gar_task *task, gar_executor *ex, gar_error *err)
     return rc < 0 ? rc : GAR_TASK_PENDING;
 }
 
-/* ---- Plans, written out as the parser would make them. ---- */
+/* ---- The measured plans, parsed from their text. ---- */
 
-static gar_plan plan_of(gar_park park, bool predict)
+#define PREDICT "+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8"
+#define FLAG "flag:park_us=100,backstop_us=1000"
+
+static gar_plan plan_of(const char *text)
 {
-    gar_plan p;
-    memset(&p, 0, sizeof p);
-    p.park = park;
-    if (park == GAR_PARK_FLAG) {
-        p.park_ns = 100 * US;     /* flag:park_us=100, */
-        p.backstop_ns = 1000 * US; /* backstop_us=1000 */
-    }
-    if (predict) { /* +predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8 */
-        p.predict = true;
-        p.deadline.margin_ns = 150 * US;
-        p.deadline.min_sleep_ns = 20 * US;
-        p.deadline.max_sleep_ns = 50000 * US;
-        p.deadline.window = 8;
-    }
-    return p;
+    gar_plan plan;
+    assert_int_equal(gar_plan_parse(text, &plan, NULL), 0);
+    return plan;
 }
 
 /* Runs one wait under `plan` (sleeping `sleep_ns` first when nonzero) beside
@@ -176,7 +168,7 @@ static void poll_interleaves_its_steps_with_cpu_work(void **state)
     fixture *f = *state;
     gar_wait_task wt;
     cruncher cpu;
-    assert_int_equal(run_wait(f, plan_of(GAR_PARK_POLL, false), 0, 10, &wt, &cpu, NULL), 0);
+    assert_int_equal(run_wait(f, plan_of("poll"), 0, 10, &wt, &cpu, NULL), 0);
     assert_string_equal(f->log, "qpcpcpcpcpcpcpcccc");
     assert_true(gar_wait_task_finished(&wt));
     assert_int_equal(gar_wait_task_code(&wt), 0);
@@ -200,7 +192,7 @@ static void poll_with_predict_sleeps_as_an_alarm(void **state)
     fixture *f = *state;
     gar_wait_task wt;
     cruncher cpu;
-    assert_int_equal(run_wait(f, plan_of(GAR_PARK_POLL, true), 1500 * US, 4, &wt, &cpu, NULL), 0);
+    assert_int_equal(run_wait(f, plan_of("poll" PREDICT), 1500 * US, 4, &wt, &cpu, NULL), 0);
     assert_string_equal(f->log, "qccccqpppppppppp");
     assert_int_equal(f->script.ncalls, 1);
     assert_int_equal(f->script.calls[0].kind, 's');
@@ -229,7 +221,7 @@ static void flag_parks_are_registrations_on_the_word(void **state)
     fixture *f = *state;
     gar_wait_task wt;
     cruncher cpu;
-    assert_int_equal(run_wait(f, plan_of(GAR_PARK_FLAG, false), 0, 4, &wt, &cpu, NULL), 0);
+    assert_int_equal(run_wait(f, plan_of(FLAG), 0, 4, &wt, &cpu, NULL), 0);
     /* First query, arm; four slices; the backstop query at 1.2 ms (due at
      * 1.0 ms, seen after the slice); the confirming query at 2 ms. */
     assert_string_equal(f->log, "qaccccqq");
@@ -262,7 +254,7 @@ static void flag_with_predict_sleeps_then_parks(void **state)
     fixture *f = *state;
     gar_wait_task wt;
     cruncher cpu;
-    assert_int_equal(run_wait(f, plan_of(GAR_PARK_FLAG, true), 1500 * US, 4, &wt, &cpu, NULL), 0);
+    assert_int_equal(run_wait(f, plan_of(FLAG PREDICT), 1500 * US, 4, &wt, &cpu, NULL), 0);
     assert_string_equal(f->log, "qaccccqq");
     assert_int_equal(f->script.ncalls, 1 + 5);
     assert_int_equal(f->script.calls[0].kind, 's');
@@ -289,7 +281,7 @@ static void a_sleep_past_completion_is_late(void **state)
     fixture *f = *state;
     gar_wait_task wt;
     cruncher cpu;
-    assert_int_equal(run_wait(f, plan_of(GAR_PARK_FLAG, true), 2500 * US, 2, &wt, &cpu, NULL), 0);
+    assert_int_equal(run_wait(f, plan_of(FLAG PREDICT), 2500 * US, 2, &wt, &cpu, NULL), 0);
     assert_string_equal(f->log, "qaccq");
     gar_wait_report r = gar_wait_task_report(&wt);
     assert_int_equal(r.kind, GAR_WAIT_KIND_LATE);
@@ -305,7 +297,7 @@ static void block_holds_the_thread(void **state)
     fixture *f = *state;
     gar_wait_task wt;
     cruncher cpu;
-    assert_int_equal(run_wait(f, plan_of(GAR_PARK_BLOCK, false), 0, 2, &wt, &cpu, NULL), 0);
+    assert_int_equal(run_wait(f, plan_of("block"), 0, 2, &wt, &cpu, NULL), 0);
     assert_string_equal(f->log, "bcc");
     assert_int_equal(cpu.done_at, 2600 * US);
     gar_wait_report r = gar_wait_task_report(&wt);
@@ -322,7 +314,7 @@ static void a_port_error_ends_the_run_unchanged(void **state)
     cruncher cpu;
     gar_error err;
     f->fail_query = GAR_E_DEVICE_FAULT;
-    assert_int_equal(run_wait(f, plan_of(GAR_PARK_FLAG, false), 0, 3, &wt, &cpu, &err),
+    assert_int_equal(run_wait(f, plan_of(FLAG), 0, 3, &wt, &cpu, &err),
                      -GAR_E_DEVICE_FAULT);
     assert_string_equal(err.argv[0], "stream 0 faulted");
     assert_true(gar_wait_task_finished(&wt));
@@ -340,7 +332,7 @@ static void a_hung_device_fails_at_the_deadline(void **state)
     gar_wait_task wt;
     gar_error err;
     gar_port port = { &port_ops, f };
-    gar_plan flag = plan_of(GAR_PARK_FLAG, false);
+    gar_plan flag = plan_of(FLAG);
     f->done_at = GAR_MONO_NEVER;
     assert_int_equal(gar_wait_task_init(&wt, "hung", &flag, false, 0, 250 * US, port, NULL), 0);
     assert_int_equal(gar_executor_spawn(&f->ex, &wt.task, NULL), 0);
@@ -361,9 +353,9 @@ static void ports_lacking_an_op_are_refused_at_init(void **state)
     gar_error err;
     static const gar_port_ops query_only = { .query = port_query };
     gar_port port = { &query_only, f };
-    gar_plan flag = plan_of(GAR_PARK_FLAG, false);
-    gar_plan poll = plan_of(GAR_PARK_POLL, false);
-    gar_plan block = plan_of(GAR_PARK_BLOCK, false);
+    gar_plan flag = plan_of(FLAG);
+    gar_plan poll = plan_of("poll");
+    gar_plan block = plan_of("block");
     assert_int_equal(gar_wait_task_init(&wt, NULL, &flag, false, 0, GAR_MONO_NEVER, port, &err),
                      -GAR_E_INVALID_ARGUMENT);
     assert_int_equal(gar_wait_task_init(&wt, NULL, &poll, false, 0, GAR_MONO_NEVER, port, &err),
@@ -374,7 +366,9 @@ static void ports_lacking_an_op_are_refused_at_init(void **state)
     assert_int_equal(gar_wait_task_init(&wt, NULL, &poll, false, 0, GAR_MONO_NEVER, none, &err),
                      -GAR_E_INVALID_ARGUMENT);
     /* What the machine refuses is refused here, before any run. */
-    gar_plan block_predict = plan_of(GAR_PARK_BLOCK, true);
+    gar_plan block_predict = plan_of("block"); /* the parser refuses block+predict */
+    block_predict.predict = true;
+    block_predict.deadline = plan_of("poll" PREDICT).deadline;
     gar_port full = { &port_ops, f };
     assert_int_equal(gar_wait_task_init(&wt, NULL, &block_predict, true, 100 * US, GAR_MONO_NEVER,
                                         full, &err), -GAR_E_INVALID_ARGUMENT);
