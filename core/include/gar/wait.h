@@ -63,8 +63,11 @@
  *   word reached its target, a hint only: the machine issues a confirming
  *   QUERY at once.  Done ends the wait; pending goes on parking (the word
  *   alone never ends a wait).  A lost store (status done, word never moves)
- *   ends at the next backstop query; a word that moves while status says
- *   pending is re-checked at each hint and never ends the wait.  The gap
+ *   ends at the next backstop query.  A word that reached its target while
+ *   status still says pending never ends the wait; every park on it then
+ *   answers 1 at once, so each step is a park and a confirming query — the
+ *   wait runs as a query loop (the poll plan, flag's declared fallback) until
+ *   status agrees, trusting the authority over the hint.  The gap
  *   between two queries' answers is at most backstop_ns plus the overshoot of
  *   the park that ends at `due` and the query's own cost.
  *
@@ -94,7 +97,7 @@
  *   time: the answer that ended the wait, done or failed.
  *
  * Memory.  The machine is a caller-owned plain value of fixed size
- * (sizeof(gar_wait), about 130 bytes); it allocates nothing and holds no
+ * (sizeof(gar_wait): 176 bytes on LP64 hosts); it allocates nothing and holds no
  * pointers, so it may be copied between actions: the copy is an independent
  * wait in the same state (the simulator may fork one).  It is not thread-safe:
  * one driver feeds it.  Its fields are private; use the functions below. */
