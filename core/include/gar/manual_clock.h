@@ -8,7 +8,10 @@
  * Timers fire while the clock moves: earliest due time first, equal due times
  * in the order they were added.  Before firing a timer the clock steps to that
  * timer's due time, so a callback reads its own due time as "now"; when the
- * last due timer has fired the clock steps on to the target.
+ * last due timer has fired the clock steps on to the target.  Time saturates
+ * at UINT64_MAX, which is an ordinary due time here: a timer due then fires
+ * once the clock gets there (GAR_MONO_NEVER is "never" only to callers that
+ * do not move the clock to the top).
  *
  * Ownership.  The caller owns the clock and every timer; gar allocates
  * nothing.  A timer is an intrusive node: while pending it is linked into its
