@@ -184,10 +184,14 @@ static int check_config(const gar_replay_config *c, gar_error *err)
     const char *fn = "gar_replay_run";
     if (c == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "config", "is NULL");
-    if (c->trace == NULL || c->plan == NULL || c->host == NULL)
+    if (c->trace == NULL || c->host == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn,
-                             c->trace == NULL ? "trace" : c->plan == NULL ? "plan" : "host",
-                             "is NULL");
+                             c->trace == NULL ? "trace" : "host", "is NULL");
+    if ((c->plan == NULL) == (c->bands == NULL))
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "plan and bands",
+                             "are not exactly one given");
+    if (c->bands != NULL && (c->bands->count < 1 || c->bands->count > GAR_BANDS_MAX))
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "bands", "has no band or too many");
     if (c->trace->count == 0)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "trace", "has no rows");
     if (c->wait_deadline_ns == 0)
@@ -238,8 +242,12 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     if (out == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_replay_run", "out", "is NULL");
     const gar_trace *trace = config->trace;
-    const gar_plan *plan = config->plan;
     const size_t n = trace->count;
+    /* A plan is bands of one band. */
+    gar_bands one_band = { .count = 1 };
+    if (config->plan != NULL)
+        one_band.band[0].plan = *config->plan;
+    const gar_bands *bands = config->bands != NULL ? config->bands : &one_band;
 
     stream_map streams = { .count = 0 };
     rc = count_streams(trace, &streams, err);
@@ -275,7 +283,7 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     }
 
     const gar_estimator_spec *spec = &config->estimator;
-    const bool consult = plan->predict && spec->family != GAR_ESTIMATOR_NONE;
+    const bool consults = spec->family != GAR_ESTIMATOR_NONE;
     gar_replay_metrics m;
     memset(&m, 0, sizeof m);
     gar_mono_ns recorded_done[GAR_SIM_STREAMS_MAX] = { 0 };
@@ -286,6 +294,7 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
 
     for (size_t i = 0; i < n; i++) {
         const gar_trace_row *row = &trace->row[i];
+        const gar_plan *plan = gar_bands_select(bands, row->rows);
         unsigned slot = (unsigned)stream_slot(&streams, row->stream);
         gar_mono_ns stream_free = row->submit_ns > recorded_done[slot] ? row->submit_ns
                                                                        : recorded_done[slot];
@@ -309,7 +318,7 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
         gar_family_point *point = NULL;
         bool has_sleep = false;
         gar_dur_ns sleep_ns = 0;
-        if (consult) {
+        if (consults && plan->predict) {
             point = &mem.estimators[map_find(&mem.points, row->point)];
             gar_dur_ns p = 0;
             int have_p;

@@ -1,6 +1,7 @@
 /* sim/replay.h — one trace replayed under one wait policy on one simulated host.
  *
- * A replay takes a trace (sim/trace.h), a plan, an estimator family
+ * A replay takes a trace (sim/trace.h), a plan or bands (each wait runs the
+ * band its row count falls in, gar/bands.h), an estimator family
  * (gar/estimator_family.h), a host profile (host_profile.h), a mode and a
  * seed, runs every wait of the trace in order on a simulated device and host
  * (sim_device.h, sim_host.h), and sums up what happened.  The estimator is
@@ -42,7 +43,9 @@
  *   estimator error  |p - true residual| over the waits whose estimator
  *               gave a prediction p, where the true residual is
  *               max(completion - start, 0).  Waits under a plan without
- *               predict consult no estimator and count none.
+ *               predict consult no estimator and count none.  A point
+ *               keeps one history across bands; each wait reads it with
+ *               its own band's deadline.
  * Quantiles are exact: nearest rank over every value (sorted), so the pN of
  * n values is the ceil(N/100 * n)-th smallest; 0 when there are none.
  *
@@ -57,6 +60,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <gar/bands.h>
 #include <gar/error.h>
 #include <gar/estimator_family.h>
 #include <gar/plan.h>
@@ -77,7 +81,9 @@ typedef enum gar_replay_mode {
  * borrowed for the call. */
 typedef struct gar_replay_config {
     const gar_trace *trace;         /* required; streams: at most GAR_SIM_STREAMS_MAX distinct */
-    const gar_plan *plan;           /* required; run as given (resolve it first to see a fallback) */
+    const gar_plan *plan;           /* one plan for every wait, or */
+    const gar_bands *bands;         /* a plan by the row's `rows`: exactly one of the two.
+                                     * Run as given: resolve first to see a fallback. */
     gar_estimator_spec estimator;   /* default adl */
     const gar_host_profile *host;   /* required */
     gar_replay_mode mode;           /* default open */
@@ -116,7 +122,7 @@ typedef struct gar_replay_metrics {
 void gar_replay_config_init(gar_replay_config *config);
 
 /* Runs the replay.  Returns 0 with `out` filled; -GAR_E_INVALID_ARGUMENT for
- * a missing trace, plan or host, an empty trace, a deadline of 0, an unknown
+ * a missing trace or host, not exactly one of plan and bands, empty bands, an empty trace, a deadline of 0, an unknown
  * mode or fault, or a plan the wait machine refuses; -GAR_E_CAPACITY for
  * more than GAR_SIM_STREAMS_MAX streams or when memory runs out; or the code
  * of the first wait that failed (GAR_E_DEVICE_FAULT, GAR_E_WAIT_DEADLINE).

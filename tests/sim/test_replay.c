@@ -209,6 +209,38 @@ static void closed_loop_keeps_device_durations_and_host_leads(void **state)
     gar_trace_free(&t);
 }
 
+static void bands_choose_each_waits_plan_by_its_rows(void **state)
+{
+    fixture *f = *state;
+    gar_trace t;
+    gar_trace_init(&t);
+    for (uint64_t i = 0; i < N; i++) {
+        gar_trace_row row = { .point = 1, .submit_ns = i * PERIOD_NS, .start_ns = i * PERIOD_NS,
+                              .done_ns = i * PERIOD_NS + RESIDUAL_NS,
+                              .rows = i % 4 == 0 ? 64 : (uint32_t)i % 4 };
+        assert_int_equal(gar_trace_append(&t, &row, NULL), 0);
+    }
+    gar_bands bands;
+    assert_int_equal(gar_bands_parse("block;rows>=32:flag:park_us=100,backstop_us=1000+predict:"
+                                     "margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8",
+                                     &bands, NULL), 0);
+    replay(f, GAR_PARK_POLL, false, "adl");
+    gar_replay_config c = f->config;
+    c.trace = &t;
+    c.plan = NULL;
+    c.bands = &bands;
+    gar_replay_metrics m;
+    assert_int_equal(gar_replay_run(&c, &m, NULL), 0);
+    assert_int_equal(m.blocked, N - N / 4);
+    assert_int_equal(m.parked, N / 4);
+    /* Only the flag band consults the estimator: cold once, then it sleeps. */
+    assert_int_equal(m.predictions, N / 4 - 1);
+    assert_int_equal(m.sleeps, N / 4 - 1);
+    c.plan = f->config.plan;
+    assert_int_equal(gar_replay_run(&c, &m, NULL), -GAR_E_INVALID_ARGUMENT); /* both given */
+    gar_trace_free(&t);
+}
+
 static void faults_end_the_replay_cleanly(void **state)
 {
     fixture *f = *state;
@@ -315,6 +347,7 @@ int main(void)
         cmocka_unit_test(the_estimator_families_change_only_the_sleep),
         cmocka_unit_test(closed_loop_carries_each_late_wake_forward),
         cmocka_unit_test(closed_loop_keeps_device_durations_and_host_leads),
+        cmocka_unit_test(bands_choose_each_waits_plan_by_its_rows),
         cmocka_unit_test(faults_end_the_replay_cleanly),
         cmocka_unit_test(a_block_on_a_hung_device_ends_at_the_deadline),
         cmocka_unit_test(the_same_seed_gives_the_same_metrics),
