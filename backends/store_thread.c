@@ -23,6 +23,8 @@ struct gar_store_thread {
     pthread_cond_t wake;   /* on CLOCK_MONOTONIC; signalled by stop */
     bool stop;             /* under mutex */
     gar_line *line;
+    gar_store_notify notify; /* may be NULL */
+    void *notify_ctx;
     /* Written by the thread, read by the joiner after pthread_join. */
     size_t stored;
     gar_timer_slack timer_slack;
@@ -60,6 +62,8 @@ static void *store_thread_main(void *arg)
         e->stored_at = now;
         gar_line_store(t->line, e->store.slot, e->store.value);
         t->stored = i + 1;
+        if (t->notify != NULL)
+            t->notify(t->notify_ctx, i, now);
     }
     pthread_mutex_unlock(&t->mutex);
     return NULL;
@@ -87,6 +91,13 @@ static int make_monotonic_cond(pthread_cond_t *cond)
 
 int gar_store_thread_start(gar_store_thread **out, gar_line *line, const gar_store *schedule,
                            size_t count, gar_error *err)
+{
+    return gar_store_thread_start_notify(out, line, schedule, count, NULL, NULL, err);
+}
+
+int gar_store_thread_start_notify(gar_store_thread **out, gar_line *line,
+                                  const gar_store *schedule, size_t count,
+                                  gar_store_notify notify, void *notify_ctx, gar_error *err)
 {
     if (out == NULL)
         return refuse(err, "out", "is NULL");
@@ -120,6 +131,8 @@ int gar_store_thread_start(gar_store_thread **out, gar_line *line, const gar_sto
                              strerror(ENOMEM));
     t->stop = false;
     t->line = line;
+    t->notify = notify;
+    t->notify_ctx = notify_ctx;
     t->stored = 0;
     t->timer_slack = (gar_timer_slack){ 0 };
     t->count = count;

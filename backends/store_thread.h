@@ -54,6 +54,21 @@ typedef struct gar_store_thread gar_store_thread; /* opaque */
 int gar_store_thread_start(gar_store_thread **out, gar_line *line, const gar_store *schedule,
                            size_t count, gar_error *err);
 
+/* Called on the store thread right after store `index` of the schedule
+ * landed, with the time read just before it (its `stored_at`).  It lets a
+ * device built on the thread publish more than the word — the emulated
+ * device bumps its status there — and must not block for long: the next
+ * store waits for it.  It runs with the thread's own lock held, so it must
+ * not call back into the store thread. */
+typedef void (*gar_store_notify)(void *ctx, size_t index, gar_mono_ns stored_at);
+
+/* As gar_store_thread_start, calling `notify(notify_ctx, ...)` after each
+ * store (`notify` may be NULL: then it is gar_store_thread_start).
+ * `notify_ctx` is borrowed until the join. */
+int gar_store_thread_start_notify(gar_store_thread **out, gar_line *line,
+                                  const gar_store *schedule, size_t count,
+                                  gar_store_notify notify, void *notify_ctx, gar_error *err);
+
 /* Asks the thread to make no further store; returns at once (the thread may
  * be finishing the store it is making).  Safe from any thread, any number of
  * times, until the join.  Returns 0, or -GAR_E_INVALID_ARGUMENT for NULL. */

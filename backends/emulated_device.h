@@ -1,0 +1,97 @@
+/* backends/emulated_device.h — a device on a machine with no GPU: a thread
+ * that completes scheduled work in real time, behind a completion port.
+ *
+ * The device is given, up front, the work it will run: one item per wait,
+ * each on a stream (0..7, also its slot of the device's line) and with the
+ * host time it completes at.  A store thread (store_thread.h) plays it open
+ * loop: at each item's time it stores the stream's next sequence number into
+ * the stream's slot (release order), then marks the item complete.  Nothing a
+ * waiter does moves the schedule, as nothing a host does moves a GPU's clock.
+ *
+ * Status, the authority.  Each stream has a completed counter: the number of
+ * its items the device has finished.  The thread bumps it right after the
+ * item's store, so "status done" (counter at or past the item's number on its
+ * stream) implies both that the item's time has passed and that its store
+ * landed: the word never lags the status, as a GPU's stream-ordered store
+ * never lags the stream's completion.  An item's completion time is the
+ * store thread's clock reading just before its store (`stored_at`), so every
+ * observer of the status or the word reads a time at or after it.
+ *
+ * The port of an item (gar/port.h):
+ *   query  one acquire load of its stream's counter: 1 done, 0 pending; once
+ *          the device was stopped, an item it never finished answers
+ *          -GAR_E_DEVICE_FAULT (so no waiter hangs on a stopped device);
+ *   block  a condition-variable wait on the counter, the thread broadcasting
+ *          after every bump: the "blocking wait" (as a vendor's sync is a
+ *          futex or condition wait on driver state).  gar calibrate measures
+ *          this very primitive's wake latency;
+ *   poll   the CPU's pause hint, then one query (a spin loop's turn);
+ *   arm    nothing to enqueue (the thread stores behind every item anyway):
+ *          writes the descriptor (line, the stream's slot, the item's number);
+ *   park   the host's park (the gar_idle given at start: spin-yield on POSIX,
+ *          a hardware word wait where the host has one) on the line, at most
+ *          until `until`; 1 when the word reached the target.
+ * Ports of items may be used from any thread, concurrently.
+ *
+ * Ownership: start copies the schedule and allocates the device (its line
+ * included); the idle is borrowed and must outlive the device.  Every started
+ * device is finished exactly once, which joins the thread and frees it; ports
+ * handed out must not be used after that. */
+#ifndef GAR_EMULATED_DEVICE_H
+#define GAR_EMULATED_DEVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gar/error.h>
+#include <gar/idle.h>
+#include <gar/line.h>
+#include <gar/port.h>
+#include <gar/time.h>
+
+#define GAR_EMULATED_STREAMS_MAX GAR_LINE_WORDS /* one slot per stream */
+
+/* One item of work: it completes on `stream` at `done_at` (gar_posix_now's
+ * clock).  Along the schedule, each stream's times must not decrease. */
+typedef struct gar_emulated_item {
+    unsigned stream;    /* 0 .. GAR_EMULATED_STREAMS_MAX - 1 */
+    gar_mono_ns done_at;
+} gar_emulated_item;
+
+typedef struct gar_emulated_device gar_emulated_device; /* opaque */
+
+/* Starts the device thread on the `count` items of `schedule` (count >= 1).
+ * Items of different streams may come in any time order (the thread takes
+ * them in time order); times already past complete at once.  `park` is the
+ * host's Idle port whose park the ports' park runs (its sleep is not used);
+ * a park with NULL ops makes the ports' park refuse.  Returns 0 with *out
+ * set, or a negative code with *out untouched: -GAR_E_INVALID_ARGUMENT (NULL
+ * out or schedule, count 0, a stream out of range, a stream's time going
+ * back — naming the item), -GAR_E_BACKEND (no memory, no thread). */
+int gar_emulated_device_start(gar_emulated_device **out, const gar_emulated_item *schedule,
+                              size_t count, gar_idle park, gar_error *err);
+
+/* The port of item `item` (its index in the schedule).  Returns 0 with *out
+ * set, or -GAR_E_INVALID_ARGUMENT for a NULL device or out, or an item out
+ * of range. */
+int gar_emulated_device_port(gar_emulated_device *dev, size_t item, gar_port *out,
+                             gar_error *err);
+
+/* The device's line (owned by the device, valid until the finish). */
+gar_line *gar_emulated_device_line(gar_emulated_device *dev);
+
+/* Asks the thread to complete nothing more; returns at once.  Items it did
+ * not finish then answer -GAR_E_DEVICE_FAULT, and blocked waiters wake to
+ * that answer.  Safe from any thread until the finish.  Returns 0, or
+ * -GAR_E_INVALID_ARGUMENT for NULL. */
+int gar_emulated_device_stop(gar_emulated_device *dev, gar_error *err);
+
+/* Waits for the thread to complete every item (or to stop), then frees the
+ * device.  `completed_at` is NULL or an array with one entry per schedule
+ * item, in schedule order: each gets its completion time (see above), or
+ * GAR_MONO_NEVER for an item not completed.  Returns 0, or
+ * -GAR_E_INVALID_ARGUMENT for NULL. */
+int gar_emulated_device_finish(gar_emulated_device *dev, gar_mono_ns *completed_at,
+                               gar_error *err);
+
+#endif
