@@ -386,6 +386,8 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     m.wait_ns = m.busy_ns + m.parked_ns + m.asleep_ns;
     m.busy_frac = m.wait_ns > 0 ? (double)m.busy_ns / (double)m.wait_ns : 0.0;
     m.makespan_ns = latest_end - first_start;
+    if (config->overshoot_out != NULL) /* before the quantiles sort them */
+        memcpy(config->overshoot_out, mem.overshoot, n * sizeof *mem.overshoot);
     m.overshoot_ns = quantiles_of(mem.overshoot, n);
     m.predictions = predictions;
     m.estimator_error_ns = quantiles_of(mem.est_error, predictions);

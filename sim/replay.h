@@ -93,6 +93,9 @@ typedef struct gar_replay_config {
     gar_sim_fault fault;            /* default none */
     uint64_t fault_wait;            /* the row (0-based) the fault hits */
     gar_dur_ns late_store_ns;       /* how late a late-store fault's store lands */
+    gar_dur_ns *overshoot_out;      /* NULL (default), or trace->count entries, caller-owned:
+                                     * on success each wait's overshoot, in row order (for
+                                     * distribution tests such as gar verify's) */
 } gar_replay_config;
 
 typedef struct gar_replay_quantiles {

@@ -85,6 +85,24 @@ static void block_is_asleep_and_late_by_the_blocking_wake(void **state)
     assert_true(m.busy_frac < 0.01);
 }
 
+static void each_waits_overshoot_comes_out_in_row_order(void **state)
+{
+    fixture *f = *state;
+    f->plan = plan_of(GAR_PARK_BLOCK, false);
+    gar_replay_config_init(&f->config);
+    assert_null(f->config.overshoot_out); /* off by default */
+    f->config.trace = &f->trace;
+    f->config.plan = &f->plan;
+    f->config.host = &f->host;
+    gar_dur_ns overshoot[N];
+    memset(overshoot, 0xff, sizeof overshoot);
+    f->config.overshoot_out = overshoot;
+    gar_replay_metrics m;
+    assert_int_equal(gar_replay_run(&f->config, &m, NULL), 0);
+    for (size_t i = 0; i < N; i++)
+        assert_int_equal(overshoot[i], BLOCK_NS);
+}
+
 static void poll_keeps_the_core_busy_the_whole_wait(void **state)
 {
     gar_replay_metrics m = replay(*state, GAR_PARK_POLL, false, "adl");
@@ -340,6 +358,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(block_is_asleep_and_late_by_the_blocking_wake),
+        cmocka_unit_test(each_waits_overshoot_comes_out_in_row_order),
         cmocka_unit_test(poll_keeps_the_core_busy_the_whole_wait),
         cmocka_unit_test(poll_predict_is_busy_for_about_the_margin_less_the_overshoot),
         cmocka_unit_test(flag_parks_the_whole_wait_on_a_word_wait_host),
