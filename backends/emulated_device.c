@@ -46,10 +46,12 @@ static void item_completed(void *ctx, size_t index, gar_mono_ns stored_at)
     (void)stored_at;
     gar_emulated_device *dev = ctx;
     const item_port *item = &dev->items[dev->by_time[index]];
-    pthread_mutex_lock(&dev->mutex);
-    /* Under the mutex, so a blocked waiter cannot miss the broadcast between
-     * its check and its wait. */
+    /* Status first, at once: a poller sees it without waiting on the lock.
+     * The broadcast then comes under the mutex, so a blocked waiter that
+     * checked the counter before this store is already waiting (it holds the
+     * mutex from its check to its wait) and cannot miss it. */
     atomic_store_explicit(&dev->completed[item->slot.index], item->seq, memory_order_release);
+    pthread_mutex_lock(&dev->mutex);
     pthread_cond_broadcast(&dev->changed);
     pthread_mutex_unlock(&dev->mutex);
 }
@@ -177,7 +179,7 @@ static void sort_by_time(size_t *order, const gar_emulated_item *schedule, size_
 }
 
 int gar_emulated_device_start(gar_emulated_device **out, const gar_emulated_item *schedule,
-                              size_t count, gar_idle park, gar_error *err)
+                              size_t count, gar_idle park, int cpu, gar_error *err)
 {
     if (out == NULL)
         return refuse(err, "out", "is NULL");
@@ -256,8 +258,13 @@ int gar_emulated_device_start(gar_emulated_device **out, const gar_emulated_item
         device_free(dev);
         return gar_error_set(err, GAR_E_BACKEND, 2, "pthread_cond_init", strerror(rc));
     }
-    rc = gar_store_thread_start_notify(&dev->thread, &dev->line, stores, count, item_completed,
-                                       dev, err);
+    const gar_store_thread_options thread_options = {
+        .notify = item_completed,
+        .notify_ctx = dev,
+        .cpu = cpu,
+    };
+    rc = gar_store_thread_start_with(&dev->thread, &dev->line, stores, count, &thread_options,
+                                     err);
     free(stores); /* the thread keeps its own copy */
     if (rc < 0) {
         pthread_cond_destroy(&dev->changed);

@@ -64,12 +64,14 @@ typedef struct gar_emulated_device gar_emulated_device; /* opaque */
  * Items of different streams may come in any time order (the thread takes
  * them in time order); times already past complete at once.  `park` is the
  * host's Idle port whose park the ports' park runs (its sleep is not used);
- * a park with NULL ops makes the ports' park refuse.  Returns 0 with *out
+ * a park with NULL ops makes the ports' park refuse.  `cpu` is -1 (the
+ * thread runs wherever the system puts it) or the CPU the thread pins
+ * itself to, best effort (cpu_pin.h says why one would).  Returns 0 with *out
  * set, or a negative code with *out untouched: -GAR_E_INVALID_ARGUMENT (NULL
  * out or schedule, count 0, a stream out of range, a stream's time going
  * back — naming the item), -GAR_E_BACKEND (no memory, no thread). */
 int gar_emulated_device_start(gar_emulated_device **out, const gar_emulated_item *schedule,
-                              size_t count, gar_idle park, gar_error *err);
+                              size_t count, gar_idle park, int cpu, gar_error *err);
 
 /* The port of item `item` (its index in the schedule).  Returns 0 with *out
  * set, or -GAR_E_INVALID_ARGUMENT for a NULL device or out, or an item out

@@ -3,6 +3,8 @@
 
 #include "store_thread.h"
 
+#include "cpu_pin.h"
+
 #include <assert.h>
 #include <errno.h>
 #include <pthread.h>
@@ -23,8 +25,7 @@ struct gar_store_thread {
     pthread_cond_t wake;   /* on CLOCK_MONOTONIC; signalled by stop */
     bool stop;             /* under mutex */
     gar_line *line;
-    gar_store_notify notify; /* may be NULL */
-    void *notify_ctx;
+    gar_store_thread_options options;
     /* Written by the thread, read by the joiner after pthread_join. */
     size_t stored;
     gar_timer_slack timer_slack;
@@ -43,6 +44,8 @@ static struct timespec timespec_of(gar_mono_ns at)
 static void *store_thread_main(void *arg)
 {
     gar_store_thread *t = arg;
+    if (t->options.cpu >= 0)
+        (void)gar_cpu_pin_self(t->options.cpu, NULL); /* best effort: unpinned is still right */
     gar_posix_tighten_timer_slack(&t->timer_slack);
 
     pthread_mutex_lock(&t->mutex);
@@ -62,8 +65,8 @@ static void *store_thread_main(void *arg)
         e->stored_at = now;
         gar_line_store(t->line, e->store.slot, e->store.value);
         t->stored = i + 1;
-        if (t->notify != NULL)
-            t->notify(t->notify_ctx, i, now);
+        if (t->options.notify != NULL)
+            t->options.notify(t->options.notify_ctx, i, now);
     }
     pthread_mutex_unlock(&t->mutex);
     return NULL;
@@ -92,13 +95,16 @@ static int make_monotonic_cond(pthread_cond_t *cond)
 int gar_store_thread_start(gar_store_thread **out, gar_line *line, const gar_store *schedule,
                            size_t count, gar_error *err)
 {
-    return gar_store_thread_start_notify(out, line, schedule, count, NULL, NULL, err);
+    return gar_store_thread_start_with(out, line, schedule, count, NULL, err);
 }
 
-int gar_store_thread_start_notify(gar_store_thread **out, gar_line *line,
-                                  const gar_store *schedule, size_t count,
-                                  gar_store_notify notify, void *notify_ctx, gar_error *err)
+int gar_store_thread_start_with(gar_store_thread **out, gar_line *line,
+                                const gar_store *schedule, size_t count,
+                                const gar_store_thread_options *options, gar_error *err)
 {
+    static const gar_store_thread_options defaults = { .notify = NULL, .cpu = -1 };
+    if (options == NULL)
+        options = &defaults;
     if (out == NULL)
         return refuse(err, "out", "is NULL");
     if (line == NULL)
@@ -131,8 +137,7 @@ int gar_store_thread_start_notify(gar_store_thread **out, gar_line *line,
                              strerror(ENOMEM));
     t->stop = false;
     t->line = line;
-    t->notify = notify;
-    t->notify_ctx = notify_ctx;
+    t->options = *options;
     t->stored = 0;
     t->timer_slack = (gar_timer_slack){ 0 };
     t->count = count;

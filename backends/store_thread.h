@@ -62,12 +62,18 @@ int gar_store_thread_start(gar_store_thread **out, gar_line *line, const gar_sto
  * not call back into the store thread. */
 typedef void (*gar_store_notify)(void *ctx, size_t index, gar_mono_ns stored_at);
 
-/* As gar_store_thread_start, calling `notify(notify_ctx, ...)` after each
- * store (`notify` may be NULL: then it is gar_store_thread_start).
- * `notify_ctx` is borrowed until the join. */
-int gar_store_thread_start_notify(gar_store_thread **out, gar_line *line,
-                                  const gar_store *schedule, size_t count,
-                                  gar_store_notify notify, void *notify_ctx, gar_error *err);
+/* What a started thread does besides its stores. */
+typedef struct gar_store_thread_options {
+    gar_store_notify notify; /* NULL: nothing after each store */
+    void *notify_ctx;        /* borrowed until the join */
+    int cpu;                 /* -1: wherever the system runs it; else the thread pins itself
+                              * to that CPU (the system's number, cpu_pin.h), best effort */
+} gar_store_thread_options;
+
+/* As gar_store_thread_start, with `options` (NULL: as gar_store_thread_start). */
+int gar_store_thread_start_with(gar_store_thread **out, gar_line *line,
+                                const gar_store *schedule, size_t count,
+                                const gar_store_thread_options *options, gar_error *err);
 
 /* Asks the thread to make no further store; returns at once (the thread may
  * be finishing the store it is making).  Safe from any thread, any number of

@@ -58,7 +58,7 @@ static void stores_land_in_order_each_not_before_its_time(void **state)
         { 2, t0 + 2 * MS }, { 1, t0 + 5 * MS },
     };
     gar_emulated_device *dev = NULL;
-    assert_int_equal(gar_emulated_device_start(&dev, schedule, COUNT, f->idle, NULL), 0);
+    assert_int_equal(gar_emulated_device_start(&dev, schedule, COUNT, f->idle, -1, NULL), 0);
     gar_line *line = gar_emulated_device_line(dev);
 
     /* Watch the line: each slot's word never goes back and never runs ahead
@@ -112,7 +112,7 @@ static void query_says_pending_before_and_done_after(void **state)
     const gar_mono_ns due = gar_posix_now() + 30 * MS;
     const gar_emulated_item schedule[1] = { { 3, due } };
     gar_emulated_device *dev = NULL;
-    assert_int_equal(gar_emulated_device_start(&dev, schedule, 1, f->idle, NULL), 0);
+    assert_int_equal(gar_emulated_device_start(&dev, schedule, 1, f->idle, -1, NULL), 0);
     gar_port port = port_of(dev, 0);
 
     int q = port.ops->query(port.ctx, NULL);
@@ -139,7 +139,7 @@ static void block_returns_only_after_completion(void **state)
     const gar_emulated_item schedule[3] = { { 0, t0 + 2 * MS }, { 0, t0 + 4 * MS },
                                             { 0, t0 + 6 * MS } };
     gar_emulated_device *dev = NULL;
-    assert_int_equal(gar_emulated_device_start(&dev, schedule, 3, f->idle, NULL), 0);
+    assert_int_equal(gar_emulated_device_start(&dev, schedule, 3, f->idle, -1, NULL), 0);
     gar_mono_ns returned[3];
     for (size_t i = 0; i < 3; i++) {
         gar_port port = port_of(dev, i);
@@ -160,7 +160,7 @@ static void arm_describes_the_word_and_park_sees_it(void **state)
     const gar_mono_ns t0 = gar_posix_now();
     const gar_emulated_item schedule[2] = { { 5, t0 + 1 * MS }, { 5, t0 + 3 * MS } };
     gar_emulated_device *dev = NULL;
-    assert_int_equal(gar_emulated_device_start(&dev, schedule, 2, f->idle, NULL), 0);
+    assert_int_equal(gar_emulated_device_start(&dev, schedule, 2, f->idle, -1, NULL), 0);
     gar_port port = port_of(dev, 1);
     gar_descriptor word;
     assert_int_equal(port.ops->arm(port.ctx, &word, NULL), 0);
@@ -199,7 +199,7 @@ static void stop_wakes_a_blocked_waiter_with_a_device_fault(void **state)
     fixture *f = *state;
     const gar_emulated_item schedule[1] = { { 0, gar_posix_now() + 60 * GAR_NS_PER_S } };
     gar_emulated_device *dev = NULL;
-    assert_int_equal(gar_emulated_device_start(&dev, schedule, 1, f->idle, NULL), 0);
+    assert_int_equal(gar_emulated_device_start(&dev, schedule, 1, f->idle, -1, NULL), 0);
     blocker b = { .port = port_of(dev, 0), .rc = 1 };
     pthread_t t;
     assert_int_equal(pthread_create(&t, NULL, block_in_thread, &b), 0);
@@ -221,23 +221,23 @@ static void bad_schedules_and_items_are_refused(void **state)
     gar_emulated_device *dev = NULL;
     gar_error err;
     const gar_emulated_item one[1] = { { 0, 0 } };
-    assert_int_equal(gar_emulated_device_start(&dev, one, 0, f->idle, &err),
+    assert_int_equal(gar_emulated_device_start(&dev, one, 0, f->idle, -1, &err),
                      -GAR_E_INVALID_ARGUMENT);
-    assert_int_equal(gar_emulated_device_start(NULL, one, 1, f->idle, &err),
+    assert_int_equal(gar_emulated_device_start(NULL, one, 1, f->idle, -1, &err),
                      -GAR_E_INVALID_ARGUMENT);
-    assert_int_equal(gar_emulated_device_start(&dev, NULL, 1, f->idle, &err),
+    assert_int_equal(gar_emulated_device_start(&dev, NULL, 1, f->idle, -1, &err),
                      -GAR_E_INVALID_ARGUMENT);
     const gar_emulated_item bad_stream[1] = { { 8, 0 } };
-    assert_int_equal(gar_emulated_device_start(&dev, bad_stream, 1, f->idle, &err),
+    assert_int_equal(gar_emulated_device_start(&dev, bad_stream, 1, f->idle, -1, &err),
                      -GAR_E_INVALID_ARGUMENT);
     assert_message_has(&err, "stream 8");
     const gar_emulated_item back[3] = { { 1, 5 * MS }, { 2, 1 * MS }, { 1, 4 * MS } };
-    assert_int_equal(gar_emulated_device_start(&dev, back, 3, f->idle, &err),
+    assert_int_equal(gar_emulated_device_start(&dev, back, 3, f->idle, -1, &err),
                      -GAR_E_INVALID_ARGUMENT);
     assert_message_has(&err, "item 2");
     assert_null(dev);
 
-    assert_int_equal(gar_emulated_device_start(&dev, one, 1, f->idle, NULL), 0);
+    assert_int_equal(gar_emulated_device_start(&dev, one, 1, f->idle, -1, NULL), 0);
     gar_port port;
     assert_int_equal(gar_emulated_device_port(dev, 1, &port, &err), -GAR_E_INVALID_ARGUMENT);
     assert_int_equal(gar_emulated_device_finish(dev, NULL, NULL), 0);
