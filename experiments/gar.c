@@ -11,10 +11,12 @@
 static int verb_help_main(int argc, char **argv);
 
 const gar_verb gar_verbs[] = {
+    { "calibrate", "measure this host into a host profile for the simulator", gar_verb_calibrate_main },
     { "estimate", "feed a point's deadline estimator samples; print its sleeps", gar_verb_estimate_main },
     { "gen", "write a synthetic trace from a seed", gar_verb_gen_main },
     { "help", "show this list, or a verb's help", verb_help_main },
     { "import", "turn a Kineto or Nsight Systems profile into a trace", gar_verb_import_main },
+    { "verify", "run a trace on a real device and in the simulator; compare", gar_verb_verify_main },
     { NULL, NULL, NULL },
 };
 

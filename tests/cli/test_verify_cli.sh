@@ -1,0 +1,112 @@
+#!/bin/sh
+# tests/cli/test_verify_cli.sh GAR FIXTURES — `gar verify` runs a tiny trace
+# on the emulated device and in the simulator and prints both side by side,
+# exiting 0 or 1 by its verdict; a GPU device that is not built, and bad
+# input, are refused with a coded error and exit 2.
+#
+# The verdict itself is not asserted: real timing on a loaded machine varies.
+# What is asserted is the shape: every key, both runs with every wait.
+set -u
+gar=$1
+fixtures=$2
+trace=$fixtures/short.csv
+waits=40
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $1"
+    failures=$((failures + 1))
+}
+
+# A profile of this host, measured quickly.
+if ! "$gar" calibrate --quick --out "$tmp/this.host" >"$tmp/cal" 2>"$tmp/err"; then
+    fail "calibrate --quick: exit $?"
+    cat "$tmp/err"
+fi
+head -n 1 "$tmp/this.host" | grep -qx 'gar-host v1' || fail "calibrate: no gar-host v1 header"
+grep -q '^profile: ' "$tmp/cal" || fail "calibrate --out: no summary"
+
+# shape NAME FILE: the side-by-side keys are there and both runs saw every wait.
+shape() {
+    name=$1 out=$2
+    for key in trace plan estimator device host seed waits overshoot_p50_ns overshoot_p90_ns \
+               overshoot_p99_ns overshoot_max_ns busy_frac cpu_frac kinds sleeps parks \
+               queries ks_d ks_d_plain ks_critical_5pct tolerance check_ks_d \
+               check_overshoot_p50 check_busy_frac verdict; do
+        grep -q "^$key: " "$out" || fail "$name: no '$key:' line"
+    done
+    grep -qx "waits: real=$waits sim=$waits" "$out" || fail "$name: $(grep '^waits:' "$out")"
+    grep -Eq '^overshoot_p50_ns: real=[0-9]+ sim=[0-9]+ ratio=' "$out" ||
+        fail "$name: overshoot_p50_ns is not real=N sim=N ratio=R"
+    grep -Eqx 'verdict: (agree|disagree)' "$out" || fail "$name: no verdict"
+}
+
+# verdict_exit NAME STATUS FILE: 0 with agree, 1 with disagree.
+verdict_exit() {
+    name=$1 status=$2 out=$3
+    case "$status:$(sed -n 's/^verdict: //p' "$out")" in
+    0:agree | 1:disagree) ;;
+    *) fail "$name: exit $status with $(grep '^verdict:' "$out")" ;;
+    esac
+}
+
+for plan in poll block \
+    'poll+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8'; do
+    "$gar" verify "$trace" --plan "$plan" --host "$tmp/this.host" >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    shape "$plan" "$tmp/out"
+    verdict_exit "$plan" "$status" "$tmp/out"
+    [ -s "$tmp/err" ] && fail "$plan: wrote to stderr: $(cat "$tmp/err")"
+done
+
+# A flag plan runs as poll on a host without a word wait, saying so.
+"$gar" verify "$trace" --plan 'flag:park_us=100,backstop_us=1000' --host "$tmp/this.host" \
+    >"$tmp/out" 2>"$tmp/err"
+status=$?
+shape flag "$tmp/out"
+verdict_exit flag "$status" "$tmp/out"
+
+# JSON: one object with both runs and the verdict.
+"$gar" verify "$trace" --plan poll --host "$tmp/this.host" --json >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" -le 1 ] || fail "json: exit $status"
+grep -q '"real":{"waits":40' "$tmp/out" || fail "json: no real run"
+grep -q '"sim":{"waits":40' "$tmp/out" || fail "json: no sim run"
+grep -Eq '"verdict":"(agree|disagree)"' "$tmp/out" || fail "json: no verdict"
+
+# Without --host, the host is calibrated on the spot.
+"$gar" verify "$trace" --plan poll >"$tmp/out" 2>"$tmp/err"
+status=$?
+shape "on the spot" "$tmp/out"
+grep -qx 'host: calibrated on the spot' "$tmp/out" || fail "on the spot: host line"
+
+# refused NAME NEEDLE ARGS...: exit 2, nothing on stdout, NEEDLE on stderr.
+refused() {
+    name=$1 needle=$2
+    shift 2
+    "$gar" verify "$@" >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    [ "$status" -eq 2 ] || fail "$name: exit $status, wanted 2"
+    [ -s "$tmp/out" ] && fail "$name: printed on stdout"
+    grep -q -- "$needle" "$tmp/err" || fail "$name: stderr lacks '$needle': $(cat "$tmp/err")"
+}
+refused cuda 'error 8 (Backend): opening the CUDA device' "$trace" --plan poll --device cuda
+refused hip 'error 8 (Backend): opening the HIP device' "$trace" --plan poll --device hip
+refused "unknown device" 'error 11 (Usage)' "$trace" --plan poll --device tpu
+refused "no plan" 'error 11 (Usage)' "$trace"
+refused "bad plan" 'error 1 (InvalidPlan)' "$trace" --plan pol
+refused oracle 'error 11 (Usage)' "$trace" --plan poll --estimator oracle
+refused "bad tolerance" 'error 11 (Usage)' "$trace" --plan poll --tolerance ks_d=2
+refused "no trace" 'error 12 (Io)' "$tmp/missing.csv" --plan poll
+refused "bad host" 'error 12 (Io)' "$trace" --plan poll --host "$tmp/missing.host"
+
+"$gar" verify --help >"$tmp/out" 2>&1 || fail "--help: exit $?"
+grep -q '^usage: gar verify' "$tmp/out" || fail "--help: no usage line"
+"$gar" calibrate --help >"$tmp/out" 2>&1 || fail "calibrate --help: exit $?"
+"$gar" calibrate --samples 0 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] || fail "calibrate --samples 0: not refused"
+
+[ "$failures" -eq 0 ] || exit 1
+echo "ok"

@@ -1,0 +1,159 @@
+/* tests/experiments/test_verify_stats.c — gar verify's distances on
+ * hand-worked samples: the KS statistic exactly, quantiles and ratios, and
+ * the tolerances (their text and their rules). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "verify_stats.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void ks_of_identical_samples_is_zero(void **state)
+{
+    (void)state;
+    const gar_dur_ns a[] = { 1, 2, 2, 3, 9 };
+    assert_true(gar_ks_statistic(a, N(a), a, N(a), 0) == 0.0);
+}
+
+static void ks_of_disjoint_samples_is_one(void **state)
+{
+    (void)state;
+    const gar_dur_ns a[] = { 1, 2, 3 }, b[] = { 4, 5 };
+    assert_true(gar_ks_statistic(a, N(a), b, N(b), 0) == 1.0);
+    assert_true(gar_ks_statistic(b, N(b), a, N(a), 0) == 1.0);
+}
+
+static void ks_is_the_largest_cdf_gap_worked_by_hand(void **state)
+{
+    (void)state;
+    /* F_a steps 1/4 at 1, 2, 3, 4; F_b steps 1/3 at 2, 5, 6.
+     * x:     1     2      3     4     5     6
+     * F_a:  1/4   2/4    3/4    1     1     1
+     * F_b:   0    1/3    1/3   1/3   2/3    1
+     * gap:  1/4   1/6    5/12  2/3   1/3    0   -> D = 2/3. */
+    const gar_dur_ns a[] = { 1, 2, 3, 4 }, b[] = { 2, 5, 6 };
+    assert_true(gar_ks_statistic(a, N(a), b, N(b), 0) == 8.0 / 12.0);
+    /* Ties step together: {1,1,2} against {1,2,2}: at 1, 2/3 vs 1/3. */
+    const gar_dur_ns c[] = { 1, 1, 2 }, d[] = { 1, 2, 2 };
+    assert_true(gar_ks_statistic(c, N(c), d, N(d), 0) == 1.0 / 3.0);
+}
+
+static void ks_at_a_resolution_ignores_differences_below_it(void **state)
+{
+    (void)state;
+    /* Sub-µs overshoots of two different shapes, the same above 20 µs. */
+    const gar_dur_ns a[] = { 60, 70, 80, 30000 }, b[] = { 700, 900, 1000, 30000 };
+    assert_true(gar_ks_statistic(a, N(a), b, N(b), 0) == 0.75);
+    assert_true(gar_ks_statistic(a, N(a), b, N(b), 20000) == 0.0);
+    /* Mass above the resolution still counts: 1/4 against 3/4 above 20 µs. */
+    const gar_dur_ns c[] = { 10, 10, 10, 40000 }, e[] = { 10, 40000, 40000, 40000 };
+    assert_true(gar_ks_statistic(c, N(c), e, N(e), 20000) == 0.5);
+}
+
+static void ks_critical_value_matches_the_formula(void **state)
+{
+    (void)state;
+    /* c(0.05) = sqrt(-ln(0.025) / 2) = 1.3581; for 300 and 300 waits the
+     * factor is sqrt(600 / 90000) = 0.08165. */
+    assert_true(fabs(gar_ks_critical(300, 300, 0.05) - 0.110889) < 1e-5);
+    assert_true(gar_ks_critical(100, 100, 0.01) > gar_ks_critical(100, 100, 0.05));
+}
+
+static void quantiles_are_nearest_rank(void **state)
+{
+    (void)state;
+    const gar_dur_ns v[] = { 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 };
+    assert_int_equal(gar_verify_quantile(v, N(v), 0), 10);
+    assert_int_equal(gar_verify_quantile(v, N(v), 500000), 50);  /* 5th of 10 */
+    assert_int_equal(gar_verify_quantile(v, N(v), 500001), 60);  /* ceil: 6th */
+    assert_int_equal(gar_verify_quantile(v, N(v), 900000), 90);
+    assert_int_equal(gar_verify_quantile(v, N(v), 990000), 100);
+    assert_int_equal(gar_verify_quantile(v, N(v), 1000000), 100);
+    assert_int_equal(gar_verify_quantile(v, 0, 500000), 0);
+}
+
+static void ratios_are_real_over_sim(void **state)
+{
+    (void)state;
+    assert_true(gar_verify_ratio(30, 60) == 0.5);
+    assert_true(gar_verify_ratio(60, 30) == 2.0);
+    assert_true(gar_verify_ratio(0, 0) == 1.0);
+    assert_true(isinf(gar_verify_ratio(5, 0)));
+}
+
+static void a_quantile_agrees_by_ratio_or_by_absolute_distance(void **state)
+{
+    (void)state;
+    gar_verify_tolerance tol = gar_verify_tolerance_default();
+    assert_true(gar_verify_quantile_agrees(&tol, 100000, 50000));  /* ratio 2 */
+    assert_false(gar_verify_quantile_agrees(&tol, 100001, 50000)); /* just past 2 */
+    assert_true(gar_verify_quantile_agrees(&tol, 50000, 100000));  /* ratio 1/2 */
+    assert_false(gar_verify_quantile_agrees(&tol, 49999, 100000));
+    assert_true(gar_verify_quantile_agrees(&tol, 900, 60));        /* ratio 15, 0.8 µs apart */
+    assert_true(gar_verify_quantile_agrees(&tol, 20060, 60));      /* exactly 20 µs apart */
+    assert_false(gar_verify_quantile_agrees(&tol, 20061, 60));
+}
+
+static void a_quantile_is_judged_only_with_ten_waits_above_it(void **state)
+{
+    (void)state;
+    gar_verify_tolerance tol = gar_verify_tolerance_default();
+    assert_true(gar_verify_quantile_judged(&tol, 20, 500000));
+    assert_false(gar_verify_quantile_judged(&tol, 19, 500000));
+    assert_true(gar_verify_quantile_judged(&tol, 100, 900000));
+    assert_false(gar_verify_quantile_judged(&tol, 99, 900000));
+    assert_false(gar_verify_quantile_judged(&tol, 300, 990000));
+    assert_true(gar_verify_quantile_judged(&tol, 1000, 990000));
+    assert_false(gar_verify_quantile_judged(&tol, 1000000, 1000000)); /* the max never */
+}
+
+static void tolerances_are_set_from_text_and_bad_text_is_refused(void **state)
+{
+    (void)state;
+    gar_verify_tolerance tol = gar_verify_tolerance_default();
+    assert_true(tol.ks_d_max == 0.25 && tol.ratio_min == 0.5 && tol.ratio_max == 2.0);
+    assert_int_equal(tol.abs_ns, 20000);
+    assert_int_equal(tol.tail_waits_min, 10);
+    assert_true(tol.busy_diff_max == 0.15);
+
+    assert_int_equal(gar_verify_tolerance_set(&tol, "ks_d=0.2", "verify", NULL), 0);
+    assert_true(tol.ks_d_max == 0.2);
+    assert_int_equal(gar_verify_tolerance_set(&tol, "abs_us=5", "verify", NULL), 0);
+    assert_int_equal(tol.abs_ns, 5000);
+    assert_int_equal(gar_verify_tolerance_set(&tol, "tail_waits=3", "verify", NULL), 0);
+    assert_int_equal(tol.tail_waits_min, 3);
+    assert_int_equal(gar_verify_tolerance_set(&tol, "ratio_max=3", "verify", NULL), 0);
+    assert_true(tol.ratio_max == 3.0);
+
+    const char *bad[] = { "ks_d", "ks_d=", "ks_d=1.5", "ks_d=-1", "ks_d=1e-1", "nope=1",
+                          "abs_us=2.5", "ratio_min=0", "ratio_max=0.5", "busy_diff=x" };
+    for (size_t i = 0; i < N(bad); i++) {
+        gar_error err;
+        gar_verify_tolerance before = tol;
+        assert_int_equal(gar_verify_tolerance_set(&tol, bad[i], "verify", &err), -GAR_E_USAGE);
+        assert_int_equal(err.code, GAR_E_USAGE);
+        assert_memory_equal(&before, &tol, sizeof tol); /* untouched */
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(ks_of_identical_samples_is_zero),
+        cmocka_unit_test(ks_of_disjoint_samples_is_one),
+        cmocka_unit_test(ks_is_the_largest_cdf_gap_worked_by_hand),
+        cmocka_unit_test(ks_at_a_resolution_ignores_differences_below_it),
+        cmocka_unit_test(ks_critical_value_matches_the_formula),
+        cmocka_unit_test(quantiles_are_nearest_rank),
+        cmocka_unit_test(ratios_are_real_over_sim),
+        cmocka_unit_test(a_quantile_agrees_by_ratio_or_by_absolute_distance),
+        cmocka_unit_test(a_quantile_is_judged_only_with_ten_waits_above_it),
+        cmocka_unit_test(tolerances_are_set_from_text_and_bad_text_is_refused),
+    };
+    return cmocka_run_group_tests_name("verify_stats", tests, NULL, NULL);
+}
