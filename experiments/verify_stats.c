@@ -63,6 +63,7 @@ gar_verify_tolerance gar_verify_tolerance_default(void)
         .ratio_max = 2.0,
         .abs_ns = 20 * GAR_NS_PER_US,
         .tail_waits_min = 10,
+        .band_z = 2.0,
         .busy_diff_max = 0.15,
     };
 }
@@ -104,6 +105,7 @@ int gar_verify_tolerance_set(gar_verify_tolerance *tol, const char *text, const 
         { "ks_d", 0, 1, false },           { "ratio_min", 1e-9, 1, false },
         { "ratio_max", 1, 1e9, false },    { "abs_us", 0, 1e7, true },
         { "tail_waits", 1, 1e9, true },    { "busy_diff", 0, 1, false },
+        { "band_z", 0, 10, false },
     };
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
         if (strlen(keys[k].key) != key_len || strncmp(text, keys[k].key, key_len) != 0)
@@ -120,13 +122,14 @@ int gar_verify_tolerance_set(gar_verify_tolerance *tol, const char *text, const 
         case 2: tol->ratio_max = v; break;
         case 3: tol->abs_ns = (gar_dur_ns)v * GAR_NS_PER_US; break;
         case 4: tol->tail_waits_min = (uint64_t)v; break;
-        default: tol->busy_diff_max = v; break;
+        case 5: tol->busy_diff_max = v; break;
+        default: tol->band_z = v; break;
         }
         return 0;
     }
     snprintf(what, sizeof what,
              "--tolerance '%s' names no tolerance (ks_d, ratio_min, ratio_max, abs_us, "
-             "tail_waits, busy_diff)",
+             "tail_waits, busy_diff, band_z)",
              text);
     return gar_error_set(err, GAR_E_USAGE, 2, verb, what);
 }
@@ -145,4 +148,25 @@ bool gar_verify_quantile_agrees(const gar_verify_tolerance *tol, gar_dur_ns real
         return true;
     double r = gar_verify_ratio(real, sim);
     return r >= tol->ratio_min && r <= tol->ratio_max;
+}
+
+void gar_verify_level_band(const gar_verify_tolerance *tol, size_t na, size_t nb,
+                           uint32_t level_ppm, uint32_t *lo, uint32_t *hi)
+{
+    assert(na >= 1 && nb >= 1 && level_ppm <= 1000000);
+    double q = (double)level_ppm / 1e6;
+    double half = tol->band_z * sqrt(q * (1 - q) * (1.0 / (double)na + 1.0 / (double)nb));
+    double l = floor((q - half) * 1e6 + 0.5), h = floor((q + half) * 1e6 + 0.5);
+    *lo = l < 0 ? 0 : (uint32_t)l;
+    *hi = h > 1e6 ? 1000000u : (uint32_t)h;
+}
+
+bool gar_verify_agrees_with_band(const gar_verify_tolerance *tol, gar_dur_ns value,
+                                 gar_dur_ns band_lo, gar_dur_ns band_hi)
+{
+    assert(band_lo <= band_hi);
+    if (value >= band_lo && value <= band_hi)
+        return true;
+    /* Outside: the nearest end of the band is the best match there is. */
+    return gar_verify_quantile_agrees(tol, value, value < band_lo ? band_lo : band_hi);
 }

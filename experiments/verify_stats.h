@@ -30,16 +30,28 @@
  *                       D).  0.25 asks instead that no overshoot has more than
  *                       a quarter of the waits on the other side of it in one
  *                       run than in the other.
- *   quantile pN         real/sim within [1/2, 2], or |real - sim| <= 20 µs.
+ *   quantile pN         real/sim within [1/2, 2], or |real - sim| <= 20 µs,
+ *                       for some level within the pair's sampling band.
  *                       A factor of 2 is far smaller than the gaps between the
  *                       policies being compared (a blocking wake is tens of
  *                       µs, a poll sub-µs), and 20 µs is below one
  *                       cross-thread wake on the hosts gar targets (SPEC §11:
  *                       25–50 µs), under which a difference changes no
- *                       decision.  A quantile is judged only when at least 10
- *                       waits of each run lie above it (p50 from 20 waits,
- *                       p90 from 100, p99 from 1000): a tail quantile resting
- *                       on one or two waits measures luck, not the model.
+ *                       decision.  The band: a pN estimated from n waits is
+ *                       the quantile of a level known only to about
+ *                       sqrt(q(1-q)/n), so each run's pN is compared with the
+ *                       other run's quantiles over the levels
+ *                       q ± z·sqrt(q(1-q)(1/n_real + 1/n_sim)), z = 2 (about
+ *                       95 %); the pair agrees when either run's value agrees
+ *                       with some value of the other's band.  Without it a
+ *                       quantile at a knee (waits that either saw their
+ *                       completion at once or were preempted for ms) jumps
+ *                       thirtyfold on a shift of one wait in a hundred, far
+ *                       below what n waits can tell apart.  A quantile is
+ *                       judged only when at least 10 waits of each run lie
+ *                       above it (p50 from 20 waits, p90 from 100, p99 from
+ *                       1000): a tail quantile resting on one or two waits
+ *                       measures luck, not the model.
  *   busy_frac           |real - sim| <= 0.15 (a policy's CPU cost told apart at
  *                       the scale the comparisons care about: spin ≈ 1, sleep
  *                       then spin ≈ margin / residual, block ≈ 0).
@@ -80,6 +92,8 @@ typedef struct gar_verify_tolerance {
     double ratio_max;         /* default 2 */
     gar_dur_ns abs_ns;        /* default 20 000: a quantile within this passes */
     uint64_t tail_waits_min;  /* default 10: waits above a quantile for it to be judged */
+    double band_z;            /* default 2: the sampling band's half-width in standard errors
+                               * (0: compare the two quantiles' values alone) */
     double busy_diff_max;     /* default 0.15 */
 } gar_verify_tolerance;
 
@@ -87,8 +101,8 @@ typedef struct gar_verify_tolerance {
 gar_verify_tolerance gar_verify_tolerance_default(void);
 
 /* Sets one tolerance from "key=value": ks_d (0..1), ratio_min (> 0),
- * ratio_max (>= 1), abs_us (µs, whole), tail_waits (whole, >= 1), busy_diff
- * (0..1).  Returns 0, or -GAR_E_USAGE naming `verb` and the fault. */
+ * ratio_max (>= 1), abs_us (µs, whole), tail_waits (whole, >= 1), band_z
+ * (0..10), busy_diff (0..1).  Returns 0, or -GAR_E_USAGE naming `verb` and the fault. */
 int gar_verify_tolerance_set(gar_verify_tolerance *tol, const char *text, const char *verb,
                              gar_error *err);
 
@@ -100,5 +114,16 @@ bool gar_verify_quantile_judged(const gar_verify_tolerance *tol, size_t n, uint3
  * ratio_max] or the difference within abs_ns. */
 bool gar_verify_quantile_agrees(const gar_verify_tolerance *tol, gar_dur_ns real,
                                 gar_dur_ns sim);
+
+/* The sampling band of level `level_ppm` for quantiles of runs of na and nb
+ * waits: the levels q ± band_z·sqrt(q(1-q)(1/na + 1/nb)), clamped to
+ * 0..10^6, written to *lo and *hi (both the level itself when band_z is 0). */
+void gar_verify_level_band(const gar_verify_tolerance *tol, size_t na, size_t nb,
+                           uint32_t level_ppm, uint32_t *lo, uint32_t *hi);
+
+/* Whether `value` agrees (as gar_verify_quantile_agrees) with some value in
+ * [band_lo, band_hi] (band_lo <= band_hi). */
+bool gar_verify_agrees_with_band(const gar_verify_tolerance *tol, gar_dur_ns value,
+                                 gar_dur_ns band_lo, gar_dur_ns band_hi);
 
 #endif

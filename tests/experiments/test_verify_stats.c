@@ -112,6 +112,40 @@ static void a_quantile_is_judged_only_with_ten_waits_above_it(void **state)
     assert_false(gar_verify_quantile_judged(&tol, 1000000, 1000000)); /* the max never */
 }
 
+static void the_sampling_band_is_two_standard_errors_of_the_level(void **state)
+{
+    (void)state;
+    gar_verify_tolerance tol = gar_verify_tolerance_default();
+    uint32_t lo, hi;
+    /* p90 of 300 and 300 waits: 0.9 +- 2 sqrt(0.09 * 2/300) = 0.9 +- 0.04899. */
+    gar_verify_level_band(&tol, 300, 300, 900000, &lo, &hi);
+    assert_int_equal(lo, 851010);
+    assert_int_equal(hi, 948990);
+    gar_verify_level_band(&tol, 300, 300, 500000, &lo, &hi);
+    assert_int_equal(lo, 418350);
+    assert_int_equal(hi, 581650);
+    gar_verify_level_band(&tol, 100, 100, 990000, &lo, &hi); /* clamped at the top */
+    assert_int_equal(lo, 961858);
+    assert_int_equal(hi, 1000000);
+    tol.band_z = 0;
+    gar_verify_level_band(&tol, 300, 300, 900000, &lo, &hi);
+    assert_int_equal(lo, 900000);
+    assert_int_equal(hi, 900000);
+}
+
+static void a_value_agrees_with_a_band_it_lies_in_or_near(void **state)
+{
+    (void)state;
+    gar_verify_tolerance tol = gar_verify_tolerance_default();
+    /* A knee: the band spans 85 µs to 3 ms; anything inside agrees. */
+    assert_true(gar_verify_agrees_with_band(&tol, 2800000, 85000, 3000000));
+    assert_true(gar_verify_agrees_with_band(&tol, 6000000, 85000, 3000000)); /* 2x the top */
+    assert_false(gar_verify_agrees_with_band(&tol, 6000001, 85000, 3000000));
+    assert_true(gar_verify_agrees_with_band(&tol, 42500, 85000, 3000000));   /* half the bottom */
+    assert_false(gar_verify_agrees_with_band(&tol, 42000, 85000, 3000000));
+    assert_true(gar_verify_agrees_with_band(&tol, 100, 20000, 20000));       /* within 20 µs */
+}
+
 static void tolerances_are_set_from_text_and_bad_text_is_refused(void **state)
 {
     (void)state;
@@ -120,6 +154,7 @@ static void tolerances_are_set_from_text_and_bad_text_is_refused(void **state)
     assert_int_equal(tol.abs_ns, 20000);
     assert_int_equal(tol.tail_waits_min, 10);
     assert_true(tol.busy_diff_max == 0.15);
+    assert_true(tol.band_z == 2.0);
 
     assert_int_equal(gar_verify_tolerance_set(&tol, "ks_d=0.2", "verify", NULL), 0);
     assert_true(tol.ks_d_max == 0.2);
@@ -129,9 +164,12 @@ static void tolerances_are_set_from_text_and_bad_text_is_refused(void **state)
     assert_int_equal(tol.tail_waits_min, 3);
     assert_int_equal(gar_verify_tolerance_set(&tol, "ratio_max=3", "verify", NULL), 0);
     assert_true(tol.ratio_max == 3.0);
+    assert_int_equal(gar_verify_tolerance_set(&tol, "band_z=0", "verify", NULL), 0);
+    assert_true(tol.band_z == 0.0);
 
     const char *bad[] = { "ks_d", "ks_d=", "ks_d=1.5", "ks_d=-1", "ks_d=1e-1", "nope=1",
-                          "abs_us=2.5", "ratio_min=0", "ratio_max=0.5", "busy_diff=x" };
+                          "abs_us=2.5", "ratio_min=0", "ratio_max=0.5", "busy_diff=x",
+                          "band_z=11" };
     for (size_t i = 0; i < N(bad); i++) {
         gar_error err;
         gar_verify_tolerance before = tol;
@@ -153,6 +191,8 @@ int main(void)
         cmocka_unit_test(ratios_are_real_over_sim),
         cmocka_unit_test(a_quantile_agrees_by_ratio_or_by_absolute_distance),
         cmocka_unit_test(a_quantile_is_judged_only_with_ten_waits_above_it),
+        cmocka_unit_test(the_sampling_band_is_two_standard_errors_of_the_level),
+        cmocka_unit_test(a_value_agrees_with_a_band_it_lies_in_or_near),
         cmocka_unit_test(tolerances_are_set_from_text_and_bad_text_is_refused),
     };
     return cmocka_run_group_tests_name("verify_stats", tests, NULL, NULL);
