@@ -507,6 +507,9 @@ static int measure_poll(gar_idle idle, gar_port pending, gar_dur_ns run_ns,
 
 /* ---- the whole run -------------------------------------------------------- */
 
+static int measure_all(const gar_calibrate_options *options, size_t n, int waiter_cpu,
+                       int device_cpu, gar_mono_ns began, gar_calibration *out, gar_error *err);
+
 int gar_calibrate_run(const gar_calibrate_options *options, gar_calibration *out,
                       gar_error *err)
 {
@@ -527,11 +530,22 @@ int gar_calibrate_run(const gar_calibrate_options *options, gar_calibration *out
                                      : GAR_CALIBRATE_SAMPLES_DEFAULT;
     const gar_mono_ns began = gar_posix_now();
 
-    /* The waiter (this thread) and the devices on CPUs of their own. */
+    /* The waiter (this thread) and the devices on CPUs of their own, for the
+     * run; the thread's own set is put back after. */
+    gar_cpu_saved affinity;
+    gar_cpu_save(&affinity);
     int waiter_cpu, device_cpu;
     if (gar_cpu_split(&waiter_cpu, &device_cpu) && gar_cpu_pin_self(waiter_cpu, NULL) < 0)
         waiter_cpu = device_cpu = -1;
+    int rc = measure_all(options, n, waiter_cpu, device_cpu, began, out, err);
+    gar_cpu_restore(&affinity);
+    return rc;
+}
 
+/* The measurements, on the thread as placed. */
+static int measure_all(const gar_calibrate_options *options, size_t n, int waiter_cpu,
+                       int device_cpu, gar_mono_ns began, gar_calibration *out, gar_error *err)
+{
     gar_posix_host host;
     int rc = gar_posix_host_init(&host, NULL, err);
     if (rc < 0)

@@ -48,8 +48,8 @@
  * falls in, so turns weigh by their length.
  *
  * Runs on the calling thread (which gets a 1 ns timer slack and, where it
- * may run on two CPUs or more, is pinned to the first of them and left
- * there) plus the emulated devices' store threads it starts, pinned to the
+ * may run on two CPUs or more, is pinned to the first of them for the run,
+ * its own CPU set put back after) plus the emulated devices' store threads it starts, pinned to the
  * last (cpu_pin.h says why).  Memory: the samples of one
  * distribution at a time, allocated for the call. */
 #ifndef GAR_CALIBRATE_H

@@ -37,6 +37,30 @@ int gar_cpu_pin_self(int cpu, gar_error *err)
     return 0;
 }
 
+void gar_cpu_save(gar_cpu_saved *saved)
+{
+    cpu_set_t set;
+    memset(saved, 0, sizeof *saved);
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return;
+    for (int cpu = 0; cpu < CPU_SETSIZE && cpu < 1024; cpu++)
+        if (CPU_ISSET(cpu, &set))
+            saved->mask[cpu / 64] |= UINT64_C(1) << (cpu % 64);
+    saved->valid = true;
+}
+
+void gar_cpu_restore(const gar_cpu_saved *saved)
+{
+    if (!saved->valid)
+        return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int cpu = 0; cpu < CPU_SETSIZE && cpu < 1024; cpu++)
+        if (saved->mask[cpu / 64] & (UINT64_C(1) << (cpu % 64)))
+            CPU_SET(cpu, &set);
+    (void)sched_setaffinity(0, sizeof set, &set); /* best effort, as the pin was */
+}
+
 #else
 
 bool gar_cpu_split(int *waiter, int *device)
@@ -50,6 +74,16 @@ int gar_cpu_pin_self(int cpu, gar_error *err)
     (void)cpu;
     return gar_error_set(err, GAR_E_BACKEND, 2, "pinning a thread",
                          "this system has no thread affinity gar knows how to set");
+}
+
+void gar_cpu_save(gar_cpu_saved *saved)
+{
+    saved->valid = false;
+}
+
+void gar_cpu_restore(const gar_cpu_saved *saved)
+{
+    (void)saved;
 }
 
 #endif

@@ -13,6 +13,7 @@
 #define GAR_CPU_PIN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <gar/error.h>
 
@@ -24,5 +25,17 @@ bool gar_cpu_split(int *waiter, int *device);
 /* Pins the calling thread to CPU `cpu` (the system's number).  Returns 0, or
  * -GAR_E_BACKEND naming the call and its error. */
 int gar_cpu_pin_self(int cpu, gar_error *err);
+
+/* A thread's CPU set, kept to be put back (up to 1024 CPUs). */
+typedef struct gar_cpu_saved {
+    bool valid;
+    uint64_t mask[16];
+} gar_cpu_saved;
+
+/* Keeps the calling thread's CPU set in *saved (valid false if unknown). */
+void gar_cpu_save(gar_cpu_saved *saved);
+
+/* Puts back a set gar_cpu_save kept (nothing when it was not valid). */
+void gar_cpu_restore(const gar_cpu_saved *saved);
 
 #endif

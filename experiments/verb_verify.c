@@ -55,7 +55,9 @@ static void print_help(FILE *out)
             "  --device D         emulated, cuda or hip (default emulated: a thread that\n"
             "                     completes the trace's work on time, on a machine with no GPU)\n"
             "  --host PROFILE     the simulator's host profile (default: calibrate this host\n"
-            "                     on the spot, quickly: %u samples per distribution, ~6 s)\n"
+            "                     on the spot: %u samples per distribution, ~8 s).  Wake\n"
+            "                     latencies move with the machine's load (an idle CPU\n"
+            "                     wakes slower), so calibrate right before verifying\n"
             "  --seed S           the simulator's seed (default 0)\n"
             "  --tolerance K=V    override one tolerance (repeatable; defaults):\n"
             "                       ks_d=0.25       largest KS distance of the overshoots,\n"
@@ -449,7 +451,9 @@ static int load_profile(const char *path, gar_host_profile *out, gar_error *err)
 {
     if (path != NULL)
         return gar_host_profile_load(path, out, err);
-    gar_calibrate_options copts = { .samples = CALIBRATE_SAMPLES_ON_THE_SPOT, .quick = true };
+    /* Fewer samples, but the full poll run: the poll period's tail (the
+     * waiter preempted) needs seconds of polling to be seen at its rate. */
+    gar_calibrate_options copts = { .samples = CALIBRATE_SAMPLES_ON_THE_SPOT, .quick = false };
     gar_calibration cal;
     int rc = gar_calibrate_run(&copts, &cal, err);
     if (rc < 0)

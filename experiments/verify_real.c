@@ -519,12 +519,16 @@ int gar_real_run(const gar_real_config *config, gar_real_result *out, gar_error 
         return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the real run", "exhausted");
     }
 
-    /* This thread waits, on a CPU of its own: the host tightens its slack. */
+    /* This thread waits, on a CPU of its own for the run (its own set is
+     * put back after): the host tightens its slack. */
+    gar_cpu_saved affinity;
+    gar_cpu_save(&affinity);
     int waiter_cpu, device_cpu;
     if (gar_cpu_split(&waiter_cpu, &device_cpu) && gar_cpu_pin_self(waiter_cpu, NULL) < 0)
         device_cpu = -1;
     gar_posix_host host;
     if ((rc = gar_posix_host_init(&host, NULL, err)) < 0) {
+        gar_cpu_restore(&affinity);
         run_memory_free(&m);
         free(result.overshoot);
         return rc;
@@ -537,12 +541,14 @@ int gar_real_run(const gar_real_config *config, gar_real_result *out, gar_error 
     const gar_mono_ns origin = gar_posix_now() + HEAD_START_NS;
     void *dev = NULL;
     if ((rc = config->device->open(&dev, trace, origin, idle, device_cpu, err)) < 0) {
+        gar_cpu_restore(&affinity);
         run_memory_free(&m);
         free(result.overshoot);
         return rc;
     }
     rc = run_waits(config, dev, origin, base, idle, &m, &result.cpu_ns, err);
     int closed = config->device->close(dev, rc < 0, m.completed, rc < 0 ? NULL : err);
+    gar_cpu_restore(&affinity);
     if (rc == 0)
         rc = closed;
     if (rc == 0)

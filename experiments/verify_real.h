@@ -13,7 +13,7 @@
  *
  * Placement.  Where the thread may run on two CPUs or more, the waiting
  * thread is pinned to the first and the device to the last (cpu_pin.h), as
- * gar calibrate places them.
+ * gar calibrate places them; the waiting thread's own set is put back after.
  *
  * The run, open loop.  Row i's work is submitted when the host clock reaches
  * origin + submit_ns (rows in order; every row up to i is submitted before
