@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +21,13 @@
 #define US GAR_NS_PER_US
 #define MS GAR_NS_PER_MS
 
-/* Spreads of the waits measured (log-uniform between the two). */
-/* Waits as long as the GPU steps gar studies (half a millisecond to ten):
- * how late a sleeping thread wakes depends on how long its CPU was idle (a
- * longer idle is a deeper one, and on a virtual machine the vCPU itself may
- * be descheduled), and one profile states one distribution, so it is
- * measured where the simulated waits will be. */
+/* Spreads of the waits measured, log-uniform between the two ends.  Sleeps
+ * and blocks are as long as the GPU steps gar studies (half a millisecond to
+ * ten): how late a sleeping thread wakes depends on how long its CPU idled
+ * (a longer idle is a deeper one, and on a virtual machine the vCPU itself
+ * may be descheduled), and one profile states one distribution, so it is
+ * measured where the simulated waits will be.  Parks and polls spin, so
+ * their spreads are kept short. */
 #define SLEEP_SHORTEST (50 * US)
 #define SLEEP_LONGEST (10 * MS)
 #define BLOCK_LEAD_SHORTEST (500 * US)
@@ -40,8 +42,8 @@
 #define COST_BATCHES 64
 #define COST_CALLS 1000
 #define DEVICE_HEAD_START (5 * MS) /* from starting a device to its first item */
-#define POLL_SAMPLE_EVERY 32
-#define POLL_SAMPLES_MAX (4u << 20)
+#define POLL_SAMPLE_EVERY 32         /* poll turns kept: one in this many */
+#define POLL_SAMPLES_MAX (4u << 20)  /* and at most this many (32 MiB) */
 
 /* The levels every distribution lists (the profile format requires them). */
 static const uint32_t required_levels[] = { 0, 500000, 900000, 990000, 1000000 };
@@ -86,11 +88,11 @@ static int compare_ns(const void *a, const void *b)
  * 80 µs and p99 at 4 ms would make one draw in ten land uniformly between
  * them.  So the points are chosen greedily, as a polyline is simplified:
  * start from the required levels, then add, up to GAR_CALIBRATE_LEVELS_MAX,
- * the empirical point the interpolation is furthest from.  The distance is
- * the error in cumulative probability at that point's value (the quantity a
- * KS statistic reads); for the poll period it is the error in the share of
- * time spent in turns up to that value, because a poll wait's overshoot is the
- * rest of the turn its completion falls in — turns weigh by their length. */
+ * the empirical point the fit is furthest from.  The distance is the error
+ * in cumulative probability at that point's value (the quantity a KS
+ * statistic reads); for the poll period it is measured on the share of time
+ * spent in turns up to that level instead, because a poll wait's overshoot is
+ * the rest of the turn its completion falls in — turns weigh by their length. */
 
 typedef struct point {
     uint32_t level; /* ppm */
@@ -106,10 +108,12 @@ static size_t empirical_points(const gar_dur_ns *v, size_t n, point *pts, double
     size_t k = 0;
     double below = 0;
     for (size_t r = 1; r <= n; r++) {
+        /* The least level above (r-1)/n; its quantile is v[r-1] unless it
+         * lies past r/n too (more values than ppm), when rank r has no level
+         * of its own and is skipped. */
         uint64_t level = r == 1 ? 0 : (uint64_t)(r - 1) * 1000000 / n + 1;
-        if (level * n <= (uint64_t)(r - 1) * 1000000 || level > 1000000)
-            level = 0; /* no level of its own (more values than ppm): skipped */
-        if ((r == 1 || level != 0) && (k == 0 || level > pts[k - 1].level)) {
+        bool own = r == 1 || (level * n <= (uint64_t)r * 1000000 && level > pts[k - 1].level);
+        if (own) {
             pts[k] = (point){ (uint32_t)level, v[r - 1] };
             if (mass != NULL)
                 mass[k] = below;
