@@ -15,6 +15,7 @@ const gar_verb gar_verbs[] = {
     { "gen", "write a synthetic trace from a seed", gar_verb_gen_main },
     { "help", "show this list, or a verb's help", verb_help_main },
     { "import", "turn a Kineto or Nsight Systems profile into a trace", gar_verb_import_main },
+    { "replay", "replay a trace under one wait policy on a simulated host", gar_verb_replay_main },
     { NULL, NULL, NULL },
 };
 
