@@ -11,9 +11,11 @@
 static int verb_help_main(int argc, char **argv);
 
 const gar_verb gar_verbs[] = {
+    { "executor", "resolve an executor kind against this host", gar_verb_executor_main },
     { "gen", "write a synthetic trace from a seed", gar_verb_gen_main },
     { "help", "show this list, or a verb's help", verb_help_main },
     { "import", "turn a Kineto or Nsight Systems profile into a trace", gar_verb_import_main },
+    { "plan", "parse a wait plan or bands and resolve it against this host", gar_verb_plan_main },
     { NULL, NULL, NULL },
 };
 

@@ -532,7 +532,7 @@ int gar_trace_read_memory(gar_trace *out, const void *data, size_t size, const c
     return reader_end(&rd, rc, out);
 }
 
-#define READ_BLOCK (4 * GAR_TRACE_LINE_MAX)
+#define READ_BLOCK (8 * GAR_TRACE_LINE_MAX) /* 64 KiB: under malloc's mmap threshold */
 
 int gar_trace_read_stream(gar_trace *out, FILE *in, const char *name, gar_error *err)
 {

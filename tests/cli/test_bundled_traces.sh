@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/experiments/bundled_traces.sh GAR DATA — every bundled trace is what the
+# tests/cli/test_bundled_traces.sh GAR DATA — every bundled trace is what the
 # command on its second line makes today, byte for byte.
 set -u
 gar=$1
