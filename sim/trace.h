@@ -43,7 +43,7 @@
 
 #define GAR_TRACE_MAGIC "# gar-trace v1"
 #define GAR_TRACE_TIME_MAX ((uint64_t)INT64_MAX)
-#define GAR_TRACE_LINE_MAX 65536 /* longest line a reader accepts, newline excluded */
+#define GAR_TRACE_LINE_MAX 8192 /* longest line a reader accepts, newline excluded */
 
 /* Optional columns a trace carries (bit set).  Without GAR_TRACE_HAS_ROWS every
  * row's `rows` is 0; without GAR_TRACE_HAS_STREAM every `stream` is 0. */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/experiments/cli_gen_import.sh GAR FIXTURES — `gar gen` and `gar import`
+# tests/cli/test_gen_import_cli.sh GAR FIXTURES — `gar gen` and `gar import`
 # from the shell: outputs, determinism, exit codes, and untouched files on failure.
 set -u
 gar=$1
