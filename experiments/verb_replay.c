@@ -28,7 +28,8 @@ static void print_help(FILE *out)
     fprintf(out,
             "usage: gar replay TRACE (--plan PLAN | --bands BANDS) [--estimator E]\n"
             "                  [--host PROFILE] [--mode open|closed] [--seed S] [--as-given]\n"
-            "                  [--json]\n"
+            "                  [--fault KIND@ROW] [--late-store-ns N] [--store-delay-ns N]\n"
+            "                  [--deadline-ns N] [--json]\n"
             "\n"
             "Replays the gar-trace v1 file TRACE on a simulated device and host: every\n"
             "wait runs gar's wait machine under the plan (or the band its row count falls\n"
@@ -49,6 +50,14 @@ static void print_help(FILE *out)
             "  --as-given        run the plan as written; by default it is resolved\n"
             "                    against the profile (flag without word_wait runs as poll,\n"
             "                    with warning 2)\n"
+            "  --fault KIND@ROW  inject one fault on the wait of trace row ROW (from 0):\n"
+            "                    error (its query fails: error 17), hang (it never\n"
+            "                    completes: error 16 at the deadline), lost-store (done,\n"
+            "                    but the word never moves), late-store (default: none)\n"
+            "  --late-store-ns N how late a late store lands (default: 1000000)\n"
+            "  --store-delay-ns N  completion to every store landing (default: 0)\n"
+            "  --deadline-ns N   a wait still pending this long after it began fails\n"
+            "                    with error 16 (default: 10000000000)\n"
             "  --json            print one JSON object instead of the table\n"
             "  --help            show this help\n"
             "\n"
@@ -66,6 +75,11 @@ typedef struct args {
     const char *host;
     const char *mode;
     unsigned long long seed;
+    int fault;
+    unsigned long long fault_row;
+    unsigned long long late_store_ns;
+    unsigned long long store_delay_ns;
+    unsigned long long deadline_ns;
     bool as_given;
     bool json;
 } args;
@@ -83,11 +97,28 @@ static int usage_bad_option(int opt, int argc, char **argv)
     return gar_cli_usage_error(verb, what);
 }
 
+/* "KIND@ROW" into a->fault and a->fault_row.  Returns 0, or -1. */
+static int parse_fault(const char *text, args *a)
+{
+    const char *at = strchr(text, '@');
+    char kind[16];
+    size_t n = at != NULL ? (size_t)(at - text) : 0;
+    if (at == NULL || n == 0 || n >= sizeof kind)
+        return -1;
+    memcpy(kind, text, n);
+    kind[n] = '\0';
+    int fault = gar_sim_fault_from_name(kind);
+    if (fault <= GAR_SIM_FAULT_NONE || gar_cli_parse_u64(at + 1, &a->fault_row) != 0)
+        return -1;
+    a->fault = fault;
+    return 0;
+}
+
 /* Parses argv into `a`.  Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, args *a)
 {
     enum { OPT_PLAN = 1, OPT_BANDS, OPT_ESTIMATOR, OPT_HOST, OPT_MODE, OPT_SEED, OPT_AS_GIVEN,
-           OPT_JSON, OPT_HELP };
+           OPT_FAULT, OPT_LATE_STORE, OPT_STORE_DELAY, OPT_DEADLINE, OPT_JSON, OPT_HELP };
     static const struct option options[] = {
         { "plan", required_argument, NULL, OPT_PLAN },
         { "bands", required_argument, NULL, OPT_BANDS },
@@ -96,11 +127,17 @@ static int parse_args(int argc, char **argv, args *a)
         { "mode", required_argument, NULL, OPT_MODE },
         { "seed", required_argument, NULL, OPT_SEED },
         { "as-given", no_argument, NULL, OPT_AS_GIVEN },
+        { "fault", required_argument, NULL, OPT_FAULT },
+        { "late-store-ns", required_argument, NULL, OPT_LATE_STORE },
+        { "store-delay-ns", required_argument, NULL, OPT_STORE_DELAY },
+        { "deadline-ns", required_argument, NULL, OPT_DEADLINE },
         { "json", no_argument, NULL, OPT_JSON },
         { "help", no_argument, NULL, OPT_HELP },
         { NULL, 0, NULL, 0 },
     };
-    *a = (args){ .estimator = "adl", .host = HOST_DEFAULT, .mode = "open" };
+    *a = (args){ .estimator = "adl", .host = HOST_DEFAULT, .mode = "open",
+                 .fault = GAR_SIM_FAULT_NONE, .late_store_ns = GAR_NS_PER_MS,
+                 .deadline_ns = GAR_REPLAY_DEADLINE_DEFAULT_NS };
     opterr = 0;
     optind = 1;
     for (;;) {
@@ -130,6 +167,24 @@ static int parse_args(int argc, char **argv, args *a)
         case OPT_AS_GIVEN:
             a->as_given = true;
             break;
+        case OPT_FAULT:
+            if (parse_fault(optarg, a) != 0)
+                return gar_cli_usage_error(verb, "--fault is KIND@ROW: error, hang, lost-store or "
+                                                 "late-store, @ a trace row from 0");
+            break;
+        case OPT_LATE_STORE:
+        case OPT_STORE_DELAY:
+        case OPT_DEADLINE: {
+            unsigned long long *to = opt == OPT_LATE_STORE    ? &a->late_store_ns
+                                     : opt == OPT_STORE_DELAY ? &a->store_delay_ns
+                                                              : &a->deadline_ns;
+            if (gar_cli_parse_u64(optarg, to) != 0 || (opt == OPT_DEADLINE && *to == 0))
+                return gar_cli_usage_error(verb, opt == OPT_DEADLINE
+                                                     ? "--deadline-ns takes a decimal u64 above 0"
+                                                     : "--late-store-ns and --store-delay-ns take "
+                                                       "a decimal u64");
+            break;
+        }
         case OPT_JSON:
             a->json = true;
             break;
@@ -301,6 +356,11 @@ int gar_verb_replay_main(int argc, char **argv)
     config.host = &host;
     config.mode = (gar_replay_mode)gar_replay_mode_from_name(a.mode);
     config.seed = a.seed;
+    config.fault = (gar_sim_fault)a.fault;
+    config.fault_wait = a.fault_row;
+    config.late_store_ns = a.late_store_ns;
+    config.store_delay_ns = a.store_delay_ns;
+    config.wait_deadline_ns = a.deadline_ns;
     gar_replay_metrics m;
     int rc = gar_replay_run(&config, &m, &err);
     gar_trace_free(&trace);

@@ -91,6 +91,12 @@ TRACE
     >"$tmp/out" || fail "bands: exit $?"
 grep -qx 'kinds: blocked 1 immediate 0 late 0 parked 1' "$tmp/out" || fail "bands: kinds"
 
+# Faults: a lost store is caught by the backstop; an error or a hung device
+# ends the run with its code and nothing on stdout.
+"$gar" replay "$tmp/t.trace" --plan 'flag:park_us=100,backstop_us=1000' --host "$tmp/exact.host" \
+    --fault lost-store@1 >"$tmp/out" || fail "lost store: exit $?"
+grep -qx 'backstop_queries: 1' "$tmp/out" || fail "lost store: $(grep backstop "$tmp/out")"
+
 # Refusals: exit 2, nothing on stdout, the coded error.
 refused() {
     name=$1 code=$2
@@ -113,6 +119,11 @@ refused "no plan" 11 "$tmp/t.trace" $h
 refused "bad mode" 11 "$tmp/t.trace" --plan poll --mode half $h
 refused "bad seed" 11 "$tmp/t.trace" --plan poll --seed x $h
 refused "no trace" 11 --plan poll $h
+refused "device error" 17 "$tmp/t.trace" --plan poll --fault error@2 $h
+refused "hung device" 16 "$tmp/t.trace" --plan block --fault hang@0 --deadline-ns 5000000 $h
+refused "bad fault" 11 "$tmp/t.trace" --plan poll --fault stuck@0 $h
+refused "fault without row" 11 "$tmp/t.trace" --plan poll --fault hang $h
+refused "zero deadline" 11 "$tmp/t.trace" --plan poll --deadline-ns 0 $h
 refused "unknown option" 11 "$tmp/t.trace" --plan poll --frobnicate $h
 
 "$gar" replay --help >"$tmp/out" 2>&1 || fail "help: nonzero exit"
