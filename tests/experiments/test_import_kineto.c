@@ -172,6 +172,12 @@ static void bad_json_is_refused_with_its_place(void **state)
     const char *huge = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": 1e30,"
                        " \"dur\": 3}]}";
     assert_int_equal(import_text(huge, &err), -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[2], "ts");
+    /* Events that are not kept may carry any numbers. */
+    const char *odd = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"ts\": -1e999,"
+                      " \"dur\": 3.5e40}]}";
+    assert_int_equal(import_text(odd, &err), -GAR_E_INVALID_TRACE);
+    assert_non_null(strstr(err.argv[3], "no host call waited"));
 }
 
 static void io_failures_are_coded(void **state)
