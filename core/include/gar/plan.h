@@ -7,9 +7,10 @@
  *   deadline := "margin_us=" N ",min_sleep_us=" N ",max_sleep_us=" N ",window=" N
  *
  * Every key is written, once, in that order.  N is plain decimal: digits only,
- * no sign, no leading zeros, no white space anywhere.  Values are microseconds
- * (window: samples) and are stored as ns.  Bounds (gar decides those the
- * reference leaves open; refused, never clamped):
+ * no sign, no leading zeros ("0" itself is a number), no white space
+ * anywhere.  Values are microseconds (window: samples) and are stored as ns.
+ * Bounds (gar decides those the reference leaves open; refused, never
+ * clamped):
  *   park_us        1 .. 10 000          (0 would be a spin, not a park)
  *   backstop_us    park_us .. 1 000 000 (a backstop shorter than the park
  *                                        bound would make the bound meaningless)
@@ -18,7 +19,23 @@
  *   max_sleep_us   1 .. 10 000 000
  *   window         1 .. GAR_WINDOW_MAX
  *   "block+predict" is refused: there is nothing to sleep in front of.
- * Plans are plain values: copy them freely; they own nothing. */
+ * A number beyond u64 is just a number outside its bounds; every bound ×1000
+ * fits a u64 with room to spare, so the ns values never overflow.
+ *
+ * A refusal is code 1 (InvalidPlan) with three arguments: the subject
+ * ("plan", or "band 2 plan" for a band), the text, and the first fault in
+ * reading order, "at byte N: what was expected, what was found", N counted
+ * from the start of the plan's own text.  A key out of place is named for
+ * what it is: unknown, missing, duplicate or out of order.  For example
+ *   at byte 17: expected key 'backstop_us', found 'backstop'
+ *   at byte 5: key 'backstop_us' out of order, expected key 'park_us' first
+ *   at byte 13: park_us must be 1..10000, found 20000
+ *   at byte 29: backstop_us must be at least 100 (park_us), found 50
+ *   at byte 4: expected '+predict:' or the end, found white space
+ *
+ * Plans are plain values: copy them freely; they own nothing.  A plan is
+ * valid when some text parses to it, or when gar_plan_resolve made it from
+ * one. */
 #ifndef GAR_PLAN_H
 #define GAR_PLAN_H
 
@@ -64,25 +81,41 @@ typedef struct gar_plan {
 
 /* Parses `text` (NUL-terminated) into `out`.  Returns 0, or
  * -GAR_E_INVALID_PLAN with `err` naming subject "plan", the text, and the first
- * fault with its byte offset.  `out` is written only on success. */
+ * fault with its byte offset.  `out` is written only on success; fields that
+ * the plan does not use are zero.  NULL `text` or `out`: -GAR_E_INVALID_ARGUMENT. */
 int gar_plan_parse(const char *text, gar_plan *out, gar_error *err);
 
-/* As gar_plan_parse over the `len` bytes at `text` (no NUL needed), naming
- * `subject` in a refusal (bands use "band 2 plan" and the like). */
+/* As gar_plan_parse over the `len` bytes at `text` (no NUL needed, none
+ * read past `len`), naming `subject` in a refusal (bands use "band 2 plan";
+ * NULL means "plan").  A NUL byte inside the span is a byte like any other,
+ * and refused. */
 int gar_plan_parse_span(const char *text, size_t len, const char *subject, gar_plan *out,
                         gar_error *err);
 
 /* Writes the plan's text.  For a parsed plan it is the text it was parsed
  * from, byte for byte.  A resolved plan that fell back is written as the plan
- * that runs followed by " (fallback from flag)".  snprintf semantics: returns
- * the length the label needs; GAR_PLAN_LABEL_BYTES always suffices. */
+ * that runs followed by " (fallback from flag)" — a note for people, which
+ * does not parse back.  snprintf semantics: writes at most `size` bytes, NUL
+ * included, and returns the length the whole label needs;
+ * GAR_PLAN_LABEL_BYTES always suffices for a valid plan.  A NULL plan writes
+ * "" and an invalid one writes what it holds (values shown in whole µs). */
 size_t gar_plan_label(const gar_plan *plan, char *buf, size_t size);
+
+/* Whether two plans are the same plan: the same park, flag bounds where they
+ * count, the same deadline where there is one, the same fallback record.
+ * Fields a plan does not use are not compared. */
+bool gar_plan_equal(const gar_plan *a, const gar_plan *b);
 
 /* Resolves `requested` against `caps` through the declared fallback chain
  * (one link: flag needs word-wait; without it the plan runs as poll, keeping
- * its predict).  Writes the plan that runs to `running`.  Returns 0 when it
- * runs as asked, or 1 when it fell back, with warning GAR_W_PARK_FALLBACK in
- * `warning` (requested label, capability, why, running label). */
+ * its predict and, in park_ns/backstop_ns, its flag bounds).  Writes the plan
+ * that runs to `running` (which may be `requested` itself).  Returns 0 when it
+ * runs as asked, with `warning` cleared; or 1 when it fell back, with warning
+ * GAR_W_PARK_FALLBACK in `warning`: the requested label, the capability
+ * ("word-wait"), the caps' reason, and the label of the plan that runs
+ * (without the fallback note, which the warning says in words).  Resolving a
+ * resolved plan again changes nothing.  Returns -GAR_E_INVALID_ARGUMENT for a
+ * NULL argument or an invalid plan; never fails on a valid one. */
 int gar_plan_resolve(const gar_plan *requested, const gar_caps *caps, gar_plan *running,
                      gar_error *warning);
 

@@ -1,0 +1,100 @@
+/* core/scan.h — a cursor over a span of text for gar's small grammars (plans,
+ * bands, estimator specs), and the first fault it met.
+ * Internal: not installed, not part of the public API.
+ *
+ * A scan reads `len` bytes (no NUL needed; NUL bytes are just bytes) and keeps
+ * the first fault only: once one is recorded every later call fails without
+ * touching it, so a parser may chain calls and test `failed` at the end, or
+ * stop at the first false.  A fault reads "at byte N: what was expected, what
+ * was found", N counting from the start of the span.
+ *
+ * What a fault says was found, when that is not quoted text of its own:
+ *   "the end"        the span ended there;
+ *   "white space"    a space, tab or line break (gar's grammars have none);
+ *   "byte 0xNN"      a control byte, or a byte outside ASCII;
+ *   'word'           the run of letters, digits and '_' starting there (cut
+ *                    with "..." past GAR_SCAN_SHOWN_BYTES), else the one byte. */
+#ifndef GAR_CORE_SCAN_H
+#define GAR_CORE_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gar/error.h>
+
+#include "text.h"
+
+#define GAR_SCAN_FAULT_BYTES GAR_ERROR_ARG_BYTES /* a fault is one error argument */
+#define GAR_SCAN_SHOWN_BYTES 24                  /* longest word a fault quotes whole */
+
+typedef struct gar_scan {
+    const char *text;
+    size_t len;
+    size_t pos;  /* next byte to read, 0..len */
+    bool failed; /* a fault is recorded */
+    char fault[GAR_SCAN_FAULT_BYTES];
+} gar_scan;
+
+/* A key of a "key=N,key=N,..." list: its name and the bounds of its value.
+ * When `floor_key` is a valid index of an earlier key (else -1), that key's
+ * value is a further lower bound ("backstop_us is at least park_us"). */
+typedef struct gar_scan_key {
+    const char *name;
+    uint64_t min;
+    uint64_t max;
+    int floor_key;
+} gar_scan_key;
+
+gar_scan gar_scan_make(const char *text, size_t len);
+
+static inline bool gar_scan_at_end(const gar_scan *s)
+{
+    return s->pos == s->len;
+}
+
+/* Whether the bytes at the cursor begin with `literal` (the cursor stays). */
+bool gar_scan_looking_at(const gar_scan *s, const char *literal);
+
+/* Consumes `literal`, or records "expected 'LITERAL', found '...'" quoting as
+ * many bytes as the literal has, and returns false. */
+bool gar_scan_literal(gar_scan *s, const char *literal);
+
+/* Consumes the word (letters, digits, '_') at the cursor and returns its
+ * length, 0 when none starts there. */
+size_t gar_scan_word(gar_scan *s);
+
+/* Reads a decimal number N := "0" | [1-9][0-9]* for `what` into `out`,
+ * refusing a non-number, a leading zero, and a value outside min..max
+ * (overflow beyond u64 included: it is outside any max).  When the value is
+ * below `min` and `min_why` is not NULL, the fault explains the lower bound:
+ * "WHAT must be at least MIN (MIN_WHY), found V"; otherwise it reads
+ * "WHAT must be MIN..MAX, found V". */
+bool gar_scan_decimal(gar_scan *s, const char *what, uint64_t min, uint64_t max,
+                      const char *min_why, uint64_t *out);
+
+/* Reads "k0=N,k1=N,...,kn=N" with the keys in `keys` order, each once, values
+ * into `values[i]` (and their byte offsets into `offsets[i]` when not NULL).
+ * Faults name the missing, duplicate, out-of-order or unknown key.  Stops
+ * before whatever follows the last value, except that a ',' followed by one
+ * of the keys again is refused as a duplicate. */
+bool gar_scan_keys(gar_scan *s, const gar_scan_key *keys, size_t count, uint64_t *values,
+                   size_t *offsets);
+
+/* Records "at byte AT: " followed by the pieces, NULL-terminated (the first
+ * fault only).  Returns false. */
+bool gar_scan_fail(gar_scan *s, size_t at, ...);
+
+/* Records "at byte AT: EXPECTED, found X" with X described as the header says.
+ * Returns false. */
+bool gar_scan_fail_found(gar_scan *s, size_t at, const char *expected);
+
+/* Appends the description of what is at byte `at` ("the end", "'poll'"...). */
+void gar_scan_put_found(gar_text_out *out, const gar_scan *s, size_t at);
+
+/* Copies up to `size - 1` bytes of the span into `buf` for an error's text
+ * argument, NUL bytes shown as '?'; one byte more than the error record keeps
+ * is enough for it to mark a cut with "...". */
+void gar_scan_copy_text(const char *text, size_t len, char *buf, size_t size);
+
+#endif
