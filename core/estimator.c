@@ -1,0 +1,216 @@
+/* core/estimator.c — the min-of-window deadline estimator and the point table.
+ *
+ * The ring is scanned on every prediction instead of keeping a running
+ * minimum: a window is at most 16 samples, the scan is branch-light, and
+ * there is no second structure to keep consistent when the window changes
+ * between calls. */
+#include <gar/estimator.h>
+
+#include <assert.h>
+
+#include "text.h"
+
+/* Refuses deadline parameters the rule cannot use, naming `function`. */
+static int check_deadline(const gar_deadline *deadline, const char *function, gar_error *err)
+{
+    if (deadline == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, function, "deadline", "is NULL");
+    char why[96];
+    gar_text_out text = gar_text_out_make(why, sizeof why);
+    if (deadline->window < 1 || deadline->window > GAR_WINDOW_MAX) {
+        gar_text_puts(&text, "has window ");
+        gar_text_put_u64(&text, deadline->window);
+        gar_text_puts(&text, ", not 1..");
+        gar_text_put_u64(&text, GAR_WINDOW_MAX);
+    } else if (deadline->max_sleep_ns == 0) {
+        gar_text_puts(&text, "has max_sleep_ns 0");
+    } else if (deadline->min_sleep_ns > deadline->max_sleep_ns) {
+        gar_text_puts(&text, "has min_sleep_ns ");
+        gar_text_put_u64(&text, deadline->min_sleep_ns);
+        gar_text_puts(&text, " above max_sleep_ns ");
+        gar_text_put_u64(&text, deadline->max_sleep_ns);
+    } else {
+        return 0;
+    }
+    return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, function, "deadline", why);
+}
+
+void gar_estimator_init(gar_estimator *est)
+{
+    assert(est != NULL);
+    *est = (gar_estimator){ 0 };
+}
+
+size_t gar_estimator_count(const gar_estimator *est)
+{
+    assert(est != NULL);
+    return est->count;
+}
+
+/* p over the last `window` samples; the point must not be cold. */
+static gar_dur_ns predict(const gar_estimator *est, uint32_t window)
+{
+    assert(est->count > 0 && window >= 1 && window <= GAR_WINDOW_MAX);
+    unsigned look = est->count < window ? est->count : window;
+    gar_dur_ns p = UINT64_MAX;
+    for (unsigned back = 1; back <= look; back++) {
+        gar_dur_ns sample = est->ring[(est->next + GAR_WINDOW_MAX - back) % GAR_WINDOW_MAX];
+        if (sample < p)
+            p = sample;
+    }
+    return p;
+}
+
+static void push(gar_estimator *est, gar_dur_ns value)
+{
+    est->ring[est->next] = value;
+    est->next = (uint8_t)((est->next + 1) % GAR_WINDOW_MAX);
+    if (est->count < GAR_WINDOW_MAX)
+        est->count++;
+}
+
+int gar_estimator_prediction(const gar_estimator *est, const gar_deadline *deadline,
+                             gar_dur_ns *p_ns, gar_error *err)
+{
+    assert(est != NULL && p_ns != NULL);
+    int rc = check_deadline(deadline, "gar_estimator_prediction", err);
+    if (rc < 0)
+        return rc;
+    if (est->count == 0)
+        return 0;
+    *p_ns = predict(est, deadline->window);
+    return 1;
+}
+
+int gar_estimator_observe(gar_estimator *est, const gar_deadline *deadline, gar_sample sample,
+                          gar_error *err)
+{
+    assert(est != NULL);
+    int rc = check_deadline(deadline, "gar_estimator_observe", err);
+    if (rc < 0)
+        return rc;
+    switch (sample.kind) {
+    case GAR_SAMPLE_NONE:
+        return 0;
+    case GAR_SAMPLE_EXACT:
+        push(est, sample.ns);
+        return 0;
+    case GAR_SAMPLE_LATE: {
+        gar_dur_ns bound = sample.ns;
+        if (est->count > 0) {
+            gar_dur_ns p = predict(est, deadline->window);
+            if (p < bound)
+                bound = p;
+        }
+        push(est, bound / 2);
+        return 0;
+    }
+    }
+    return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_estimator_observe", "sample",
+                         "has a kind that is none of NONE, EXACT, LATE");
+}
+
+int gar_estimator_sleep(const gar_estimator *est, const gar_deadline *deadline,
+                        gar_dur_ns *sleep_ns, gar_error *err)
+{
+    assert(est != NULL && sleep_ns != NULL);
+    int rc = check_deadline(deadline, "gar_estimator_sleep", err);
+    if (rc < 0)
+        return rc;
+    if (est->count == 0)
+        return 0;
+    gar_dur_ns p = predict(est, deadline->window);
+    if (p <= deadline->margin_ns)
+        return 0;
+    gar_dur_ns s = p - deadline->margin_ns;
+    if (s < deadline->min_sleep_ns)
+        return 0;
+    *sleep_ns = s < deadline->max_sleep_ns ? s : deadline->max_sleep_ns;
+    return 1;
+}
+
+/* ---- the point table --------------------------------------------------- */
+
+/* The finaliser of SplitMix64 (Stafford's "Mix13" constants): xor-shifts and
+ * odd multipliers, each step invertible, so distinct keys stay distinct and
+ * every input bit reaches every output bit. */
+uint64_t gar_point_key_hash(uint64_t key)
+{
+    key ^= key >> 30;
+    key *= UINT64_C(0xbf58476d1ce4e5b9);
+    key ^= key >> 27;
+    key *= UINT64_C(0x94d049bb133111eb);
+    key ^= key >> 31;
+    return key;
+}
+
+int gar_point_table_init(gar_point_table *table, gar_point_slot *slots, size_t capacity,
+                         gar_error *err)
+{
+    if (table == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_point_table_init", "table",
+                             "is NULL");
+    if (slots == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_point_table_init", "slots",
+                             "is NULL");
+    if (capacity == 0)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_point_table_init", "capacity",
+                             "is 0: a table needs at least one slot");
+    for (size_t i = 0; i < capacity; i++)
+        slots[i] = (gar_point_slot){ .used = false };
+    *table = (gar_point_table){ .slots = slots, .capacity = capacity, .count = 0 };
+    return 0;
+}
+
+/* The slot holding `key`, or else the empty slot where it would go, or NULL
+ * when it is absent and no slot is free. */
+static gar_point_slot *probe(const gar_point_table *table, uint64_t key)
+{
+    size_t i = (size_t)(gar_point_key_hash(key) % table->capacity);
+    for (size_t probes = 0; probes < table->capacity; probes++) {
+        gar_point_slot *slot = &table->slots[i];
+        if (!slot->used || slot->key == key)
+            return slot;
+        i = i + 1 < table->capacity ? i + 1 : 0;
+    }
+    return NULL;
+}
+
+int gar_point_table_get(gar_point_table *table, uint64_t key, gar_estimator **est,
+                        gar_error *err)
+{
+    assert(table != NULL && table->slots != NULL && est != NULL);
+    gar_point_slot *slot = probe(table, key);
+    if (slot == NULL) {
+        char capacity[GAR_U64_TEXT_BYTES];
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "the point table",
+                             gar_u64_text(table->capacity, capacity));
+    }
+    *est = &slot->estimator;
+    if (slot->used)
+        return 0;
+    slot->used = true;
+    slot->key = key;
+    gar_estimator_init(&slot->estimator);
+    table->count++;
+    return 1;
+}
+
+gar_estimator *gar_point_table_find(gar_point_table *table, uint64_t key)
+{
+    assert(table != NULL && table->slots != NULL);
+    gar_point_slot *slot = probe(table, key);
+    return slot != NULL && slot->used ? &slot->estimator : NULL;
+}
+
+size_t gar_point_table_count(const gar_point_table *table)
+{
+    assert(table != NULL);
+    return table->count;
+}
+
+size_t gar_point_table_capacity(const gar_point_table *table)
+{
+    assert(table != NULL);
+    return table->capacity;
+}
