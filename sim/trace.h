@@ -85,7 +85,8 @@ int gar_trace_append(gar_trace *trace, const gar_trace_row *row, gar_error *err)
 
 /* Checks every rule above.  A broken rule is -GAR_E_INVALID_TRACE with `name`
  * as the file, the 1-based row number as the line, and the column's 1-based
- * position in the canonical header as the column.  Returns 0 for a good trace. */
+ * position in the canonical header as the column; unknown bits in `columns`
+ * are -GAR_E_INVALID_ARGUMENT.  Returns 0 for a good trace. */
 int gar_trace_check(const gar_trace *trace, const char *name, gar_error *err);
 
 /* Reads a gar-trace v1 file.  `out` need not be initialised; on success it
