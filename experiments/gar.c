@@ -12,7 +12,9 @@ static int verb_help_main(int argc, char **argv);
 
 const gar_verb gar_verbs[] = {
     { "estimate", "feed a point's deadline estimator samples; print its sleeps", gar_verb_estimate_main },
+    { "executor", "resolve an executor kind against this host", gar_verb_executor_main },
     { "help", "show this list, or a verb's help", verb_help_main },
+    { "plan", "parse a wait plan or bands and resolve it against this host", gar_verb_plan_main },
     { NULL, NULL, NULL },
 };
 
