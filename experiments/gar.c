@@ -15,6 +15,7 @@ const gar_verb gar_verbs[] = {
     { "executor", "resolve an executor kind against this host", gar_verb_executor_main },
     { "help", "show this list, or a verb's help", verb_help_main },
     { "plan", "parse a wait plan or bands and resolve it against this host", gar_verb_plan_main },
+    { "probe", "show what this host offers a wait: word wait, io_uring, clock, timer slack", gar_verb_probe_main },
     { NULL, NULL, NULL },
 };
 
