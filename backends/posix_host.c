@@ -153,7 +153,7 @@ int gar_posix_host_init(gar_posix_host *host, const gar_posix_host_options *opti
         /* Not probed: a spin-yield host runs no instruction it has not asked for. */
         report.word_wait = (gar_word_wait){ .kind = GAR_WORD_WAIT_NONE, .name = "none",
                                             .why = "spin-yield was asked for" };
-    } else if (gar_word_wait_probe(&report.word_wait)) {
+    } else if (gar_word_wait_probe(&report.word_wait, NULL) == 1) {
         ops = &word_wait_ops;
     } else if (options->park == GAR_POSIX_PARK_WORD_WAIT) {
         return gar_error_set(err, GAR_E_BACKEND, 2, "the word wait probe", report.word_wait.why);

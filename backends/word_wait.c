@@ -333,9 +333,11 @@ static void sleep_once(const gar_word_wait *wait, gar_line *line,
 
 /* ---- probe and park ------------------------------------------------------- */
 
-int gar_word_wait_probe(gar_word_wait *out)
+int gar_word_wait_probe(gar_word_wait *out, gar_error *err)
 {
-    assert(out != NULL);
+    if (out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_word_wait_probe", "out",
+                             "is NULL");
     *out = (gar_word_wait){ .kind = GAR_WORD_WAIT_NONE };
 #if defined(GAR_WORD_WAIT_X86_64) || defined(GAR_WORD_WAIT_ARM64)
     probe_here(out);

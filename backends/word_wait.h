@@ -117,11 +117,12 @@ typedef struct gar_word_wait {
 /* Reads this CPU's CPUID words or hwcaps, decides, and calibrates the
  * deadline counter: CPUID.15h when it enumerates the TSC, else one 10 ms
  * measurement against CLOCK_MONOTONIC; CNTFRQ_EL0 on aarch64.  For umwait it
- * also reads the OS's cap.  Always fills `out`; returns 1 when it holds a
- * word wait, 0 when the probe refused (out->why says why).  The decision is
- * made only on what the running CPU reports, so a word wait it hands out
- * runs here; it is not to be carried to another machine. */
-int gar_word_wait_probe(gar_word_wait *out);
+ * also reads the OS's cap.  Fills `out` and returns 1 when it holds a word
+ * wait, 0 when the probe refused (out->why says why); -GAR_E_INVALID_ARGUMENT
+ * for a NULL `out`.  The decision is made only on what the running CPU
+ * reports, so a word wait it hands out runs here; it is not to be carried
+ * to another machine. */
+int gar_word_wait_probe(gar_word_wait *out, gar_error *err);
 
 /* Parks on `line` while its words equal `seen`, at most until `until` on
  * gar_posix_now's clock: 1 when the line changed, 0 once the clock reached

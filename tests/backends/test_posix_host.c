@@ -75,7 +75,7 @@ static void the_best_park_is_the_word_wait_where_the_probe_offers_one(void **sta
 {
     (void)state;
     gar_word_wait probed;
-    const bool offered = gar_word_wait_probe(&probed);
+    const bool offered = gar_word_wait_probe(&probed, NULL) == 1;
     gar_posix_host host = host_or_fail(NULL);
     gar_caps caps;
     gar_posix_host_caps(&host, &caps);
@@ -97,7 +97,7 @@ static void the_word_wait_asked_for_by_name_is_refused_where_the_probe_refuses(v
 {
     (void)state;
     gar_word_wait probed;
-    const bool offered = gar_word_wait_probe(&probed);
+    const bool offered = gar_word_wait_probe(&probed, NULL) == 1;
     const gar_posix_host_options options = { .park = GAR_POSIX_PARK_WORD_WAIT };
     gar_posix_host host = { .report = { .park = "untouched" } };
     gar_error err;

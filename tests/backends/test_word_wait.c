@@ -177,7 +177,8 @@ static void the_probe_agrees_with_this_cpu(void **state)
 {
     (void)state;
     gar_word_wait wait;
-    int offered = gar_word_wait_probe(&wait);
+    int offered = gar_word_wait_probe(&wait, NULL);
+    assert_true(offered == 0 || offered == 1);
     assert_int_equal(offered, wait.kind != GAR_WORD_WAIT_NONE);
     if (offered) {
         assert_null(wait.why);
@@ -216,6 +217,10 @@ static void the_probe_agrees_with_this_cpu(void **state)
 #elif !defined(__aarch64__)
     assert_false(offered);
 #endif
+
+    gar_error err;
+    assert_int_equal(gar_word_wait_probe(NULL, &err), -GAR_E_INVALID_ARGUMENT);
+    assert_string_equal(err.argv[1], "out");
 }
 
 static void park_refuses_what_is_not_a_probed_word_wait(void **state)
