@@ -46,7 +46,7 @@ int gar_verb_plan_main(int argc, char **argv)
         { NULL, 0, NULL, 0 },
     };
     gar_caps caps = gar_host_caps_probe();
-    bool select = false;
+    bool want_selection = false;
     uint32_t rows = 0;
     int opt;
     opterr = 0; /* a bad option is reported as a coded usage error */
@@ -56,7 +56,7 @@ int gar_verb_plan_main(int argc, char **argv)
         case 'r':
             if (gar_cli_parse_u64(optarg, &value) != 0 || value > UINT32_MAX)
                 return gar_cli_usage_error("plan", "--rows takes a row count, 0..4294967295");
-            select = true;
+            want_selection = true;
             rows = (uint32_t)value;
             break;
         case 'w':
@@ -92,7 +92,7 @@ int gar_verb_plan_main(int argc, char **argv)
     printf("running: %s\n", label);
     if (fell_back == 1)
         gar_cli_print_warning(stdout, &err);
-    if (select) {
+    if (want_selection) {
         char plan_label[GAR_PLAN_LABEL_BYTES];
         gar_plan_label(gar_bands_select(&running, rows), plan_label, sizeof plan_label);
         printf("selected: %s\n", plan_label);

@@ -6,7 +6,7 @@
  * The options are libFuzzer's, so one command line serves both.  Runs the
  * target (LLVMFuzzerTestOneInput, linked in) on every file of each
  * CORPUS_DIR in name order, then on N inputs (-runs=, else GAR_FUZZ_RUNS,
- * else 300000) made from a fixed seed (-seed=, else GAR_FUZZ_SEED, else 1):
+ * else 300000, fewer under a sanitizer) made from a fixed seed (-seed=, else GAR_FUZZ_SEED, else 1):
  * random bytes, strings of dictionary tokens, and corpus inputs mutated by
  * bit flips, byte changes, insertions, deletions, token insertions and
  * splices.  The dictionary is a libFuzzer/AFL dictionary file (lines
@@ -36,7 +36,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define GENERATED_MAX 512     /* bytes of a generated input */
 #define TOKENS_MAX 256
 #define TOKEN_BYTES 64
-#define DEFAULT_RUNS 300000UL
+/* About a second of inputs in a plain build; a sanitizer checks every
+ * access, so its builds run fewer in about the same time. */
+#if defined(__SANITIZE_THREAD__)
+#define SANITIZER_SLOWDOWN 10
+#elif defined(__SANITIZE_ADDRESS__)
+#define SANITIZER_SLOWDOWN 3
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SANITIZER_SLOWDOWN 10
+#elif __has_feature(address_sanitizer)
+#define SANITIZER_SLOWDOWN 3
+#endif
+#endif
+#ifndef SANITIZER_SLOWDOWN
+#define SANITIZER_SLOWDOWN 1
+#endif
+#define DEFAULT_RUNS (300000UL / SANITIZER_SLOWDOWN)
 #define DEFAULT_SEED 1ULL
 
 typedef struct bytes {
