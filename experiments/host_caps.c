@@ -1,18 +1,36 @@
-/* experiments/host_caps.c — this host's capabilities.
- *
- * The probe is a stand-in that offers nothing, until the backends' real
- * probes (user-mode word wait, io_uring set-up) replace its body; everything
- * that asks what the host offers goes through gar_host_caps_probe. */
+/* experiments/host_caps.c — this host's capabilities, as its backends probe
+ * them: the word wait through the POSIX host that would park with it, the
+ * io_uring through a ring set up and timed out once.  Everything that asks
+ * what the host offers goes through gar_host_caps_probe. */
 #include "host_caps.h"
+
+#ifdef GAR_HAVE_URING_HOST
+#include "uring_host.h"
+#endif
 
 gar_caps gar_host_caps_probe(void)
 {
-    gar_caps caps = {
-        .word_wait = false,
-        .word_wait_why = "no word-wait probe in this build",
-        .io_uring = false,
-        .io_uring_why = "no io_uring probe in this build",
-    };
+    gar_posix_host host;
+    return gar_host_caps_of(gar_posix_host_init(&host, NULL, NULL) == 0 ? &host : NULL);
+}
+
+gar_caps gar_host_caps_of(const gar_posix_host *host)
+{
+    gar_caps caps = { 0 };
+    if (host != NULL) {
+        gar_posix_host_caps(host, &caps); /* its reasons are static text */
+    } else {
+        caps.word_wait = false;
+        caps.word_wait_why = "the POSIX host could not be set up";
+    }
+#ifdef GAR_HAVE_URING_HOST
+    const char *why = NULL;
+    caps.io_uring = gar_uring_probe(&why);
+    caps.io_uring_why = why;
+#else
+    caps.io_uring = false;
+    caps.io_uring_why = "this build has no io_uring host (liburing was not found)";
+#endif
     return caps;
 }
 

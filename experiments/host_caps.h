@@ -5,8 +5,16 @@
 
 #include <gar/caps.h>
 
-/* Probes this host once.  The reasons are static text. */
+#include "posix_host.h"
+
+/* Probes this host once (its word wait and its io_uring).  The reasons are
+ * static text.  Sets the calling thread's timer slack to 1 ns, as the POSIX
+ * host that is probed does. */
 gar_caps gar_host_caps_probe(void);
+
+/* The same record for a POSIX host the caller set up (NULL: one whose set-up
+ * failed): its word wait, and this host's io_uring, probed now. */
+gar_caps gar_host_caps_of(const gar_posix_host *host);
 
 /* Applies one `--without NAME` to `caps`: the capability is gone, with the
  * reason "withdrawn by --without" (the same on every host, so what-if runs
