@@ -18,6 +18,7 @@ const gar_verb gar_verbs[] = {
     { "help", "show this list, or a verb's help", verb_help_main },
     { "import", "turn a Kineto or Nsight Systems profile into a trace", gar_verb_import_main },
     { "plan", "parse a wait plan or bands and resolve it against this host", gar_verb_plan_main },
+    { "replay", "replay a trace under one wait policy on a simulated host", gar_verb_replay_main },
     { NULL, NULL, NULL },
 };
 

@@ -16,5 +16,6 @@ int gar_verb_fill_demo_main(int argc, char **argv);
 int gar_verb_gen_main(int argc, char **argv);
 int gar_verb_import_main(int argc, char **argv);
 int gar_verb_plan_main(int argc, char **argv);
+int gar_verb_replay_main(int argc, char **argv);
 
 #endif
