@@ -118,8 +118,10 @@ int gar_import_finish(gar_import *im, const char *name, gar_trace *out,
 
 /* Kineto (PyTorch profiler) Chrome-trace JSON, plain or gzip-compressed (told
  * apart by content), streamed through yajl.  Returns 0, -GAR_E_IO,
- * -GAR_E_INVALID_TRACE (file, line or event, column or key, fault) or
- * -GAR_E_CAPACITY. */
+ * -GAR_E_INVALID_TRACE or -GAR_E_CAPACITY.  Malformed JSON is refused with
+ * its line and column (where yajl stopped: at the offending byte or just past
+ * it); a kept event without usable times with "event N" (1-based, in the
+ * events array) and the key. */
 int gar_import_kineto_file(const char *path, gar_trace *out, gar_import_counts *counts,
                            gar_error *err);
 

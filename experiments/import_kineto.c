@@ -556,8 +556,12 @@ int gar_import_kineto_memory(const void *data, size_t size, const char *name, ga
         memset(counts, 0, sizeof *counts);
     kineto_parse p;
     int rc = parse_begin(&p, name != NULL ? name : "profile", err);
-    if (rc == 0 && size > 0)
-        rc = parse_feed(&p, data, size);
+    /* Fed in blocks, as a file is, so tokens split across blocks and the
+     * place of a fault in a later block are the same code path. */
+    enum { BLOCK = 4096 };
+    const unsigned char *bytes = data;
+    for (size_t at = 0; rc == 0 && at < size; at += BLOCK)
+        rc = parse_feed(&p, bytes + at, size - at < BLOCK ? size - at : BLOCK);
     return parse_end(&p, rc, out, counts);
 }
 

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "import.h"
 
 /* The documented point ids, computed outside gar (FNV-1a-64 of the name, then
@@ -232,6 +234,93 @@ static void bad_json_is_refused_with_its_place(void **state)
     assert_non_null(strstr(err.argv[3], "no host call waited"));
 }
 
+/* Appends `n` steps (launch, kernel, stream sync with its record) as JSON
+ * events to `out`, 1 ms apart, with decimal timestamps. */
+static size_t write_steps(char *out, size_t cap, int n)
+{
+    size_t len = (size_t)snprintf(out, cap, "{\"traceEvents\": [\n");
+    for (int i = 0; i < n && len < cap; i++) {
+        double t = 1700000000000000.0 + 1000.0 * i;
+        int c = 2 * i + 1;
+        len += (size_t)snprintf(out + len, cap - len,
+            "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
+            "\"tid\":1,\"ts\":%.3f,\"dur\":4.25,\"args\":{\"correlation\":%d}},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":%.3f,"
+            "\"dur\":900.125,\"args\":{\"device\":0,\"stream\":7,\"correlation\":%d}},\n"
+            "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"pid\":1,"
+            "\"tid\":1,\"ts\":%.3f,\"dur\":906,\"args\":{\"correlation\":%d}},\n"
+            "{\"ph\":\"X\",\"cat\":\"cuda_sync\",\"name\":\"Stream Sync\",\"pid\":0,\"tid\":7,"
+            "\"ts\":%.3f,\"dur\":905,\"args\":{\"device\":0,\"stream\":7,\"correlation\":%d}}%s\n",
+            t, c, t + 10.5, c, t + 5.0, c + 1, t + 6.0, c + 1, i + 1 < n ? "," : "");
+    }
+    len += (size_t)snprintf(out + len, cap - len, "]}\n");
+    return len;
+}
+
+/* Many blocks, from a file plain and gzip-compressed, and from memory. */
+static void a_long_profile_streams_through_blocks(void **state)
+{
+    (void)state;
+    const int n = 3000;
+    size_t cap = (size_t)n * 700 + 64;
+    char *json = malloc(cap);
+    size_t len = write_steps(json, cap, n);
+    assert_true(len < cap && len > 256 * 1024);
+
+    char plain[] = "/tmp/gar-kineto-XXXXXX";
+    int fd = mkstemp(plain);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, json, len), (ssize_t)len);
+    close(fd);
+    char packed[64];
+    snprintf(packed, sizeof packed, "%s.gz", plain);
+    gzFile gz = gzopen(packed, "wb");
+    assert_non_null(gz);
+    assert_int_equal(gzwrite(gz, json, (unsigned)len), (int)len);
+    assert_int_equal(gzclose(gz), Z_OK);
+
+    gar_trace a, b, c;
+    assert_int_equal(gar_import_kineto_file(plain, &a, NULL, NULL), 0);
+    assert_int_equal(gar_import_kineto_file(packed, &b, NULL, NULL), 0);
+    assert_int_equal(gar_import_kineto_memory(json, len, "mem", &c, NULL, NULL), 0);
+    assert_int_equal(a.count, (size_t)n);
+    assert_true(gar_trace_equal(&a, &b));
+    assert_true(gar_trace_equal(&a, &c));
+    for (int i = 0; i < n; i++) {
+        const gar_trace_row *r = &a.row[i];
+        assert_int_equal(r->submit_ns, (uint64_t)i * 1000000);
+        assert_int_equal(r->start_ns, (uint64_t)i * 1000000 + 5000);
+        assert_int_equal(r->done_ns, (uint64_t)i * 1000000 + 910625);
+    }
+
+    /* A fault far into the text is placed by line and column. */
+    char *broken = malloc(len + 1);
+    memcpy(broken, json, len);
+    size_t at = len / 2;
+    while (broken[at] != '\n')
+        at++;
+    broken[at + 1] = '#'; /* the first byte of a line well past the first block */
+    size_t line = 1;
+    for (size_t i = 0; i <= at; i++)
+        line += broken[i] == '\n';
+    gar_error err;
+    assert_int_equal(gar_import_kineto_memory(broken, len, "mem", &c, NULL, &err),
+                     -GAR_E_INVALID_TRACE);
+    char want_line[32];
+    snprintf(want_line, sizeof want_line, "%zu", line);
+    assert_string_equal(err.argv[1], want_line);
+    /* yajl stops at the offending byte or just past it. */
+    assert_true(strcmp(err.argv[2], "1") == 0 || strcmp(err.argv[2], "2") == 0);
+
+    unlink(plain);
+    unlink(packed);
+    free(broken);
+    free(json);
+    gar_trace_free(&a);
+    gar_trace_free(&b);
+    gar_trace_free(&c);
+}
+
 static void io_failures_are_coded(void **state)
 {
     (void)state;
@@ -267,6 +356,7 @@ int main(void)
         cmocka_unit_test(an_external_trace_imports),
         cmocka_unit_test(devices_threads_and_skips),
         cmocka_unit_test(bad_json_is_refused_with_its_place),
+        cmocka_unit_test(a_long_profile_streams_through_blocks),
         cmocka_unit_test(io_failures_are_coded),
     };
     return cmocka_run_group_tests_name("import_kineto", tests, NULL, NULL);
