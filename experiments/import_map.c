@@ -175,7 +175,7 @@ static const gar_import_call *find_call(const mapper *m, uint64_t correlation)
 
 static const gar_import_sync *find_sync(const mapper *m, uint64_t correlation)
 {
-    if (correlation == 0)
+    if (correlation == 0 || m->im->syncs == 0)
         return NULL;
     gar_import_sync key = { correlation, 0, 0, 0, 0 };
     return bsearch(&key, m->im->sync, m->im->syncs, sizeof key, sync_by_correlation);
@@ -406,13 +406,20 @@ static void keep_stream_order(gar_trace *t, gar_import_counts *counts)
     free(seen);
 }
 
+/* qsort of an empty table: its base may be NULL, which qsort may not see. */
+static void sort_table(void *base, size_t count, size_t size, int (*order)(const void *, const void *))
+{
+    if (count > 0)
+        qsort(base, count, size, order);
+}
+
 static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_counts *counts,
                        gar_error *err)
 {
     gar_import *im = m->im;
-    qsort(im->op, im->ops, sizeof *im->op, op_by_stream);
-    qsort(im->call, im->calls, sizeof *im->call, call_by_correlation);
-    qsort(im->sync, im->syncs, sizeof *im->sync, sync_by_correlation);
+    sort_table(im->op, im->ops, sizeof *im->op, op_by_stream);
+    sort_table(im->call, im->calls, sizeof *im->call, call_by_correlation);
+    sort_table(im->sync, im->syncs, sizeof *im->sync, sync_by_correlation);
 
     m->run = malloc((im->ops > 0 ? im->ops : 1) * sizeof *m->run);
     m->by_corr = malloc((im->ops > 0 ? im->ops : 1) * sizeof *m->by_corr);
@@ -427,7 +434,7 @@ static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_c
         if (op->correlation != 0)
             m->by_corr[m->by_corr_count++] = op;
     }
-    qsort(m->by_corr, m->by_corr_count, sizeof *m->by_corr, op_ptr_by_correlation);
+    sort_table(m->by_corr, m->by_corr_count, sizeof *m->by_corr, op_ptr_by_correlation);
 
     gar_trace trace;
     gar_trace_init(&trace);
@@ -472,7 +479,7 @@ static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_c
             return rc;
         }
     }
-    qsort(trace.row, trace.count, sizeof *trace.row, row_by_start);
+    sort_table(trace.row, trace.count, sizeof *trace.row, row_by_start);
     keep_stream_order(&trace, counts);
     counts->waits = trace.count;
     if (trace.count == 0) {
