@@ -149,8 +149,8 @@ static int push_for(const gar_cuda_driver *drv, const gar_mapped_domain *domain,
     return implicit_stream(stream) ? gar_cuda_push(drv, domain->context, err) : 0;
 }
 
-/* Pops what push_for pushed; keeps an earlier failure `failed` as the one
- * reported.  Returns the result to hand back. */
+/* Pops what push_for pushed.  A failing `result` stays the one reported;
+ * else a failing pop is.  Returns what the op hands back. */
 static int pop_for(const gar_cuda_driver *drv, CUstream stream, int result, gar_error *err)
 {
     if (!implicit_stream(stream))
