@@ -1,0 +1,363 @@
+/* tests/experiments/test_import_kineto.c — Kineto JSON to trace rows, on
+ * fixtures whose every expected row was worked out by hand. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "import.h"
+
+/* The documented point ids, computed outside gar (FNV-1a-64 of the name, then
+ * the named stream's four little-endian bytes). */
+#define P_MEMCPY_ASYNC_7 UINT64_C(8072867669459855690)
+#define P_STREAM_SYNC_7 UINT64_C(4736720261508363923)
+#define P_EVENT_SYNC_7 UINT64_C(15370667951839086975)
+#define P_DEVICE_SYNC UINT64_C(514176635145694834)
+#define P_STREAM_SYNC_13 UINT64_C(116036054755860985)
+#define P_MEMCPY_7 UINT64_C(12265065995212719292)
+#define P_HIP_DEVICE_SYNC UINT64_C(15998755891546634858)
+
+static char *fixture(const char *name)
+{
+    const char *dir = getenv("GAR_FIXTURES");
+    assert_non_null(dir);
+    char *path = malloc(strlen(dir) + strlen(name) + 16);
+    sprintf(path, "%s/kineto/%s", dir, name);
+    return path;
+}
+
+static gar_trace import_ok(const char *name, gar_import_counts *counts)
+{
+    char *path = fixture(name);
+    gar_trace t;
+    gar_error err;
+    int rc = gar_import_kineto_file(path, &t, counts, &err);
+    if (rc != 0) {
+        char msg[512];
+        gar_error_format(&err, msg, sizeof msg);
+        fail_msg("%s: %s", name, msg);
+    }
+    free(path);
+    return t;
+}
+
+static void assert_rows(const gar_trace *t, const gar_trace_row *want, size_t n)
+{
+    assert_int_equal(t->count, n);
+    assert_int_equal(t->columns, GAR_TRACE_HAS_STREAM);
+    for (size_t i = 0; i < n; i++) {
+        const gar_trace_row *got = &t->row[i];
+        if (memcmp(got, &want[i], sizeof *got) != 0)
+            fail_msg("row %zu: got %llu,%llu,%llu,%llu,%u want %llu,%llu,%llu,%llu,%u", i,
+                     (unsigned long long)got->point, (unsigned long long)got->submit_ns,
+                     (unsigned long long)got->start_ns, (unsigned long long)got->done_ns,
+                     got->stream, (unsigned long long)want[i].point,
+                     (unsigned long long)want[i].submit_ns, (unsigned long long)want[i].start_ns,
+                     (unsigned long long)want[i].done_ns, want[i].stream);
+    }
+}
+
+/* Integer µs; a blocking async copy, a stream sync, an event sync that must
+ * not wait for work launched after its record, a device sync, an ignored
+ * event query and HtoD copy, and a sync on a stream with no work. */
+static void event_sync_fixture_gives_the_worked_rows(void **state)
+{
+    (void)state;
+    gar_import_counts c;
+    gar_trace t = import_ok("event_sync.json", &c);
+    const gar_trace_row want[] = {
+        { P_MEMCPY_ASYNC_7, 0, 0, 94000, 0, 7 },
+        { P_STREAM_SYNC_7, 100000, 110000, 107000, 0, 7 },
+        { P_EVENT_SYNC_7, 170000, 185000, 680000, 0, 7 },
+        { P_DEVICE_SYNC, 179000, 700000, 780000, 0, 7 },
+    };
+    assert_rows(&t, want, 4);
+    assert_int_equal(c.sync_calls, 5);
+    assert_int_equal(c.waits, 4);
+    assert_int_equal(c.no_gpu_op, 1);
+    assert_int_equal(c.no_stream + c.no_launch + c.inconsistent + c.out_of_order, 0);
+    gar_trace_free(&t);
+}
+
+/* Decimal µs with ns digits at 1.7e15 µs (beyond a double's precision), an
+ * exponent, two streams, a stream sync with no cuda_sync record (its stream
+ * is unknown) and a device sync whose latest op has no launch in the trace. */
+static void float_timestamps_keep_their_nanoseconds(void **state)
+{
+    (void)state;
+    const gar_trace_row want[] = {
+        { P_STREAM_SYNC_13, 0, 4500, 51000, 0, 13 },
+        { P_MEMCPY_7, 59000, 59000, 69001, 0, 7 },
+    };
+    const char *names[] = { "float_ts.json", "float_ts.json.gz" };
+    for (int i = 0; i < 2; i++) {
+        gar_import_counts c;
+        gar_trace t = import_ok(names[i], &c);
+        assert_rows(&t, want, 2);
+        assert_int_equal(c.sync_calls, 4);
+        assert_int_equal(c.no_stream, 1);
+        assert_int_equal(c.no_launch, 1);
+        gar_trace_free(&t);
+    }
+}
+
+static void bare_event_array_and_hip_names(void **state)
+{
+    (void)state;
+    gar_trace t = import_ok("hip_array.json", NULL);
+    const gar_trace_row want[] = { { P_HIP_DEVICE_SYNC, 0, 3000, 35500, 0, 0 } };
+    assert_rows(&t, want, 1);
+    gar_trace_free(&t);
+}
+
+/* A real profiler trace, when the environment points at one. */
+static void an_external_trace_imports(void **state)
+{
+    (void)state;
+    const char *path = getenv("GAR_KINETO_TRACE");
+    if (path == NULL || path[0] == '\0')
+        skip();
+    gar_trace t;
+    gar_error err;
+    assert_int_equal(gar_import_kineto_file(path, &t, NULL, &err), 0);
+    assert_true(t.count > 0);
+    gar_trace_free(&t);
+}
+
+/* Two devices, both with a stream 7: a device sync waits only for its own
+ * device, and the row's stream says which (device × 65536 + stream).  A
+ * stream sync does not wait for an op another thread launched after the sync
+ * began; of two overlapping syncs from two threads, the one that would move
+ * its stream backwards is out of order; an op that ends before its launch
+ * (clock skew) is inconsistent. */
+static void devices_threads_and_skips(void **state)
+{
+    (void)state;
+#define RT(ts, dur, name, corr)                                                                   \
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"" name "\",\"pid\":1,\"tid\":1,\"ts\":" #ts  \
+    ",\"dur\":" #dur ",\"args\":{\"correlation\":" #corr "}},"
+#define K(ts, dur, dev, corr)                                                                     \
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":" #dev ",\"tid\":7,\"ts\":" #ts       \
+    ",\"dur\":" #dur ",\"args\":{\"device\":" #dev ",\"stream\":7,\"correlation\":" #corr "}},"
+#define SYNC(dev, stream, corr)                                                                   \
+    "{\"ph\":\"X\",\"cat\":\"cuda_sync\",\"name\":\"s\",\"pid\":0,\"tid\":0,\"ts\":0,\"dur\":0,"   \
+    "\"args\":{\"device\":" #dev ",\"stream\":" #stream ",\"correlation\":" #corr "}},"
+    static const char text[] =
+        "{\"traceEvents\":["
+        RT(10, 1, "cudaLaunchKernel", 1) K(20, 10, 1, 1)
+        RT(11, 1, "cudaLaunchKernel", 2) K(25, 50, 0, 2)
+        RT(15, 20, "cudaDeviceSynchronize", 3) SYNC(1, -1, 3)
+        RT(40, 40, "cudaStreamSynchronize", 4) SYNC(0, 7, 4)
+        RT(45, 1, "cudaLaunchKernel", 5) K(76, 2, 0, 5)
+        RT(90, 1, "cudaLaunchKernel", 8) K(105, 5, 0, 8)
+        RT(95, 1, "cudaLaunchKernel", 9) K(150, 40, 0, 9)
+        RT(100, 100, "cudaStreamSynchronize", 6) SYNC(0, 7, 6)
+        RT(110, 5, "cudaStreamSynchronize", 7) SYNC(0, 7, 7)
+        RT(300, 1, "cudaLaunchKernel", 10) K(290, 5, 0, 10)
+        RT(301, 10, "cudaStreamSynchronize", 11) SYNC(0, 7, 11)
+        "{}]}";
+#undef RT
+#undef K
+#undef SYNC
+    gar_trace t;
+    gar_import_counts c;
+    gar_error err;
+    assert_int_equal(gar_import_kineto_memory(text, sizeof text - 1, "mem", &t, &c, &err), 0);
+    const gar_trace_row want[] = {
+        { P_DEVICE_SYNC, 0, 5000, 20000, 0, 65536 + 7 },
+        { P_STREAM_SYNC_7, 1000, 30000, 65000, 0, 7 }, /* the op launched at 11, not 45 */
+        { P_STREAM_SYNC_7, 85000, 90000, 180000, 0, 7 },
+    };
+    assert_rows(&t, want, 3);
+    assert_int_equal(c.sync_calls, 5);
+    assert_int_equal(c.inconsistent, 1);
+    assert_int_equal(c.out_of_order, 1);
+    assert_int_equal(c.no_gpu_op + c.no_stream + c.no_launch, 0);
+    gar_trace_free(&t);
+}
+
+static int import_text(const char *text, gar_error *err)
+{
+    gar_trace t;
+    int rc = gar_import_kineto_memory(text, strlen(text), "mem.json", &t, NULL, err);
+    if (rc == 0)
+        gar_trace_free(&t);
+    else
+        assert_int_equal(t.count, 0);
+    return rc;
+}
+
+static void bad_json_is_refused_with_its_place(void **state)
+{
+    (void)state;
+    gar_error err;
+    assert_int_equal(import_text("{\"traceEvents\": [\n  {\"ph\": \"X\",, }\n]}", &err),
+                     -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[0], "mem.json");
+    assert_string_equal(err.argv[1], "2");
+    assert_non_null(strstr(err.argv[3], "parse error"));
+
+    assert_int_equal(import_text("{\"traceEvents\": [", &err), -GAR_E_INVALID_TRACE);
+    assert_int_equal(import_text("{\"other\": 1}", &err), -GAR_E_INVALID_TRACE);
+    assert_non_null(strstr(err.argv[3], "no traceEvents"));
+    assert_int_equal(import_text("{\"traceEvents\": []}", &err), -GAR_E_INVALID_TRACE);
+    assert_non_null(strstr(err.argv[3], "no host call waited"));
+
+    const char *no_ts = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"dur\": 3,"
+                        " \"args\": {\"stream\": 7, \"device\": 0}}]}";
+    assert_int_equal(import_text(no_ts, &err), -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[1], "event 1");
+    assert_string_equal(err.argv[2], "ts");
+    const char *neg = "{\"traceEvents\": [{}, {\"ph\": \"X\", \"cat\": \"cuda_runtime\","
+                      " \"name\": \"cudaDeviceSynchronize\", \"ts\": -4, \"dur\": 3}]}";
+    assert_int_equal(import_text(neg, &err), -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[1], "event 2");
+    assert_non_null(strstr(err.argv[3], "negative"));
+    const char *huge = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": 1e30,"
+                       " \"dur\": 3}]}";
+    assert_int_equal(import_text(huge, &err), -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[2], "ts");
+    /* Events that are not kept may carry any numbers. */
+    const char *odd = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"ts\": -1e999,"
+                      " \"dur\": 3.5e40}]}";
+    assert_int_equal(import_text(odd, &err), -GAR_E_INVALID_TRACE);
+    assert_non_null(strstr(err.argv[3], "no host call waited"));
+}
+
+/* Appends `n` steps (launch, kernel, stream sync with its record) as JSON
+ * events to `out`, 1 ms apart, with decimal timestamps. */
+static size_t write_steps(char *out, size_t cap, int n)
+{
+    size_t len = (size_t)snprintf(out, cap, "{\"traceEvents\": [\n");
+    for (int i = 0; i < n && len < cap; i++) {
+        double t = 1700000000000000.0 + 1000.0 * i;
+        int c = 2 * i + 1;
+        len += (size_t)snprintf(out + len, cap - len,
+            "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
+            "\"tid\":1,\"ts\":%.3f,\"dur\":4.25,\"args\":{\"correlation\":%d}},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":%.3f,"
+            "\"dur\":900.125,\"args\":{\"device\":0,\"stream\":7,\"correlation\":%d}},\n"
+            "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"pid\":1,"
+            "\"tid\":1,\"ts\":%.3f,\"dur\":906,\"args\":{\"correlation\":%d}},\n"
+            "{\"ph\":\"X\",\"cat\":\"cuda_sync\",\"name\":\"Stream Sync\",\"pid\":0,\"tid\":7,"
+            "\"ts\":%.3f,\"dur\":905,\"args\":{\"device\":0,\"stream\":7,\"correlation\":%d}}%s\n",
+            t, c, t + 10.5, c, t + 5.0, c + 1, t + 6.0, c + 1, i + 1 < n ? "," : "");
+    }
+    len += (size_t)snprintf(out + len, cap - len, "]}\n");
+    return len;
+}
+
+/* Many blocks, from a file plain and gzip-compressed, and from memory. */
+static void a_long_profile_streams_through_blocks(void **state)
+{
+    (void)state;
+    const int n = 3000;
+    size_t cap = (size_t)n * 700 + 64;
+    char *json = malloc(cap);
+    size_t len = write_steps(json, cap, n);
+    assert_true(len < cap && len > 256 * 1024);
+
+    char plain[] = "/tmp/gar-kineto-XXXXXX";
+    int fd = mkstemp(plain);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, json, len), (ssize_t)len);
+    close(fd);
+    char packed[64];
+    snprintf(packed, sizeof packed, "%s.gz", plain);
+    gzFile gz = gzopen(packed, "wb");
+    assert_non_null(gz);
+    assert_int_equal(gzwrite(gz, json, (unsigned)len), (int)len);
+    assert_int_equal(gzclose(gz), Z_OK);
+
+    gar_trace a, b, c;
+    assert_int_equal(gar_import_kineto_file(plain, &a, NULL, NULL), 0);
+    assert_int_equal(gar_import_kineto_file(packed, &b, NULL, NULL), 0);
+    assert_int_equal(gar_import_kineto_memory(json, len, "mem", &c, NULL, NULL), 0);
+    assert_int_equal(a.count, (size_t)n);
+    assert_true(gar_trace_equal(&a, &b));
+    assert_true(gar_trace_equal(&a, &c));
+    for (int i = 0; i < n; i++) {
+        const gar_trace_row *r = &a.row[i];
+        assert_int_equal(r->submit_ns, (uint64_t)i * 1000000);
+        assert_int_equal(r->start_ns, (uint64_t)i * 1000000 + 5000);
+        assert_int_equal(r->done_ns, (uint64_t)i * 1000000 + 910625);
+    }
+
+    /* A fault far into the text is placed by line and column. */
+    char *broken = malloc(len + 1);
+    memcpy(broken, json, len);
+    size_t at = len / 2;
+    while (broken[at] != '\n')
+        at++;
+    broken[at + 1] = '#'; /* the first byte of a line well past the first block */
+    size_t line = 1;
+    for (size_t i = 0; i <= at; i++)
+        line += broken[i] == '\n';
+    gar_error err;
+    assert_int_equal(gar_import_kineto_memory(broken, len, "mem", &c, NULL, &err),
+                     -GAR_E_INVALID_TRACE);
+    char want_line[32];
+    snprintf(want_line, sizeof want_line, "%zu", line);
+    assert_string_equal(err.argv[1], want_line);
+    /* yajl stops at the offending byte or just past it. */
+    assert_true(strcmp(err.argv[2], "1") == 0 || strcmp(err.argv[2], "2") == 0);
+
+    unlink(plain);
+    unlink(packed);
+    free(broken);
+    free(json);
+    gar_trace_free(&a);
+    gar_trace_free(&b);
+    gar_trace_free(&c);
+}
+
+static void io_failures_are_coded(void **state)
+{
+    (void)state;
+    gar_trace t;
+    gar_error err;
+    assert_int_equal(gar_import_kineto_file("/nonexistent/x.json", &t, NULL, &err), -GAR_E_IO);
+    assert_string_equal(err.argv[1], "open");
+    /* A gzip file cut in half. */
+    char *path = fixture("float_ts.json.gz");
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    unsigned char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    char cut[] = "/tmp/gar-cut-XXXXXX";
+    int fd = mkstemp(cut);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, buf, n / 2), (ssize_t)(n / 2));
+    close(fd);
+    int rc = gar_import_kineto_file(cut, &t, NULL, &err);
+    unlink(cut);
+    free(path);
+    assert_true(rc == -GAR_E_IO || rc == -GAR_E_INVALID_TRACE);
+    assert_int_equal(t.count, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(event_sync_fixture_gives_the_worked_rows),
+        cmocka_unit_test(float_timestamps_keep_their_nanoseconds),
+        cmocka_unit_test(bare_event_array_and_hip_names),
+        cmocka_unit_test(an_external_trace_imports),
+        cmocka_unit_test(devices_threads_and_skips),
+        cmocka_unit_test(bad_json_is_refused_with_its_place),
+        cmocka_unit_test(a_long_profile_streams_through_blocks),
+        cmocka_unit_test(io_failures_are_coded),
+    };
+    return cmocka_run_group_tests_name("import_kineto", tests, NULL, NULL);
+}
