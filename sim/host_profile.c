@@ -336,6 +336,35 @@ gar_dur_ns gar_host_dist_sample(const gar_host_dist *dist, uint64_t draw)
     return dist->value[i] + mul_frac32(dist->value[i + 1] - dist->value[i], frac);
 }
 
+/* One segment of the sampler: values uniform on the integers a .. b - 1. */
+static double segment_mean(const gar_host_dist *dist, unsigned i)
+{
+    double a = (double)dist->value[i], w = (double)(dist->value[i + 1] - dist->value[i]);
+    return w > 0 ? a + (w - 1) / 2 : a;
+}
+
+static double segment_variance(const gar_host_dist *dist, unsigned i)
+{
+    double w = (double)(dist->value[i + 1] - dist->value[i]);
+    return w > 0 ? (w * w - 1) / 12 : 0;
+}
+
+void gar_host_dist_moments(const gar_host_dist *dist, double *mean, double *variance)
+{
+    /* Two passes (the mean, then the spread about it), weights in whole ppm,
+     * so a constant comes out exact: its mean the value, its variance 0. */
+    double m = 0, v = 0;
+    for (unsigned i = 0; i + 1 < dist->count; i++)
+        m += (double)(dist->level[i + 1] - dist->level[i]) * segment_mean(dist, i);
+    m /= GAR_HOST_LEVEL_ONE;
+    for (unsigned i = 0; i + 1 < dist->count; i++) {
+        double d = segment_mean(dist, i) - m;
+        v += (double)(dist->level[i + 1] - dist->level[i]) * (segment_variance(dist, i) + d * d);
+    }
+    *mean = m;
+    *variance = v / GAR_HOST_LEVEL_ONE;
+}
+
 gar_dur_ns gar_host_dist_median(const gar_host_dist *dist)
 {
     return gar_host_dist_sample(dist, UINT64_C(1) << 63);

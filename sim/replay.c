@@ -308,6 +308,7 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
         run_memory_free(&mem);
         return rc;
     }
+    host.exact_polls = config->exact_polls;
 
     const gar_estimator_spec *spec = &config->estimator;
     const bool consults = spec->family != GAR_ESTIMATOR_NONE;
