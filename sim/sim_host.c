@@ -32,6 +32,13 @@ int gar_sim_host_init(gar_sim_host *host, const gar_host_profile *profile, uint6
         .min = gar_after(period->value[0], fixed),
         .max = gar_after(period->value[period->count - 1], fixed),
     };
+    /* The least block whose floor B*Tmin is BLOCK_SPARE_SD deviations below
+     * its mean: B*(mu - Tmin) >= k*sigma*sqrt(B).  A smaller block's normal
+     * would be clamped often enough to move its mean. */
+    double above_min = host->poll_turn.mean - (double)host->poll_turn.min;
+    double k_sigma = BLOCK_SPARE_SD * host->poll_turn.sd;
+    double least = above_min > 0 ? ceil(k_sigma * k_sigma / (above_min * above_min)) : 0;
+    host->poll_turn.block_min = least < 0x1p62 ? (uint64_t)least : UINT64_C(1) << 62;
     host->exact_polls = false;
     return 0;
 }
@@ -147,7 +154,7 @@ static bool skip_polls(gar_sim_host *host, gar_wait *w, gar_mono_ns limit, gar_m
     if (room <= turn->max)
         return false; /* the last Tmax is always turn by turn */
     uint64_t b = block_turns(turn, (double)(room - turn->max));
-    if (b < BLOCK_MIN_TURNS)
+    if (b < BLOCK_MIN_TURNS || b < turn->block_min)
         return false;
     gar_dur_ns lo = times_saturating(b, turn->min);
     gar_dur_ns hi = times_saturating(b, turn->max);

@@ -98,6 +98,7 @@ typedef struct gar_sim_poll_turn {
     double mean;         /* mu */
     double sd;           /* sigma */
     gar_dur_ns min, max; /* Tmin, Tmax */
+    uint64_t block_min;  /* the fewest turns a block takes (sim_host.h) */
 } gar_sim_poll_turn;
 
 typedef struct gar_sim_host {
