@@ -332,7 +332,15 @@ gar_dur_ns gar_host_dist_sample(const gar_host_dist *dist, uint64_t draw)
         i++;
     uint64_t lo = (uint64_t)dist->level[i] << 32;
     uint64_t width = dist->level[i + 1] - dist->level[i];
-    uint64_t frac = (pos - lo) / width; /* 2^-32 units of the segment, < 2^32 */
+    /* frac = floor(x / width) in 2^-32 units of the segment (< 2^32), divided
+     * in double: a fraction of a 64-bit divide's latency (this runs for every
+     * latency the simulator draws), and exact.  x < width * 2^32 <= 10^6 *
+     * 2^32 < 2^53 and width are doubles exactly; the true quotient q + r/width
+     * is at least 1/width >= 10^-6 below q + 1, while half an ulp at q + 1
+     * (q < 2^32) is at most 2^-21 < 10^-6, so it never rounds up to q + 1
+     * and truncation gives q. */
+    uint64_t x = pos - lo;
+    uint64_t frac = (uint64_t)((double)x / (double)width);
     return dist->value[i] + mul_frac32(dist->value[i + 1] - dist->value[i], frac);
 }
 
