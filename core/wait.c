@@ -37,6 +37,12 @@ static const gar_wait_op step_op[] = {
     [STEP_BACKSTOP_QUERY] = GAR_WAIT_OP_QUERY,
 };
 
+/* The steps whose action may answer 1 (done, or the word reached). */
+static const bool step_answers_done[] = {
+    [STEP_FIRST_QUERY] = true, [STEP_WAKE_QUERY] = true,     [STEP_POLL] = true,
+    [STEP_PARK] = true,        [STEP_HINT_QUERY] = true,     [STEP_BACKSTOP_QUERY] = true,
+};
+
 static gar_mono_ns earlier(gar_mono_ns a, gar_mono_ns b)
 {
     return a < b ? a : b;
@@ -148,18 +154,6 @@ int gar_wait_init(gar_wait *wait, const gar_plan *plan, bool has_sleep, gar_dur_
     return 0;
 }
 
-gar_wait_action gar_wait_next(const gar_wait *wait)
-{
-    assert(wait != NULL);
-    return wait->action;
-}
-
-gar_wait_report gar_wait_report_of(const gar_wait *wait)
-{
-    assert(wait != NULL);
-    return wait->report;
-}
-
 /* A driver bug: the wait fails with it, so an unchecked feed still stops. */
 static int refuse_as(gar_wait *w, const char *fn, const char *what, const char *why,
                      gar_error *err)
@@ -225,8 +219,7 @@ int gar_wait_feed(gar_wait *wait, int result, gar_mono_ns now, gar_error *err)
         fail(w, result);
         return 0;
     }
-    bool answers_done = step_op[step] == GAR_WAIT_OP_QUERY || step_op[step] == GAR_WAIT_OP_POLL
-                        || step_op[step] == GAR_WAIT_OP_PARK;
+    bool answers_done = step_answers_done[step];
     if (result > (answers_done ? 1 : 0))
         return refuse_feed(w,
                            answers_done ? "is above 1 (a query, poll or park answers 1, 0 or <0)"

@@ -178,8 +178,13 @@ int gar_wait_init(gar_wait *wait, const gar_plan *plan, bool has_sleep, gar_dur_
                   gar_mono_ns start, gar_mono_ns deadline, gar_error *err);
 
 /* The pending action (DONE or FAILED once the wait has ended).  Pure: it
- * reads the machine only, so asking twice gives the same answer. */
-gar_wait_action gar_wait_next(const gar_wait *wait);
+ * reads the machine only, so asking twice gives the same answer.  Inline (a
+ * driver asks once an action, the simulator millions of times a second); the
+ * pending action is stored, so this is the read of one field. */
+static inline gar_wait_action gar_wait_next(const gar_wait *wait)
+{
+    return wait->action;
+}
 
 /* Feeds the answer `result` of the pending action, seen at `now`.  A
  * negative `result` is the port's (or idle's) error and ends the wait with
@@ -216,8 +221,12 @@ int gar_wait_feed(gar_wait *wait, int result, gar_mono_ns now, gar_error *err);
  * deadline. */
 int gar_wait_feed_polls(gar_wait *wait, uint64_t pending, gar_mono_ns now, gar_error *err);
 
-/* The report so far; final once gar_wait_next says DONE or FAILED. */
-gar_wait_report gar_wait_report_of(const gar_wait *wait);
+/* The report so far; final once gar_wait_next says DONE or FAILED.  Inline,
+ * like gar_wait_next. */
+static inline gar_wait_report gar_wait_report_of(const gar_wait *wait)
+{
+    return wait->report;
+}
 
 /* Lower-case names for logs and tables ("query", "sleep-until"; "parked"),
  * or "?" for a value out of range. */
