@@ -164,12 +164,14 @@ static bool skip_polls(gar_sim_host *host, gar_wait *w, gar_mono_ns limit, gar_m
     double total = (double)b * turn->mean;
     if (turn->sd > 0)
         total += turn->sd * sqrt((double)b) * gar_prng_normal(&host->prng);
-    gar_dur_ns took = total <= (double)lo ? lo : total >= (double)hi ? hi
-                                                                    : (gar_dur_ns)(total + 0.5);
-    if (took < lo)
-        took = lo;
-    if (took > hi)
+    /* Clamped in double first, so a far tail converts without overflow, and
+     * again after rounding, which may step past an edge. */
+    gar_dur_ns took = lo;
+    if (total >= (double)hi)
         took = hi;
+    else if (total > (double)lo)
+        took = (gar_dur_ns)(total + 0.5);
+    took = took < lo ? lo : took > hi ? hi : took;
     *t += took;
     acc->busy += took;
     int rc = gar_wait_feed_polls(w, b, *t, err);

@@ -54,12 +54,17 @@
  *
  *   the largest B with B*mu + 4*sigma*sqrt(B) <= limit - now - 1 - Tmax,
  *
- * and a block is taken only for B >= 8 (too few turns for the normal to mean
- * much are drawn one by one).  So a wait takes a handful of blocks, each
- * leaving about 4 sigma sqrt(B) of the distance, then single turns.  The
- * last Tmax (at least) before `limit` is always simulated exactly, one draw
- * a turn: the turn in which the completion falls — the one that sets the
- * overshoot, length-biased toward the long turns of the tail — starts in
+ * and a block is taken only when B is at least 8 and at least
+ * 16*sigma^2/(mu - Tmin)^2, where the floor B*Tmin is four deviations below
+ * the mean: a shorter block's normal would be clamped there often enough to
+ * lengthen it on average (a skewed turn — a narrow body, a rare long tail —
+ * has sigma well above mu - Tmin).  So a wait takes a handful of blocks,
+ * each leaving about 4 sigma sqrt(B) of the distance, then single turns:
+ * one draw each, exactly as single POLL actions would run them, fed to the
+ * machine as one batch up to the one that may end the run, which is
+ * performed alone.  The last Tmax (at least) before `limit` is always
+ * single turns: the turn in which the completion falls — the one that sets
+ * the overshoot, length-biased toward the long turns of the tail — starts in
  * that stretch, so it and the overshoot are sampled exactly, given the time
  * the last block ended.  With a constant period the blocks are exact (sigma
  * is 0): the same times, counts and accounts as single turns.  With a
