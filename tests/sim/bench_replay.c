@@ -2,9 +2,13 @@
  * steady trace (1 ms residual), for each measured arm, on the bundled
  * profile with a word wait, against the floor: a bare pass over the loaded
  * trace (reading every row and summing its times), measured in the same run.
- * Then poll runs fast-forwarded and turn by turn on a smaller trace.  A
- * benchmark (meson benchmark), not a test: it prints rates and ratios and
- * asserts nothing about time. */
+ * Then poll runs fast-forwarded and turn by turn on a smaller trace, with
+ * the metrics of both: one seed each, so they differ by the draws (and
+ * poll+predict under adl by more: a late wake moves the estimator, and every
+ * wait after it).  Their agreement in distribution is tested, on fixed
+ * seeds and the oracle estimator, in test_fast_polls.c.  A benchmark (meson
+ * benchmark), not a test: it prints rates and ratios and asserts nothing
+ * about time. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdio.h>
