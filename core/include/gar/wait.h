@@ -91,8 +91,9 @@
  *   included: `queries` every QUERY; `backstop_queries` the QUERYs of the
  *   flag park stage issued because `due` came (backstop or deadline), as
  *   opposed to the first query, the wake query and those confirming a park's
- *   hint; `parks` every PARK; `polls` every POLL; `sleeps` every SLEEP_UNTIL
- *   (more than one only after spurious wakes).  The block itself is not
+ *   hint; `parks` every PARK; `polls` every POLL (each poll of a batch fed
+ *   with gar_wait_feed_polls); `sleeps` every SLEEP_UNTIL (more than one
+ *   only after spurious wakes).  The block itself is not
  *   counted (kind BLOCKED says it ran).  wait_ns is from start to the last fed
  *   time: the answer that ended the wait, done or failed.
  *
