@@ -167,32 +167,54 @@ static void fast_polls_agree_with_exact_ones_in_distribution(void **state)
     gar_trace_free(&traces[1]);
 }
 
+/* How many 64-bit draws took `from` to `to` (at most `limit`; limit + 1
+ * when more). */
+static uint64_t draws_between(gar_prng from, const gar_prng *to, uint64_t limit)
+{
+    uint64_t k = 0;
+    while (k <= limit && memcmp(&from, to, sizeof from) != 0) {
+        gar_prng_next(&from);
+        k++;
+    }
+    return k;
+}
+
 /* A block never crosses the deadline: a hung device's poll wait fails at
- * the first turn past it, within one turn, as turn by turn it would. */
+ * the first turn past it, within one turn, as turn by turn it would — and
+ * with a fraction of the draws. */
 static void a_fast_forwarded_poll_still_fails_at_the_deadline(void **state)
 {
     (void)state;
     gar_host_profile vm;
     assert_int_equal(gar_host_profile_load(GAR_DATA_DIR "/hosts/dev-vm.host", &vm, NULL), 0);
     const gar_mono_ns deadline = 5 * GAR_NS_PER_MS;
-    for (uint64_t seed = 0; seed < 50; seed++) {
-        gar_sim_device dev;
-        gar_sim_device_options o = { .streams = 1 };
-        assert_int_equal(gar_sim_device_init(&dev, &o, NULL), 0);
-        gar_sim_work work;
-        assert_int_equal(gar_sim_device_enqueue(&dev, 0, 0, 1, GAR_SIM_FAULT_HANG, &work, NULL), 0);
-        gar_sim_host host;
-        assert_int_equal(gar_sim_host_init(&host, &vm, seed, NULL), 0);
-        gar_plan plan = plan_of(GAR_PARK_POLL, false);
-        gar_sim_wait_result r;
-        gar_error err;
-        assert_int_equal(gar_sim_host_wait(&host, &dev, &work, &plan, false, 0, 0, deadline, &r,
-                                           &err), -GAR_E_WAIT_DEADLINE);
-        assert_in_range(r.end, deadline, deadline + host.poll_turn.max);
-        assert_int_equal(r.busy_ns, r.end);
-        /* Far fewer turns were drawn than polled: the blocks did the rest. */
-        assert_true(r.report.polls > 5 * GAR_NS_PER_MS / host.poll_turn.max);
-    }
+    for (uint64_t seed = 0; seed < 20; seed++)
+        for (int exact = 0; exact <= 1; exact++) {
+            gar_sim_device dev;
+            gar_sim_device_options o = { .streams = 1 };
+            assert_int_equal(gar_sim_device_init(&dev, &o, NULL), 0);
+            gar_sim_work work;
+            assert_int_equal(
+                gar_sim_device_enqueue(&dev, 0, 0, 1, GAR_SIM_FAULT_HANG, &work, NULL), 0);
+            gar_sim_host host;
+            assert_int_equal(gar_sim_host_init(&host, &vm, seed, NULL), 0);
+            host.exact_polls = exact == 1;
+            gar_prng seeded = host.prng;
+            gar_plan plan = plan_of(GAR_PARK_POLL, false);
+            gar_sim_wait_result r;
+            gar_error err;
+            assert_int_equal(gar_sim_host_wait(&host, &dev, &work, &plan, false, 0, 0, deadline,
+                                               &r, &err), -GAR_E_WAIT_DEADLINE);
+            assert_in_range(r.end, deadline, deadline + host.poll_turn.max);
+            assert_int_equal(r.busy_ns, r.end);
+            /* About 5 ms of 144 ns turns, either way. */
+            assert_in_range(r.report.polls, 33000, 36500);
+            uint64_t draws = draws_between(seeded, &host.prng, r.report.polls);
+            if (exact)
+                assert_int_equal(draws, r.report.polls); /* one a turn */
+            else
+                assert_true(draws < r.report.polls / 20); /* the blocks did the rest */
+        }
 }
 
 int main(void)
