@@ -93,6 +93,8 @@ typedef struct gar_replay_config {
     gar_sim_fault fault;            /* default none */
     uint64_t fault_wait;            /* the row (0-based) the fault hits */
     gar_dur_ns late_store_ns;       /* how late a late-store fault's store lands */
+    bool exact_polls;               /* default false: poll runs fast-forwarded, an
+                                     * approximation (sim_host.h); true: every turn alone */
 } gar_replay_config;
 
 typedef struct gar_replay_quantiles {

@@ -97,6 +97,19 @@ grep -qx 'kinds: blocked 1 immediate 0 late 0 parked 1' "$tmp/out" || fail "band
     --fault lost-store@1 >"$tmp/out" || fail "lost store: exit $?"
 grep -qx 'backstop_queries: 1' "$tmp/out" || fail "lost store: $(grep backstop "$tmp/out")"
 
+# Poll runs: with constant costs the fast-forward is exact, so --exact-polls
+# prints the same bytes; with random ones it draws every turn, which shows.
+for host in exact random; do
+    "$gar" replay "$tmp/t.trace" --plan poll --host "$tmp/$host.host" >"$tmp/fast" &&
+        "$gar" replay "$tmp/t.trace" --plan poll --host "$tmp/$host.host" --exact-polls \
+            >"$tmp/exact" || fail "exact polls on $host: exit $?"
+    if [ "$host" = exact ]; then
+        cmp -s "$tmp/fast" "$tmp/exact" || fail "exact polls differ on constant costs"
+    else
+        cmp -s "$tmp/fast" "$tmp/exact" && fail "exact polls drew the same as blocks"
+    fi
+done
+
 # Refusals: exit 2, nothing on stdout, the coded error.
 refused() {
     name=$1 code=$2
@@ -129,6 +142,7 @@ refused "unknown option" 11 "$tmp/t.trace" --plan poll --frobnicate $h
 "$gar" replay --help >"$tmp/out" 2>&1 || fail "help: nonzero exit"
 grep -q '^usage: gar replay' "$tmp/out" || fail "help: no usage line"
 grep -q 'example' "$tmp/out" || fail "help: no example"
+grep -q -- '--exact-polls' "$tmp/out" || fail "help: no --exact-polls"
 
 [ "$failures" -eq 0 ] || exit 1
 echo "replay: all checks passed"
