@@ -174,15 +174,8 @@ static int parse_options(int argc, char **argv, options *opt)
         case OPT_WORK:
             status = parse_count("--work-per-slice", optarg, UINT32_MAX, &opt->work_per_slice);
             break;
-        default: {
-            char short_name[3] = { '-', (char)optopt, '\0' };
-            const char *name = c == '?' && optopt > ' ' && optopt < 127 ? short_name
-                                                                         : argv[optind - 1];
-            char what[256];
-            snprintf(what, sizeof what, c == ':' ? "option '%s' needs a value"
-                                                 : "unknown option '%s'", name);
-            return gar_cli_usage_error(VERB, what);
-        }
+        default:
+            return gar_cli_bad_option(VERB, c, argv);
         }
     }
     if (status < 0 && optind < argc)

@@ -66,12 +66,8 @@ int gar_verb_plan_main(int argc, char **argv)
         case 'h':
             print_help();
             return GAR_EXIT_OK;
-        default: {
-            char what[160];
-            snprintf(what, sizeof what, opt == ':' ? "option '%s' needs a value" : "unknown option '%s'",
-                     argv[optind - 1]);
-            return gar_cli_usage_error("plan", what);
-        }
+        default:
+            return gar_cli_bad_option("plan", opt, argv);
         }
     }
     if (argc - optind != 1)

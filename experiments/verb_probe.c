@@ -88,11 +88,8 @@ int gar_verb_probe_main(int argc, char **argv)
         case 'h':
             print_help();
             return GAR_EXIT_OK;
-        default: {
-            char what[160];
-            snprintf(what, sizeof what, "unknown option '%s'", argv[optind - 1]);
-            return gar_cli_usage_error("probe", what);
-        }
+        default:
+            return gar_cli_bad_option("probe", opt, argv);
         }
     }
     if (argc - optind != 0)

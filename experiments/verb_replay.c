@@ -89,19 +89,6 @@ typedef struct args {
     bool json;
 } args;
 
-static int usage_bad_option(int opt, int argc, char **argv)
-{
-    (void)argc;
-    char short_name[3] = { '-', (char)optopt, '\0' };
-    const char *name = opt == '?' && optopt > ' ' && optopt < 127 ? short_name : argv[optind - 1];
-    char what[256];
-    if (opt == ':')
-        snprintf(what, sizeof what, "option '%s' needs a value", name);
-    else
-        snprintf(what, sizeof what, "unknown option '%s'", name);
-    return gar_cli_usage_error(verb, what);
-}
-
 /* "KIND@ROW" into a->fault and a->fault_row.  Returns 0, or -1. */
 static int parse_fault(const char *text, args *a)
 {
@@ -201,7 +188,7 @@ static int parse_args(int argc, char **argv, args *a)
             print_help(stdout);
             return GAR_EXIT_OK;
         default:
-            return usage_bad_option(opt, argc, argv);
+            return gar_cli_bad_option(verb, opt, argv);
         }
     }
     if (optind != argc - 1)
