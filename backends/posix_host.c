@@ -113,6 +113,24 @@ static const gar_idle_ops spin_yield_ops = {
     .park = park_spin_yield,
 };
 
+/* ---- park: word wait ------------------------------------------------------ */
+
+static int park_word_wait(void *ctx, gar_line *line, const uint64_t seen[GAR_LINE_WORDS],
+                          gar_mono_ns until, gar_error *err)
+{
+    const gar_posix_host *host = ctx;
+    assert(host != NULL);
+    if (line == NULL || seen == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_posix_host park",
+                             line == NULL ? "line" : "seen", "is NULL");
+    return gar_word_wait_park(&host->report.word_wait, line, seen, until, err);
+}
+
+static const gar_idle_ops word_wait_ops = {
+    .sleep_until = posix_sleep_until,
+    .park = park_word_wait,
+};
+
 /* ---- set-up --------------------------------------------------------------- */
 
 int gar_posix_host_init(gar_posix_host *host, const gar_posix_host_options *options,
@@ -124,27 +142,34 @@ int gar_posix_host_init(gar_posix_host *host, const gar_posix_host_options *opti
                              "is NULL");
     if (options == NULL)
         options = &defaults;
-
-    gar_posix_host_report report = { 0 };
-    switch (options->park) {
-    case GAR_POSIX_PARK_BEST:
-        report.word_wait_why = "this host has no hardware word wait yet";
-        break;
-    case GAR_POSIX_PARK_SPIN_YIELD:
-        report.word_wait_why = "spin-yield was asked for";
-        break;
-    default:
+    if (options->park != GAR_POSIX_PARK_BEST && options->park != GAR_POSIX_PARK_SPIN_YIELD &&
+        options->park != GAR_POSIX_PARK_WORD_WAIT)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_posix_host_init",
                              "options->park", "is not a gar_posix_park");
+
+    gar_posix_host_report report = { 0 };
+    const gar_idle_ops *ops = &spin_yield_ops;
+    if (options->park == GAR_POSIX_PARK_SPIN_YIELD) {
+        /* Not probed: a spin-yield host runs no instruction it has not asked for. */
+        report.word_wait = (gar_word_wait){ .kind = GAR_WORD_WAIT_NONE, .name = "none",
+                                            .why = "spin-yield was asked for" };
+    } else if (gar_word_wait_probe(&report.word_wait, NULL) == 1) {
+        ops = &word_wait_ops;
+    } else if (options->park == GAR_POSIX_PARK_WORD_WAIT) {
+        return gar_error_set(err, GAR_E_BACKEND, 2, "the word wait probe", report.word_wait.why);
     }
-    /* Both choices run the one park there is; the word wait will branch here. */
-    report.park = "spin-yield";
+    if (ops == &word_wait_ops) {
+        report.park = report.word_wait.name;
+    } else {
+        report.park = "spin-yield";
+        report.word_wait_why = report.word_wait.why;
+    }
     report.spins_per_yield = options->spins_per_yield != 0 ? options->spins_per_yield
                                                            : GAR_POSIX_SPINS_PER_YIELD_DEFAULT;
     gar_posix_tighten_timer_slack(&report.timer_slack);
 
     host->report = report;
-    host->idle_ops = &spin_yield_ops;
+    host->idle_ops = ops;
     return 0;
 }
 
@@ -158,7 +183,7 @@ void gar_posix_host_caps(const gar_posix_host *host, gar_caps *out)
 {
     assert(host != NULL && out != NULL);
     *out = (gar_caps){
-        .word_wait = false,
+        .word_wait = host->report.word_wait_why == NULL,
         .word_wait_why = host->report.word_wait_why,
         .io_uring = false,
         .io_uring_why = "the POSIX host sleeps with clock_nanosleep",

@@ -10,18 +10,16 @@
  *                set-up first asks for a 1 ns timer slack (the default 50 µs
  *                is added to every sleep) and reads back what it got.
  *   park         chosen once at set-up (gar_posix_host_init), as the table
- *                of Idle operations the host hands out.  Today there is one:
- *                "spin-yield", a spin that compares the line against the
- *                snapshot with the CPU's pause hint between looks and a
- *                sched_yield every `spins_per_yield` looks, so a co-located
- *                thread still gets the core.  It never returns 0 before
- *                `until`.
- *
- * Where the hardware word wait slots in: a second park table in
- * posix_host.c (umonitor/umwait, monitorx/mwaitx, ldxr + wfe/wfet, each
- * after its probe), picked by gar_posix_host_init for GAR_POSIX_PARK_BEST
- * when the probe offers it and by a new gar_posix_park value when asked
- * for by name.  Callers keep calling the same gar_idle; nothing else moves.
+ *                of Idle operations the host hands out:
+ *                "word wait"   the CPU's user-mode wait on the line
+ *                              (word_wait.h: umwait, mwaitx, wfet or wfe),
+ *                              when its probe offers one;
+ *                "spin-yield"  a spin that compares the line against the
+ *                              snapshot with the CPU's pause hint between
+ *                              looks and a sched_yield every
+ *                              `spins_per_yield` looks, so a co-located
+ *                              thread still gets the core.
+ *                Either never returns 0 before `until`.
  *
  * Ownership: the caller owns the gar_posix_host (no allocation, nothing to
  * release); the gar_idle it hands out borrows it, so the host must outlive
@@ -40,10 +38,13 @@
 #include <gar/idle.h>
 #include <gar/time.h>
 
+#include "word_wait.h"
+
 /* Which park the host runs. */
 typedef enum gar_posix_park {
-    GAR_POSIX_PARK_BEST = 0,   /* the best this CPU offers (today: spin-yield) */
+    GAR_POSIX_PARK_BEST = 0,   /* the word wait when the probe offers one, else spin-yield */
     GAR_POSIX_PARK_SPIN_YIELD, /* bounded spin with a pause hint and periodic sched_yield */
+    GAR_POSIX_PARK_WORD_WAIT,  /* the word wait, or refuse set-up where the probe refuses */
 } gar_posix_park;
 
 #define GAR_POSIX_SPINS_PER_YIELD_DEFAULT 64u
@@ -64,8 +65,9 @@ typedef struct gar_timer_slack {
 /* What set-up could and could not do.  Strings are static. */
 typedef struct gar_posix_host_report {
     gar_timer_slack timer_slack; /* of the thread that set the host up */
-    const char *park;            /* the park in force: "spin-yield" */
-    const char *word_wait_why;   /* why that park is not a hardware word wait */
+    const char *park;            /* the park in force: the word wait's name, or "spin-yield" */
+    const char *word_wait_why;   /* why that park is not a word wait; NULL when it is one */
+    gar_word_wait word_wait;     /* what the word wait probe found (kind NONE: refused, or not asked) */
     uint32_t spins_per_yield;    /* the spin-yield park's setting in force */
 } gar_posix_host_report;
 
@@ -85,10 +87,12 @@ gar_clock gar_posix_clock(void);
  * in force into `out`.  On systems without the setting, records why. */
 void gar_posix_tighten_timer_slack(gar_timer_slack *out);
 
-/* Sets a host up on the calling thread: tightens its timer slack and
- * chooses the park.  `options` may be NULL (the defaults).  Returns 0 with
- * host->report filled, or -GAR_E_INVALID_ARGUMENT (NULL host, unknown park)
- * with the host untouched.  Set-up failing to tighten the slack is not an
+/* Sets a host up on the calling thread: tightens its timer slack, probes
+ * the word wait (unless spin-yield is asked for) and chooses the park.
+ * `options` may be NULL (the defaults).  Returns 0 with host->report
+ * filled, or with the host untouched -GAR_E_INVALID_ARGUMENT (NULL host,
+ * unknown park) or -GAR_E_BACKEND (GAR_POSIX_PARK_WORD_WAIT where the probe
+ * refuses, with its reason).  Set-up failing to tighten the slack is not an
  * error: the report says so and the host sleeps with the slack it has. */
 int gar_posix_host_init(gar_posix_host *host, const gar_posix_host_options *options,
                         gar_error *err);
@@ -98,8 +102,9 @@ int gar_posix_host_init(gar_posix_host *host, const gar_posix_host_options *opti
  * -GAR_E_BACKEND naming the call and its error. */
 gar_idle gar_posix_host_idle(gar_posix_host *host);
 
-/* What the host offers, for plan and executor resolution: no word wait (with
- * the report's reason) and no io_uring (that is the io_uring host's). */
+/* What the host offers, for plan and executor resolution: the word wait
+ * when its park is one (else the report's reason) and no io_uring (that is
+ * the io_uring host's). */
 void gar_posix_host_caps(const gar_posix_host *host, gar_caps *out);
 
 #endif

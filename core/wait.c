@@ -37,6 +37,12 @@ static const gar_wait_op step_op[] = {
     [STEP_BACKSTOP_QUERY] = GAR_WAIT_OP_QUERY,
 };
 
+/* The steps whose action may answer 1 (done, or the word reached). */
+static const bool step_answers_done[] = {
+    [STEP_FIRST_QUERY] = true, [STEP_WAKE_QUERY] = true,     [STEP_POLL] = true,
+    [STEP_PARK] = true,        [STEP_HINT_QUERY] = true,     [STEP_BACKSTOP_QUERY] = true,
+};
+
 static gar_mono_ns earlier(gar_mono_ns a, gar_mono_ns b)
 {
     return a < b ? a : b;
@@ -148,24 +154,18 @@ int gar_wait_init(gar_wait *wait, const gar_plan *plan, bool has_sleep, gar_dur_
     return 0;
 }
 
-gar_wait_action gar_wait_next(const gar_wait *wait)
-{
-    assert(wait != NULL);
-    return wait->action;
-}
-
-gar_wait_report gar_wait_report_of(const gar_wait *wait)
-{
-    assert(wait != NULL);
-    return wait->report;
-}
-
 /* A driver bug: the wait fails with it, so an unchecked feed still stops. */
-static int refuse_feed(gar_wait *w, const char *why, gar_error *err)
+static int refuse_as(gar_wait *w, const char *fn, const char *what, const char *why,
+                     gar_error *err)
 {
-    int code = gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_wait_feed", "result", why);
+    int code = gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, what, why);
     fail(w, code);
     return code;
+}
+
+static int refuse_feed(gar_wait *w, const char *why, gar_error *err)
+{
+    return refuse_as(w, "gar_wait_feed", "result", why, err);
 }
 
 static void count(gar_wait *w, enum step step, gar_dur_ns took)
@@ -219,8 +219,7 @@ int gar_wait_feed(gar_wait *wait, int result, gar_mono_ns now, gar_error *err)
         fail(w, result);
         return 0;
     }
-    bool answers_done = step_op[step] == GAR_WAIT_OP_QUERY || step_op[step] == GAR_WAIT_OP_POLL
-                        || step_op[step] == GAR_WAIT_OP_PARK;
+    bool answers_done = step_answers_done[step];
     if (result > (answers_done ? 1 : 0))
         return refuse_feed(w,
                            answers_done ? "is above 1 (a query, poll or park answers 1, 0 or <0)"
@@ -281,6 +280,33 @@ int gar_wait_feed(gar_wait *wait, int result, gar_mono_ns now, gar_error *err)
         assert(!"an ended wait was fed");
         break;
     }
+    return 0;
+}
+
+int gar_wait_feed_polls(gar_wait *wait, uint64_t pending, gar_mono_ns now, gar_error *err)
+{
+    static const char fn[] = "gar_wait_feed_polls";
+    if (wait == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "wait", "is NULL");
+    gar_wait *w = wait;
+    if (w->step == STEP_ENDED)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "wait",
+                             "has ended; nothing more may be fed");
+    if (w->step != STEP_POLL)
+        return refuse_as(w, fn, "wait", "is not at a poll (only polls are fed in batches)", err);
+    if (pending == 0)
+        return refuse_as(w, fn, "pending", "is 0 (a batch is at least one poll)", err);
+    if (now < w->now)
+        return refuse_as(w, fn, "now", "is earlier than the last time fed", err);
+    if (w->deadline != GAR_MONO_NEVER && now >= w->deadline)
+        return refuse_as(w, fn, "now",
+                         "is at or past the deadline (feed the polls around it one by one)", err);
+    /* What `pending` single feeds of 0 would do: each counts its poll and
+     * moves the time on; none fails, since every time is before the
+     * deadline; each pends the next poll, which is already pending. */
+    w->now = now;
+    w->report.wait_ns = gar_since(now, w->start);
+    w->report.polls += pending; /* wraps as `pending` increments would */
     return 0;
 }
 

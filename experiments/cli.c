@@ -2,11 +2,14 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <string.h>
 #include <stdlib.h>
 
 int gar_cli_refuse(const gar_error *err)
 {
-    char text[1024];
+    char text[GAR_ERROR_ARGS_MAX * GAR_ERROR_ARG_BYTES + 256];
     gar_error_format(err, text, sizeof text);
     fprintf(stderr, "%s\n", text);
     return GAR_EXIT_REFUSED;
@@ -21,9 +24,28 @@ int gar_cli_usage_error(const char *verb, const char *what)
     return gar_cli_refuse(&err);
 }
 
+int gar_cli_bad_option(const char *verb, int answer, char **argv)
+{
+    /* glibc leaves optopt 0 for an unknown long option and the option's own
+     * letter otherwise; a long option is then the argument getopt stepped
+     * over (a short one may sit inside a cluster, so it is named by letter). */
+    const char *stepped = argv[optind - 1];
+    bool long_option = (answer == '?' && optopt == 0) ||
+                       (answer == ':' && strncmp(stepped, "--", 2) == 0);
+    char name[128];
+    if (long_option)
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(stepped, "="), stepped);
+    else
+        snprintf(name, sizeof name, "-%c", optopt > ' ' && optopt < 127 ? optopt : '?');
+    char what[256];
+    snprintf(what, sizeof what, answer == ':' ? "option '%s' needs a value" : "unknown option '%s'",
+             name);
+    return gar_cli_usage_error(verb, what);
+}
+
 void gar_cli_print_warning(FILE *out, const gar_error *err)
 {
-    char text[1024];
+    char text[GAR_ERROR_ARGS_MAX * GAR_ERROR_ARG_BYTES + 256];
     gar_error_describe(err, text, sizeof text);
     fprintf(out, "warning: %s\n", text);
 }

@@ -30,6 +30,12 @@ int gar_cli_refuse(const gar_error *err);
  * GAR_EXIT_REFUSED. */
 int gar_cli_usage_error(const char *verb, const char *what);
 
+/* Refuses what getopt_long answered ':' (a missing value) or '?' (an
+ * unknown option) for, naming the option as the user wrote it.  Call it
+ * from the `default:` of the option loop (getopt_long with a leading ':' in
+ * its short options and opterr = 0).  Returns GAR_EXIT_REFUSED. */
+int gar_cli_bad_option(const char *verb, int answer, char **argv);
+
 /* Prints `err` as "warning: N (Name): message" on stdout (a key: value line). */
 void gar_cli_print_warning(FILE *out, const gar_error *err);
 

@@ -101,19 +101,8 @@ int gar_verb_estimate_main(int argc, char **argv)
         case OPT_HELP:
             print_help(stdout);
             return GAR_EXIT_OK;
-        default: {
-            /* A short option is named by optopt (argv may hold a cluster);
-             * a long one is the argument getopt just stepped over. */
-            char short_name[3] = { '-', (char)optopt, '\0' };
-            const char *name = opt == '?' && optopt > ' ' && optopt < 127 ? short_name
-                                                                           : argv[optind - 1];
-            char what[256];
-            if (opt == ':')
-                snprintf(what, sizeof what, "option '%s' needs a value", name);
-            else
-                snprintf(what, sizeof what, "unknown option '%s'", name);
-            return gar_cli_usage_error(verb, what);
-        }
+        default:
+            return gar_cli_bad_option(verb, opt, argv);
         }
     }
     if (plan_text == NULL)

@@ -61,7 +61,7 @@ int gar_verb_gen_main(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int opt;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
         switch (opt) {
         case OPT_WAITS:
             if (gar_cli_parse_u64(optarg, &waits) < 0)
@@ -83,7 +83,7 @@ int gar_verb_gen_main(int argc, char **argv)
             print_help(stdout);
             return GAR_EXIT_OK;
         default:
-            return gar_cli_usage_error("gen", "unknown option or missing value");
+            return gar_cli_bad_option("gen", opt, argv);
         }
     }
     if (optind + 1 != argc)

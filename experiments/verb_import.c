@@ -63,7 +63,7 @@ int gar_verb_import_main(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int opt;
-    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
         switch (opt) {
         case OPT_OUT:
             out_path = optarg;
@@ -72,7 +72,7 @@ int gar_verb_import_main(int argc, char **argv)
             print_help(stdout);
             return GAR_EXIT_OK;
         default:
-            return gar_cli_usage_error("import", "unknown option or missing value");
+            return gar_cli_bad_option("import", opt, argv);
         }
     }
     if (argc - optind != 2)

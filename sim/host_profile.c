@@ -237,6 +237,8 @@ int gar_host_profile_parse(const char *text, size_t len, const char *name, gar_h
     if (out == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_host_profile_parse", "out",
                              "is NULL");
+    if (text == NULL)
+        text = ""; /* no bytes: refused below as a missing header */
 
     gar_host_profile p;
     memset(&p, 0, sizeof p);
@@ -330,8 +332,45 @@ gar_dur_ns gar_host_dist_sample(const gar_host_dist *dist, uint64_t draw)
         i++;
     uint64_t lo = (uint64_t)dist->level[i] << 32;
     uint64_t width = dist->level[i + 1] - dist->level[i];
-    uint64_t frac = (pos - lo) / width; /* 2^-32 units of the segment, < 2^32 */
+    /* frac = floor(x / width) in 2^-32 units of the segment (< 2^32), divided
+     * in double: a fraction of a 64-bit divide's latency (this runs for every
+     * latency the simulator draws), and exact.  x < width * 2^32 <= 10^6 *
+     * 2^32 < 2^53 and width are doubles exactly; the true quotient q + r/width
+     * is at least 1/width >= 10^-6 below q + 1, while half an ulp at q + 1
+     * (q < 2^32) is at most 2^-21 < 10^-6, so it never rounds up to q + 1
+     * and truncation gives q. */
+    uint64_t x = pos - lo;
+    uint64_t frac = (uint64_t)((double)x / (double)width);
     return dist->value[i] + mul_frac32(dist->value[i + 1] - dist->value[i], frac);
+}
+
+/* One segment of the sampler: values uniform on the integers a .. b - 1. */
+static double segment_mean(const gar_host_dist *dist, unsigned i)
+{
+    double a = (double)dist->value[i], w = (double)(dist->value[i + 1] - dist->value[i]);
+    return w > 0 ? a + (w - 1) / 2 : a;
+}
+
+static double segment_variance(const gar_host_dist *dist, unsigned i)
+{
+    double w = (double)(dist->value[i + 1] - dist->value[i]);
+    return w > 0 ? (w * w - 1) / 12 : 0;
+}
+
+void gar_host_dist_moments(const gar_host_dist *dist, double *mean, double *variance)
+{
+    /* Two passes (the mean, then the spread about it), weights in whole ppm,
+     * so a constant comes out exact: its mean the value, its variance 0. */
+    double m = 0, v = 0;
+    for (unsigned i = 0; i + 1 < dist->count; i++)
+        m += (double)(dist->level[i + 1] - dist->level[i]) * segment_mean(dist, i);
+    m /= GAR_HOST_LEVEL_ONE;
+    for (unsigned i = 0; i + 1 < dist->count; i++) {
+        double d = segment_mean(dist, i) - m;
+        v += (double)(dist->level[i + 1] - dist->level[i]) * (segment_variance(dist, i) + d * d);
+    }
+    *mean = m;
+    *variance = v / GAR_HOST_LEVEL_ONE;
 }
 
 gar_dur_ns gar_host_dist_median(const gar_host_dist *dist)

@@ -68,6 +68,15 @@ int gar_host_profile_load(const char *path, gar_host_profile *out, gar_error *er
  * A distribution whose quantiles are all equal always gives that value. */
 gar_dur_ns gar_host_dist_sample(const gar_host_dist *dist, uint64_t draw);
 
+/* The mean and variance of the values gar_host_dist_sample gives: between
+ * two listed quantiles a and b (a < b), at probability their levels' gap,
+ * the sampler's values are uniform on the integers a .. b - 1 (it rounds
+ * down), so that segment has mean a + (b - a - 1) / 2 and variance
+ * ((b - a)^2 - 1) / 12; a segment with a = b is the constant a.  Exact up to
+ * the sampler's 2^-32 resolution in probability.  A constant distribution
+ * has variance 0. */
+void gar_host_dist_moments(const gar_host_dist *dist, double *mean, double *variance);
+
 /* The median (level 500 000 ppm), for reports and estimates. */
 gar_dur_ns gar_host_dist_median(const gar_host_dist *dist);
 

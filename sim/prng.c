@@ -23,25 +23,6 @@ gar_prng gar_prng_seeded(uint64_t seed)
     return g;
 }
 
-static uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-uint64_t gar_prng_next(gar_prng *g)
-{
-    uint64_t *s = g->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
 double gar_prng_uniform(gar_prng *g)
 {
     return (double)(gar_prng_next(g) >> 11) * 0x1.0p-53;

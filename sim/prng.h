@@ -17,8 +17,26 @@ typedef struct gar_prng {
 /* The generator seeded by `seed`.  Never all-zero state. */
 gar_prng gar_prng_seeded(uint64_t seed);
 
-/* The next 64 random bits. */
-uint64_t gar_prng_next(gar_prng *g);
+/* The next 64 random bits.  Inline: the simulator draws one for every
+ * latency, up to tens of millions a second, and the step is a few shifts. */
+static inline uint64_t gar_prng_rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static inline uint64_t gar_prng_next(gar_prng *g)
+{
+    uint64_t *s = g->s;
+    uint64_t result = gar_prng_rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = gar_prng_rotl(s[3], 45);
+    return result;
+}
 
 /* A uniform double in [0, 1), 53 random bits. */
 double gar_prng_uniform(gar_prng *g);

@@ -93,6 +93,8 @@ typedef struct gar_replay_config {
     gar_sim_fault fault;            /* default none */
     uint64_t fault_wait;            /* the row (0-based) the fault hits */
     gar_dur_ns late_store_ns;       /* how late a late-store fault's store lands */
+    bool exact_polls;               /* default false: poll runs fast-forwarded, an
+                                     * approximation (sim_host.h); true: every turn alone */
     gar_dur_ns *overshoot_out;      /* NULL (default), or trace->count entries, caller-owned:
                                      * on success each wait's overshoot, in row order (for
                                      * distribution tests such as gar verify's) */
@@ -129,8 +131,8 @@ void gar_replay_config_init(gar_replay_config *config);
  * mode or fault, or a plan the wait machine refuses; -GAR_E_CAPACITY for
  * more than GAR_SIM_STREAMS_MAX streams or when memory runs out; or the code
  * of the first wait that failed (GAR_E_DEVICE_FAULT, GAR_E_WAIT_DEADLINE).
- * `out` is written only on success.  Memory: two u64 per wait and a table of
- * the points, allocated for the call. */
+ * `out` is written only on success.  Memory: three u64 per wait and a table
+ * of the points, allocated for the call. */
 int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar_error *err);
 
 /* "open" / "closed", or "?"; and the inverse, -1 for an unknown name. */

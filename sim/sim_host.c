@@ -6,7 +6,13 @@
 #include "sim_host.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdio.h>
+
+/* Fast-forwarded polls (sim_host.h): a block leaves this many standard
+ * deviations of its total to spare, and has at least this many turns. */
+#define BLOCK_SPARE_SD 4.0
+#define BLOCK_MIN_TURNS 8
 
 int gar_sim_host_init(gar_sim_host *host, const gar_host_profile *profile, uint64_t seed,
                       gar_error *err)
@@ -16,6 +22,24 @@ int gar_sim_host_init(gar_sim_host *host, const gar_host_profile *profile, uint6
                              host == NULL ? "host" : "profile", "is NULL");
     host->profile = *profile;
     host->prng = gar_prng_seeded(seed);
+    double mean, variance;
+    gar_host_dist_moments(&profile->poll_period, &mean, &variance);
+    gar_dur_ns fixed = gar_after(profile->query_ns, profile->clock_ns);
+    const gar_host_dist *period = &profile->poll_period;
+    host->poll_turn = (gar_sim_poll_turn){
+        .mean = mean + (double)fixed,
+        .sd = sqrt(variance),
+        .min = gar_after(period->value[0], fixed),
+        .max = gar_after(period->value[period->count - 1], fixed),
+    };
+    /* The least block whose floor B*Tmin is BLOCK_SPARE_SD deviations below
+     * its mean: B*(mu - Tmin) >= k*sigma*sqrt(B).  A smaller block's normal
+     * would be clamped often enough to move its mean. */
+    double above_min = host->poll_turn.mean - (double)host->poll_turn.min;
+    double k_sigma = BLOCK_SPARE_SD * host->poll_turn.sd;
+    double least = above_min > 0 ? ceil(k_sigma * k_sigma / (above_min * above_min)) : 0;
+    host->poll_turn.block_min = least < 0x1p62 ? (uint64_t)least : UINT64_C(1) << 62;
+    host->exact_polls = false;
     return 0;
 }
 
@@ -96,6 +120,96 @@ static int perform_park(gar_sim_host *host, gar_sim_device *dev, const gar_sim_w
     return answer;
 }
 
+static gar_dur_ns times_saturating(uint64_t n, gar_dur_ns d)
+{
+    return d != 0 && n > UINT64_MAX / d ? UINT64_MAX : n * d;
+}
+
+/* The most turns a block may take with `room` ns (sim_host.h):
+ * B*mu + k*sigma*sqrt(B) <= room, solved for sqrt(B). */
+static uint64_t block_turns(const gar_sim_poll_turn *turn, double room)
+{
+    double spread = BLOCK_SPARE_SD * turn->sd;
+    double root = (sqrt(spread * spread + 4 * turn->mean * room) - spread) / (2 * turn->mean);
+    double b = floor(root * root);
+    if (b >= 0x1p62)
+        return UINT64_C(1) << 62; /* no wait is that long; keeps the arithmetic in range */
+    uint64_t turns = (uint64_t)b;
+    while (turns > 0 && (double)turns * turn->mean + spread * sqrt((double)turns) > room)
+        turns--; /* the root's rounding, never more than a turn or two */
+    return turns;
+}
+
+/* At a POLL step at `*t`, before `limit` (the completion or the deadline,
+ * the earlier): when a block of turns surely fits, draws its total, charges
+ * it busy and feeds it to the machine as one batch.  Returns false when no
+ * block fits: the next turn is simulated alone. */
+static bool skip_polls(gar_sim_host *host, gar_wait *w, gar_mono_ns limit, gar_mono_ns *t,
+                       accounts *acc, gar_error *err)
+{
+    const gar_sim_poll_turn *turn = &host->poll_turn;
+    if (limit == GAR_MONO_NEVER || limit <= *t)
+        return false; /* a hung device without a deadline: no end to skip to */
+    gar_dur_ns room = limit - *t - 1; /* a block ends at or before *t + room < limit */
+    if (room <= turn->max)
+        return false; /* the last Tmax is always turn by turn */
+    uint64_t b = block_turns(turn, (double)(room - turn->max));
+    if (b < BLOCK_MIN_TURNS || b < turn->block_min)
+        return false;
+    gar_dur_ns lo = times_saturating(b, turn->min);
+    gar_dur_ns hi = times_saturating(b, turn->max);
+    if (hi > room)
+        hi = room;
+    assert(lo <= hi);
+    double total = (double)b * turn->mean;
+    if (turn->sd > 0)
+        total += turn->sd * sqrt((double)b) * gar_prng_normal(&host->prng);
+    /* Clamped in double first, so a far tail converts without overflow, and
+     * again after rounding, which may step past an edge. */
+    gar_dur_ns took = lo;
+    if (total >= (double)hi)
+        took = hi;
+    else if (total > (double)lo)
+        took = (gar_dur_ns)(total + 0.5);
+    took = took < lo ? lo : took > hi ? hi : took;
+    *t += took;
+    acc->busy += took;
+    int rc = gar_wait_feed_polls(w, b, *t, err);
+    assert(rc == 0);
+    (void)rc;
+    return true;
+}
+
+/* At a POLL step at `*t`: the turns that follow, one draw each, exactly as
+ * single POLL actions would run them.  Those that surely answer pending and
+ * end before `limit` (their clock read included) are fed to the machine as
+ * one batch, which is equivalent; the first that may not is left to the
+ * caller to perform alone: its drawn poll period is returned. */
+static gar_dur_ns run_single_turns(gar_sim_host *host, gar_wait *w, gar_mono_ns limit,
+                                   gar_mono_ns *t, accounts *acc, gar_error *err)
+{
+    const gar_host_profile *hp = &host->profile;
+    gar_dur_ns fixed = gar_after(hp->query_ns, hp->clock_ns);
+    gar_mono_ns now = *t;
+    uint64_t turns = 0;
+    for (;;) {
+        gar_dur_ns period = draw(host, &hp->poll_period);
+        gar_mono_ns end = gar_after(gar_after(now, period), fixed);
+        if (end >= limit) {
+            if (turns > 0) {
+                acc->busy += now - *t;
+                *t = now;
+                int rc = gar_wait_feed_polls(w, turns, now, err);
+                assert(rc == 0);
+                (void)rc;
+            }
+            return period;
+        }
+        now = end;
+        turns++;
+    }
+}
+
 int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *work,
                       const gar_plan *plan, bool has_sleep, gar_dur_ns sleep_ns,
                       gar_mono_ns start, gar_mono_ns deadline, gar_sim_wait_result *out,
@@ -124,11 +238,17 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
             acc.busy += t - from;
             answer = gar_sim_device_status(dev, work, t, err);
             break;
-        case GAR_WAIT_OP_POLL:
-            t = gar_after(gar_after(t, draw(host, &hp->poll_period)), hp->query_ns);
+        case GAR_WAIT_OP_POLL: {
+            gar_mono_ns limit = work->done_at < deadline ? work->done_at : deadline;
+            if (!host->exact_polls && skip_polls(host, &w, limit, &t, &acc, err))
+                continue; /* a block was fed: the machine decides what comes next */
+            gar_dur_ns period = run_single_turns(host, &w, limit, &t, &acc, err);
+            from = t;
+            t = gar_after(gar_after(t, period), hp->query_ns);
             acc.busy += t - from;
             answer = gar_sim_device_status(dev, work, t, err);
             break;
+        }
         case GAR_WAIT_OP_ARM:
             t = gar_after(t, hp->query_ns);
             acc.busy += t - from;

@@ -29,10 +29,59 @@
  *                GAR_E_WAIT_DEADLINE (the machine cannot bound a block; the
  *                driver does).
  * and after every action the driver reads the clock: clock_ns, busy.  So the
- * three CPU counters of a wait always sum to its wait_ns.
+ * three CPU counters of a wait always sum to its wait_ns, and one poll turn
+ * costs T = poll period + query_ns + clock_ns, from Tmin (p0 of the period)
+ * to Tmax (its p100).
  *
- * A host is a caller-owned plain value: the profile (copied) and the
- * generator.  It allocates nothing; not thread-safe. */
+ * Fast-forwarded polls.  A poll loop takes thousands of turns a millisecond,
+ * and simulating each (one draw, one machine step) would make poll plans
+ * thousands of times slower to replay than the others.  The host knows when
+ * the status will turn (the work's completion) and when the wait's deadline
+ * comes; let `limit` be the earlier.  A turn whose clock read ends before
+ * `limit` surely answers pending and is fed before the deadline, so a run
+ * of B such turns can be fed to the machine as one batch
+ * (gar_wait_feed_polls: the machine still makes every decision) once their
+ * total time is known.  That total is drawn once, approximately:
+ *
+ *   S = B*mu + sigma*sqrt(B)*Z, Z standard normal, rounded to whole ns and
+ *   clamped to [B*Tmin, B*Tmax] and to end before `limit`,
+ *
+ * where mu and sigma^2 are the exact mean and variance of one turn under
+ * the profile's piecewise-linear sampler (gar_host_dist_moments).  So every
+ * block has the right mean and variance, and the turns' sum is normal where
+ * the true sum is the B-fold convolution of one turn.  B is as many turns as
+ * fit, with room to spare, before `limit` less a reserve of Tmax:
+ *
+ *   the largest B with B*mu + 4*sigma*sqrt(B) <= limit - now - 1 - Tmax,
+ *
+ * and a block is taken only when B is at least 8 and at least
+ * 16*sigma^2/(mu - Tmin)^2, where the floor B*Tmin is four deviations below
+ * the mean: a shorter block's normal would be clamped there often enough to
+ * lengthen it on average (a skewed turn — a narrow body, a rare long tail —
+ * has sigma well above mu - Tmin).  So a wait takes a handful of blocks,
+ * each leaving about 4 sigma sqrt(B) of the distance, then single turns:
+ * one draw each, exactly as single POLL actions would run them, fed to the
+ * machine as one batch up to the one that may end the run, which is
+ * performed alone.  The last Tmax (at least) before `limit` is always
+ * single turns: the turn in which the completion falls — the one that sets
+ * the overshoot, length-biased toward the long turns of the tail — starts in
+ * that stretch, so it and the overshoot are sampled exactly, given the time
+ * the last block ended.  With a constant period the blocks are exact (sigma
+ * is 0): the same times, counts and accounts as single turns.  With a
+ * random one, poll runs draw different numbers than single turns would, and
+ * every draw after them shifts: results are the same in distribution (to
+ * the approximation), not byte for byte.  Set `exact_polls` to simulate
+ * every turn alone, as before the fast-forward (the numbers of a seed are
+ * then those of single turns); `gar replay --exact-polls` does, to check the
+ * approximation on a trace.
+ *
+ * The parks of a flag plan on a host without word_wait are busy spins too,
+ * but each park is one action up to its bound (at most park_ns), so they
+ * need no fast-forward.
+ *
+ * A host is a caller-owned plain value: the profile (copied), the
+ * generator, what fast-forwarding needs of the poll period, and the
+ * exact_polls switch.  It allocates nothing; not thread-safe. */
 #ifndef GAR_SIM_HOST_H
 #define GAR_SIM_HOST_H
 
@@ -48,9 +97,20 @@
 #include "prng.h"
 #include "sim_device.h"
 
+/* One poll turn (period + query + clock read), as gar_sim_host_init
+ * computes it from the profile. */
+typedef struct gar_sim_poll_turn {
+    double mean;         /* mu */
+    double sd;           /* sigma */
+    gar_dur_ns min, max; /* Tmin, Tmax */
+    uint64_t block_min;  /* the fewest turns a block takes (sim_host.h) */
+} gar_sim_poll_turn;
+
 typedef struct gar_sim_host {
     gar_host_profile profile;
     gar_prng prng;
+    gar_sim_poll_turn poll_turn;
+    bool exact_polls; /* false (init's default): fast-forward polls; true: one turn at a time */
 } gar_sim_host;
 
 /* What one simulated wait did. */
@@ -63,8 +123,9 @@ typedef struct gar_sim_wait_result {
     gar_dur_ns asleep_ns;   /* sleeps and blocking waits: the core free */
 } gar_sim_wait_result;
 
-/* A host with a copy of `profile`, its generator seeded by `seed`.  Returns
- * 0, or -GAR_E_INVALID_ARGUMENT for NULL pointers. */
+/* A host with a copy of `profile`, its generator seeded by `seed`, polls
+ * fast-forwarded (set exact_polls after to turn that off).  Returns 0, or
+ * -GAR_E_INVALID_ARGUMENT for NULL pointers. */
 int gar_sim_host_init(gar_sim_host *host, const gar_host_profile *profile, uint64_t seed,
                       gar_error *err);
 

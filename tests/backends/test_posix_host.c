@@ -55,8 +55,6 @@ static void set_up_tightens_the_timer_slack_and_says_so(void **state)
 {
     (void)state;
     gar_posix_host host = host_or_fail(NULL);
-    assert_string_equal(host.report.park, "spin-yield");
-    assert_non_null(host.report.word_wait_why);
     assert_int_equal(host.report.spins_per_yield, GAR_POSIX_SPINS_PER_YIELD_DEFAULT);
 #ifdef __linux__
     assert_true(host.report.timer_slack.set);
@@ -69,10 +67,64 @@ static void set_up_tightens_the_timer_slack_and_says_so(void **state)
 #endif
     gar_caps caps;
     gar_posix_host_caps(&host, &caps);
-    assert_false(caps.word_wait);
-    assert_ptr_equal(caps.word_wait_why, host.report.word_wait_why);
     assert_false(caps.io_uring);
     assert_non_null(caps.io_uring_why);
+}
+
+static void the_best_park_is_the_word_wait_where_the_probe_offers_one(void **state)
+{
+    (void)state;
+    gar_word_wait probed;
+    const bool offered = gar_word_wait_probe(&probed, NULL) == 1;
+    gar_posix_host host = host_or_fail(NULL);
+    gar_caps caps;
+    gar_posix_host_caps(&host, &caps);
+    assert_int_equal(host.report.word_wait.kind, probed.kind);
+    if (offered) {
+        assert_string_equal(host.report.park, probed.name);
+        assert_null(host.report.word_wait_why);
+        assert_true(caps.word_wait);
+    } else {
+        /* The probe's own reason, as the plan's fallback warning quotes it. */
+        assert_string_equal(host.report.park, "spin-yield");
+        assert_string_equal(host.report.word_wait_why, probed.why);
+        assert_false(caps.word_wait);
+        assert_ptr_equal(caps.word_wait_why, host.report.word_wait_why);
+    }
+}
+
+static void the_word_wait_asked_for_by_name_is_refused_where_the_probe_refuses(void **state)
+{
+    (void)state;
+    gar_word_wait probed;
+    const bool offered = gar_word_wait_probe(&probed, NULL) == 1;
+    const gar_posix_host_options options = { .park = GAR_POSIX_PARK_WORD_WAIT };
+    gar_posix_host host = { .report = { .park = "untouched" } };
+    gar_error err;
+    int rc = gar_posix_host_init(&host, &options, &err);
+    if (offered) {
+        assert_int_equal(rc, 0);
+        assert_string_equal(host.report.park, probed.name);
+    } else {
+        assert_int_equal(rc, -GAR_E_BACKEND);
+        assert_string_equal(err.argv[0], "the word wait probe");
+        assert_string_equal(err.argv[1], probed.why);
+        assert_string_equal(host.report.park, "untouched");
+    }
+}
+
+static void spin_yield_asked_for_is_not_probed_and_says_so(void **state)
+{
+    (void)state;
+    const gar_posix_host_options options = { .park = GAR_POSIX_PARK_SPIN_YIELD };
+    gar_posix_host host = host_or_fail(&options);
+    assert_string_equal(host.report.park, "spin-yield");
+    assert_int_equal(host.report.word_wait.kind, GAR_WORD_WAIT_NONE);
+    assert_string_equal(host.report.word_wait_why, "spin-yield was asked for");
+    gar_caps caps;
+    gar_posix_host_caps(&host, &caps);
+    assert_false(caps.word_wait);
+    assert_string_equal(caps.word_wait_why, "spin-yield was asked for");
 }
 
 static void set_up_refuses_what_it_cannot_do(void **state)
@@ -230,6 +282,9 @@ int main(void)
         cmocka_unit_test(the_clock_never_goes_back_and_moves_on),
         cmocka_unit_test(set_up_tightens_the_timer_slack_and_says_so),
         cmocka_unit_test(set_up_refuses_what_it_cannot_do),
+        cmocka_unit_test(the_best_park_is_the_word_wait_where_the_probe_offers_one),
+        cmocka_unit_test(the_word_wait_asked_for_by_name_is_refused_where_the_probe_refuses),
+        cmocka_unit_test(spin_yield_asked_for_is_not_probed_and_says_so),
         cmocka_unit_test(sleep_until_never_returns_before_its_target),
         cmocka_unit_test(park_answers_1_when_another_thread_stores),
         cmocka_unit_test(park_answers_0_at_its_bound_when_nothing_changes),

@@ -872,6 +872,161 @@ static void a_copied_machine_runs_on_as_the_original_would(void **state)
     assert_int_equal(ra.kind, GAR_WAIT_KIND_PARKED);
 }
 
+/* ---- batches of polls ------------------------------------------------- */
+
+static void expect_same_report(gar_wait_report a, gar_wait_report b)
+{
+    assert_int_equal(a.kind, b.kind);
+    assert_int_equal(a.sample.kind, b.sample.kind);
+    assert_int_equal(a.sample.ns, b.sample.ns);
+    assert_int_equal(a.wait_ns, b.wait_ns);
+    assert_int_equal(a.slept_ns, b.slept_ns);
+    assert_int_equal(a.sleeps, b.sleeps);
+    assert_int_equal(a.parks, b.parks);
+    assert_int_equal(a.queries, b.queries);
+    assert_int_equal(a.backstop_queries, b.backstop_queries);
+    assert_int_equal(a.polls, b.polls);
+}
+
+static void expect_same_action(gar_wait_action a, gar_wait_action b)
+{
+    assert_int_equal(a.op, b.op);
+    assert_int_equal(a.until, b.until);
+    assert_int_equal(a.code, b.code);
+}
+
+/* Drives two machines in lockstep on one world: `single` is fed every answer
+ * alone; `batched` gets each run of pending polls seen before the deadline as
+ * batches of at most `batch`, and the poll that ends a run (done, or at the
+ * deadline) alone, as a driver must.  After every feed both must agree on the
+ * report and the next action.  Returns the polls fed in batches. */
+static uint64_t drive_in_batches(gar_plan plan, gar_mono_ns done_at, gar_mono_ns deadline,
+                                 uint64_t batch)
+{
+    world w;
+    world_init(&w, done_at);
+    gar_wait single, batched;
+    assert_int_equal(gar_wait_init(&single, &plan, true, SLEEP_NS, START, deadline, NULL), 0);
+    assert_int_equal(gar_wait_init(&batched, &plan, true, SLEEP_NS, START, deadline, NULL), 0);
+    uint64_t in_batches = 0;
+    for (unsigned steps = 0; steps < STEPS_MAX; steps++) {
+        gar_wait_action a = gar_wait_next(&single);
+        expect_same_action(a, gar_wait_next(&batched));
+        if (a.op == GAR_WAIT_OP_DONE || a.op == GAR_WAIT_OP_FAILED)
+            return in_batches;
+        gar_error err;
+        if (a.op != GAR_WAIT_OP_POLL) {
+            int rc = perform(&w, a, &err);
+            assert_int_equal(gar_wait_feed(&single, rc, w.now, NULL), 0);
+            assert_int_equal(gar_wait_feed(&batched, rc, w.now, NULL), 0);
+            continue;
+        }
+        uint64_t k = 0;
+        gar_mono_ns last_pending = 0;
+        bool run_ended = false;
+        int rc = 0;
+        while (k < batch) {
+            rc = world_poll(&w, &err);
+            if (rc != 0 || (deadline != NEVER && w.now >= deadline)) {
+                run_ended = true;
+                break;
+            }
+            assert_int_equal(gar_wait_feed(&single, 0, w.now, NULL), 0);
+            last_pending = w.now;
+            k++;
+        }
+        if (k > 0) {
+            assert_int_equal(gar_wait_feed_polls(&batched, k, last_pending, NULL), 0);
+            in_batches += k;
+            expect_same_report(gar_wait_report_of(&single), gar_wait_report_of(&batched));
+            expect_same_action(gar_wait_next(&single), gar_wait_next(&batched));
+        }
+        if (run_ended) {
+            assert_int_equal(gar_wait_feed(&single, rc, w.now, NULL), 0);
+            assert_int_equal(gar_wait_feed(&batched, rc, w.now, NULL), 0);
+        }
+        expect_same_report(gar_wait_report_of(&single), gar_wait_report_of(&batched));
+    }
+    fail_msg("the wait did not end within %d actions", STEPS_MAX);
+    return 0;
+}
+
+/* Polls answer at +500 + 200k (and, after the sleep of poll+predict, at
+ * +755500 + 200k), so the deadlines below fall on a poll's answer, between
+ * two, before the sleep ends, and never; the work is done during the polls,
+ * during the sleep, or never. */
+static void a_batch_of_polls_is_the_polls_one_by_one(void **state)
+{
+    (void)state;
+    static const gar_mono_ns done[] = { AT(1500), AT(600000), AT(900000), NEVER };
+    static const gar_mono_ns deadlines[] = { NEVER, AT(300500), AT(300600), AT(700000),
+                                             AT(800100) };
+    static const uint64_t batches[] = { 1, 2, 7, 1000, UINT64_MAX };
+    uint64_t batched = 0;
+    for (int predict = 0; predict <= 1; predict++)
+        for (size_t d = 0; d < N(done); d++)
+            for (size_t l = 0; l < N(deadlines); l++)
+                for (size_t b = 0; b < N(batches); b++)
+                    if (done[d] != NEVER || deadlines[l] != NEVER)
+                        batched += drive_in_batches(plan_poll(predict), done[d], deadlines[l],
+                                                    batches[b]);
+    assert_true(batched > 100000); /* batches were fed, not only single polls */
+}
+
+static void a_batch_of_polls_is_refused_where_single_feeds_would_differ(void **state)
+{
+    (void)state;
+    gar_plan plan = plan_poll(false);
+    const gar_mono_ns deadline = AT(10000);
+    gar_wait m;
+    gar_error err;
+    assert_int_equal(gar_wait_feed_polls(NULL, 1, START, &err), -GAR_E_INVALID_ARGUMENT);
+
+    /* Not at a poll: the first query. */
+    assert_int_equal(gar_wait_init(&m, &plan, false, 0, START, deadline, NULL), 0);
+    assert_int_equal(gar_wait_feed_polls(&m, 3, AT(100), &err), -GAR_E_INVALID_ARGUMENT);
+    assert_string_equal(err.argv[0], "gar_wait_feed_polls");
+    assert_string_equal(err.argv[1], "wait");
+    assert_int_equal(gar_wait_next(&m).op, GAR_WAIT_OP_FAILED);
+    assert_int_equal(gar_wait_next(&m).code, -GAR_E_INVALID_ARGUMENT);
+
+    /* At a poll: no polls, a time that goes back, a time at the deadline. */
+    static const struct {
+        uint64_t pending;
+        gar_mono_ns now;
+        const char *what;
+    } bad[] = { { 0, AT(600), "pending" }, { 4, AT(499), "now" }, { 4, AT(10000), "now" },
+                { 4, AT(20000), "now" } };
+    for (size_t i = 0; i < N(bad); i++) {
+        assert_int_equal(gar_wait_init(&m, &plan, false, 0, START, deadline, NULL), 0);
+        assert_int_equal(gar_wait_feed(&m, 0, AT(500), NULL), 0);
+        assert_int_equal(gar_wait_next(&m).op, GAR_WAIT_OP_POLL);
+        assert_int_equal(gar_wait_feed_polls(&m, bad[i].pending, bad[i].now, &err),
+                         -GAR_E_INVALID_ARGUMENT);
+        assert_string_equal(err.argv[1], bad[i].what);
+        assert_int_equal(gar_wait_next(&m).code, -GAR_E_INVALID_ARGUMENT);
+        assert_int_equal(gar_wait_report_of(&m).polls, 0);
+    }
+
+    /* Just before the deadline is taken; the poll at it fails the wait. */
+    assert_int_equal(gar_wait_init(&m, &plan, false, 0, START, deadline, NULL), 0);
+    assert_int_equal(gar_wait_feed(&m, 0, AT(500), NULL), 0);
+    assert_int_equal(gar_wait_feed_polls(&m, 40, AT(9999), &err), 0);
+    assert_int_equal(gar_wait_feed_polls(&m, 1, AT(9999), &err), 0); /* no time may pass */
+    gar_wait_report r = gar_wait_report_of(&m);
+    assert_int_equal(r.polls, 41);
+    assert_int_equal(r.wait_ns, 9999);
+    assert_int_equal(gar_wait_next(&m).op, GAR_WAIT_OP_POLL);
+    assert_int_equal(gar_wait_feed(&m, 0, AT(10000), &err), 0);
+    expect_deadline(gar_wait_next(&m), &err);
+
+    /* An ended wait stays as it ended. */
+    gar_wait_action end = gar_wait_next(&m);
+    assert_int_equal(gar_wait_feed_polls(&m, 1, AT(20000), &err), -GAR_E_INVALID_ARGUMENT);
+    expect_same_action(gar_wait_next(&m), end);
+    assert_int_equal(gar_wait_report_of(&m).polls, 42);
+}
+
 /* ---- refusals ----------------------------------------------------------- */
 
 static void init_refuses_bad_arguments_and_leaves_the_machine(void **state)
@@ -1032,6 +1187,8 @@ int main(void)
         cmocka_unit_test(an_error_from_the_block_ends_the_wait_with_it),
         cmocka_unit_test(time_arithmetic_saturates_at_the_end_of_time),
         cmocka_unit_test(a_copied_machine_runs_on_as_the_original_would),
+        cmocka_unit_test(a_batch_of_polls_is_the_polls_one_by_one),
+        cmocka_unit_test(a_batch_of_polls_is_refused_where_single_feeds_would_differ),
         cmocka_unit_test(init_refuses_bad_arguments_and_leaves_the_machine),
         cmocka_unit_test(a_feed_out_of_range_fails_the_wait),
         cmocka_unit_test(a_time_that_goes_back_fails_the_wait),

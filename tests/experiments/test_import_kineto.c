@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "import.h"
 
 /* The documented point ids, computed outside gar (FNV-1a-64 of the name, then
@@ -132,6 +134,58 @@ static void an_external_trace_imports(void **state)
     gar_trace_free(&t);
 }
 
+/* Two devices, both with a stream 7: a device sync waits only for its own
+ * device, and the row's stream says which (device × 65536 + stream).  A
+ * stream sync does not wait for an op another thread launched after the sync
+ * began; of two overlapping syncs from two threads, the one that would move
+ * its stream backwards is out of order; an op that ends before its launch
+ * (clock skew) is inconsistent. */
+static void devices_threads_and_skips(void **state)
+{
+    (void)state;
+#define RT(ts, dur, name, corr)                                                                   \
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"" name "\",\"pid\":1,\"tid\":1,\"ts\":" #ts  \
+    ",\"dur\":" #dur ",\"args\":{\"correlation\":" #corr "}},"
+#define K(ts, dur, dev, corr)                                                                     \
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":" #dev ",\"tid\":7,\"ts\":" #ts       \
+    ",\"dur\":" #dur ",\"args\":{\"device\":" #dev ",\"stream\":7,\"correlation\":" #corr "}},"
+#define SYNC(dev, stream, corr)                                                                   \
+    "{\"ph\":\"X\",\"cat\":\"cuda_sync\",\"name\":\"s\",\"pid\":0,\"tid\":0,\"ts\":0,\"dur\":0,"   \
+    "\"args\":{\"device\":" #dev ",\"stream\":" #stream ",\"correlation\":" #corr "}},"
+    static const char text[] =
+        "{\"traceEvents\":["
+        RT(10, 1, "cudaLaunchKernel", 1) K(20, 10, 1, 1)
+        RT(11, 1, "cudaLaunchKernel", 2) K(25, 50, 0, 2)
+        RT(15, 20, "cudaDeviceSynchronize", 3) SYNC(1, -1, 3)
+        RT(40, 40, "cudaStreamSynchronize", 4) SYNC(0, 7, 4)
+        RT(45, 1, "cudaLaunchKernel", 5) K(76, 2, 0, 5)
+        RT(90, 1, "cudaLaunchKernel", 8) K(105, 5, 0, 8)
+        RT(95, 1, "cudaLaunchKernel", 9) K(150, 40, 0, 9)
+        RT(100, 100, "cudaStreamSynchronize", 6) SYNC(0, 7, 6)
+        RT(110, 5, "cudaStreamSynchronize", 7) SYNC(0, 7, 7)
+        RT(300, 1, "cudaLaunchKernel", 10) K(290, 5, 0, 10)
+        RT(301, 10, "cudaStreamSynchronize", 11) SYNC(0, 7, 11)
+        "{}]}";
+#undef RT
+#undef K
+#undef SYNC
+    gar_trace t;
+    gar_import_counts c;
+    gar_error err;
+    assert_int_equal(gar_import_kineto_memory(text, sizeof text - 1, "mem", &t, &c, &err), 0);
+    const gar_trace_row want[] = {
+        { P_DEVICE_SYNC, 0, 5000, 20000, 0, 65536 + 7 },
+        { P_STREAM_SYNC_7, 1000, 30000, 65000, 0, 7 }, /* the op launched at 11, not 45 */
+        { P_STREAM_SYNC_7, 85000, 90000, 180000, 0, 7 },
+    };
+    assert_rows(&t, want, 3);
+    assert_int_equal(c.sync_calls, 5);
+    assert_int_equal(c.inconsistent, 1);
+    assert_int_equal(c.out_of_order, 1);
+    assert_int_equal(c.no_gpu_op + c.no_stream + c.no_launch, 0);
+    gar_trace_free(&t);
+}
+
 static int import_text(const char *text, gar_error *err)
 {
     gar_trace t;
@@ -172,6 +226,99 @@ static void bad_json_is_refused_with_its_place(void **state)
     const char *huge = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": 1e30,"
                        " \"dur\": 3}]}";
     assert_int_equal(import_text(huge, &err), -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[2], "ts");
+    /* Events that are not kept may carry any numbers. */
+    const char *odd = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"ts\": -1e999,"
+                      " \"dur\": 3.5e40}]}";
+    assert_int_equal(import_text(odd, &err), -GAR_E_INVALID_TRACE);
+    assert_non_null(strstr(err.argv[3], "no host call waited"));
+}
+
+/* Appends `n` steps (launch, kernel, stream sync with its record) as JSON
+ * events to `out`, 1 ms apart, with decimal timestamps. */
+static size_t write_steps(char *out, size_t cap, int n)
+{
+    size_t len = (size_t)snprintf(out, cap, "{\"traceEvents\": [\n");
+    for (int i = 0; i < n && len < cap; i++) {
+        double t = 1700000000000000.0 + 1000.0 * i;
+        int c = 2 * i + 1;
+        len += (size_t)snprintf(out + len, cap - len,
+            "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
+            "\"tid\":1,\"ts\":%.3f,\"dur\":4.25,\"args\":{\"correlation\":%d}},\n"
+            "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":%.3f,"
+            "\"dur\":900.125,\"args\":{\"device\":0,\"stream\":7,\"correlation\":%d}},\n"
+            "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"pid\":1,"
+            "\"tid\":1,\"ts\":%.3f,\"dur\":906,\"args\":{\"correlation\":%d}},\n"
+            "{\"ph\":\"X\",\"cat\":\"cuda_sync\",\"name\":\"Stream Sync\",\"pid\":0,\"tid\":7,"
+            "\"ts\":%.3f,\"dur\":905,\"args\":{\"device\":0,\"stream\":7,\"correlation\":%d}}%s\n",
+            t, c, t + 10.5, c, t + 5.0, c + 1, t + 6.0, c + 1, i + 1 < n ? "," : "");
+    }
+    len += (size_t)snprintf(out + len, cap - len, "]}\n");
+    return len;
+}
+
+/* Many blocks, from a file plain and gzip-compressed, and from memory. */
+static void a_long_profile_streams_through_blocks(void **state)
+{
+    (void)state;
+    const int n = 3000;
+    size_t cap = (size_t)n * 700 + 64;
+    char *json = malloc(cap);
+    size_t len = write_steps(json, cap, n);
+    assert_true(len < cap && len > 256 * 1024);
+
+    char plain[] = "/tmp/gar-kineto-XXXXXX";
+    int fd = mkstemp(plain);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, json, len), (ssize_t)len);
+    close(fd);
+    char packed[64];
+    snprintf(packed, sizeof packed, "%s.gz", plain);
+    gzFile gz = gzopen(packed, "wb");
+    assert_non_null(gz);
+    assert_int_equal(gzwrite(gz, json, (unsigned)len), (int)len);
+    assert_int_equal(gzclose(gz), Z_OK);
+
+    gar_trace a, b, c;
+    assert_int_equal(gar_import_kineto_file(plain, &a, NULL, NULL), 0);
+    assert_int_equal(gar_import_kineto_file(packed, &b, NULL, NULL), 0);
+    assert_int_equal(gar_import_kineto_memory(json, len, "mem", &c, NULL, NULL), 0);
+    assert_int_equal(a.count, (size_t)n);
+    assert_true(gar_trace_equal(&a, &b));
+    assert_true(gar_trace_equal(&a, &c));
+    for (int i = 0; i < n; i++) {
+        const gar_trace_row *r = &a.row[i];
+        assert_int_equal(r->submit_ns, (uint64_t)i * 1000000);
+        assert_int_equal(r->start_ns, (uint64_t)i * 1000000 + 5000);
+        assert_int_equal(r->done_ns, (uint64_t)i * 1000000 + 910625);
+    }
+
+    /* A fault far into the text is placed by line and column. */
+    char *broken = malloc(len + 1);
+    memcpy(broken, json, len);
+    size_t at = len / 2;
+    while (broken[at] != '\n')
+        at++;
+    broken[at + 1] = '#'; /* the first byte of a line well past the first block */
+    size_t line = 1;
+    for (size_t i = 0; i <= at; i++)
+        line += broken[i] == '\n';
+    gar_error err;
+    assert_int_equal(gar_import_kineto_memory(broken, len, "mem", &c, NULL, &err),
+                     -GAR_E_INVALID_TRACE);
+    char want_line[32];
+    snprintf(want_line, sizeof want_line, "%zu", line);
+    assert_string_equal(err.argv[1], want_line);
+    /* yajl stops at the offending byte or just past it. */
+    assert_true(strcmp(err.argv[2], "1") == 0 || strcmp(err.argv[2], "2") == 0);
+
+    unlink(plain);
+    unlink(packed);
+    free(broken);
+    free(json);
+    gar_trace_free(&a);
+    gar_trace_free(&b);
+    gar_trace_free(&c);
 }
 
 static void io_failures_are_coded(void **state)
@@ -207,7 +354,9 @@ int main(void)
         cmocka_unit_test(float_timestamps_keep_their_nanoseconds),
         cmocka_unit_test(bare_event_array_and_hip_names),
         cmocka_unit_test(an_external_trace_imports),
+        cmocka_unit_test(devices_threads_and_skips),
         cmocka_unit_test(bad_json_is_refused_with_its_place),
+        cmocka_unit_test(a_long_profile_streams_through_blocks),
         cmocka_unit_test(io_failures_are_coded),
     };
     return cmocka_run_group_tests_name("import_kineto", tests, NULL, NULL);

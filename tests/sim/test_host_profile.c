@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "host_profile.h"
+#include "prng.h"
 
 #define VALID_TAIL                                                                 \
     "query_ns 250\n"                                                               \
@@ -139,6 +140,8 @@ static void a_missing_file_is_an_io_error(void **state)
     assert_int_equal(gar_host_profile_load(GAR_DATA_DIR "/hosts/no-such.host", &p, &err),
                      -GAR_E_IO);
     assert_int_equal(gar_host_profile_parse(NULL, 0, "t", NULL, &err), -GAR_E_INVALID_ARGUMENT);
+    assert_int_equal(gar_host_profile_parse(NULL, 0, "t", &p, &err), -GAR_E_INVALID_HOST_PROFILE);
+    assert_int_equal(gar_host_profile_parse(NULL, 3, "t", &p, &err), -GAR_E_INVALID_ARGUMENT);
 }
 
 static uint64_t draw_at(double u)
@@ -186,6 +189,46 @@ static void an_all_equal_distribution_is_a_constant(void **state)
     assert_in_range(gar_host_dist_median(&big), GAR_HOST_NS_MAX / 2 - 1, GAR_HOST_NS_MAX / 2);
 }
 
+/* The sampler's segment position, by 64-bit integer division: what the
+ * sampler computed before it divided in double, and must still compute. */
+static uint64_t reference_frac(const gar_host_dist *d, uint64_t draw, unsigned *segment)
+{
+    uint64_t pos = (draw >> 32) * GAR_HOST_LEVEL_ONE;
+    unsigned i = 0;
+    while (i + 2 < d->count && pos >= (uint64_t)d->level[i + 1] << 32)
+        i++;
+    *segment = i;
+    return (pos - ((uint64_t)d->level[i] << 32)) / (d->level[i + 1] - d->level[i]);
+}
+
+static void sampling_divides_exactly(void **state)
+{
+    (void)state;
+    /* Level gaps from one ppm to the whole range, draws at random and at the
+     * edges of every segment (where a rounded quotient would show). */
+    gar_host_dist d = { 6, { 0, 1, 3, 500000, 999999, GAR_HOST_LEVEL_ONE },
+                        { 0, 10, 20, 30, GAR_HOST_NS_MAX - 1, GAR_HOST_NS_MAX } };
+    gar_host_dist whole = { 2, { 0, GAR_HOST_LEVEL_ONE }, { 0, GAR_HOST_NS_MAX } };
+    gar_host_dist thirds = { 4, { 0, 333333, 666667, GAR_HOST_LEVEL_ONE }, { 5, 7, 700, 7000 } };
+    const gar_host_dist *dists[] = { &d, &whole, &thirds };
+    gar_prng g = gar_prng_seeded(9);
+    for (size_t k = 0; k < 3; k++)
+        for (unsigned n = 0; n < 300000; n++) {
+            uint64_t draw = gar_prng_next(&g);
+            if (n % 3 == 1) /* just below or at a level's edge */
+                draw = ((((uint64_t)dists[k]->level[n % dists[k]->count] << 32) /
+                         GAR_HOST_LEVEL_ONE) + (n % 5) - 2) << 32;
+            unsigned i;
+            uint64_t frac = reference_frac(dists[k], draw, &i);
+            const gar_host_dist *x = dists[k];
+            gar_dur_ns want = x->value[i] + (gar_dur_ns)((((x->value[i + 1] - x->value[i]) >> 32)
+                                                          * frac) +
+                                                         ((((x->value[i + 1] - x->value[i]) &
+                                                            UINT32_MAX) * frac) >> 32));
+            assert_int_equal(gar_host_dist_sample(x, draw), want);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +239,7 @@ int main(void)
         cmocka_unit_test(a_missing_file_is_an_io_error),
         cmocka_unit_test(sampling_interpolates_the_inverse_cdf),
         cmocka_unit_test(an_all_equal_distribution_is_a_constant),
+        cmocka_unit_test(sampling_divides_exactly),
     };
     return cmocka_run_group_tests_name("host_profile", tests, NULL, NULL);
 }

@@ -91,8 +91,9 @@
  *   included: `queries` every QUERY; `backstop_queries` the QUERYs of the
  *   flag park stage issued because `due` came (backstop or deadline), as
  *   opposed to the first query, the wake query and those confirming a park's
- *   hint; `parks` every PARK; `polls` every POLL; `sleeps` every SLEEP_UNTIL
- *   (more than one only after spurious wakes).  The block itself is not
+ *   hint; `parks` every PARK; `polls` every POLL (each poll of a batch fed
+ *   with gar_wait_feed_polls); `sleeps` every SLEEP_UNTIL (more than one
+ *   only after spurious wakes).  The block itself is not
  *   counted (kind BLOCKED says it ran).  wait_ns is from start to the last fed
  *   time: the answer that ended the wait, done or failed.
  *
@@ -178,8 +179,13 @@ int gar_wait_init(gar_wait *wait, const gar_plan *plan, bool has_sleep, gar_dur_
                   gar_mono_ns start, gar_mono_ns deadline, gar_error *err);
 
 /* The pending action (DONE or FAILED once the wait has ended).  Pure: it
- * reads the machine only, so asking twice gives the same answer. */
-gar_wait_action gar_wait_next(const gar_wait *wait);
+ * reads the machine only, so asking twice gives the same answer.  Inline (a
+ * driver asks once an action, the simulator millions of times a second); the
+ * pending action is stored, so this is the read of one field. */
+static inline gar_wait_action gar_wait_next(const gar_wait *wait)
+{
+    return wait->action;
+}
 
 /* Feeds the answer `result` of the pending action, seen at `now`.  A
  * negative `result` is the port's (or idle's) error and ends the wait with
@@ -190,8 +196,38 @@ gar_wait_action gar_wait_next(const gar_wait *wait);
  * which leaves the ended wait as it was. */
 int gar_wait_feed(gar_wait *wait, int result, gar_mono_ns now, gar_error *err);
 
-/* The report so far; final once gar_wait_next says DONE or FAILED. */
-gar_wait_report gar_wait_report_of(const gar_wait *wait);
+/* Feeds a batch of polls: `pending` POLL actions, each answered 0 (pending),
+ * the last one seen at `now`.  Exactly equivalent to `pending` calls of
+ * gar_wait_feed(wait, 0, t_k, err) with t_1 <= ... <= t_pending = now, all
+ * before the deadline: the same report (polls, wait_ns), the same next
+ * action (POLL again), the same state for every feed after.  The times of the
+ * polls before the last are not needed: a pending poll changes nothing but
+ * the poll count and the last time, and its only decision — fail at the
+ * deadline — cannot fire before the deadline.  That is the batch's whole
+ * contract, and why it is safe: a driver that can tell many polls will
+ * answer pending (the simulator, which knows when the work completes) skips
+ * the turns in between, and the machine still makes every decision.
+ *
+ * The caller must end a batch before the deadline: `now` at or past it is
+ * refused, because there a single feed would have failed the wait at the
+ * first poll that crossed it, whose time the batch does not say.  Feed the
+ * polls around the deadline one by one.  A poll that answers done (or an
+ * error) is fed alone too, with gar_wait_feed.
+ *
+ * Returns 0 when the batch was taken, or -GAR_E_INVALID_ARGUMENT with `err`
+ * filled for: a NULL wait; a wait that has ended (left as it was); and, ending
+ * the wait FAILED with that code as gar_wait_feed does for a driver bug, a
+ * pending action other than POLL, `pending` 0 (a batch is at least one poll),
+ * a `now` earlier than the last one fed, or a `now` at or past the
+ * deadline. */
+int gar_wait_feed_polls(gar_wait *wait, uint64_t pending, gar_mono_ns now, gar_error *err);
+
+/* The report so far; final once gar_wait_next says DONE or FAILED.  Inline,
+ * like gar_wait_next. */
+static inline gar_wait_report gar_wait_report_of(const gar_wait *wait)
+{
+    return wait->report;
+}
 
 /* Lower-case names for logs and tables ("query", "sleep-until"; "parked"),
  * or "?" for a value out of range. */

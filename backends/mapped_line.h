@@ -1,0 +1,152 @@
+/* backends/mapped_line.h — a completion line in device-mapped host memory,
+ * over any GPU driver that offers the few operations below (CUDA and HIP do).
+ *
+ * The line sits alone at the start of one page-locked, device-mapped page of
+ * GAR_MAPPED_PAGE_BYTES host memory: the host reads it through `line`, a
+ * device stream stores into it through `device_addr`.  Alone, because a
+ * monitor-based park wakes on any store to the page's first cache line, and
+ * nothing but the device's stores should land there.
+ *
+ * Lifetime (SPEC §10), the same for every vendor:
+ *   create   retain the device's primary context (the line's domain), then
+ *            allocate and map the page; the line holds that reference from
+ *            before the page exists until after it is freed.
+ *   use      ports (mapped_port.h) bind a slot to a stream; a stream of any
+ *            other context is refused (ForeignStream).
+ *   release  settle the domain (wait until everything it ran finished, so
+ *            no store into the page is pending), free the page, release the
+ *            context.  When the domain does not settle the page is leaked,
+ *            and the context reference with it: freeing it under a pending
+ *            store would let the device write into memory reused for
+ *            something else, which is far worse than 4 KiB lost.
+ *
+ * Faults.  Every failure is GAR_E_BACKEND ("{what} failed: {status}") whose
+ * third, unshown argument names the fault (gar_mapped_fault_of reads it back),
+ * so callers and tests can tell the four apart without parsing text:
+ *   Driver         the driver returned a failing status ("NAME (N): text")
+ *   Unavailable    the library, or an entry point the line needs, is missing
+ *   NoDomain       no such device, or its primary context cannot be had
+ *   ForeignStream  a stream of another context was offered
+ *
+ * Ownership: the caller owns the gar_mapped_line (no allocation beyond the
+ * page); the ops table and its driver context are borrowed and must outlive
+ * the release.  Not thread-safe: one thread creates, binds and releases. */
+#ifndef GAR_MAPPED_LINE_H
+#define GAR_MAPPED_LINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gar/error.h>
+#include <gar/line.h>
+
+#define GAR_MAPPED_PAGE_BYTES 4096u
+
+typedef enum gar_mapped_fault {
+    GAR_MAPPED_FAULT_NONE = 0,       /* not a mapped-line failure (or no failure) */
+    GAR_MAPPED_FAULT_DRIVER,         /* the driver returned a failing status */
+    GAR_MAPPED_FAULT_UNAVAILABLE,    /* library or entry point missing */
+    GAR_MAPPED_FAULT_NO_DOMAIN,      /* no device, or no primary context for it */
+    GAR_MAPPED_FAULT_FOREIGN_STREAM, /* a stream of another context */
+} gar_mapped_fault;
+
+/* The device and the context a line lives in, as the vendor names them. */
+typedef struct gar_mapped_domain {
+    int ordinal;   /* the device's index, as the line was asked for it */
+    int device;    /* the vendor's device handle (CUdevice, hipDevice_t) */
+    void *context; /* its retained primary context (CUcontext, hipCtx_t) */
+} gar_mapped_domain;
+
+/* What a vendor supplies.  `drv` is the vendor's driver table.  Each op
+ * returns 0 (or the answer documented) or fills `err` through
+ * gar_mapped_fail and returns its result. */
+typedef struct gar_mapped_ops {
+    /* The first entry point the line needs that `drv` lacks, or NULL. */
+    const char *(*missing)(const void *drv);
+    /* Initialises the driver, finds device `ordinal` and retains its primary
+     * context into `domain`. */
+    int (*retain)(const void *drv, int ordinal, gar_mapped_domain *domain, gar_error *err);
+    /* Drops the reference `retain` took. */
+    int (*release)(const void *drv, const gar_mapped_domain *domain, gar_error *err);
+    /* Allocates `bytes` of page-locked host memory mapped into the domain's
+     * device and returns both views; on failure nothing stays allocated. */
+    int (*map)(const void *drv, const gar_mapped_domain *domain, size_t bytes, void **host,
+               uint64_t *device_addr, gar_error *err);
+    /* Frees what `map` allocated. */
+    int (*unmap)(const void *drv, const gar_mapped_domain *domain, void *host, gar_error *err);
+    /* Waits until all work of the domain has finished. */
+    int (*settle)(const void *drv, const gar_mapped_domain *domain, gar_error *err);
+    /* 1 when `stream` belongs to the domain, 0 when it belongs to another. */
+    int (*owns_stream)(const void *drv, const gar_mapped_domain *domain, void *stream,
+                       gar_error *err);
+    /* The stream ops get the domain too: a vendor may need it current for
+     * an implicit stream (CUDA's NULL stream). */
+    /* 1 when all work on `stream` is done, 0 while some is pending. */
+    int (*query)(const void *drv, const gar_mapped_domain *domain, void *stream,
+                 gar_error *err);
+    /* Returns once all work on `stream` is done. */
+    int (*synchronize)(const void *drv, const gar_mapped_domain *domain, void *stream,
+                       gar_error *err);
+    /* Enqueues on `stream`, behind its work, the store of `value` into the
+     * 64-bit word at `device_addr`. */
+    int (*write_value)(const void *drv, const gar_mapped_domain *domain, void *stream,
+                       uint64_t device_addr, uint64_t value, gar_error *err);
+} gar_mapped_ops;
+
+typedef enum gar_mapped_state {
+    GAR_MAPPED_UNSET = 0, /* never created, or creation failed */
+    GAR_MAPPED_LIVE,      /* created; may be bound and stored into */
+    GAR_MAPPED_RELEASED,  /* released: page freed, context released */
+    GAR_MAPPED_LEAKED,    /* released without settling: page and context kept */
+} gar_mapped_state;
+
+typedef struct gar_mapped_line {
+    gar_line *line;         /* host view of the line (the page's start); read only */
+    uint64_t device_addr;   /* device view of the same line; read only */
+    gar_mapped_state state; /* read only */
+    /* private */
+    const gar_mapped_ops *ops;
+    const void *drv;
+    gar_mapped_domain domain;
+    void *page;
+    uint8_t bound;                      /* bit i: slot i is held by a port */
+    uint64_t issued[GAR_LINE_WORDS];    /* the last sequence number enqueued per slot */
+} gar_mapped_line;
+
+/* Fills `err` with GAR_E_BACKEND for `fault`: "{what} failed: {status}",
+ * where `status` is prefixed with the fault's name for every fault but
+ * Driver (whose status already says what the driver said).  Returns
+ * -GAR_E_BACKEND. */
+int gar_mapped_fail(gar_error *err, gar_mapped_fault fault, const char *what,
+                    const char *status);
+
+/* The fault a backend error names, or GAR_MAPPED_FAULT_NONE for NULL, any
+ * other code, or a GAR_E_BACKEND that no mapped line produced. */
+gar_mapped_fault gar_mapped_fault_of(const gar_error *err);
+
+/* The fault's name: "Driver", "Unavailable", "NoDomain", "ForeignStream";
+ * "None" for GAR_MAPPED_FAULT_NONE and anything else. */
+const char *gar_mapped_fault_name(gar_mapped_fault fault);
+
+/* Creates a line on device `ordinal`: checks the entry points, retains the
+ * domain, maps the page, puts the (zeroed) line at its start.  Returns 0
+ * with the line LIVE, or a negated code with the line UNSET and nothing
+ * held: -GAR_E_INVALID_ARGUMENT (NULL line/ops/drv, negative ordinal),
+ * -GAR_E_BACKEND (a fault as above; a page the driver could not map at
+ * 64-byte alignment is Driver). */
+int gar_mapped_line_create(gar_mapped_line *line, const gar_mapped_ops *ops, const void *drv,
+                           int ordinal, gar_error *err);
+
+/* Releases a LIVE line with no slot bound.  Returns
+ *   0  the domain settled, the page was freed, the context released
+ *      (state RELEASED);
+ *   1  the page was leaked, with the context reference (state LEAKED):
+ *      the domain did not settle, or freeing the page failed after it did;
+ *      `err` says why;
+ *  <0  -GAR_E_INVALID_ARGUMENT (NULL, not LIVE, a slot still bound: the
+ *      line is untouched), or -GAR_E_BACKEND when only the final context
+ *      release failed (the page is freed; state RELEASED). */
+int gar_mapped_line_release(gar_mapped_line *line, gar_error *err);
+
+#endif
