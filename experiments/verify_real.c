@@ -128,12 +128,14 @@ int gar_verify_device_find(const char *name, const char *verb,
     /* Where a GPU backend is built, its table is returned here. */
     if (strcmp(name, "cuda") == 0)
         return gar_error_set(err, GAR_E_BACKEND, 2, "opening the CUDA device",
-                             "the CUDA backend is not built into this gar, or no CUDA device "
-                             "is present");
+                             "this gar's verify has no CUDA device (the backend is not built "
+                             "into it or not yet behind its device seam, or no device is "
+                             "present)");
     if (strcmp(name, "hip") == 0)
         return gar_error_set(err, GAR_E_BACKEND, 2, "opening the HIP device",
-                             "the HIP backend is not built into this gar, or no HIP device "
-                             "is present");
+                             "this gar's verify has no HIP device (the backend is not built "
+                             "into it or not yet behind its device seam, or no device is "
+                             "present)");
     char what[256];
     snprintf(what, sizeof what, "--device '%s' is none of emulated, cuda, hip", name);
     return gar_error_set(err, GAR_E_USAGE, 2, verb, what);
