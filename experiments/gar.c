@@ -12,7 +12,9 @@ static int verb_help_main(int argc, char **argv);
 
 const gar_verb gar_verbs[] = {
     { "estimate", "feed a point's deadline estimator samples; print its sleeps", gar_verb_estimate_main },
+    { "gen", "write a synthetic trace from a seed", gar_verb_gen_main },
     { "help", "show this list, or a verb's help", verb_help_main },
+    { "import", "turn a Kineto or Nsight Systems profile into a trace", gar_verb_import_main },
     { NULL, NULL, NULL },
 };
 

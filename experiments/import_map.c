@@ -1,0 +1,517 @@
+/* experiments/import_map.c — profiler records to trace rows: the one mapping
+ * both importers share (the rules are in import.h and data/README.md). */
+#include "import.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gar_import_init(gar_import *im)
+{
+    memset(im, 0, sizeof *im);
+}
+
+void gar_import_free(gar_import *im)
+{
+    if (im == NULL)
+        return;
+    free(im->op);
+    free(im->call);
+    free(im->sync);
+    gar_import_init(im);
+}
+
+/* Grows `*array` of `*cap` elements of `size` bytes to hold one more. */
+static int grow(void **array, size_t *cap, size_t used, size_t size, gar_error *err)
+{
+    if (used < *cap)
+        return 0;
+    size_t want = *cap == 0 ? 256 : *cap * 2;
+    void *grown = want <= SIZE_MAX / size ? realloc(*array, want * size) : NULL;
+    if (grown == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "import records", "out of memory");
+    *array = grown;
+    *cap = want;
+    return 0;
+}
+
+int gar_import_add_op(gar_import *im, const gar_import_op *op, gar_error *err)
+{
+    int rc = grow((void **)&im->op, &im->ops_cap, im->ops, sizeof *op, err);
+    if (rc == 0)
+        im->op[im->ops++] = *op;
+    return rc;
+}
+
+int gar_import_add_call(gar_import *im, const gar_import_call *call, gar_error *err)
+{
+    int rc = grow((void **)&im->call, &im->calls_cap, im->calls, sizeof *call, err);
+    if (rc == 0)
+        im->call[im->calls++] = *call;
+    return rc;
+}
+
+int gar_import_add_sync(gar_import *im, const gar_import_sync *sync, gar_error *err)
+{
+    int rc = grow((void **)&im->sync, &im->syncs_cap, im->syncs, sizeof *sync, err);
+    if (rc == 0)
+        im->sync[im->syncs++] = *sync;
+    return rc;
+}
+
+/* The host calls that wait for the device (CUDA runtime and driver, HIP). */
+static const struct {
+    const char *name;
+    gar_sync_kind kind;
+} sync_names[] = {
+    { "cudaStreamSynchronize", GAR_SYNC_STREAM },
+    { "cudaEventSynchronize", GAR_SYNC_EVENT },
+    { "cudaDeviceSynchronize", GAR_SYNC_DEVICE },
+    { "cudaThreadSynchronize", GAR_SYNC_DEVICE },
+    { "cudaMemcpy", GAR_SYNC_MEMCPY },
+    { "cudaMemcpyAsync", GAR_SYNC_MEMCPY_ASYNC },
+    { "cuStreamSynchronize", GAR_SYNC_STREAM },
+    { "cuEventSynchronize", GAR_SYNC_EVENT },
+    { "cuCtxSynchronize", GAR_SYNC_DEVICE },
+    { "cuMemcpyDtoH", GAR_SYNC_MEMCPY },
+    { "cuMemcpyDtoHAsync", GAR_SYNC_MEMCPY_ASYNC },
+    { "hipStreamSynchronize", GAR_SYNC_STREAM },
+    { "hipEventSynchronize", GAR_SYNC_EVENT },
+    { "hipDeviceSynchronize", GAR_SYNC_DEVICE },
+    { "hipMemcpy", GAR_SYNC_MEMCPY },
+    { "hipMemcpyWithStream", GAR_SYNC_MEMCPY },
+    { "hipMemcpyAsync", GAR_SYNC_MEMCPY_ASYNC },
+};
+enum { SYNC_NAMES = sizeof sync_names / sizeof sync_names[0] };
+
+int gar_import_sync_name(const char *name, size_t len)
+{
+    /* Nsight writes versioned names: cudaStreamSynchronize_v3020. */
+    size_t digits = 0;
+    while (digits < len && name[len - 1 - digits] >= '0' && name[len - 1 - digits] <= '9')
+        digits++;
+    if (digits > 0 && digits + 2 <= len && name[len - 1 - digits] == 'v' &&
+        name[len - 2 - digits] == '_')
+        len -= digits + 2;
+    for (int i = 0; i < SYNC_NAMES; i++)
+        if (strlen(sync_names[i].name) == len && memcmp(sync_names[i].name, name, len) == 0)
+            return i;
+    return -1;
+}
+
+gar_sync_kind gar_import_sync_kind(int name)
+{
+    return name >= 0 && name < SYNC_NAMES ? sync_names[name].kind : GAR_SYNC_NONE;
+}
+
+const char *gar_import_sync_base(int name)
+{
+    return name >= 0 && name < SYNC_NAMES ? sync_names[name].name : NULL;
+}
+
+/* ---- lookups over the sorted records ---- */
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+    return (a > b) - (a < b);
+}
+
+static int op_by_stream(const void *x, const void *y)
+{
+    const gar_import_op *a = x, *b = y;
+    int c = cmp_u64(a->device, b->device);
+    if (c == 0)
+        c = cmp_u64(a->stream, b->stream);
+    if (c == 0)
+        c = cmp_u64(a->start_ns, b->start_ns);
+    if (c == 0)
+        c = cmp_u64(a->end_ns, b->end_ns);
+    return c != 0 ? c : cmp_u64(a->correlation, b->correlation);
+}
+
+static int call_by_correlation(const void *x, const void *y)
+{
+    const gar_import_call *a = x, *b = y;
+    int c = cmp_u64(a->correlation, b->correlation);
+    return c != 0 ? c : cmp_u64(a->start_ns, b->start_ns);
+}
+
+static int sync_by_correlation(const void *x, const void *y)
+{
+    const gar_import_sync *a = x, *b = y;
+    return cmp_u64(a->correlation, b->correlation);
+}
+
+/* Ops of one (device, stream), a run of the sorted op array. */
+typedef struct stream_run {
+    uint32_t device, stream;
+    size_t first, count;
+} stream_run;
+
+typedef struct mapper {
+    gar_import *im;
+    stream_run *run;
+    size_t runs;
+    const gar_import_op **by_corr; /* ops sorted by correlation */
+    size_t by_corr_count;
+} mapper;
+
+static const gar_import_call *find_call(const mapper *m, uint64_t correlation)
+{
+    if (correlation == 0)
+        return NULL;
+    size_t lo = 0, hi = m->im->calls;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->im->call[mid].correlation < correlation)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m->im->calls && m->im->call[lo].correlation == correlation ? &m->im->call[lo]
+                                                                           : NULL;
+}
+
+static const gar_import_sync *find_sync(const mapper *m, uint64_t correlation)
+{
+    if (correlation == 0)
+        return NULL;
+    gar_import_sync key = { correlation, 0, 0, 0, 0 };
+    return bsearch(&key, m->im->sync, m->im->syncs, sizeof key, sync_by_correlation);
+}
+
+static int op_ptr_by_correlation(const void *x, const void *y)
+{
+    const gar_import_op *const *a = x, *const *b = y;
+    return cmp_u64((*a)->correlation, (*b)->correlation);
+}
+
+static const gar_import_op *find_op(const mapper *m, uint64_t correlation)
+{
+    if (correlation == 0)
+        return NULL;
+    gar_import_op key = { 0, 0, correlation, 0, 0, false };
+    const gar_import_op *pkey = &key;
+    const gar_import_op **hit = bsearch(&pkey, m->by_corr, m->by_corr_count, sizeof pkey,
+                                        op_ptr_by_correlation);
+    return hit != NULL ? *hit : NULL;
+}
+
+static const stream_run *find_run(const mapper *m, uint32_t device, uint32_t stream)
+{
+    for (size_t i = 0; i < m->runs; i++)
+        if (m->run[i].stream == stream &&
+            (device == GAR_IMPORT_ANY || m->run[i].device == device))
+            return &m->run[i];
+    return NULL;
+}
+
+/* The only stream of `device` (any device for GAR_IMPORT_ANY), when it has
+ * exactly one: the fallback for a sync whose stream was not recorded. */
+static const stream_run *only_run(const mapper *m, uint32_t device)
+{
+    const stream_run *found = NULL;
+    for (size_t i = 0; i < m->runs; i++) {
+        if (device != GAR_IMPORT_ANY && m->run[i].device != device)
+            continue;
+        if (found != NULL)
+            return NULL;
+        found = &m->run[i];
+    }
+    return found;
+}
+
+/* The op of `run` that started last before `before`, and — when
+ * `launched_by` is set — was launched no later than it. */
+static const gar_import_op *last_op(const mapper *m, const stream_run *run, uint64_t before,
+                                    const uint64_t *launched_by)
+{
+    const gar_import_op *op = &m->im->op[run->first];
+    size_t lo = 0, hi = run->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (op[mid].start_ns < before)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    while (lo > 0) {
+        const gar_import_op *cand = &op[--lo];
+        if (launched_by == NULL)
+            return cand;
+        const gar_import_call *launch = find_call(m, cand->correlation);
+        if (launch != NULL && launch->start_ns <= *launched_by)
+            return cand;
+    }
+    return NULL;
+}
+
+/* What one synchronizing call waited for. */
+typedef struct awaited {
+    const gar_import_op *op; /* NULL: no row */
+    uint32_t named_stream;   /* for the point id */
+} awaited;
+
+/* Finds the op `call` waited for, or counts why there is none.  Returns false
+ * for a call that turns out not to wait at all (an async copy that does not
+ * block), which is not counted as a synchronizing call. */
+static bool find_awaited(const mapper *m, const gar_import_call *call, awaited *out,
+                         gar_import_counts *counts)
+{
+    gar_sync_kind kind = gar_import_sync_kind(call->name);
+    const gar_import_sync *sync = find_sync(m, call->correlation);
+    uint32_t device = sync != NULL ? sync->device : GAR_IMPORT_ANY;
+    const stream_run *run = NULL;
+    uint64_t record_at = 0;
+    bool by_record = false;
+    out->op = NULL;
+    out->named_stream = UINT32_MAX;
+
+    switch (kind) {
+    case GAR_SYNC_MEMCPY:
+    case GAR_SYNC_MEMCPY_ASYNC: {
+        const gar_import_op *copy = find_op(m, call->correlation);
+        if (kind == GAR_SYNC_MEMCPY_ASYNC && (copy == NULL || !copy->dtoh_pageable))
+            return false;
+        counts->sync_calls++;
+        if (copy == NULL) {
+            counts->no_gpu_op++;
+            return true;
+        }
+        run = find_run(m, copy->device, copy->stream);
+        break;
+    }
+    case GAR_SYNC_STREAM:
+    case GAR_SYNC_EVENT: {
+        counts->sync_calls++;
+        uint32_t stream = GAR_IMPORT_ANY;
+        if (sync != NULL)
+            stream = kind == GAR_SYNC_EVENT && sync->event_stream != GAR_IMPORT_ANY
+                         ? sync->event_stream
+                         : sync->stream;
+        if (kind == GAR_SYNC_EVENT && sync != NULL && sync->event_correlation != 0) {
+            const gar_import_call *record = find_call(m, sync->event_correlation);
+            if (record != NULL) {
+                record_at = record->start_ns;
+                by_record = true;
+            }
+        }
+        run = stream != GAR_IMPORT_ANY ? find_run(m, device, stream) : only_run(m, device);
+        if (run == NULL) {
+            if (stream == GAR_IMPORT_ANY)
+                counts->no_stream++;
+            else
+                counts->no_gpu_op++;
+            return true;
+        }
+        break;
+    }
+    case GAR_SYNC_DEVICE: {
+        counts->sync_calls++;
+        const gar_import_op *best = NULL;
+        for (size_t i = 0; i < m->runs; i++) {
+            if (device != GAR_IMPORT_ANY && m->run[i].device != device)
+                continue;
+            const gar_import_op *op = last_op(m, &m->run[i], call->end_ns, NULL);
+            if (op != NULL && (best == NULL || op->end_ns > best->end_ns))
+                best = op;
+        }
+        if (best == NULL)
+            counts->no_gpu_op++;
+        out->op = best;
+        return true;
+    }
+    case GAR_SYNC_NONE:
+        return false;
+    }
+    if (run == NULL) {
+        counts->no_gpu_op++;
+        return true;
+    }
+    out->op = last_op(m, run, call->end_ns, by_record ? &record_at : NULL);
+    if (out->op == NULL)
+        counts->no_gpu_op++;
+    out->named_stream = run->device * GAR_IMPORT_ID_LIMIT + run->stream;
+    return true;
+}
+
+/* FNV-1a, 64 bits: small, stable, and documented everywhere. */
+static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
+static uint64_t point_of(int name, uint32_t named_stream)
+{
+    const char *base = gar_import_sync_base(name);
+    unsigned char le[4] = { (unsigned char)named_stream, (unsigned char)(named_stream >> 8),
+                            (unsigned char)(named_stream >> 16),
+                            (unsigned char)(named_stream >> 24) };
+    uint64_t h = fnv1a(UINT64_C(0xcbf29ce484222325), base, strlen(base));
+    return fnv1a(h, le, sizeof le);
+}
+
+static int row_by_start(const void *x, const void *y)
+{
+    const gar_trace_row *a = x, *b = y;
+    int c = cmp_u64(a->start_ns, b->start_ns);
+    if (c == 0)
+        c = cmp_u64(a->stream, b->stream);
+    if (c == 0)
+        c = cmp_u64(a->submit_ns, b->submit_ns);
+    if (c == 0)
+        c = cmp_u64(a->done_ns, b->done_ns);
+    return c != 0 ? c : cmp_u64(a->point, b->point);
+}
+
+/* Drops rows that would move their stream's submit or done backwards (calls
+ * from several host threads can overlap), counting them. */
+static void keep_stream_order(gar_trace *t, gar_import_counts *counts)
+{
+    typedef struct {
+        uint32_t stream;
+        uint64_t submit_ns, done_ns;
+    } last;
+    last *seen = NULL;
+    size_t seen_n = 0, kept = 0;
+    for (size_t i = 0; i < t->count; i++) {
+        gar_trace_row *row = &t->row[i];
+        last *s = NULL;
+        for (size_t j = 0; j < seen_n; j++)
+            if (seen[j].stream == row->stream)
+                s = &seen[j];
+        if (s == NULL) {
+            last *grown = realloc(seen, (seen_n + 1) * sizeof *seen);
+            if (grown == NULL)
+                break; /* the rest is dropped, and counted, as out of order */
+            seen = grown;
+            s = &seen[seen_n++];
+            s->stream = row->stream;
+            s->submit_ns = 0;
+            s->done_ns = 0;
+        }
+        if (row->submit_ns < s->submit_ns || row->done_ns < s->done_ns)
+            continue;
+        s->submit_ns = row->submit_ns;
+        s->done_ns = row->done_ns;
+        t->row[kept++] = *row;
+    }
+    counts->out_of_order += t->count - kept;
+    t->count = kept;
+    free(seen);
+}
+
+static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_counts *counts,
+                       gar_error *err)
+{
+    gar_import *im = m->im;
+    qsort(im->op, im->ops, sizeof *im->op, op_by_stream);
+    qsort(im->call, im->calls, sizeof *im->call, call_by_correlation);
+    qsort(im->sync, im->syncs, sizeof *im->sync, sync_by_correlation);
+
+    m->run = malloc((im->ops > 0 ? im->ops : 1) * sizeof *m->run);
+    m->by_corr = malloc((im->ops > 0 ? im->ops : 1) * sizeof *m->by_corr);
+    if (m->run == NULL || m->by_corr == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "import tables", "out of memory");
+    for (size_t i = 0; i < im->ops; i++) {
+        const gar_import_op *op = &im->op[i];
+        if (m->runs == 0 || m->run[m->runs - 1].device != op->device ||
+            m->run[m->runs - 1].stream != op->stream)
+            m->run[m->runs++] = (stream_run){ op->device, op->stream, i, 0 };
+        m->run[m->runs - 1].count++;
+        if (op->correlation != 0)
+            m->by_corr[m->by_corr_count++] = op;
+    }
+    qsort(m->by_corr, m->by_corr_count, sizeof *m->by_corr, op_ptr_by_correlation);
+
+    gar_trace trace;
+    gar_trace_init(&trace);
+    trace.columns = GAR_TRACE_HAS_STREAM;
+    for (size_t i = 0; i < im->calls; i++) {
+        const gar_import_call *call = &im->call[i];
+        if (call->name < 0)
+            continue;
+        awaited aw;
+        if (!find_awaited(m, call, &aw, counts) || aw.op == NULL)
+            continue;
+        const gar_import_op *op = aw.op;
+        const gar_import_call *launch = find_call(m, op->correlation);
+        if (launch == NULL) {
+            counts->no_launch++;
+            continue;
+        }
+        if (op->device >= GAR_IMPORT_ID_LIMIT || op->stream >= GAR_IMPORT_ID_LIMIT) {
+            counts->no_stream++;
+            continue;
+        }
+        if (launch->start_ns > call->start_ns || op->end_ns < launch->start_ns) {
+            counts->inconsistent++;
+            continue;
+        }
+        uint32_t named = gar_import_sync_kind(call->name) == GAR_SYNC_DEVICE ? UINT32_MAX
+                                                                              : aw.named_stream;
+        gar_trace_row row = {
+            .point = point_of(call->name, named),
+            .submit_ns = launch->start_ns,
+            .start_ns = call->start_ns,
+            .done_ns = op->end_ns,
+            .rows = 0,
+            .stream = op->device * GAR_IMPORT_ID_LIMIT + op->stream,
+        };
+        int rc = gar_trace_append(&trace, &row, err);
+        if (rc < 0) {
+            gar_trace_free(&trace);
+            return rc;
+        }
+    }
+    qsort(trace.row, trace.count, sizeof *trace.row, row_by_start);
+    keep_stream_order(&trace, counts);
+    counts->waits = trace.count;
+    if (trace.count == 0) {
+        gar_trace_free(&trace);
+        char fault[GAR_ERROR_ARG_BYTES];
+        snprintf(fault, sizeof fault,
+                 "no host call waited for GPU work (%llu synchronizing calls found)",
+                 (unsigned long long)counts->sync_calls);
+        return gar_error_set(err, GAR_E_INVALID_TRACE, 4, name, "-", "-", fault);
+    }
+    uint64_t origin = UINT64_MAX;
+    for (size_t i = 0; i < trace.count; i++)
+        if (trace.row[i].submit_ns < origin)
+            origin = trace.row[i].submit_ns;
+    for (size_t i = 0; i < trace.count; i++) {
+        trace.row[i].submit_ns -= origin;
+        trace.row[i].start_ns -= origin;
+        trace.row[i].done_ns -= origin;
+    }
+    int rc = gar_trace_check(&trace, name, err);
+    if (rc < 0) {
+        gar_trace_free(&trace);
+        return rc;
+    }
+    *out = trace;
+    return 0;
+}
+
+int gar_import_finish(gar_import *im, const char *name, gar_trace *out,
+                      gar_import_counts *counts, gar_error *err)
+{
+    if (im == NULL || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_finish",
+                             im == NULL ? "im" : "out", "is NULL");
+    gar_trace_init(out);
+    gar_import_counts local;
+    if (counts == NULL)
+        counts = &local;
+    memset(counts, 0, sizeof *counts);
+    mapper m = { im, NULL, 0, NULL, 0 };
+    int rc = map_records(&m, name != NULL ? name : "profile", out, counts, err);
+    free(m.run);
+    free(m.by_corr);
+    return rc;
+}

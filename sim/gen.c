@@ -1,0 +1,313 @@
+/* sim/gen.c — the synthetic trace kinds (see gen.h for the model). */
+#define _POSIX_C_SOURCE 200809L
+
+#include "gen.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prng.h"
+
+#define US_MAX 1e9 /* a step longer than 1000 s is a typo, not a trace */
+
+/* Every table starts with the two host-loop parameters, in this order. */
+enum { P_LAUNCH, P_GAP, P_KIND0 };
+#define HOST_PARAMS                                                                          \
+    { "launch_us", 30, 0, US_MAX, false, "host time from enqueue to the wait's start" },     \
+    { "gap_us", 100, 0, US_MAX, false, "host time from the wake to the next enqueue" }
+
+static const gar_gen_param steady_params[] = {
+    HOST_PARAMS,
+    { "residual_us", 2000, 0, US_MAX, false, "time from the wait's start to done" },
+};
+enum { STEADY_RESIDUAL = P_KIND0 };
+
+static const gar_gen_param jitter_params[] = {
+    HOST_PARAMS,
+    { "mean_us", 2000, 0, US_MAX, false, "mean residual" },
+    { "sd_us", 200, 0, US_MAX, false, "standard deviation of the residual" },
+};
+enum { JITTER_MEAN = P_KIND0, JITTER_SD };
+
+static const gar_gen_param bimodal_params[] = {
+    HOST_PARAMS,
+    { "prefill_us", 20000, 0, US_MAX, false, "residual of a prefill step (point 1)" },
+    { "decode_us", 2000, 0, US_MAX, false, "residual of a decode step (point 2)" },
+    { "prefill_p", 0.1, 0, 1, false, "chance that a step is a prefill" },
+    { "sd_us", 50, 0, US_MAX, false, "standard deviation around either residual" },
+};
+enum { BIMODAL_PREFILL = P_KIND0, BIMODAL_DECODE, BIMODAL_P, BIMODAL_SD };
+
+static const gar_gen_param drift_params[] = {
+    HOST_PARAMS,
+    { "base_us", 1000, 0, US_MAX, false, "residual at the start of each ramp" },
+    { "step_us", 10, 0, US_MAX, false, "growth of the residual per wait" },
+    { "period", 200, 1, 1e9, true, "waits per ramp before the residual jumps back" },
+    { "sd_us", 20, 0, US_MAX, false, "standard deviation around the ramp" },
+};
+enum { DRIFT_BASE = P_KIND0, DRIFT_STEP, DRIFT_PERIOD, DRIFT_SD };
+
+static const gar_gen_param decode_params[] = {
+    HOST_PARAMS,
+    { "base_us", 1000, 0, US_MAX, false, "residual of a step, before its rows" },
+    { "per_row_us", 25, 0, US_MAX, false, "residual added per row of the batch" },
+    { "rows_min", 1, 1, UINT32_MAX, true, "rows of a fresh batch" },
+    { "rows_max", 64, 1, UINT32_MAX, true, "rows at which the batch drains" },
+    { "grow_p", 0.5, 0, 1, false, "chance that the batch gains a row each step" },
+    { "sd_us", 20, 0, US_MAX, false, "standard deviation of the residual" },
+};
+enum { DECODE_BASE = P_KIND0, DECODE_PER_ROW, DECODE_ROWS_MIN, DECODE_ROWS_MAX, DECODE_GROW,
+       DECODE_SD };
+
+#define TABLE(t) { t, sizeof t / sizeof t[0] }
+static const struct {
+    const char *name;
+    struct {
+        const gar_gen_param *param;
+        size_t count;
+    } table;
+} kinds[GAR_GEN_KIND_COUNT] = {
+    [GAR_GEN_STEADY] = { "steady", TABLE(steady_params) },
+    [GAR_GEN_JITTER] = { "jitter", TABLE(jitter_params) },
+    [GAR_GEN_BIMODAL] = { "bimodal", TABLE(bimodal_params) },
+    [GAR_GEN_DRIFT] = { "drift", TABLE(drift_params) },
+    [GAR_GEN_DECODE] = { "decode", TABLE(decode_params) },
+};
+
+const char *gar_gen_kind_name(gar_gen_kind kind)
+{
+    return (unsigned)kind < GAR_GEN_KIND_COUNT ? kinds[kind].name : NULL;
+}
+
+const char *gar_gen_kind_names(void)
+{
+    return "steady, jitter, bimodal, drift, decode";
+}
+
+int gar_gen_kind_parse(const char *text, gar_gen_kind *out, gar_error *err)
+{
+    if (text == NULL || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_gen_kind_parse",
+                             text == NULL ? "text" : "out", "is NULL");
+    for (int k = 0; k < GAR_GEN_KIND_COUNT; k++) {
+        if (strcmp(text, kinds[k].name) == 0) {
+            *out = (gar_gen_kind)k;
+            return 0;
+        }
+    }
+    char what[GAR_ERROR_ARG_BYTES];
+    snprintf(what, sizeof what, "is not a kind (kinds: %s)", gar_gen_kind_names());
+    return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", text, what);
+}
+
+const gar_gen_param *gar_gen_params(gar_gen_kind kind, size_t *count)
+{
+    if ((unsigned)kind >= GAR_GEN_KIND_COUNT) {
+        if (count != NULL)
+            *count = 0;
+        return NULL;
+    }
+    if (count != NULL)
+        *count = kinds[kind].table.count;
+    return kinds[kind].table.param;
+}
+
+gar_gen_spec gar_gen_spec_default(gar_gen_kind kind)
+{
+    gar_gen_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.kind = kind;
+    size_t n;
+    const gar_gen_param *p = gar_gen_params(kind, &n);
+    for (size_t i = 0; i < n; i++)
+        spec.value[i] = p[i].fallback;
+    return spec;
+}
+
+/* Checks one value against its row of the table; `what` gets the fault. */
+static bool value_fits(const gar_gen_param *p, double v, char *what, size_t size)
+{
+    if (!(v >= p->min && v <= p->max)) {
+        snprintf(what, size, "is out of bounds (%s is %.15g to %.15g)", p->name, p->min, p->max);
+        return false;
+    }
+    if (p->integer && v != floor(v)) {
+        snprintf(what, size, "is not a whole number (%s counts)", p->name);
+        return false;
+    }
+    return true;
+}
+
+int gar_gen_spec_set(gar_gen_spec *spec, const char *assignment, gar_error *err)
+{
+    if (spec == NULL || assignment == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_gen_spec_set",
+                             spec == NULL ? "spec" : "assignment", "is NULL");
+    size_t n;
+    const gar_gen_param *p = gar_gen_params(spec->kind, &n);
+    const char *eq = strchr(assignment, '=');
+    char what[GAR_ERROR_ARG_BYTES];
+    if (eq == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", assignment,
+                             "is not key=value");
+    size_t key_len = (size_t)(eq - assignment);
+    for (size_t i = 0; i < n; i++) {
+        if (strlen(p[i].name) != key_len || memcmp(p[i].name, assignment, key_len) != 0)
+            continue;
+        const char *text = eq + 1;
+        char *end = NULL;
+        errno = 0;
+        double v = strtod(text, &end);
+        /* Only plain decimals: strtod also takes hex, inf and nan, which
+         * nobody means in a parameter. */
+        bool plain = *text != '\0' && strspn(text, "0123456789.eE+-") == strlen(text);
+        if (!plain || end == text || *end != '\0' || errno == ERANGE)
+            return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", assignment,
+                                 "is not a decimal number");
+        if (!value_fits(&p[i], v, what, sizeof what))
+            return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", assignment, what);
+        spec->value[i] = v;
+        return 0;
+    }
+    size_t at = (size_t)snprintf(what, sizeof what, "names no parameter of %s (parameters:",
+                                 gar_gen_kind_name(spec->kind));
+    for (size_t i = 0; i < n && at < sizeof what; i++)
+        at += (size_t)snprintf(what + at, sizeof what - at, " %s", p[i].name);
+    if (at < sizeof what)
+        snprintf(what + at, sizeof what - at, ")");
+    return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", assignment, what);
+}
+
+size_t gar_gen_spec_label(const gar_gen_spec *spec, char *buf, size_t size)
+{
+    size_t n, len = 0;
+    const gar_gen_param *p = gar_gen_params(spec->kind, &n);
+    if (size > 0)
+        buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        char item[96];
+        int m = snprintf(item, sizeof item, "%s%s=%.15g", i == 0 ? "" : " ", p[i].name,
+                         spec->value[i]);
+        if (m > 0 && len + (size_t)m < size)
+            memcpy(buf + len, item, (size_t)m + 1);
+        len += m > 0 ? (size_t)m : 0;
+    }
+    return len;
+}
+
+/* Microseconds to whole nanoseconds; negative draws become 0. */
+static uint64_t us_to_ns(double us)
+{
+    double ns = us * 1000.0;
+    return ns <= 0.0 ? 0 : (uint64_t)(ns + 0.5);
+}
+
+/* One step's residual (µs) and row count; advances the kind's state. */
+typedef struct gen_state {
+    gar_prng prng;
+    uint64_t index; /* steps made so far */
+    uint32_t rows;  /* decode: the batch's rows */
+} gen_state;
+
+static double noise(gen_state *st, double sd)
+{
+    /* sd 0 draws nothing, so noiseless kinds are exact and cheap. */
+    return sd > 0.0 ? sd * gar_prng_normal(&st->prng) : 0.0;
+}
+
+static double next_residual(const gar_gen_spec *spec, gen_state *st, gar_trace_row *row)
+{
+    const double *v = spec->value;
+    row->point = 1;
+    switch (spec->kind) {
+    case GAR_GEN_STEADY:
+        return v[STEADY_RESIDUAL];
+    case GAR_GEN_JITTER:
+        return v[JITTER_MEAN] + noise(st, v[JITTER_SD]);
+    case GAR_GEN_BIMODAL: {
+        bool prefill = gar_prng_uniform(&st->prng) < v[BIMODAL_P];
+        row->point = prefill ? 1 : 2;
+        return (prefill ? v[BIMODAL_PREFILL] : v[BIMODAL_DECODE]) + noise(st, v[BIMODAL_SD]);
+    }
+    case GAR_GEN_DRIFT: {
+        uint64_t along = st->index % (uint64_t)v[DRIFT_PERIOD];
+        return v[DRIFT_BASE] + v[DRIFT_STEP] * (double)along + noise(st, v[DRIFT_SD]);
+    }
+    case GAR_GEN_DECODE: {
+        if (st->index == 0 || st->rows >= (uint32_t)v[DECODE_ROWS_MAX])
+            st->rows = (uint32_t)v[DECODE_ROWS_MIN];
+        else if (gar_prng_uniform(&st->prng) < v[DECODE_GROW])
+            st->rows++;
+        row->rows = st->rows;
+        return v[DECODE_BASE] + v[DECODE_PER_ROW] * st->rows + noise(st, v[DECODE_SD]);
+    }
+    case GAR_GEN_KIND_COUNT:
+        break;
+    }
+    return 0.0;
+}
+
+static int refuse_time(gar_error *err)
+{
+    return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", "--waits",
+                         "makes a trace longer than 2^63 ns; use fewer waits or shorter steps");
+}
+
+int gar_gen_run(const gar_gen_spec *spec, uint64_t waits, uint64_t seed, gar_trace *out,
+                gar_error *err)
+{
+    if (spec == NULL || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_gen_run",
+                             spec == NULL ? "spec" : "out", "is NULL");
+    gar_trace_init(out);
+    size_t n;
+    const gar_gen_param *p = gar_gen_params(spec->kind, &n);
+    if (p == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_gen_run", "spec",
+                             "has no such kind");
+    char what[GAR_ERROR_ARG_BYTES];
+    for (size_t i = 0; i < n; i++)
+        if (!value_fits(&p[i], spec->value[i], what, sizeof what))
+            return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", p[i].name, what);
+    if (spec->kind == GAR_GEN_DECODE &&
+        spec->value[DECODE_ROWS_MIN] > spec->value[DECODE_ROWS_MAX])
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", "rows_min",
+                             "is above rows_max");
+    if (waits == 0 || waits > GAR_GEN_WAITS_MAX) {
+        snprintf(what, sizeof what, "must be 1 to %llu", (unsigned long long)GAR_GEN_WAITS_MAX);
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", "--waits", what);
+    }
+
+    gar_trace trace;
+    gar_trace_init(&trace);
+    int rc = gar_trace_reserve(&trace, (size_t)waits, err);
+    if (rc < 0)
+        return rc;
+    trace.columns = spec->kind == GAR_GEN_DECODE ? GAR_TRACE_HAS_ROWS : 0;
+    gen_state st = { gar_prng_seeded(seed), 0, 0 };
+    uint64_t launch = us_to_ns(spec->value[P_LAUNCH]);
+    uint64_t gap = us_to_ns(spec->value[P_GAP]);
+    uint64_t submit = 0;
+    /* Each step adds at most launch + residual + gap, each at most 10^12 ns,
+     * so checking the running time against the limit before each step keeps
+     * every sum far from wrapping. */
+    for (uint64_t i = 0; i < waits; i++, st.index++) {
+        gar_trace_row row = { 0, 0, 0, 0, 0, 0 };
+        double residual = next_residual(spec, &st, &row);
+        uint64_t r = us_to_ns(residual < US_MAX ? residual : US_MAX);
+        if (submit > GAR_TRACE_TIME_MAX - launch - r - gap) {
+            gar_trace_free(&trace);
+            return refuse_time(err);
+        }
+        row.submit_ns = submit;
+        row.start_ns = submit + launch;
+        row.done_ns = row.start_ns + r;
+        trace.row[trace.count++] = row;
+        submit = row.done_ns + gap;
+    }
+    *out = trace;
+    return 0;
+}

@@ -1,0 +1,90 @@
+/* sim/gen.h — synthetic traces from a seed.
+ *
+ * Every kind models one host loop on one stream: enqueue the step's work
+ * (submit), spend `launch_us` on the host, wait (start), and the work is done
+ * `residual` after the wait began (done = start + residual; a residual drawn
+ * below 0 is 0).  The host wakes, spends `gap_us`, and enqueues the next step.
+ * The kinds differ in the residual:
+ *   steady   constant `residual_us`                                point 1
+ *   jitter   normal, mean `mean_us`, sd `sd_us`                    point 1
+ *   bimodal  prefill steps (`prefill_us`, chance `prefill_p`)      point 1
+ *            among decode steps (`decode_us`), each ± normal `sd_us` point 2
+ *   drift    `base_us` growing by `step_us` a wait for `period`
+ *            waits, then back to `base_us` (a sawtooth), ± `sd_us` point 1
+ *   decode   continuous-batching decode: the batch's row count
+ *            starts at `rows_min`, gains a row with chance `grow_p`
+ *            each step and, once at `rows_max`, drains back to
+ *            `rows_min`; residual `base_us + per_row_us × rows`
+ *            ± `sd_us`; the trace carries the rows column           point 1
+ * Parameters are decimal numbers (integers where the table says so), times in
+ * microseconds, converted to whole nanoseconds.  The same spec, wait count and
+ * seed give the same trace, row for row. */
+#ifndef GAR_SIM_GEN_H
+#define GAR_SIM_GEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gar/error.h>
+
+#include "trace.h"
+
+typedef enum gar_gen_kind {
+    GAR_GEN_STEADY,
+    GAR_GEN_JITTER,
+    GAR_GEN_BIMODAL,
+    GAR_GEN_DRIFT,
+    GAR_GEN_DECODE,
+    GAR_GEN_KIND_COUNT
+} gar_gen_kind;
+
+#define GAR_GEN_PARAMS_MAX 8
+#define GAR_GEN_WAITS_MAX UINT64_C(100000000) /* 4 GB of rows */
+
+typedef struct gar_gen_param {
+    const char *name;
+    double fallback; /* the default */
+    double min, max; /* inclusive bounds */
+    bool integer;    /* must be a whole number */
+    const char *help;
+} gar_gen_param;
+
+/* A kind and a value for each of its parameters. */
+typedef struct gar_gen_spec {
+    gar_gen_kind kind;
+    double value[GAR_GEN_PARAMS_MAX];
+} gar_gen_spec;
+
+/* The kind's name ("steady"), or NULL for a number out of range. */
+const char *gar_gen_kind_name(gar_gen_kind kind);
+
+/* The accepted kind names, comma-separated, for help and errors. */
+const char *gar_gen_kind_names(void);
+
+/* Parses a kind name.  Returns 0, or -GAR_E_INVALID_ARGUMENT naming the text
+ * and the accepted names. */
+int gar_gen_kind_parse(const char *text, gar_gen_kind *out, gar_error *err);
+
+/* The parameter table of `kind` (static, never freed) and its length in *count. */
+const gar_gen_param *gar_gen_params(gar_gen_kind kind, size_t *count);
+
+/* A spec of `kind` with every parameter at its default. */
+gar_gen_spec gar_gen_spec_default(gar_gen_kind kind);
+
+/* Sets one parameter from "key=value".  Returns 0, or -GAR_E_INVALID_ARGUMENT
+ * (unknown key, not a number, not whole, out of bounds). */
+int gar_gen_spec_set(gar_gen_spec *spec, const char *assignment, gar_error *err);
+
+/* Writes "key=value key=value ..." for every parameter, like snprintf:
+ * at most `size` bytes, NUL included; returns the length needed. */
+size_t gar_gen_spec_label(const gar_gen_spec *spec, char *buf, size_t size);
+
+/* Generates `waits` rows (1 .. GAR_GEN_WAITS_MAX) from `seed` into `out` (need
+ * not be initialised; filled on success, empty on failure).  Returns 0,
+ * -GAR_E_INVALID_ARGUMENT (bad spec or count, or times that would pass
+ * GAR_TRACE_TIME_MAX) or -GAR_E_CAPACITY. */
+int gar_gen_run(const gar_gen_spec *spec, uint64_t waits, uint64_t seed, gar_trace *out,
+                gar_error *err);
+
+#endif

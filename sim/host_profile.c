@@ -1,0 +1,340 @@
+/* sim/host_profile.c — the gar-host v1 reader and quantile sampling.
+ *
+ * The reader fills a local profile and copies it out only when the whole text
+ * has parsed, so a refusal leaves the caller's profile untouched. */
+#define _POSIX_C_SOURCE 200809L
+#include "host_profile.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HEADER_MAGIC "gar-host"
+#define HEADER_VERSION "v1"
+#define TOKENS_MAX (GAR_HOST_QUANTILES_MAX + 2) /* key, the points, one too many to notice */
+#define FILE_BYTES_MAX (1u << 20)               /* a profile is a few hundred bytes */
+
+typedef enum key_kind { KEY_NS, KEY_BOOL, KEY_DIST } key_kind;
+
+typedef struct key_spec {
+    const char *name;
+    key_kind kind;
+    size_t offset; /* of the field in gar_host_profile */
+    gar_dur_ns dist_floor; /* KEY_DIST: the least p0 allowed */
+} key_spec;
+
+static const key_spec keys[] = {
+    { "query_ns", KEY_NS, offsetof(gar_host_profile, query_ns), 0 },
+    { "clock_ns", KEY_NS, offsetof(gar_host_profile, clock_ns), 0 },
+    { "word_wait", KEY_BOOL, offsetof(gar_host_profile, word_wait), 0 },
+    { "sleep_overshoot_ns", KEY_DIST, offsetof(gar_host_profile, sleep_overshoot), 0 },
+    { "block_wake_ns", KEY_DIST, offsetof(gar_host_profile, block_wake), 0 },
+    { "park_wake_ns", KEY_DIST, offsetof(gar_host_profile, park_wake), 0 },
+    /* A zero-length poll turn would let a poll loop run forever in no time. */
+    { "poll_period_ns", KEY_DIST, offsetof(gar_host_profile, poll_period), 1 },
+};
+#define KEY_COUNT (sizeof keys / sizeof keys[0])
+
+/* The levels every distribution must state, in ppm: p0, p50, p90, p99, p100. */
+static const uint32_t required_levels[] = { 0, 500000, 900000, 990000, GAR_HOST_LEVEL_ONE };
+
+typedef struct token {
+    const char *text;
+    size_t len;
+} token;
+
+typedef struct reader {
+    const char *name;
+    unsigned line;
+    gar_error *err;
+} reader;
+
+static int refuse(const reader *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int refuse(const reader *r, const char *fmt, ...)
+{
+    char fault[GAR_ERROR_ARG_BYTES];
+    char line[24];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(fault, sizeof fault, fmt, ap);
+    va_end(ap);
+    snprintf(line, sizeof line, "%u", r->line);
+    return gar_error_set(r->err, GAR_E_INVALID_HOST_PROFILE, 3, r->name, line, fault);
+}
+
+static bool token_is(token t, const char *s)
+{
+    return t.len == strlen(s) && memcmp(t.text, s, t.len) == 0;
+}
+
+/* Whole decimal digits, no sign, no leading zero (but "0"), at most `max`. */
+static bool parse_ns(const char *s, size_t len, gar_dur_ns max, gar_dur_ns *out)
+{
+    if (len == 0 || (len > 1 && s[0] == '0'))
+        return false;
+    gar_dur_ns v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        v = v * 10 + (gar_dur_ns)(s[i] - '0');
+        if (v > max)
+            return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* A level "pN" or "pN.F" (up to four fraction digits), 0..100, in ppm. */
+static bool parse_level(const char *s, size_t len, uint32_t *ppm)
+{
+    if (len < 2 || s[0] != 'p')
+        return false;
+    const char *dot = memchr(s, '.', len);
+    size_t int_len = dot ? (size_t)(dot - s) - 1 : len - 1;
+    gar_dur_ns whole;
+    if (!parse_ns(s + 1, int_len, 100, &whole))
+        return false;
+    uint32_t frac = 0;
+    if (dot != NULL) {
+        size_t frac_len = len - (size_t)(dot - s) - 1;
+        if (frac_len == 0 || frac_len > 4)
+            return false;
+        uint32_t scale = 1000;
+        for (size_t i = 0; i < frac_len; i++, scale /= 10) {
+            char c = dot[1 + i];
+            if (c < '0' || c > '9')
+                return false;
+            frac += (uint32_t)(c - '0') * scale;
+        }
+        if (frac == 0 || dot[frac_len] == '0')
+            return false; /* "p50.0" or "p99.90": one spelling per level */
+    }
+    uint32_t v = (uint32_t)whole * 10000 + frac;
+    if (v > GAR_HOST_LEVEL_ONE)
+        return false;
+    *ppm = v;
+    return true;
+}
+
+static int parse_dist(const reader *r, const key_spec *key, const token *tok, unsigned ntok,
+                      gar_host_dist *out)
+{
+    unsigned points = ntok - 1;
+    if (points > GAR_HOST_QUANTILES_MAX)
+        return refuse(r, "%s: more than %u quantiles", key->name, GAR_HOST_QUANTILES_MAX);
+    gar_host_dist d = { .count = points };
+    for (unsigned i = 0; i < points; i++) {
+        token t = tok[1 + i];
+        const char *eq = memchr(t.text, '=', t.len);
+        if (eq == NULL)
+            return refuse(r, "%s: quantile %u '%.*s' is not pLEVEL=NS", key->name, i + 1,
+                          (int)t.len, t.text);
+        size_t level_len = (size_t)(eq - t.text);
+        if (!parse_level(t.text, level_len, &d.level[i]))
+            return refuse(r, "%s: bad level '%.*s' (p0..p100, up to 4 decimals)", key->name,
+                          (int)level_len, t.text);
+        if (!parse_ns(eq + 1, t.len - level_len - 1, GAR_HOST_NS_MAX, &d.value[i]))
+            return refuse(r, "%s: bad value '%.*s' (whole ns, 0..%llu)", key->name,
+                          (int)(t.len - level_len - 1), eq + 1,
+                          (unsigned long long)GAR_HOST_NS_MAX);
+        if (i > 0 && d.level[i] <= d.level[i - 1])
+            return refuse(r, "%s: levels must increase ('%.*s' after p%g)", key->name,
+                          (int)level_len, t.text, d.level[i - 1] / 10000.0);
+        if (i > 0 && d.value[i] < d.value[i - 1])
+            return refuse(r, "%s: values must not decrease (%.*s below the one before)",
+                          key->name, (int)t.len, t.text);
+    }
+    unsigned found = 0;
+    for (unsigned i = 0; i < points; i++)
+        for (size_t k = 0; k < sizeof required_levels / sizeof required_levels[0]; k++)
+            if (d.level[i] == required_levels[k])
+                found |= 1u << k;
+    for (size_t k = 0; k < sizeof required_levels / sizeof required_levels[0]; k++)
+        if (!(found & (1u << k)))
+            return refuse(r, "%s: missing p%g (p0, p50, p90, p99 and p100 are required)",
+                          key->name, required_levels[k] / 10000.0);
+    if (d.value[0] < key->dist_floor)
+        return refuse(r, "%s: p0 must be at least %llu ns", key->name,
+                      (unsigned long long)key->dist_floor);
+    *out = d;
+    return 0;
+}
+
+static int parse_value(const reader *r, const key_spec *key, const token *tok, unsigned ntok,
+                       gar_host_profile *p)
+{
+    char *field = (char *)p + key->offset;
+    switch (key->kind) {
+    case KEY_NS: {
+        gar_dur_ns v;
+        if (ntok != 2)
+            return refuse(r, "%s takes one value (ns)", key->name);
+        if (!parse_ns(tok[1].text, tok[1].len, GAR_HOST_NS_MAX, &v))
+            return refuse(r, "%s: bad value '%.*s' (whole ns, 0..%llu)", key->name,
+                          (int)tok[1].len, tok[1].text, (unsigned long long)GAR_HOST_NS_MAX);
+        memcpy(field, &v, sizeof v);
+        return 0;
+    }
+    case KEY_BOOL: {
+        bool v;
+        if (ntok != 2)
+            return refuse(r, "%s takes one value (yes or no)", key->name);
+        if (token_is(tok[1], "yes"))
+            v = true;
+        else if (token_is(tok[1], "no"))
+            v = false;
+        else
+            return refuse(r, "%s: '%.*s' is neither yes nor no", key->name, (int)tok[1].len,
+                          tok[1].text);
+        memcpy(field, &v, sizeof v);
+        return 0;
+    }
+    case KEY_DIST: {
+        gar_host_dist d;
+        if (ntok < 3)
+            return refuse(r, "%s takes quantiles pLEVEL=NS (p0, p50, p90, p99, p100 at least)",
+                          key->name);
+        int rc = parse_dist(r, key, tok, ntok, &d);
+        if (rc < 0)
+            return rc;
+        memcpy(field, &d, sizeof d);
+        return 0;
+    }
+    }
+    return refuse(r, "internal: unknown key kind");
+}
+
+/* Splits one line (comment already cut) into blank-separated tokens.
+ * Returns the count, at most TOKENS_MAX (more are not looked at). */
+static unsigned split(const char *s, size_t len, token tok[TOKENS_MAX])
+{
+    unsigned n = 0;
+    size_t i = 0;
+    while (i < len && n < TOKENS_MAX) {
+        while (i < len && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        if (i == len)
+            break;
+        size_t start = i;
+        while (i < len && s[i] != ' ' && s[i] != '\t')
+            i++;
+        tok[n++] = (token){ s + start, i - start };
+    }
+    return n;
+}
+
+int gar_host_profile_parse(const char *text, size_t len, const char *name, gar_host_profile *out,
+                           gar_error *err)
+{
+    reader r = { name != NULL ? name : "host profile", 1, err };
+    if (text == NULL && len > 0)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_host_profile_parse", "text",
+                             "is NULL");
+    if (out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_host_profile_parse", "out",
+                             "is NULL");
+
+    gar_host_profile p;
+    memset(&p, 0, sizeof p);
+    unsigned seen_on[KEY_COUNT] = { 0 };
+    bool header = false;
+    size_t pos = 0;
+    for (; pos < len || !header; r.line++) {
+        const char *line = text + pos;
+        const char *nl = pos < len ? memchr(line, '\n', len - pos) : NULL;
+        size_t line_len = nl ? (size_t)(nl - line) : len - pos;
+        pos += line_len + (nl ? 1 : 0);
+        if (memchr(line, '\0', line_len) != NULL)
+            return refuse(&r, "NUL byte in the text");
+        if (line_len > 0 && line[line_len - 1] == '\r')
+            line_len--;
+        const char *hash = memchr(line, '#', line_len);
+        token tok[TOKENS_MAX];
+        unsigned ntok = split(line, hash ? (size_t)(hash - line) : line_len, tok);
+
+        if (!header) {
+            if (ntok < 2 || !token_is(tok[0], HEADER_MAGIC))
+                return refuse(&r, "the first line must be '" HEADER_MAGIC " " HEADER_VERSION "'");
+            if (!token_is(tok[1], HEADER_VERSION) || ntok != 2)
+                return refuse(&r, "unsupported version '%.*s' (this reader knows " HEADER_VERSION
+                              ")", (int)tok[1].len, tok[1].text);
+            header = true;
+            continue;
+        }
+        if (ntok == 0)
+            continue;
+        size_t k = 0;
+        while (k < KEY_COUNT && !token_is(tok[0], keys[k].name))
+            k++;
+        if (k == KEY_COUNT)
+            return refuse(&r, "unknown key '%.*s'", (int)tok[0].len, tok[0].text);
+        if (seen_on[k] != 0)
+            return refuse(&r, "%s given twice (first on line %u)", keys[k].name, seen_on[k]);
+        seen_on[k] = r.line;
+        int rc = parse_value(&r, &keys[k], tok, ntok, &p);
+        if (rc < 0)
+            return rc;
+    }
+    r.line--; /* the last line read */
+    for (size_t k = 0; k < KEY_COUNT; k++)
+        if (seen_on[k] == 0)
+            return refuse(&r, "missing key %s", keys[k].name);
+    *out = p;
+    return 0;
+}
+
+int gar_host_profile_load(const char *path, gar_host_profile *out, gar_error *err)
+{
+    if (path == NULL || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_host_profile_load",
+                             path == NULL ? "path" : "out", "is NULL");
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return gar_error_set(err, GAR_E_IO, 3, path, "open", strerror(errno));
+    char *buf = malloc(FILE_BYTES_MAX + 1);
+    if (buf == NULL) {
+        fclose(f);
+        return gar_error_set(err, GAR_E_IO, 3, path, "read", "out of memory");
+    }
+    size_t n = fread(buf, 1, FILE_BYTES_MAX + 1, f);
+    int read_failed = ferror(f);
+    fclose(f);
+    int rc;
+    if (read_failed)
+        rc = gar_error_set(err, GAR_E_IO, 3, path, "read", "read error");
+    else if (n > FILE_BYTES_MAX)
+        rc = gar_error_set(err, GAR_E_INVALID_HOST_PROFILE, 3, path, "1",
+                           "larger than 1 MiB: not a host profile");
+    else
+        rc = gar_host_profile_parse(buf, n, path, out, err);
+    free(buf);
+    return rc;
+}
+
+/* floor(a * f / 2^32) for f < 2^32, without overflow. */
+static uint64_t mul_frac32(uint64_t a, uint64_t f)
+{
+    return (a >> 32) * f + (((a & UINT32_MAX) * f) >> 32);
+}
+
+gar_dur_ns gar_host_dist_sample(const gar_host_dist *dist, uint64_t draw)
+{
+    /* The draw as a position in ppm scaled by 2^32: u/2^32 * 10^6 * 2^32. */
+    uint64_t pos = (draw >> 32) * GAR_HOST_LEVEL_ONE;
+    unsigned i = 0;
+    while (i + 2 < dist->count && pos >= (uint64_t)dist->level[i + 1] << 32)
+        i++;
+    uint64_t lo = (uint64_t)dist->level[i] << 32;
+    uint64_t width = dist->level[i + 1] - dist->level[i];
+    uint64_t frac = (pos - lo) / width; /* 2^-32 units of the segment, < 2^32 */
+    return dist->value[i] + mul_frac32(dist->value[i + 1] - dist->value[i], frac);
+}
+
+gar_dur_ns gar_host_dist_median(const gar_host_dist *dist)
+{
+    return gar_host_dist_sample(dist, UINT64_C(1) << 63);
+}

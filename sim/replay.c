@@ -1,0 +1,395 @@
+/* sim/replay.c — a trace's waits, in order, on a simulated device and host.
+ *
+ * Set-up allocates everything (the per-wait value arrays and the points'
+ * estimators, found by key once per row through a hash map built before the
+ * first wait); the loop itself allocates nothing. */
+#include "replay.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gar/wait.h>
+
+#include "sim_host.h"
+
+void gar_replay_config_init(gar_replay_config *config)
+{
+    if (config == NULL)
+        return;
+    memset(config, 0, sizeof *config);
+    config->estimator = gar_estimator_spec_default();
+    config->mode = GAR_REPLAY_OPEN;
+    config->wait_deadline_ns = GAR_REPLAY_DEADLINE_DEFAULT_NS;
+    config->fault = GAR_SIM_FAULT_NONE;
+}
+
+const char *gar_replay_mode_name(gar_replay_mode mode)
+{
+    switch (mode) {
+    case GAR_REPLAY_OPEN:
+        return "open";
+    case GAR_REPLAY_CLOSED:
+        return "closed";
+    }
+    return "?";
+}
+
+int gar_replay_mode_from_name(const char *name)
+{
+    if (name != NULL && strcmp(name, "open") == 0)
+        return GAR_REPLAY_OPEN;
+    if (name != NULL && strcmp(name, "closed") == 0)
+        return GAR_REPLAY_CLOSED;
+    return -1;
+}
+
+/* ---- points: key -> dense index, built before the replay ---------------- */
+
+typedef struct point_map {
+    uint64_t *keys;
+    uint32_t *index; /* UINT32_MAX: empty */
+    size_t mask;     /* capacity - 1, a power of two at least twice the points */
+    size_t count;
+} point_map;
+
+static size_t map_home(const point_map *m, uint64_t key)
+{
+    return (size_t)gar_point_key_hash(key) & m->mask;
+}
+
+static bool map_alloc(point_map *m, size_t capacity)
+{
+    m->keys = malloc(capacity * sizeof *m->keys);
+    m->index = malloc(capacity * sizeof *m->index);
+    if (m->keys == NULL || m->index == NULL)
+        return false;
+    memset(m->index, 0xff, capacity * sizeof *m->index);
+    m->mask = capacity - 1;
+    return true;
+}
+
+static void map_free(point_map *m)
+{
+    free(m->keys);
+    free(m->index);
+    m->keys = NULL;
+    m->index = NULL;
+}
+
+/* The slot holding `key`, or the empty one where it belongs. */
+static size_t map_slot(const point_map *m, uint64_t key)
+{
+    size_t i = map_home(m, key);
+    while (m->index[i] != UINT32_MAX && m->keys[i] != key)
+        i = (i + 1) & m->mask;
+    return i;
+}
+
+static bool map_grow(point_map *m)
+{
+    point_map bigger = { 0 };
+    if (!map_alloc(&bigger, (m->mask + 1) * 2)) {
+        map_free(&bigger);
+        return false;
+    }
+    for (size_t i = 0; i <= m->mask; i++) {
+        if (m->index[i] == UINT32_MAX)
+            continue;
+        size_t j = map_slot(&bigger, m->keys[i]);
+        bigger.keys[j] = m->keys[i];
+        bigger.index[j] = m->index[i];
+    }
+    bigger.count = m->count;
+    map_free(m);
+    *m = bigger;
+    return true;
+}
+
+/* Adds every row's point.  Returns false when memory runs out. */
+static bool map_build(point_map *m, const gar_trace *trace)
+{
+    if (!map_alloc(m, 16))
+        return false;
+    for (size_t r = 0; r < trace->count; r++) {
+        uint64_t key = trace->row[r].point;
+        size_t i = map_slot(m, key);
+        if (m->index[i] != UINT32_MAX)
+            continue;
+        if (m->count >= UINT32_MAX - 1)
+            return false;
+        m->keys[i] = key;
+        m->index[i] = (uint32_t)m->count++;
+        if (m->count * 2 > m->mask + 1 && !map_grow(m))
+            return false;
+    }
+    return true;
+}
+
+static uint32_t map_find(const point_map *m, uint64_t key)
+{
+    return m->index[map_slot(m, key)];
+}
+
+/* ---- streams: trace stream ids -> device slots -------------------------- */
+
+typedef struct stream_map {
+    uint32_t id[GAR_SIM_STREAMS_MAX];
+    unsigned count;
+} stream_map;
+
+static int stream_slot(stream_map *m, uint32_t id)
+{
+    for (unsigned i = 0; i < m->count; i++)
+        if (m->id[i] == id)
+            return (int)i;
+    if (m->count == GAR_SIM_STREAMS_MAX)
+        return -1;
+    m->id[m->count] = id;
+    return (int)m->count++;
+}
+
+/* ---- quantiles ---------------------------------------------------------- */
+
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Nearest rank: the ceil(ppm * n / 10^6)-th smallest of sorted v[0..n-1]. */
+static gar_dur_ns rank_of(const uint64_t *v, size_t n, uint64_t ppm)
+{
+    uint64_t rank = (ppm * n + 999999) / 1000000;
+    return v[rank > 0 ? rank - 1 : 0];
+}
+
+static gar_replay_quantiles quantiles_of(uint64_t *v, size_t n)
+{
+    gar_replay_quantiles q = { 0, 0, 0, 0 };
+    if (n == 0)
+        return q;
+    qsort(v, n, sizeof *v, compare_u64);
+    q.p50 = rank_of(v, n, 500000);
+    q.p90 = rank_of(v, n, 900000);
+    q.p99 = rank_of(v, n, 990000);
+    q.max = v[n - 1];
+    return q;
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+static int check_config(const gar_replay_config *c, gar_error *err)
+{
+    const char *fn = "gar_replay_run";
+    if (c == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "config", "is NULL");
+    if (c->trace == NULL || c->host == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn,
+                             c->trace == NULL ? "trace" : "host", "is NULL");
+    if ((c->plan == NULL) == (c->bands == NULL))
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "plan and bands",
+                             "are not exactly one given");
+    if (c->bands != NULL && (c->bands->count < 1 || c->bands->count > GAR_BANDS_MAX))
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "bands", "has no band or too many");
+    if (c->trace->count == 0)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "trace", "has no rows");
+    if (c->wait_deadline_ns == 0)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "wait_deadline_ns", "is 0");
+    if (c->mode != GAR_REPLAY_OPEN && c->mode != GAR_REPLAY_CLOSED)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "mode", "is neither open nor closed");
+    if (strcmp(gar_sim_fault_name(c->fault), "?") == 0)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "fault", "is not a gar_sim_fault");
+    char label[GAR_ESTIMATOR_LABEL_BYTES];
+    gar_estimator_spec_label(&c->estimator, label, sizeof label);
+    if (strcmp(label, "?") == 0)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "estimator", "is of no family");
+    return 0;
+}
+
+/* Everything a run allocates, released together. */
+typedef struct run_memory {
+    point_map points;
+    gar_family_point *estimators;
+    uint64_t *overshoot;
+    uint64_t *est_error;
+} run_memory;
+
+static void run_memory_free(run_memory *m)
+{
+    map_free(&m->points);
+    free(m->estimators);
+    free(m->overshoot);
+    free(m->est_error);
+}
+
+static int count_streams(const gar_trace *trace, stream_map *streams, gar_error *err)
+{
+    for (size_t r = 0; r < trace->count; r++)
+        if (stream_slot(streams, trace->row[r].stream) < 0) {
+            char cap[24];
+            snprintf(cap, sizeof cap, "%u", (unsigned)GAR_SIM_STREAMS_MAX);
+            return gar_error_set(err, GAR_E_CAPACITY, 2, "the simulated device's streams", cap);
+        }
+    return 0;
+}
+
+int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar_error *err)
+{
+    int rc = check_config(config, err);
+    if (rc < 0)
+        return rc;
+    if (out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_replay_run", "out", "is NULL");
+    const gar_trace *trace = config->trace;
+    const size_t n = trace->count;
+    /* A plan is bands of one band. */
+    gar_bands one_band = { .count = 1 };
+    if (config->plan != NULL)
+        one_band.band[0].plan = *config->plan;
+    const gar_bands *bands = config->bands != NULL ? config->bands : &one_band;
+
+    stream_map streams = { .count = 0 };
+    rc = count_streams(trace, &streams, err);
+    if (rc < 0)
+        return rc;
+
+    run_memory mem = { 0 };
+    bool ok = map_build(&mem.points, trace);
+    if (ok) {
+        mem.estimators = malloc(mem.points.count * sizeof *mem.estimators);
+        mem.overshoot = malloc(n * sizeof *mem.overshoot);
+        mem.est_error = malloc(n * sizeof *mem.est_error);
+        ok = mem.estimators != NULL && mem.overshoot != NULL && mem.est_error != NULL;
+    }
+    if (!ok) {
+        run_memory_free(&mem);
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the replay", "exhausted");
+    }
+    for (size_t p = 0; p < mem.points.count; p++)
+        gar_family_point_init(&mem.estimators[p]);
+
+    gar_sim_device dev;
+    gar_sim_device_options dev_options = {
+        .streams = streams.count,
+        .store_delay_ns = config->store_delay_ns,
+        .late_store_ns = config->late_store_ns,
+    };
+    gar_sim_host host;
+    if ((rc = gar_sim_device_init(&dev, &dev_options, err)) < 0 ||
+        (rc = gar_sim_host_init(&host, config->host, config->seed, err)) < 0) {
+        run_memory_free(&mem);
+        return rc;
+    }
+
+    const gar_estimator_spec *spec = &config->estimator;
+    const bool consults = spec->family != GAR_ESTIMATOR_NONE;
+    gar_replay_metrics m;
+    memset(&m, 0, sizeof m);
+    gar_mono_ns recorded_done[GAR_SIM_STREAMS_MAX] = { 0 };
+    gar_mono_ns first_start = trace->row[0].start_ns;
+    gar_mono_ns last_end = first_start; /* the simulated previous wait's end */
+    gar_mono_ns latest_end = first_start;
+    size_t predictions = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        const gar_trace_row *row = &trace->row[i];
+        const gar_plan *plan = gar_bands_select(bands, row->rows);
+        unsigned slot = (unsigned)stream_slot(&streams, row->stream);
+        gar_mono_ns stream_free = row->submit_ns > recorded_done[slot] ? row->submit_ns
+                                                                       : recorded_done[slot];
+        gar_dur_ns duration = gar_since(row->done_ns, stream_free);
+        recorded_done[slot] = row->done_ns;
+
+        gar_mono_ns start = row->start_ns, submit = row->submit_ns;
+        if (config->mode == GAR_REPLAY_CLOSED && i > 0) {
+            const gar_trace_row *prev = &trace->row[i - 1];
+            gar_mono_ns prev_end = prev->start_ns > prev->done_ns ? prev->start_ns : prev->done_ns;
+            start = gar_after(last_end, gar_since(row->start_ns, prev_end));
+            submit = gar_since(start, gar_since(row->start_ns, row->submit_ns));
+        }
+        gar_sim_fault fault = i == config->fault_wait ? config->fault : GAR_SIM_FAULT_NONE;
+        gar_sim_work work;
+        rc = gar_sim_device_enqueue(&dev, slot, submit, duration, fault, &work, err);
+        if (rc < 0)
+            break;
+        gar_dur_ns truth = gar_since(work.done_at, start);
+
+        gar_family_point *point = NULL;
+        bool has_sleep = false;
+        gar_dur_ns sleep_ns = 0;
+        if (consults && plan->predict) {
+            point = &mem.estimators[map_find(&mem.points, row->point)];
+            gar_dur_ns p = 0;
+            int have_p;
+            if (spec->family == GAR_ESTIMATOR_ORACLE) {
+                have_p = work.done_at != GAR_MONO_NEVER;
+                p = truth;
+            } else {
+                have_p = gar_family_prediction(spec, point, &plan->deadline, &p, err);
+            }
+            if (have_p < 0) {
+                rc = have_p;
+                break;
+            }
+            if (have_p) {
+                mem.est_error[predictions++] = p > truth ? p - truth : truth - p;
+                has_sleep = gar_deadline_sleep_for(&plan->deadline, p, &sleep_ns) == 1;
+            }
+        }
+
+        gar_sim_wait_result res;
+        rc = gar_sim_host_wait(&host, &dev, &work, plan, has_sleep, sleep_ns, start,
+                               gar_after(start, config->wait_deadline_ns), &res, err);
+        if (rc < 0)
+            break;
+        if (point != NULL && (rc = gar_family_observe(spec, point, &plan->deadline,
+                                                      res.report.sample, err)) < 0)
+            break;
+
+        gar_mono_ns possible = work.done_at > start ? work.done_at : start;
+        mem.overshoot[i] = gar_since(res.end, possible);
+        m.busy_ns += res.busy_ns;
+        m.parked_ns += res.parked_ns;
+        m.asleep_ns += res.asleep_ns;
+        m.sleeps += res.report.sleeps;
+        m.parks += res.report.parks;
+        m.queries += res.report.queries + res.report.polls;
+        m.polls += res.report.polls;
+        m.backstop_queries += res.report.backstop_queries;
+        switch (res.report.kind) {
+        case GAR_WAIT_KIND_BLOCKED:
+            m.blocked++;
+            break;
+        case GAR_WAIT_KIND_IMMEDIATE:
+            m.immediate++;
+            break;
+        case GAR_WAIT_KIND_LATE:
+            m.late++;
+            break;
+        case GAR_WAIT_KIND_PARKED:
+            m.parked++;
+            break;
+        case GAR_WAIT_KIND_NONE:
+            break;
+        }
+        last_end = res.end;
+        if (res.end > latest_end)
+            latest_end = res.end;
+    }
+    if (rc < 0) {
+        run_memory_free(&mem);
+        return rc;
+    }
+
+    m.waits = n;
+    m.wait_ns = m.busy_ns + m.parked_ns + m.asleep_ns;
+    m.busy_frac = m.wait_ns > 0 ? (double)m.busy_ns / (double)m.wait_ns : 0.0;
+    m.makespan_ns = latest_end - first_start;
+    m.overshoot_ns = quantiles_of(mem.overshoot, n);
+    m.predictions = predictions;
+    m.estimator_error_ns = quantiles_of(mem.est_error, predictions);
+    run_memory_free(&mem);
+    *out = m;
+    return 0;
+}

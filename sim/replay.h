@@ -1,0 +1,137 @@
+/* sim/replay.h — one trace replayed under one wait policy on one simulated host.
+ *
+ * A replay takes a trace (sim/trace.h), a plan or bands (each wait runs the
+ * band its row count falls in, gar/bands.h), an estimator family
+ * (gar/estimator_family.h), a host profile (host_profile.h), a mode and a
+ * seed, runs every wait of the trace in order on a simulated device and host
+ * (sim_device.h, sim_host.h), and sums up what happened.  The estimator is
+ * outside the wait machine, as in every driver: for each wait the replay asks
+ * the point's estimator for the sleep (only when the plan has predict), runs
+ * the wait, and feeds the report's sample back.  Same inputs and seed give
+ * byte-identical metrics.
+ *
+ * Modes.  For row i of the trace (points p, submit s, start a, done d,
+ * stream k), let prev(i) be the row before it and
+ *   duration_i = d_i - max(s_i, d of the previous row on stream k)
+ *                (the device time the work took once the stream was free),
+ *   end_i      = max(a_i, d_i)   (when an ideal waiter would have returned),
+ *   gap_i      = a_i - end_prev(i), or 0 if negative (the host's own work
+ *                between returning from the previous wait and this one),
+ *   lead_i     = a_i - s_i       (how long before the wait it submitted).
+ * Open loop: wait i starts at a_i and its work completes at d_i, whatever the
+ * earlier waits did (each wait is judged alone).  Closed loop: the host is the
+ * recorded one made to depend on its waits: wait i starts at
+ * H_prev + gap_i, where H_prev is when the simulated previous wait returned
+ * (the first starts at a_0); its work is submitted lead_i before that and
+ * completes duration_i after the later of its submission and its stream's
+ * previous completion.  So a late wake delays everything after it, and a
+ * host that returned exactly at completion would reproduce the trace.
+ *
+ * Metrics, over the waits of the trace:
+ *   overshoot   end of the wait (when its last answer was seen) less
+ *               max(completion, start): how much later than possible the
+ *               host learnt of the completion.
+ *   busy/parked/asleep  the CPU accounts of sim_host.h, summed; they sum to
+ *               the total time spent in waits (wait_ns).
+ *   busy_frac   busy_ns / wait_ns: the share of the waiting time the core was
+ *               busy (0 when no time was spent waiting).  The denominator is
+ *               the waiting time, not the makespan, so the number says what a
+ *               policy costs while it waits, whatever the host did between.
+ *   makespan    from the first wait's start to the latest end of a wait.
+ *   queries     every status query, those of polls included; polls alone too.
+ *   kinds       how the waits ended (gar/wait.h).
+ *   estimator error  |p - true residual| over the waits whose estimator
+ *               gave a prediction p, where the true residual is
+ *               max(completion - start, 0).  Waits under a plan without
+ *               predict consult no estimator and count none.  A point
+ *               keeps one history across bands; each wait reads it with
+ *               its own band's deadline.
+ * Quantiles are exact: nearest rank over every value (sorted), so the pN of
+ * n values is the ceil(N/100 * n)-th smallest; 0 when there are none.
+ *
+ * Faults.  One fault (sim_device.h) may be injected, on one wait chosen by
+ * its row.  Every wait has a deadline, wait_deadline_ns after its start, so
+ * a device that never completes ends the replay with GAR_E_WAIT_DEADLINE
+ * rather than a hang.  A wait that fails ends the replay: the run returns its
+ * code and `err` says what failed; no metrics are written. */
+#ifndef GAR_SIM_REPLAY_H
+#define GAR_SIM_REPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <gar/bands.h>
+#include <gar/error.h>
+#include <gar/estimator_family.h>
+#include <gar/plan.h>
+#include <gar/time.h>
+
+#include "host_profile.h"
+#include "sim_device.h"
+#include "trace.h"
+
+#define GAR_REPLAY_DEADLINE_DEFAULT_NS (10 * GAR_NS_PER_S)
+
+typedef enum gar_replay_mode {
+    GAR_REPLAY_OPEN,
+    GAR_REPLAY_CLOSED,
+} gar_replay_mode;
+
+/* What to run.  gar_replay_config_init gives the defaults; the pointers are
+ * borrowed for the call. */
+typedef struct gar_replay_config {
+    const gar_trace *trace;         /* required; streams: at most GAR_SIM_STREAMS_MAX distinct */
+    const gar_plan *plan;           /* one plan for every wait, or */
+    const gar_bands *bands;         /* a plan by the row's `rows`: exactly one of the two.
+                                     * Run as given: resolve first to see a fallback. */
+    gar_estimator_spec estimator;   /* default adl */
+    const gar_host_profile *host;   /* required */
+    gar_replay_mode mode;           /* default open */
+    uint64_t seed;                  /* default 0 */
+    gar_dur_ns wait_deadline_ns;    /* default GAR_REPLAY_DEADLINE_DEFAULT_NS; 0 is refused */
+    gar_dur_ns store_delay_ns;      /* completion to the store landing; default 0 */
+    gar_sim_fault fault;            /* default none */
+    uint64_t fault_wait;            /* the row (0-based) the fault hits */
+    gar_dur_ns late_store_ns;       /* how late a late-store fault's store lands */
+} gar_replay_config;
+
+typedef struct gar_replay_quantiles {
+    gar_dur_ns p50, p90, p99, max;
+} gar_replay_quantiles;
+
+typedef struct gar_replay_metrics {
+    uint64_t waits;
+    gar_replay_quantiles overshoot_ns;
+    gar_dur_ns wait_ns;   /* total time spent waiting: busy + parked + asleep */
+    gar_dur_ns busy_ns;
+    gar_dur_ns parked_ns;
+    gar_dur_ns asleep_ns;
+    double busy_frac;     /* busy_ns / wait_ns */
+    gar_dur_ns makespan_ns;
+    uint64_t sleeps;
+    uint64_t parks;
+    uint64_t queries;     /* status queries, polls included */
+    uint64_t polls;
+    uint64_t backstop_queries;
+    uint64_t blocked, immediate, late, parked; /* kinds */
+    uint64_t predictions; /* waits whose estimator gave a prediction */
+    gar_replay_quantiles estimator_error_ns; /* max kept too */
+} gar_replay_metrics;
+
+/* Fills `config` with the defaults above and NULL pointers. */
+void gar_replay_config_init(gar_replay_config *config);
+
+/* Runs the replay.  Returns 0 with `out` filled; -GAR_E_INVALID_ARGUMENT for
+ * a missing trace or host, not exactly one of plan and bands, empty bands, an empty trace, a deadline of 0, an unknown
+ * mode or fault, or a plan the wait machine refuses; -GAR_E_CAPACITY for
+ * more than GAR_SIM_STREAMS_MAX streams or when memory runs out; or the code
+ * of the first wait that failed (GAR_E_DEVICE_FAULT, GAR_E_WAIT_DEADLINE).
+ * `out` is written only on success.  Memory: two u64 per wait and a table of
+ * the points, allocated for the call. */
+int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar_error *err);
+
+/* "open" / "closed", or "?"; and the inverse, -1 for an unknown name. */
+const char *gar_replay_mode_name(gar_replay_mode mode);
+int gar_replay_mode_from_name(const char *name);
+
+#endif

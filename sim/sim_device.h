@@ -1,0 +1,116 @@
+/* sim/sim_device.h — a simulated device: in-order streams on one completion line.
+ *
+ * Each stream executes its work items in the order they were enqueued: an
+ * item submitted at `submit` that takes `duration` completes at
+ * max(submit, the stream's previous completion) + duration.  Its status turns
+ * done at that instant.  Arming an item enqueues, behind it, the store of
+ * the stream's next sequence number into the stream's slot of the device's
+ * line; the store lands store_delay_ns after the later of the completion and
+ * the arm (a store cannot land before it was enqueued).  The simulator's
+ * host reads the line only through gar_line_load, as a real host would.
+ *
+ * Faults are chosen per item when it is enqueued:
+ *   ERROR       from its completion on, the status query answers
+ *               GAR_E_DEVICE_FAULT and the store never lands;
+ *   HANG        the item never completes (nor does anything after it on its
+ *               stream): status pending forever, no store;
+ *   LOST_STORE  status turns done on time but the store never lands (the
+ *               sequence number is still used up, as a store into the void);
+ *   LATE_STORE  the store lands late_store_ns after it otherwise would.
+ *
+ * Time is the caller's: every call takes the virtual `now`, and the device
+ * changes only when told (a store lands in the line on the first call whose
+ * `now` is at or past it).  One pending store per stream is kept: arming an
+ * item while its stream's earlier store is still in flight keeps stores in
+ * order (the new one lands no earlier than the old) and the old value is
+ * never seen, which only a waiter on the old target — already done — could
+ * notice.
+ *
+ * The device is a caller-owned plain value; it allocates nothing.  Not
+ * thread-safe: one simulated host drives it. */
+#ifndef GAR_SIM_DEVICE_H
+#define GAR_SIM_DEVICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <gar/error.h>
+#include <gar/line.h>
+#include <gar/time.h>
+
+#define GAR_SIM_STREAMS_MAX GAR_LINE_WORDS /* one line, one slot per stream */
+
+typedef enum gar_sim_fault {
+    GAR_SIM_FAULT_NONE,
+    GAR_SIM_FAULT_ERROR,
+    GAR_SIM_FAULT_HANG,
+    GAR_SIM_FAULT_LOST_STORE,
+    GAR_SIM_FAULT_LATE_STORE,
+} gar_sim_fault;
+
+typedef struct gar_sim_device_options {
+    unsigned streams;          /* 1 .. GAR_SIM_STREAMS_MAX */
+    gar_dur_ns store_delay_ns; /* completion (or arm, if later) to the store landing */
+    gar_dur_ns late_store_ns;  /* the extra delay of a LATE_STORE item's store */
+} gar_sim_device_options;
+
+typedef struct gar_sim_stream {
+    gar_mono_ns last_done; /* completion of the latest item; 0 before any; NEVER once one hung */
+    uint64_t items;        /* items enqueued so far */
+    uint64_t next_seq;     /* the value the next arm stores; the word starts at 0 */
+    gar_mono_ns store_at;  /* the pending store lands then; GAR_MONO_NEVER when none */
+    uint64_t store_value;
+} gar_sim_stream;
+
+typedef struct gar_sim_device {
+    gar_line line;
+    gar_sim_device_options options;
+    gar_sim_stream streams[GAR_SIM_STREAMS_MAX];
+} gar_sim_device;
+
+/* One item of pending work: what one wait awaits.  Filled by enqueue and
+ * arm; the caller keeps it for the wait and never edits it. */
+typedef struct gar_sim_work {
+    unsigned stream;
+    uint64_t index;        /* the item's number on its stream, from 0 */
+    gar_mono_ns done_at;   /* completion (or failure); GAR_MONO_NEVER for a hung item */
+    gar_sim_fault fault;
+    bool armed;
+    gar_descriptor word;   /* once armed: the slot reaching the store's value */
+    gar_mono_ns store_at;  /* once armed: when the word moves; GAR_MONO_NEVER if never */
+} gar_sim_work;
+
+/* Sets up an idle device with a new line (all words 0).  Returns 0, or
+ * -GAR_E_INVALID_ARGUMENT (device untouched) for NULL pointers or a stream
+ * count outside 1..GAR_SIM_STREAMS_MAX. */
+int gar_sim_device_init(gar_sim_device *dev, const gar_sim_device_options *options,
+                        gar_error *err);
+
+/* Enqueues one item on `stream` and describes it in `out`.  Returns 0, or
+ * -GAR_E_INVALID_ARGUMENT for a stream out of range or an unknown fault.
+ * The completion saturates at GAR_MONO_NEVER - 1 (a huge duration is late,
+ * not hung: only HANG never completes). */
+int gar_sim_device_enqueue(gar_sim_device *dev, unsigned stream, gar_mono_ns submit,
+                           gar_dur_ns duration, gar_sim_fault fault, gar_sim_work *out,
+                           gar_error *err);
+
+/* The status query at `now`: 1 done, 0 pending, or -GAR_E_DEVICE_FAULT with
+ * `err` naming the stream and item, for an ERROR item from its completion
+ * on.  Lands the stores due by `now` first. */
+int gar_sim_device_status(gar_sim_device *dev, const gar_sim_work *work, gar_mono_ns now,
+                          gar_error *err);
+
+/* Arms `work` at `now`: enqueues the store of its stream's next sequence
+ * number behind it, and fills work->word and work->store_at.  Arming twice
+ * enqueues a second store, as a port would. */
+void gar_sim_device_arm(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now);
+
+/* Lets the device reach `now`: every store due by then lands in the line. */
+void gar_sim_device_advance(gar_sim_device *dev, gar_mono_ns now);
+
+/* The fault's name ("none", "error", "hang", "lost-store", "late-store"),
+ * or "?" out of range; and its inverse, returning -1 for an unknown name. */
+const char *gar_sim_fault_name(gar_sim_fault fault);
+int gar_sim_fault_from_name(const char *name);
+
+#endif

@@ -1,0 +1,714 @@
+/* sim/trace.c — reads, checks and writes gar-trace v1.
+ *
+ * One line-at-a-time reader serves files, streams and memory: the stream
+ * reader hands it whole lines out of a block buffer, the memory reader out of
+ * the caller's bytes.  Fields are parsed in place, so a row costs one scan of
+ * its bytes and an append into the row array, nothing else. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "trace.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The columns in their one canonical order; the optional two may be left out. */
+enum { COL_POINT, COL_SUBMIT, COL_START, COL_DONE, COL_ROWS, COL_STREAM, COL_COUNT };
+static const char *const column_name[COL_COUNT] = {
+    "point", "submit_ns", "start_ns", "done_ns", "rows", "stream",
+};
+
+void gar_trace_init(gar_trace *trace)
+{
+    if (trace == NULL)
+        return;
+    trace->row = NULL;
+    trace->count = 0;
+    trace->capacity = 0;
+    trace->columns = 0;
+}
+
+void gar_trace_free(gar_trace *trace)
+{
+    if (trace == NULL)
+        return;
+    free(trace->row);
+    gar_trace_init(trace);
+}
+
+int gar_trace_reserve(gar_trace *trace, size_t capacity, gar_error *err)
+{
+    if (trace == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_trace_reserve", "trace",
+                             "is NULL");
+    if (capacity <= trace->capacity)
+        return 0;
+    if (capacity > SIZE_MAX / sizeof(gar_trace_row))
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "trace", "the address space");
+    gar_trace_row *grown = realloc(trace->row, capacity * sizeof(gar_trace_row));
+    if (grown == NULL) {
+        char text[GAR_ERROR_ARG_BYTES];
+        snprintf(text, sizeof text, "%zu rows: out of memory", capacity);
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "trace", text);
+    }
+    trace->row = grown;
+    trace->capacity = capacity;
+    return 0;
+}
+
+int gar_trace_append(gar_trace *trace, const gar_trace_row *row, gar_error *err)
+{
+    if (trace == NULL || row == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_trace_append",
+                             trace == NULL ? "trace" : "row", "is NULL");
+    if (trace->count == trace->capacity) {
+        size_t want = trace->capacity < 1024 ? 1024 : trace->capacity * 2;
+        int rc = gar_trace_reserve(trace, want, err);
+        if (rc < 0)
+            return rc;
+    }
+    trace->row[trace->count++] = *row;
+    return 0;
+}
+
+bool gar_trace_equal(const gar_trace *a, const gar_trace *b)
+{
+    if (a->count != b->count || a->columns != b->columns)
+        return false;
+    for (size_t i = 0; i < a->count; i++) {
+        const gar_trace_row *x = &a->row[i], *y = &b->row[i];
+        if (x->point != y->point || x->submit_ns != y->submit_ns || x->start_ns != y->start_ns ||
+            x->done_ns != y->done_ns || x->rows != y->rows || x->stream != y->stream)
+            return false;
+    }
+    return true;
+}
+
+/* ---- the ordering rules, shared by the reader and gar_trace_check ---- */
+
+/* The last submit and done seen on each stream: open addressing on the stream
+ * id, with the last stream hit cached because rows of one stream come in runs. */
+typedef struct stream_last {
+    uint32_t stream;
+    bool used;
+    uint64_t submit_ns;
+    uint64_t done_ns;
+} stream_last;
+
+typedef struct order_rules {
+    stream_last *slot;
+    size_t slots; /* a power of two */
+    size_t used;
+    stream_last *recent;
+    bool any_row;
+    uint64_t last_start_ns;
+} order_rules;
+
+static void rules_init(order_rules *r)
+{
+    memset(r, 0, sizeof *r);
+}
+
+static void rules_free(order_rules *r)
+{
+    free(r->slot);
+    rules_init(r);
+}
+
+static stream_last *rules_probe(stream_last *slot, size_t slots, uint32_t stream)
+{
+    size_t i = (size_t)(stream * UINT32_C(2654435761)) & (slots - 1);
+    while (slot[i].used && slot[i].stream != stream)
+        i = (i + 1) & (slots - 1);
+    return &slot[i];
+}
+
+/* The entry of `stream`, made on first sight.  NULL when memory runs out. */
+static stream_last *rules_stream(order_rules *r, uint32_t stream)
+{
+    if (r->recent != NULL && r->recent->stream == stream)
+        return r->recent;
+    if (2 * (r->used + 1) > r->slots) {
+        size_t slots = r->slots == 0 ? 16 : r->slots * 2;
+        stream_last *grown = calloc(slots, sizeof *grown);
+        if (grown == NULL)
+            return NULL;
+        for (size_t i = 0; i < r->slots; i++)
+            if (r->slot[i].used)
+                *rules_probe(grown, slots, r->slot[i].stream) = r->slot[i];
+        free(r->slot);
+        r->slot = grown;
+        r->slots = slots;
+    }
+    stream_last *e = rules_probe(r->slot, r->slots, stream);
+    if (!e->used) {
+        e->used = true;
+        e->stream = stream;
+        e->submit_ns = 0;
+        e->done_ns = 0;
+        r->used++;
+    }
+    r->recent = e;
+    return e;
+}
+
+static int refuse(gar_error *err, const char *name, uint64_t line, unsigned column,
+                  const char *fault)
+{
+    char line_text[24], column_text[16];
+    snprintf(line_text, sizeof line_text, "%" PRIu64, line);
+    snprintf(column_text, sizeof column_text, "%u", column);
+    return gar_error_set(err, GAR_E_INVALID_TRACE, 4, name, line_text, column_text, fault);
+}
+
+/* 1-based position of a column in a header holding `columns`. */
+static unsigned column_position(unsigned columns, int col)
+{
+    if (col == COL_STREAM)
+        return (columns & GAR_TRACE_HAS_ROWS) ? 6 : 5;
+    return (unsigned)col + 1;
+}
+
+/* Checks one row against the rules and records it.  `line` is where it came
+ * from (a file line, or a row number). */
+static int rules_admit(order_rules *r, const gar_trace_row *row, unsigned columns,
+                       const char *name, uint64_t line, gar_error *err)
+{
+    char fault[160];
+    const uint64_t times[3] = { row->submit_ns, row->start_ns, row->done_ns };
+    for (int i = 0; i < 3; i++) {
+        if (times[i] > GAR_TRACE_TIME_MAX) {
+            snprintf(fault, sizeof fault, "%s %" PRIu64 " is above the limit %" PRIu64,
+                     column_name[COL_SUBMIT + i], times[i], GAR_TRACE_TIME_MAX);
+            return refuse(err, name, line, column_position(columns, COL_SUBMIT + i), fault);
+        }
+    }
+    if (row->start_ns < row->submit_ns) {
+        snprintf(fault, sizeof fault, "start_ns %" PRIu64 " is before submit_ns %" PRIu64,
+                 row->start_ns, row->submit_ns);
+        return refuse(err, name, line, column_position(columns, COL_START), fault);
+    }
+    if (row->done_ns < row->submit_ns) {
+        snprintf(fault, sizeof fault, "done_ns %" PRIu64 " is before submit_ns %" PRIu64,
+                 row->done_ns, row->submit_ns);
+        return refuse(err, name, line, column_position(columns, COL_DONE), fault);
+    }
+    if (r->any_row && row->start_ns < r->last_start_ns) {
+        snprintf(fault, sizeof fault,
+                 "start_ns %" PRIu64 " is before the previous row's start_ns %" PRIu64
+                 " (rows must be in the order the host waited)",
+                 row->start_ns, r->last_start_ns);
+        return refuse(err, name, line, column_position(columns, COL_START), fault);
+    }
+    stream_last *s = rules_stream(r, row->stream);
+    if (s == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "trace stream table", "out of memory");
+    if (row->submit_ns < s->submit_ns) {
+        snprintf(fault, sizeof fault,
+                 "submit_ns %" PRIu64 " is before stream %" PRIu32 "'s previous submit_ns %" PRIu64,
+                 row->submit_ns, row->stream, s->submit_ns);
+        return refuse(err, name, line, column_position(columns, COL_SUBMIT), fault);
+    }
+    if (row->done_ns < s->done_ns) {
+        snprintf(fault, sizeof fault,
+                 "done_ns %" PRIu64 " is before stream %" PRIu32 "'s previous done_ns %" PRIu64,
+                 row->done_ns, row->stream, s->done_ns);
+        return refuse(err, name, line, column_position(columns, COL_DONE), fault);
+    }
+    s->submit_ns = row->submit_ns;
+    s->done_ns = row->done_ns;
+    r->last_start_ns = row->start_ns;
+    r->any_row = true;
+    return 0;
+}
+
+int gar_trace_check(const gar_trace *trace, const char *name, gar_error *err)
+{
+    if (trace == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_trace_check", "trace",
+                             "is NULL");
+    if (name == NULL)
+        name = "trace";
+    if (trace->count == 0)
+        return refuse(err, name, 1, 1, "no rows (an empty trace)");
+    order_rules rules;
+    rules_init(&rules);
+    int rc = 0;
+    for (size_t i = 0; i < trace->count && rc == 0; i++) {
+        const gar_trace_row *row = &trace->row[i];
+        if (!(trace->columns & GAR_TRACE_HAS_ROWS) && row->rows != 0)
+            rc = refuse(err, name, i + 1, 5, "rows is set but the trace has no rows column");
+        else if (!(trace->columns & GAR_TRACE_HAS_STREAM) && row->stream != 0)
+            rc = refuse(err, name, i + 1, column_position(trace->columns, COL_STREAM),
+                        "stream is set but the trace has no stream column");
+        else
+            rc = rules_admit(&rules, row, trace->columns, name, i + 1, err);
+    }
+    rules_free(&rules);
+    return rc;
+}
+
+/* ---- the reader ---- */
+
+typedef enum reader_state { WANT_MAGIC, WANT_HEADER, WANT_ROWS } reader_state;
+
+typedef struct reader {
+    const char *name;
+    gar_error *err;
+    uint64_t line;       /* number of the line being read, from 1 */
+    reader_state state;
+    int field_col[COL_COUNT]; /* the column of each field position */
+    unsigned fields;     /* fields per row, from the header */
+    order_rules rules;
+    gar_trace trace;
+} reader;
+
+static void reader_init(reader *rd, const char *name, gar_error *err)
+{
+    memset(rd, 0, sizeof *rd);
+    rd->name = name != NULL ? name : "trace";
+    rd->err = err;
+    rules_init(&rd->rules);
+    gar_trace_init(&rd->trace);
+}
+
+/* A field shown in a fault: cut, so one long field cannot fill the message. */
+static void show_field(char *out, size_t size, const char *p, size_t n)
+{
+    snprintf(out, size, "%.*s%s", (int)(n > 32 ? 32 : n), p, n > 32 ? "..." : "");
+}
+
+static int read_magic(reader *rd, const char *p, size_t n)
+{
+    static const char prefix[] = "# gar-trace ";
+    size_t magic_len = sizeof GAR_TRACE_MAGIC - 1;
+    if (n == magic_len && memcmp(p, GAR_TRACE_MAGIC, magic_len) == 0) {
+        rd->state = WANT_HEADER;
+        return 0;
+    }
+    char fault[128];
+    if (n > sizeof prefix - 1 && memcmp(p, prefix, sizeof prefix - 1) == 0) {
+        char version[48];
+        show_field(version, sizeof version, p + sizeof prefix - 1, n - (sizeof prefix - 1));
+        snprintf(fault, sizeof fault, "unsupported version '%s' (this reader reads v1)", version);
+    } else {
+        snprintf(fault, sizeof fault, "the first line must be '%s'", GAR_TRACE_MAGIC);
+    }
+    return refuse(rd->err, rd->name, rd->line, 1, fault);
+}
+
+static int column_named(const char *p, size_t n)
+{
+    for (int c = 0; c < COL_COUNT; c++)
+        if (strlen(column_name[c]) == n && memcmp(column_name[c], p, n) == 0)
+            return c;
+    return -1;
+}
+
+/* The header names the four required columns in order, then optionally rows,
+ * then optionally stream.  One canonical order keeps every file comparable
+ * line by line and the row parser free of lookups. */
+static int read_header(reader *rd, const char *p, size_t n)
+{
+    const char *end = p + n;
+    unsigned position = 0;
+    int next_optional = COL_ROWS;
+    char fault[160], shown[48];
+    for (;;) {
+        const char *comma = memchr(p, ',', (size_t)(end - p));
+        const char *field_end = comma != NULL ? comma : end;
+        size_t len = (size_t)(field_end - p);
+        int col = column_named(p, len);
+        show_field(shown, sizeof shown, p, len);
+        if (position >= COL_COUNT) {
+            snprintf(fault, sizeof fault, "too many columns in the header (at most %d)",
+                     COL_COUNT);
+            return refuse(rd->err, rd->name, rd->line, position + 1, fault);
+        }
+        if (col < 0) {
+            snprintf(fault, sizeof fault, "unknown column '%s' (columns: %s)", shown,
+                     "point,submit_ns,start_ns,done_ns[,rows][,stream]");
+            return refuse(rd->err, rd->name, rd->line, position + 1, fault);
+        }
+        if (position < 4 && col != (int)position) {
+            snprintf(fault, sizeof fault, "expected column '%s', found '%s' (columns: %s)",
+                     column_name[position], shown,
+                     "point,submit_ns,start_ns,done_ns[,rows][,stream]");
+            return refuse(rd->err, rd->name, rd->line, position + 1, fault);
+        }
+        if (position >= 4) {
+            if (col < next_optional) {
+                snprintf(fault, sizeof fault,
+                         "column '%s' is out of place (optional columns: rows, then stream)",
+                         shown);
+                return refuse(rd->err, rd->name, rd->line, position + 1, fault);
+            }
+            rd->trace.columns |= col == COL_ROWS ? GAR_TRACE_HAS_ROWS : GAR_TRACE_HAS_STREAM;
+            next_optional = col + 1;
+        }
+        rd->field_col[position++] = col;
+        if (comma == NULL)
+            break;
+        p = comma + 1;
+    }
+    if (position < 4) {
+        snprintf(fault, sizeof fault, "missing column '%s'", column_name[position]);
+        return refuse(rd->err, rd->name, rd->line, position + 1, fault);
+    }
+    rd->fields = position;
+    rd->state = WANT_ROWS;
+    return 0;
+}
+
+/* Parses one unsigned decimal field of `n` bytes, at most `max`. */
+static int parse_number(reader *rd, const char *p, size_t n, uint64_t max, unsigned position,
+                        uint64_t *out)
+{
+    int col = rd->field_col[position - 1];
+    char fault[160], shown[48];
+    if (n == 0) {
+        snprintf(fault, sizeof fault, "empty field for %s", column_name[col]);
+        return refuse(rd->err, rd->name, rd->line, position, fault);
+    }
+    uint64_t value = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned digit = (unsigned)(unsigned char)p[i] - '0';
+        if (digit > 9) {
+            show_field(shown, sizeof shown, p, n);
+            if (p[0] == '-')
+                snprintf(fault, sizeof fault, "%s '%s' is negative", column_name[col], shown);
+            else
+                snprintf(fault, sizeof fault, "%s '%s' is not a decimal number", column_name[col],
+                         shown);
+            return refuse(rd->err, rd->name, rd->line, position, fault);
+        }
+        if (value > (max - digit) / 10) {
+            show_field(shown, sizeof shown, p, n);
+            snprintf(fault, sizeof fault, "%s '%s' is out of range (at most %" PRIu64 ")",
+                     column_name[col], shown, max);
+            return refuse(rd->err, rd->name, rd->line, position, fault);
+        }
+        value = value * 10 + digit;
+    }
+    *out = value;
+    return 0;
+}
+
+static int read_row(reader *rd, const char *p, size_t n)
+{
+    const char *end = p + n;
+    gar_trace_row row = { 0, 0, 0, 0, 0, 0 };
+    uint64_t value[COL_COUNT] = { 0 };
+    char fault[160];
+    for (unsigned position = 1;; position++) {
+        const char *comma = memchr(p, ',', (size_t)(end - p));
+        const char *field_end = comma != NULL ? comma : end;
+        int col = rd->field_col[position - 1];
+        uint64_t max = col >= COL_ROWS ? UINT32_MAX : UINT64_MAX;
+        int rc = parse_number(rd, p, (size_t)(field_end - p), max, position, &value[col]);
+        if (rc < 0)
+            return rc;
+        if (comma == NULL) {
+            if (position < rd->fields) {
+                snprintf(fault, sizeof fault, "missing field for %s (the header names %u)",
+                         column_name[rd->field_col[position]], rd->fields);
+                return refuse(rd->err, rd->name, rd->line, position + 1, fault);
+            }
+            break;
+        }
+        if (position == rd->fields) {
+            snprintf(fault, sizeof fault, "too many fields (the header names %u)", rd->fields);
+            return refuse(rd->err, rd->name, rd->line, position + 1, fault);
+        }
+        p = comma + 1;
+    }
+    row.point = value[COL_POINT];
+    row.submit_ns = value[COL_SUBMIT];
+    row.start_ns = value[COL_START];
+    row.done_ns = value[COL_DONE];
+    row.rows = (uint32_t)value[COL_ROWS];
+    row.stream = (uint32_t)value[COL_STREAM];
+    int rc = rules_admit(&rd->rules, &row, rd->trace.columns, rd->name, rd->line, rd->err);
+    if (rc < 0)
+        return rc;
+    return gar_trace_append(&rd->trace, &row, rd->err);
+}
+
+/* One line, without its '\n'.  A '\r' before it is dropped, so CRLF files read
+ * the same as LF ones. */
+static int reader_line(reader *rd, const char *p, size_t n)
+{
+    rd->line++;
+    if (n > 0 && p[n - 1] == '\r')
+        n--;
+    if (rd->state == WANT_MAGIC)
+        return read_magic(rd, p, n);
+    if (n > 0 && p[0] == '#')
+        return 0;
+    if (n == 0)
+        return refuse(rd->err, rd->name, rd->line, 1,
+                      "blank line (only rows and '#' comments may follow the magic line)");
+    if (rd->state == WANT_HEADER)
+        return read_header(rd, p, n);
+    return read_row(rd, p, n);
+}
+
+/* Ends a read: `tail` bytes were left after the last newline. */
+static int reader_finish(reader *rd, size_t tail)
+{
+    if (tail > 0)
+        return refuse(rd->err, rd->name, rd->line + 1, 1,
+                      "the last line has no newline (was the file cut short?)");
+    if (rd->state == WANT_MAGIC)
+        return refuse(rd->err, rd->name, 1, 1, "empty file (expected '" GAR_TRACE_MAGIC "')");
+    if (rd->state == WANT_HEADER)
+        return refuse(rd->err, rd->name, rd->line + 1, 1, "no header row");
+    if (rd->trace.count == 0)
+        return refuse(rd->err, rd->name, rd->line + 1, 1, "no rows (an empty trace)");
+    return 0;
+}
+
+/* Hands the trace to the caller on success; frees everything otherwise. */
+static int reader_end(reader *rd, int rc, gar_trace *out)
+{
+    rules_free(&rd->rules);
+    if (rc < 0) {
+        gar_trace_free(&rd->trace);
+        gar_trace_init(out);
+        return rc;
+    }
+    *out = rd->trace;
+    return 0;
+}
+
+static int refuse_long_line(reader *rd)
+{
+    char fault[96];
+    snprintf(fault, sizeof fault, "line longer than %d bytes", GAR_TRACE_LINE_MAX);
+    return refuse(rd->err, rd->name, rd->line + 1, 1, fault);
+}
+
+int gar_trace_read_memory(gar_trace *out, const void *data, size_t size, const char *name,
+                          gar_error *err)
+{
+    if (out == NULL || (data == NULL && size > 0))
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_trace_read_memory",
+                             out == NULL ? "out" : "data", "is NULL");
+    reader rd;
+    reader_init(&rd, name, err);
+    const char *p = data, *end = p + size;
+    int rc = 0;
+    while (rc == 0 && p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (nl == NULL)
+            break;
+        if (nl - p > GAR_TRACE_LINE_MAX)
+            rc = refuse_long_line(&rd);
+        else
+            rc = reader_line(&rd, p, (size_t)(nl - p));
+        p = nl + 1;
+    }
+    if (rc == 0)
+        rc = (size_t)(end - p) > GAR_TRACE_LINE_MAX ? refuse_long_line(&rd)
+                                                    : reader_finish(&rd, (size_t)(end - p));
+    return reader_end(&rd, rc, out);
+}
+
+#define READ_BLOCK (4 * GAR_TRACE_LINE_MAX)
+
+int gar_trace_read_stream(gar_trace *out, FILE *in, const char *name, gar_error *err)
+{
+    if (out == NULL || in == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_trace_read_stream",
+                             out == NULL ? "out" : "in", "is NULL");
+    reader rd;
+    reader_init(&rd, name, err);
+    if (name == NULL)
+        name = rd.name;
+    char *buf = malloc(READ_BLOCK);
+    if (buf == NULL)
+        return reader_end(&rd, gar_error_set(err, GAR_E_CAPACITY, 2, "trace read buffer",
+                                             "out of memory"), out);
+    size_t held = 0; /* bytes of an unfinished line at the front of buf */
+    int rc = 0;
+    for (;;) {
+        size_t got = fread(buf + held, 1, READ_BLOCK - held, in);
+        if (got == 0) {
+            if (ferror(in))
+                rc = gar_error_set(err, GAR_E_IO, 3, name, "read", strerror(errno));
+            else
+                rc = reader_finish(&rd, held);
+            break;
+        }
+        const char *p = buf, *end = buf + held + got;
+        const char *nl;
+        while (rc == 0 && (nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+            rc = nl - p > GAR_TRACE_LINE_MAX ? refuse_long_line(&rd)
+                                             : reader_line(&rd, p, (size_t)(nl - p));
+            p = nl + 1;
+        }
+        if (rc < 0)
+            break;
+        held = (size_t)(end - p);
+        if (held > GAR_TRACE_LINE_MAX) {
+            rc = refuse_long_line(&rd);
+            break;
+        }
+        memmove(buf, p, held);
+    }
+    free(buf);
+    return reader_end(&rd, rc, out);
+}
+
+int gar_trace_read_file(gar_trace *out, const char *path, gar_error *err)
+{
+    if (out == NULL || path == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_trace_read_file",
+                             out == NULL ? "out" : "path", "is NULL");
+    gar_trace_init(out);
+    FILE *in = fopen(path, "rb");
+    if (in == NULL)
+        return gar_error_set(err, GAR_E_IO, 3, path, "open", strerror(errno));
+    int rc = gar_trace_read_stream(out, in, path, err);
+    fclose(in);
+    return rc;
+}
+
+/* ---- the writer ---- */
+
+/* Appends `value` in decimal at `p`; returns the end. */
+static char *put_u64(char *p, uint64_t value)
+{
+    char digits[20];
+    int n = 0;
+    do {
+        digits[n++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value != 0);
+    while (n > 0)
+        *p++ = digits[--n];
+    return p;
+}
+
+static int write_failed(gar_error *err, const char *name)
+{
+    return gar_error_set(err, GAR_E_IO, 3, name, "write", strerror(errno != 0 ? errno : EIO));
+}
+
+static int write_comment(const char *comment, FILE *out)
+{
+    const char *p = comment;
+    while (*p != '\0') {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl != NULL ? (size_t)(nl - p) : strlen(p);
+        if (fputs(n > 0 ? "# " : "#", out) < 0 || fwrite(p, 1, n, out) != n ||
+            fputc('\n', out) == EOF)
+            return -1;
+        p += n;
+        if (*p == '\n')
+            p++;
+    }
+    return 0;
+}
+
+int gar_trace_write_stream(const gar_trace *trace, const char *comment, FILE *out,
+                           const char *name, gar_error *err)
+{
+    if (trace == NULL || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_trace_write_stream",
+                             trace == NULL ? "trace" : "out", "is NULL");
+    if (name == NULL)
+        name = "trace";
+    int rc = gar_trace_check(trace, name, err);
+    if (rc < 0)
+        return rc;
+    errno = 0;
+    bool has_rows = trace->columns & GAR_TRACE_HAS_ROWS;
+    bool has_stream = trace->columns & GAR_TRACE_HAS_STREAM;
+    if (fputs(GAR_TRACE_MAGIC "\n", out) < 0 ||
+        (comment != NULL && write_comment(comment, out) < 0) ||
+        fprintf(out, "point,submit_ns,start_ns,done_ns%s%s\n", has_rows ? ",rows" : "",
+                has_stream ? ",stream" : "") < 0)
+        return write_failed(err, name);
+    /* Rows are formatted by hand into a block: a million rows is a few dozen
+     * fwrite calls instead of six million conversions through printf. */
+    enum { BLOCK = 1 << 16, ROW_MAX = 6 * 21 };
+    char block[BLOCK];
+    char *p = block;
+    for (size_t i = 0; i < trace->count; i++) {
+        const gar_trace_row *row = &trace->row[i];
+        p = put_u64(p, row->point);
+        *p++ = ',';
+        p = put_u64(p, row->submit_ns);
+        *p++ = ',';
+        p = put_u64(p, row->start_ns);
+        *p++ = ',';
+        p = put_u64(p, row->done_ns);
+        if (has_rows) {
+            *p++ = ',';
+            p = put_u64(p, row->rows);
+        }
+        if (has_stream) {
+            *p++ = ',';
+            p = put_u64(p, row->stream);
+        }
+        *p++ = '\n';
+        if ((size_t)(p - block) > BLOCK - ROW_MAX || i + 1 == trace->count) {
+            size_t n = (size_t)(p - block);
+            if (fwrite(block, 1, n, out) != n)
+                return write_failed(err, name);
+            p = block;
+        }
+    }
+    if (fflush(out) != 0)
+        return write_failed(err, name);
+    return 0;
+}
+
+int gar_trace_write_file(const gar_trace *trace, const char *comment, const char *path,
+                         gar_error *err)
+{
+    if (trace == NULL || path == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_trace_write_file",
+                             trace == NULL ? "trace" : "path", "is NULL");
+    /* Checked before anything touches the file system. */
+    int rc = gar_trace_check(trace, path, err);
+    if (rc < 0)
+        return rc;
+    size_t n = strlen(path);
+    char *temp = malloc(n + sizeof ".tmp.XXXXXX");
+    if (temp == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "path buffer", "out of memory");
+    memcpy(temp, path, n);
+    memcpy(temp + n, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
+    int fd = mkstemp(temp);
+    if (fd < 0) {
+        rc = gar_error_set(err, GAR_E_IO, 3, path, "create a temporary file beside",
+                           strerror(errno));
+        free(temp);
+        return rc;
+    }
+    FILE *out = fdopen(fd, "wb");
+    if (out == NULL) {
+        rc = gar_error_set(err, GAR_E_IO, 3, temp, "open", strerror(errno));
+        close(fd);
+    } else {
+        /* mkstemp makes the file private; a trace is data for anyone to read. */
+        (void)fchmod(fd, 0644);
+        rc = gar_trace_write_stream(trace, comment, out, temp, err);
+        if (rc == 0 && fsync(fd) != 0)
+            rc = gar_error_set(err, GAR_E_IO, 3, temp, "sync", strerror(errno));
+        if (fclose(out) != 0 && rc == 0)
+            rc = gar_error_set(err, GAR_E_IO, 3, temp, "close", strerror(errno));
+    }
+    if (rc == 0 && rename(temp, path) != 0)
+        rc = gar_error_set(err, GAR_E_IO, 3, path, "rename a temporary file onto",
+                           strerror(errno));
+    if (rc < 0)
+        unlink(temp);
+    free(temp);
+    return rc;
+}

@@ -1,0 +1,104 @@
+#!/bin/sh
+# tests/experiments/cli_gen_import.sh GAR FIXTURES — `gar gen` and `gar import`
+# from the shell: outputs, determinism, exit codes, and untouched files on failure.
+set -u
+gar=$1
+fixtures=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+# expect CODE CMD...: runs CMD, stdout to $tmp/out, stderr to $tmp/err.
+expect() {
+    want=$1
+    shift
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    [ "$got" -eq "$want" ] || fail "exit $got, wanted $want: $* ($(head -c 300 "$tmp/err"))"
+}
+
+# --- gen ---
+expect 0 "$gar" gen jitter --waits 50 --seed 9
+cp "$tmp/out" "$tmp/a.csv"
+expect 0 "$gar" gen jitter --seed 9 --waits 50
+cmp -s "$tmp/out" "$tmp/a.csv" || fail "same seed gave different bytes"
+expect 0 "$gar" gen jitter --waits 50 --seed 10
+cmp -s "$tmp/out" "$tmp/a.csv" && fail "another seed gave the same bytes"
+[ "$(head -n 1 "$tmp/a.csv")" = "# gar-trace v1" ] || fail "gen output lacks the magic line"
+[ "$(grep -c '^1,' "$tmp/a.csv")" -eq 50 ] || fail "gen jitter --waits 50 did not write 50 rows"
+
+expect 0 "$gar" gen decode --waits 20 --seed 1 --param rows_max=8 --out "$tmp/d.csv"
+grep -q '^out: ' "$tmp/out" || fail "gen --out printed no out: line"
+grep -q '^point,submit_ns,start_ns,done_ns,rows$' "$tmp/d.csv" || fail "decode has no rows column"
+expect 0 "$gar" gen decode --waits 20 --seed 1 --param rows_max=8
+cmp -s "$tmp/out" "$tmp/d.csv" || fail "--out and stdout differ"
+
+expect 0 "$gar" gen --help
+for word in steady jitter bimodal drift decode residual_us=2000 prefill_p=0.1 --waits --seed; do
+    grep -q -- "$word" "$tmp/out" || fail "gen --help does not show $word"
+done
+
+expect 2 "$gar" gen
+grep -q '^error 11 (Usage)' "$tmp/err" || fail "gen without KIND is not a usage error"
+expect 2 "$gar" gen wobble
+grep -q '^error 9 (InvalidArgument)' "$tmp/err" || fail "unknown kind not refused with code 9"
+expect 2 "$gar" gen steady --param nope=1
+expect 2 "$gar" gen steady --waits 0
+expect 2 "$gar" gen steady --waits many
+expect 2 "$gar" gen steady --frobnicate
+
+# A refused run leaves an existing output as it was, and no temporary file.
+echo "keep me" >"$tmp/keep.csv"
+expect 2 "$gar" gen steady --param residual_us=-1 --out "$tmp/keep.csv"
+[ "$(cat "$tmp/keep.csv")" = "keep me" ] || fail "a refused gen touched its --out file"
+expect 2 "$gar" gen steady --out "$tmp/no/such/dir/x.csv"
+grep -q '^error 12 (Io)' "$tmp/err" || fail "an unwritable --out is not an Io error"
+
+# --- import kineto ---
+expect 0 "$gar" import kineto "$fixtures/kineto/event_sync.json"
+grep -q '^waits: 4$' "$tmp/err" || fail "import did not count 4 waits on stderr"
+grep -q '^skipped_no_gpu_op: 1$' "$tmp/err" || fail "import did not count the idle stream sync"
+tail -n 4 "$tmp/out" >"$tmp/rows"
+cat >"$tmp/want" <<'ROWS'
+8072867669459855690,0,0,94000,7
+4736720261508363923,100000,110000,107000,7
+15370667951839086975,170000,185000,680000,7
+514176635145694834,179000,700000,780000,7
+ROWS
+cmp -s "$tmp/rows" "$tmp/want" || fail "kineto rows differ: $(cat "$tmp/rows")"
+
+expect 0 "$gar" import kineto "$fixtures/kineto/float_ts.json.gz" --out "$tmp/k.csv"
+grep -q '^59000,59000,69001,7$' "$tmp/k.csv" 2>/dev/null ||
+    grep -q ',59000,59000,69001,7$' "$tmp/k.csv" || fail "gz import lost the ns digits"
+
+echo "keep me" >"$tmp/keep.csv"
+printf '{"traceEvents": [' >"$tmp/bad.json"
+expect 2 "$gar" import kineto "$tmp/bad.json" --out "$tmp/keep.csv"
+grep -q '^error 13 (InvalidTrace)' "$tmp/err" || fail "bad JSON is not InvalidTrace"
+[ "$(cat "$tmp/keep.csv")" = "keep me" ] || fail "a refused import touched its --out file"
+expect 2 "$gar" import kineto "$tmp/none.json"
+grep -q '^error 12 (Io)' "$tmp/err" || fail "a missing file is not an Io error"
+expect 2 "$gar" import chrome "$fixtures/kineto/event_sync.json"
+expect 2 "$gar" import kineto
+expect 0 "$gar" import --help
+
+# --- import nsys (needs the sqlite3 shell to build the fixture) ---
+if command -v sqlite3 >/dev/null 2>&1; then
+    sqlite3 "$tmp/r.sqlite" <"$fixtures/nsys/two_streams.sql" || fail "fixture SQL does not load"
+    expect 0 "$gar" import nsys "$tmp/r.sqlite"
+    grep -q '^waits: 3$' "$tmp/err" || fail "nsys import did not count 3 waits"
+    grep -q '^514176635145694834,5200,5400,8500,7$' "$tmp/out" || fail "nsys device sync row"
+    sqlite3 "$tmp/r.sqlite" "DROP TABLE CUPTI_ACTIVITY_KIND_RUNTIME"
+    expect 2 "$gar" import nsys "$tmp/r.sqlite"
+    grep -q 'CUPTI_ACTIVITY_KIND_RUNTIME' "$tmp/err" || fail "missing table not named"
+else
+    echo "sqlite3 shell not found: nsys CLI checks skipped"
+fi
+
+[ "$failures" -eq 0 ] || exit 1
+echo "ok"

@@ -1,0 +1,214 @@
+/* tests/experiments/test_import_kineto.c — Kineto JSON to trace rows, on
+ * fixtures whose every expected row was worked out by hand. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "import.h"
+
+/* The documented point ids, computed outside gar (FNV-1a-64 of the name, then
+ * the named stream's four little-endian bytes). */
+#define P_MEMCPY_ASYNC_7 UINT64_C(8072867669459855690)
+#define P_STREAM_SYNC_7 UINT64_C(4736720261508363923)
+#define P_EVENT_SYNC_7 UINT64_C(15370667951839086975)
+#define P_DEVICE_SYNC UINT64_C(514176635145694834)
+#define P_STREAM_SYNC_13 UINT64_C(116036054755860985)
+#define P_MEMCPY_7 UINT64_C(12265065995212719292)
+#define P_HIP_DEVICE_SYNC UINT64_C(15998755891546634858)
+
+static char *fixture(const char *name)
+{
+    const char *dir = getenv("GAR_FIXTURES");
+    assert_non_null(dir);
+    char *path = malloc(strlen(dir) + strlen(name) + 16);
+    sprintf(path, "%s/kineto/%s", dir, name);
+    return path;
+}
+
+static gar_trace import_ok(const char *name, gar_import_counts *counts)
+{
+    char *path = fixture(name);
+    gar_trace t;
+    gar_error err;
+    int rc = gar_import_kineto_file(path, &t, counts, &err);
+    if (rc != 0) {
+        char msg[512];
+        gar_error_format(&err, msg, sizeof msg);
+        fail_msg("%s: %s", name, msg);
+    }
+    free(path);
+    return t;
+}
+
+static void assert_rows(const gar_trace *t, const gar_trace_row *want, size_t n)
+{
+    assert_int_equal(t->count, n);
+    assert_int_equal(t->columns, GAR_TRACE_HAS_STREAM);
+    for (size_t i = 0; i < n; i++) {
+        const gar_trace_row *got = &t->row[i];
+        if (memcmp(got, &want[i], sizeof *got) != 0)
+            fail_msg("row %zu: got %llu,%llu,%llu,%llu,%u want %llu,%llu,%llu,%llu,%u", i,
+                     (unsigned long long)got->point, (unsigned long long)got->submit_ns,
+                     (unsigned long long)got->start_ns, (unsigned long long)got->done_ns,
+                     got->stream, (unsigned long long)want[i].point,
+                     (unsigned long long)want[i].submit_ns, (unsigned long long)want[i].start_ns,
+                     (unsigned long long)want[i].done_ns, want[i].stream);
+    }
+}
+
+/* Integer µs; a blocking async copy, a stream sync, an event sync that must
+ * not wait for work launched after its record, a device sync, an ignored
+ * event query and HtoD copy, and a sync on a stream with no work. */
+static void event_sync_fixture_gives_the_worked_rows(void **state)
+{
+    (void)state;
+    gar_import_counts c;
+    gar_trace t = import_ok("event_sync.json", &c);
+    const gar_trace_row want[] = {
+        { P_MEMCPY_ASYNC_7, 0, 0, 94000, 0, 7 },
+        { P_STREAM_SYNC_7, 100000, 110000, 107000, 0, 7 },
+        { P_EVENT_SYNC_7, 170000, 185000, 680000, 0, 7 },
+        { P_DEVICE_SYNC, 179000, 700000, 780000, 0, 7 },
+    };
+    assert_rows(&t, want, 4);
+    assert_int_equal(c.sync_calls, 5);
+    assert_int_equal(c.waits, 4);
+    assert_int_equal(c.no_gpu_op, 1);
+    assert_int_equal(c.no_stream + c.no_launch + c.inconsistent + c.out_of_order, 0);
+    gar_trace_free(&t);
+}
+
+/* Decimal µs with ns digits at 1.7e15 µs (beyond a double's precision), an
+ * exponent, two streams, a stream sync with no cuda_sync record (its stream
+ * is unknown) and a device sync whose latest op has no launch in the trace. */
+static void float_timestamps_keep_their_nanoseconds(void **state)
+{
+    (void)state;
+    const gar_trace_row want[] = {
+        { P_STREAM_SYNC_13, 0, 4500, 51000, 0, 13 },
+        { P_MEMCPY_7, 59000, 59000, 69001, 0, 7 },
+    };
+    const char *names[] = { "float_ts.json", "float_ts.json.gz" };
+    for (int i = 0; i < 2; i++) {
+        gar_import_counts c;
+        gar_trace t = import_ok(names[i], &c);
+        assert_rows(&t, want, 2);
+        assert_int_equal(c.sync_calls, 4);
+        assert_int_equal(c.no_stream, 1);
+        assert_int_equal(c.no_launch, 1);
+        gar_trace_free(&t);
+    }
+}
+
+static void bare_event_array_and_hip_names(void **state)
+{
+    (void)state;
+    gar_trace t = import_ok("hip_array.json", NULL);
+    const gar_trace_row want[] = { { P_HIP_DEVICE_SYNC, 0, 3000, 35500, 0, 0 } };
+    assert_rows(&t, want, 1);
+    gar_trace_free(&t);
+}
+
+/* A real profiler trace, when the environment points at one. */
+static void an_external_trace_imports(void **state)
+{
+    (void)state;
+    const char *path = getenv("GAR_KINETO_TRACE");
+    if (path == NULL || path[0] == '\0')
+        skip();
+    gar_trace t;
+    gar_error err;
+    assert_int_equal(gar_import_kineto_file(path, &t, NULL, &err), 0);
+    assert_true(t.count > 0);
+    gar_trace_free(&t);
+}
+
+static int import_text(const char *text, gar_error *err)
+{
+    gar_trace t;
+    int rc = gar_import_kineto_memory(text, strlen(text), "mem.json", &t, NULL, err);
+    if (rc == 0)
+        gar_trace_free(&t);
+    else
+        assert_int_equal(t.count, 0);
+    return rc;
+}
+
+static void bad_json_is_refused_with_its_place(void **state)
+{
+    (void)state;
+    gar_error err;
+    assert_int_equal(import_text("{\"traceEvents\": [\n  {\"ph\": \"X\",, }\n]}", &err),
+                     -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[0], "mem.json");
+    assert_string_equal(err.argv[1], "2");
+    assert_non_null(strstr(err.argv[3], "parse error"));
+
+    assert_int_equal(import_text("{\"traceEvents\": [", &err), -GAR_E_INVALID_TRACE);
+    assert_int_equal(import_text("{\"other\": 1}", &err), -GAR_E_INVALID_TRACE);
+    assert_non_null(strstr(err.argv[3], "no traceEvents"));
+    assert_int_equal(import_text("{\"traceEvents\": []}", &err), -GAR_E_INVALID_TRACE);
+    assert_non_null(strstr(err.argv[3], "no host call waited"));
+
+    const char *no_ts = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"dur\": 3,"
+                        " \"args\": {\"stream\": 7, \"device\": 0}}]}";
+    assert_int_equal(import_text(no_ts, &err), -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[1], "event 1");
+    assert_string_equal(err.argv[2], "ts");
+    const char *neg = "{\"traceEvents\": [{}, {\"ph\": \"X\", \"cat\": \"cuda_runtime\","
+                      " \"name\": \"cudaDeviceSynchronize\", \"ts\": -4, \"dur\": 3}]}";
+    assert_int_equal(import_text(neg, &err), -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[1], "event 2");
+    assert_non_null(strstr(err.argv[3], "negative"));
+    const char *huge = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": 1e30,"
+                       " \"dur\": 3}]}";
+    assert_int_equal(import_text(huge, &err), -GAR_E_INVALID_TRACE);
+}
+
+static void io_failures_are_coded(void **state)
+{
+    (void)state;
+    gar_trace t;
+    gar_error err;
+    assert_int_equal(gar_import_kineto_file("/nonexistent/x.json", &t, NULL, &err), -GAR_E_IO);
+    assert_string_equal(err.argv[1], "open");
+    /* A gzip file cut in half. */
+    char *path = fixture("float_ts.json.gz");
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    unsigned char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    char cut[] = "/tmp/gar-cut-XXXXXX";
+    int fd = mkstemp(cut);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, buf, n / 2), (ssize_t)(n / 2));
+    close(fd);
+    int rc = gar_import_kineto_file(cut, &t, NULL, &err);
+    unlink(cut);
+    free(path);
+    assert_true(rc == -GAR_E_IO || rc == -GAR_E_INVALID_TRACE);
+    assert_int_equal(t.count, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(event_sync_fixture_gives_the_worked_rows),
+        cmocka_unit_test(float_timestamps_keep_their_nanoseconds),
+        cmocka_unit_test(bare_event_array_and_hip_names),
+        cmocka_unit_test(an_external_trace_imports),
+        cmocka_unit_test(bad_json_is_refused_with_its_place),
+        cmocka_unit_test(io_failures_are_coded),
+    };
+    return cmocka_run_group_tests_name("import_kineto", tests, NULL, NULL);
+}

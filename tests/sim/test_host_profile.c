@@ -1,0 +1,201 @@
+/* tests/sim/test_host_profile.c — gar-host v1: the bundled profiles load,
+ * every fault is refused with its line, and quantile sampling inverts the CDF. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "host_profile.h"
+
+#define VALID_TAIL                                                                 \
+    "query_ns 250\n"                                                               \
+    "clock_ns 24\n"                                                                \
+    "word_wait no\n"                                                               \
+    "sleep_overshoot_ns p0=1000 p50=2000 p90=3000 p99=4000 p100=5000\n"            \
+    "block_wake_ns p0=10 p50=20 p90=30 p99=40 p100=50\n"                           \
+    "park_wake_ns p0=7 p50=7 p90=7 p99=7 p100=7\n"                                 \
+    "poll_period_ns p0=1 p50=2 p90=3 p99=4 p100=5\n"
+
+static int parse(const char *text, gar_host_profile *p, gar_error *err)
+{
+    return gar_host_profile_parse(text, strlen(text), "t.host", p, err);
+}
+
+static void bundled_profiles_load(void **state)
+{
+    (void)state;
+    gar_host_profile vm, wp;
+    gar_error err;
+    assert_int_equal(gar_host_profile_load(GAR_DATA_DIR "/hosts/dev-vm.host", &vm, &err), 0);
+    assert_int_equal(gar_host_profile_load(GAR_DATA_DIR "/hosts/waitpkg.host", &wp, &err), 0);
+    assert_false(vm.word_wait);
+    assert_true(wp.word_wait);
+    assert_int_equal(vm.clock_ns, 24);
+    /* The anchors the files cite. */
+    assert_in_range(gar_host_dist_median(&vm.sleep_overshoot), 25000, 50000);
+    assert_in_range(gar_host_dist_median(&vm.block_wake), 35000, 50000);
+    assert_in_range(gar_host_dist_median(&vm.park_wake), 100, 200);
+    assert_in_range(gar_host_dist_median(&wp.park_wake), 300, 400);
+}
+
+static void a_valid_text_fills_every_field(void **state)
+{
+    (void)state;
+    gar_host_profile p;
+    gar_error err;
+    const char *text = "gar-host v1   # header comment\r\n"
+                       "# a comment line\n"
+                       "\n"
+                       "\tquery_ns\t250  # trailing comment\n"
+                       "clock_ns 24\n"
+                       "word_wait yes\n"
+                       "poll_period_ns p0=1 p50=2 p90=3 p99=4 p99.9=5 p100=6\n"
+                       "sleep_overshoot_ns p0=1000 p50=2000 p90=3000 p99=4000 p100=5000\n"
+                       "block_wake_ns p0=10 p50=20 p90=30 p99=40 p100=50\n"
+                       "park_wake_ns p0=7 p50=7 p90=7 p99=7 p100=7";
+    assert_int_equal(parse(text, &p, &err), 0);
+    assert_int_equal(p.query_ns, 250);
+    assert_int_equal(p.clock_ns, 24);
+    assert_true(p.word_wait);
+    assert_int_equal(p.poll_period.count, 6);
+    assert_int_equal(p.poll_period.level[4], 999000);
+    assert_int_equal(p.poll_period.value[4], 5);
+    assert_int_equal(p.poll_period.level[5], GAR_HOST_LEVEL_ONE);
+    assert_int_equal(p.sleep_overshoot.value[1], 2000);
+    assert_int_equal(p.block_wake.value[4], 50);
+}
+
+/* Each bad text against the line and a fragment of the fault it must name. */
+static void faults_are_refused_with_their_line(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        const char *line;
+        const char *fault;
+    } cases[] = {
+        { "", "1", "first line must be 'gar-host v1'" },
+        { "# comment first\ngar-host v1\n" VALID_TAIL, "1", "first line" },
+        { "gar-host v2\n" VALID_TAIL, "1", "unsupported version 'v2'" },
+        { "gar-host v1 extra\n" VALID_TAIL, "1", "unsupported version" },
+        { "gar-host v1\n" VALID_TAIL "colour blue\n", "9", "unknown key 'colour'" },
+        { "gar-host v1\n" VALID_TAIL "clock_ns 25\n", "9", "clock_ns given twice (first on line 3)" },
+        { "gar-host v1\nquery_ns 1\n", "2", "missing key clock_ns" },
+        { "gar-host v1\nquery_ns 01\n", "2", "query_ns: bad value '01'" },
+        { "gar-host v1\nquery_ns -1\n", "2", "query_ns: bad value '-1'" },
+        { "gar-host v1\nquery_ns 10000000001\n", "2", "query_ns: bad value" },
+        { "gar-host v1\nquery_ns 1 2\n", "2", "query_ns takes one value" },
+        { "gar-host v1\nquery_ns\n", "2", "query_ns takes one value" },
+        { "gar-host v1\nword_wait maybe\n", "2", "'maybe' is neither yes nor no" },
+        { "gar-host v1\npark_wake_ns p0=1 p50=2 p90=3 p100=5\n", "2", "missing p99" },
+        { "gar-host v1\npark_wake_ns p0=1 p50=2 p90=3 p99=4\n", "2", "missing p100" },
+        { "gar-host v1\npark_wake_ns p0=1 p90=3 p50=2 p99=4 p100=5\n", "2", "levels must increase" },
+        { "gar-host v1\npark_wake_ns p0=1 p50=3 p90=2 p99=4 p100=5\n", "2", "must not decrease" },
+        { "gar-host v1\npark_wake_ns p0=1 p50=2 p90=3 p99=4 p101=5\n", "2", "bad level 'p101'" },
+        { "gar-host v1\npark_wake_ns p0=1 p50.0=2 p90=3 p99=4 p100=5\n", "2", "bad level 'p50.0'" },
+        { "gar-host v1\npark_wake_ns p0=1 p50=2 p90=3 p99.90=4 p100=5\n", "2", "bad level" },
+        { "gar-host v1\npark_wake_ns p0=1 p50=2 p90=3 p99.12345=4 p100=5\n", "2", "bad level" },
+        { "gar-host v1\npark_wake_ns p0=1 p50 p90=3 p99=4 p100=5\n", "2", "'p50' is not pLEVEL=NS" },
+        { "gar-host v1\npark_wake_ns p0=1 p50=x p90=3 p99=4 p100=5\n", "2", "bad value 'x'" },
+        { "gar-host v1\npark_wake_ns p0=1\n", "2", "takes quantiles" },
+        { "gar-host v1\npark_wake_ns p0=0 p1=1 p2=1 p3=1 p4=1 p5=1 p6=1 p7=1 p8=1 p9=1 p10=1 "
+          "p50=2 p90=3 p99=4 p99.5=4 p99.9=4 p100=5\n", "2", "more than 16 quantiles" },
+        { "gar-host v1\npoll_period_ns p0=0 p50=2 p90=3 p99=4 p100=5\n", "2", "p0 must be at least 1" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gar_host_profile p;
+        memset(&p, 0xA5, sizeof p);
+        gar_host_profile before = p;
+        gar_error err;
+        int rc = parse(cases[i].text, &p, &err);
+        if (rc != -GAR_E_INVALID_HOST_PROFILE || strcmp(err.argv[1], cases[i].line) != 0 ||
+            strstr(err.argv[2], cases[i].fault) == NULL)
+            fail_msg("case %zu: rc %d, line %s, fault '%s'", i, rc, err.argv[1], err.argv[2]);
+        assert_string_equal(err.argv[0], "t.host");
+        assert_memory_equal(&p, &before, sizeof p); /* nothing half-loaded */
+    }
+}
+
+static void a_nul_byte_is_refused(void **state)
+{
+    (void)state;
+    static const char text[] = "gar-host v1\nquery_ns 1\0\n";
+    gar_host_profile p;
+    gar_error err;
+    assert_int_equal(gar_host_profile_parse(text, sizeof text - 1, "t", &p, &err),
+                     -GAR_E_INVALID_HOST_PROFILE);
+    assert_string_equal(err.argv[1], "2");
+}
+
+static void a_missing_file_is_an_io_error(void **state)
+{
+    (void)state;
+    gar_host_profile p;
+    gar_error err;
+    assert_int_equal(gar_host_profile_load(GAR_DATA_DIR "/hosts/no-such.host", &p, &err),
+                     -GAR_E_IO);
+    assert_int_equal(gar_host_profile_parse(NULL, 0, "t", NULL, &err), -GAR_E_INVALID_ARGUMENT);
+}
+
+static uint64_t draw_at(double u)
+{
+    return (uint64_t)(u * 4294967296.0) << 32;
+}
+
+static void sampling_interpolates_the_inverse_cdf(void **state)
+{
+    (void)state;
+    gar_host_dist d = { 5, { 0, 500000, 900000, 990000, 1000000 }, { 100, 1000, 5000, 9000, 20000 } };
+    assert_int_equal(gar_host_dist_sample(&d, 0), 100);
+    assert_int_equal(gar_host_dist_median(&d), 1000);
+    assert_int_equal(gar_host_dist_sample(&d, draw_at(0.25)), 550);
+    assert_in_range(gar_host_dist_sample(&d, draw_at(0.7)), 2999, 3000);
+    assert_in_range(gar_host_dist_sample(&d, draw_at(0.9)), 4999, 5000);
+    assert_in_range(gar_host_dist_sample(&d, draw_at(0.995)), 14499, 14500);
+    assert_in_range(gar_host_dist_sample(&d, UINT64_MAX), 19990, 19999); /* never past p100 */
+
+    /* Evenly spread draws reproduce the stated levels, and samples rise with the draw. */
+    unsigned below_p90 = 0, below_p50 = 0;
+    gar_dur_ns last = 0;
+    const unsigned n = 100000;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t draw = (uint64_t)(((double)i + 0.5) / n * 18446744073709551616.0);
+        gar_dur_ns v = gar_host_dist_sample(&d, draw);
+        assert_true(v >= last);
+        last = v;
+        below_p50 += v < 1000;
+        below_p90 += v < 5000;
+    }
+    assert_in_range(below_p50, n / 2 - 2, n / 2 + 2);
+    assert_in_range(below_p90, n * 9 / 10 - 2, n * 9 / 10 + 2);
+}
+
+static void an_all_equal_distribution_is_a_constant(void **state)
+{
+    (void)state;
+    gar_host_dist d = { 5, { 0, 500000, 900000, 990000, 1000000 }, { 7, 7, 7, 7, 7 } };
+    assert_int_equal(gar_host_dist_sample(&d, 0), 7);
+    assert_int_equal(gar_host_dist_sample(&d, UINT64_MAX), 7);
+    assert_int_equal(gar_host_dist_sample(&d, 0x123456789abcdefULL), 7);
+    /* A large span must not overflow: 0 .. 10 s. */
+    gar_host_dist big = { 2, { 0, 1000000 }, { 0, GAR_HOST_NS_MAX } };
+    assert_in_range(gar_host_dist_median(&big), GAR_HOST_NS_MAX / 2 - 1, GAR_HOST_NS_MAX / 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bundled_profiles_load),
+        cmocka_unit_test(a_valid_text_fills_every_field),
+        cmocka_unit_test(faults_are_refused_with_their_line),
+        cmocka_unit_test(a_nul_byte_is_refused),
+        cmocka_unit_test(a_missing_file_is_an_io_error),
+        cmocka_unit_test(sampling_interpolates_the_inverse_cdf),
+        cmocka_unit_test(an_all_equal_distribution_is_a_constant),
+    };
+    return cmocka_run_group_tests_name("host_profile", tests, NULL, NULL);
+}

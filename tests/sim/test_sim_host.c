@@ -1,0 +1,249 @@
+/* tests/sim/test_sim_host.c — one simulated wait per plan, on a 1 ms residual
+ * and a profile of constants, so every time and every account is exact. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "sim_host.h"
+#include "sim_world.h"
+
+#define DONE_NS GAR_NS_PER_MS /* the work completes 1 ms after the wait starts at 0 */
+
+typedef struct world {
+    gar_sim_device dev;
+    gar_sim_host host;
+    gar_sim_work work;
+} world;
+
+static void world_make(world *w, bool word_wait, gar_sim_fault fault, gar_dur_ns late_ns)
+{
+    gar_sim_device_options o = { .streams = 1, .store_delay_ns = 0, .late_store_ns = late_ns };
+    assert_int_equal(gar_sim_device_init(&w->dev, &o, NULL), 0);
+    gar_host_profile hp = exact_profile(word_wait);
+    assert_int_equal(gar_sim_host_init(&w->host, &hp, 1, NULL), 0);
+    assert_int_equal(gar_sim_device_enqueue(&w->dev, 0, 0, DONE_NS, fault, &w->work, NULL), 0);
+}
+
+static int run(world *w, gar_park park, bool predict, gar_dur_ns sleep_ns,
+               gar_mono_ns deadline, gar_sim_wait_result *r, gar_error *err)
+{
+    gar_plan plan = plan_of(park, predict);
+    int rc = gar_sim_host_wait(&w->host, &w->dev, &w->work, &plan, sleep_ns > 0, sleep_ns, 0,
+                               deadline, r, err);
+    /* Every nanosecond of the wait is in exactly one account. */
+    assert_int_equal(r->busy_ns + r->parked_ns + r->asleep_ns, r->end - r->start);
+    assert_int_equal(r->report.wait_ns, r->end - r->start);
+    return rc;
+}
+
+static void block_sleeps_until_the_blocking_wake(void **state)
+{
+    (void)state;
+    world w;
+    gar_sim_wait_result r;
+    world_make(&w, true, GAR_SIM_FAULT_NONE, 0);
+    assert_int_equal(run(&w, GAR_PARK_BLOCK, false, 0, GAR_MONO_NEVER, &r, NULL), 0);
+    assert_int_equal(r.report.kind, GAR_WAIT_KIND_BLOCKED);
+    assert_int_equal(r.end, DONE_NS + BLOCK_NS);
+    assert_int_equal(r.busy_ns, Q_NS);
+    assert_int_equal(r.asleep_ns, DONE_NS + BLOCK_NS - Q_NS);
+    assert_int_equal(r.report.sample.kind, GAR_SAMPLE_NONE);
+}
+
+static void poll_is_busy_the_whole_wait(void **state)
+{
+    (void)state;
+    world w;
+    gar_sim_wait_result r;
+    world_make(&w, true, GAR_SIM_FAULT_NONE, 0);
+    assert_int_equal(run(&w, GAR_PARK_POLL, false, 0, GAR_MONO_NEVER, &r, NULL), 0);
+    /* The first query answers at 1 µs; each poll turn adds 2 µs: 1 + 2k >= 1000. */
+    assert_int_equal(r.end, DONE_NS + Q_NS);
+    assert_int_equal(r.busy_ns, r.end);
+    assert_int_equal(r.report.polls, 500);
+    assert_int_equal(r.report.queries, 1);
+    assert_int_equal(r.report.kind, GAR_WAIT_KIND_PARKED);
+    assert_int_equal(r.report.sample.kind, GAR_SAMPLE_EXACT);
+    assert_int_equal(r.report.sample.ns, DONE_NS + Q_NS);
+}
+
+static void poll_predict_is_busy_only_for_the_margin_less_the_overshoot(void **state)
+{
+    (void)state;
+    world w;
+    gar_sim_wait_result r;
+    world_make(&w, true, GAR_SIM_FAULT_NONE, 0);
+    /* Sleep 850 µs (p = 1 ms less the 150 µs margin). */
+    assert_int_equal(run(&w, GAR_PARK_POLL, true, 850000, GAR_MONO_NEVER, &r, NULL), 0);
+    /* query to 1 µs, sleep to 850 + 20 µs, wake query to 871 µs, polls of 2 µs. */
+    assert_int_equal(r.asleep_ns, 850000 + OVER_NS - Q_NS);
+    assert_int_equal(r.end, DONE_NS + Q_NS);
+    assert_int_equal(r.busy_ns, 2 * Q_NS + (DONE_NS + Q_NS - 871000));
+    assert_int_equal(r.report.sleeps, 1);
+    assert_int_equal(r.report.polls, 65);
+    assert_int_equal(r.report.kind, GAR_WAIT_KIND_PARKED);
+}
+
+static void flag_parks_to_the_store_then_confirms(void **state)
+{
+    (void)state;
+    for (int ww = 0; ww <= 1; ww++) {
+        world w;
+        gar_sim_wait_result r;
+        world_make(&w, ww == 1, GAR_SIM_FAULT_NONE, 0);
+        assert_int_equal(run(&w, GAR_PARK_FLAG, false, 0, GAR_MONO_NEVER, &r, NULL), 0);
+        /* query 1 µs, arm 2 µs, parks of 100 µs from 2 µs; the tenth wakes
+         * 0.3 µs after the store at 1 ms; the confirming query ends it. */
+        assert_int_equal(r.end, DONE_NS + PARK_NS + Q_NS);
+        assert_int_equal(r.report.parks, 10);
+        assert_int_equal(r.report.queries, 2);
+        assert_int_equal(r.report.backstop_queries, 0);
+        gar_dur_ns parked = DONE_NS + PARK_NS - 2 * Q_NS;
+        assert_int_equal(ww ? r.parked_ns : r.busy_ns - 3 * Q_NS, parked);
+        assert_int_equal(ww ? r.busy_ns : r.parked_ns + 3 * Q_NS, 3 * Q_NS);
+        assert_int_equal(gar_line_load(&w.dev.line, w.work.word.slot), 1);
+    }
+}
+
+static void flag_predict_parks_only_after_the_sleep(void **state)
+{
+    (void)state;
+    world w;
+    gar_sim_wait_result r;
+    world_make(&w, true, GAR_SIM_FAULT_NONE, 0);
+    assert_int_equal(run(&w, GAR_PARK_FLAG, true, 850000, GAR_MONO_NEVER, &r, NULL), 0);
+    assert_int_equal(r.end, DONE_NS + PARK_NS + Q_NS);
+    assert_int_equal(r.busy_ns, 4 * Q_NS);
+    assert_int_equal(r.asleep_ns, 850000 + OVER_NS - 2 * Q_NS);
+    assert_int_equal(r.parked_ns, DONE_NS + PARK_NS - (850000 + OVER_NS + Q_NS));
+    assert_int_equal(r.report.parks, 2);
+}
+
+static void a_late_wake_is_kind_late(void **state)
+{
+    (void)state;
+    world w;
+    gar_sim_wait_result r;
+    world_make(&w, true, GAR_SIM_FAULT_NONE, 0);
+    assert_int_equal(run(&w, GAR_PARK_FLAG, true, 990000, GAR_MONO_NEVER, &r, NULL), 0);
+    assert_int_equal(r.report.kind, GAR_WAIT_KIND_LATE);
+    assert_int_equal(r.end, 990000 + OVER_NS + Q_NS);
+    assert_int_equal(r.report.sample.kind, GAR_SAMPLE_LATE);
+}
+
+static void a_hung_device_ends_at_the_deadline(void **state)
+{
+    (void)state;
+    const gar_mono_ns deadline = 5 * GAR_NS_PER_MS;
+    for (gar_park park = GAR_PARK_BLOCK; park <= GAR_PARK_FLAG; park++) {
+        world w;
+        gar_sim_wait_result r;
+        gar_error err;
+        world_make(&w, true, GAR_SIM_FAULT_HANG, 0);
+        assert_int_equal(run(&w, park, false, 0, deadline, &r, &err), -GAR_E_WAIT_DEADLINE);
+        assert_int_equal(err.code, GAR_E_WAIT_DEADLINE);
+        assert_in_range(r.end, deadline, deadline + POLL_NS + Q_NS);
+        assert_int_equal(r.report.kind, GAR_WAIT_KIND_NONE);
+    }
+}
+
+static void a_lost_store_is_caught_by_the_backstop(void **state)
+{
+    (void)state;
+    world w;
+    gar_sim_wait_result r;
+    world_make(&w, true, GAR_SIM_FAULT_LOST_STORE, 0);
+    assert_int_equal(run(&w, GAR_PARK_FLAG, false, 0, GAR_MONO_NEVER, &r, NULL), 0);
+    /* Due 1 ms after the first query's answer (1 µs): the backstop query ends it. */
+    assert_int_equal(r.end, Q_NS + GAR_NS_PER_MS + Q_NS);
+    assert_int_equal(r.report.backstop_queries, 1);
+    assert_int_equal(r.report.kind, GAR_WAIT_KIND_PARKED);
+    assert_int_equal(gar_line_load(&w.dev.line, w.work.word.slot), 0); /* the word never moved */
+}
+
+static void a_late_store_wakes_the_park_late_or_the_backstop_first(void **state)
+{
+    (void)state;
+    world w;
+    gar_sim_wait_result r;
+    world_make(&w, true, GAR_SIM_FAULT_LATE_STORE, 500);
+    assert_int_equal(run(&w, GAR_PARK_FLAG, false, 0, GAR_MONO_NEVER, &r, NULL), 0);
+    assert_int_equal(r.end, DONE_NS + 500 + PARK_NS + Q_NS);
+    assert_int_equal(r.report.backstop_queries, 0);
+
+    world_make(&w, true, GAR_SIM_FAULT_LATE_STORE, 5 * GAR_NS_PER_MS);
+    assert_int_equal(run(&w, GAR_PARK_FLAG, false, 0, GAR_MONO_NEVER, &r, NULL), 0);
+    assert_int_equal(r.end, Q_NS + GAR_NS_PER_MS + Q_NS);
+    assert_int_equal(r.report.backstop_queries, 1);
+}
+
+static void a_device_error_ends_the_wait_with_code_17(void **state)
+{
+    (void)state;
+    static const gar_mono_ns ends[] = {
+        [GAR_PARK_BLOCK] = DONE_NS + BLOCK_NS,
+        [GAR_PARK_POLL] = DONE_NS + Q_NS,
+        [GAR_PARK_FLAG] = Q_NS + GAR_NS_PER_MS + Q_NS, /* no store: the backstop finds it */
+    };
+    for (gar_park park = GAR_PARK_BLOCK; park <= GAR_PARK_FLAG; park++) {
+        world w;
+        gar_sim_wait_result r;
+        gar_error err;
+        world_make(&w, true, GAR_SIM_FAULT_ERROR, 0);
+        assert_int_equal(run(&w, park, false, 0, GAR_MONO_NEVER, &r, &err), -GAR_E_DEVICE_FAULT);
+        assert_int_equal(err.code, GAR_E_DEVICE_FAULT);
+        assert_string_equal(err.argv[0], "stream 0 work item 0 failed");
+        assert_int_equal(r.end, ends[park]);
+    }
+}
+
+static void work_done_before_the_wait_is_immediate(void **state)
+{
+    (void)state;
+    world w;
+    gar_sim_wait_result r;
+    world_make(&w, true, GAR_SIM_FAULT_NONE, 0);
+    gar_plan plan = plan_of(GAR_PARK_FLAG, false);
+    assert_int_equal(gar_sim_host_wait(&w.host, &w.dev, &w.work, &plan, false, 0, 2 * DONE_NS,
+                                       GAR_MONO_NEVER, &r, NULL), 0);
+    assert_int_equal(r.report.kind, GAR_WAIT_KIND_IMMEDIATE);
+    assert_int_equal(r.end, 2 * DONE_NS + Q_NS);
+    assert_false(w.work.armed);
+}
+
+static void a_refused_plan_leaves_the_result_untouched(void **state)
+{
+    (void)state;
+    world w;
+    gar_sim_wait_result r;
+    memset(&r, 0x5a, sizeof r);
+    gar_sim_wait_result before = r;
+    world_make(&w, true, GAR_SIM_FAULT_NONE, 0);
+    gar_plan plan = plan_of(GAR_PARK_BLOCK, true); /* block+predict */
+    assert_int_equal(gar_sim_host_wait(&w.host, &w.dev, &w.work, &plan, false, 0, 0,
+                                       GAR_MONO_NEVER, &r, NULL), -GAR_E_INVALID_ARGUMENT);
+    assert_memory_equal(&r, &before, sizeof r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(block_sleeps_until_the_blocking_wake),
+        cmocka_unit_test(poll_is_busy_the_whole_wait),
+        cmocka_unit_test(poll_predict_is_busy_only_for_the_margin_less_the_overshoot),
+        cmocka_unit_test(flag_parks_to_the_store_then_confirms),
+        cmocka_unit_test(flag_predict_parks_only_after_the_sleep),
+        cmocka_unit_test(a_late_wake_is_kind_late),
+        cmocka_unit_test(a_hung_device_ends_at_the_deadline),
+        cmocka_unit_test(a_lost_store_is_caught_by_the_backstop),
+        cmocka_unit_test(a_late_store_wakes_the_park_late_or_the_backstop_first),
+        cmocka_unit_test(a_device_error_ends_the_wait_with_code_17),
+        cmocka_unit_test(work_done_before_the_wait_is_immediate),
+        cmocka_unit_test(a_refused_plan_leaves_the_result_untouched),
+    };
+    return cmocka_run_group_tests_name("sim_host", tests, NULL, NULL);
+}

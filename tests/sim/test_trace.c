@@ -1,0 +1,369 @@
+/* tests/sim/test_trace.c — gar-trace v1: round trips, and every refusal names
+ * its file, line, column and fault. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "prng.h"
+#include "trace.h"
+
+#define HEADER "# gar-trace v1\npoint,submit_ns,start_ns,done_ns\n"
+#define HEADER_RS "# gar-trace v1\npoint,submit_ns,start_ns,done_ns,rows,stream\n"
+
+/* A valid trace of `n` rows on a few streams, with every column in use. */
+static gar_trace make_trace(size_t n, unsigned columns, uint64_t seed)
+{
+    gar_trace t;
+    gar_trace_init(&t);
+    t.columns = columns;
+    gar_prng g = gar_prng_seeded(seed);
+    uint64_t start = 0, last_submit[4] = { 0 }, last_done[4] = { 0 };
+    for (size_t i = 0; i < n; i++) {
+        uint32_t stream = (columns & GAR_TRACE_HAS_STREAM) ? (uint32_t)gar_prng_below(&g, 4) : 0;
+        start += gar_prng_below(&g, 5000);
+        uint64_t submit = last_submit[stream] + gar_prng_below(&g, 1000);
+        if (submit > start)
+            start = submit;
+        uint64_t done = submit + gar_prng_below(&g, 1u << 30);
+        if (done < last_done[stream])
+            done = last_done[stream];
+        gar_trace_row row = {
+            .point = gar_prng_next(&g),
+            .submit_ns = submit,
+            .start_ns = start,
+            .done_ns = done,
+            .rows = (columns & GAR_TRACE_HAS_ROWS) ? (uint32_t)gar_prng_next(&g) : 0,
+            .stream = stream,
+        };
+        last_submit[stream] = submit;
+        last_done[stream] = done;
+        assert_int_equal(gar_trace_append(&t, &row, NULL), 0);
+    }
+    return t;
+}
+
+/* The canonical text of a trace, in a malloc'd buffer. */
+static char *write_to_memory(const gar_trace *t, const char *comment, size_t *size)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, size);
+    assert_non_null(f);
+    assert_int_equal(gar_trace_write_stream(t, comment, f, "mem", NULL), 0);
+    fclose(f);
+    return buf;
+}
+
+static void round_trip_every_column_set(void **state)
+{
+    (void)state;
+    const unsigned sets[] = { 0, GAR_TRACE_HAS_ROWS, GAR_TRACE_HAS_STREAM,
+                              GAR_TRACE_HAS_ROWS | GAR_TRACE_HAS_STREAM };
+    for (size_t s = 0; s < 4; s++) {
+        gar_trace t = make_trace(3000, sets[s], 7 + s);
+        assert_int_equal(gar_trace_check(&t, "made", NULL), 0);
+        size_t size;
+        char *text = write_to_memory(&t, "a comment\n\nsecond line", &size);
+        gar_trace back;
+        gar_error err;
+        int rc = gar_trace_read_memory(&back, text, size, "mem", &err);
+        if (rc != 0) {
+            char msg[512];
+            gar_error_format(&err, msg, sizeof msg);
+            fail_msg("%s", msg);
+        }
+        assert_true(gar_trace_equal(&t, &back));
+        /* Writing what was read gives the same bytes: the form is canonical. */
+        size_t size2;
+        char *text2 = write_to_memory(&back, "a comment\n\nsecond line", &size2);
+        assert_int_equal(size, size2);
+        assert_memory_equal(text, text2, size);
+        free(text);
+        free(text2);
+        gar_trace_free(&t);
+        gar_trace_free(&back);
+    }
+}
+
+static void writer_writes_the_documented_text(void **state)
+{
+    (void)state;
+    gar_trace t;
+    gar_trace_init(&t);
+    t.columns = GAR_TRACE_HAS_ROWS;
+    gar_trace_row a = { 7, 0, 40000, 2040000, 16, 0 };
+    gar_trace_row b = { 8, 2100000, 2140000, 2100000, 17, 0 };
+    gar_trace_append(&t, &a, NULL);
+    gar_trace_append(&t, &b, NULL);
+    size_t size;
+    char *text = write_to_memory(&t, "two steps", &size);
+    assert_string_equal(text, "# gar-trace v1\n# two steps\npoint,submit_ns,start_ns,done_ns,rows\n"
+                              "7,0,40000,2040000,16\n8,2100000,2140000,2100000,17\n");
+    free(text);
+    gar_trace_free(&t);
+}
+
+static void reader_takes_comments_crlf_and_defaults(void **state)
+{
+    (void)state;
+    static const char text[] = "# gar-trace v1\r\n# made by hand\r\n"
+                               "point,submit_ns,start_ns,done_ns,stream\r\n"
+                               "1,0,10,20,3\r\n# between rows\r\n2,5,10,8,4\r\n";
+    gar_trace t;
+    assert_int_equal(gar_trace_read_memory(&t, text, sizeof text - 1, "crlf", NULL), 0);
+    assert_int_equal(t.count, 2);
+    assert_int_equal(t.columns, GAR_TRACE_HAS_STREAM);
+    assert_int_equal(t.row[1].point, 2);
+    assert_int_equal(t.row[1].done_ns, 8); /* done before start: finished before the wait */
+    assert_int_equal(t.row[1].stream, 4);
+    assert_int_equal(t.row[1].rows, 0);
+    gar_trace_free(&t);
+}
+
+static void streams_are_ordered_independently(void **state)
+{
+    (void)state;
+    /* Stream 1 submits earlier than stream 0 did: fine, they are separate. */
+    static const char text[] = HEADER_RS "1,10,10,30,0,0\n1,5,15,20,0,1\n1,11,16,31,0,0\n";
+    gar_trace t;
+    assert_int_equal(gar_trace_read_memory(&t, text, sizeof text - 1, "s", NULL), 0);
+    assert_int_equal(t.count, 3);
+    gar_trace_free(&t);
+}
+
+static const struct refusal {
+    const char *text;
+    const char *line, *column, *fault;
+} refusals[] = {
+    { "", "1", "1", "empty file" },
+    { "# gar-trace v2\n", "1", "1", "unsupported version 'v2'" },
+    { "point,submit_ns,start_ns,done_ns\n", "1", "1", "the first line must be" },
+    { "# gar-trace v1\n", "2", "1", "no header row" },
+    { HEADER, "3", "1", "no rows" },
+    { HEADER "# only a comment\n", "4", "1", "no rows" },
+    { "# gar-trace v1\npoint,submit_ns,start_ns\n1,0,0\n", "2", "4", "missing column 'done_ns'" },
+    { "# gar-trace v1\npoint,submit_ns,start_ns,done_ns,colour\n", "2", "5",
+      "unknown column 'colour'" },
+    { "# gar-trace v1\nsubmit_ns,point,start_ns,done_ns\n", "2", "1", "expected column 'point'" },
+    { "# gar-trace v1\npoint,submit_ns,start_ns,done_ns,stream,rows\n", "2", "6", "out of place" },
+    { "# gar-trace v1\npoint,submit_ns,start_ns,done_ns,rows,rows\n", "2", "6", "out of place" },
+    { "# gar-trace v1\npoint,submit_ns,start_ns,done_ns,rows,stream,rows\n", "2", "7",
+      "too many columns" },
+    { HEADER "1,0,x,5\n", "3", "3", "start_ns 'x' is not a decimal number" },
+    { HEADER "1, 0,0,5\n", "3", "2", "not a decimal number" },
+    { HEADER "1,0,0,5.0\n", "3", "4", "not a decimal number" },
+    { HEADER "1,-5,0,5\n", "3", "2", "submit_ns '-5' is negative" },
+    { HEADER "1,0,0,18446744073709551616\n", "3", "4", "out of range" },
+    { HEADER "18446744073709551616,0,0,5\n", "3", "1", "point '18446744073709551616' is out of range" },
+    { HEADER_RS "1,0,0,5,4294967296,0\n", "3", "5", "rows '4294967296' is out of range" },
+    { HEADER_RS "1,0,0,5,0,4294967296\n", "3", "6", "stream '4294967296' is out of range" },
+    { HEADER "1,0,0,9223372036854775808\n", "3", "4", "above the limit" },
+    { HEADER "1,10,10,5\n", "3", "4", "done_ns 5 is before submit_ns 10" },
+    { HEADER "1,10,5,20\n", "3", "3", "start_ns 5 is before submit_ns 10" },
+    { HEADER_RS "1,10,10,20,0,0\n1,5,15,25,0,0\n", "4", "2",
+      "submit_ns 5 is before stream 0's previous submit_ns 10" },
+    { HEADER_RS "1,10,10,30,0,2\n1,12,15,25,0,2\n", "4", "4",
+      "done_ns 25 is before stream 2's previous done_ns 30" },
+    { HEADER_RS "1,10,20,30,0,0\n1,12,15,35,0,1\n", "4", "3",
+      "start_ns 15 is before the previous row's start_ns 20" },
+    { HEADER "1,,0,5\n", "3", "2", "empty field for submit_ns" },
+    { HEADER "1,0,0,5,\n", "3", "5", "too many fields" },
+    { HEADER "1,0,0,5,7\n", "3", "5", "too many fields (the header names 4)" },
+    { HEADER "1,0,0\n", "3", "4", "missing field for done_ns" },
+    { HEADER "\n1,0,0,5\n", "3", "1", "blank line" },
+    { HEADER "1,0,0,5\n\n", "4", "1", "blank line" },
+    { "# gar-trace v1\n\npoint,submit_ns,start_ns,done_ns\n", "2", "1", "blank line" },
+    { HEADER "1,0,0,5\n1,0,0,6", "4", "1", "no newline" },
+};
+
+static void every_refusal_names_line_column_and_fault(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
+        const struct refusal *r = &refusals[i];
+        gar_trace t;
+        t.count = 99; /* must come back empty */
+        gar_error err;
+        gar_error_clear(&err);
+        int rc = gar_trace_read_memory(&t, r->text, strlen(r->text), "bad.csv", &err);
+        if (rc != -GAR_E_INVALID_TRACE || strcmp(err.argv[1], r->line) != 0 ||
+            strcmp(err.argv[2], r->column) != 0 || strstr(err.argv[3], r->fault) == NULL) {
+            char msg[512];
+            gar_error_format(&err, msg, sizeof msg);
+            fail_msg("case %zu: rc %d, got '%s', want line %s column %s '%s'", i, rc, msg,
+                     r->line, r->column, r->fault);
+        }
+        assert_string_equal(err.argv[0], "bad.csv");
+        assert_int_equal(t.count, 0);
+        assert_null(t.row);
+    }
+}
+
+static void a_line_too_long_is_refused(void **state)
+{
+    (void)state;
+    size_t n = GAR_TRACE_LINE_MAX + 100;
+    char *text = malloc(n + 64);
+    strcpy(text, "# gar-trace v1\n#");
+    size_t at = strlen(text);
+    memset(text + at, 'x', n);
+    strcpy(text + at + n, "\n");
+    gar_error err;
+    gar_trace t;
+    assert_int_equal(gar_trace_read_memory(&t, text, strlen(text), "long", &err),
+                     -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[1], "2");
+    assert_non_null(strstr(err.argv[3], "line longer than"));
+    FILE *f = tmpfile();
+    fputs(text, f);
+    rewind(f);
+    assert_int_equal(gar_trace_read_stream(&t, f, "long", &err), -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[1], "2");
+    fclose(f);
+    free(text);
+}
+
+/* The stream reader cuts lines across its blocks: the same trace must come
+ * back whatever the block boundaries split. */
+static void stream_reader_matches_memory_reader(void **state)
+{
+    (void)state;
+    gar_trace t = make_trace(50000, GAR_TRACE_HAS_ROWS | GAR_TRACE_HAS_STREAM, 99);
+    FILE *f = tmpfile();
+    assert_int_equal(gar_trace_write_stream(&t, NULL, f, "tmp", NULL), 0);
+    rewind(f);
+    gar_trace back;
+    assert_int_equal(gar_trace_read_stream(&back, f, "tmp", NULL), 0);
+    assert_true(gar_trace_equal(&t, &back));
+    fclose(f);
+    gar_trace_free(&back);
+
+    /* A refusal deep in a file reports the right line. */
+    f = tmpfile();
+    gar_trace_write_stream(&t, NULL, f, "tmp", NULL);
+    fputs("1,0,0,x\n", f);
+    rewind(f);
+    gar_error err;
+    assert_int_equal(gar_trace_read_stream(&back, f, "tmp", &err), -GAR_E_INVALID_TRACE);
+    char line[32];
+    snprintf(line, sizeof line, "%zu", t.count + 3);
+    assert_string_equal(err.argv[1], line);
+    assert_int_equal(back.count, 0);
+    fclose(f);
+    gar_trace_free(&t);
+}
+
+static void check_refuses_what_the_reader_refuses(void **state)
+{
+    (void)state;
+    gar_trace t;
+    gar_trace_init(&t);
+    gar_error err;
+    assert_int_equal(gar_trace_check(&t, "mem", &err), -GAR_E_INVALID_TRACE);
+    assert_non_null(strstr(err.argv[3], "empty trace"));
+    gar_trace_row a = { 1, 10, 20, 30, 0, 0 }, b = { 1, 5, 25, 35, 0, 0 };
+    gar_trace_append(&t, &a, NULL);
+    gar_trace_append(&t, &b, NULL);
+    assert_int_equal(gar_trace_check(&t, "mem", &err), -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[1], "2");
+    assert_string_equal(err.argv[2], "2");
+    /* A value in a column the trace does not have would be lost on write. */
+    t.row[1].submit_ns = 15;
+    t.row[1].rows = 3;
+    assert_int_equal(gar_trace_check(&t, "mem", &err), -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[2], "5");
+    t.columns = GAR_TRACE_HAS_ROWS;
+    assert_int_equal(gar_trace_check(&t, "mem", &err), 0);
+    /* The writer refuses a broken trace and writes nothing. */
+    t.row[1].start_ns = 1;
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    assert_int_equal(gar_trace_write_stream(&t, NULL, f, "mem", &err), -GAR_E_INVALID_TRACE);
+    fclose(f);
+    assert_int_equal(size, 0);
+    free(buf);
+    gar_trace_free(&t);
+}
+
+static void file_io_is_atomic_and_coded(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gar-trace-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/t.csv", dir);
+    gar_error err;
+    gar_trace t;
+    assert_int_equal(gar_trace_read_file(&t, path, &err), -GAR_E_IO);
+    assert_string_equal(err.argv[0], path);
+    assert_string_equal(err.argv[1], "open");
+    assert_non_null(strstr(err.argv[2], "No such file"));
+
+    gar_trace good = make_trace(100, GAR_TRACE_HAS_STREAM, 3);
+    assert_int_equal(gar_trace_write_file(&good, "c", path, &err), 0);
+    assert_int_equal(gar_trace_read_file(&t, path, &err), 0);
+    assert_true(gar_trace_equal(&good, &t));
+    gar_trace_free(&t);
+
+    /* A broken trace leaves the old file whole and no temporary behind. */
+    gar_trace bad = make_trace(10, 0, 4);
+    bad.row[5].start_ns = 0;
+    bad.row[5].submit_ns = 1;
+    assert_int_equal(gar_trace_write_file(&bad, NULL, path, &err), -GAR_E_INVALID_TRACE);
+    assert_int_equal(gar_trace_read_file(&t, path, &err), 0);
+    assert_true(gar_trace_equal(&good, &t));
+    gar_trace_free(&t);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "test $(ls -A %s | wc -l) -eq 1", dir);
+    assert_int_equal(system(cmd), 0);
+
+    snprintf(path, sizeof path, "%s/no/such/dir/t.csv", dir);
+    assert_int_equal(gar_trace_write_file(&good, NULL, path, &err), -GAR_E_IO);
+    assert_string_equal(err.argv[0], path);
+
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    gar_trace_free(&good);
+    gar_trace_free(&bad);
+}
+
+static void arguments_are_checked(void **state)
+{
+    (void)state;
+    gar_error err;
+    assert_int_equal(gar_trace_read_memory(NULL, "", 0, "x", &err), -GAR_E_INVALID_ARGUMENT);
+    assert_int_equal(gar_trace_read_file(NULL, "x", &err), -GAR_E_INVALID_ARGUMENT);
+    assert_int_equal(gar_trace_append(NULL, NULL, &err), -GAR_E_INVALID_ARGUMENT);
+    assert_int_equal(gar_trace_check(NULL, "x", &err), -GAR_E_INVALID_ARGUMENT);
+    gar_trace t;
+    gar_trace_init(&t);
+    assert_int_equal(gar_trace_write_stream(&t, NULL, NULL, "x", &err), -GAR_E_INVALID_ARGUMENT);
+    gar_trace_free(&t);
+    gar_trace_free(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(round_trip_every_column_set),
+        cmocka_unit_test(writer_writes_the_documented_text),
+        cmocka_unit_test(reader_takes_comments_crlf_and_defaults),
+        cmocka_unit_test(streams_are_ordered_independently),
+        cmocka_unit_test(every_refusal_names_line_column_and_fault),
+        cmocka_unit_test(a_line_too_long_is_refused),
+        cmocka_unit_test(stream_reader_matches_memory_reader),
+        cmocka_unit_test(check_refuses_what_the_reader_refuses),
+        cmocka_unit_test(file_io_is_atomic_and_coded),
+        cmocka_unit_test(arguments_are_checked),
+    };
+    return cmocka_run_group_tests_name("trace", tests, NULL, NULL);
+}
