@@ -128,6 +128,21 @@ static void reader_takes_comments_crlf_and_defaults(void **state)
     gar_trace_free(&t);
 }
 
+static void numbers_reach_their_type_limits(void **state)
+{
+    (void)state;
+    static const char text[] = HEADER_RS "18446744073709551615,0,9223372036854775807,"
+                                         "00000000000000000000000000000005,4294967295,4294967295\n";
+    gar_trace t;
+    assert_int_equal(gar_trace_read_memory(&t, text, sizeof text - 1, "max", NULL), 0);
+    assert_int_equal(t.row[0].point, UINT64_MAX);
+    assert_int_equal(t.row[0].start_ns, INT64_MAX);
+    assert_int_equal(t.row[0].done_ns, 5);
+    assert_int_equal(t.row[0].rows, UINT32_MAX);
+    assert_int_equal(t.row[0].stream, UINT32_MAX);
+    gar_trace_free(&t);
+}
+
 static void streams_are_ordered_independently(void **state)
 {
     (void)state;
@@ -357,6 +372,7 @@ int main(void)
         cmocka_unit_test(round_trip_every_column_set),
         cmocka_unit_test(writer_writes_the_documented_text),
         cmocka_unit_test(reader_takes_comments_crlf_and_defaults),
+        cmocka_unit_test(numbers_reach_their_type_limits),
         cmocka_unit_test(streams_are_ordered_independently),
         cmocka_unit_test(every_refusal_names_line_column_and_fault),
         cmocka_unit_test(a_line_too_long_is_refused),
