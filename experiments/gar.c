@@ -15,6 +15,8 @@ const gar_verb gar_verbs[] = {
     { "gen", "write a synthetic trace from a seed", gar_verb_gen_main },
     { "help", "show this list, or a verb's help", verb_help_main },
     { "import", "turn a Kineto or Nsight Systems profile into a trace", gar_verb_import_main },
+    { "merge", "join the databases of a sweep's shards into one", gar_verb_merge_main },
+    { "sweep", "run a sweep spec's every combination into a SQLite database", gar_verb_sweep_main },
     { NULL, NULL, NULL },
 };
 

@@ -13,5 +13,7 @@ extern const gar_verb gar_verbs[];
 int gar_verb_estimate_main(int argc, char **argv);
 int gar_verb_gen_main(int argc, char **argv);
 int gar_verb_import_main(int argc, char **argv);
+int gar_verb_merge_main(int argc, char **argv);
+int gar_verb_sweep_main(int argc, char **argv);
 
 #endif
