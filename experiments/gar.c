@@ -16,6 +16,8 @@ const gar_verb gar_verbs[] = {
     { "help", "show this list, or a verb's help", verb_help_main },
     { "import", "turn a Kineto or Nsight Systems profile into a trace", gar_verb_import_main },
     { "merge", "join the databases of a sweep's shards into one", gar_verb_merge_main },
+    { "plot", "draw a sweep database's results as PNGs with gnuplot", gar_verb_plot_main },
+    { "report", "write a sweep database's plots and rankings as an HTML page", gar_verb_report_main },
     { "sweep", "run a sweep spec's every combination into a SQLite database", gar_verb_sweep_main },
     { NULL, NULL, NULL },
 };

@@ -14,6 +14,8 @@ int gar_verb_estimate_main(int argc, char **argv);
 int gar_verb_gen_main(int argc, char **argv);
 int gar_verb_import_main(int argc, char **argv);
 int gar_verb_merge_main(int argc, char **argv);
+int gar_verb_plot_main(int argc, char **argv);
+int gar_verb_report_main(int argc, char **argv);
 int gar_verb_sweep_main(int argc, char **argv);
 
 #endif
