@@ -143,6 +143,28 @@ static void savings_text(const gar_report_winner *w, char *cpu, size_t cpu_size,
     }
 }
 
+/* "winner: TRACE | HOST | MODE | ARM | p99 .. | busy .. | poll .. | block ..":
+ * fields split by '|' so a script can lay them out as a table. */
+static void summary_line(FILE *out, const gar_arm_summary *g, const char *name,
+                         const gar_report_winner *w)
+{
+    char p99[32];
+    duration_text(w->winner->p99_ns, p99, sizeof p99);
+    fprintf(out, "winner: %s | %s | %s | %s | p99 %s | busy %.3g %%", g->trace_short,
+            g->host_short, g->mode, name, p99, 100 * w->winner->busy_frac);
+    const gar_arm_summary *refs[2] = { w->poll, w->block };
+    const char *ref_names[2] = { "poll", "block" };
+    for (int r = 0; r < 2; r++) {
+        if (refs[r] == NULL) {
+            fprintf(out, " | %s: not run", ref_names[r]);
+            continue;
+        }
+        duration_text(refs[r]->p99_ns, p99, sizeof p99);
+        fprintf(out, " | %s: p99 %s, busy %.3g %%", ref_names[r], p99, 100 * refs[r]->busy_frac);
+    }
+    fputc('\n', out);
+}
+
 static void write_table(FILE *f, const gar_arm_summary *group, size_t count,
                         const gar_report_winner *w)
 {
@@ -323,20 +345,8 @@ int gar_report_write(gar_store *store, const char *dir, FILE *summary, gar_error
             fprintf(f, "<p class=\"winner\">Winner: <b>");
             html_text(f, name);
             fprintf(f, "</b> — %s; %s.</p>\n", cpu, lat);
-            if (summary != NULL) {
-                char p99[32];
-                duration_text(w.winner->p99_ns, p99, sizeof p99);
-                fprintf(summary, "winner: %s %s %s: %s (p99 %s, busy %.3g %%", g->trace_short,
-                        g->host_short, g->mode, name, p99, 100 * w.winner->busy_frac);
-                if (w.poll != NULL)
-                    fprintf(summary, "; poll busy %.3g %%", 100 * w.poll->busy_frac);
-                if (w.block != NULL) {
-                    char b[32];
-                    duration_text(w.block->p99_ns, b, sizeof b);
-                    fprintf(summary, "; block p99 %s", b);
-                }
-                fprintf(summary, ")\n");
-            }
+            if (summary != NULL)
+                summary_line(summary, g, name, &w);
         } else {
             fprintf(f, "<p>No arm succeeded here.</p>\n");
         }

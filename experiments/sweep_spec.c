@@ -507,7 +507,8 @@ static int parse_line(parse_state *s, char **word, size_t words)
     return 0;
 }
 
-#define WORDS_MAX 256
+#define VALUES_MAX 256 /* values one line may give */
+#define WORDS_MAX (VALUES_MAX + 1)
 
 /* Splits `line` in place into words separated by spaces and tabs. */
 static size_t split_words(char *line, char **word)
