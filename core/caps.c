@@ -31,7 +31,7 @@ bool gar_caps_has(const gar_caps *caps, const char *name, const char **why)
     const char *reason = "not a capability";
     bool offered = false;
     if (caps != NULL) {
-        gar_caps copy = *caps;
+        gar_caps copy = *caps; /* fields_of hands out pointers to write through */
         bool *has;
         const char **has_why;
         if (fields_of(&copy, name, &has, &has_why)) {

@@ -76,7 +76,7 @@ int gar_executor_kind_resolve(gar_executor_kind requested, const gar_caps *caps,
         return gar_error_set(report, GAR_E_INVALID_ARGUMENT, 3, "gar_executor_kind_resolve",
                              "requested", "is not an executor kind");
 
-    char why[GAR_ERROR_ARG_BYTES];
+    char why[2 * GAR_ERROR_ARG_BYTES]; /* longer than a record keeps, so it marks a cut */
     gar_text_out out = gar_text_out_make(why, sizeof why);
     if (put_missing(&out, requested, caps) == 0) {
         *running = requested;

@@ -6,7 +6,7 @@
 
 int gar_cli_refuse(const gar_error *err)
 {
-    char text[1024];
+    char text[GAR_ERROR_ARGS_MAX * GAR_ERROR_ARG_BYTES + 256];
     gar_error_format(err, text, sizeof text);
     fprintf(stderr, "%s\n", text);
     return GAR_EXIT_REFUSED;
@@ -23,7 +23,7 @@ int gar_cli_usage_error(const char *verb, const char *what)
 
 void gar_cli_print_warning(FILE *out, const gar_error *err)
 {
-    char text[1024];
+    char text[GAR_ERROR_ARGS_MAX * GAR_ERROR_ARG_BYTES + 256];
     gar_error_describe(err, text, sizeof text);
     fprintf(out, "warning: %s\n", text);
 }

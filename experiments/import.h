@@ -15,11 +15,12 @@
  *            (0xFFFFFFFF for a device-wide sync)
  *
  * "The last GPU op the call waited for" is the op that started last, before
- * the call ended, on the stream the call names (stream sync: its stream; event
- * sync: the event's stream, among ops launched before the event was recorded;
- * memcpy: the copy's own stream), or — for a device sync — the latest-ending
- * such op over every stream of the device.  Times are moved so that the
- * earliest submit of the trace is 0.
+ * the call ended, among the ops launched no later than the call began (for an
+ * event sync: no later than the event was recorded), on the stream the call
+ * names (stream sync: its stream; event sync: the event's stream; memcpy: the
+ * copy's own stream), or — for a device sync — the latest-ending such op over
+ * every stream of the device.  Times are moved so that the earliest submit of
+ * the trace is 0.
  *
  * Ownership: a gar_import owns its arrays; gar_import_free releases them.
  * Nothing here is thread-safe; use one gar_import per thread. */
@@ -79,7 +80,7 @@ typedef struct gar_import_counts {
     uint64_t no_gpu_op;    /* nothing on the awaited stream(s) to wait for */
     uint64_t no_stream;    /* the awaited stream is not recorded (or its id is too large) */
     uint64_t no_launch;    /* the awaited op's launch call is not in the trace */
-    uint64_t inconsistent; /* launch after the wait began, or done before the launch */
+    uint64_t inconsistent; /* the op ends before its launch began (clock skew) */
     uint64_t out_of_order; /* would make its stream's submit or done go backwards */
 } gar_import_counts;
 

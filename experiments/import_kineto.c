@@ -57,7 +57,8 @@ typedef struct event {
     size_t name_len; /* the whole name's length, which may exceed what is kept */
     uint64_t ts_ns, dur_ns;
     int64_t value[K_COUNT]; /* integer-valued keys */
-    bool negative_time;
+    key bad_time;           /* K_TS or K_DUR when that value is no usable time */
+    bool negative_time;     /* ... because it is negative */
 } event;
 
 typedef struct kineto {
@@ -226,13 +227,11 @@ static int on_number(void *ctx, const char *s, size_t n)
     if (which == K_TS || which == K_DUR) {
         uint64_t ns;
         bool negative;
+        /* Judged once the event is whole: only the events kept need times. */
         if (!us_text_to_ns(s, n, &ns, &negative)) {
-            if (negative) {
-                ev->negative_time = true;
-                return 1;
-            }
-            return refuse_event(k, which == K_TS ? "ts" : "dur",
-                                "not a number of microseconds below 2^64 ns");
+            ev->bad_time = which;
+            ev->negative_time = negative;
+            return 1;
         }
         *(which == K_TS ? &ev->ts_ns : &ev->dur_ns) = ns;
         ev->seen[which] = true;
@@ -352,8 +351,10 @@ static int finish_event(kineto *k)
     event *ev = &k->ev;
     if (!ev->complete || ev->cat == CAT_OTHER)
         return 1;
-    if (ev->negative_time)
-        return refuse_event(k, "ts", "a negative time");
+    if (ev->bad_time != K_NONE)
+        return refuse_event(k, ev->bad_time == K_TS ? "ts" : "dur",
+                            ev->negative_time ? "a negative time"
+                                              : "not a number of microseconds below 2^64 ns");
     int rc = 0;
     switch (ev->cat) {
     case CAT_KERNEL:

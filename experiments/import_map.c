@@ -2,6 +2,7 @@
  * both importers share (the rules are in import.h and data/README.md). */
 #include "import.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,10 +222,14 @@ static const stream_run *only_run(const mapper *m, uint32_t device)
     return found;
 }
 
-/* The op of `run` that started last before `before`, and — when
- * `launched_by` is set — was launched no later than it. */
+/* The op of `run` that the wait ended on: the one that started last before
+ * `before` among those launched no later than `launched_by`.  A sync waits
+ * for the work enqueued before it (before its call, or before its event was
+ * recorded); work another thread enqueues meanwhile is not what it waited
+ * for.  An op whose launch is not in the trace ends the search: it may be the
+ * awaited op, and the caller counts it as having no launch. */
 static const gar_import_op *last_op(const mapper *m, const stream_run *run, uint64_t before,
-                                    const uint64_t *launched_by)
+                                    uint64_t launched_by)
 {
     const gar_import_op *op = &m->im->op[run->first];
     size_t lo = 0, hi = run->count;
@@ -237,10 +242,8 @@ static const gar_import_op *last_op(const mapper *m, const stream_run *run, uint
     }
     while (lo > 0) {
         const gar_import_op *cand = &op[--lo];
-        if (launched_by == NULL)
-            return cand;
         const gar_import_call *launch = find_call(m, cand->correlation);
-        if (launch != NULL && launch->start_ns <= *launched_by)
+        if (launch == NULL || launch->start_ns <= launched_by)
             return cand;
     }
     return NULL;
@@ -262,8 +265,7 @@ static bool find_awaited(const mapper *m, const gar_import_call *call, awaited *
     const gar_import_sync *sync = find_sync(m, call->correlation);
     uint32_t device = sync != NULL ? sync->device : GAR_IMPORT_ANY;
     const stream_run *run = NULL;
-    uint64_t record_at = 0;
-    bool by_record = false;
+    uint64_t launched_by = call->start_ns;
     out->op = NULL;
     out->named_stream = UINT32_MAX;
 
@@ -291,10 +293,8 @@ static bool find_awaited(const mapper *m, const gar_import_call *call, awaited *
                          : sync->stream;
         if (kind == GAR_SYNC_EVENT && sync != NULL && sync->event_correlation != 0) {
             const gar_import_call *record = find_call(m, sync->event_correlation);
-            if (record != NULL) {
-                record_at = record->start_ns;
-                by_record = true;
-            }
+            if (record != NULL && record->start_ns < launched_by)
+                launched_by = record->start_ns;
         }
         run = stream != GAR_IMPORT_ANY ? find_run(m, device, stream) : only_run(m, device);
         if (run == NULL) {
@@ -312,7 +312,7 @@ static bool find_awaited(const mapper *m, const gar_import_call *call, awaited *
         for (size_t i = 0; i < m->runs; i++) {
             if (device != GAR_IMPORT_ANY && m->run[i].device != device)
                 continue;
-            const gar_import_op *op = last_op(m, &m->run[i], call->end_ns, NULL);
+            const gar_import_op *op = last_op(m, &m->run[i], call->end_ns, launched_by);
             if (op != NULL && (best == NULL || op->end_ns > best->end_ns))
                 best = op;
         }
@@ -328,7 +328,7 @@ static bool find_awaited(const mapper *m, const gar_import_call *call, awaited *
         counts->no_gpu_op++;
         return true;
     }
-    out->op = last_op(m, run, call->end_ns, by_record ? &record_at : NULL);
+    out->op = last_op(m, run, call->end_ns, launched_by);
     if (out->op == NULL)
         counts->no_gpu_op++;
     out->named_stream = run->device * GAR_IMPORT_ID_LIMIT + run->stream;
@@ -449,7 +449,10 @@ static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_c
             counts->no_stream++;
             continue;
         }
-        if (launch->start_ns > call->start_ns || op->end_ns < launch->start_ns) {
+        /* last_op only returns ops launched by the call's start, so submit <=
+         * start holds; an op ending before its launch is clock skew. */
+        assert(launch->start_ns <= call->start_ns);
+        if (op->end_ns < launch->start_ns) {
             counts->inconsistent++;
             continue;
         }

@@ -237,6 +237,8 @@ int gar_host_profile_parse(const char *text, size_t len, const char *name, gar_h
     if (out == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_host_profile_parse", "out",
                              "is NULL");
+    if (text == NULL)
+        text = ""; /* no bytes: refused below as a missing header */
 
     gar_host_profile p;
     memset(&p, 0, sizeof p);

@@ -147,8 +147,8 @@ void gar_replay_config_init(gar_replay_config *config);
  * mode or fault, or a plan the wait machine refuses; -GAR_E_CAPACITY for
  * more than GAR_SIM_STREAMS_MAX streams or when memory runs out; or the code
  * of the first wait that failed (GAR_E_DEVICE_FAULT, GAR_E_WAIT_DEADLINE).
- * `out` is written only on success.  Memory: two u64 per wait and a table of
- * the points, allocated for the call. */
+ * `out` is written only on success.  Memory: three u64 per wait and a table
+ * of the points, allocated for the call. */
 int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar_error *err);
 
 /* "open" / "closed", or "?"; and the inverse, -1 for an unknown name. */

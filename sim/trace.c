@@ -230,6 +230,9 @@ int gar_trace_check(const gar_trace *trace, const char *name, gar_error *err)
     if (trace == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_trace_check", "trace",
                              "is NULL");
+    if (trace->columns & ~(unsigned)(GAR_TRACE_HAS_ROWS | GAR_TRACE_HAS_STREAM))
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_trace_check", "trace",
+                             "has unknown bits in columns");
     if (name == NULL)
         name = "trace";
     if (trace->count == 0)
@@ -532,7 +535,7 @@ int gar_trace_read_memory(gar_trace *out, const void *data, size_t size, const c
     return reader_end(&rd, rc, out);
 }
 
-#define READ_BLOCK (4 * GAR_TRACE_LINE_MAX)
+#define READ_BLOCK (8 * GAR_TRACE_LINE_MAX) /* 64 KiB: under malloc's mmap threshold */
 
 int gar_trace_read_stream(gar_trace *out, FILE *in, const char *name, gar_error *err)
 {

@@ -43,7 +43,7 @@
 
 #define GAR_TRACE_MAGIC "# gar-trace v1"
 #define GAR_TRACE_TIME_MAX ((uint64_t)INT64_MAX)
-#define GAR_TRACE_LINE_MAX 65536 /* longest line a reader accepts, newline excluded */
+#define GAR_TRACE_LINE_MAX 8192 /* longest line a reader accepts, newline excluded */
 
 /* Optional columns a trace carries (bit set).  Without GAR_TRACE_HAS_ROWS every
  * row's `rows` is 0; without GAR_TRACE_HAS_STREAM every `stream` is 0. */
@@ -85,7 +85,8 @@ int gar_trace_append(gar_trace *trace, const gar_trace_row *row, gar_error *err)
 
 /* Checks every rule above.  A broken rule is -GAR_E_INVALID_TRACE with `name`
  * as the file, the 1-based row number as the line, and the column's 1-based
- * position in the canonical header as the column.  Returns 0 for a good trace. */
+ * position in the canonical header as the column; unknown bits in `columns`
+ * are -GAR_E_INVALID_ARGUMENT.  Returns 0 for a good trace. */
 int gar_trace_check(const gar_trace *trace, const char *name, gar_error *err);
 
 /* Reads a gar-trace v1 file.  `out` need not be initialised; on success it

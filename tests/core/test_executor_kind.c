@@ -137,6 +137,22 @@ static void messages_read_whole(void **state)
                               "(no word-wait: " NO_WW ") and the setting is strict");
 }
 
+static void long_reasons_are_cut_visibly(void **state)
+{
+    (void)state;
+    char reason[300];
+    memset(reason, 'r', sizeof reason - 1);
+    reason[sizeof reason - 1] = '\0';
+    gar_caps caps = { false, reason, false, reason };
+    gar_executor_kind running;
+    gar_error report;
+    assert_int_equal(gar_executor_kind_resolve(GAR_EXECUTOR_IO_URING, &caps, false, &running, &report), 1);
+    assert_int_equal(running, GAR_EXECUTOR_NAIVE);
+    assert_int_equal(strlen(report.argv[1]), GAR_ERROR_ARG_BYTES - 1);
+    assert_memory_equal(report.argv[1], "no io-uring: rrr", 16);
+    assert_memory_equal(report.argv[1] + GAR_ERROR_ARG_BYTES - 4, "...", 4);
+}
+
 static void bad_arguments_are_refused(void **state)
 {
     (void)state;
@@ -179,6 +195,7 @@ int main(void)
         cmocka_unit_test(other_spellings_are_refused),
         cmocka_unit_test(every_combination_resolves),
         cmocka_unit_test(messages_read_whole),
+        cmocka_unit_test(long_reasons_are_cut_visibly),
         cmocka_unit_test(bad_arguments_are_refused),
         cmocka_unit_test(caps_are_looked_up_and_withdrawn_by_name),
     };

@@ -132,6 +132,58 @@ static void an_external_trace_imports(void **state)
     gar_trace_free(&t);
 }
 
+/* Two devices, both with a stream 7: a device sync waits only for its own
+ * device, and the row's stream says which (device × 65536 + stream).  A
+ * stream sync does not wait for an op another thread launched after the sync
+ * began; of two overlapping syncs from two threads, the one that would move
+ * its stream backwards is out of order; an op that ends before its launch
+ * (clock skew) is inconsistent. */
+static void devices_threads_and_skips(void **state)
+{
+    (void)state;
+#define RT(ts, dur, name, corr)                                                                   \
+    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"" name "\",\"pid\":1,\"tid\":1,\"ts\":" #ts  \
+    ",\"dur\":" #dur ",\"args\":{\"correlation\":" #corr "}},"
+#define K(ts, dur, dev, corr)                                                                     \
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":" #dev ",\"tid\":7,\"ts\":" #ts       \
+    ",\"dur\":" #dur ",\"args\":{\"device\":" #dev ",\"stream\":7,\"correlation\":" #corr "}},"
+#define SYNC(dev, stream, corr)                                                                   \
+    "{\"ph\":\"X\",\"cat\":\"cuda_sync\",\"name\":\"s\",\"pid\":0,\"tid\":0,\"ts\":0,\"dur\":0,"   \
+    "\"args\":{\"device\":" #dev ",\"stream\":" #stream ",\"correlation\":" #corr "}},"
+    static const char text[] =
+        "{\"traceEvents\":["
+        RT(10, 1, "cudaLaunchKernel", 1) K(20, 10, 1, 1)
+        RT(11, 1, "cudaLaunchKernel", 2) K(25, 50, 0, 2)
+        RT(15, 20, "cudaDeviceSynchronize", 3) SYNC(1, -1, 3)
+        RT(40, 40, "cudaStreamSynchronize", 4) SYNC(0, 7, 4)
+        RT(45, 1, "cudaLaunchKernel", 5) K(76, 2, 0, 5)
+        RT(90, 1, "cudaLaunchKernel", 8) K(105, 5, 0, 8)
+        RT(95, 1, "cudaLaunchKernel", 9) K(150, 40, 0, 9)
+        RT(100, 100, "cudaStreamSynchronize", 6) SYNC(0, 7, 6)
+        RT(110, 5, "cudaStreamSynchronize", 7) SYNC(0, 7, 7)
+        RT(300, 1, "cudaLaunchKernel", 10) K(290, 5, 0, 10)
+        RT(301, 10, "cudaStreamSynchronize", 11) SYNC(0, 7, 11)
+        "{}]}";
+#undef RT
+#undef K
+#undef SYNC
+    gar_trace t;
+    gar_import_counts c;
+    gar_error err;
+    assert_int_equal(gar_import_kineto_memory(text, sizeof text - 1, "mem", &t, &c, &err), 0);
+    const gar_trace_row want[] = {
+        { P_DEVICE_SYNC, 0, 5000, 20000, 0, 65536 + 7 },
+        { P_STREAM_SYNC_7, 1000, 30000, 65000, 0, 7 }, /* the op launched at 11, not 45 */
+        { P_STREAM_SYNC_7, 85000, 90000, 180000, 0, 7 },
+    };
+    assert_rows(&t, want, 3);
+    assert_int_equal(c.sync_calls, 5);
+    assert_int_equal(c.inconsistent, 1);
+    assert_int_equal(c.out_of_order, 1);
+    assert_int_equal(c.no_gpu_op + c.no_stream + c.no_launch, 0);
+    gar_trace_free(&t);
+}
+
 static int import_text(const char *text, gar_error *err)
 {
     gar_trace t;
@@ -172,6 +224,12 @@ static void bad_json_is_refused_with_its_place(void **state)
     const char *huge = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": 1e30,"
                        " \"dur\": 3}]}";
     assert_int_equal(import_text(huge, &err), -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[2], "ts");
+    /* Events that are not kept may carry any numbers. */
+    const char *odd = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"ts\": -1e999,"
+                      " \"dur\": 3.5e40}]}";
+    assert_int_equal(import_text(odd, &err), -GAR_E_INVALID_TRACE);
+    assert_non_null(strstr(err.argv[3], "no host call waited"));
 }
 
 static void io_failures_are_coded(void **state)
@@ -207,6 +265,7 @@ int main(void)
         cmocka_unit_test(float_timestamps_keep_their_nanoseconds),
         cmocka_unit_test(bare_event_array_and_hip_names),
         cmocka_unit_test(an_external_trace_imports),
+        cmocka_unit_test(devices_threads_and_skips),
         cmocka_unit_test(bad_json_is_refused_with_its_place),
         cmocka_unit_test(io_failures_are_coded),
     };

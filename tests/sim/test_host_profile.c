@@ -139,6 +139,8 @@ static void a_missing_file_is_an_io_error(void **state)
     assert_int_equal(gar_host_profile_load(GAR_DATA_DIR "/hosts/no-such.host", &p, &err),
                      -GAR_E_IO);
     assert_int_equal(gar_host_profile_parse(NULL, 0, "t", NULL, &err), -GAR_E_INVALID_ARGUMENT);
+    assert_int_equal(gar_host_profile_parse(NULL, 0, "t", &p, &err), -GAR_E_INVALID_HOST_PROFILE);
+    assert_int_equal(gar_host_profile_parse(NULL, 3, "t", &p, &err), -GAR_E_INVALID_ARGUMENT);
 }
 
 static uint64_t draw_at(double u)

@@ -6,7 +6,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "prng.h"
 
 #include "replay.h"
 #include "sim_world.h"
@@ -285,6 +288,44 @@ static void bands_choose_each_waits_plan_by_its_rows(void **state)
     gar_trace_free(&t);
 }
 
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Residuals spread at random; a poll answers 1 + 2k µs into the wait, so each
+ * overshoot is known: the quantiles must be the nearest ranks of those. */
+static void quantiles_are_nearest_ranks(void **state)
+{
+    fixture *f = *state;
+    enum { M = 301 };
+    gar_trace t;
+    gar_trace_init(&t);
+    gar_prng g = gar_prng_seeded(42);
+    uint64_t want[M];
+    for (uint64_t i = 0; i < M; i++) {
+        uint64_t residual = 2000 + gar_prng_below(&g, 400000);
+        gar_trace_row row = { .point = 1, .submit_ns = i * GAR_NS_PER_MS,
+                              .start_ns = i * GAR_NS_PER_MS,
+                              .done_ns = i * GAR_NS_PER_MS + residual };
+        assert_int_equal(gar_trace_append(&t, &row, NULL), 0);
+        uint64_t seen = Q_NS + (residual - Q_NS + 2 * Q_NS - 1) / (2 * Q_NS) * (2 * Q_NS);
+        want[i] = seen - residual;
+    }
+    qsort(want, M, sizeof want[0], compare_u64);
+    replay(f, GAR_PARK_POLL, false, "adl");
+    gar_replay_config c = f->config;
+    c.trace = &t;
+    gar_replay_metrics m;
+    assert_int_equal(gar_replay_run(&c, &m, NULL), 0);
+    assert_int_equal(m.overshoot_ns.p50, want[150]); /* ceil(0.5 * 301) = 151st */
+    assert_int_equal(m.overshoot_ns.p90, want[270]); /* ceil(270.9) = 271st */
+    assert_int_equal(m.overshoot_ns.p99, want[297]); /* ceil(297.99) = 298th */
+    assert_int_equal(m.overshoot_ns.max, want[M - 1]);
+    gar_trace_free(&t);
+}
+
 static void faults_end_the_replay_cleanly(void **state)
 {
     fixture *f = *state;
@@ -393,6 +434,7 @@ int main(void)
         cmocka_unit_test(closed_loop_carries_each_late_wake_forward),
         cmocka_unit_test(closed_loop_keeps_device_durations_and_host_leads),
         cmocka_unit_test(bands_choose_each_waits_plan_by_its_rows),
+        cmocka_unit_test(quantiles_are_nearest_ranks),
         cmocka_unit_test(faults_end_the_replay_cleanly),
         cmocka_unit_test(a_block_on_a_hung_device_ends_at_the_deadline),
         cmocka_unit_test(the_same_seed_gives_the_same_metrics),

@@ -362,6 +362,8 @@ static void arguments_are_checked(void **state)
     gar_trace t;
     gar_trace_init(&t);
     assert_int_equal(gar_trace_write_stream(&t, NULL, NULL, "x", &err), -GAR_E_INVALID_ARGUMENT);
+    t.columns = 4;
+    assert_int_equal(gar_trace_check(&t, "x", &err), -GAR_E_INVALID_ARGUMENT);
     gar_trace_free(&t);
     gar_trace_free(NULL);
 }

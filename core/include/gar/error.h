@@ -48,7 +48,7 @@ typedef enum gar_code_kind {
 } gar_code_kind;
 
 #define GAR_ERROR_ARGS_MAX 4     /* text arguments a record keeps */
-#define GAR_ERROR_ARG_BYTES 192  /* bytes per argument, NUL included; longer text is cut with "..." */
+#define GAR_ERROR_ARG_BYTES 512  /* bytes per argument, NUL included (four bands of the longest plans fit); longer text is cut with "..." */
 
 typedef struct gar_error {
     int code;      /* a gar_code; GAR_OK when the record holds nothing */

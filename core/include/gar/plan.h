@@ -25,10 +25,12 @@
  * A refusal is code 1 (InvalidPlan) with three arguments: the subject
  * ("plan", or "band 2 plan" for a band), the text, and the first fault in
  * reading order, "at byte N: what was expected, what was found", N counted
- * from the start of the plan's own text.  For example
+ * from the start of the plan's own text.  A key out of place is named for
+ * what it is: unknown, missing, duplicate or out of order.  For example
  *   at byte 17: expected key 'backstop_us', found 'backstop'
+ *   at byte 5: key 'backstop_us' out of order, expected key 'park_us' first
  *   at byte 13: park_us must be 1..10000, found 20000
- *   at byte 30: backstop_us must be at least 100 (park_us), found 50
+ *   at byte 29: backstop_us must be at least 100 (park_us), found 50
  *   at byte 4: expected '+predict:' or the end, found white space
  *
  * Plans are plain values: copy them freely; they own nothing.  A plan is

@@ -1,11 +1,11 @@
 #!/bin/sh
-# tests/experiments/cli_sweep.sh GAR DATA — `gar sweep`, `gar merge`, `gar plot`
+# tests/cli/test_sweep_cli.sh GAR — `gar sweep`, `gar merge`, `gar plot`
 # and `gar report` from the shell: rows and keys, refusals before anything
 # runs, kill -9 and resume, shards merged against the whole, schema versions,
 # and plots with and without gnuplot.
 set -u
 gar=$1
-data=$2
+data=$(cd "$(dirname "$0")/../../data" && pwd)
 command -v sqlite3 >/dev/null 2>&1 || { echo "no sqlite3 command: skipped"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -1,10 +1,10 @@
 #!/bin/sh
-# tests/experiments/main_job.sh GAR SOURCE — the main job end to end: the
+# tests/cli/test_main_job.sh GAR — the main job end to end: the
 # bundled sweep into a results folder with its database, plots and report,
 # a summary per trace and host, and a second run that only redraws.
 set -u
 gar=$1
-src=$2
+src=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0

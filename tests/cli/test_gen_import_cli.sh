@@ -1,9 +1,10 @@
 #!/bin/sh
-# tests/experiments/cli_gen_import.sh GAR FIXTURES — `gar gen` and `gar import`
-# from the shell: outputs, determinism, exit codes, and untouched files on failure.
+# tests/cli/test_gen_import_cli.sh GAR — `gar gen` and `gar import` from the
+# shell: outputs, determinism, exit codes, and untouched files on failure.
+# The fixtures are tests/fixtures/, found from this script's own place.
 set -u
 gar=$1
-fixtures=$2
+fixtures=$(cd "$(dirname "$0")/../fixtures" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0

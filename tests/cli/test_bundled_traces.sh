@@ -1,9 +1,9 @@
 #!/bin/sh
-# tests/experiments/bundled_traces.sh GAR DATA — every bundled trace is what the
-# command on its second line makes today, byte for byte.
+# tests/cli/test_bundled_traces.sh GAR — every bundled trace (data/traces/)
+# is what the command on its second line makes today, byte for byte.
 set -u
 gar=$1
-data=$2
+data=$(cd "$(dirname "$0")/../../data" && pwd)
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 status=0

@@ -1,0 +1,134 @@
+#!/bin/sh
+# tests/cli/test_replay_cli.sh GAR — `gar replay` on a hand-made trace and a
+# profile of constants prints exactly the metrics worked out by hand, the
+# same bytes for the same seed, and refuses bad input with nothing on stdout.
+set -u
+gar=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $1"
+    failures=$((failures + 1))
+}
+
+# Three waits 2 ms apart, each done 1 ms after it starts.
+cat >"$tmp/t.trace" <<'TRACE'
+# gar-trace v1
+point,submit_ns,start_ns,done_ns
+1,0,0,1000000
+1,2000000,2000000,3000000
+1,4000000,4000000,5000000
+TRACE
+# Every cost a constant: a query 1 µs, a blocking wake 30 µs after completion.
+cat >"$tmp/exact.host" <<'HOST'
+gar-host v1
+query_ns 1000
+clock_ns 0
+word_wait yes
+sleep_overshoot_ns p0=20000 p50=20000 p90=20000 p99=20000 p100=20000
+block_wake_ns p0=30000 p50=30000 p90=30000 p99=30000 p100=30000
+park_wake_ns p0=300 p50=300 p90=300 p99=300 p100=300
+poll_period_ns p0=1000 p50=1000 p90=1000 p99=1000 p100=1000
+HOST
+
+# block: each wait is 1 µs busy (its query), then asleep to 1 ms + 30 µs.
+printf '%s%s%s%s\n' \
+    '{"waits":3,"overshoot_ns":{"p50":30000,"p90":30000,"p99":30000,"max":30000},' \
+    '"busy_ns":3000,"parked_ns":0,"asleep_ns":3087000,"busy_frac":0.000971,' \
+    '"makespan_ns":5030000,"sleeps":0,"parks":0,"queries":0,"backstop_queries":0,' \
+    '"kinds":{"blocked":3,"immediate":0,"late":0,"parked":0},' >"$tmp/want"
+sed -i '$ s/$/"estimator_error_ns":{"p50":0,"p99":0},"plan":"block","estimator":"adl",/' "$tmp/want"
+sed -i "\$ s|\$|\"host\":\"$tmp/exact.host\",\"mode\":\"open\",\"seed\":0,\"trace\":\"$tmp/t.trace\"}|" "$tmp/want"
+tr -d '\n' <"$tmp/want" >"$tmp/want1" && echo >>"$tmp/want1"
+"$gar" replay "$tmp/t.trace" --plan block --host "$tmp/exact.host" --json >"$tmp/out" 2>"$tmp/err" ||
+    fail "block json: exit $? ($(cat "$tmp/err"))"
+cmp -s "$tmp/want1" "$tmp/out" || { fail "block json differs"; diff "$tmp/want1" "$tmp/out"; }
+
+# The table: key: value lines; closed loop carries each 30 µs late wake on.
+"$gar" replay "$tmp/t.trace" --plan block --host "$tmp/exact.host" --mode closed >"$tmp/out" ||
+    fail "closed table: exit $?"
+grep -qx 'makespan_ns: 5090000' "$tmp/out" || fail "closed makespan: $(grep makespan "$tmp/out")"
+grep -qx 'kinds: blocked 3 immediate 0 late 0 parked 0' "$tmp/out" || fail "closed kinds"
+
+# Same seed, same bytes; on a random profile another seed differs.
+cat >"$tmp/random.host" <<'HOST'
+gar-host v1
+query_ns 1000
+clock_ns 20
+word_wait yes
+sleep_overshoot_ns p0=1000 p50=20000 p90=40000 p99=80000 p100=90000
+block_wake_ns p0=3000 p50=30000 p90=50000 p99=70000 p100=90000
+park_wake_ns p0=100 p50=300 p90=500 p99=900 p100=1000
+poll_period_ns p0=10 p50=50 p90=100 p99=200 p100=300
+HOST
+flagdl='flag:park_us=100,backstop_us=1000+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8'
+run() { "$gar" replay "$tmp/t.trace" --plan "$flagdl" --host "$tmp/random.host" --json "$@"; }
+run --seed 5 >"$tmp/a" && run --seed 5 >"$tmp/b" && run --seed 6 >"$tmp/c" || fail "seeded runs"
+cmp -s "$tmp/a" "$tmp/b" || fail "same seed, different output"
+cmp -s "$tmp/a" "$tmp/c" && fail "another seed, same output"
+
+# A host without word wait runs flag as poll, with warning 2 on stdout.
+sed 's/^word_wait yes/word_wait no/' "$tmp/random.host" >"$tmp/noww.host"
+"$gar" replay "$tmp/t.trace" --plan "$flagdl" --host "$tmp/noww.host" >"$tmp/out" ||
+    fail "fallback: exit $?"
+grep -q '^warning: 2 (ParkFallback)' "$tmp/out" || fail "fallback: no warning"
+grep -q '^plan: poll+predict:.*(fallback from flag)$' "$tmp/out" || fail "fallback: plan line"
+"$gar" replay "$tmp/t.trace" --plan "$flagdl" --host "$tmp/noww.host" --as-given >"$tmp/out" ||
+    fail "as given: exit $?"
+grep -q '^warning' "$tmp/out" && fail "as given: warned"
+grep -qx 'kinds: blocked 0 immediate 0 late 0 parked 3' "$tmp/out" || fail "as given: kinds"
+
+# Bands pick the plan by the rows column.
+cat >"$tmp/rows.trace" <<'TRACE'
+# gar-trace v1
+point,submit_ns,start_ns,done_ns,rows
+1,0,0,1000000,4
+1,2000000,2000000,3000000,64
+TRACE
+"$gar" replay "$tmp/rows.trace" --bands 'block;rows>=32:poll' --host "$tmp/exact.host" \
+    >"$tmp/out" || fail "bands: exit $?"
+grep -qx 'kinds: blocked 1 immediate 0 late 0 parked 1' "$tmp/out" || fail "bands: kinds"
+
+# Faults: a lost store is caught by the backstop; an error or a hung device
+# ends the run with its code and nothing on stdout.
+"$gar" replay "$tmp/t.trace" --plan 'flag:park_us=100,backstop_us=1000' --host "$tmp/exact.host" \
+    --fault lost-store@1 >"$tmp/out" || fail "lost store: exit $?"
+grep -qx 'backstop_queries: 1' "$tmp/out" || fail "lost store: $(grep backstop "$tmp/out")"
+
+# Refusals: exit 2, nothing on stdout, the coded error.
+refused() {
+    name=$1 code=$2
+    shift 2
+    "$gar" replay "$@" >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    [ "$status" -eq 2 ] || fail "$name: exit $status, wanted 2"
+    [ -s "$tmp/out" ] && fail "$name: wrote to stdout"
+    grep -q "^error $code " "$tmp/err" || fail "$name: not error $code: $(cat "$tmp/err")"
+}
+h="--host $tmp/exact.host"
+refused "bad plan" 1 "$tmp/t.trace" --plan pol $h
+refused "bad estimator" 14 "$tmp/t.trace" --plan poll --estimator ewma:alpha=2 $h
+printf 'gar-host v2\n' >"$tmp/bad.host"
+refused "bad host" 15 "$tmp/t.trace" --plan poll --host "$tmp/bad.host"
+refused "missing host" 12 "$tmp/t.trace" --plan poll --host "$tmp/none.host"
+refused "missing trace" 12 "$tmp/none.trace" --plan poll $h
+refused "both plans" 11 "$tmp/t.trace" --plan poll --bands poll $h
+refused "no plan" 11 "$tmp/t.trace" $h
+refused "bad mode" 11 "$tmp/t.trace" --plan poll --mode half $h
+refused "bad seed" 11 "$tmp/t.trace" --plan poll --seed x $h
+refused "no trace" 11 --plan poll $h
+refused "device error" 17 "$tmp/t.trace" --plan poll --fault error@2 $h
+refused "hung device" 16 "$tmp/t.trace" --plan block --fault hang@0 --deadline-ns 5000000 $h
+refused "bad fault" 11 "$tmp/t.trace" --plan poll --fault stuck@0 $h
+refused "fault without row" 11 "$tmp/t.trace" --plan poll --fault hang $h
+refused "zero deadline" 11 "$tmp/t.trace" --plan poll --deadline-ns 0 $h
+refused "unknown option" 11 "$tmp/t.trace" --plan poll --frobnicate $h
+
+"$gar" replay --help >"$tmp/out" 2>&1 || fail "help: nonzero exit"
+grep -q '^usage: gar replay' "$tmp/out" || fail "help: no usage line"
+grep -q 'example' "$tmp/out" || fail "help: no example"
+
+[ "$failures" -eq 0 ] || exit 1
+echo "replay: all checks passed"
