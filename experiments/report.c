@@ -199,6 +199,8 @@ static void write_table(FILE *f, const gar_arm_summary *group, size_t count,
         html_text(f, a->plan);
         fprintf(f, "\">");
         html_text(f, name);
+        if (strcmp(a->plan_ran, a->plan) != 0 && strstr(a->plan_ran, "(fallback from") != NULL)
+            fprintf(f, " <small>(flag ran as poll: no word wait on this host)</small>");
         if (!usable(a))
             fprintf(f, "</td><td colspan=\"4\">every run failed");
         else
@@ -319,7 +321,9 @@ int gar_report_write(gar_store *store, const char *dir, FILE *summary, gar_error
                 "<p>Overshoot is how much later than possible a wait learnt of its completion "
                 "(wait end less the later of completion and wait start). An arm is a plan and "
                 "the estimator feeding its predict; <code>-</code> marks a plan without "
-                "predict, which consults none.</p>\n<h2>Busy CPU against p99 overshoot</h2>\n");
+                "predict, which consults none. Each plan runs as the host profile resolves it "
+                "(SPEC §4): on a host without a user-mode word wait, flag runs as poll, keeping "
+                "its predict, and the table says so.</p>\n<h2>Busy CPU against p99 overshoot</h2>\n");
         for (size_t p = 0; p < pareto_count; p++)
             write_image(f, &files->file[p]);
     }

@@ -195,7 +195,7 @@ int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err)
     static const char sql[] =
         "SELECT r.trace, t.name, r.host, h.name, r.mode, r.plan, r.estimator, count(*),"
         " sum(r.status = 'failed'), avg(r.busy_frac), avg(r.overshoot_p50_ns),"
-        " avg(r.overshoot_p99_ns), avg(r.overshoot_max_ns)"
+        " avg(r.overshoot_p99_ns), avg(r.overshoot_max_ns), max(r.plan_ran)"
         " FROM runs r JOIN traces t ON t.trace = r.trace JOIN hosts h ON h.host = r.host"
         " GROUP BY r.trace, r.host, r.mode, r.plan, r.estimator";
     sqlite3_stmt *st = NULL;
@@ -233,6 +233,7 @@ int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err)
         a->p50_ns = sqlite3_column_double(st, 10);
         a->p99_ns = sqlite3_column_double(st, 11);
         a->max_ns = sqlite3_column_double(st, 12);
+        copy_column(st, 13, a->plan_ran, sizeof a->plan_ran);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {
@@ -386,6 +387,9 @@ int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_obser
     rc = gar_host_profile_parse(host_text, strlen(host_text), key->host_short, &host, err);
     if (rc == 0)
         rc = gar_bands_parse(key->plan, &bands, err);
+    char ran[GAR_BANDS_LABEL_BYTES];
+    if (rc == 0)
+        gar_sweep_resolve(&bands, &host, &bands, ran, sizeof ran);
     if (rc == 0 && strcmp(key->estimator, GAR_SWEEP_NO_ESTIMATOR_LABEL) != 0)
         rc = gar_estimator_spec_parse(key->estimator, &estimator, err);
     int mode = gar_replay_mode_from_name(key->mode);

@@ -33,6 +33,7 @@ typedef struct gar_arm_summary {
     char mode[16];
     char plan[GAR_RESULTS_PLAN_TEXT];
     char plan_short[GAR_RESULTS_TEXT];  /* "flag+predict", "bands block|32:flag+predict" */
+    char plan_ran[GAR_RESULTS_PLAN_TEXT]; /* the plan as the host ran it (names a fallback) */
     char estimator[GAR_RESULTS_TEXT];
     unsigned plan_rank;                 /* the plan's place among the database's plans */
     unsigned estimator_rank;            /* the estimator's place among its estimators */

@@ -50,7 +50,8 @@ static const char schema_sql[] =
     "  id INTEGER PRIMARY KEY,\n"
     "  trace TEXT NOT NULL REFERENCES traces(trace),\n"
     "  trace_name TEXT NOT NULL,\n"
-    "  plan TEXT NOT NULL,\n"
+    "  plan TEXT NOT NULL,      -- as the spec asked for it\n"
+    "  plan_ran TEXT NOT NULL,  -- as the host ran it: resolved, naming a fallback\n"
     "  estimator TEXT NOT NULL,\n"
     "  host TEXT NOT NULL REFERENCES hosts(host),\n"
     "  host_name TEXT NOT NULL,\n"
@@ -215,11 +216,11 @@ static int prepare_statements(gar_store *s, gar_error *err)
         return db_fault(err, s->path, "prepare the key lookup", s->db);
     int n = snprintf(sql, sizeof sql,
                      "INSERT INTO runs (trace, trace_name, plan, estimator, host, host_name, mode, "
-                     "seed, status, error_code, error, run_ns, finished_unix");
+                     "seed, status, error_code, error, run_ns, finished_unix, plan_ran");
     for (size_t i = 0; i < METRICS; i++)
         n += snprintf(sql + n, sizeof sql - (size_t)n, ", %s", metric_columns[i]);
     n += snprintf(sql + n, sizeof sql - (size_t)n, ") VALUES (?1");
-    for (size_t i = 2; i <= 13 + METRICS; i++)
+    for (size_t i = 2; i <= 14 + METRICS; i++)
         n += snprintf(sql + n, sizeof sql - (size_t)n, ", ?%zu", i);
     snprintf(sql + n, sizeof sql - (size_t)n,
              ") ON CONFLICT (trace, plan, estimator, host, mode, seed) DO NOTHING");
@@ -362,6 +363,7 @@ int gar_store_insert(gar_store *s, const gar_store_run *r, gar_error *err)
     }
     sqlite3_bind_int64(st, 12, as_integer(r->run_ns));
     sqlite3_bind_int64(st, 13, (sqlite3_int64)time(NULL));
+    sqlite3_bind_text(st, 14, r->plan_ran != NULL ? r->plan_ran : r->plan, -1, SQLITE_STATIC);
     if (r->failure == NULL) {
         const gar_replay_metrics *m = r->metrics;
         const uint64_t values[METRICS] = {
@@ -376,9 +378,9 @@ int gar_store_insert(gar_store *s, const gar_store_run *r, gar_error *err)
         };
         for (int i = 0; i < METRICS; i++) {
             if (strcmp(metric_columns[i], "busy_frac") == 0)
-                sqlite3_bind_double(st, 14 + i, m->busy_frac);
+                sqlite3_bind_double(st, 15 + i, m->busy_frac);
             else
-                sqlite3_bind_int64(st, 14 + i, as_integer(values[i]));
+                sqlite3_bind_int64(st, 15 + i, as_integer(values[i]));
         }
     }
     int rc = sqlite3_step(st);
@@ -406,7 +408,7 @@ static int count_of(sqlite3 *db, const char *sql, uint64_t *out)
  * own rows) and the two timing columns (when and how fast it ran). */
 static size_t result_columns(char *buf, size_t size, const char *prefix, const char *separator)
 {
-    static const char *const fixed[] = { "status", "error_code", "error" };
+    static const char *const fixed[] = { "plan_ran", "status", "error_code", "error" };
     size_t n = 0;
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         n += (size_t)snprintf(buf + n, size - n, "%s%s%s", n > 0 ? separator : "", prefix,
@@ -449,7 +451,7 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
     if (rc == 0) {
         /* A key both files hold must carry the same results. */
         size_t n = 0;
-        static const char *const compared[] = { "status", "error_code", "error" };
+        static const char *const compared[] = { "plan_ran", "status", "error_code", "error" };
         for (size_t i = 0; i < sizeof compared / sizeof compared[0]; i++)
             n += (size_t)snprintf(differ + n, sizeof differ - n, "%sa.%s IS NOT b.%s",
                                   i > 0 ? " OR " : "", compared[i], compared[i]);

@@ -60,7 +60,8 @@ int gar_store_put_sources(gar_store *store, const gar_sweep_spec *spec, gar_erro
 typedef struct gar_store_run {
     const char *trace;      /* content hash, hex */
     const char *trace_name;
-    const char *plan;       /* label */
+    const char *plan;       /* label, as the spec asked for it */
+    const char *plan_ran;   /* label as the host ran it (names a fallback) */
     const char *estimator;  /* label */
     const char *host;       /* content hash, hex */
     const char *host_name;

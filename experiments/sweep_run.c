@@ -14,6 +14,7 @@ typedef struct result {
     int rc;
     gar_error err;
     gar_replay_metrics metrics;
+    char plan_ran[GAR_BANDS_LABEL_BYTES]; /* the plan as the host runs it */
     uint64_t run_ns;
 } result;
 
@@ -39,8 +40,10 @@ static void replay_one(const gar_sweep_spec *spec, uint64_t index, result *out)
     gar_error_clear(&out->err);
     double t0 = gar_progress_now();
     gar_estimator_spec estimator = gar_sweep_run_estimator(spec, &run);
-    out->rc = gar_sweep_replay(&spec->traces[run.trace].trace, &spec->plans[run.plan].bands,
-                               &estimator,
+    gar_bands running;
+    gar_sweep_resolve(&spec->plans[run.plan].bands, &spec->hosts[run.host].profile, &running,
+                      out->plan_ran, sizeof out->plan_ran);
+    out->rc = gar_sweep_replay(&spec->traces[run.trace].trace, &running, &estimator,
                                &spec->hosts[run.host].profile, spec->modes[run.mode],
                                spec->seeds[run.seed], NULL, NULL, &out->metrics, &out->err);
     out->run_ns = (uint64_t)((gar_progress_now() - t0) * 1e9);
@@ -120,6 +123,7 @@ static int store_result(const gar_sweep_spec *spec, gar_store *store, const resu
                         gar_sweep_stats *stats, gar_error *err)
 {
     gar_store_run row = key_of(spec, r->index);
+    row.plan_ran = r->plan_ran;
     row.failure = r->rc < 0 ? &r->err : NULL;
     row.metrics = &r->metrics;
     row.run_ns = r->run_ns;

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* realpath */
 #include "sweep_spec.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -729,6 +730,20 @@ uint64_t gar_sweep_run_key_hash(const gar_sweep_spec *spec, const gar_sweep_run 
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
         h = gar_hash_bytes(h, texts[i], strlen(texts[i]) + 1); /* the NUL separates */
     return gar_hash_u64(h, spec->seeds[run->seed]);
+}
+
+void gar_sweep_resolve(const gar_bands *requested, const gar_host_profile *host,
+                       gar_bands *running, char *label, size_t size)
+{
+    gar_caps caps = { .word_wait = host->word_wait,
+                      .word_wait_why = "the host profile says word_wait no",
+                      .io_uring = true,
+                      .io_uring_why = NULL };
+    gar_error warning; /* the fallback's warning: the label names it */
+    int rc = gar_bands_resolve(requested, &caps, running, &warning);
+    assert(rc == 0 || rc == 1); /* 1: a band fell back */
+    (void)rc;
+    gar_bands_label(running, label, size);
 }
 
 int gar_sweep_replay(const gar_trace *trace, const gar_bands *bands,

@@ -167,9 +167,17 @@ uint64_t gar_sweep_host_hash(const gar_host_profile *profile);
 /* Writes a hash as 16 lower-case hex digits. */
 void gar_sweep_hash_hex(uint64_t hash, char out[GAR_HASH_HEX_BYTES]);
 
-/* Runs one replay of `trace` under the plan, estimator, host, mode and seed,
- * with an optional per-wait observer (NULL for none).  Returns what
- * gar_replay_run returns. */
+/* The bands as this host profile runs them: resolved (SPEC §4) against the
+ * capabilities the profile states, so a flag plan on a profile without
+ * word_wait runs as poll, keeping its predict — as `gar replay` runs it by
+ * default.  `label` (GAR_BANDS_LABEL_BYTES) gets the running label, which
+ * names any fallback.  Never fails on parsed bands. */
+void gar_sweep_resolve(const gar_bands *requested, const gar_host_profile *host,
+                       gar_bands *running, char *label, size_t size);
+
+/* Runs one replay of `trace` under the bands (as given: resolve them first),
+ * estimator, host, mode and seed, with an optional per-wait observer (NULL
+ * for none).  Returns what gar_replay_run returns. */
 int gar_sweep_replay(const gar_trace *trace, const gar_bands *bands,
                      const gar_estimator_spec *estimator, const gar_host_profile *host,
                      gar_replay_mode mode, uint64_t seed, gar_replay_observer on_wait,
