@@ -65,6 +65,29 @@ expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/a.db" --jobs 2 --quiet
 grep -q '^ran: 0$' "$tmp/out" || fail "a finished sweep ran again"
 grep -q '^status: nothing to do' "$tmp/out" || fail "a finished sweep did not say so"
 
+# --- a run whose replay fails is stored as failed, and not retried ---
+{
+    echo '# gar-trace v1'
+    echo 'point,submit_ns,start_ns,done_ns,stream'
+    for k in 0 1 2 3 4 5 6 7 8; do echo "1,${k}000,${k}000,${k}500,$k"; done
+} >"$tmp/streams.csv"
+cat >"$tmp/fails.sweep" <<SPEC
+gar-sweep v1
+trace streams.csv
+plan poll
+estimator adl
+host $data/hosts/dev-vm.host
+mode open
+seed 1
+SPEC
+expect 0 "$gar" sweep "$tmp/fails.sweep" --db "$tmp/f.db" --quiet
+grep -q '^failed: 1$' "$tmp/out" || fail "a replay with 9 streams did not fail"
+[ "$(q "$tmp/f.db" "SELECT status || ' ' || error_code || ' ' || (waits IS NULL) FROM runs")" = "failed 10 1" ] \
+    || fail "the failed run is not stored with its code and no metrics"
+q "$tmp/f.db" "SELECT error FROM runs" | grep -q 'streams' || fail "the failed run's message is not stored"
+expect 0 "$gar" sweep "$tmp/fails.sweep" --db "$tmp/f.db" --quiet
+grep -q '^ran: 0$' "$tmp/out" || fail "a failed run was retried"
+
 # --- refusals come before anything runs or any file is made ---
 sed 's/^plan block/plan blok/' "$tmp/small.sweep" >"$tmp/bad.sweep"
 expect 2 "$gar" sweep "$tmp/bad.sweep" --db "$tmp/bad.db"
