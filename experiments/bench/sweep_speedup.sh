@@ -4,16 +4,17 @@
 #
 # Builds a sweep of 5 traces of WAITS waits (default 100 000) x 20 arms
 # (block and three flag plans; flag+predict and a bands plan under eight
-# estimators) x 2 hosts x SEEDS seeds (default 5): 1 000 runs.  Plans that
-# poll are left out: simulating every poll of 100 000 waits would time the
-# poll loop, not the sweep.  Runs it into fresh databases with --jobs 1,
+# estimators) x the waitpkg host x SEEDS seeds (default 10): 1 000 runs.
+# Polling is left out (no poll plan, and a host with a word wait, so flag is
+# not resolved to poll): simulating every poll of 100 000 waits would time
+# the poll loop, not the sweep.  Runs it into fresh databases with --jobs 1,
 # --jobs 2 and, when the machine has more, --jobs ONLINE_CORES, and prints
 # each one's wall time and storage share, and the speed-ups, measured in this
 # one run.
 set -eu
 gar=${1:?usage: sweep_speedup.sh GAR [WAITS] [SEEDS]}
 waits=${2:-100000}
-seeds=${3:-5}
+seeds=${3:-10}
 here=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -30,7 +31,7 @@ plan block $F flag:park_us=50,backstop_us=1000 flag:park_us=200,backstop_us=2000
 plan $F$P
 bands block;rows>=32:$F$P
 estimator adl none oracle half-min half-mean ewma:alpha=0.25 ewma:alpha=0.5 quantile:q=0.1
-host $here/data/hosts/dev-vm.host $here/data/hosts/waitpkg.host
+host $here/data/hosts/waitpkg.host
 mode open
 seed $seed_list
 SPEC
