@@ -6,11 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "content_hash.h"
 #include "progress.h"
 
 /* One finished run on its way from a worker to the main thread. */
 typedef struct result {
     uint64_t index; /* in the canonical order */
+    uint64_t slot;  /* its place in the list of replays (for its twins) */
     int rc;
     gar_error err;
     gar_replay_metrics metrics;
@@ -58,6 +60,7 @@ static void *worker(void *arg)
             break;
         result r;
         replay_one(p->spec, p->pending[k], &r);
+        r.slot = k;
         pthread_mutex_lock(&p->lock);
         while (p->count == p->capacity && !atomic_load(&p->stop))
             pthread_cond_wait(&p->not_full, &p->lock);
@@ -143,15 +146,166 @@ static int store_result(const gar_sweep_spec *spec, gar_store *store, const resu
     return 0;
 }
 
+/* ---- twins: runs that would replay exactly the same ------------------- */
+
+/* Two runs are twins when they differ only in a plan that this host runs as
+ * the same plan (on a host without word wait, `flag` runs as `poll`): the
+ * replay is a function of the running plan, so one replay serves both, and
+ * each still gets its own row under its own key. */
+typedef struct twins {
+    uint64_t *replays;     /* canonical indices to replay, in the canonical order */
+    uint64_t replay_count;
+    uint64_t *first;       /* per replay: the pending position of its first twin, or NONE */
+    uint64_t *next;        /* per pending position: the next twin of the same replay, or NONE */
+    const uint64_t *pending; /* borrowed */
+} twins;
+#define NONE UINT64_MAX
+
+/* canon[plan * hosts + host]: the first plan that runs as `plan` does on `host`. */
+static size_t *canonical_plans(const gar_sweep_spec *spec)
+{
+    size_t hosts = spec->host_count;
+    size_t *canon = malloc(spec->plan_count * hosts * sizeof *canon);
+    gar_bands *running = malloc(spec->plan_count * hosts * sizeof *running);
+    if (canon == NULL || running == NULL) {
+        free(canon);
+        free(running);
+        return NULL;
+    }
+    char label[GAR_BANDS_LABEL_BYTES];
+    for (size_t p = 0; p < spec->plan_count; p++)
+        for (size_t h = 0; h < hosts; h++) {
+            gar_bands *r = &running[p * hosts + h];
+            gar_sweep_resolve(&spec->plans[p].bands, &spec->hosts[h].profile, r, label,
+                              sizeof label);
+            /* Compare what runs, not how it came to run. */
+            for (uint32_t b = 0; b < r->count; b++) {
+                r->band[b].plan.fell_back = false;
+                r->band[b].plan.requested_park = r->band[b].plan.park;
+            }
+            canon[p * hosts + h] = p;
+            for (size_t q = 0; q < p; q++)
+                if (gar_bands_equal(&running[q * hosts + h], r)) {
+                    canon[p * hosts + h] = q;
+                    break;
+                }
+        }
+    free(running);
+    return canon;
+}
+
+typedef struct exec_key {
+    uint64_t hash;
+    uint64_t pos; /* pending position */
+    size_t field[6];
+} exec_key;
+
+static int by_hash_then_pos(const void *a, const void *b)
+{
+    const exec_key *x = a, *y = b;
+    if (x->hash != y->hash)
+        return x->hash < y->hash ? -1 : 1;
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static void twins_free(twins *t)
+{
+    free(t->replays);
+    free(t->first);
+    free(t->next);
+    memset(t, 0, sizeof *t);
+}
+
+static int find_twins(const gar_sweep_spec *spec, const uint64_t *pending, uint64_t n,
+                      twins *t, gar_error *err)
+{
+    memset(t, 0, sizeof *t);
+    t->pending = pending;
+    size_t *canon = canonical_plans(spec);
+    exec_key *keys = malloc((size_t)n * sizeof *keys);
+    uint64_t *leader = malloc((size_t)n * sizeof *leader); /* pending pos -> its leader's */
+    uint64_t *slot = malloc((size_t)n * sizeof *slot);     /* leader's pos -> replay slot */
+    uint64_t *last = malloc((size_t)n * sizeof *last);     /* slot -> its last twin so far */
+    t->replays = malloc((size_t)n * sizeof *t->replays);
+    t->first = malloc((size_t)n * sizeof *t->first);
+    t->next = malloc((size_t)n * sizeof *t->next);
+    int rc = 0;
+    if (canon == NULL || keys == NULL || leader == NULL || slot == NULL || last == NULL ||
+        t->replays == NULL || t->first == NULL || t->next == NULL) {
+        rc = gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the sweep's run list",
+                           "exhausted");
+        goto out;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        gar_sweep_run r = gar_sweep_run_at(spec, pending[i]);
+        exec_key *k = &keys[i];
+        k->pos = i;
+        k->field[0] = r.trace;
+        k->field[1] = canon[r.plan * spec->host_count + r.host];
+        k->field[2] = r.estimator;
+        k->field[3] = r.host;
+        k->field[4] = r.mode;
+        k->field[5] = r.seed;
+        k->hash = GAR_HASH_OFFSET;
+        for (int f = 0; f < 6; f++)
+            k->hash = gar_hash_u64(k->hash, k->field[f]);
+        leader[i] = i;
+        t->next[i] = NONE;
+    }
+    qsort(keys, (size_t)n, sizeof *keys, by_hash_then_pos);
+    /* Within one hash, the earliest position of each exact key leads. */
+    for (uint64_t i = 0; i < n;) {
+        uint64_t end = i;
+        while (end < n && keys[end].hash == keys[i].hash)
+            end++;
+        for (uint64_t a = i + 1; a < end; a++)
+            for (uint64_t b = i; b < a; b++)
+                if (leader[keys[b].pos] == keys[b].pos &&
+                    memcmp(keys[a].field, keys[b].field, sizeof keys[a].field) == 0) {
+                    leader[keys[a].pos] = keys[b].pos;
+                    break;
+                }
+        i = end;
+    }
+    /* Leaders replay, in the canonical order; each twin is chained behind its
+     * leader's slot, in the canonical order too. */
+    for (uint64_t i = 0; i < n; i++) {
+        if (leader[i] != i)
+            continue;
+        slot[i] = t->replay_count;
+        t->first[t->replay_count] = NONE;
+        last[t->replay_count] = NONE;
+        t->replays[t->replay_count++] = pending[i];
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        if (leader[i] == i)
+            continue;
+        uint64_t s = slot[leader[i]];
+        if (last[s] == NONE)
+            t->first[s] = i;
+        else
+            t->next[last[s]] = i;
+        last[s] = i;
+    }
+out:
+    free(canon);
+    free(keys);
+    free(leader);
+    free(slot);
+    free(last);
+    if (rc < 0)
+        twins_free(t);
+    return rc;
+}
+
 static int run_pool(const gar_sweep_spec *spec, gar_store *store, const gar_sweep_options *o,
-                    const uint64_t *pending, uint64_t count, gar_sweep_stats *stats,
-                    gar_error *err)
+                    const twins *t, uint64_t count, gar_sweep_stats *stats, gar_error *err)
 {
     pool p;
     memset(&p, 0, sizeof p);
     p.spec = spec;
-    p.pending = pending;
-    p.pending_count = count;
+    p.pending = t->replays;
+    p.pending_count = t->replay_count;
     atomic_init(&p.next, 0);
     atomic_init(&p.stop, false);
     p.capacity = 4 * (size_t)o->jobs;
@@ -189,7 +343,23 @@ static int run_pool(const gar_sweep_spec *spec, gar_store *store, const gar_swee
         pthread_mutex_unlock(&p.lock);
         rc = store_result(spec, store, &r, stats, err);
         if (rc == 0)
-            gar_progress_update(&bar, ++stored);
+            stored++;
+        for (uint64_t j = t->first[r.slot]; rc == 0 && j != NONE; j = t->next[j]) {
+            result twin = r;
+            twin.index = t->pending[j];
+            twin.run_ns = 0; /* not replayed: copied from its twin */
+            gar_sweep_run run = gar_sweep_run_at(spec, twin.index);
+            gar_bands running;
+            gar_sweep_resolve(&spec->plans[run.plan].bands, &spec->hosts[run.host].profile,
+                              &running, twin.plan_ran, sizeof twin.plan_ran);
+            rc = store_result(spec, store, &twin, stats, err);
+            if (rc == 0) {
+                stored++;
+                stats->copied++;
+            }
+        }
+        if (rc == 0)
+            gar_progress_update(&bar, stored);
     }
     if (rc < 0) {
         pthread_mutex_lock(&p.lock);
@@ -233,9 +403,14 @@ int gar_sweep_execute(const gar_sweep_spec *spec, gar_store *store,
     if (rc > 0) {
         uint64_t count = stats->in_shard - stats->present;
         unsigned jobs = o->jobs;
-        gar_sweep_options fitted = *o;
-        fitted.jobs = count < jobs ? (unsigned)count : jobs;
-        rc = run_pool(spec, store, &fitted, pending, count, stats, err);
+        twins t;
+        rc = find_twins(spec, pending, count, &t, err);
+        if (rc == 0) {
+            gar_sweep_options fitted = *o;
+            fitted.jobs = t.replay_count < jobs ? (unsigned)t.replay_count : jobs;
+            rc = run_pool(spec, store, &fitted, &t, count, stats, err);
+            twins_free(&t);
+        }
     }
     free(pending);
     stats->wall_s = gar_progress_now() - t0;

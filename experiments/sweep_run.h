@@ -8,6 +8,11 @@
  * returns an error is stored too, with status 'failed' and the error, so a
  * resumed sweep does not retry what would fail again.
  *
+ * Twins.  Runs that differ only in a plan the host runs as the same plan (on
+ * a profile without word wait, `flag` resolves to `poll`) replay once: the
+ * replay depends on the running plan alone, so each twin stores a copy of
+ * the one result under its own key (with its own plan_ran, and run_ns 0).
+ *
  * Shards.  Run r belongs to shard (gar_sweep_run_key_hash(r) mod N): a
  * function of the run's key alone, so every shard of a sweep agrees on it
  * whatever order or machine it runs on, and the shards of N partition the
@@ -40,6 +45,7 @@ typedef struct gar_sweep_stats {
     uint64_t present;    /* of those, already in the database */
     uint64_t ran;        /* replayed now */
     uint64_t ok, failed; /* of those, how they ended */
+    uint64_t copied;     /* of `ran`, rows copied from a twin rather than replayed */
     uint64_t raced;      /* stored meanwhile by another writer (not stored again) */
     double wall_s;       /* from the first look-up to the last write */
     double replay_s;     /* replay time summed over the workers */

@@ -126,6 +126,7 @@ int gar_verb_sweep_main(int argc, char **argv)
     printf("ran: %llu\n", (unsigned long long)st.ran);
     printf("ok: %llu\n", (unsigned long long)st.ok);
     printf("failed: %llu\n", (unsigned long long)st.failed);
+    printf("copied: %llu\n", (unsigned long long)st.copied);
     if (st.raced > 0)
         printf("stored_by_another: %llu\n", (unsigned long long)st.raced);
     printf("jobs: %u\n", o.jobs);

@@ -65,6 +65,27 @@ expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/a.db" --jobs 2 --quiet
 grep -q '^ran: 0$' "$tmp/out" || fail "a finished sweep ran again"
 grep -q '^status: nothing to do' "$tmp/out" || fail "a finished sweep did not say so"
 
+# --- twins: flag runs as poll on a host without word wait, replayed once ---
+cat >"$tmp/twins.sweep" <<SPEC
+gar-sweep v1
+trace gen:steady:waits=40,seed=1
+plan poll flag:park_us=100,backstop_us=1000
+estimator adl
+host $data/hosts/dev-vm.host $data/hosts/waitpkg.host
+mode open
+seed 1 2
+SPEC
+expect 0 "$gar" sweep "$tmp/twins.sweep" --db "$tmp/t.db" --jobs 2 --quiet
+grep -q '^ran: 8$' "$tmp/out" || fail "the twins sweep did not store 8 runs"
+grep -q '^copied: 2$' "$tmp/out" || fail "flag on dev-vm was not copied from poll"
+[ "$(q "$tmp/t.db" "SELECT plan_ran FROM runs WHERE plan LIKE 'flag%' AND host_name LIKE '%dev-vm%' LIMIT 1")" \
+    = "poll (fallback from flag)" ] || fail "plan_ran does not name the fallback"
+[ "$(q "$tmp/t.db" "SELECT count(DISTINCT overshoot_p99_ns || ' ' || busy_ns || ' ' || queries) FROM runs
+                    WHERE host_name LIKE '%dev-vm%' AND seed = 1")" -eq 1 ] \
+    || fail "twins differ in their metrics"
+[ "$(q "$tmp/t.db" "SELECT count(*) FROM runs WHERE plan_ran LIKE 'flag%'")" -eq 2 ] \
+    || fail "flag did not run as flag on the word-wait host"
+
 # --- a run whose replay fails is stored as failed, and not retried ---
 {
     echo '# gar-trace v1'
