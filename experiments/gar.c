@@ -18,9 +18,13 @@ const gar_verb gar_verbs[] = {
     { "gen", "write a synthetic trace from a seed", gar_verb_gen_main },
     { "help", "show this list, or a verb's help", verb_help_main },
     { "import", "turn a Kineto or Nsight Systems profile into a trace", gar_verb_import_main },
+    { "merge", "join the databases of a sweep's shards into one", gar_verb_merge_main },
     { "plan", "parse a wait plan or bands and resolve it against this host", gar_verb_plan_main },
+    { "plot", "draw a sweep database's results as PNGs with gnuplot", gar_verb_plot_main },
     { "probe", "show what this host offers a wait: word wait, io_uring, clock, timer slack", gar_verb_probe_main },
     { "replay", "replay a trace under one wait policy on a simulated host", gar_verb_replay_main },
+    { "report", "write a sweep database's plots and rankings as an HTML page", gar_verb_report_main },
+    { "sweep", "run a sweep spec's every combination into a SQLite database", gar_verb_sweep_main },
     { "verify", "run a trace on a real device and in the simulator; compare", gar_verb_verify_main },
     { NULL, NULL, NULL },
 };

@@ -446,6 +446,13 @@ static int parse_args(int argc, char **argv, verify_args *a, bool *help)
     return GAR_EXIT_OK;
 }
 
+/* The replay's observer: each wait's overshoot, by its row. */
+static void keep_overshoot(void *context, const gar_replay_wait *wait)
+{
+    gar_dur_ns *overshoot = context;
+    overshoot[wait->index] = wait->overshoot_ns;
+}
+
 /* The host profile: the file given, or this host calibrated now. */
 static int load_profile(const char *path, gar_host_profile *out, gar_error *err)
 {
@@ -547,7 +554,8 @@ int gar_verb_verify_main(int argc, char **argv)
     sim_config.host = &profile;
     sim_config.mode = GAR_REPLAY_OPEN;
     sim_config.seed = a.seed;
-    sim_config.overshoot_out = sim_overshoot;
+    sim_config.on_wait = keep_overshoot;
+    sim_config.on_wait_context = sim_overshoot;
     gar_replay_metrics sim;
     int rc = sim_overshoot == NULL
                  ? gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for the overshoots", "exhausted")

@@ -16,9 +16,13 @@ int gar_verb_executor_main(int argc, char **argv);
 int gar_verb_fill_demo_main(int argc, char **argv);
 int gar_verb_gen_main(int argc, char **argv);
 int gar_verb_import_main(int argc, char **argv);
+int gar_verb_merge_main(int argc, char **argv);
 int gar_verb_plan_main(int argc, char **argv);
+int gar_verb_plot_main(int argc, char **argv);
 int gar_verb_probe_main(int argc, char **argv);
 int gar_verb_replay_main(int argc, char **argv);
+int gar_verb_report_main(int argc, char **argv);
+int gar_verb_sweep_main(int argc, char **argv);
 int gar_verb_verify_main(int argc, char **argv);
 
 #endif

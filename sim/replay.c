@@ -357,6 +357,8 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
         gar_family_point *point = NULL;
         bool has_sleep = false;
         gar_dur_ns sleep_ns = 0;
+        bool predicted = false;
+        gar_dur_ns prediction = 0;
         if (consults && plan->predict) {
             point = &mem.estimators[map_find(&mem.points, row->point)];
             gar_dur_ns p = 0;
@@ -372,6 +374,8 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
                 break;
             }
             if (have_p) {
+                predicted = true;
+                prediction = p;
                 mem.est_error[predictions++] = p > truth ? p - truth : truth - p;
                 has_sleep = gar_deadline_sleep_for(&plan->deadline, p, &sleep_ns) == 1;
             }
@@ -388,6 +392,20 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
 
         gar_mono_ns possible = work.done_at > start ? work.done_at : start;
         mem.overshoot[i] = gar_since(res.end, possible);
+        if (config->on_wait != NULL) {
+            const gar_replay_wait seen = {
+                .index = i,
+                .start = start,
+                .done = work.done_at,
+                .end = res.end,
+                .overshoot_ns = mem.overshoot[i],
+                .truth_ns = truth,
+                .predicted = predicted,
+                .prediction_ns = prediction,
+                .sleep_ns = has_sleep ? sleep_ns : 0,
+            };
+            config->on_wait(config->on_wait_context, &seen);
+        }
         m.busy_ns += res.busy_ns;
         m.parked_ns += res.parked_ns;
         m.asleep_ns += res.asleep_ns;
@@ -425,8 +443,6 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     m.wait_ns = m.busy_ns + m.parked_ns + m.asleep_ns;
     m.busy_frac = m.wait_ns > 0 ? (double)m.busy_ns / (double)m.wait_ns : 0.0;
     m.makespan_ns = latest_end - first_start;
-    if (config->overshoot_out != NULL) /* each wait's, in row order */
-        memcpy(config->overshoot_out, mem.overshoot, n * sizeof *mem.overshoot);
     m.overshoot_ns = quantiles_of(mem.overshoot, mem.sort_space, n);
     m.predictions = predictions;
     m.estimator_error_ns = quantiles_of(mem.est_error, mem.sort_space, predictions);

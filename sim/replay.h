@@ -77,6 +77,25 @@ typedef enum gar_replay_mode {
     GAR_REPLAY_CLOSED,
 } gar_replay_mode;
 
+/* One wait as it happened, for an optional observer (plots that need every
+ * wait, not only the summary).  Times are the simulation's. */
+typedef struct gar_replay_wait {
+    uint64_t index;            /* the trace row (0-based) */
+    gar_mono_ns start;         /* the wait began */
+    gar_mono_ns done;          /* its work completed */
+    gar_mono_ns end;           /* the wait returned */
+    gar_dur_ns overshoot_ns;   /* end - max(done, start), as in the metrics */
+    gar_dur_ns truth_ns;       /* the true residual, max(done - start, 0) */
+    bool predicted;            /* the estimator gave a prediction */
+    gar_dur_ns prediction_ns;  /* that prediction; 0 when none */
+    gar_dur_ns sleep_ns;       /* the sleep before the park; 0 when none */
+} gar_replay_wait;
+
+/* Called after each wait, in order, on the replaying thread.  It must not
+ * touch the replay's inputs.  A replay that fails part-way has called it for
+ * the waits before the failure. */
+typedef void (*gar_replay_observer)(void *context, const gar_replay_wait *wait);
+
 /* What to run.  gar_replay_config_init gives the defaults; the pointers are
  * borrowed for the call. */
 typedef struct gar_replay_config {
@@ -95,9 +114,8 @@ typedef struct gar_replay_config {
     gar_dur_ns late_store_ns;       /* how late a late-store fault's store lands */
     bool exact_polls;               /* default false: poll runs fast-forwarded, an
                                      * approximation (sim_host.h); true: every turn alone */
-    gar_dur_ns *overshoot_out;      /* NULL (default), or trace->count entries, caller-owned:
-                                     * on success each wait's overshoot, in row order (for
-                                     * distribution tests such as gar verify's) */
+    gar_replay_observer on_wait;    /* default NULL: no observer */
+    void *on_wait_context;          /* handed to on_wait */
 } gar_replay_config;
 
 typedef struct gar_replay_quantiles {

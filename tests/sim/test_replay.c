@@ -88,24 +88,6 @@ static void block_is_asleep_and_late_by_the_blocking_wake(void **state)
     assert_true(m.busy_frac < 0.01);
 }
 
-static void each_waits_overshoot_comes_out_in_row_order(void **state)
-{
-    fixture *f = *state;
-    f->plan = plan_of(GAR_PARK_BLOCK, false);
-    gar_replay_config_init(&f->config);
-    assert_null(f->config.overshoot_out); /* off by default */
-    f->config.trace = &f->trace;
-    f->config.plan = &f->plan;
-    f->config.host = &f->host;
-    gar_dur_ns overshoot[N];
-    memset(overshoot, 0xff, sizeof overshoot);
-    f->config.overshoot_out = overshoot;
-    gar_replay_metrics m;
-    assert_int_equal(gar_replay_run(&f->config, &m, NULL), 0);
-    for (size_t i = 0; i < N; i++)
-        assert_int_equal(overshoot[i], BLOCK_NS);
-}
-
 static void poll_keeps_the_core_busy_the_whole_wait(void **state)
 {
     gar_replay_metrics m = replay(*state, GAR_PARK_POLL, false, "adl");
@@ -161,6 +143,50 @@ static void flag_predict_sleeps_then_parks_the_margin(void **state)
     assert_int_equal(m.predictions, N - 1);
     assert_int_equal(m.estimator_error_ns.p50, PARK_NS + Q_NS);
     assert_int_equal(m.estimator_error_ns.p99, PARK_NS + Q_NS);
+}
+
+/* What the per-wait observer saw, summed. */
+typedef struct seen_waits {
+    uint64_t count, next_index, predicted, slept;
+    gar_dur_ns max_overshoot;
+    gar_dur_ns truth_sum;
+} seen_waits;
+
+static void observe(void *context, const gar_replay_wait *w)
+{
+    seen_waits *seen = context;
+    assert_int_equal(w->index, seen->next_index);
+    seen->next_index++;
+    seen->count++;
+    assert_true(w->end >= w->start);
+    assert_int_equal(w->truth_ns, w->done > w->start ? w->done - w->start : 0);
+    gar_mono_ns possible = w->done > w->start ? w->done : w->start;
+    assert_int_equal(w->overshoot_ns, w->end - possible);
+    if (w->overshoot_ns > seen->max_overshoot)
+        seen->max_overshoot = w->overshoot_ns;
+    seen->truth_sum += w->truth_ns;
+    seen->predicted += w->predicted;
+    seen->slept += w->sleep_ns > 0;
+}
+
+static void the_observer_sees_every_wait_as_the_metrics_count_it(void **state)
+{
+    fixture *f = *state;
+    f->plan = plan_of(GAR_PARK_FLAG, true);
+    gar_replay_config_init(&f->config);
+    f->config.trace = &f->trace;
+    f->config.plan = &f->plan;
+    f->config.host = &f->host;
+    seen_waits seen = { 0 };
+    f->config.on_wait = observe;
+    f->config.on_wait_context = &seen;
+    gar_replay_metrics m;
+    assert_int_equal(gar_replay_run(&f->config, &m, NULL), 0);
+    assert_int_equal(seen.count, N);
+    assert_int_equal(seen.max_overshoot, m.overshoot_ns.max);
+    assert_int_equal(seen.predicted, m.predictions);
+    assert_int_equal(seen.slept, m.sleeps);
+    assert_int_equal(seen.truth_sum, N * RESIDUAL_NS);
 }
 
 static void the_estimator_families_change_only_the_sleep(void **state)
@@ -399,11 +425,11 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(block_is_asleep_and_late_by_the_blocking_wake),
-        cmocka_unit_test(each_waits_overshoot_comes_out_in_row_order),
         cmocka_unit_test(poll_keeps_the_core_busy_the_whole_wait),
         cmocka_unit_test(poll_predict_is_busy_for_about_the_margin_less_the_overshoot),
         cmocka_unit_test(flag_parks_the_whole_wait_on_a_word_wait_host),
         cmocka_unit_test(flag_predict_sleeps_then_parks_the_margin),
+        cmocka_unit_test(the_observer_sees_every_wait_as_the_metrics_count_it),
         cmocka_unit_test(the_estimator_families_change_only_the_sleep),
         cmocka_unit_test(closed_loop_carries_each_late_wake_forward),
         cmocka_unit_test(closed_loop_keeps_device_durations_and_host_leads),

@@ -1,0 +1,58 @@
+#!/bin/sh
+# experiments/main-job.sh — gar's main job: the bundled sweep, its database,
+# its plots and its report, in one results folder.
+#
+#   sh experiments/main-job.sh GAR_BINARY [--out DIR] [--jobs N]
+#
+# Runs data/sweeps/default.sweep into DIR/sweep.db (DIR: results/ by
+# default), draws the plots and writes DIR/report.html, then prints where they
+# are and, per trace and host, the winning arm against poll and block.  The
+# sweep resumes what a killed run left, so the job is safe to rerun: a second
+# run only redraws the plots and the report.
+set -eu
+
+usage() {
+    echo "usage: sh experiments/main-job.sh GAR_BINARY [--out DIR] [--jobs N]" >&2
+    exit 2
+}
+
+[ $# -ge 1 ] || usage
+gar=$1
+shift
+out=results
+jobs=""
+while [ $# -gt 0 ]; do
+    case $1 in
+    --out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
+    --jobs) [ $# -ge 2 ] || usage; jobs="--jobs $2"; shift 2 ;;
+    *) usage ;;
+    esac
+done
+[ -x "$gar" ] || { echo "main-job: no gar binary at $gar (build it first)" >&2; exit 2; }
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+spec="$here/data/sweeps/default.sweep"
+mkdir -p "$out"
+db="$out/sweep.db"
+
+started=$(date +%s)
+echo "main-job: sweep $spec into $db"
+# shellcheck disable=SC2086 # $jobs is an option and its value, or nothing
+"$gar" sweep "$spec" --db "$db" $jobs > "$out/sweep.txt"
+grep -E '^(runs|present|ran|failed|wall_s|storage_share|status):' "$out/sweep.txt" | sed 's/^/  /'
+
+echo "main-job: plots and report into $out"
+"$gar" report --db "$db" --out "$out" > "$out/report.txt"
+finished=$(date +%s)
+
+echo
+echo "results (in $(( finished - started )) s):"
+echo "  database  $db"
+echo "  report    $out/report.html"
+echo "  plots     $out/*.png (each beside its gnuplot script, NAME.gp)"
+echo
+echo "winner per trace and host (lowest busy CPU within 10 % of the best p99"
+echo "overshoot; see the report for the rule and every arm):"
+sed -n 's/^winner: //p' "$out/report.txt" | awk -F ' [|] ' '
+    BEGIN { printf "  %-10s %-9s %-32s %-10s %-10s %-26s %s\n", "trace", "host", "winner", "p99", "busy", "poll", "block" }
+    { printf "  %-10s %-9s %-32s %-10s %-10s %-26s %s\n", $1, $2, $4, substr($5, 5), substr($6, 6), substr($7, 7), substr($8, 8) }'

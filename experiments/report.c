@@ -1,0 +1,387 @@
+/* experiments/report.c — report.html: the plots and a ranking per trace. */
+#include "report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "plot.h"
+#include "sweep_spec.h"
+
+static bool is_oracle(const gar_arm_summary *a)
+{
+    return strcmp(a->estimator, "oracle") == 0;
+}
+
+static bool usable(const gar_arm_summary *a)
+{
+    return a->runs > a->failed;
+}
+
+bool gar_report_eligible(const gar_arm_summary *a, double best_p99_ns)
+{
+    return usable(a) && a->p99_ns <= best_p99_ns * (1.0 + GAR_REPORT_SLACK);
+}
+
+gar_report_winner gar_report_pick(const gar_arm_summary *arms, size_t count)
+{
+    gar_report_winner w = { NULL, NULL, NULL, 0 };
+    bool any = false;
+    for (size_t i = 0; i < count; i++) {
+        const gar_arm_summary *a = &arms[i];
+        if (!usable(a))
+            continue;
+        if (strcmp(a->plan, "poll") == 0)
+            w.poll = a;
+        if (strcmp(a->plan, "block") == 0)
+            w.block = a;
+        if (is_oracle(a))
+            continue;
+        if (!any || a->p99_ns < w.best_p99_ns)
+            w.best_p99_ns = a->p99_ns;
+        any = true;
+    }
+    for (size_t i = 0; any && i < count; i++) {
+        const gar_arm_summary *a = &arms[i];
+        if (is_oracle(a) || !gar_report_eligible(a, w.best_p99_ns))
+            continue;
+        /* Arms come in plan order, so a strict compare keeps the earlier plan
+         * on a tie. */
+        if (w.winner == NULL || a->busy_frac < w.winner->busy_frac ||
+            (a->busy_frac == w.winner->busy_frac && a->p99_ns < w.winner->p99_ns))
+            w.winner = a;
+    }
+    return w;
+}
+
+/* ---- HTML --------------------------------------------------------------- */
+
+static void html_text(FILE *f, const char *s)
+{
+    for (; *s != '\0'; s++) {
+        switch (*s) {
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(*s, f);
+        }
+    }
+}
+
+static void arm_name(const gar_arm_summary *a, char *out, size_t size)
+{
+    if (strcmp(a->estimator, GAR_SWEEP_NO_ESTIMATOR_LABEL) == 0)
+        gar_format(out, size, "%s", a->plan_short);
+    else
+        gar_format(out, size, "%s / %s", a->plan_short, a->estimator);
+}
+
+/* "1.3 µs", "140 µs", "2.1 ms": durations as people read them. */
+static void duration_text(double ns, char *out, size_t size)
+{
+    if (ns >= 1e6)
+        gar_format(out, size, "%.3g ms", ns / 1e6);
+    else
+        gar_format(out, size, "%.3g µs", ns / 1e3);
+}
+
+/* A table row with what it is ranked by, so qsort needs no context. */
+typedef struct ranked {
+    const gar_arm_summary *arm;
+    int tier;   /* 0 eligible, 1 the rest, 2 failed */
+    double key; /* busy fraction for tier 0, p99 for tier 1 */
+} ranked;
+
+static int by_rank(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->tier != y->tier)
+        return x->tier < y->tier ? -1 : 1;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    if (x->arm->plan_rank != y->arm->plan_rank)
+        return x->arm->plan_rank < y->arm->plan_rank ? -1 : 1;
+    return (x->arm->estimator_rank > y->arm->estimator_rank) -
+           (x->arm->estimator_rank < y->arm->estimator_rank);
+}
+
+static void savings_text(const gar_report_winner *w, char *cpu, size_t cpu_size, char *lat,
+                         size_t lat_size)
+{
+    const gar_arm_summary *win = w->winner;
+    if (w->poll != NULL) {
+        double saved = w->poll->busy_frac - win->busy_frac;
+        gar_format(cpu, cpu_size, "busy %.3g %% against poll's %.3g %%: %.3g points less",
+                 100 * win->busy_frac, 100 * w->poll->busy_frac, 100 * saved);
+    } else {
+        gar_format(cpu, cpu_size, "busy %.3g %% (the sweep ran no poll)", 100 * win->busy_frac);
+    }
+    if (w->block != NULL) {
+        char a[32], b[32], d[32];
+        duration_text(win->p99_ns, a, sizeof a);
+        duration_text(w->block->p99_ns, b, sizeof b);
+        double less = w->block->p99_ns - win->p99_ns;
+        duration_text(less < 0 ? -less : less, d, sizeof d);
+        gar_format(lat, lat_size, "p99 %s against block's %s: %s %s", a, b, d,
+                 less >= 0 ? "less" : "more");
+    } else {
+        char a[32];
+        duration_text(win->p99_ns, a, sizeof a);
+        gar_format(lat, lat_size, "p99 %s (the sweep ran no block)", a);
+    }
+}
+
+/* "winner: TRACE | HOST | MODE | ARM | p99 .. | busy .. | poll .. | block ..":
+ * fields split by '|' so a script can lay them out as a table. */
+static void summary_line(FILE *out, const gar_arm_summary *g, const char *name,
+                         const gar_report_winner *w)
+{
+    char p99[32];
+    duration_text(w->winner->p99_ns, p99, sizeof p99);
+    fprintf(out, "winner: %s | %s | %s | %s | p99 %s | busy %.3g %%", g->trace_short,
+            g->host_short, g->mode, name, p99, 100 * w->winner->busy_frac);
+    const gar_arm_summary *refs[2] = { w->poll, w->block };
+    const char *ref_names[2] = { "poll", "block" };
+    for (int r = 0; r < 2; r++) {
+        if (refs[r] == NULL) {
+            fprintf(out, " | %s: not run", ref_names[r]);
+            continue;
+        }
+        duration_text(refs[r]->p99_ns, p99, sizeof p99);
+        fprintf(out, " | %s: p99 %s, busy %.3g %%", ref_names[r], p99, 100 * refs[r]->busy_frac);
+    }
+    fputc('\n', out);
+}
+
+static void write_table(FILE *f, const gar_arm_summary *group, size_t count,
+                        const gar_report_winner *w)
+{
+    ranked *order = malloc(count * sizeof *order);
+    if (order == NULL)
+        return;
+    for (size_t i = 0; i < count; i++) {
+        const gar_arm_summary *a = &group[i];
+        bool eligible = gar_report_eligible(a, w->best_p99_ns) && !is_oracle(a);
+        order[i].arm = a;
+        order[i].tier = !usable(a) ? 2 : eligible ? 0 : 1;
+        order[i].key = eligible ? a->busy_frac : a->p99_ns;
+    }
+    qsort(order, count, sizeof *order, by_rank);
+    fprintf(f, "<table>\n<tr><th>#</th><th>plan / estimator</th><th>p99 overshoot</th>"
+               "<th>p50</th><th>max</th><th>busy CPU</th><th>runs</th><th></th></tr>\n");
+    for (size_t i = 0; i < count; i++) {
+        const gar_arm_summary *a = order[i].arm;
+        char name[GAR_RESULTS_TEXT * 2], p99[32], p50[32], max[32];
+        arm_name(a, name, sizeof name);
+        duration_text(a->p99_ns, p99, sizeof p99);
+        duration_text(a->p50_ns, p50, sizeof p50);
+        duration_text(a->max_ns, max, sizeof max);
+        bool eligible = gar_report_eligible(a, w->best_p99_ns);
+        const char *note = a == w->winner ? "winner"
+                           : is_oracle(a) ? "bound (oracle)"
+                           : !usable(a)   ? "failed"
+                           : eligible     ? "within 10 %"
+                                          : "";
+        fprintf(f, "<tr class=\"%s\"><td>%zu</td><td title=\"", a == w->winner ? "win" : "",
+                i + 1);
+        html_text(f, a->plan);
+        fprintf(f, "\">");
+        html_text(f, name);
+        if (strcmp(a->plan_ran, a->plan) != 0 && strstr(a->plan_ran, "(fallback from") != NULL)
+            fprintf(f, " <small>(flag ran as poll: no word wait on this host)</small>");
+        if (!usable(a))
+            fprintf(f, "</td><td colspan=\"4\">every run failed");
+        else
+            fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td><td>%.3g %%", p99, p50, max,
+                    100 * a->busy_frac);
+        fprintf(f, "</td><td>%llu%s</td><td>%s</td></tr>\n", (unsigned long long)a->runs,
+                a->failed > 0 ? " (some failed)" : "", note);
+    }
+    fprintf(f, "</table>\n");
+    free(order);
+}
+
+static void write_image(FILE *f, const gar_plot_file *p)
+{
+    fprintf(f, "<figure><a href=\"");
+    html_text(f, p->png);
+    fprintf(f, "\"><img src=\"");
+    html_text(f, p->png);
+    fprintf(f, "\" alt=\"");
+    html_text(f, p->caption);
+    fprintf(f, "\"></a><figcaption>");
+    html_text(f, p->caption);
+    fprintf(f, "</figcaption></figure>\n");
+}
+
+static const char style[] =
+    "body{font-family:sans-serif;max-width:1250px;margin:2em auto;padding:0 1em;color:#222}"
+    "h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}h3{margin-bottom:.3em}"
+    "table{border-collapse:collapse;margin:.5em 0 1em}"
+    "td,th{border:1px solid #ddd;padding:.25em .6em;text-align:right}"
+    "td:nth-child(2),th:nth-child(2){text-align:left}th{background:#f3f3f3}"
+    "tr.win td{background:#e6f4ea;font-weight:bold}"
+    "img{max-width:100%;border:1px solid #eee}figure{margin:1em 0}"
+    "figcaption{font-size:.9em;color:#555}code{background:#f5f5f5;padding:0 .2em}"
+    ".winner{background:#f6f8fa;border-left:4px solid #0a7;padding:.4em .8em}";
+
+static bool same_group(const gar_arm_summary *a, const gar_arm_summary *b)
+{
+    return strcmp(a->trace, b->trace) == 0 && strcmp(a->host, b->host) == 0 &&
+           strcmp(a->mode, b->mode) == 0;
+}
+
+static int meta_line(gar_store *store, FILE *f, gar_error *err)
+{
+    char version[64], commit[64], schema[16];
+    int rc = gar_store_meta(store, "gar_version", version, sizeof version, err);
+    if (rc == 0)
+        rc = gar_store_meta(store, "source_commit", commit, sizeof commit, err);
+    if (rc == 0)
+        rc = gar_store_meta(store, "schema_version", schema, sizeof schema, err);
+    if (rc < 0)
+        return rc;
+    fprintf(f, "<p>Database <code>");
+    html_text(f, gar_store_path(store));
+    fprintf(f, "</code>: schema version %s, made by gar ", schema);
+    html_text(f, version);
+    fprintf(f, " (source ");
+    html_text(f, commit);
+    fprintf(f, ").</p>\n");
+    return 0;
+}
+
+int gar_report_write(gar_store *store, const char *dir, FILE *summary, gar_error *err)
+{
+    int rc = gar_plot_check_gnuplot(err);
+    if (rc < 0)
+        return rc;
+    gar_arm_list arms = { NULL, 0 };
+    gar_plot_files *files = calloc(1, sizeof *files);
+    if (files == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
+    rc = gar_results_arms(store, &arms, err);
+    if (rc == 0 && arms.count == 0)
+        rc = gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "report", gar_store_path(store),
+                           "holds no runs to report");
+    if (rc == 0)
+        rc = gar_plot_make_dir(dir, err);
+    if (rc == 0)
+        rc = gar_plot_pareto(&arms, dir, files, err);
+    size_t pareto_count = files->count;
+    /* Each trace's CDFs and one prediction plot. */
+    for (size_t i = 0; rc == 0 && i < arms.count; i++) {
+        if (i > 0 && strcmp(arms.arm[i - 1].trace, arms.arm[i].trace) == 0)
+            continue;
+        rc = gar_plot_cdf(store, &arms, arms.arm[i].trace, dir, files, err);
+        gar_run_key key;
+        int found = rc == 0 ? gar_plot_pick_prediction_run(store, &arms, arms.arm[i].trace, &key,
+                                                           err)
+                            : 0;
+        if (found < 0)
+            rc = found;
+        else if (found == 1)
+            rc = gar_plot_prediction(store, &key, dir, files, err);
+    }
+
+    char path[4096], tmp[4200];
+    gar_format(path, sizeof path, "%s/report.html", dir);
+    gar_format(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = NULL;
+    if (rc == 0 && (f = fopen(tmp, "w")) == NULL)
+        rc = gar_error_set(err, GAR_E_IO, 3, tmp, "write", strerror(errno));
+    if (rc == 0) {
+        fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                   "<title>gar sweep report</title>\n<style>%s</style></head><body>\n"
+                   "<h1>gar sweep report</h1>\n",
+                style);
+        rc = meta_line(store, f, err);
+    }
+    if (rc == 0) {
+        fprintf(f,
+                "<p><b>Ranking rule.</b> Per trace, host and mode, on the means over seeds: "
+                "take the lowest p99 overshoot of any arm (the oracle excepted: it knows each "
+                "residual in advance, so it is shown as a bound); the arms within 10 %% of it "
+                "are eligible; the <b>winner</b> is the eligible arm with the lowest busy CPU "
+                "fraction (busy time over waiting time). The table lists the eligible arms by "
+                "busy CPU, then the rest by p99. CPU saved is against <code>poll</code>, "
+                "latency saved against <code>block</code>.</p>\n"
+                "<p>Overshoot is how much later than possible a wait learnt of its completion "
+                "(wait end less the later of completion and wait start). An arm is a plan and "
+                "the estimator feeding its predict; <code>-</code> marks a plan without "
+                "predict, which consults none. Each plan runs as the host profile resolves it "
+                "(SPEC §4): on a host without a user-mode word wait, flag runs as poll, keeping "
+                "its predict, and the table says so.</p>\n<h2>Busy CPU against p99 overshoot</h2>\n");
+        for (size_t p = 0; p < pareto_count; p++)
+            write_image(f, &files->file[p]);
+    }
+    for (size_t i = 0; rc == 0 && i < arms.count;) {
+        const gar_arm_summary *g = &arms.arm[i];
+        bool new_trace = i == 0 || strcmp(arms.arm[i - 1].trace, g->trace) != 0;
+        size_t n = 0;
+        while (i + n < arms.count && same_group(&arms.arm[i + n], g))
+            n++;
+        if (new_trace) {
+            fprintf(f, "<h2>Trace ");
+            html_text(f, g->trace_short);
+            fprintf(f, "</h2>\n<p>Content hash <code>%s</code>.</p>\n", g->trace);
+        }
+        gar_report_winner w = gar_report_pick(g, n);
+        fprintf(f, "<h3>Host ");
+        html_text(f, g->host_short);
+        fprintf(f, ", %s loop</h3>\n", g->mode);
+        if (w.winner != NULL) {
+            char name[GAR_RESULTS_TEXT * 2], cpu[256], lat[256];
+            arm_name(w.winner, name, sizeof name);
+            savings_text(&w, cpu, sizeof cpu, lat, sizeof lat);
+            fprintf(f, "<p class=\"winner\">Winner: <b>");
+            html_text(f, name);
+            fprintf(f, "</b> — %s; %s.</p>\n", cpu, lat);
+            if (summary != NULL)
+                summary_line(summary, g, name, &w);
+        } else {
+            fprintf(f, "<p>No arm succeeded here.</p>\n");
+        }
+        write_table(f, g, n, &w);
+        for (size_t p = pareto_count; p < files->count; p++)
+            if (strcmp(files->file[p].trace, g->trace) == 0 &&
+                strcmp(files->file[p].host, g->host) == 0 &&
+                strncmp(files->file[p].png, "cdf-", 4) == 0 &&
+                strstr(files->file[p].png, g->mode) != NULL)
+                write_image(f, &files->file[p]);
+        i += n;
+        bool last_of_trace = i == arms.count || strcmp(arms.arm[i].trace, g->trace) != 0;
+        if (last_of_trace)
+            for (size_t p = pareto_count; p < files->count; p++)
+                if (strcmp(files->file[p].trace, g->trace) == 0 &&
+                    strncmp(files->file[p].png, "prediction-", 11) == 0)
+                    write_image(f, &files->file[p]);
+    }
+    if (f != NULL) {
+        fprintf(f, "</body></html>\n");
+        bool bad = ferror(f) != 0;
+        if (fclose(f) != 0 || bad) {
+            if (rc == 0)
+                rc = gar_error_set(err, GAR_E_IO, 3, tmp, "write", "write error");
+        }
+        if (rc == 0 && rename(tmp, path) != 0)
+            rc = gar_error_set(err, GAR_E_IO, 3, path, "rename into", strerror(errno));
+        if (rc < 0)
+            remove(tmp);
+    }
+    gar_arm_list_free(&arms);
+    free(files);
+    return rc;
+}

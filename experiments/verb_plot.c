@@ -1,0 +1,130 @@
+/* experiments/verb_plot.c — `gar plot --db FILE --out DIR`: a sweep
+ * database's results as PNGs, each beside the gnuplot script that drew it. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "plot.h"
+#include "results.h"
+#include "store.h"
+#include "verbs.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gar plot --db FILE --out DIR [--trace T] [--run ID]\n"
+            "\n"
+            "Draws the results of the sweep database FILE with gnuplot into DIR (created\n"
+            "if missing), each PNG beside its script (NAME.gp) and data (NAME.dat):\n"
+            "  pareto-HOST-MODE.png   busy CPU against p99 overshoot per arm, the Pareto\n"
+            "                         frontier drawn, one panel per trace\n"
+            "  cdf-TRACE-HOST-MODE.png  the overshoot CDF of each plan on trace T\n"
+            "  prediction-ID.png      run ID's prediction against the true residual\n"
+            "The last two re-run stored runs to see every wait (they need the trace\n"
+            "files the sweep read) and refuse if the replay no longer reproduces the\n"
+            "stored metrics.  Needs gnuplot with the pngcairo terminal on PATH.\n"
+            "\n"
+            "options:\n"
+            "  --db FILE    the sweep database (required)\n"
+            "  --out DIR    the output folder (required)\n"
+            "  --trace T    the trace of the CDF and prediction plots: its short name\n"
+            "               ('steady'), or its hash (4+ hex digits); default: the first\n"
+            "  --run ID     the run of the prediction plot (runs.id); default: trace T's\n"
+            "               first run with predict under adl, least seed\n"
+            "  --help       this text\n"
+            "\n"
+            "example:\n"
+            "  gar plot --db results/sweep.db --out results --trace bimodal\n");
+}
+
+int gar_verb_plot_main(int argc, char **argv)
+{
+    static const struct option options[] = {
+        { "db", required_argument, NULL, 'd' },    { "out", required_argument, NULL, 'o' },
+        { "trace", required_argument, NULL, 't' }, { "run", required_argument, NULL, 'r' },
+        { "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 },
+    };
+    const char *db_path = NULL, *dir = NULL, *trace = NULL;
+    long long run_id = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        unsigned long long v;
+        switch (c) {
+        case 'd':
+            db_path = optarg;
+            break;
+        case 'o':
+            dir = optarg;
+            break;
+        case 't':
+            trace = optarg;
+            break;
+        case 'r':
+            if (gar_cli_parse_u64(optarg, &v) < 0 || v == 0 || v > INT64_MAX)
+                return gar_cli_usage_error("plot", "--run takes a run id (a whole number >= 1)");
+            run_id = (long long)v;
+            break;
+        case 'h':
+            usage(stdout);
+            return GAR_EXIT_OK;
+        default:
+            return gar_cli_usage_error("plot", "unknown option");
+        }
+    }
+    if (optind != argc)
+        return gar_cli_usage_error("plot", "takes no arguments besides the options");
+    if (db_path == NULL || dir == NULL)
+        return gar_cli_usage_error("plot", "--db FILE and --out DIR are required");
+
+    gar_error err;
+    if (gar_plot_check_gnuplot(&err) < 0)
+        return gar_cli_refuse(&err);
+    gar_store *store = NULL;
+    if (gar_store_open(db_path, false, &store, &err) < 0)
+        return gar_cli_refuse(&err);
+    gar_arm_list arms = { NULL, 0 };
+    gar_plot_files *files = calloc(1, sizeof *files);
+    int rc = files == NULL ? gar_error_set(&err, GAR_E_CAPACITY, 2, "memory", "exhausted") : 0;
+    if (rc == 0)
+        rc = gar_results_arms(store, &arms, &err);
+    long pick = -1;
+    if (rc == 0 && arms.count == 0)
+        rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", db_path,
+                           "holds no runs to plot");
+    if (rc == 0 && (pick = gar_plot_find_trace(&arms, trace)) < 0)
+        rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", "--trace",
+                           "names no trace of the database");
+    if (rc == 0)
+        rc = gar_plot_make_dir(dir, &err);
+    if (rc == 0)
+        rc = gar_plot_pareto(&arms, dir, files, &err);
+    if (rc == 0)
+        rc = gar_plot_cdf(store, &arms, arms.arm[pick].trace, dir, files, &err);
+    gar_run_key key;
+    if (rc == 0) {
+        int found = run_id > 0 ? gar_results_run(store, run_id, &key, &err)
+                               : gar_plot_pick_prediction_run(store, &arms, arms.arm[pick].trace,
+                                                              &key, &err);
+        if (found < 0)
+            rc = found;
+        else if (found == 0 && run_id > 0)
+            rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", "--run",
+                               "is no successful run of the database");
+        else if (found == 1)
+            rc = gar_plot_prediction(store, &key, dir, files, &err);
+    }
+    gar_arm_list_free(&arms);
+    gar_store_close(store);
+    if (rc < 0) {
+        free(files);
+        return gar_cli_refuse(&err);
+    }
+    printf("db: %s\n", db_path);
+    printf("out: %s\n", dir);
+    for (size_t i = 0; i < files->count; i++)
+        printf("png: %s/%s\n", dir, files->file[i].png);
+    free(files);
+    return GAR_EXIT_OK;
+}

@@ -1,0 +1,74 @@
+/* experiments/verb_report.c — `gar report --db FILE --out DIR`: report.html
+ * with the plots and a ranking per trace. */
+#include <getopt.h>
+
+#include "cli.h"
+#include "report.h"
+#include "store.h"
+#include "verbs.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gar report --db FILE --out DIR\n"
+            "\n"
+            "Writes DIR/report.html (created with DIR if missing): a self-contained page\n"
+            "with the plots of 'gar plot' (every pareto plot, each trace's overshoot CDFs\n"
+            "and one prediction plot per trace, as PNGs beside it) and, per trace, host\n"
+            "and mode, a table ranking the arms.  The rule: among the arms whose p99\n"
+            "overshoot is within 10%% of the best (the oracle, a bound, excepted), the\n"
+            "winner has the lowest busy CPU fraction; it is set against poll (CPU\n"
+            "saved) and block (latency saved).  Prints one 'winner:' line per group.\n"
+            "Needs gnuplot with the pngcairo terminal on PATH.\n"
+            "\n"
+            "options:\n"
+            "  --db FILE   the sweep database (required)\n"
+            "  --out DIR   the output folder (required)\n"
+            "  --help      this text\n"
+            "\n"
+            "example:\n"
+            "  gar report --db results/sweep.db --out results\n");
+}
+
+int gar_verb_report_main(int argc, char **argv)
+{
+    static const struct option options[] = {
+        { "db", required_argument, NULL, 'd' },
+        { "out", required_argument, NULL, 'o' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *db_path = NULL, *dir = NULL;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        switch (c) {
+        case 'd':
+            db_path = optarg;
+            break;
+        case 'o':
+            dir = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            return GAR_EXIT_OK;
+        default:
+            return gar_cli_usage_error("report", "unknown option");
+        }
+    }
+    if (optind != argc)
+        return gar_cli_usage_error("report", "takes no arguments besides the options");
+    if (db_path == NULL || dir == NULL)
+        return gar_cli_usage_error("report", "--db FILE and --out DIR are required");
+    gar_error err;
+    gar_store *store = NULL;
+    if (gar_store_open(db_path, false, &store, &err) < 0)
+        return gar_cli_refuse(&err);
+    printf("db: %s\n", db_path);
+    int rc = gar_report_write(store, dir, stdout, &err);
+    gar_store_close(store);
+    if (rc < 0)
+        return gar_cli_refuse(&err);
+    printf("report: %s/report.html\n", dir);
+    return GAR_EXIT_OK;
+}

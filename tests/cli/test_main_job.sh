@@ -1,0 +1,41 @@
+#!/bin/sh
+# tests/cli/test_main_job.sh GAR — the main job end to end: the
+# bundled sweep into a results folder with its database, plots and report,
+# a summary per trace and host, and a second run that only redraws.
+set -u
+gar=$1
+src=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+sh "$src/experiments/main-job.sh" "$gar" --out "$tmp/results" >"$tmp/first" 2>"$tmp/err" \
+    || fail "the main job failed: $(tail -n 5 "$tmp/err")"
+[ -s "$tmp/results/sweep.db" ] || fail "no database"
+[ -s "$tmp/results/report.html" ] || fail "no report"
+for host in dev-vm waitpkg; do
+    [ -s "$tmp/results/pareto-$host-open.png" ] || fail "no pareto plot for $host"
+    for trace in steady jitter bimodal drift decode; do
+        [ -s "$tmp/results/cdf-$trace-$host-open.png" ] || fail "no CDF of $trace on $host"
+    done
+done
+[ "$(ls "$tmp/results"/prediction-*.png | wc -l)" -eq 5 ] || fail "not one prediction plot per trace"
+grep -q '^  ran: 720$' "$tmp/first" || fail "the bundled sweep did not run its 720 runs"
+grep -q '^  failed: 0$' "$tmp/first" || fail "some bundled runs failed"
+grep -q 'report    .*report.html' "$tmp/first" || fail "the job did not say where the report is"
+# The summary table: a header and one row per trace and host.
+[ "$(grep -cE '^  (steady|jitter|bimodal|drift|decode) +(dev-vm|waitpkg) ' "$tmp/first")" -eq 10 ] \
+    || fail "the summary lacks a row per trace and host"
+
+sh "$src/experiments/main-job.sh" "$gar" --out "$tmp/results" >"$tmp/second" 2>"$tmp/err" \
+    || fail "the second main job failed: $(tail -n 5 "$tmp/err")"
+grep -q '^  ran: 0$' "$tmp/second" || fail "the second main job ran runs again"
+grep -q 'nothing to do' "$tmp/second" || fail "the second main job did not say it had nothing to do"
+
+[ $failures -eq 0 ] || exit 1
+echo "all checks passed"

@@ -1,0 +1,211 @@
+#!/bin/sh
+# tests/cli/test_sweep_cli.sh GAR — `gar sweep`, `gar merge`, `gar plot`
+# and `gar report` from the shell: rows and keys, refusals before anything
+# runs, kill -9 and resume, shards merged against the whole, schema versions,
+# and plots with and without gnuplot.
+set -u
+gar=$1
+data=$(cd "$(dirname "$0")/../../data" && pwd)
+command -v sqlite3 >/dev/null 2>&1 || { echo "no sqlite3 command: skipped"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+# expect CODE CMD...: runs CMD, stdout to $tmp/out, stderr to $tmp/err.
+expect() {
+    want=$1
+    shift
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    [ "$got" -eq "$want" ] || fail "exit $got, wanted $want: $* ($(head -c 300 "$tmp/err"))"
+}
+
+q() { sqlite3 "$1" "$2"; }
+
+# Every stored column but those that say when and how fast a run ran.
+rows() {
+    cols=$(q "$1" "SELECT group_concat(name, ',') FROM pragma_table_info('runs')
+                   WHERE name NOT IN ('id', 'run_ns', 'finished_unix')")
+    q "$1" "SELECT $cols FROM runs ORDER BY trace, plan, estimator, host, mode, seed"
+}
+
+FLAGDL="flag:park_us=100,backstop_us=1000+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8"
+cat >"$tmp/small.sweep" <<SPEC
+gar-sweep v1
+trace gen:steady:waits=50,seed=1 gen:jitter:waits=60,seed=2
+plan block poll $FLAGDL
+estimator adl half-min
+host $data/hosts/dev-vm.host
+mode open closed
+seed 1 2
+SPEC
+# 2 traces x (block, poll, FLAGDL x 2 estimators) x 2 modes x 2 seeds
+total=32
+
+# --- a small sweep: its rows, its keys, and a second run that does nothing ---
+expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/a.db" --jobs 2 --quiet
+grep -q "^ran: $total$" "$tmp/out" || fail "the small sweep did not run $total runs"
+grep -q '^status: done$' "$tmp/out" || fail "no 'status: done'"
+[ "$(q "$tmp/a.db" 'SELECT count(*) FROM runs')" -eq $total ] || fail "not $total rows"
+[ "$(q "$tmp/a.db" "SELECT count(*) FROM (SELECT DISTINCT trace, plan, estimator, host, mode, seed FROM runs)")" -eq $total ] \
+    || fail "keys repeat"
+[ "$(q "$tmp/a.db" "SELECT count(*) FROM runs WHERE status = 'ok' AND waits IN (50, 60)")" -eq $total ] \
+    || fail "rows lack their metrics"
+[ "$(q "$tmp/a.db" "SELECT count(*) FROM runs WHERE plan = 'poll' AND estimator = '-'")" -eq 8 ] \
+    || fail "poll did not run once per trace, mode and seed"
+[ "$(q "$tmp/a.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 1 ] || fail "no schema_version"
+[ "$(q "$tmp/a.db" "PRAGMA journal_mode")" = wal ] || fail "not in WAL mode"
+[ "$(q "$tmp/a.db" 'SELECT count(*) FROM traces')" -eq 2 ] || fail "traces not recorded"
+expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/a.db" --jobs 2 --quiet
+grep -q '^ran: 0$' "$tmp/out" || fail "a finished sweep ran again"
+grep -q '^status: nothing to do' "$tmp/out" || fail "a finished sweep did not say so"
+
+# --- twins: flag runs as poll on a host without word wait, replayed once ---
+cat >"$tmp/twins.sweep" <<SPEC
+gar-sweep v1
+trace gen:steady:waits=40,seed=1
+plan poll flag:park_us=100,backstop_us=1000
+estimator adl
+host $data/hosts/dev-vm.host $data/hosts/waitpkg.host
+mode open
+seed 1 2
+SPEC
+expect 0 "$gar" sweep "$tmp/twins.sweep" --db "$tmp/t.db" --jobs 2 --quiet
+grep -q '^ran: 8$' "$tmp/out" || fail "the twins sweep did not store 8 runs"
+grep -q '^copied: 2$' "$tmp/out" || fail "flag on dev-vm was not copied from poll"
+[ "$(q "$tmp/t.db" "SELECT plan_ran FROM runs WHERE plan LIKE 'flag%' AND host_name LIKE '%dev-vm%' LIMIT 1")" \
+    = "poll (fallback from flag)" ] || fail "plan_ran does not name the fallback"
+[ "$(q "$tmp/t.db" "SELECT count(DISTINCT overshoot_p99_ns || ' ' || busy_ns || ' ' || queries) FROM runs
+                    WHERE host_name LIKE '%dev-vm%' AND seed = 1")" -eq 1 ] \
+    || fail "twins differ in their metrics"
+[ "$(q "$tmp/t.db" "SELECT count(*) FROM runs WHERE plan_ran LIKE 'flag%'")" -eq 2 ] \
+    || fail "flag did not run as flag on the word-wait host"
+
+# --- a run whose replay fails is stored as failed, and not retried ---
+{
+    echo '# gar-trace v1'
+    echo 'point,submit_ns,start_ns,done_ns,stream'
+    for k in 0 1 2 3 4 5 6 7 8; do echo "1,${k}000,${k}000,${k}500,$k"; done
+} >"$tmp/streams.csv"
+cat >"$tmp/fails.sweep" <<SPEC
+gar-sweep v1
+trace streams.csv
+plan poll
+estimator adl
+host $data/hosts/dev-vm.host
+mode open
+seed 1
+SPEC
+expect 0 "$gar" sweep "$tmp/fails.sweep" --db "$tmp/f.db" --quiet
+grep -q '^failed: 1$' "$tmp/out" || fail "a replay with 9 streams did not fail"
+[ "$(q "$tmp/f.db" "SELECT status || ' ' || error_code || ' ' || (waits IS NULL) FROM runs")" = "failed 10 1" ] \
+    || fail "the failed run is not stored with its code and no metrics"
+q "$tmp/f.db" "SELECT error FROM runs" | grep -q 'streams' || fail "the failed run's message is not stored"
+expect 0 "$gar" sweep "$tmp/fails.sweep" --db "$tmp/f.db" --quiet
+grep -q '^ran: 0$' "$tmp/out" || fail "a failed run was retried"
+
+# --- refusals come before anything runs or any file is made ---
+sed 's/^plan block/plan blok/' "$tmp/small.sweep" >"$tmp/bad.sweep"
+expect 2 "$gar" sweep "$tmp/bad.sweep" --db "$tmp/bad.db"
+grep -q 'error 1 (InvalidPlan).*blok.*bad.sweep:3' "$tmp/err" || fail "bad plan not refused with file:line ($(cat "$tmp/err"))"
+[ ! -e "$tmp/bad.db" ] || fail "a refused spec made a database"
+expect 2 "$gar" sweep "$tmp/small.sweep"
+grep -q 'error 11 (Usage)' "$tmp/err" || fail "no --db not a usage error"
+expect 2 "$gar" sweep "$tmp/small.sweep" --db "$tmp/x.db" --shard 3/3
+grep -q 'error 11 (Usage)' "$tmp/err" || fail "--shard 3/3 not refused"
+
+# --- kill -9 mid-sweep, then resume: every row once, equal to a clean run ---
+cat >"$tmp/long.sweep" <<SPEC
+gar-sweep v1
+trace gen:jitter:waits=300,seed=3
+plan poll block
+estimator adl
+host $data/hosts/dev-vm.host
+mode open
+seed 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
+SPEC
+"$gar" sweep "$tmp/long.sweep" --db "$tmp/k.db" --jobs 1 --quiet >/dev/null 2>&1 &
+pid=$!
+n=0
+tries=0
+# Poll the database until some runs have landed (the schema may not be there yet).
+while [ "$n" -lt 3 ] && [ $tries -lt 2000 ] && kill -0 $pid 2>/dev/null; do
+    n=$(q "$tmp/k.db" 'SELECT count(*) FROM runs' 2>/dev/null || echo 0)
+    tries=$((tries + 1))
+    sleep 0.01
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+left=$(q "$tmp/k.db" 'SELECT count(*) FROM runs')
+[ "$left" -ge 3 ] || fail "the killed sweep had stored only $left runs"
+[ "$left" -lt 40 ] || fail "the sweep finished before it was killed: resume not tested"
+[ "$(q "$tmp/k.db" 'PRAGMA integrity_check')" = ok ] || fail "the killed sweep left a damaged database"
+expect 0 "$gar" sweep "$tmp/long.sweep" --db "$tmp/k.db" --jobs 2 --quiet
+grep -q "^present: $left$" "$tmp/out" || fail "resume did not find the $left stored runs"
+grep -q "^ran: $((40 - left))$" "$tmp/out" || fail "resume did not run just the rest"
+expect 0 "$gar" sweep "$tmp/long.sweep" --db "$tmp/clean.db" --jobs 2 --quiet
+rows "$tmp/k.db" >"$tmp/k.rows"
+rows "$tmp/clean.db" >"$tmp/clean.rows"
+[ "$(wc -l <"$tmp/k.rows")" -eq 40 ] || fail "the resumed sweep does not hold 40 rows"
+cmp -s "$tmp/k.rows" "$tmp/clean.rows" || fail "the resumed sweep's rows differ from a clean run's"
+
+# --- shards merged equal the whole, row for row ---
+in_shards=0
+for i in 0 1 2; do
+    expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/s$i.db" --shard $i/3 --jobs 1 --quiet
+    n=$(sed -n 's/^in_shard: //p' "$tmp/out")
+    in_shards=$((in_shards + n))
+done
+[ $in_shards -eq $total ] || fail "the shards hold $in_shards runs, not $total"
+expect 0 "$gar" merge "$tmp/m.db" "$tmp/s0.db" "$tmp/s1.db" "$tmp/s2.db"
+grep -q "^added: $total$" "$tmp/out" || fail "merge did not add $total runs"
+rows "$tmp/m.db" >"$tmp/m.rows"
+rows "$tmp/a.db" >"$tmp/a.rows"
+cmp -s "$tmp/m.rows" "$tmp/a.rows" || fail "merged shards differ from the single run"
+expect 0 "$gar" merge "$tmp/m.db" "$tmp/s1.db"
+grep -q '^added: 0$' "$tmp/out" || fail "merging a shard twice added rows"
+
+# --- merge refuses another schema version, naming the file and both ---
+cp "$tmp/s0.db" "$tmp/v9.db"
+q "$tmp/v9.db" "UPDATE meta SET value = '9' WHERE key = 'schema_version'"
+expect 2 "$gar" merge "$tmp/m2.db" "$tmp/v9.db"
+grep -q "error 12 (Io): cannot merge '$tmp/v9.db': its schema version is 9; this gar reads schema version 1" "$tmp/err" \
+    || fail "schema version not refused as wanted ($(cat "$tmp/err"))"
+
+# --- plots and the report ---
+if command -v gnuplot >/dev/null 2>&1; then
+    expect 0 "$gar" plot --db "$tmp/a.db" --out "$tmp/plots" --trace gen_jitter_waits_60_seed_2
+    for f in pareto-dev-vm-open pareto-dev-vm-closed cdf-gen_jitter_waits_60_seed_2-dev-vm-open; do
+        [ -s "$tmp/plots/$f.png" ] || fail "no $f.png"
+        [ -s "$tmp/plots/$f.gp" ] || fail "no $f.gp beside $f.png"
+        head -c 4 "$tmp/plots/$f.png" | grep -q PNG || fail "$f.png is not a PNG"
+    done
+    ls "$tmp/plots"/prediction-*.png >/dev/null 2>&1 || fail "no prediction plot"
+    expect 0 "$gar" report --db "$tmp/a.db" --out "$tmp/rep"
+    grep -q '<img src="pareto-dev-vm-open.png"' "$tmp/rep/report.html" || fail "report lacks the pareto plot"
+    grep -q 'Winner: <b>' "$tmp/rep/report.html" || fail "report names no winner"
+    [ "$(grep -c '^winner: ' "$tmp/out")" -eq 4 ] || fail "report did not print a winner per trace and mode"
+    grep -q 'http' "$tmp/rep/report.html" && fail "report refers to the network"
+    # A stored row the replay no longer gives is refused, not drawn.
+    id=$(q "$tmp/a.db" "SELECT id FROM runs WHERE plan = 'poll' LIMIT 1")
+    q "$tmp/a.db" "UPDATE runs SET overshoot_p99_ns = overshoot_p99_ns + 1 WHERE id = $id"
+    expect 2 "$gar" plot --db "$tmp/a.db" --out "$tmp/plots2" --run "$id"
+    grep -q 'no longer gives its stored metrics' "$tmp/err" || fail "a changed row was drawn"
+else
+    echo "no gnuplot: plot output not checked"
+fi
+# Without gnuplot: a coded error naming it, and nothing written.
+expect 2 env PATH=/nonexistent "$gar" plot --db "$tmp/m.db" --out "$tmp/noplot"
+grep -q 'error 12 (Io).*gnuplot' "$tmp/err" || fail "a missing gnuplot is not a coded error ($(cat "$tmp/err"))"
+[ ! -e "$tmp/noplot" ] || fail "plot without gnuplot wrote files"
+expect 2 env PATH=/nonexistent "$gar" report --db "$tmp/m.db" --out "$tmp/noreport"
+grep -q 'gnuplot' "$tmp/err" || fail "report without gnuplot is not refused"
+[ ! -e "$tmp/noreport" ] || fail "report without gnuplot wrote files"
+
+[ $failures -eq 0 ] || exit 1
+echo "all checks passed"

@@ -1,0 +1,192 @@
+/* tests/experiments/test_store.c — the sweep database: its schema and meta,
+ * one row per key, failed runs, and merges that refuse another version. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store.h"
+
+typedef struct fixture {
+    char dir[64];
+    char a[96], b[96];
+} fixture;
+
+static int setup(void **state)
+{
+    static fixture f;
+    snprintf(f.dir, sizeof f.dir, "/tmp/gar-store-XXXXXX");
+    assert_non_null(mkdtemp(f.dir));
+    snprintf(f.a, sizeof f.a, "%s/a.db", f.dir);
+    snprintf(f.b, sizeof f.b, "%s/b.db", f.dir);
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    const char *suffixes[] = { "", "-wal", "-shm" };
+    char path[128];
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s%s", f->a, suffixes[i]);
+        remove(path);
+        snprintf(path, sizeof path, "%s%s", f->b, suffixes[i]);
+        remove(path);
+    }
+    rmdir(f->dir);
+    return 0;
+}
+
+static gar_replay_metrics metrics(uint64_t p99)
+{
+    gar_replay_metrics m;
+    memset(&m, 0, sizeof m);
+    m.waits = 10;
+    m.overshoot_ns.p99 = p99;
+    m.busy_ns = 5;
+    m.wait_ns = 10;
+    m.busy_frac = 0.5;
+    return m;
+}
+
+static gar_store_run run_of(uint64_t seed, const gar_replay_metrics *m)
+{
+    gar_store_run r = { .trace = "00000000000000aa", .trace_name = "t.csv", .plan = "poll",
+                        .estimator = "-", .host = "00000000000000bb", .host_name = "h.host",
+                        .mode = "open", .seed = seed, .failure = NULL, .metrics = m,
+                        .run_ns = 123 };
+    return r;
+}
+
+static void seed_sources(gar_store *s)
+{
+    assert_int_equal(sqlite3_exec(gar_store_db(s),
+                                  "INSERT INTO traces VALUES ('00000000000000aa','t.csv','/t.csv',10);"
+                                  "INSERT INTO hosts VALUES ('00000000000000bb','h.host','/h','x')",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+}
+
+static int64_t count(gar_store *s, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_prepare_v2(gar_store_db(s), sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int64_t n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+static void a_new_database_has_its_schema_and_meta(void **state)
+{
+    fixture *f = *state;
+    gar_store *s = NULL;
+    assert_int_equal(gar_store_open(f->a, false, &s, NULL), -GAR_E_IO); /* not created */
+    assert_int_equal(gar_store_open(f->a, true, &s, NULL), 0);
+    char v[64];
+    assert_int_equal(gar_store_meta(s, "schema_version", v, sizeof v, NULL), 0);
+    assert_string_equal(v, "1");
+    assert_int_equal(gar_store_meta(s, "gar_version", v, sizeof v, NULL), 0);
+    assert_true(strlen(v) > 0);
+    assert_int_equal(gar_store_meta(s, "source_commit", v, sizeof v, NULL), 0);
+    assert_true(strlen(v) > 0);
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_prepare_v2(gar_store_db(s), "PRAGMA journal_mode", -1, &st, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st, 0), "wal");
+    sqlite3_finalize(st);
+    gar_store_close(s);
+}
+
+static void a_key_is_stored_once_and_failures_too(void **state)
+{
+    fixture *f = *state;
+    gar_store *s = NULL;
+    assert_int_equal(gar_store_open(f->a, true, &s, NULL), 0);
+    seed_sources(s);
+    gar_replay_metrics m = metrics(7);
+    gar_store_run r = run_of(1, &m);
+    assert_int_equal(gar_store_has(s, &r, NULL), 0);
+    assert_int_equal(gar_store_insert(s, &r, NULL), 1);
+    assert_int_equal(gar_store_has(s, &r, NULL), 1);
+    assert_int_equal(gar_store_insert(s, &r, NULL), 0); /* already there: nothing changes */
+    gar_error failure;
+    gar_error_set(&failure, GAR_E_DEVICE_FAULT, 1, "a lost store");
+    gar_store_run bad = run_of(2, &m);
+    bad.failure = &failure;
+    assert_int_equal(gar_store_insert(s, &bad, NULL), 1);
+    assert_int_equal(count(s, "SELECT count(*) FROM runs"), 2);
+    assert_int_equal(count(s, "SELECT overshoot_p99_ns FROM runs WHERE seed = 1"), 7);
+    assert_int_equal(count(s, "SELECT error_code FROM runs WHERE status = 'failed'"),
+                     GAR_E_DEVICE_FAULT);
+    assert_int_equal(count(s, "SELECT count(*) FROM runs WHERE seed = 2 AND waits IS NULL"), 1);
+    gar_store_close(s);
+}
+
+static void merge_adds_the_new_and_refuses_other_versions(void **state)
+{
+    fixture *f = *state;
+    gar_store *a = NULL, *b = NULL;
+    assert_int_equal(gar_store_open(f->a, true, &a, NULL), 0);
+    assert_int_equal(gar_store_open(f->b, true, &b, NULL), 0);
+    seed_sources(a);
+    seed_sources(b);
+    gar_replay_metrics m = metrics(7);
+    gar_store_run r1 = run_of(1, &m), r2 = run_of(2, &m);
+    assert_int_equal(gar_store_insert(a, &r1, NULL), 1);
+    assert_int_equal(gar_store_insert(b, &r1, NULL), 1);
+    assert_int_equal(gar_store_insert(b, &r2, NULL), 1);
+    gar_store_merge_stats st;
+    assert_int_equal(gar_store_merge(a, f->b, &st, NULL), 0);
+    assert_int_equal(st.runs, 2);
+    assert_int_equal(st.added, 1);
+    assert_int_equal(st.present, 1);
+    assert_int_equal(count(a, "SELECT count(*) FROM runs"), 2);
+
+    /* The same key with other results: refused, nothing copied. */
+    gar_replay_metrics other = metrics(8);
+    gar_store_run r3 = run_of(3, &m), r1_other = run_of(1, &other);
+    assert_int_equal(sqlite3_exec(gar_store_db(b), "DELETE FROM runs", NULL, NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(gar_store_insert(b, &r1_other, NULL), 1);
+    assert_int_equal(gar_store_insert(b, &r3, NULL), 1);
+    gar_error err;
+    assert_int_equal(gar_store_merge(a, f->b, &st, &err), -GAR_E_IO);
+    assert_int_equal(count(a, "SELECT count(*) FROM runs"), 2);
+
+    /* Another schema version: refused, naming the file and both versions. */
+    assert_int_equal(sqlite3_exec(gar_store_db(b),
+                                  "UPDATE meta SET value = '99' WHERE key = 'schema_version'",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    gar_store_close(b);
+    assert_int_equal(gar_store_merge(a, f->b, &st, &err), -GAR_E_IO);
+    char text[512];
+    gar_error_message(&err, text, sizeof text);
+    assert_non_null(strstr(text, f->b));
+    assert_non_null(strstr(text, "version is 99"));
+    assert_non_null(strstr(text, "schema version 1"));
+    /* And opened directly, too. */
+    assert_int_equal(gar_store_open(f->b, true, &b, &err), -GAR_E_IO);
+    gar_store_close(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(a_new_database_has_its_schema_and_meta, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_key_is_stored_once_and_failures_too, setup, teardown),
+        cmocka_unit_test_setup_teardown(merge_adds_the_new_and_refuses_other_versions, setup,
+                                        teardown),
+    };
+    return cmocka_run_group_tests_name("store", tests, NULL, NULL);
+}
