@@ -42,8 +42,8 @@
 #define COST_BATCHES 64
 #define COST_CALLS 1000
 #define DEVICE_HEAD_START (5 * MS) /* from starting a device to its first item */
-#define POLL_SAMPLE_EVERY 32         /* poll turns kept: one in this many */
-#define POLL_SAMPLES_MAX (4u << 20)  /* and at most this many (32 MiB) */
+#define POLL_SAMPLE_EVERY 64         /* poll turns kept: one in this many */
+#define POLL_SAMPLES_MAX (1u << 20)  /* and at most this many: a ppm still holds a turn */
 
 /* The levels every distribution lists (the profile format requires them). */
 static const uint32_t required_levels[] = { 0, 500000, 900000, 990000, 1000000 };
@@ -99,34 +99,40 @@ typedef struct point {
     gar_dur_ns value;
 } point;
 
-/* The empirical points of sorted v[0..n-1]: for each rank r, the least level
- * whose nearest-rank quantile is v[r-1], and at both ends levels 0 and 10^6.
- * mass[k] (time-weighted fits only) is the sum of the values below point
- * k's rank.  Returns the number of points. */
+/* The empirical points of sorted v[0..n-1]: for each rank r, both ends of
+ * the run of levels whose nearest-rank quantile is v[r-1] — the least level
+ * above (r-1)/n and the greatest at most r/n — so the fit can follow a jump
+ * between two values as a step, not a ramp.  Level 0 (the least value) and
+ * level 10^6 (the largest) are among them.  mass[k] (time-weighted fits
+ * only) is the time in the samples up to point k: those below its rank, and
+ * at a run's upper end the sample itself.  A rank whose run holds no level
+ * (more values than ppm) is skipped.  Returns the number of points, at most
+ * 2n. */
 static size_t empirical_points(const gar_dur_ns *v, size_t n, point *pts, double *mass)
 {
     size_t k = 0;
     double below = 0;
     for (size_t r = 1; r <= n; r++) {
-        /* The least level above (r-1)/n; its quantile is v[r-1] unless it
-         * lies past r/n too (more values than ppm), when rank r has no level
-         * of its own and is skipped. */
-        uint64_t level = r == 1 ? 0 : (uint64_t)(r - 1) * 1000000 / n + 1;
-        bool own = r == 1 || (level * n <= (uint64_t)r * 1000000 && level > pts[k - 1].level);
-        if (own) {
-            pts[k] = (point){ (uint32_t)level, v[r - 1] };
+        uint64_t first = r == 1 ? 0 : (uint64_t)(r - 1) * 1000000 / n + 1;
+        uint64_t last = (uint64_t)r * 1000000 / n;
+        double after = below + (double)v[r - 1];
+        if (first <= last && (k == 0 || first > pts[k - 1].level)) {
+            pts[k] = (point){ (uint32_t)first, v[r - 1] };
             if (mass != NULL)
                 mass[k] = below;
             k++;
         }
-        below += (double)v[r - 1];
+        if (first < last) {
+            pts[k] = (point){ (uint32_t)last, v[r - 1] };
+            if (mass != NULL)
+                mass[k] = after;
+            k++;
+        }
+        below = after;
     }
-    if (pts[k - 1].level < 1000000) {
-        pts[k] = (point){ 1000000, v[n - 1] };
-        if (mass != NULL)
-            mass[k] = below - (double)v[n - 1];
-        k++;
-    }
+    assert(pts[k - 1].level == 1000000); /* the run of rank n ends at 10^6 */
+    if (mass != NULL)
+        mass[k - 1] = below;
     return k;
 }
 
@@ -198,8 +204,8 @@ static bool choose(point *chosen, unsigned *count, point p)
 static bool fit_dist(const gar_dur_ns *v, size_t n, bool time_weighted, gar_calibrated_dist *out)
 {
     assert(n >= 1);
-    point *pts = malloc((n + 2) * sizeof *pts);
-    double *mass = time_weighted ? malloc((n + 2) * sizeof *mass) : NULL;
+    point *pts = malloc(2 * n * sizeof *pts);
+    double *mass = time_weighted ? malloc(2 * n * sizeof *mass) : NULL;
     if (pts == NULL || (time_weighted && mass == NULL)) {
         free(pts);
         free(mass);

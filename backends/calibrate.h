@@ -28,8 +28,8 @@
  *               device's poll op on pending work, as the inline driver does,
  *               in bursts of 0.1 to 5 ms with 100 µs asleep between, as waits
  *               come — less one query and one clock read (which the
- *               simulator charges apart), at least 1 ns; one turn in 32 is
- *               kept.
+ *               simulator charges apart), at least 1 ns; one turn in 64 is
+ *               kept (at most 2^20 of them).
  * The spreads are those of the GPU steps gar studies: how late a sleeping
  * thread wakes depends on how long its CPU idled (deeper idle states; on a
  * virtual machine, a descheduled vCPU), and a profile states one
