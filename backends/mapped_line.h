@@ -7,7 +7,7 @@
  * monitor-based park wakes on any store to the page's first cache line, and
  * nothing but the device's stores should land there.
  *
- * Lifetime (SPEC §10), the same for every vendor:
+ * Lifetime, the same for every vendor:
  *   create   retain the device's primary context (the line's domain), then
  *            allocate and map the page; the line holds that reference from
  *            before the page exists until after it is freed.

@@ -1,4 +1,4 @@
-/* core/wait.c — the wait machine: SPEC §8 as a table of transitions.
+/* core/wait.c — the wait machine: the wait order of gar/wait.h as a table of transitions.
  *
  * Each feed is one transition: the step that was pending and its answer
  * choose the next step.  The pending action is stored, so gar_wait_next is a

@@ -322,7 +322,7 @@ int gar_report_write(gar_store *store, const char *dir, FILE *summary, gar_error
                 "(wait end less the later of completion and wait start). An arm is a plan and "
                 "the estimator feeding its predict; <code>-</code> marks a plan without "
                 "predict, which consults none. Each plan runs as the host profile resolves it "
-                "(SPEC §4): on a host without a user-mode word wait, flag runs as poll, keeping "
+                "(see gar/plan.h): on a host without a user-mode word wait, flag runs as poll, keeping "
                 "its predict, and the table says so.</p>\n<h2>Busy CPU against p99 overshoot</h2>\n");
         for (size_t p = 0; p < pareto_count; p++)
             write_image(f, &files->file[p]);

@@ -167,7 +167,7 @@ uint64_t gar_sweep_host_hash(const gar_host_profile *profile);
 /* Writes a hash as 16 lower-case hex digits. */
 void gar_sweep_hash_hex(uint64_t hash, char out[GAR_HASH_HEX_BYTES]);
 
-/* The bands as this host profile runs them: resolved (SPEC §4) against the
+/* The bands as this host profile runs them: resolved (gar/plan.h) against the
  * capabilities the profile states, so a flag plan on a profile without
  * word_wait runs as poll, keeping its predict — as `gar replay` runs it by
  * default.  `label` (GAR_BANDS_LABEL_BYTES) gets the running label, which

@@ -32,12 +32,13 @@ int gar_verb_merge_main(int argc, char **argv)
     };
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    opterr = 0; /* a bad option is reported as a coded usage error */
+    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
         if (c == 'h') {
             usage(stdout);
             return GAR_EXIT_OK;
         }
-        return gar_cli_usage_error("merge", "unknown option");
+        return gar_cli_bad_option("merge", c, argv);
     }
     if (argc - optind < 2)
         return gar_cli_usage_error("merge", "give the output database and at least one input");

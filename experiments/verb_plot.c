@@ -49,7 +49,8 @@ int gar_verb_plot_main(int argc, char **argv)
     long long run_id = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    opterr = 0; /* a bad option is reported as a coded usage error */
+    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
         unsigned long long v;
         switch (c) {
         case 'd':
@@ -70,7 +71,7 @@ int gar_verb_plot_main(int argc, char **argv)
             usage(stdout);
             return GAR_EXIT_OK;
         default:
-            return gar_cli_usage_error("plot", "unknown option");
+            return gar_cli_bad_option("plot", c, argv);
         }
     }
     if (optind != argc)

@@ -41,7 +41,8 @@ int gar_verb_report_main(int argc, char **argv)
     const char *db_path = NULL, *dir = NULL;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    opterr = 0; /* a bad option is reported as a coded usage error */
+    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
         switch (c) {
         case 'd':
             db_path = optarg;
@@ -53,7 +54,7 @@ int gar_verb_report_main(int argc, char **argv)
             usage(stdout);
             return GAR_EXIT_OK;
         default:
-            return gar_cli_usage_error("report", "unknown option");
+            return gar_cli_bad_option("report", c, argv);
         }
     }
     if (optind != argc)

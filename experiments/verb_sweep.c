@@ -68,7 +68,8 @@ int gar_verb_sweep_main(int argc, char **argv)
     bool quiet = false;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    opterr = 0; /* a bad option is reported as a coded usage error */
+    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
         unsigned long long v;
         switch (c) {
         case 'd':
@@ -90,7 +91,7 @@ int gar_verb_sweep_main(int argc, char **argv)
             usage(stdout);
             return GAR_EXIT_OK;
         default:
-            return gar_cli_usage_error("sweep", "unknown option");
+            return gar_cli_bad_option("sweep", c, argv);
         }
     }
     if (optind + 1 != argc)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/cli/test_estimate_cli.sh GAR — `gar estimate` prints the spec's
-# reference sleeps (SPEC §7) and refuses bad input with nothing on stdout.
+# reference sleeps (gar/estimator.h) and refuses bad input with nothing on stdout.
 set -u
 gar=$1
 plan='poll+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8'

@@ -120,14 +120,17 @@ expect 2 "$gar" sweep "$tmp/small.sweep" --db "$tmp/x.db" --shard 3/3
 grep -q 'error 11 (Usage)' "$tmp/err" || fail "--shard 3/3 not refused"
 
 # --- kill -9 mid-sweep, then resume: every row once, equal to a clean run ---
+# Each run must take long enough (tens of ms) that the poll below sees the
+# first rows land well before the last: poll waits on 4 000 waits do.
 cat >"$tmp/long.sweep" <<SPEC
 gar-sweep v1
-trace gen:jitter:waits=300,seed=3
-plan poll block
+trace gen:jitter:waits=4000,seed=3
+plan poll
 estimator adl
 host $data/hosts/dev-vm.host
 mode open
 seed 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
+seed 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40
 SPEC
 "$gar" sweep "$tmp/long.sweep" --db "$tmp/k.db" --jobs 1 --quiet >/dev/null 2>&1 &
 pid=$!

@@ -1,5 +1,5 @@
 /* tests/core/test_wait.c — the wait machine, action by action, on a scripted
- * world (tests/core/wait_world.h): every measured arm of SPEC §4 against work
+ * world (tests/core/wait_world.h): every measured arm (README, "Wait plans") against work
  * already done, done during the sleep, done during the park stage and never
  * done; backstop spacing and park bounds; lost and early stores; an error at
  * every action; argument and feed refusals. */

@@ -18,7 +18,7 @@
  *     }
  *     gar_wait_report r = gar_wait_report_of(&w);
  *
- * The order (SPEC §8):
+ * The order (the reference system's, kept exactly):
  *  1. "block": BLOCK, nothing else.  Kind BLOCKED, no sample.
  *  2. Otherwise one QUERY.  Done: kind IMMEDIATE, sample Exact(t − start).
  *  3. "flag": ARM.
