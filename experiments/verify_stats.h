@@ -37,8 +37,7 @@
  *                       µs, a poll sub-µs), and 20 µs is below one
  *                       cross-thread wake on the hosts gar targets (25–50 µs
  *                       on a small VM, data/hosts/dev-vm.host), under which a
- *                       difference changes no
- *                       decision.  The band: a pN estimated from n waits is
+ *                       difference changes no decision.  The band: a pN estimated from n waits is
  *                       the quantile of a level known only to about
  *                       sqrt(q(1-q)/n), so each run's pN is compared with the
  *                       other run's quantiles over the levels
