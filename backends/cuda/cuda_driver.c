@@ -38,6 +38,13 @@ static const gar_entry_point entry_points[] = {
     ENTRY(mem_alloc, "cuMemAlloc_v2", false),
     ENTRY(mem_free, "cuMemFree_v2", false),
     ENTRY(memset_d8_async, "cuMemsetD8Async", false),
+    ENTRY(event_create, "cuEventCreate", false),
+    ENTRY(event_destroy, "cuEventDestroy_v2", false),
+    ENTRY(event_record, "cuEventRecord", false),
+    ENTRY(event_query, "cuEventQuery", false),
+    ENTRY(event_synchronize, "cuEventSynchronize", false),
+    ENTRY(event_elapsed_time, "cuEventElapsedTime", false),
+    ENTRY(event_elapsed_time_v2, "cuEventElapsedTime_v2", false),
 };
 
 #define ENTRY_COUNT (sizeof entry_points / sizeof entry_points[0])

@@ -14,7 +14,8 @@
  * NULL; whoever needs one checks it: the mapped line refuses to be created
  * without write_value64 (Unavailable), the error mapping falls back to
  * numbers without get_error_name/get_error_string, the work falls back from
- * the kernel to memset, and to nothing without memset.
+ * the kernel to memset, and to nothing without memset, and gar verify's
+ * CUDA device refuses to open without the stream and event calls.
  *
  * Ownership: the caller owns the table; open fills it, close unloads the
  * library (every line, port and work using the table must be gone first). */
@@ -72,6 +73,16 @@ typedef struct gar_cuda_driver {
     CUresult (*mem_free)(CUdeviceptr device);                                /* cuMemFree_v2 */
     CUresult (*memset_d8_async)(CUdeviceptr device, unsigned char value, size_t count,
                                 CUstream stream);                            /* cuMemsetD8Async */
+    CUresult (*event_create)(CUevent *event, unsigned int flags);           /* cuEventCreate */
+    CUresult (*event_destroy)(CUevent event);                                /* cuEventDestroy_v2 */
+    CUresult (*event_record)(CUevent event, CUstream stream);                /* cuEventRecord */
+    CUresult (*event_query)(CUevent event);                                  /* cuEventQuery */
+    CUresult (*event_synchronize)(CUevent event);                            /* cuEventSynchronize */
+    /* The same call under two names: drivers of CUDA 12.8 and later export
+     * the _v2 (the only one cuda.h 13 declares), older ones only the first;
+     * use event_elapsed_time_v2 where set, else event_elapsed_time. */
+    CUresult (*event_elapsed_time)(float *ms, CUevent start, CUevent end);   /* cuEventElapsedTime */
+    CUresult (*event_elapsed_time_v2)(float *ms, CUevent start, CUevent end); /* cuEventElapsedTime_v2 */
 } gar_cuda_driver;
 
 /* Loads the driver from `library` (NULL: $GAR_CUDA_LIBRARY, else

@@ -252,6 +252,98 @@ static CUresult f_memset(CUdeviceptr device, unsigned char value, size_t count, 
     return CUDA_SUCCESS;
 }
 
+static struct {
+    double at_ms;
+    bool recorded;
+} events[FAKE_EVENTS_MAX];
+
+static CUresult f_stream_create(CUstream *stream, unsigned int flags)
+{
+    (void)flags;
+    record("cuStreamCreate");
+    if (fake.stream_create_rc != CUDA_SUCCESS)
+        return fake.stream_create_rc;
+    fake.streams_created++;
+    *stream = (CUstream)(uintptr_t)(0x3000 + 0x10 * fake.streams_created);
+    return CUDA_SUCCESS;
+}
+
+static CUresult f_stream_destroy(CUstream stream)
+{
+    (void)stream;
+    record("cuStreamDestroy_v2");
+    fake.streams_destroyed++;
+    return CUDA_SUCCESS;
+}
+
+/* An event's handle is its index in `events`, plus one. */
+static int event_index(CUevent event)
+{
+    uintptr_t i = (uintptr_t)event;
+    return i >= 1 && i <= FAKE_EVENTS_MAX ? (int)(i - 1) : -1;
+}
+
+static CUresult f_event_create(CUevent *event, unsigned int flags)
+{
+    (void)flags;
+    record("cuEventCreate");
+    if (fake.event_create_rc != CUDA_SUCCESS)
+        return fake.event_create_rc;
+    if (fake.events_created == FAKE_EVENTS_MAX)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    events[fake.events_created].recorded = false;
+    *event = (CUevent)(uintptr_t)(++fake.events_created);
+    return CUDA_SUCCESS;
+}
+
+static CUresult f_event_destroy(CUevent event)
+{
+    record("cuEventDestroy_v2");
+    if (event_index(event) < 0)
+        return CUDA_ERROR_INVALID_HANDLE;
+    fake.events_destroyed++;
+    return CUDA_SUCCESS;
+}
+
+static CUresult f_event_record(CUevent event, CUstream stream)
+{
+    (void)stream;
+    record("cuEventRecord");
+    int i = event_index(event);
+    if (i < 0)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (fake.event_record_rc != CUDA_SUCCESS)
+        return fake.event_record_rc;
+    fake.event_records++;
+    events[i].at_ms = fake.clock_ms;
+    events[i].recorded = true;
+    return CUDA_SUCCESS;
+}
+
+static CUresult f_event_query(CUevent event)
+{
+    record("cuEventQuery");
+    return event_index(event) < 0 ? CUDA_ERROR_INVALID_HANDLE : fake.event_query_rc;
+}
+
+static CUresult f_event_synchronize(CUevent event)
+{
+    record("cuEventSynchronize");
+    return event_index(event) < 0 ? CUDA_ERROR_INVALID_HANDLE : CUDA_SUCCESS;
+}
+
+static CUresult f_elapsed(float *ms, CUevent start, CUevent end)
+{
+    record("cuEventElapsedTime_v2");
+    int a = event_index(start), b = event_index(end);
+    if (a < 0 || b < 0 || !events[a].recorded || !events[b].recorded)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (fake.elapsed_rc != CUDA_SUCCESS)
+        return fake.elapsed_rc;
+    *ms = (float)(events[b].at_ms - events[a].at_ms);
+    return CUDA_SUCCESS;
+}
+
 gar_cuda_driver fake_cuda_reset(void)
 {
     fake = (fake_cuda){ .stream_ctx = FAKE_PRIMARY, .stores_land = true };
@@ -280,6 +372,14 @@ gar_cuda_driver fake_cuda_reset(void)
         .mem_alloc = f_mem_alloc,
         .mem_free = f_mem_free,
         .memset_d8_async = f_memset,
+        .stream_create = f_stream_create,
+        .stream_destroy = f_stream_destroy,
+        .event_create = f_event_create,
+        .event_destroy = f_event_destroy,
+        .event_record = f_event_record,
+        .event_query = f_event_query,
+        .event_synchronize = f_event_synchronize,
+        .event_elapsed_time_v2 = f_elapsed,
     };
 }
 

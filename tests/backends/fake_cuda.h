@@ -19,6 +19,7 @@
 #define FAKE_LOG_MAX 128
 #define FAKE_DEVICE_BASE UINT64_C(0x7f0000000000)
 #define FAKE_STACK_MAX 8
+#define FAKE_EVENTS_MAX 64 /* events the fake can hand out between resets */
 
 /* Contexts and streams are opaque pointers; any distinct addresses do. */
 #define FAKE_PRIMARY ((CUcontext)(uintptr_t)0x1000)
@@ -58,6 +59,12 @@ typedef struct fake_cuda {
     size_t memset_largest;
     fake_call log[FAKE_LOG_MAX];
     unsigned log_len;
+
+    /* streams and events (gar verify's CUDA device) */
+    CUresult stream_create_rc, event_create_rc, event_record_rc, event_query_rc, elapsed_rc;
+    double clock_ms;         /* the device's timer: what an event records */
+    unsigned streams_created, streams_destroyed;
+    unsigned events_created, events_destroyed, event_records;
 } fake_cuda;
 
 extern fake_cuda fake;
@@ -66,7 +73,10 @@ extern fake_cuda fake;
 unsigned char *fake_page(void);
 
 /* Resets `fake` (all statuses success, stores land, the stream is of the
- * primary context) and returns a full driver table over it. */
+ * primary context, the timer at 0 ms) and returns a full driver table over
+ * it.  Streams it creates are distinct handles, all of the primary context
+ * (as stream_ctx says); an event records clock_ms, and the elapsed time of
+ * two recorded events is the difference of theirs. */
 gar_cuda_driver fake_cuda_reset(void);
 
 /* Index of the first call named `name` in the log, or -1. */
