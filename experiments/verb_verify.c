@@ -34,6 +34,11 @@ static const char verb[] = "verify";
 
 #define SPAN_MAX_S 60 /* real time: a longer trace is refused, not run */
 #define CALIBRATE_SAMPLES_ON_THE_SPOT 1000u
+#if defined(GAR_HAVE_CUDA_BACKEND)
+#define CUDA_DEVICE_STATE "built into this gar"
+#else
+#define CUDA_DEVICE_STATE "not built into this gar (refused)"
+#endif
 
 static void print_help(FILE *out)
 {
@@ -52,8 +57,12 @@ static void print_help(FILE *out)
             "  --plan PLAN        the wait plan, or bands (required); resolved against this\n"
             "                     host (flag without a word wait runs as poll, warning 2)\n"
             "  --estimator E      estimator family (default adl; oracle is simulator-only)\n"
-            "  --device D         emulated, cuda or hip (default emulated: a thread that\n"
-            "                     completes the trace's work on time, on a machine with no GPU)\n"
+            "  --device D         where the trace's work runs (default emulated):\n"
+            "                       emulated  a thread that completes it on time (no GPU)\n"
+            "                       cuda      GPU 0 through the CUDA driver (libcuda.so.1, or\n"
+            "                                 $GAR_CUDA_LIBRARY); completion times from CUDA\n"
+            "                                 events, %s\n"
+            "                       hip       not available yet (refused)\n"
             "  --host PROFILE     the simulator's host profile (default: calibrate this host\n"
             "                     on the spot: %u samples per distribution, ~8 s).  Wake\n"
             "                     latencies move with the machine's load (an idle CPU\n"
@@ -78,7 +87,7 @@ static void print_help(FILE *out)
             "  gar verify short.csv --plan "
             "'poll+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8' \\\n"
             "      --host this.host\n",
-            SPAN_MAX_S, CALIBRATE_SAMPLES_ON_THE_SPOT);
+            SPAN_MAX_S, CUDA_DEVICE_STATE, CALIBRATE_SAMPLES_ON_THE_SPOT);
 }
 
 /* ---- the comparison ------------------------------------------------------- */

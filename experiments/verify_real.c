@@ -15,34 +15,60 @@
 #include "cpu_pin.h"
 #include "emulated_device.h"
 #include "posix_host.h"
+#if defined(GAR_HAVE_CUDA_BACKEND)
+#include "verify_cuda.h"
+#endif
 
-/* ---- streams: trace ids -> slots 0..7 ------------------------------------ */
+/* ---- streams and durations ------------------------------------------------ */
 
-typedef struct stream_map {
-    uint32_t id[GAR_EMULATED_STREAMS_MAX];
-    unsigned count;
-} stream_map;
-
-static int stream_slot(stream_map *m, uint32_t id)
-{
-    for (unsigned i = 0; i < m->count; i++)
-        if (m->id[i] == id)
-            return (int)i;
-    if (m->count == GAR_EMULATED_STREAMS_MAX)
-        return -1;
-    m->id[m->count] = id;
-    return (int)m->count++;
-}
-
-static int too_many_streams(gar_error *err)
+static int too_many_streams(unsigned max, gar_error *err)
 {
     char cap[24];
-    snprintf(cap, sizeof cap, "%u", (unsigned)GAR_EMULATED_STREAMS_MAX);
+    snprintf(cap, sizeof cap, "%u", max);
     return gar_error_set(err, GAR_E_CAPACITY, 2, "the device's streams", cap);
 }
 
-/* The earliest time of a trace: its rows' times count from there. */
-static uint64_t trace_base(const gar_trace *trace)
+int gar_verify_stream_slots(const gar_trace *trace, unsigned max, uint8_t *slot_of_row,
+                            unsigned *streams, gar_error *err)
+{
+    assert(trace != NULL && slot_of_row != NULL && streams != NULL && max <= UINT8_MAX + 1u);
+    uint32_t id[UINT8_MAX + 1];
+    unsigned count = 0;
+    for (size_t i = 0; i < trace->count; i++) {
+        unsigned slot = 0;
+        while (slot < count && id[slot] != trace->row[i].stream)
+            slot++;
+        if (slot == count) {
+            if (count == max)
+                return too_many_streams(max, err);
+            id[count++] = trace->row[i].stream;
+        }
+        slot_of_row[i] = (uint8_t)slot;
+    }
+    *streams = count;
+    return 0;
+}
+
+void gar_verify_work_durations(const gar_trace *trace, const uint8_t *slot_of_row, unsigned max,
+                               gar_dur_ns *duration)
+{
+    assert(trace != NULL && slot_of_row != NULL && duration != NULL && max <= UINT8_MAX + 1u);
+    uint64_t previous_done[UINT8_MAX + 1];
+    bool seen[UINT8_MAX + 1] = { false };
+    for (size_t i = 0; i < trace->count; i++) {
+        const gar_trace_row *row = &trace->row[i];
+        unsigned s = slot_of_row[i];
+        assert(s < max);
+        uint64_t begins = row->submit_ns;
+        if (seen[s] && previous_done[s] > begins)
+            begins = previous_done[s];
+        duration[i] = row->done_ns > begins ? row->done_ns - begins : 0;
+        previous_done[s] = row->done_ns;
+        seen[s] = true;
+    }
+}
+
+uint64_t gar_verify_trace_base(const gar_trace *trace)
 {
     uint64_t base = trace->row[0].submit_ns;
     for (size_t i = 1; i < trace->count; i++)
@@ -57,34 +83,33 @@ typedef struct emulated_ctx {
     gar_emulated_device *dev;
 } emulated_ctx;
 
-static int emulated_open(void **ctx, const gar_trace *trace, gar_mono_ns origin, gar_idle park,
+static int emulated_open(void **ctx, const gar_trace *trace, gar_mono_ns *at, gar_idle park,
                          int cpu, gar_error *err)
 {
+    const gar_mono_ns origin = *at; /* kept: starting a thread is quick */
     const size_t n = trace->count;
-    const uint64_t base = trace_base(trace);
+    const uint64_t base = gar_verify_trace_base(trace);
     emulated_ctx *e = malloc(sizeof *e);
     gar_emulated_item *items = malloc(n * sizeof *items);
-    if (e == NULL || items == NULL) {
+    uint8_t *slot_of_row = malloc(n);
+    if (e == NULL || items == NULL || slot_of_row == NULL) {
         free(e);
         free(items);
+        free(slot_of_row);
         return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the emulated device",
                              "exhausted");
     }
-    stream_map streams = { .count = 0 };
-    for (size_t i = 0; i < n; i++) {
-        int slot = stream_slot(&streams, trace->row[i].stream);
-        if (slot < 0) {
-            free(e);
-            free(items);
-            return too_many_streams(err);
-        }
+    unsigned streams;
+    int rc = gar_verify_stream_slots(trace, GAR_EMULATED_STREAMS_MAX, slot_of_row, &streams, err);
+    for (size_t i = 0; rc == 0 && i < n; i++)
         items[i] = (gar_emulated_item){
-            .stream = (unsigned)slot,
+            .stream = slot_of_row[i],
             .done_at = gar_after(origin, trace->row[i].done_ns - base),
         };
-    }
-    int rc = gar_emulated_device_start(&e->dev, items, n, park, cpu, err);
+    if (rc == 0)
+        rc = gar_emulated_device_start(&e->dev, items, n, park, cpu, err);
     free(items);
+    free(slot_of_row);
     if (rc < 0) {
         free(e);
         return rc;
@@ -125,17 +150,20 @@ int gar_verify_device_find(const char *name, const char *verb,
         *out = &emulated_device_ops;
         return 0;
     }
-    /* Where a GPU backend is built, its table is returned here. */
-    if (strcmp(name, "cuda") == 0)
+    if (strcmp(name, "cuda") == 0) {
+#if defined(GAR_HAVE_CUDA_BACKEND)
+        *out = &gar_verify_cuda_device;
+        return 0;
+#else
         return gar_error_set(err, GAR_E_BACKEND, 2, "opening the CUDA device",
-                             "this gar's verify has no CUDA device (the backend is not built "
-                             "into it or not yet behind its device seam, or no device is "
-                             "present)");
+                             "the CUDA backend is not built into this gar (it needs cuda.h "
+                             "at build time: -Dcuda=enabled -Dnvidia_toolkit=DIR)");
+#endif
+    }
     if (strcmp(name, "hip") == 0)
         return gar_error_set(err, GAR_E_BACKEND, 2, "opening the HIP device",
-                             "this gar's verify has no HIP device (the backend is not built "
-                             "into it or not yet behind its device seam, or no device is "
-                             "present)");
+                             "this gar's verify has no HIP device: the HIP backend has no "
+                             "device work yet to put behind the seam");
     char what[256];
     snprintf(what, sizeof what, "--device '%s' is none of emulated, cuda, hip", name);
     return gar_error_set(err, GAR_E_USAGE, 2, verb, what);
@@ -539,10 +567,10 @@ int gar_real_run(const gar_real_config *config, gar_real_result *out, gar_error 
     gar_caps caps;
     gar_posix_host_caps(&host, &caps);
 
-    const uint64_t base = trace_base(trace);
-    const gar_mono_ns origin = gar_posix_now() + HEAD_START_NS;
+    const uint64_t base = gar_verify_trace_base(trace);
+    gar_mono_ns origin = gar_posix_now() + HEAD_START_NS;
     void *dev = NULL;
-    if ((rc = config->device->open(&dev, trace, origin, idle, device_cpu, err)) < 0) {
+    if ((rc = config->device->open(&dev, trace, &origin, idle, device_cpu, err)) < 0) {
         gar_cpu_restore(&affinity);
         run_memory_free(&m);
         free(result.overshoot);

@@ -52,11 +52,15 @@
 
 typedef struct gar_verify_device_ops {
     const char *name;
-    /* Prepares the device for `trace`, whose times count from `origin` on
-     * gar_posix_now's clock; `park` is the host's Idle port, for the ports'
-     * park; `cpu` the CPU a device that uses one should run on (-1: any).
-     * Sets *ctx.  Returns 0 or a negated code. */
-    int (*open)(void **ctx, const gar_trace *trace, gar_mono_ns origin, gar_idle park,
+    /* Prepares the device for `trace`, whose times count from *origin on
+     * gar_posix_now's clock, a head start after the call; a device whose
+     * set-up eats into that head start (a GPU's context and kernel load
+     * take 100s of ms) may move *origin later, to give the run the same
+     * head start from when it is ready, and never earlier.  `park` is the
+     * host's Idle port, for the ports' park; `cpu` the CPU a device that
+     * uses one should run on (-1: any).  Sets *ctx.  Returns 0 or a
+     * negated code. */
+    int (*open)(void **ctx, const gar_trace *trace, gar_mono_ns *origin, gar_idle park,
                 int cpu, gar_error *err);
     /* Submits row `row`'s work (rows come in order, each once) and writes the
      * port of its wait to *port, valid until close.  Returns 0 or a negated
@@ -69,11 +73,36 @@ typedef struct gar_verify_device_ops {
     int (*close)(void *ctx, bool stop, gar_mono_ns *completed_at, gar_error *err);
 } gar_verify_device_ops;
 
-/* The device named `name`: "emulated" is built in; "cuda" and "hip" are
- * -GAR_E_BACKEND here (not built into this gar, or no device); anything else
- * is -GAR_E_USAGE naming `verb`. */
+/* The device named `name`: "emulated" is always built in; "cuda" where this
+ * gar was built with the CUDA backend (GAR_HAVE_CUDA_BACKEND; verify_cuda.h),
+ * else -GAR_E_BACKEND (not built into this gar); "hip" is -GAR_E_BACKEND
+ * (no HIP device behind the seam yet); anything else is -GAR_E_USAGE naming
+ * `verb`.  A device built in but absent is refused by its open. */
 int gar_verify_device_find(const char *name, const char *verb,
                            const gar_verify_device_ops **out, gar_error *err);
+
+/* ---- what every device derives from a trace -------------------------------- */
+
+/* The earliest submit time of `trace` (at least one row): the run's origin
+ * stands for it, and every row's times count from it. */
+uint64_t gar_verify_trace_base(const gar_trace *trace);
+
+/* Gives each of the trace's streams a slot 0 .. max-1, in order of first
+ * appearance, writing row i's into slot_of_row[i] (trace->count of them)
+ * and the number of streams into *streams.  Returns 0, or -GAR_E_CAPACITY
+ * when the trace has more than `max` streams. */
+int gar_verify_stream_slots(const gar_trace *trace, unsigned max, uint8_t *slot_of_row,
+                            unsigned *streams, gar_error *err);
+
+/* The device time of each row's work, for a device that must be given it
+ * up front: a stream starts row i's work when it is submitted or when the
+ * stream's previous row is done, whichever is later, and it must end at the
+ * row's done time, so duration[i] = done_i - max(submit_i, previous done),
+ * 0 where that is negative (work done before it could start: the device
+ * runs it as soon as it can).  `slot_of_row` as gar_verify_stream_slots
+ * wrote it; `max` bounds its slots. */
+void gar_verify_work_durations(const gar_trace *trace, const uint8_t *slot_of_row, unsigned max,
+                               gar_dur_ns *duration);
 
 typedef struct gar_real_config {
     const gar_trace *trace;                /* required: at most 8 streams */

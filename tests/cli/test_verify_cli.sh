@@ -92,7 +92,12 @@ refused() {
     [ -s "$tmp/out" ] && fail "$name: printed on stdout"
     grep -q -- "$needle" "$tmp/err" || fail "$name: stderr lacks '$needle': $(cat "$tmp/err")"
 }
-refused cuda 'error 8 (Backend): opening the CUDA device' "$trace" --plan poll --device cuda
+# Without a driver to load, --device cuda is a Backend refusal whether or not
+# the CUDA backend is built in (test_verify_cuda_cli.sh tells the two apart).
+GAR_CUDA_LIBRARY=/nonexistent
+export GAR_CUDA_LIBRARY
+refused cuda 'error 8 (Backend)' "$trace" --plan poll --device cuda
+unset GAR_CUDA_LIBRARY
 refused hip 'error 8 (Backend): opening the HIP device' "$trace" --plan poll --device hip
 refused "unknown device" 'error 11 (Usage)' "$trace" --plan poll --device tpu
 refused "no plan" 'error 11 (Usage)' "$trace"
