@@ -3,9 +3,12 @@
 # with an NVIDIA GPU: configures a build that must have the CUDA backend
 # (-Dcuda=enabled), builds it, and runs the backends suite verbosely, so
 # the real-GPU tests (which skip, exit 77, without a GPU) run for real and
-# print what each measured wait did.  The script fails when cuda_gpu
-# skipped: on a GPU machine that means the driver or the device was not
-# found, and the test's output above says why.
+# print what each measured wait did, then gar verify's CUDA device tests,
+# and last `gar verify` of the steady trace on the GPU, printing the real
+# run beside the simulator's (its verdict is reported, not required).  The
+# script fails when cuda_gpu or verify_cuda_gpu skipped: on a GPU machine
+# that means the driver or the device was not found, and the test's output
+# above says why.
 #
 #   GAR_CUDA_LIBRARY=/path/to/libcuda.so.1   use another driver library
 #   NVIDIA_TOOLKIT=/usr/local/cuda           where cuda.h and nvcc are
@@ -22,9 +25,26 @@ else
 fi
 ninja -C "$build"
 meson test -C "$build" --suite backends --print-errorlogs -v
-
-if grep '"name": "[^"]*cuda_gpu"' "$build/meson-logs/testlog.json" | grep -q '"result": "SKIP"'; then
+log=$build/meson-logs/testlog.json
+if grep '"name": "[^"]*cuda_gpu"' "$log" | grep -q '"result": "SKIP"'; then
     echo "gpu-check: cuda_gpu skipped: no GPU was used (see its output above)" >&2
     exit 1
 fi
 echo "gpu-check: the CUDA backend ran on the GPU"
+
+meson test -C "$build" verify_cuda verify_cuda_cli verify_cuda_gpu --print-errorlogs -v
+log=$build/meson-logs/testlog.json
+if grep '"name": "[^"]*verify_cuda_gpu"' "$log" | grep -q '"result": "SKIP"'; then
+    echo "gpu-check: verify_cuda_gpu skipped: no GPU was used (see its output above)" >&2
+    exit 1
+fi
+
+echo "gpu-check: gar verify data/traces/steady.csv --plan poll --device cuda"
+status=0
+"$build/experiments/gar" verify "$root/data/traces/steady.csv" --plan poll --device cuda \
+    --host "$root/data/hosts/waitpkg.host" || status=$?
+case $status in
+0) echo "gpu-check: gar verify on the GPU: the real and simulated runs agree" ;;
+1) echo "gpu-check: gar verify on the GPU: the runs disagree (see the checks above)" ;;
+*) echo "gpu-check: gar verify on the GPU was refused (exit $status)" >&2; exit 1 ;;
+esac
