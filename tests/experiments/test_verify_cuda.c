@@ -144,6 +144,10 @@ static void runs_rows_and_reads_their_completions(void **state)
     assert_int_equal(fake.depth, 0); /* the caller's context stack as it was */
     unsigned anchors = fake.event_records;
     assert_int_equal(anchors, GAR_VERIFY_CUDA_ANCHOR_TRIES);
+    /* A first launch of 1 ns before the anchors, for lazily loading drivers. */
+    assert_int_equal(last_work_ns(), 1);
+    assert_true(fake_called_at(gar_cuda_work_has_ptx() ? "cuLaunchKernel" : "cuMemsetD8Async") <
+                fake_called_at("cuEventRecord"));
 
     /* The device's timer per row: rows end at 1, 2.5, 0.25 (another stream)
      * and 4 ms after the anchors, recorded at 0 ms. */
