@@ -99,17 +99,24 @@ static void sleep_or_park(gar_wait *w)
         park_stage(w);
 }
 
+/* Fails the wait on its deadline.  Apart from still_pending, which runs
+ * after every pending answer, so that it stays small enough to inline. */
+static void fail_at_deadline(gar_wait *w, gar_error *err)
+{
+    char at[GAR_U64_TEXT_BYTES + 3];
+    gar_text_out text = gar_text_out_make(at, sizeof at);
+    gar_text_put_u64(&text, w->deadline);
+    gar_text_puts(&text, " ns");
+    fail(w, gar_error_set(err, GAR_E_WAIT_DEADLINE, 2, "work", at));
+}
+
 /* Every query or poll that answers pending passes here: the deadline is
  * checked, and a query restarts the backstop.  Returns false when the wait
  * failed on its deadline. */
-static bool still_pending(gar_wait *w, bool was_query, gar_error *err)
+static inline bool still_pending(gar_wait *w, bool was_query, gar_error *err)
 {
     if (w->deadline != GAR_MONO_NEVER && w->now >= w->deadline) {
-        char at[GAR_U64_TEXT_BYTES + 3];
-        gar_text_out text = gar_text_out_make(at, sizeof at);
-        gar_text_put_u64(&text, w->deadline);
-        gar_text_puts(&text, " ns");
-        fail(w, gar_error_set(err, GAR_E_WAIT_DEADLINE, 2, "work", at));
+        fail_at_deadline(w, err);
         return false;
     }
     if (was_query)
