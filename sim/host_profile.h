@@ -93,8 +93,11 @@ static inline gar_dur_ns gar_host_dist_sample(const gar_host_dist *dist, uint64_
 {
     /* The draw as a position in ppm scaled by 2^32: u/2^32 * 10^6 * 2^32. */
     uint64_t pos = (draw >> 32) * GAR_HOST_LEVEL_ONE;
+    /* pos >= level << 32 exactly when its top half is >= level (the shifted
+     * level's low half is 0): the segment search compares 32-bit levels. */
+    uint64_t whole = pos >> 32;
     unsigned i = 0;
-    while (i + 2 < dist->count && pos >= (uint64_t)dist->level[i + 1] << 32)
+    while (i + 2 < dist->count && whole >= dist->level[i + 1])
         i++;
     uint64_t lo = (uint64_t)dist->level[i] << 32;
     uint64_t width = dist->level[i + 1] - dist->level[i];
@@ -104,9 +107,11 @@ static inline gar_dur_ns gar_host_dist_sample(const gar_host_dist *dist, uint64_
      * 2^32 < 2^53 and width are doubles exactly; the true quotient q + r/width
      * is at least 1/width >= 10^-6 below q + 1, while half an ulp at q + 1
      * (q < 2^32) is at most 2^-21 < 10^-6, so it never rounds up to q + 1
-     * and truncation gives q. */
+     * and truncation gives q.  Both operands and q are below 2^63, so they
+     * go through int64_t: one conversion instruction each way, where an
+     * unsigned one takes a branch and several (the values are the same). */
     uint64_t x = pos - lo;
-    uint64_t frac = (uint64_t)((double)x / (double)width);
+    uint64_t frac = (uint64_t)(int64_t)((double)(int64_t)x / (double)(int64_t)width);
     return dist->value[i] + gar_host_mul_frac32(dist->value[i + 1] - dist->value[i], frac);
 }
 
