@@ -344,7 +344,9 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
 
     for (size_t i = 0; i < n; i++) {
         const gar_trace_row *row = &trace->row[i];
-        const gar_plan *plan = gar_bands_select(bands, row->rows);
+        /* One band (a plain plan) needs no choosing, wait after wait. */
+        const gar_plan *plan = bands->count == 1 ? &bands->band[0].plan
+                                                 : gar_bands_select(bands, row->rows);
         unsigned slot = (unsigned)stream_slot(&streams, row->stream);
         gar_mono_ns stream_free = row->submit_ns > recorded_done[slot] ? row->submit_ns
                                                                        : recorded_done[slot];
