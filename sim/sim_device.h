@@ -101,6 +101,7 @@ int gar_sim_device_enqueue(gar_sim_device *dev, unsigned stream, gar_mono_ns sub
  * simulated host asks several times a wait, millions of waits a second. */
 static inline int gar_sim_device_status(gar_sim_device *dev, const gar_sim_work *work,
                                         gar_mono_ns now, gar_error *err);
+
 /* Arms `work` at `now`: enqueues the store of its stream's next sequence
  * number behind it, and fills work->word and work->store_at.  Arming twice
  * enqueues a second store, as a port would. */
