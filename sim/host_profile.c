@@ -317,33 +317,6 @@ int gar_host_profile_load(const char *path, gar_host_profile *out, gar_error *er
     return rc;
 }
 
-/* floor(a * f / 2^32) for f < 2^32, without overflow. */
-static uint64_t mul_frac32(uint64_t a, uint64_t f)
-{
-    return (a >> 32) * f + (((a & UINT32_MAX) * f) >> 32);
-}
-
-gar_dur_ns gar_host_dist_sample(const gar_host_dist *dist, uint64_t draw)
-{
-    /* The draw as a position in ppm scaled by 2^32: u/2^32 * 10^6 * 2^32. */
-    uint64_t pos = (draw >> 32) * GAR_HOST_LEVEL_ONE;
-    unsigned i = 0;
-    while (i + 2 < dist->count && pos >= (uint64_t)dist->level[i + 1] << 32)
-        i++;
-    uint64_t lo = (uint64_t)dist->level[i] << 32;
-    uint64_t width = dist->level[i + 1] - dist->level[i];
-    /* frac = floor(x / width) in 2^-32 units of the segment (< 2^32), divided
-     * in double: a fraction of a 64-bit divide's latency (this runs for every
-     * latency the simulator draws), and exact.  x < width * 2^32 <= 10^6 *
-     * 2^32 < 2^53 and width are doubles exactly; the true quotient q + r/width
-     * is at least 1/width >= 10^-6 below q + 1, while half an ulp at q + 1
-     * (q < 2^32) is at most 2^-21 < 10^-6, so it never rounds up to q + 1
-     * and truncation gives q. */
-    uint64_t x = pos - lo;
-    uint64_t frac = (uint64_t)((double)x / (double)width);
-    return dist->value[i] + mul_frac32(dist->value[i + 1] - dist->value[i], frac);
-}
-
 /* One segment of the sampler: values uniform on the integers a .. b - 1. */
 static double segment_mean(const gar_host_dist *dist, unsigned i)
 {

@@ -65,8 +65,9 @@ int gar_host_profile_load(const char *path, gar_host_profile *out, gar_error *er
 /* The value at cumulative probability `draw / 2^64`, interpolating linearly
  * between the two quantiles around it (only the draw's top 32 bits count).
  * Integer arithmetic throughout, so every platform gets the same value.
- * A distribution whose quantiles are all equal always gives that value. */
-gar_dur_ns gar_host_dist_sample(const gar_host_dist *dist, uint64_t draw);
+ * A distribution whose quantiles are all equal always gives that value.
+ * Inline (below): the simulator draws a latency or two for every wait. */
+static inline gar_dur_ns gar_host_dist_sample(const gar_host_dist *dist, uint64_t draw);
 
 /* The mean and variance of the values gar_host_dist_sample gives: between
  * two listed quantiles a and b (a < b), at probability their levels' gap,
@@ -79,5 +80,39 @@ void gar_host_dist_moments(const gar_host_dist *dist, double *mean, double *vari
 
 /* The median (level 500 000 ppm), for reports and estimates. */
 gar_dur_ns gar_host_dist_median(const gar_host_dist *dist);
+
+/* ---- the sampler's body -------------------------------------------------- */
+
+/* floor(a * f / 2^32) for f < 2^32, without overflow. */
+static inline uint64_t gar_host_mul_frac32(uint64_t a, uint64_t f)
+{
+    return (a >> 32) * f + (((a & UINT32_MAX) * f) >> 32);
+}
+
+static inline gar_dur_ns gar_host_dist_sample(const gar_host_dist *dist, uint64_t draw)
+{
+    /* The draw as a position in ppm scaled by 2^32: u/2^32 * 10^6 * 2^32. */
+    uint64_t pos = (draw >> 32) * GAR_HOST_LEVEL_ONE;
+    /* pos >= level << 32 exactly when its top half is >= level (the shifted
+     * level's low half is 0): the segment search compares 32-bit levels. */
+    uint64_t whole = pos >> 32;
+    unsigned i = 0;
+    while (i + 2 < dist->count && whole >= dist->level[i + 1])
+        i++;
+    uint64_t lo = (uint64_t)dist->level[i] << 32;
+    uint64_t width = dist->level[i + 1] - dist->level[i];
+    /* frac = floor(x / width) in 2^-32 units of the segment (< 2^32), divided
+     * in double: a fraction of a 64-bit divide's latency (this runs for every
+     * latency the simulator draws), and exact.  x < width * 2^32 <= 10^6 *
+     * 2^32 < 2^53 and width are doubles exactly; the true quotient q + r/width
+     * is at least 1/width >= 10^-6 below q + 1, while half an ulp at q + 1
+     * (q < 2^32) is at most 2^-21 < 10^-6, so it never rounds up to q + 1
+     * and truncation gives q.  Both operands and q are below 2^63, so they
+     * go through int64_t: one conversion instruction each way, where an
+     * unsigned one takes a branch and several (the values are the same). */
+    uint64_t x = pos - lo;
+    uint64_t frac = (uint64_t)(int64_t)((double)(int64_t)x / (double)(int64_t)width);
+    return dist->value[i] + gar_host_mul_frac32(dist->value[i + 1] - dist->value[i], frac);
+}
 
 #endif

@@ -5,6 +5,7 @@
  * first wait); the loop itself allocates nothing. */
 #include "replay.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,12 +152,18 @@ static int stream_slot(stream_map *m, uint32_t id)
 
 /* ---- quantiles ---------------------------------------------------------- */
 
-/* Sorts v[0..n-1] ascending: LSD radix sort by bytes, through `tmp` (n
- * values).  A byte that is the same in every value (its bits are the same
- * in the values' AND and OR) is skipped, so values below 2^32 (any time
- * under 4 s) take four passes; the histograms of the others are counted in
- * one read.  Linear in n, where a comparison sort of a million waits would
+/* Sorts v[0..n-1] ascending: LSD radix sort by 11-bit digits, through `tmp`
+ * (n values).  A digit that is the same in every value (its bits are the
+ * same in the values' AND and OR) is skipped, so values below 2^22 (any time
+ * under 4 ms, most overshoots) take two passes and below 2^33 three; the
+ * histograms of the others are counted in one read.  Eleven bits rather
+ * than eight: a third fewer passes, and 2048 counters a digit still sit in
+ * the cache.  Linear in n, where a comparison sort of a million waits would
  * cost more than simulating them. */
+#define DIGIT_BITS 11u
+#define DIGIT_VALUES (1u << DIGIT_BITS)
+#define DIGITS ((64u + DIGIT_BITS - 1) / DIGIT_BITS)
+
 static void sort_u64(uint64_t *v, uint64_t *tmp, size_t n)
 {
     uint64_t all = UINT64_MAX, any = 0;
@@ -164,25 +171,27 @@ static void sort_u64(uint64_t *v, uint64_t *tmp, size_t n)
         all &= v[i];
         any |= v[i];
     }
-    unsigned shifts[8], passes = 0;
-    for (unsigned shift = 0; shift < 64; shift += 8)
-        if (((all ^ any) >> shift) & 0xff)
+    unsigned shifts[DIGITS], passes = 0;
+    for (unsigned shift = 0; shift < 64; shift += DIGIT_BITS)
+        if (((all ^ any) >> shift) & (DIGIT_VALUES - 1))
             shifts[passes++] = shift;
-    size_t count[8][256];
-    memset(count, 0, sizeof count);
+    static_assert(DIGITS * DIGIT_VALUES * sizeof(size_t) <= 192 * 1024,
+                  "the histograms live on the stack");
+    size_t count[DIGITS][DIGIT_VALUES];
+    memset(count, 0, passes * sizeof count[0]);
     for (size_t i = 0; i < n; i++)
         for (unsigned p = 0; p < passes; p++)
-            count[p][(v[i] >> shifts[p]) & 0xff]++;
+            count[p][(v[i] >> shifts[p]) & (DIGIT_VALUES - 1)]++;
     uint64_t *from = v, *to = tmp;
     for (unsigned p = 0; p < passes; p++) {
         size_t at = 0;
-        for (unsigned d = 0; d < 256; d++) {
+        for (unsigned d = 0; d < DIGIT_VALUES; d++) {
             size_t k = count[p][d];
             count[p][d] = at;
             at += k;
         }
         for (size_t i = 0; i < n; i++)
-            to[count[p][(from[i] >> shifts[p]) & 0xff]++] = from[i];
+            to[count[p][(from[i] >> shifts[p]) & (DIGIT_VALUES - 1)]++] = from[i];
         uint64_t *swap = from;
         from = to;
         to = swap;
@@ -330,10 +339,14 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     gar_mono_ns last_end = first_start; /* the simulated previous wait's end */
     gar_mono_ns latest_end = first_start;
     size_t predictions = 0;
+    gar_family_point *point_of_key = NULL; /* the estimator of the last point looked up */
+    uint64_t last_key = 0;
 
     for (size_t i = 0; i < n; i++) {
         const gar_trace_row *row = &trace->row[i];
-        const gar_plan *plan = gar_bands_select(bands, row->rows);
+        /* One band (a plain plan) needs no choosing, wait after wait. */
+        const gar_plan *plan = bands->count == 1 ? &bands->band[0].plan
+                                                 : gar_bands_select(bands, row->rows);
         unsigned slot = (unsigned)stream_slot(&streams, row->stream);
         gar_mono_ns stream_free = row->submit_ns > recorded_done[slot] ? row->submit_ns
                                                                        : recorded_done[slot];
@@ -360,7 +373,12 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
         bool predicted = false;
         gar_dur_ns prediction = 0;
         if (consults && plan->predict) {
-            point = &mem.estimators[map_find(&mem.points, row->point)];
+            /* Runs of one point are the common case: skip the hash then. */
+            if (point_of_key == NULL || row->point != last_key) {
+                last_key = row->point;
+                point_of_key = &mem.estimators[map_find(&mem.points, row->point)];
+            }
+            point = point_of_key;
             gar_dur_ns p = 0;
             int have_p;
             if (spec->family == GAR_ESTIMATOR_ORACLE) {

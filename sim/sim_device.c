@@ -79,44 +79,19 @@ int gar_sim_device_enqueue(gar_sim_device *dev, unsigned stream, gar_mono_ns sub
     return 0;
 }
 
-/* Lands the stream's pending store when it is due by `now`. */
-static void land_due_store(gar_sim_device *dev, unsigned stream, gar_mono_ns now)
+int gar_sim_device_fault_status(const gar_sim_work *work, gar_error *err)
 {
-    gar_sim_stream *s = &dev->streams[stream];
-    if (s->store_at <= now) {
-        gar_slot slot = { (uint8_t)stream };
-        gar_line_store(&dev->line, slot, s->store_value);
-        s->store_at = GAR_MONO_NEVER;
-    }
-}
-
-void gar_sim_device_advance(gar_sim_device *dev, gar_mono_ns now)
-{
-    for (unsigned s = 0; s < dev->options.streams; s++)
-        land_due_store(dev, s, now);
-}
-
-int gar_sim_device_status(gar_sim_device *dev, const gar_sim_work *work, gar_mono_ns now,
-                          gar_error *err)
-{
-    assert(work->stream < dev->options.streams);
-    land_due_store(dev, work->stream, now);
-    if (work->done_at == GAR_MONO_NEVER || now < work->done_at)
-        return 0;
-    if (work->fault == GAR_SIM_FAULT_ERROR) {
-        char what[96];
-        snprintf(what, sizeof what, "stream %u work item %llu failed", work->stream,
-                 (unsigned long long)work->index);
-        return gar_error_set(err, GAR_E_DEVICE_FAULT, 1, what);
-    }
-    return 1;
+    char what[96];
+    snprintf(what, sizeof what, "stream %u work item %llu failed", work->stream,
+             (unsigned long long)work->index);
+    return gar_error_set(err, GAR_E_DEVICE_FAULT, 1, what);
 }
 
 void gar_sim_device_arm(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now)
 {
     assert(work->stream < dev->options.streams);
     gar_sim_stream *s = &dev->streams[work->stream];
-    land_due_store(dev, work->stream, now);
+    gar_sim_device_land_due(dev, work->stream, now);
     uint64_t value = s->next_seq++;
     work->armed = true;
     work->word = (gar_descriptor){ &dev->line, { (uint8_t)work->stream }, value };

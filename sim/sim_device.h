@@ -31,6 +31,7 @@
 #ifndef GAR_SIM_DEVICE_H
 #define GAR_SIM_DEVICE_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -96,9 +97,10 @@ int gar_sim_device_enqueue(gar_sim_device *dev, unsigned stream, gar_mono_ns sub
 
 /* The status query at `now`: 1 done, 0 pending, or -GAR_E_DEVICE_FAULT with
  * `err` naming the stream and item, for an ERROR item from its completion
- * on.  Lands the stores due by `now` first. */
-int gar_sim_device_status(gar_sim_device *dev, const gar_sim_work *work, gar_mono_ns now,
-                          gar_error *err);
+ * on.  Lands the stores due by `now` first.  Inline, with advance below: the
+ * simulated host asks several times a wait, millions of waits a second. */
+static inline int gar_sim_device_status(gar_sim_device *dev, const gar_sim_work *work,
+                                        gar_mono_ns now, gar_error *err);
 
 /* Arms `work` at `now`: enqueues the store of its stream's next sequence
  * number behind it, and fills work->word and work->store_at.  Arming twice
@@ -106,11 +108,46 @@ int gar_sim_device_status(gar_sim_device *dev, const gar_sim_work *work, gar_mon
 void gar_sim_device_arm(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now);
 
 /* Lets the device reach `now`: every store due by then lands in the line. */
-void gar_sim_device_advance(gar_sim_device *dev, gar_mono_ns now);
+static inline void gar_sim_device_advance(gar_sim_device *dev, gar_mono_ns now);
 
 /* The fault's name ("none", "error", "hang", "lost-store", "late-store"),
  * or "?" out of range; and its inverse, returning -1 for an unknown name. */
 const char *gar_sim_fault_name(gar_sim_fault fault);
 int gar_sim_fault_from_name(const char *name);
+
+/* ---- the inline calls' bodies -------------------------------------------- */
+
+/* The status of an ERROR item once it completed: the coded refusal.  Out of
+ * line: it writes text, and runs at most once a replay. */
+int gar_sim_device_fault_status(const gar_sim_work *work, gar_error *err);
+
+/* Lands the stream's pending store when it is due by `now`. */
+static inline void gar_sim_device_land_due(gar_sim_device *dev, unsigned stream, gar_mono_ns now)
+{
+    gar_sim_stream *s = &dev->streams[stream];
+    if (s->store_at <= now) {
+        gar_slot slot = { (uint8_t)stream };
+        gar_line_store(&dev->line, slot, s->store_value);
+        s->store_at = GAR_MONO_NEVER;
+    }
+}
+
+static inline void gar_sim_device_advance(gar_sim_device *dev, gar_mono_ns now)
+{
+    for (unsigned s = 0; s < dev->options.streams; s++)
+        gar_sim_device_land_due(dev, s, now);
+}
+
+static inline int gar_sim_device_status(gar_sim_device *dev, const gar_sim_work *work,
+                                        gar_mono_ns now, gar_error *err)
+{
+    assert(work->stream < dev->options.streams);
+    gar_sim_device_land_due(dev, work->stream, now);
+    if (work->done_at == GAR_MONO_NEVER || now < work->done_at)
+        return 0;
+    if (work->fault == GAR_SIM_FAULT_ERROR)
+        return gar_sim_device_fault_status(work, err);
+    return 1;
+}
 
 #endif

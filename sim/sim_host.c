@@ -192,10 +192,14 @@ static gar_dur_ns run_single_turns(gar_sim_host *host, gar_wait *w, gar_mono_ns 
     gar_dur_ns fixed = gar_after(hp->query_ns, hp->clock_ns);
     gar_mono_ns now = *t;
     uint64_t turns = 0;
+    /* This loop is where poll plans spend their draws: the generator is
+     * stepped in a local copy, kept in registers, and put back at the end. */
+    gar_prng prng = host->prng;
     for (;;) {
-        gar_dur_ns period = draw(host, &hp->poll_period);
+        gar_dur_ns period = gar_host_dist_sample(&hp->poll_period, gar_prng_next(&prng));
         gar_mono_ns end = gar_after(gar_after(now, period), fixed);
         if (end >= limit) {
+            host->prng = prng;
             if (turns > 0) {
                 acc->busy += now - *t;
                 *t = now;

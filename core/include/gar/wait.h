@@ -175,8 +175,9 @@ typedef struct gar_wait {
  * plan; a park that is none of block/poll/flag; "block" with predict; "flag"
  * with park_ns or backstop_ns 0; a sleep longer than the plan's
  * max_sleep_ns. */
-int gar_wait_init(gar_wait *wait, const gar_plan *plan, bool has_sleep, gar_dur_ns sleep_ns,
-                  gar_mono_ns start, gar_mono_ns deadline, gar_error *err);
+static inline int gar_wait_init(gar_wait *wait, const gar_plan *plan, bool has_sleep,
+                                gar_dur_ns sleep_ns, gar_mono_ns start, gar_mono_ns deadline,
+                                gar_error *err);
 
 /* The pending action (DONE or FAILED once the wait has ended).  Pure: it
  * reads the machine only, so asking twice gives the same answer.  Inline (a
@@ -194,7 +195,7 @@ static inline gar_wait_action gar_wait_next(const gar_wait *wait)
  * answer out of the action's range or a `now` earlier than the last one — the
  * wait then ends FAILED with that code — or for a feed after the wait ended,
  * which leaves the ended wait as it was. */
-int gar_wait_feed(gar_wait *wait, int result, gar_mono_ns now, gar_error *err);
+static inline int gar_wait_feed(gar_wait *wait, int result, gar_mono_ns now, gar_error *err);
 
 /* Feeds a batch of polls: `pending` POLL actions, each answered 0 (pending),
  * the last one seen at `now`.  Exactly equivalent to `pending` calls of
@@ -233,5 +234,9 @@ static inline gar_wait_report gar_wait_report_of(const gar_wait *wait)
  * or "?" for a value out of range. */
 const char *gar_wait_op_name(gar_wait_op op);
 const char *gar_wait_kind_name(gar_wait_kind kind);
+
+/* The bodies of gar_wait_init and gar_wait_feed: inline, so that drivers
+ * run the machine without a call an action (gar/wait_steps.h says why). */
+#include <gar/wait_steps.h>
 
 #endif
