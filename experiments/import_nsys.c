@@ -68,18 +68,63 @@ static uint64_t u64_column(sqlite3_stmt *st, int col)
     return v > 0 ? (uint64_t)v : 0;
 }
 
-static int step_failed(sqlite3_stmt *st, gar_error *err, const char *path, const char *table,
-                       sqlite3 *db)
+/* Where a query's rows go, one at a time: 0 to go on, or a negated code. */
+typedef int (*row_fn)(sqlite3_stmt *st, const char *path, const char *table, void *sink,
+                      gar_error *err);
+
+/* Runs `sql` (which reads `table`) and hands each row to `row`; the one place
+ * a statement is prepared, stepped and finalized.  Returns 0 or the first
+ * negated code, from SQLite (naming the table) or from `row`. */
+static int for_each_row(sqlite3 *db, const char *path, const char *table, const char *sql,
+                        row_fn row, void *sink, gar_error *err)
 {
-    int rc = refuse_sqlite(err, path, table, db);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+        int rc = refuse_sqlite(err, path, table, db);
+        sqlite3_finalize(st);
+        return rc;
+    }
+    int step, rc = 0;
+    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW)
+        rc = row(st, path, table, sink, err);
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = refuse_sqlite(err, path, table, db);
     sqlite3_finalize(st);
     return rc;
 }
 
-static int refuse_time(sqlite3_stmt *st, gar_error *err, const char *path, const char *table)
+/* A row's start and end (columns 0 and 1), refused when negative or reversed. */
+static int row_times(sqlite3_stmt *st, const char *path, const char *table, uint64_t *start,
+                     uint64_t *end, gar_error *err)
 {
-    sqlite3_finalize(st);
-    return refuse_table(err, path, table, "a row with a negative time, or end before start");
+    sqlite3_int64 s = sqlite3_column_int64(st, 0), e = sqlite3_column_int64(st, 1);
+    if (s < 0 || e < s)
+        return refuse_table(err, path, table, "a row with a negative time, or end before start");
+    *start = (uint64_t)s;
+    *end = (uint64_t)e;
+    return 0;
+}
+
+/* A GPU op table's sink: the import, and whether rows carry a copy's kinds. */
+typedef struct op_sink {
+    gar_import *im;
+    bool is_memcpy;
+} op_sink;
+
+static int add_op_row(sqlite3_stmt *st, const char *path, const char *table, void *sink,
+                      gar_error *err)
+{
+    const op_sink *ops = sink;
+    gar_import_op op = { 0, 0, u64_column(st, 4), id_column(st, 2), id_column(st, 3),
+                         ops->is_memcpy && sqlite3_column_int64(st, 5) == 2 &&
+                             sqlite3_column_int64(st, 6) == 1 };
+    int rc = row_times(st, path, table, &op.start_ns, &op.end_ns, err);
+    if (rc < 0)
+        return rc;
+    if (op.device == GAR_IMPORT_ANY || op.stream == GAR_IMPORT_ANY)
+        return refuse_table(err, path, table, "a GPU op without a deviceId and streamId");
+    rc = gar_import_add_op(ops->im, &op, err);
+    return rc < 0 ? rc : 0;
 }
 
 static int read_ops(sqlite3 *db, const char *path, const char *table, bool is_memcpy,
@@ -89,94 +134,54 @@ static int read_ops(sqlite3 *db, const char *path, const char *table, bool is_me
     snprintf(sql, sizeof sql,
              "SELECT start, end, deviceId, streamId, correlationId%s FROM %s",
              is_memcpy ? ", copyKind, dstKind" : "", table);
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        return step_failed(st, err, path, table, db);
-    int step;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        sqlite3_int64 start = sqlite3_column_int64(st, 0), end = sqlite3_column_int64(st, 1);
-        if (start < 0 || end < start)
-            return refuse_time(st, err, path, table);
-        gar_import_op op = { (uint64_t)start, (uint64_t)end, u64_column(st, 4), id_column(st, 2),
-                             id_column(st, 3),
-                             is_memcpy && sqlite3_column_int64(st, 5) == 2 &&
-                                 sqlite3_column_int64(st, 6) == 1 };
-        if (op.device == GAR_IMPORT_ANY || op.stream == GAR_IMPORT_ANY) {
-            sqlite3_finalize(st);
-            return refuse_table(err, path, table, "a GPU op without a deviceId and streamId");
-        }
-        int rc = gar_import_add_op(im, &op, err);
-        if (rc < 0) {
-            sqlite3_finalize(st);
-            return rc;
-        }
-    }
-    if (step != SQLITE_DONE)
-        return step_failed(st, err, path, table, db);
-    sqlite3_finalize(st);
-    return 0;
+    op_sink sink = { im, is_memcpy };
+    return for_each_row(db, path, table, sql, add_op_row, &sink, err);
+}
+
+static int add_call_row(sqlite3_stmt *st, const char *path, const char *table, void *sink,
+                        gar_error *err)
+{
+    gar_import_call call = { 0, 0, u64_column(st, 2), -1 };
+    int rc = row_times(st, path, table, &call.start_ns, &call.end_ns, err);
+    if (rc < 0)
+        return rc;
+    const unsigned char *name = sqlite3_column_text(st, 3);
+    if (name != NULL)
+        call.name = gar_import_sync_name((const char *)name, (size_t)sqlite3_column_bytes(st, 3));
+    if (call.correlation == 0 && call.name < 0)
+        return 0;
+    rc = gar_import_add_call(sink, &call, err);
+    return rc < 0 ? rc : 0;
 }
 
 static int read_calls(sqlite3 *db, const char *path, gar_import *im, gar_error *err)
 {
-    static const char table[] = "CUPTI_ACTIVITY_KIND_RUNTIME";
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT r.start, r.end, r.correlationId, s.value"
-                           " FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r"
-                           " LEFT JOIN StringIds AS s ON s.id = r.nameId",
-                           -1, &st, NULL) != SQLITE_OK)
-        return step_failed(st, err, path, table, db);
-    int step;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        sqlite3_int64 start = sqlite3_column_int64(st, 0), end = sqlite3_column_int64(st, 1);
-        if (start < 0 || end < start)
-            return refuse_time(st, err, path, table);
-        const unsigned char *name = sqlite3_column_text(st, 3);
-        int name_len = sqlite3_column_bytes(st, 3);
-        gar_import_call call = { (uint64_t)start, (uint64_t)end, u64_column(st, 2),
-                                 name != NULL ? gar_import_sync_name((const char *)name,
-                                                                     (size_t)name_len)
-                                              : -1 };
-        if (call.correlation == 0 && call.name < 0)
-            continue;
-        int rc = gar_import_add_call(im, &call, err);
-        if (rc < 0) {
-            sqlite3_finalize(st);
-            return rc;
-        }
-    }
-    if (step != SQLITE_DONE)
-        return step_failed(st, err, path, table, db);
-    sqlite3_finalize(st);
-    return 0;
+    return for_each_row(db, path, "CUPTI_ACTIVITY_KIND_RUNTIME",
+                        "SELECT r.start, r.end, r.correlationId, s.value"
+                        " FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r"
+                        " LEFT JOIN StringIds AS s ON s.id = r.nameId",
+                        add_call_row, im, err);
+}
+
+static int add_sync_row(sqlite3_stmt *st, const char *path, const char *table, void *sink,
+                        gar_error *err)
+{
+    (void)path;
+    (void)table;
+    gar_import_sync sync = { u64_column(st, 0), id_column(st, 1), id_column(st, 2),
+                             GAR_IMPORT_ANY, 0 };
+    if (sync.correlation == 0)
+        return 0;
+    int rc = gar_import_add_sync(sink, &sync, err);
+    return rc < 0 ? rc : 0;
 }
 
 static int read_syncs(sqlite3 *db, const char *path, gar_import *im, gar_error *err)
 {
-    static const char table[] = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT correlationId, deviceId, streamId"
-                           " FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-                           -1, &st, NULL) != SQLITE_OK)
-        return step_failed(st, err, path, table, db);
-    int step;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        gar_import_sync sync = { u64_column(st, 0), id_column(st, 1), id_column(st, 2),
-                                 GAR_IMPORT_ANY, 0 };
-        if (sync.correlation == 0)
-            continue;
-        int rc = gar_import_add_sync(im, &sync, err);
-        if (rc < 0) {
-            sqlite3_finalize(st);
-            return rc;
-        }
-    }
-    if (step != SQLITE_DONE)
-        return step_failed(st, err, path, table, db);
-    sqlite3_finalize(st);
-    return 0;
+    return for_each_row(db, path, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                        "SELECT correlationId, deviceId, streamId"
+                        " FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                        add_sync_row, im, err);
 }
 
 static int read_export(sqlite3 *db, const char *path, gar_import *im, gar_error *err)
