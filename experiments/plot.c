@@ -149,6 +149,14 @@ static void name_plot(plot_files *p, const char *name)
     gar_format(p->png, sizeof p->png, "%s.png", p->name);
 }
 
+/* Closes a plot's written script and has gnuplot draw its PNG.  Returns 0
+ * or a negated code (the script unwritten, or gnuplot failing). */
+static int draw(const char *dir, FILE *gp, const plot_files *pf, gar_error *err)
+{
+    int rc = close_file(gp, pf->gp_path, err);
+    return rc < 0 ? rc : run_gnuplot(dir, pf->gp, pf->png, err);
+}
+
 /* A label for gnuplot's enhanced text: quotes, and the characters enhanced
  * mode reads as markup (_ ^ @ & { }), escaped. */
 static void gp_text(const char *in, char *out, size_t size)
@@ -376,9 +384,7 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
                     estimator_points[e % POINTS], t);
         }
     fprintf(gp, "\nunset multiplot\n");
-    if ((rc = close_file(gp, pf.gp_path, err)) < 0)
-        return rc;
-    if ((rc = run_gnuplot(dir, pf.gp, pf.png, err)) < 0)
+    if ((rc = draw(dir, gp, &pf, err)) < 0)
         return rc;
     char caption[512];
     gar_format(caption, sizeof caption,
@@ -592,9 +598,7 @@ static int cdf_one(gar_store *store, const gar_arm_list *arms, size_t first, con
                 b > 0 ? ", \\\n     " : "", b == 0 ? pf.dat : "", b, b % 3 + 1,
                 plan_colors[colors[b] % COLORS], titles[b]);
     fprintf(gp, "\n");
-    if ((rc = close_file(gp, pf.gp_path, err)) < 0)
-        return rc;
-    if ((rc = run_gnuplot(dir, pf.gp, pf.png, err)) < 0)
+    if ((rc = draw(dir, gp, &pf, err)) < 0)
         return rc;
     char caption[512];
     gar_format(caption, sizeof caption,
@@ -713,9 +717,7 @@ int gar_plot_prediction(gar_store *store, const gar_run_key *run, const char *di
             pf.dat, pf.gp, pf.png, (long long)run->id, trace, host, est,
             (unsigned long long)run->seed, plan, log_y ? ", log" : "",
             log_y ? "set logscale y\n" : "set yrange [0:*]\n", pf.dat, predicted);
-    if ((rc = close_file(gp, pf.gp_path, err)) < 0)
-        return rc;
-    if ((rc = run_gnuplot(dir, pf.gp, pf.png, err)) < 0)
+    if ((rc = draw(dir, gp, &pf, err)) < 0)
         return rc;
     char caption[512];
     gar_format(caption, sizeof caption,
