@@ -110,14 +110,16 @@ gar_sync_kind gar_import_sync_kind(int name);
 const char *gar_import_sync_base(int name);
 
 /* Maps the records to a trace (see above).  `name` names the source in
- * errors.  `out` is filled on success and left empty on failure; `counts`
+ * errors.  `out` is storage to fill, as for every trace reader: whatever it
+ * held is overwritten, not freed, so free a used trace before passing it
+ * again.  It is filled on success and left empty on failure; `counts`
  * (may be NULL) is filled either way.  Returns 0, -GAR_E_INVALID_TRACE when no
  * call waited for GPU work, or -GAR_E_CAPACITY. */
 int gar_import_finish(gar_import *im, const char *name, gar_trace *out,
                       gar_import_counts *counts, gar_error *err);
 
 /* Kineto (PyTorch profiler) Chrome-trace JSON, plain or gzip-compressed (told
- * apart by content), streamed through yajl.  Returns 0, -GAR_E_IO,
+ * apart by content), streamed through yajl.  `out` as for gar_import_finish.  Returns 0, -GAR_E_IO,
  * -GAR_E_INVALID_TRACE or -GAR_E_CAPACITY.  Malformed JSON is refused with
  * its line and column (where yajl stopped: at the offending byte or just past
  * it); a kept event without usable times with "event N" (1-based, in the

@@ -30,7 +30,9 @@
  * Ownership: a gar_trace owns its row array.  Make one with gar_trace_init (or
  * let a reader fill one) and release it with gar_trace_free.  Readers fill the
  * caller's trace only on success: on any refusal the trace is left empty, so
- * nothing half-loaded is ever used. */
+ * nothing half-loaded is ever used.  A reader's output trace is storage to
+ * fill: what it held is overwritten, never freed, so free a used trace before
+ * reading into it again. */
 #ifndef GAR_SIM_TRACE_H
 #define GAR_SIM_TRACE_H
 

@@ -304,6 +304,7 @@ static void a_long_profile_streams_through_blocks(void **state)
     for (size_t i = 0; i <= at; i++)
         line += broken[i] == '\n';
     gar_error err;
+    gar_trace_free(&c); /* `out` is storage to fill: what it held is the caller's to free */
     assert_int_equal(gar_import_kineto_memory(broken, len, "mem", &c, NULL, &err),
                      -GAR_E_INVALID_TRACE);
     char want_line[32];
