@@ -79,9 +79,13 @@ static int perform_block(gar_sim_host *host, gar_sim_device *dev, const gar_sim_
     *t = called;
     if (work->done_at <= called)
         return block_answer(dev, work, called, err);
+    const gar_host_profile *hp = &host->profile;
     gar_mono_ns wake = work->done_at == GAR_MONO_NEVER
                            ? GAR_MONO_NEVER
-                           : gar_after(work->done_at, draw(host, &host->profile.block_wake));
+                           : gar_after(work->done_at,
+                                       draw(host, gar_host_dist_for_lead(&hp->block_wake,
+                                                                         hp->block_wake_at,
+                                                                         work->done_at - called)));
     if (wake > deadline) {
         gar_mono_ns end = deadline > called ? deadline : called;
         acc->asleep += end - called;
@@ -91,6 +95,36 @@ static int perform_block(gar_sim_host *host, gar_sim_device *dev, const gar_sim_
     acc->asleep += wake - called;
     *t = wake;
     return block_answer(dev, work, wake, err);
+}
+
+/* When a status query first sees `work` done: its completion plus the
+ * store's visibility on the waiting CPU, drawn once a wait (a completion is
+ * one event, however many queries look for it) when first needed. */
+typedef struct visibility {
+    bool drawn;
+    gar_mono_ns seen_from;
+} visibility;
+
+static gar_mono_ns seen_from(gar_sim_host *host, const gar_sim_work *work, visibility *vis)
+{
+    if (!vis->drawn) {
+        const gar_host_dist *d = &host->profile.store_visible;
+        vis->seen_from = d->count == 0 ? work->done_at : gar_after(work->done_at, draw(host, d));
+        vis->drawn = true;
+    }
+    return vis->seen_from;
+}
+
+/* A status query's answer at `t`: pending until the completion is visible,
+ * then the device's status (done, or the work's error). */
+static int visible_status(gar_sim_device *dev, const gar_sim_work *work, gar_mono_ns t,
+                          gar_mono_ns visible_from, gar_error *err)
+{
+    if (t < visible_from) {
+        gar_sim_device_advance(dev, t);
+        return 0;
+    }
+    return gar_sim_device_status(dev, work, t, err);
 }
 
 /* PARK at `t` until `until`. */
@@ -231,6 +265,7 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
 
     const gar_host_profile *hp = &host->profile;
     accounts acc = { 0, 0, 0 };
+    visibility vis = { false, 0 };
     gar_mono_ns t = start;
     for (;;) {
         gar_wait_action a = gar_wait_next(&w);
@@ -240,17 +275,18 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
         case GAR_WAIT_OP_QUERY:
             t = gar_after(t, hp->query_ns);
             acc.busy += t - from;
-            answer = gar_sim_device_status(dev, work, t, err);
+            answer = visible_status(dev, work, t, seen_from(host, work, &vis), err);
             break;
         case GAR_WAIT_OP_POLL: {
-            gar_mono_ns limit = work->done_at < deadline ? work->done_at : deadline;
+            gar_mono_ns visible = seen_from(host, work, &vis);
+            gar_mono_ns limit = visible < deadline ? visible : deadline;
             if (!host->exact_polls && skip_polls(host, &w, limit, &t, &acc, err))
                 continue; /* a block was fed: the machine decides what comes next */
             gar_dur_ns period = run_single_turns(host, &w, limit, &t, &acc, err);
             from = t;
             t = gar_after(gar_after(t, period), hp->query_ns);
             acc.busy += t - from;
-            answer = gar_sim_device_status(dev, work, t, err);
+            answer = visible_status(dev, work, t, visible, err);
             break;
         }
         case GAR_WAIT_OP_ARM:
@@ -260,7 +296,10 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
             answer = 0;
             break;
         case GAR_WAIT_OP_SLEEP_UNTIL:
-            t = gar_after(a.until > t ? a.until : t, draw(host, &hp->sleep_overshoot));
+            t = gar_after(a.until > t ? a.until : t,
+                          draw(host, gar_host_dist_for_lead(&hp->sleep_overshoot,
+                                                            hp->sleep_overshoot_at,
+                                                            a.until > t ? a.until - t : 0)));
             acc.asleep += t - from;
             answer = 0;
             break;
