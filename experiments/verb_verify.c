@@ -474,10 +474,11 @@ static int load_profile(const char *path, gar_host_profile *out, gar_error *err)
     int rc = gar_calibrate_run(&copts, &cal, err);
     if (rc < 0)
         return rc;
-    char text[4096];
+    static char text[GAR_CALIBRATION_TEXT_BYTES];
     size_t len = gar_calibration_format(&cal, text, sizeof text);
     if (len >= sizeof text)
-        return gar_error_set(err, GAR_E_CAPACITY, 2, "the profile text", "4096 bytes");
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "the profile text",
+                             "GAR_CALIBRATION_TEXT_BYTES");
     return gar_host_profile_parse(text, len, "the calibration", out, err);
 }
 
