@@ -33,7 +33,7 @@ shape() {
     name=$1 out=$2
     for key in trace plan estimator device host seed waits overshoot_p50_ns overshoot_p90_ns \
                overshoot_p99_ns overshoot_max_ns busy_frac cpu_frac kinds sleeps parks \
-               queries ks_d ks_d_plain ks_critical_5pct tolerance check_ks_d \
+               queries ks_d ks_d_max ks_critical_5pct tolerance check_ks_d \
                check_overshoot_p50 check_busy_frac overshoot_p90_band_ns verdict; do
         grep -q "^$key: " "$out" || fail "$name: no '$key:' line"
     done
