@@ -40,7 +40,17 @@ int gar_sim_host_init(gar_sim_host *host, const gar_host_profile *profile, uint6
     double least = above_min > 0 ? ceil(k_sigma * k_sigma / (above_min * above_min)) : 0;
     host->poll_turn.block_min = least < 0x1p62 ? (uint64_t)least : UINT64_C(1) << 62;
     host->exact_polls = false;
+    host->on_action = NULL;
+    host->on_action_ctx = NULL;
     return 0;
+}
+
+static void observe(const gar_sim_host *host, gar_wait_op op, gar_mono_ns until, gar_mono_ns at,
+                    gar_mono_ns answered, int answer, uint64_t repeat)
+{
+    if (host->on_action != NULL)
+        host->on_action(host->on_action_ctx,
+                        &(gar_sim_action){ op, until, at, answered, answer, repeat });
 }
 
 static gar_dur_ns draw(gar_sim_host *host, const gar_host_dist *dist)
@@ -206,6 +216,7 @@ static bool skip_polls(gar_sim_host *host, gar_wait *w, gar_mono_ns limit, gar_m
     else if (total > (double)lo)
         took = (gar_dur_ns)(total + 0.5);
     took = took < lo ? lo : took > hi ? hi : took;
+    observe(host, GAR_WAIT_OP_POLL, 0, *t, *t + took, 0, b);
     *t += took;
     acc->busy += took;
     int rc = gar_wait_feed_polls(w, b, *t, err);
@@ -235,6 +246,7 @@ static gar_dur_ns run_single_turns(gar_sim_host *host, gar_wait *w, gar_mono_ns 
         if (end >= limit) {
             host->prng = prng;
             if (turns > 0) {
+                observe(host, GAR_WAIT_OP_POLL, 0, *t, now, 0, turns);
                 acc->busy += now - *t;
                 *t = now;
                 int rc = gar_wait_feed_polls(w, turns, now, err);
@@ -314,6 +326,8 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
         default:
             goto ended;
         }
+        observe(host, a.op, a.op == GAR_WAIT_OP_SLEEP_UNTIL || a.op == GAR_WAIT_OP_PARK ? a.until : 0,
+                from, t, answer, 1);
         /* The driver reads the clock after every answer. */
         gar_mono_ns seen = gar_after(t, hp->clock_ns);
         acc.busy += seen - t;

@@ -106,11 +106,27 @@ typedef struct gar_sim_poll_turn {
     uint64_t block_min;  /* the fewest turns a block takes (sim_host.h) */
 } gar_sim_poll_turn;
 
+/* One action as the host performed it, for an observer (tests compare the
+ * simulator's actions with the real drivers'): `repeat` equal POLL actions
+ * answering pending when polls were fed as a batch (from `at` to
+ * `answered` together), else 1. */
+typedef struct gar_sim_action {
+    gar_wait_op op;
+    gar_mono_ns until;    /* SLEEP_UNTIL and PARK: the bound asked; else 0 */
+    gar_mono_ns at;       /* when it began */
+    gar_mono_ns answered; /* when its answer came (before the clock read) */
+    int answer;
+    uint64_t repeat;
+} gar_sim_action;
+
 typedef struct gar_sim_host {
     gar_host_profile profile;
     gar_prng prng;
     gar_sim_poll_turn poll_turn;
     bool exact_polls; /* false (init's default): fast-forward polls; true: one turn at a time */
+    /* NULL (init's default), or called after every action performed. */
+    void (*on_action)(void *ctx, const gar_sim_action *action);
+    void *on_action_ctx;
 } gar_sim_host;
 
 /* What one simulated wait did. */
