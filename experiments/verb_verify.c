@@ -25,7 +25,10 @@
 #include "host_profile.h"
 #include "posix_host.h"
 #include "replay.h"
+#include "store.h"
+#include "sweep_spec.h"
 #include "trace.h"
+#include "verifications.h"
 #include "verbs.h"
 #include "verify_real.h"
 #include "verify_stats.h"
@@ -33,6 +36,8 @@
 static const char verb[] = "verify";
 
 #define SPAN_MAX_S 60 /* real time: a longer trace is refused, not run */
+#define SWEEP_LIMIT_DEFAULT 1000u /* --sweep: the first this many waits of each trace */
+#define SWEEP_LIMIT_MAX 1000000u
 #define CALIBRATE_SAMPLES_ON_THE_SPOT 1000u
 #if defined(GAR_HAVE_CUDA_BACKEND)
 #define CUDA_DEVICE_STATE "built into this gar"
@@ -45,6 +50,8 @@ static void print_help(FILE *out)
     fprintf(out,
             "usage: gar verify TRACE --plan PLAN [--estimator E] [--device D]\n"
             "                  [--host PROFILE] [--seed S] [--tolerance KEY=VALUE]... [--json]\n"
+            "       gar verify --sweep SPEC --db DB [--limit N] [--device D] [--host PROFILE]\n"
+            "                  [--seed S] [--tolerance KEY=VALUE]...\n"
             "\n"
             "Runs the waits of TRACE (gar-trace v1) on a real device, in real time, with\n"
             "the inline driver on this thread, then replays the trace as it really ran in\n"
@@ -52,6 +59,14 @@ static void print_help(FILE *out)
             "(`key: real=X sim=Y`), the distance between them and a verdict against the\n"
             "tolerances it prints.  Exit status: 0 the runs agree, 1 they do not, 2 refused.\n"
             "Keep traces short (a few hundred waits of a few ms): at most %d s.\n"
+            "\n"
+            "With --sweep, every arm of the sweep spec SPEC (each trace, cut to its first\n"
+            "--limit waits, under each plan and estimator; the oracle is skipped) is\n"
+            "verified so, one line an arm, and stored in the database DB (created when\n"
+            "missing) as a row of its `verifications` table, which `gar report` shows as\n"
+            "\"Simulation vs this machine\".  The spec's host profiles and seeds are not\n"
+            "used: the simulator takes this machine's profile (--host, or calibrated once\n"
+            "on the spot) and --seed.  Exit status 0 when every arm agrees.\n"
             "\n"
             "options:\n"
             "  --plan PLAN        the wait plan, or bands (required); resolved against this\n"
@@ -81,6 +96,9 @@ static void print_help(FILE *out)
             "                                       and p90 always value to value\n"
             "                       busy_diff=0.05  largest busy-fraction difference\n"
             "  --json             print one JSON object instead of key: value lines\n"
+            "  --sweep SPEC       verify every arm of this sweep spec (gar-sweep v1)\n"
+            "  --db DB            with --sweep: the database to store the verifications in\n"
+            "  --limit N          with --sweep: the first N waits of each trace (default %u)\n"
             "  --help             show this help\n"
             "\n"
             "example:\n"
@@ -89,7 +107,7 @@ static void print_help(FILE *out)
             "  gar verify short.csv --plan "
             "'poll+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8' \\\n"
             "      --host this.host\n",
-            SPAN_MAX_S, CUDA_DEVICE_STATE, CALIBRATE_SAMPLES_ON_THE_SPOT);
+            SPAN_MAX_S, CUDA_DEVICE_STATE, CALIBRATE_SAMPLES_ON_THE_SPOT, SWEEP_LIMIT_DEFAULT);
 }
 
 /* ---- output --------------------------------------------------------------- */
@@ -301,12 +319,15 @@ typedef struct verify_args {
     uint64_t seed;
     bool json;
     gar_verify_tolerance tol;
+    const char *sweep_path; /* --sweep: verify every arm of this spec */
+    const char *db_path;
+    uint64_t limit;         /* --sweep: waits per trace */
 } verify_args;
 
 static int parse_args(int argc, char **argv, verify_args *a, bool *help)
 {
     enum { OPT_PLAN = 1, OPT_ESTIMATOR, OPT_DEVICE, OPT_HOST, OPT_SEED, OPT_TOLERANCE,
-           OPT_JSON, OPT_HELP };
+           OPT_JSON, OPT_HELP, OPT_SWEEP, OPT_DB, OPT_LIMIT };
     static const struct option options[] = {
         { "plan", required_argument, NULL, OPT_PLAN },
         { "estimator", required_argument, NULL, OPT_ESTIMATOR },
@@ -316,10 +337,14 @@ static int parse_args(int argc, char **argv, verify_args *a, bool *help)
         { "tolerance", required_argument, NULL, OPT_TOLERANCE },
         { "json", no_argument, NULL, OPT_JSON },
         { "help", no_argument, NULL, OPT_HELP },
+        { "sweep", required_argument, NULL, OPT_SWEEP },
+        { "db", required_argument, NULL, OPT_DB },
+        { "limit", required_argument, NULL, OPT_LIMIT },
         { NULL, 0, NULL, 0 },
     };
     *a = (verify_args){ .estimator_text = "adl", .device = "emulated",
-                        .tol = gar_verify_tolerance_default() };
+                        .tol = gar_verify_tolerance_default(), .limit = SWEEP_LIMIT_DEFAULT };
+    bool estimator_given = false, limit_given = false;
     *help = false;
     opterr = 0; /* bad options are refused below, as coded errors */
     optind = 1;
@@ -335,7 +360,25 @@ static int parse_args(int argc, char **argv, verify_args *a, bool *help)
             break;
         case OPT_ESTIMATOR:
             a->estimator_text = optarg;
+            estimator_given = true;
             break;
+        case OPT_SWEEP:
+            a->sweep_path = optarg;
+            break;
+        case OPT_DB:
+            a->db_path = optarg;
+            break;
+        case OPT_LIMIT: {
+            unsigned long long n;
+            if (gar_cli_parse_u64(optarg, &n) != 0 || n < 1 || n > SWEEP_LIMIT_MAX) {
+                snprintf(what, sizeof what, "--limit must be 1 to %u waits, found '%s'",
+                         SWEEP_LIMIT_MAX, optarg);
+                return gar_cli_usage_error(verb, what);
+            }
+            a->limit = n;
+            limit_given = true;
+            break;
+        }
         case OPT_DEVICE:
             a->device = optarg;
             break;
@@ -368,6 +411,21 @@ static int parse_args(int argc, char **argv, verify_args *a, bool *help)
             return gar_cli_usage_error(verb, what);
         }
     }
+    if (a->sweep_path != NULL) {
+        if (optind != argc)
+            return gar_cli_usage_error(verb, "--sweep takes its traces from the spec: give no TRACE");
+        if (a->plan_text != NULL || estimator_given)
+            return gar_cli_usage_error(verb, "--sweep runs the spec's plans and estimators: "
+                                             "give no --plan or --estimator");
+        if (a->db_path == NULL)
+            return gar_cli_usage_error(verb, "--sweep needs --db DB to store the verifications");
+        if (a->json)
+            return gar_cli_usage_error(verb, "--sweep prints one line an arm; --json is for one "
+                                             "trace");
+        return GAR_EXIT_OK;
+    }
+    if (a->db_path != NULL || limit_given)
+        return gar_cli_usage_error(verb, "--db and --limit go with --sweep SPEC");
     if (optind == argc)
         return gar_cli_usage_error(verb, "give the TRACE to run");
     if (optind + 1 != argc)
@@ -405,25 +463,97 @@ static int load_profile(const char *path, gar_host_profile *out, gar_error *err)
     return gar_host_profile_parse(text, len, "the calibration", out, err);
 }
 
-int gar_verb_verify_main(int argc, char **argv)
+/* The span of `trace` in real time; a usage refusal naming `name` when it
+ * is longer than SPAN_MAX_S. */
+static int check_span(const gar_trace *trace, const char *name, gar_error *err)
 {
-    verify_args a;
-    bool help;
-    int exit_code = parse_args(argc, argv, &a, &help);
-    if (exit_code != GAR_EXIT_OK)
-        return exit_code;
-    if (help) {
-        print_help(stdout);
-        return GAR_EXIT_OK;
+    uint64_t first = trace->row[0].submit_ns, last = 0;
+    for (size_t i = 0; i < trace->count; i++) {
+        if (trace->row[i].submit_ns < first)
+            first = trace->row[i].submit_ns;
+        if (trace->row[i].done_ns > last)
+            last = trace->row[i].done_ns;
+        if (trace->row[i].start_ns > last)
+            last = trace->row[i].start_ns;
     }
+    if (last - first <= (uint64_t)SPAN_MAX_S * GAR_NS_PER_S)
+        return 0;
+    char what[512];
+    snprintf(what, sizeof what,
+             "trace '%s' spans %.1f s; verify runs it in real time, so at most %d s", name,
+             (double)(last - first) / 1e9, SPAN_MAX_S);
+    return gar_error_set(err, GAR_E_USAGE, 2, verb, what);
+}
 
+/* Both runs of one trace, and how far apart they are. */
+typedef struct arm_runs {
+    gar_real_result real;
+    gar_replay_metrics sim;
+    gar_dur_ns *sim_overshoot; /* one per wait, row order until compared, then sorted */
+    gar_verify_comparison cmp;
+} arm_runs;
+
+static void arm_runs_free(arm_runs *r)
+{
+    free(r->sim_overshoot);
+    r->sim_overshoot = NULL;
+    gar_real_result_free(&r->real);
+}
+
+/* Runs `trace` for real under the resolved `bands`, then replays it as it
+ * ran in the simulator with `profile`, and compares (sorting both runs'
+ * overshoots).  Returns 0 with `out` filled (free it), or the refusal. */
+static int run_arm(const gar_trace *trace, const gar_bands *bands, gar_estimator_spec estimator,
+                   const gar_verify_device_ops *device, const gar_host_profile *profile,
+                   uint64_t seed, const gar_verify_tolerance *tol, arm_runs *out, gar_error *err)
+{
+    memset(out, 0, sizeof *out);
+    gar_real_config rc_config = {
+        .trace = trace,
+        .bands = bands,
+        .estimator = estimator,
+        .device = device,
+        .wait_deadline_ns = GAR_REPLAY_DEADLINE_DEFAULT_NS,
+    };
+    int rc = gar_real_run(&rc_config, &out->real, err);
+    if (rc < 0)
+        return rc;
+    const size_t n = trace->count;
+    out->sim_overshoot = malloc(n * sizeof *out->sim_overshoot);
+    gar_replay_config sim_config;
+    gar_replay_config_init(&sim_config);
+    sim_config.trace = &out->real.as_run;
+    sim_config.bands = bands;
+    sim_config.estimator = estimator;
+    sim_config.host = profile;
+    sim_config.mode = GAR_REPLAY_OPEN;
+    sim_config.seed = seed;
+    sim_config.on_wait = keep_overshoot;
+    sim_config.on_wait_context = out->sim_overshoot;
+    rc = out->sim_overshoot == NULL
+             ? gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the overshoots", "exhausted")
+             : gar_replay_run(&sim_config, &out->sim, err);
+    if (rc < 0) {
+        arm_runs_free(out);
+        return rc;
+    }
+    gar_verify_compare(tol, gar_verify_bands_block(bands), out->real.overshoot,
+                       out->sim_overshoot, n, out->real.metrics.busy_frac, out->sim.busy_frac,
+                       &out->cmp);
+    return 0;
+}
+
+/* ---- one trace ------------------------------------------------------------ */
+
+static int verify_one(const verify_args *a)
+{
     gar_error err, warning;
     gar_bands requested, bands;
     gar_estimator_spec estimator;
     const gar_verify_device_ops *device;
-    if (gar_bands_parse(a.plan_text, &requested, &err) < 0 ||
-        gar_estimator_spec_parse(a.estimator_text, &estimator, &err) < 0 ||
-        gar_verify_device_find(a.device, verb, &device, &err) < 0)
+    if (gar_bands_parse(a->plan_text, &requested, &err) < 0 ||
+        gar_estimator_spec_parse(a->estimator_text, &estimator, &err) < 0 ||
+        gar_verify_device_find(a->device, verb, &device, &err) < 0)
         return gar_cli_refuse(&err);
     if (estimator.family == GAR_ESTIMATOR_ORACLE)
         return gar_cli_usage_error(verb, "--estimator oracle knows the future, which only the "
@@ -438,92 +568,179 @@ int gar_verb_verify_main(int argc, char **argv)
         return gar_cli_refuse(&warning);
 
     gar_trace trace;
-    if (gar_trace_read_file(&trace, a.trace_path, &err) < 0)
+    if (gar_trace_read_file(&trace, a->trace_path, &err) < 0)
         return gar_cli_refuse(&err);
-    uint64_t first = trace.row[0].submit_ns, last = 0;
-    for (size_t i = 0; i < trace.count; i++) {
-        if (trace.row[i].submit_ns < first)
-            first = trace.row[i].submit_ns;
-        if (trace.row[i].done_ns > last)
-            last = trace.row[i].done_ns;
-        if (trace.row[i].start_ns > last)
-            last = trace.row[i].start_ns;
-    }
-    if (last - first > (uint64_t)SPAN_MAX_S * GAR_NS_PER_S) {
-        char what[256];
-        snprintf(what, sizeof what,
-                 "trace '%s' spans %.1f s; verify runs it in real time, so at most %d s",
-                 a.trace_path, (double)(last - first) / 1e9, SPAN_MAX_S);
-        gar_trace_free(&trace);
-        return gar_cli_usage_error(verb, what);
-    }
-
     gar_host_profile profile;
-    if (load_profile(a.host_path, &profile, &err) < 0) {
+    arm_runs runs;
+    if (check_span(&trace, a->trace_path, &err) < 0 ||
+        load_profile(a->host_path, &profile, &err) < 0 ||
+        run_arm(&trace, &bands, estimator, device, &profile, a->seed, &a->tol, &runs, &err) < 0) {
         gar_trace_free(&trace);
         return gar_cli_refuse(&err);
     }
-
-    gar_real_config rc_config = {
-        .trace = &trace,
-        .bands = &bands,
-        .estimator = estimator,
-        .device = device,
-        .wait_deadline_ns = GAR_REPLAY_DEADLINE_DEFAULT_NS,
-    };
-    gar_real_result real;
-    if (gar_real_run(&rc_config, &real, &err) < 0) {
-        gar_trace_free(&trace);
-        return gar_cli_refuse(&err);
-    }
-
-    const size_t n = trace.count;
-    gar_dur_ns *sim_overshoot = malloc(n * sizeof *sim_overshoot);
-    gar_replay_config sim_config;
-    gar_replay_config_init(&sim_config);
-    sim_config.trace = &real.as_run;
-    sim_config.bands = &bands;
-    sim_config.estimator = estimator;
-    sim_config.host = &profile;
-    sim_config.mode = GAR_REPLAY_OPEN;
-    sim_config.seed = a.seed;
-    sim_config.on_wait = keep_overshoot;
-    sim_config.on_wait_context = sim_overshoot;
-    gar_replay_metrics sim;
-    int rc = sim_overshoot == NULL
-                 ? gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for the overshoots", "exhausted")
-                 : gar_replay_run(&sim_config, &sim, &err);
-    if (rc < 0) {
-        free(sim_overshoot);
-        gar_real_result_free(&real);
-        gar_trace_free(&trace);
-        return gar_cli_refuse(&err);
-    }
-
-    gar_verify_comparison cmp;
-    gar_verify_compare(&a.tol, gar_verify_bands_block(&bands), real.overshoot, sim_overshoot, n,
-                       real.metrics.busy_frac, sim.busy_frac, &cmp);
     verify_run v = {
-        .trace_path = a.trace_path,
+        .trace_path = a->trace_path,
         .device = device->name,
-        .host = a.host_path,
-        .seed = a.seed,
-        .tol = &a.tol,
-        .real = &real,
-        .sim = &sim,
-        .cmp = &cmp,
+        .host = a->host_path,
+        .seed = a->seed,
+        .tol = &a->tol,
+        .real = &runs.real,
+        .sim = &runs.sim,
+        .cmp = &runs.cmp,
     };
     gar_bands_label(&bands, v.plan_label, sizeof v.plan_label);
     gar_estimator_spec_label(&estimator, v.estimator_label, sizeof v.estimator_label);
-    if (resolved == 1 && !a.json)
+    if (resolved == 1 && !a->json)
         gar_cli_print_warning(stdout, &warning);
-    if (a.json)
+    if (a->json)
         print_json(&v);
     else
         print_text(&v);
-
-    free(sim_overshoot);
-    gar_real_result_free(&real);
+    bool agree = runs.cmp.agree;
+    arm_runs_free(&runs);
     gar_trace_free(&trace);
-    return cmp.agree ? GAR_EXIT_OK : GAR_EXIT_FAILED;
+    return agree ? GAR_EXIT_OK : GAR_EXIT_FAILED;
+}
+
+/* ---- every arm of a sweep ------------------------------------------------- */
+
+/* The first `limit` rows of `in` (all when fewer), into `out`. */
+static int first_rows(const gar_trace *in, uint64_t limit, gar_trace *out, gar_error *err)
+{
+    size_t n = in->count < limit ? in->count : (size_t)limit;
+    gar_trace_init(out);
+    int rc = gar_trace_reserve(out, n, err);
+    out->columns = in->columns;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = gar_trace_append(out, &in->row[i], err);
+    if (rc < 0)
+        gar_trace_free(out);
+    return rc;
+}
+
+static int verify_sweep(const verify_args *a)
+{
+    gar_error err, warning;
+    gar_sweep_spec spec;
+    const gar_verify_device_ops *device;
+    if (gar_verify_device_find(a->device, verb, &device, &err) < 0 ||
+        gar_sweep_spec_load(a->sweep_path, &spec, &err) < 0)
+        return gar_cli_refuse(&err);
+    gar_posix_host host;
+    gar_caps caps;
+    int rc = gar_posix_host_init(&host, NULL, &err);
+    if (rc == 0)
+        gar_posix_host_caps(&host, &caps);
+
+    /* Every trace cut and checked before anything runs: a spec that cannot
+     * be verified is refused whole. */
+    gar_trace *cut = calloc(spec.trace_count, sizeof *cut);
+    if (rc == 0 && cut == NULL)
+        rc = gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for the traces", "exhausted");
+    for (size_t t = 0; rc == 0 && t < spec.trace_count; t++)
+        if ((rc = first_rows(&spec.traces[t].trace, a->limit, &cut[t], &err)) == 0)
+            rc = check_span(&cut[t], spec.traces[t].name, &err);
+    gar_host_profile profile;
+    if (rc == 0)
+        rc = load_profile(a->host_path, &profile, &err);
+    gar_store *store = NULL;
+    if (rc == 0)
+        rc = gar_store_open(a->db_path, true, &store, &err);
+    char profile_hash[GAR_HASH_HEX_BYTES];
+    if (rc == 0)
+        gar_sweep_hash_hex(gar_sweep_host_hash(&profile), profile_hash);
+    char tol_text[512];
+    gar_verify_tolerance_text(&a->tol, tol_text, sizeof tol_text);
+
+    unsigned verified = 0, agreed = 0, skipped = 0;
+    gar_verification *v = calloc(1, sizeof *v);
+    if (rc == 0 && v == NULL)
+        rc = gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for a verification", "exhausted");
+    for (size_t t = 0; rc == 0 && t < spec.trace_count; t++) {
+        char trace_hash[GAR_HASH_HEX_BYTES];
+        gar_sweep_hash_hex(gar_sweep_trace_hash(&cut[t]), trace_hash);
+        for (size_t k = 0; rc == 0 && k < spec.arm_count; k++) {
+            gar_sweep_run run = { .trace = t, .plan = spec.arms[k].plan,
+                                  .estimator = spec.arms[k].estimator };
+            const gar_sweep_plan *plan = &spec.plans[run.plan];
+            gar_estimator_spec estimator = gar_sweep_run_estimator(&spec, &run);
+            const char *est_label = gar_sweep_run_estimator_label(&spec, &run);
+            if (estimator.family == GAR_ESTIMATOR_ORACLE) {
+                printf("skipped: trace=%s plan=%s estimator=%s (the oracle runs only in the "
+                       "simulator)\n", spec.traces[t].name, plan->label, est_label);
+                skipped++;
+                continue;
+            }
+            gar_bands bands;
+            if ((rc = gar_bands_resolve(&plan->bands, &caps, &bands, &warning)) < 0) {
+                err = warning;
+                break;
+            }
+            arm_runs runs;
+            if ((rc = run_arm(&cut[t], &bands, estimator, device, &profile, a->seed, &a->tol,
+                              &runs, &err)) < 0)
+                break;
+            memset(v, 0, sizeof *v);
+            snprintf(v->trace, sizeof v->trace, "%s", trace_hash);
+            snprintf(v->trace_name, sizeof v->trace_name, "%s", spec.traces[t].name);
+            snprintf(v->plan, sizeof v->plan, "%s", plan->label);
+            gar_bands_label(&bands, v->plan_ran, sizeof v->plan_ran);
+            snprintf(v->estimator, sizeof v->estimator, "%s", est_label);
+            snprintf(v->device, sizeof v->device, "%s", device->name);
+            snprintf(v->host_profile, sizeof v->host_profile, "%s", profile_hash);
+            snprintf(v->tolerance, sizeof v->tolerance, "%s", tol_text);
+            v->waits = cut[t].count;
+            v->seed = a->seed;
+            for (int i = 0; i < 3; i++) {
+                v->real_q[i] = runs.cmp.q[i].real;
+                v->sim_q[i] = runs.cmp.q[i].sim;
+            }
+            v->ks_d = runs.cmp.ks_d;
+            v->busy_real = runs.cmp.busy_real;
+            v->busy_sim = runs.cmp.busy_sim;
+            v->agree = runs.cmp.agree;
+            /* gar_verify_compare sorted both runs' overshoots. */
+            gar_verification_cdf(runs.real.overshoot, cut[t].count, v->real_cdf);
+            gar_verification_cdf(runs.sim_overshoot, cut[t].count, v->sim_cdf);
+            arm_runs_free(&runs);
+            if ((rc = gar_verification_put(store, v, &err)) < 0)
+                break;
+            verified++;
+            agreed += v->agree;
+            printf("verified: trace=%s plan=%s estimator=%s waits=%llu p50_ns=%llu/%llu "
+                   "p90_ns=%llu/%llu ks_d=%.3f busy=%.3f/%.3f verdict=%s\n",
+                   v->trace_name, v->plan_ran, v->estimator, (unsigned long long)v->waits,
+                   (unsigned long long)v->real_q[0], (unsigned long long)v->sim_q[0],
+                   (unsigned long long)v->real_q[1], (unsigned long long)v->sim_q[1], v->ks_d,
+                   v->busy_real, v->busy_sim, v->agree ? "agree" : "disagree");
+            fflush(stdout);
+        }
+    }
+    free(v);
+    gar_store_close(store);
+    for (size_t t = 0; cut != NULL && t < spec.trace_count; t++)
+        gar_trace_free(&cut[t]);
+    free(cut);
+    gar_sweep_spec_free(&spec);
+    if (rc < 0)
+        return gar_cli_refuse(&err);
+    printf("db: %s\nhost_profile: %s (%s)\nverifications: %u\nagree: %u\nskipped: %u\n"
+           "tolerance: %s\n",
+           a->db_path, profile_hash, a->host_path != NULL ? a->host_path : "calibrated on the spot",
+           verified, agreed, skipped, tol_text);
+    return agreed == verified ? GAR_EXIT_OK : GAR_EXIT_FAILED;
+}
+
+int gar_verb_verify_main(int argc, char **argv)
+{
+    verify_args a;
+    bool help;
+    int exit_code = parse_args(argc, argv, &a, &help);
+    if (exit_code != GAR_EXIT_OK)
+        return exit_code;
+    if (help) {
+        print_help(stdout);
+        return GAR_EXIT_OK;
+    }
+    return a.sweep_path != NULL ? verify_sweep(&a) : verify_one(&a);
 }
