@@ -9,13 +9,19 @@
  *
  * What each action costs, starting at the time t the previous answer was seen
  * (the wait's start for the first):
- *   QUERY        query_ns, busy; answers the status at t + query_ns.
+ *   QUERY        query_ns, busy; answers the status at t + query_ns, as a
+ *                poller on the host's CPU sees it: the completion counts
+ *                only from completion + one store_visible_ns sample (drawn
+ *                once a wait: one completion, one store; 0 when the profile
+ *                does not state it).
  *   ARM          query_ns, busy (one driver call, like a query); the store is
  *                enqueued at t + query_ns.
  *   POLL         one poll_period_ns sample then a query, busy; answers the
- *                status at the end.
+ *                status at the end (visibility as for QUERY).
  *   SLEEP_UNTIL  wakes at max(until, t) + one sleep_overshoot_ns sample,
- *                asleep (the core is free).
+ *                asleep (the core is free); the sample comes from the
+ *                stated sleep_overshoot_ns@LEAD nearest the sleep's length
+ *                until - t, if any (gar_host_dist_for_lead).
  *   PARK         wakes at min(store + one park_wake_ns sample, until) and
  *                answers 1 when the awaited store landed by `until`, else
  *                wakes at `until` and answers 0; a word already reached
@@ -24,7 +30,9 @@
  *                awaited word's store wakes a park: in a replay the waiting
  *                host is the only one that arms stores.
  *   BLOCK        query_ns busy; then, unless already done, asleep until
- *                completion + one block_wake_ns sample.  A block that would
+ *                completion + one block_wake_ns sample, from the stated
+ *                block_wake_ns@LEAD nearest how long the thread blocked
+ *                (completion less the call's end), if any.  A block that would
  *                end past the deadline ends at the deadline with
  *                GAR_E_WAIT_DEADLINE (the machine cannot bound a block; the
  *                driver does).
@@ -37,7 +45,8 @@
  * and simulating each (one draw, one machine step) would make poll plans
  * thousands of times slower to replay than the others.  The host knows when
  * the status will turn (the work's completion) and when the wait's deadline
- * comes; let `limit` be the earlier.  A turn whose clock read ends before
+ * comes; let `limit` be the earlier (the completion as the host sees it, its
+ * visibility included).  A turn whose clock read ends before
  * `limit` surely answers pending and is fed before the deadline, so a run
  * of B such turns can be fed to the machine as one batch
  * (gar_wait_feed_polls: the machine still makes every decision) once their
