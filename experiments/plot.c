@@ -222,9 +222,17 @@ static double p99_us(const gar_arm_summary *a)
     return v < LOG_FLOOR_US ? LOG_FLOOR_US : v;
 }
 
+/* An arm with an ok run to re-run (CDFs and predictions show one run). */
 static bool arm_usable(const gar_arm_summary *a)
 {
     return a->runs > a->failed;
+}
+
+/* An arm every run of which succeeded: only those are means over the same
+ * seeds, so only those are drawn against each other (as the report ranks). */
+static bool arm_complete(const gar_arm_summary *a)
+{
+    return a->runs > 0 && a->failed == 0;
 }
 
 /* One pareto plot of the arms of one host and mode (those equal to `first`). */
@@ -275,7 +283,7 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
                  "# Per trace two blocks: the arms (p99_us busy_percent plan estimator_point"
                  " \"plan / estimator\"), then the Pareto frontier (p99_us busy_percent).\n"
                  "# Means over seeds; values below %g µs or %g %% are drawn at that floor"
-                 " (log axes).\n",
+                 " (log axes).\n# Arms with a failed run are left out.\n",
             g->host_short, g->mode, LOG_FLOOR_US, LOG_FLOOR_PERCENT);
     double xlo[64], xhi[64], ylo[64], yhi[64];
     point pts[1024], front[1024];
@@ -286,7 +294,7 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
         fprintf(dat, "# trace %s\n", trace_names[t]);
         for (size_t i = first; i < arms->count; i++) {
             const gar_arm_summary *a = &arms->arm[i];
-            if (!same_group(a, g) || strcmp(a->trace, traces[t]) != 0 || !arm_usable(a))
+            if (!same_group(a, g) || strcmp(a->trace, traces[t]) != 0 || !arm_complete(a))
                 continue;
             double x = p99_us(a), y = busy_percent(a);
             fprintf(dat, "%.6g %.6g %u %d \"%s / %s\"\n", x, y, a->plan_rank,

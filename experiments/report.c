@@ -15,23 +15,68 @@ static bool is_oracle(const gar_arm_summary *a)
     return strcmp(a->estimator, "oracle") == 0;
 }
 
-static bool usable(const gar_arm_summary *a)
+bool gar_report_complete(const gar_arm_summary *a)
 {
-    return a->runs > a->failed;
+    return a->runs > 0 && a->failed == 0;
 }
 
 bool gar_report_eligible(const gar_arm_summary *a, double best_p99_ns)
 {
-    return usable(a) && a->p99_ns <= best_p99_ns * (1.0 + GAR_REPORT_SLACK);
+    return gar_report_complete(a) && a->p99_ns <= best_p99_ns * (1.0 + GAR_REPORT_SLACK);
 }
 
-gar_report_winner gar_report_pick(const gar_arm_summary *arms, size_t count)
+/* A table row with what it is ranked by, so qsort needs no context. */
+typedef struct ranked {
+    gar_report_row row;
+    double key; /* busy fraction when eligible, p99 otherwise */
+} ranked;
+
+static int by_rank(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->row.standing != y->row.standing)
+        return x->row.standing < y->row.standing ? -1 : 1;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    if (x->row.arm->plan_rank != y->row.arm->plan_rank)
+        return x->row.arm->plan_rank < y->row.arm->plan_rank ? -1 : 1;
+    return (x->row.arm->estimator_rank > y->row.arm->estimator_rank) -
+           (x->row.arm->estimator_rank < y->row.arm->estimator_rank);
+}
+
+/* Orders rows[0 .. count-1] for the table; without memory, leaves them in
+ * plan order (standing still set). */
+static void order_rows(const gar_arm_summary *arms, size_t count, const gar_report_winner *w,
+                       gar_report_row *rows)
+{
+    ranked *order = malloc(count > 0 ? count * sizeof *order : 1);
+    for (size_t i = 0; i < count; i++) {
+        const gar_arm_summary *a = &arms[i];
+        gar_report_row r = { a, !gar_report_complete(a)                  ? GAR_REPORT_FAILED
+                                : gar_report_eligible(a, w->best_p99_ns) ? GAR_REPORT_ELIGIBLE
+                                                                         : GAR_REPORT_OUTSIDE };
+        rows[i] = r;
+        if (order != NULL) {
+            order[i].row = r;
+            order[i].key = r.standing == GAR_REPORT_ELIGIBLE ? a->busy_frac : a->p99_ns;
+        }
+    }
+    if (order == NULL)
+        return;
+    qsort(order, count, sizeof *order, by_rank);
+    for (size_t i = 0; i < count; i++)
+        rows[i] = order[i].row;
+    free(order);
+}
+
+gar_report_winner gar_report_rank(const gar_arm_summary *arms, size_t count,
+                                  gar_report_row *rows)
 {
     gar_report_winner w = { NULL, NULL, NULL, 0 };
     bool any = false;
     for (size_t i = 0; i < count; i++) {
         const gar_arm_summary *a = &arms[i];
-        if (!usable(a))
+        if (!gar_report_complete(a))
             continue;
         if (strcmp(a->plan, "poll") == 0)
             w.poll = a;
@@ -53,7 +98,14 @@ gar_report_winner gar_report_pick(const gar_arm_summary *arms, size_t count)
             (a->busy_frac == w.winner->busy_frac && a->p99_ns < w.winner->p99_ns))
             w.winner = a;
     }
+    if (rows != NULL)
+        order_rows(arms, count, &w, rows);
     return w;
+}
+
+gar_report_winner gar_report_pick(const gar_arm_summary *arms, size_t count)
+{
+    return gar_report_rank(arms, count, NULL);
 }
 
 /* ---- HTML --------------------------------------------------------------- */
@@ -95,26 +147,6 @@ static void duration_text(double ns, char *out, size_t size)
         gar_format(out, size, "%.3g ms", ns / 1e6);
     else
         gar_format(out, size, "%.3g µs", ns / 1e3);
-}
-
-/* A table row with what it is ranked by, so qsort needs no context. */
-typedef struct ranked {
-    const gar_arm_summary *arm;
-    int tier;   /* 0 eligible, 1 the rest, 2 failed */
-    double key; /* busy fraction for tier 0, p99 for tier 1 */
-} ranked;
-
-static int by_rank(const void *a, const void *b)
-{
-    const ranked *x = a, *y = b;
-    if (x->tier != y->tier)
-        return x->tier < y->tier ? -1 : 1;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    if (x->arm->plan_rank != y->arm->plan_rank)
-        return x->arm->plan_rank < y->arm->plan_rank ? -1 : 1;
-    return (x->arm->estimator_rank > y->arm->estimator_rank) -
-           (x->arm->estimator_rank < y->arm->estimator_rank);
 }
 
 static void savings_text(const gar_report_winner *w, char *cpu, size_t cpu_size, char *lat,
@@ -165,52 +197,46 @@ static void summary_line(FILE *out, const gar_arm_summary *g, const char *name,
     fputc('\n', out);
 }
 
-static void write_table(FILE *f, const gar_arm_summary *group, size_t count,
+/* The table of one group, its rows in gar_report_rank's order. */
+static void write_table(FILE *f, const gar_report_row *rows, size_t count,
                         const gar_report_winner *w)
 {
-    ranked *order = malloc(count * sizeof *order);
-    if (order == NULL)
-        return;
-    for (size_t i = 0; i < count; i++) {
-        const gar_arm_summary *a = &group[i];
-        bool eligible = gar_report_eligible(a, w->best_p99_ns) && !is_oracle(a);
-        order[i].arm = a;
-        order[i].tier = !usable(a) ? 2 : eligible ? 0 : 1;
-        order[i].key = eligible ? a->busy_frac : a->p99_ns;
-    }
-    qsort(order, count, sizeof *order, by_rank);
     fprintf(f, "<table>\n<tr><th>#</th><th>plan / estimator</th><th>p99 overshoot</th>"
                "<th>p50</th><th>max</th><th>busy CPU</th><th>runs</th><th></th></tr>\n");
+    size_t place = 0;
     for (size_t i = 0; i < count; i++) {
-        const gar_arm_summary *a = order[i].arm;
+        const gar_arm_summary *a = rows[i].arm;
+        bool failed = rows[i].standing == GAR_REPORT_FAILED;
         char name[GAR_RESULTS_TEXT * 2], p99[32], p50[32], max[32];
         arm_name(a, name, sizeof name);
         duration_text(a->p99_ns, p99, sizeof p99);
         duration_text(a->p50_ns, p50, sizeof p50);
         duration_text(a->max_ns, max, sizeof max);
-        bool eligible = gar_report_eligible(a, w->best_p99_ns);
-        const char *note = a == w->winner ? "winner"
-                           : is_oracle(a) ? "bound (oracle)"
-                           : !usable(a)   ? "failed"
-                           : eligible     ? "within 10 %"
-                                          : "";
-        fprintf(f, "<tr class=\"%s\"><td>%zu</td><td title=\"", a == w->winner ? "win" : "",
-                i + 1);
+        const char *note = a == w->winner                               ? "winner"
+                           : failed                                     ? "failed: not ranked"
+                           : is_oracle(a)                               ? "bound (oracle)"
+                           : rows[i].standing == GAR_REPORT_ELIGIBLE ? "within 10 %"
+                                                                        : "";
+        /* A failed arm has no place in the ranking, so no number. */
+        char rank[24] = "";
+        if (!failed)
+            gar_format(rank, sizeof rank, "%zu", ++place);
+        fprintf(f, "<tr class=\"%s\"><td>%s</td><td title=\"",
+                a == w->winner ? "win" : failed ? "failed" : "", rank);
         html_text(f, a->plan);
         fprintf(f, "\">");
         html_text(f, name);
         if (strcmp(a->plan_ran, a->plan) != 0 && strstr(a->plan_ran, "(fallback from") != NULL)
             fprintf(f, " <small>(flag ran as poll: no word wait on this host)</small>");
-        if (!usable(a))
-            fprintf(f, "</td><td colspan=\"4\">every run failed");
+        if (failed)
+            fprintf(f, "</td><td colspan=\"4\">failed on %llu of %llu seeds",
+                    (unsigned long long)a->failed, (unsigned long long)a->runs);
         else
             fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td><td>%.3g %%", p99, p50, max,
                     100 * a->busy_frac);
-        fprintf(f, "</td><td>%llu%s</td><td>%s</td></tr>\n", (unsigned long long)a->runs,
-                a->failed > 0 ? " (some failed)" : "", note);
+        fprintf(f, "</td><td>%llu</td><td>%s</td></tr>\n", (unsigned long long)a->runs, note);
     }
     fprintf(f, "</table>\n");
-    free(order);
 }
 
 static void write_image(FILE *f, const gar_plot_file *p)
@@ -317,7 +343,10 @@ int gar_report_write(gar_store *store, const char *dir, FILE *summary, gar_error
                 "are eligible; the <b>winner</b> is the eligible arm with the lowest busy CPU "
                 "fraction (busy time over waiting time). The table lists the eligible arms by "
                 "busy CPU, then the rest by p99. CPU saved is against <code>poll</code>, "
-                "latency saved against <code>block</code>.</p>\n"
+                "latency saved against <code>block</code>. An arm with any failed run (a seed "
+                "whose replay returned an error) is shown as failed, with its count of failed "
+                "seeds, and is not ranked: its mean over the seeds that succeeded would not be "
+                "comparable.</p>\n"
                 "<p>Overshoot is how much later than possible a wait learnt of its completion "
                 "(wait end less the later of completion and wait start). An arm is a plan and "
                 "the estimator feeding its predict; <code>-</code> marks a plan without "
@@ -338,7 +367,12 @@ int gar_report_write(gar_store *store, const char *dir, FILE *summary, gar_error
             html_text(f, g->trace_short);
             fprintf(f, "</h2>\n<p>Content hash <code>%s</code>.</p>\n", g->trace);
         }
-        gar_report_winner w = gar_report_pick(g, n);
+        gar_report_row *rows = malloc(n * sizeof *rows);
+        if (rows == NULL) {
+            rc = gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
+            break;
+        }
+        gar_report_winner w = gar_report_rank(g, n, rows);
         fprintf(f, "<h3>Host ");
         html_text(f, g->host_short);
         fprintf(f, ", %s loop</h3>\n", g->mode);
@@ -352,9 +386,17 @@ int gar_report_write(gar_store *store, const char *dir, FILE *summary, gar_error
             if (summary != NULL)
                 summary_line(summary, g, name, &w);
         } else {
-            fprintf(f, "<p>No arm succeeded here.</p>\n");
+            fprintf(f, "<p>No complete arm here: every arm has a failed run.</p>\n");
         }
-        write_table(f, g, n, &w);
+        size_t failed_arms = 0;
+        for (size_t k = 0; k < n; k++)
+            failed_arms += rows[k].standing == GAR_REPORT_FAILED;
+        if (failed_arms > 0)
+            fprintf(f, "<p>%zu arm%s had a failed run: shown last with the count of failed "
+                       "seeds, not ranked.</p>\n",
+                    failed_arms, failed_arms == 1 ? "" : "s");
+        write_table(f, rows, n, &w);
+        free(rows);
         for (size_t p = pareto_count; p < files->count; p++)
             if (strcmp(files->file[p].trace, g->trace) == 0 &&
                 strcmp(files->file[p].host, g->host) == 0 &&
