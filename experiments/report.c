@@ -1,4 +1,5 @@
 /* experiments/report.c — report.html: the plots and a ranking per trace. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "report.h"
 
 #include <errno.h>
@@ -261,7 +262,9 @@ static const char style[] =
     "tr.win td{background:#e6f4ea;font-weight:bold}"
     "img{max-width:100%;border:1px solid #eee}figure{margin:1em 0}"
     "figcaption{font-size:.9em;color:#555}code{background:#f5f5f5;padding:0 .2em}"
-    ".winner{background:#f6f8fa;border-left:4px solid #0a7;padding:.4em .8em}";
+    ".winner{background:#f6f8fa;border-left:4px solid #0a7;padding:.4em .8em}"
+    ".warn{background:#fff4e5;border-left:4px solid #d55e00;padding:.4em .8em}"
+    "tr.failed td{color:#888}";
 
 static bool same_group(const gar_arm_summary *a, const gar_arm_summary *b)
 {
@@ -269,7 +272,9 @@ static bool same_group(const gar_arm_summary *a, const gar_arm_summary *b)
            strcmp(a->mode, b->mode) == 0;
 }
 
-static int meta_line(gar_store *store, FILE *f, gar_error *err)
+/* Which database, which gar made it, and which builds of gar made its rows:
+ * a resumed sweep or a merge can mix them, and the reader must know. */
+static int meta_line(gar_store *store, FILE *f, FILE *summary, gar_error *err)
 {
     char version[64], commit[64], schema[16];
     int rc = gar_store_meta(store, "gar_version", version, sizeof version, err);
@@ -277,33 +282,79 @@ static int meta_line(gar_store *store, FILE *f, gar_error *err)
         rc = gar_store_meta(store, "source_commit", commit, sizeof commit, err);
     if (rc == 0)
         rc = gar_store_meta(store, "schema_version", schema, sizeof schema, err);
+    gar_results_build builds[GAR_RESULTS_BUILDS_MAX];
+    size_t count = 0;
+    bool more = false;
+    if (rc == 0)
+        rc = gar_results_builds(store, builds, &count, &more, err);
     if (rc < 0)
         return rc;
     fprintf(f, "<p>Database <code>");
     html_text(f, gar_store_path(store));
-    fprintf(f, "</code>: schema version %s, made by gar ", schema);
+    fprintf(f, "</code>: schema version %s, created by gar ", schema);
     html_text(f, version);
     fprintf(f, " (source ");
     html_text(f, commit);
-    fprintf(f, ").</p>\n");
+    fprintf(f, "). Its runs were made by ");
+    for (size_t i = 0; i < count; i++) {
+        fprintf(f, "%sgar ", i == 0 ? "" : i + 1 == count && !more ? " and " : ", ");
+        html_text(f, builds[i].version);
+        fprintf(f, " (source ");
+        html_text(f, builds[i].commit);
+        fprintf(f, ", %llu run%s)", (unsigned long long)builds[i].runs,
+                builds[i].runs == 1 ? "" : "s");
+    }
+    fprintf(f, "%s.</p>\n", more ? " and other builds" : "");
+    if (count > 1) {
+        fprintf(f, "<p class=\"warn\"><b>Warning: mixed builds.</b> The runs come from %s%zu "
+                   "builds of gar (a sweep resumed by another gar, or a merge of databases "
+                   "made by different ones). Numbers from different builds compare only if "
+                   "the simulator did not change between them.</p>\n",
+                more ? "more than " : "", count);
+        if (summary != NULL) {
+            fprintf(summary, "warning: mixed builds: the runs come from %s%zu builds of gar:",
+                    more ? "more than " : "", count);
+            for (size_t i = 0; i < count; i++)
+                fprintf(summary, "%s %s (%s) %llu runs", i == 0 ? "" : ";", builds[i].version,
+                        builds[i].commit, (unsigned long long)builds[i].runs);
+            fputc('\n', summary);
+        }
+    }
     return 0;
 }
 
-int gar_report_write(gar_store *store, const char *dir, FILE *summary, gar_error *err)
+int gar_report_write(gar_store *store, const char *dir, FILE *summary_out, gar_error *err)
 {
     int rc = gar_plot_check_gnuplot(err);
     if (rc < 0)
         return rc;
+    /* The summary is held back until the files are in place: a refused
+     * report prints no winner. */
+    char *held = NULL;
+    size_t held_len = 0;
+    FILE *summary = NULL;
+    if (summary_out != NULL && (summary = open_memstream(&held, &held_len)) == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
     gar_arm_list arms = { NULL, 0 };
     gar_plot_files *files = calloc(1, sizeof *files);
-    if (files == NULL)
+    if (files == NULL) {
+        if (summary != NULL)
+            fclose(summary);
+        free(held);
         return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
-    rc = gar_results_arms(store, &arms, err);
+    }
+    /* What can be checked is checked before a file is made: rows, traces,
+     * host profiles.  Then everything is staged and appears together. */
+    rc = gar_results_check_rows(store, err);
+    if (rc == 0)
+        rc = gar_results_arms(store, &arms, err);
     if (rc == 0 && arms.count == 0)
         rc = gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "report", gar_store_path(store),
                            "holds no runs to report");
     if (rc == 0)
-        rc = gar_plot_make_dir(dir, err);
+        rc = gar_results_check_sources(store, NULL, err);
+    if (rc == 0)
+        rc = gar_plot_stage_begin(dir, files, err);
     if (rc == 0)
         rc = gar_plot_pareto(&arms, dir, files, err);
     size_t pareto_count = files->count;
@@ -322,9 +373,8 @@ int gar_report_write(gar_store *store, const char *dir, FILE *summary, gar_error
             rc = gar_plot_prediction(store, &key, dir, files, err);
     }
 
-    char path[4096], tmp[4200];
-    gar_format(path, sizeof path, "%s/report.html", dir);
-    gar_format(tmp, sizeof tmp, "%s.tmp", path);
+    char tmp[4400];
+    gar_format(tmp, sizeof tmp, "%s/report.html", gar_plot_out_dir(files, dir));
     FILE *f = NULL;
     if (rc == 0 && (f = fopen(tmp, "w")) == NULL)
         rc = gar_error_set(err, GAR_E_IO, 3, tmp, "write", strerror(errno));
@@ -333,7 +383,7 @@ int gar_report_write(gar_store *store, const char *dir, FILE *summary, gar_error
                    "<title>gar sweep report</title>\n<style>%s</style></head><body>\n"
                    "<h1>gar sweep report</h1>\n",
                 style);
-        rc = meta_line(store, f, err);
+        rc = meta_line(store, f, summary, err);
     }
     if (rc == 0) {
         fprintf(f,
@@ -413,15 +463,29 @@ int gar_report_write(gar_store *store, const char *dir, FILE *summary, gar_error
     }
     if (f != NULL) {
         fprintf(f, "</body></html>\n");
-        bool bad = ferror(f) != 0;
-        if (fclose(f) != 0 || bad) {
-            if (rc == 0)
-                rc = gar_error_set(err, GAR_E_IO, 3, tmp, "write", "write error");
+        errno = 0;
+        bool bad = fflush(f) != 0 || ferror(f) != 0;
+        int saved = errno;
+        if (fclose(f) != 0 && !bad) {
+            bad = true;
+            saved = errno;
         }
-        if (rc == 0 && rename(tmp, path) != 0)
-            rc = gar_error_set(err, GAR_E_IO, 3, path, "rename into", strerror(errno));
-        if (rc < 0)
-            remove(tmp);
+        if (bad && rc == 0)
+            rc = gar_error_set(err, GAR_E_IO, 3, tmp, "write",
+                               saved != 0 ? strerror(saved) : "write error");
+    }
+    /* The page and every plot appear together, or nothing does. */
+    if (rc == 0)
+        rc = gar_plot_stage_commit(files, err);
+    else
+        gar_plot_stage_abort(files);
+    if (summary != NULL) {
+        bool lost = fclose(summary) != 0;
+        if (rc == 0 && lost)
+            rc = gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
+        if (rc == 0)
+            fwrite(held, 1, held_len, summary_out);
+        free(held);
     }
     gar_arm_list_free(&arms);
     free(files);

@@ -704,3 +704,21 @@ int gar_store_snapshot(const char *path, const char *into, gar_error *err)
     sqlite3_close(db);
     return rc;
 }
+
+int gar_store_other_builds(gar_store *s, uint64_t *runs, gar_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    *runs = 0;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT count(*) FROM runs WHERE gar_version IS NOT ?1"
+                           " OR source_commit IS NOT ?2",
+                           -1, &st, NULL) != SQLITE_OK)
+        return db_fault(err, s->path, "count the runs of other builds in", s->db);
+    sqlite3_bind_text(st, 1, GAR_VERSION, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, GAR_SOURCE_COMMIT, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *runs = (uint64_t)sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : db_fault(err, s->path, "count the runs of other builds in", s->db);
+}

@@ -91,6 +91,10 @@ int gar_store_has(gar_store *store, const gar_store_run *key, gar_error *err);
  * its key was already there (nothing changed), or -GAR_E_IO. */
 int gar_store_insert(gar_store *store, const gar_store_run *run, gar_error *err);
 
+/* How many stored runs another build of gar made (another gar_version or
+ * source_commit than this one's).  Returns 0 with `*runs`, or -GAR_E_IO. */
+int gar_store_other_builds(gar_store *store, uint64_t *runs, gar_error *err);
+
 /* Whether `path` names the store's own file (same device and inode: also
  * through another path or a hard link).  Returns 1, 0 (another file, or
  * none), or -GAR_E_IO. */
