@@ -3,7 +3,8 @@
 # adopt or change: another program's SQLite file, refused by sweep, plot
 # and report byte for byte unchanged (its journal mode included); merges
 # refused as a whole before any output exists; a database merged into
-# itself, by its name or through a hard link.
+# itself, by its name or through a hard link; and each run's gar build kept
+# through a resume and a merge, and named by the report.
 set -u
 gar=$1
 data=$(cd "$(dirname "$0")/../../data" && pwd)
@@ -93,6 +94,34 @@ grep -q 'is the output database itself' "$tmp/err" || fail "merging through a ha
 mkdir "$tmp/sub"
 expect 2 "$gar" merge "$tmp/sub/../a.db" "$tmp/a.db"
 grep -q 'is the output database itself' "$tmp/err" || fail "merging through another path: $(cat "$tmp/err")"
+
+# --- provenance: every run names the gar that made it ---
+expect 0 "$gar" sweep "$tmp/s.sweep" --db "$tmp/v.db" --quiet
+version=$(sqlite3 "$tmp/v.db" "SELECT value FROM meta WHERE key = 'gar_version'")
+commit=$(sqlite3 "$tmp/v.db" "SELECT value FROM meta WHERE key = 'source_commit'")
+[ "$(sqlite3 "$tmp/v.db" "SELECT count(*) FROM runs WHERE gar_version = '$version' AND source_commit = '$commit'")" -eq 4 ] \
+    || fail "runs do not record the gar that made them"
+grep -q '^other_builds:' "$tmp/out" && fail "a fresh sweep reported other builds"
+# As if another gar had made the seed-1 runs, then a resume adds seed 3.
+sqlite3 "$tmp/v.db" "UPDATE runs SET gar_version = '0.0.1', source_commit = 'oldcommit' WHERE seed = 1"
+sed 's/^seed 1 2$/seed 1 2 3/' "$tmp/s.sweep" >"$tmp/s3.sweep"
+expect 0 "$gar" sweep "$tmp/s3.sweep" --db "$tmp/v.db" --quiet
+grep -q '^other_builds: 2 ' "$tmp/out" || fail "a resume into another build's rows did not say so: $(cat "$tmp/out")"
+[ "$(sqlite3 "$tmp/v.db" "SELECT count(*) FROM runs WHERE seed = 3 AND gar_version = '$version'")" -eq 2 ] \
+    || fail "the resumed runs do not carry this gar's version"
+# A merge keeps each run's own build.
+expect 0 "$gar" merge "$tmp/vm.db" "$tmp/v.db"
+[ "$(sqlite3 "$tmp/vm.db" "SELECT count(*) FROM runs WHERE source_commit = 'oldcommit'")" -eq 2 ] \
+    || fail "a merge lost the build of the runs it copied"
+if command -v gnuplot >/dev/null 2>&1; then
+    expect 0 "$gar" report --db "$tmp/vm.db" --out "$tmp/vrep"
+    grep -q 'mixed builds' "$tmp/vrep/report.html" || fail "the report does not warn of mixed builds"
+    grep -q 'gar 0.0.1 (source oldcommit, 2 runs)' "$tmp/vrep/report.html" \
+        || fail "the report does not name the other build"
+    grep -q "gar $version (source $commit, 4 runs)" "$tmp/vrep/report.html" \
+        || fail "the report does not name this build"
+    grep -q '^warning: mixed builds' "$tmp/out" || fail "report printed no mixed-builds warning"
+fi
 
 [ $failures -eq 0 ] || exit 1
 echo "all checks passed"
