@@ -73,12 +73,15 @@ static void order_rows(const gar_arm_summary *arms, size_t count, const gar_repo
 gar_report_winner gar_report_rank(const gar_arm_summary *arms, size_t count,
                                   gar_report_row *rows)
 {
-    gar_report_winner w = { NULL, NULL, NULL, 0 };
+    gar_report_winner w = { NULL, NULL, NULL, 0, false, false };
     bool any = false;
     for (size_t i = 0; i < count; i++) {
         const gar_arm_summary *a = &arms[i];
-        if (!gar_report_complete(a))
+        if (!gar_report_complete(a)) {
+            w.poll_failed |= strcmp(a->plan, "poll") == 0;
+            w.block_failed |= strcmp(a->plan, "block") == 0;
             continue;
+        }
         if (strcmp(a->plan, "poll") == 0)
             w.poll = a;
         if (strcmp(a->plan, "block") == 0)
@@ -159,7 +162,8 @@ static void savings_text(const gar_report_winner *w, char *cpu, size_t cpu_size,
         gar_format(cpu, cpu_size, "busy %.3g %% against poll's %.3g %%: %.3g points less",
                  100 * win->busy_frac, 100 * w->poll->busy_frac, 100 * saved);
     } else {
-        gar_format(cpu, cpu_size, "busy %.3g %% (the sweep ran no poll)", 100 * win->busy_frac);
+        gar_format(cpu, cpu_size, "busy %.3g %% (%s)", 100 * win->busy_frac,
+                   w->poll_failed ? "poll had a failed run" : "the sweep ran no poll");
     }
     if (w->block != NULL) {
         char a[32], b[32], d[32];
@@ -172,7 +176,8 @@ static void savings_text(const gar_report_winner *w, char *cpu, size_t cpu_size,
     } else {
         char a[32];
         duration_text(win->p99_ns, a, sizeof a);
-        gar_format(lat, lat_size, "p99 %s (the sweep ran no block)", a);
+        gar_format(lat, lat_size, "p99 %s (%s)", a,
+                   w->block_failed ? "block had a failed run" : "the sweep ran no block");
     }
 }
 
@@ -187,9 +192,10 @@ static void summary_line(FILE *out, const gar_arm_summary *g, const char *name,
             g->host_short, g->mode, name, p99, 100 * w->winner->busy_frac);
     const gar_arm_summary *refs[2] = { w->poll, w->block };
     const char *ref_names[2] = { "poll", "block" };
+    const bool ref_failed[2] = { w->poll_failed, w->block_failed };
     for (int r = 0; r < 2; r++) {
         if (refs[r] == NULL) {
-            fprintf(out, " | %s: not run", ref_names[r]);
+            fprintf(out, " | %s: %s", ref_names[r], ref_failed[r] ? "failed" : "not run");
             continue;
         }
         duration_text(refs[r]->p99_ns, p99, sizeof p99);

@@ -34,6 +34,8 @@ typedef struct gar_report_winner {
     const gar_arm_summary *poll;   /* the plan `poll` when complete, or NULL */
     const gar_arm_summary *block;  /* the plan `block` when complete, or NULL */
     double best_p99_ns;
+    bool poll_failed;              /* `poll` ran but has a failed run */
+    bool block_failed;             /* `block` ran but has a failed run */
 } gar_report_winner;
 
 /* Where an arm stands in its group's table, best first. */

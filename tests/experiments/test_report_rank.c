@@ -92,6 +92,8 @@ static void an_arm_with_a_failed_seed_is_shown_failed_not_ranked(void **state)
     arms[1].failed = 1;
     w = gar_report_pick(arms, 4);
     assert_null(w.poll);
+    assert_true(w.poll_failed);
+    assert_false(w.block_failed);
     assert_ptr_equal(w.winner, &arms[3]);
 }
 
