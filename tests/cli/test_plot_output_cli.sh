@@ -17,6 +17,7 @@ cleanup() {
     rm -rf "$tmp"
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM # a killed test still unmounts its tmpfs
 failures=0
 
 fail() {
