@@ -200,6 +200,13 @@ static char *inspect_uri(const char *path, bool immutable)
     if (uri == NULL)
         return NULL;
     size_t k = (size_t)sprintf(uri, "file:");
+    /* "file://x" would name a host: a path starting with "//" is written
+     * as the same path with one leading slash, under an empty authority. */
+    if (path[0] == '/' && path[1] == '/') {
+        k += (size_t)sprintf(uri + k, "//");
+        while (path[1] == '/')
+            path++;
+    }
     for (const char *p = path; *p != '\0'; p++) {
         if (*p == '%' || *p == '?' || *p == '#')
             k += (size_t)sprintf(uri + k, "%%%02X", (unsigned char)*p);
