@@ -9,7 +9,12 @@
 #include <gar/bands.h>
 
 #include "format.h"
+#include "gar_source.h"
 #include "sweep_spec.h"
+
+#ifndef GAR_VERSION
+#define GAR_VERSION "unknown"
+#endif
 
 static int db_fault(gar_store *store, const char *doing, gar_error *err)
 {
@@ -441,6 +446,7 @@ int gar_results_find_run(gar_store *store, const char *trace, const char *host, 
 /* The stored metrics a re-run must reproduce. */
 typedef struct stored_check {
     int64_t waits, p50, p99, max, busy, queries;
+    char version[64], commit[64]; /* the build that made the run */
 } stored_check;
 
 static int read_sources(gar_store *store, const gar_run_key *key, char **trace_source,
@@ -448,7 +454,7 @@ static int read_sources(gar_store *store, const gar_run_key *key, char **trace_s
 {
     static const char sql[] =
         "SELECT t.source, h.profile, r.waits, r.overshoot_p50_ns, r.overshoot_p99_ns,"
-        " r.overshoot_max_ns, r.busy_ns, r.queries"
+        " r.overshoot_max_ns, r.busy_ns, r.queries, r.gar_version, r.source_commit"
         " FROM runs r JOIN traces t ON t.trace = r.trace JOIN hosts h ON h.host = r.host"
         " WHERE r.id = ?1";
     sqlite3_stmt *st = NULL;
@@ -468,6 +474,8 @@ static int read_sources(gar_store *store, const gar_run_key *key, char **trace_s
     check->max = sqlite3_column_int64(st, 5);
     check->busy = sqlite3_column_int64(st, 6);
     check->queries = sqlite3_column_int64(st, 7);
+    copy_column(st, 8, check->version, sizeof check->version);
+    copy_column(st, 9, check->commit, sizeof check->commit);
     sqlite3_finalize(st);
     if (*trace_source == NULL || *host_text == NULL) {
         free(*trace_source);
@@ -481,7 +489,8 @@ int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_obser
                       void *context, gar_error *err)
 {
     char *source = NULL, *host_text = NULL;
-    stored_check want = { 0, 0, 0, 0, 0, 0 };
+    stored_check want;
+    memset(&want, 0, sizeof want);
     int rc = read_sources(store, key, &source, &host_text, &want, err);
     if (rc < 0)
         return rc;
@@ -520,11 +529,20 @@ int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_obser
         ((int64_t)m.waits != want.waits || (int64_t)m.overshoot_ns.p50 != want.p50 ||
          (int64_t)m.overshoot_ns.p99 != want.p99 || (int64_t)m.overshoot_ns.max != want.max ||
          (int64_t)m.busy_ns != want.busy || (int64_t)m.queries != want.queries)) {
-        char what[64];
+        char what[64], why[400];
         gar_format(what, sizeof what, "re-run run %lld of", (long long)key->id);
-        rc = gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), what,
-                           "the replay no longer gives its stored metrics (was the database "
-                           "made by another gar?)");
+        bool same_build = strcmp(want.version, GAR_VERSION) == 0 &&
+                          strcmp(want.commit, GAR_SOURCE_COMMIT) == 0;
+        if (same_build)
+            gar_format(why, sizeof why,
+                       "the replay no longer gives its stored metrics (the run was made by "
+                       "this build of gar: was the row edited?)");
+        else
+            gar_format(why, sizeof why,
+                       "the replay no longer gives its stored metrics (the run was made by gar "
+                       "%s, source %s; this is gar %s, source %s)",
+                       want.version, want.commit, GAR_VERSION, GAR_SOURCE_COMMIT);
+        rc = gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), what, why);
     }
     gar_sweep_trace_free(&trace);
     free(source);

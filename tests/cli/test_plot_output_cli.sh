@@ -134,7 +134,10 @@ late() { # late WHAT: plot and report into a fresh and a used folder, both refus
 # Metrics edited after the sweep: the re-run of a drawn run disagrees.
 cp "$tmp/a.db" "$tmp/b.db"
 sqlite3 "$tmp/b.db" "UPDATE runs SET overshoot_p99_ns = overshoot_p99_ns + 1 WHERE plan = 'poll'"
-late "edited metrics" 'no longer gives its stored metrics'
+late "edited metrics" 'no longer gives its stored metrics (the run was made by this build'
+# The same, from runs another build made: the refusal names both builds.
+sqlite3 "$tmp/b.db" "UPDATE runs SET gar_version = '0.0.1', source_commit = 'oldcommit' WHERE plan = 'poll'"
+late "another build's runs" 'made by gar 0.0.1, source oldcommit; this is gar '
 # A host profile that no longer parses.
 cp "$tmp/a.db" "$tmp/b.db"
 sqlite3 "$tmp/b.db" "UPDATE hosts SET profile = 'gar-host v1' || char(10) || 'nonsense here'"
