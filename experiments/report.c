@@ -54,6 +54,7 @@ static void order_rows(const gar_arm_summary *arms, size_t count, const gar_repo
     for (size_t i = 0; i < count; i++) {
         const gar_arm_summary *a = &arms[i];
         gar_report_row r = { a, !gar_report_complete(a)                  ? GAR_REPORT_FAILED
+                                : is_oracle(a)                           ? GAR_REPORT_BOUND
                                 : gar_report_eligible(a, w->best_p99_ns) ? GAR_REPORT_ELIGIBLE
                                                                          : GAR_REPORT_OUTSIDE };
         rows[i] = r;

@@ -40,7 +40,8 @@ typedef struct gar_report_winner {
 
 /* Where an arm stands in its group's table, best first. */
 typedef enum gar_report_standing {
-    GAR_REPORT_ELIGIBLE, /* within the slack of the best p99 (the oracle too) */
+    GAR_REPORT_ELIGIBLE, /* within the slack of the best p99 (never the oracle) */
+    GAR_REPORT_BOUND,    /* the oracle, complete: a bound shown beside the policies */
     GAR_REPORT_OUTSIDE,  /* complete, but its p99 is outside the slack */
     GAR_REPORT_FAILED,   /* at least one run failed: shown, never ranked */
 } gar_report_standing;
@@ -57,8 +58,9 @@ bool gar_report_complete(const gar_arm_summary *arm);
 /* The ranking, in one place: the winner of one group's arms (`arms`, `count`
  * of them, all of one trace, host and mode, in plan order), and, when `rows`
  * is not NULL, the table's order in rows[0 .. count-1]: the eligible arms
- * by busy fraction, then the complete rest by p99, then the failed arms
- * (ties in plan, then estimator order).  The rows point into `arms`. */
+ * by busy fraction, then the oracle, then the complete rest by p99, then
+ * the failed arms (ties in plan, then estimator order).  The rows point
+ * into `arms`. */
 gar_report_winner gar_report_rank(const gar_arm_summary *arms, size_t count,
                                   gar_report_row *rows);
 

@@ -35,6 +35,14 @@ static void the_cheapest_arm_near_the_best_p99_wins(void **state)
     };
     gar_report_winner w = gar_report_pick(arms, 6);
     assert_ptr_equal(w.winner, &arms[3]);
+    /* The table: eligible by busy, the oracle, the rest by p99. */
+    gar_report_row rows[6];
+    gar_report_rank(arms, 6, rows);
+    const gar_arm_summary *order[6] = { &arms[3], &arms[2], &arms[1], &arms[5], &arms[4],
+                                        &arms[0] };
+    for (int i = 0; i < 6; i++)
+        assert_ptr_equal(rows[i].arm, order[i]);
+    assert_int_equal(rows[3].standing, GAR_REPORT_BOUND);
     assert_ptr_equal(w.poll, &arms[1]);
     assert_ptr_equal(w.block, &arms[0]);
     assert_true(w.best_p99_ns == 1000);
