@@ -1,6 +1,8 @@
 /* experiments/verb_report.c — `gar report --db FILE --out DIR`: report.html
  * with the plots and a ranking per trace. */
 #include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 #include "report.h"
@@ -70,11 +72,23 @@ int gar_verb_report_main(int argc, char **argv)
     gar_store *store = NULL;
     if (gar_store_open(db_path, false, &store, &err) < 0)
         return gar_cli_refuse(&err);
-    printf("db: %s\n", db_path);
-    int rc = gar_report_write(store, dir, stdout, &err);
+    /* A refused report prints nothing but its error: the summary waits. */
+    char *summary = NULL;
+    size_t summary_len = 0;
+    FILE *held = open_memstream(&summary, &summary_len);
+    int rc = held != NULL ? gar_report_write(store, dir, held, &err)
+                          : gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for the report",
+                                          "exhausted");
     gar_store_close(store);
-    if (rc < 0)
+    if (held != NULL)
+        fclose(held);
+    if (rc < 0) {
+        free(summary);
         return gar_cli_refuse(&err);
+    }
+    printf("db: %s\n", db_path);
+    fwrite(summary, 1, summary_len, stdout);
+    free(summary);
     printf("report: %s/report.html\n", dir);
     return GAR_EXIT_OK;
 }
