@@ -9,9 +9,11 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -144,6 +146,77 @@ static void an_output_path_that_is_a_file_is_refused(void **state)
     free(files);
 }
 
+/* A database of one trace, one host and two plans, two seeds each. */
+static gar_store *small_database(const char *path)
+{
+    gar_store *s = NULL;
+    assert_int_equal(gar_store_open(path, true, &s, NULL), 0);
+    assert_int_equal(sqlite3_exec(gar_store_db(s),
+                                  "INSERT INTO traces VALUES ('00000000000000aa','t.csv','/t.csv',10);"
+                                  "INSERT INTO hosts VALUES ('00000000000000bb','h.host','/h','x')",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    gar_replay_metrics m;
+    memset(&m, 0, sizeof m);
+    m.waits = 10;
+    m.overshoot_ns.p99 = 1000;
+    m.busy_ns = 5;
+    m.wait_ns = 10;
+    m.busy_frac = 0.5;
+    const char *plans[] = { "block", "poll" };
+    for (int p = 0; p < 2; p++)
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            gar_store_run r = { .trace = "00000000000000aa", .trace_name = "t.csv",
+                                .plan = plans[p], .estimator = "-",
+                                .host = "00000000000000bb", .host_name = "h.host",
+                                .mode = "open", .seed = seed, .metrics = &m };
+            assert_int_equal(gar_store_insert(s, &r, NULL), 1);
+        }
+    return s;
+}
+
+/* A disk that fills up under the data file: the write fails (EFBIG, with
+ * SIGXFSZ ignored as a full disk's ENOSPC would), the plot is refused with
+ * the system's reason, and nothing is left — no empty .dat. */
+static void a_failing_write_leaves_nothing(void **state)
+{
+    (void)state;
+    if (gar_plot_check_gnuplot(NULL) < 0)
+        skip(); /* the plot refuses earlier without gnuplot */
+    char db[128], dir[128];
+    snprintf(db, sizeof db, "%s/s.db", root);
+    snprintf(dir, sizeof dir, "%s/plots", root);
+    gar_store *store = small_database(db); /* its files exist before the limit */
+    gar_arm_list arms;
+    assert_int_equal(gar_results_arms(store, &arms, NULL), 0);
+    assert_int_equal(arms.count, 2);
+    gar_plot_files *files = calloc(1, sizeof *files);
+    assert_non_null(files);
+    assert_int_equal(gar_plot_stage_begin(dir, files, NULL), 0);
+
+    struct rlimit was, small = { 100, 0 };
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
+    small.rlim_max = was.rlim_max;
+    void (*old)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    gar_error err;
+    int rc = gar_plot_pareto(&arms, dir, files, &err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
+    signal(SIGXFSZ, old);
+
+    assert_int_equal(rc, -GAR_E_IO);
+    char text[512];
+    gar_error_message(&err, text, sizeof text);
+    assert_non_null(strstr(text, "pareto-h-open.dat"));
+    assert_non_null(strstr(text, "File too large"));
+    gar_plot_stage_abort(files);
+    struct stat st;
+    assert_int_equal(stat(dir, &st), -1); /* the folder it made is gone too */
+    free(files);
+    gar_arm_list_free(&arms);
+    gar_store_close(store);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -152,6 +225,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(an_abort_leaves_the_folder_as_it_was, setup, teardown),
         cmocka_unit_test_setup_teardown(an_output_path_that_is_a_file_is_refused, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(a_failing_write_leaves_nothing, setup, teardown),
     };
     return cmocka_run_group_tests_name("plot_stage", tests, NULL, NULL);
 }
