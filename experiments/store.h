@@ -112,10 +112,13 @@ typedef struct gar_store_merge_stats {
     uint64_t present;   /* rows whose key the output already had, equal */
 } gar_store_merge_stats;
 
-/* Copies every trace, host and run of the database at `path` into `out`, in
- * one transaction.  Refused, with nothing copied: an input of another schema
- * version (-GAR_E_IO naming the file and both versions), not a gar database,
- * or holding a run whose key the output has with different results. */
+/* Copies every trace, host and run (each run with the build that made it)
+ * of the database at `path` into `out`, in one transaction.  Refused, with
+ * nothing copied (-GAR_E_IO): the output's own file (also under another
+ * path or a hard link), an input that gar_store_check refuses (missing, not
+ * a gar database, another schema version), or one holding a run whose key
+ * the output has with different results.  All-or-nothing over several
+ * inputs is the caller's (gar merge builds into a temporary file). */
 int gar_store_merge(gar_store *out, const char *path, gar_store_merge_stats *stats,
                     gar_error *err);
 
