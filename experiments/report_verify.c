@@ -64,20 +64,17 @@ static int add_row(void *ctx, const gar_verification *v, gar_error *err)
     return gar_plot_verification(v, s->rows, s->dir, s->files, err);
 }
 
-int gar_report_verifications(gar_store *store, const char *dir, FILE *html, gar_error *err)
+int gar_report_verifications(gar_store *store, const char *dir, gar_plot_files *files,
+                             FILE *html, gar_error *err)
 {
-    gar_plot_files *files = calloc(1, sizeof *files);
-    if (files == NULL)
-        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
+    const size_t first_plot = files->count;
     /* The table is written into a temporary stream first: the section's
      * heading and its explanation come before it, but only when there are rows. */
     char *table = NULL;
     size_t table_len = 0;
     FILE *t = open_memstream(&table, &table_len);
-    if (t == NULL) {
-        free(files);
+    if (t == NULL)
         return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
-    }
     section s = { dir, t, files, 0, 0, 0 };
     int rc = gar_verifications_each(store, add_row, &s, err);
     if (s.rows > 0)
@@ -94,14 +91,14 @@ int gar_report_verifications(gar_store *store, const char *dir, FILE *html, gar_
                 "tolerances stored with it (the defaults: <code>gar verify --help</code>).</p>\n",
                 s.agree, s.rows);
         fwrite(table, 1, table_len, html);
-        for (size_t i = 0; i < files->count; i++) {
+        for (size_t i = first_plot; i < files->count; i++) {
             fprintf(html, "<figure><a href=\"");
             html_text(html, files->file[i].png);
             fprintf(html, "\"><img src=\"");
             html_text(html, files->file[i].png);
             fprintf(html, "\" alt=\"");
             html_text(html, files->file[i].caption);
-            fprintf(html, "\"></a><figcaption>%zu. ", i + 1);
+            fprintf(html, "\"></a><figcaption>%zu. ", i - first_plot + 1);
             html_text(html, files->file[i].caption);
             fprintf(html, "</figcaption></figure>\n");
         }
@@ -110,6 +107,5 @@ int gar_report_verifications(gar_store *store, const char *dir, FILE *html, gar_
                           "a report).</p>\n", s.left_out, GAR_PLOT_FILES_MAX);
     }
     free(table);
-    free(files);
     return rc;
 }
