@@ -33,6 +33,7 @@
 #define POLL_BURST_SHORTEST (100 * US)
 #define POLL_BURST_LONGEST (5 * MS)
 #define POLL_GAP (100 * US) /* the host's own work between two waits */
+#define POLL_LEAD (300 * US) /* a visibility poll starts this long before the completion */
 #define POLL_RUN_NS (2 * GAR_NS_PER_S)
 #define POLL_RUN_QUICK_NS (200 * MS)
 #define COST_BATCHES 64
@@ -471,9 +472,9 @@ static int measure_sleep(gar_idle idle, size_t n, uint64_t *rng, gar_calibration
  * j-1 returned waits about that long before the completion.  Lengths are
  * log-uniform in [shortest, longest], or, with shortest 0, in the band of
  * lead j mod 5. */
-static int start_spread_device(gar_idle idle, int device_cpu, size_t n, uint64_t *rng,
-                               gar_dur_ns shortest, gar_dur_ns longest, gar_emulated_device **dev,
-                               gar_error *err)
+static int start_spread_device_at(gar_idle idle, int device_cpu, size_t n, uint64_t *rng,
+                                  gar_dur_ns shortest, gar_dur_ns longest,
+                                  gar_emulated_device **dev, gar_mono_ns *due, gar_error *err)
 {
     gar_emulated_item *items = malloc(n * sizeof *items);
     if (items == NULL)
@@ -483,10 +484,20 @@ static int start_spread_device(gar_idle idle, int device_cpu, size_t n, uint64_t
         at += shortest == 0 ? in_lead_band(rng, (unsigned)(j % GAR_CALIBRATE_LEADS))
                             : log_uniform(rng, shortest, longest);
         items[j] = (gar_emulated_item){ .stream = 0, .done_at = at };
+        if (due != NULL)
+            due[j] = at;
     }
     int rc = gar_emulated_device_start(dev, items, n, idle, device_cpu, err);
     free(items);
     return rc;
+}
+
+/* As start_spread_device_at, without the schedule. */
+static int start_spread_device(gar_idle idle, int device_cpu, size_t n, uint64_t *rng,
+                               gar_dur_ns shortest, gar_dur_ns longest, gar_emulated_device **dev,
+                               gar_error *err)
+{
+    return start_spread_device_at(idle, device_cpu, n, rng, shortest, longest, dev, NULL, err);
 }
 
 /* Ends a wake measurement: v = returned[j] - completion of item j - less,
@@ -593,13 +604,20 @@ static int measure_seen(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, 
                         gar_dur_ns less, gar_calibration *cal, gar_error *err)
 {
     gar_mono_ns *returned = malloc(n * sizeof *returned);
-    if (returned == NULL)
+    gar_mono_ns *due = malloc(n * sizeof *due);
+    if (returned == NULL || due == NULL) {
+        free(returned);
+        free(due);
         return no_memory(err, "allocating the park samples");
+    }
     gar_emulated_device *dev = NULL;
-    /* Polls wait as long as the lead bands (the device idles that long
-     * between stores, and a device thread woken from a longer idle takes
-     * longer from its clock reading to the store); parks 20 µs to 1 ms. */
-    int rc = poll ? start_spread_device(idle, device_cpu, n, rng, 0, 0, &dev, err)
+    /* Polls: the device idles as long as the lead bands between stores (a
+     * device thread woken from a longer idle takes longer from its clock
+     * reading to the store), while the poller sleeps to POLL_LEAD before each
+     * completion and polls from there: a poll of milliseconds would be
+     * preempted far more often than a wait's, and a preempted poller is the
+     * poll turn's tail, not the store's visibility.  Parks: 20 µs to 1 ms. */
+    int rc = poll ? start_spread_device_at(idle, device_cpu, n, rng, 0, 0, &dev, due, err)
                   : start_spread_device(idle, device_cpu, n, rng, PARK_LEAD_SHORTEST,
                                         PARK_LEAD_LONGEST, &dev, err);
     const gar_plan poll_plan = { .park = GAR_PARK_POLL };
@@ -608,6 +626,9 @@ static int measure_seen(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, 
         gar_emulated_device_port(dev, j, &port, NULL);
         returned[j] = GAR_MONO_NEVER;
         if (poll) {
+            if (gar_posix_now() + POLL_LEAD < due[j] &&
+                (rc = idle.ops->sleep_until(idle.ctx, due[j] - POLL_LEAD, err)) < 0)
+                break;
             gar_mono_ns last = 0;
             gar_wait_report report;
             const gar_clock clock = { .now = last_reading_now, .ctx = &last };
@@ -639,6 +660,7 @@ static int measure_seen(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, 
                                  NULL, cal, err);
     }
     free(returned);
+    free(due);
     return rc;
 }
 

@@ -12,7 +12,12 @@
  *   store_visible_ns
  *               how long after the device's completion (its clock reading
  *               before the store) a poll loop on another CPU sees it: poll
- *               waits run by the inline driver on items 20 µs to 1 ms apart,
+ *               waits run by the inline driver on items as far apart as the
+ *               five lead bands (the device idles that long before each
+ *               store; half the samples of a distribution), each wait
+ *               starting 300 µs before its completion (the poller sleeps up
+ *               to there: a spin of milliseconds is preempted far more than
+ *               a wait's, and a preempted poller is the poll turn's tail),
  *               each from the completion to the wait's last clock reading,
  *               less what the simulator adds itself — the clock read
  *               (clock_ns) and the rest of the turn the completion fell in
