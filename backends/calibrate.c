@@ -605,9 +605,11 @@ static int measure_seen(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, 
 {
     gar_mono_ns *returned = malloc(n * sizeof *returned);
     gar_mono_ns *due = malloc(n * sizeof *due);
-    if (returned == NULL || due == NULL) {
+    gar_mono_ns *before = malloc(n * sizeof *before); /* the completion before each */
+    if (returned == NULL || due == NULL || before == NULL) {
         free(returned);
         free(due);
+        free(before);
         return no_memory(err, "allocating the park samples");
     }
     gar_emulated_device *dev = NULL;
@@ -621,6 +623,8 @@ static int measure_seen(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, 
                   : start_spread_device(idle, device_cpu, n, rng, PARK_LEAD_SHORTEST,
                                         PARK_LEAD_LONGEST, &dev, err);
     const gar_plan poll_plan = { .park = GAR_PARK_POLL };
+    for (size_t j = 0; poll && rc >= 0 && j < n; j++)
+        before[j] = j > 0 ? due[j - 1] : due[0]; /* the first: a lead of 0 */
     for (size_t j = 0; j < n && rc >= 0; j++) {
         gar_port port;
         gar_emulated_device_port(dev, j, &port, NULL);
@@ -654,13 +658,14 @@ static int measure_seen(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, 
             gar_emulated_device_finish(dev, NULL, NULL);
         }
     } else {
-        rc = poll ? finish_wakes(dev, returned, NULL, n, less, "store_visible_ns",
-                                 &cal->store_visible, NULL, cal, err)
+        rc = poll ? finish_wakes(dev, returned, before, n, less, "store_visible_ns",
+                                 &cal->store_visible, cal->store_visible_at, cal, err)
                   : finish_wakes(dev, returned, NULL, n, less, "park_wake_ns", &cal->park_wake,
                                  NULL, cal, err);
     }
     free(returned);
     free(due);
+    free(before);
     return rc;
 }
 
@@ -985,9 +990,11 @@ size_t gar_calibration_format(const gar_calibration *cal, char *buf, size_t size
         (unsigned long long)cal->park_wake.samples);
     put_dist(&c, "park_wake_ns", &cal->park_wake);
     put(&c, "\n# Poll waits run by the inline driver, from the completion to the wait's\n"
-            "# last clock reading, less clock_ns and half a mean turn (%llu ns): %llu waits.\n",
+            "# last clock reading, less clock_ns and half a mean turn (of %llu ns): %llu\n"
+            "# waits; by lead, the time the device idled before the store.\n",
         (unsigned long long)cal->poll_turn_mean_ns, (unsigned long long)cal->store_visible.samples);
     put_dist(&c, "store_visible_ns", &cal->store_visible);
+    put_leads(&c, "store_visible_ns", cal->store_visible_at);
     put(&c, "\n# One turn of the inline driver's poll loop less a query and a clock read:\n"
             "# %llu turns.\n", (unsigned long long)cal->poll_period.samples);
     put_dist(&c, "poll_period_ns", &cal->poll_period);

@@ -18,6 +18,9 @@
  *               starting 300 µs before its completion (the poller sleeps up
  *               to there: a spin of milliseconds is preempted far more than
  *               a wait's, and a preempted poller is the poll turn's tail),
+ *               also split by lead: how long the device idled before the
+ *               store (the gap since its previous completion) — a device
+ *               thread woken from a longer idle takes longer to store;
  *               each from the completion to the wait's last clock reading,
  *               less what the simulator adds itself — the clock read
  *               (clock_ns) and the rest of the turn the completion fell in
@@ -140,6 +143,7 @@ typedef struct gar_calibration {
     gar_calibrated_dist store_visible;
     gar_dur_ns poll_turn_mean_ns; /* a whole poll turn, query and clock read included */
     /* By lead (samples = 0: no sample fell in that lead's band). */
+    gar_calibrated_dist store_visible_at[GAR_CALIBRATE_LEADS]; /* by the device's idle before */
     gar_calibrated_dist sleep_overshoot_at[GAR_CALIBRATE_LEADS];
     gar_calibrated_dist block_wake_at[GAR_CALIBRATE_LEADS];
     gar_calibrate_spread spread[GAR_CALIBRATE_SPREADS_MAX];

@@ -154,6 +154,8 @@ uint64_t gar_sweep_host_hash(const gar_host_profile *p)
             h = hash_dist(gar_hash_u64(h, 2 + k), &p->sleep_overshoot_at[k]);
         if (p->block_wake_at[k].count > 0)
             h = hash_dist(gar_hash_u64(h, 2 + GAR_HOST_LEADS + k), &p->block_wake_at[k]);
+        if (p->store_visible_at[k].count > 0)
+            h = hash_dist(gar_hash_u64(h, 2 + 2 * GAR_HOST_LEADS + k), &p->store_visible_at[k]);
     }
     return h;
 }

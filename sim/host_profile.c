@@ -47,6 +47,11 @@ static const key_spec keys[] = {
     /* A zero-length poll turn would let a poll loop run forever in no time. */
     { "poll_period_ns", KEY_DIST, offsetof(gar_host_profile, poll_period), 1, false },
     { "store_visible_ns", KEY_DIST, offsetof(gar_host_profile, store_visible), 0, true },
+    AT_LEAD("store_visible_ns", store_visible_at, 0),
+    AT_LEAD("store_visible_ns", store_visible_at, 1),
+    AT_LEAD("store_visible_ns", store_visible_at, 2),
+    AT_LEAD("store_visible_ns", store_visible_at, 3),
+    AT_LEAD("store_visible_ns", store_visible_at, 4),
     AT_LEAD("sleep_overshoot_ns", sleep_overshoot_at, 0),
     AT_LEAD("sleep_overshoot_ns", sleep_overshoot_at, 1),
     AT_LEAD("sleep_overshoot_ns", sleep_overshoot_at, 2),

@@ -53,11 +53,13 @@ typedef struct gar_host_profile {
     gar_host_dist poll_period;     /* one poll-loop turn between two status queries; never 0 */
     /* Optional keys (count 0: not stated).  store_visible: a status query on
      * the waiting CPU sees the device's completion this long after it (0 when
-     * not stated).  The `_at` arrays: the sleep overshoot and the blocking
-     * wake of a sleep or block that lasted about gar_host_lead_ns(k); a
+     * not stated).  The `_at` arrays: the visibility of a completion the
+     * device idled about gar_host_lead_ns(k) before, the sleep overshoot and
+     * the blocking wake of a sleep or block that lasted about that long; a
      * sleep or block takes the stated one nearest its length (in ratio),
      * else the plain distribution (gar_host_dist_for_lead). */
     gar_host_dist store_visible;
+    gar_host_dist store_visible_at[GAR_HOST_LEADS]; /* by how long the device idled before */
     gar_host_dist sleep_overshoot_at[GAR_HOST_LEADS];
     gar_host_dist block_wake_at[GAR_HOST_LEADS];
 } gar_host_profile;

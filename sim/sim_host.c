@@ -107,34 +107,55 @@ static int perform_block(gar_sim_host *host, gar_sim_device *dev, const gar_sim_
     return block_answer(dev, work, wake, err);
 }
 
-/* When a status query first sees `work` done: its completion plus the
- * store's visibility on the waiting CPU, drawn once a wait (a completion is
- * one event, however many queries look for it) when first needed. */
+/* The store's visibility on the waiting CPU: one draw a wait (a completion
+ * is one event, however many queries look for it), taken when first
+ * needed, from the stated store_visible_ns@LEAD nearest how long the device
+ * idled before the store.  `stated` is false for a profile without
+ * store_visible_ns: then a query answers the status at its end, as it always
+ * did. */
 typedef struct visibility {
-    bool drawn;
-    gar_mono_ns seen_from;
+    bool drawn, stated;
+    gar_dur_ns v;
 } visibility;
 
-static gar_mono_ns seen_from(gar_sim_host *host, const gar_sim_work *work, visibility *vis)
+static void draw_visibility(gar_sim_host *host, const gar_sim_work *work, gar_mono_ns start,
+                            visibility *vis)
 {
-    if (!vis->drawn) {
-        const gar_host_dist *d = &host->profile.store_visible;
-        vis->seen_from = d->count == 0 ? work->done_at : gar_after(work->done_at, draw(host, d));
-        vis->drawn = true;
-    }
-    return vis->seen_from;
+    if (vis->drawn)
+        return;
+    /* How long the device idled before the store: its work's time from the
+     * wait's start (a stream's work follows its previous wait). */
+    gar_dur_ns idled = work->done_at > start ? work->done_at - start : 0;
+    const gar_host_dist *d = gar_host_dist_for_lead(&host->profile.store_visible,
+                                                    host->profile.store_visible_at, idled);
+    vis->stated = d->count > 0;
+    vis->v = vis->stated ? draw(host, d) : 0;
+    vis->drawn = true;
 }
 
-/* A status query's answer at `t`: pending until the completion is visible,
- * then the device's status (done, or the work's error). */
-static int visible_status(gar_sim_device *dev, const gar_sim_work *work, gar_mono_ns t,
-                          gar_mono_ns visible_from, gar_error *err)
+/* A status query starting at `q`: its answer, and in *end when it comes.
+ * With visibility stated, the load that first reads the line after the
+ * store misses and waits for the line to cross (v): a query starting at or
+ * after the completion answers done and takes max(query_ns, v); one
+ * starting before it answers pending — so a poll loop sees the completion
+ * at the first query after it, plus v, and a wait whose work finished
+ * before it started pays v on its first query.  Without it, the status at
+ * the query's end. */
+static int query_at(const gar_sim_host *host, gar_sim_device *dev, const gar_sim_work *work,
+                    const visibility *vis, gar_mono_ns q, gar_mono_ns *end, gar_error *err)
 {
-    if (t < visible_from) {
-        gar_sim_device_advance(dev, t);
+    gar_dur_ns query = host->profile.query_ns;
+    if (!vis->stated) {
+        *end = gar_after(q, query);
+        return gar_sim_device_status(dev, work, *end, err);
+    }
+    if (q < work->done_at) {
+        *end = gar_after(q, query);
+        gar_sim_device_advance(dev, *end);
         return 0;
     }
-    return gar_sim_device_status(dev, work, t, err);
+    *end = gar_after(q, query > vis->v ? query : vis->v);
+    return gar_sim_device_status(dev, work, *end, err);
 }
 
 /* PARK at `t` until `until`. */
@@ -277,7 +298,7 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
 
     const gar_host_profile *hp = &host->profile;
     accounts acc = { 0, 0, 0 };
-    visibility vis = { false, 0 };
+    visibility vis = { false, false, 0 };
     gar_mono_ns t = start;
     for (;;) {
         gar_wait_action a = gar_wait_next(&w);
@@ -285,20 +306,21 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
         gar_mono_ns from = t;
         switch (a.op) {
         case GAR_WAIT_OP_QUERY:
-            t = gar_after(t, hp->query_ns);
+            draw_visibility(host, work, start, &vis);
+            answer = query_at(host, dev, work, &vis, from, &t, err);
             acc.busy += t - from;
-            answer = visible_status(dev, work, t, seen_from(host, work, &vis), err);
             break;
         case GAR_WAIT_OP_POLL: {
-            gar_mono_ns visible = seen_from(host, work, &vis);
-            gar_mono_ns limit = visible < deadline ? visible : deadline;
+            /* Turns whose query starts (and so, ends) before the completion
+             * answer pending whatever the visibility: they may be batched. */
+            draw_visibility(host, work, start, &vis);
+            gar_mono_ns limit = work->done_at < deadline ? work->done_at : deadline;
             if (!host->exact_polls && skip_polls(host, &w, limit, &t, &acc, err))
                 continue; /* a block was fed: the machine decides what comes next */
             gar_dur_ns period = run_single_turns(host, &w, limit, &t, &acc, err);
             from = t;
-            t = gar_after(gar_after(t, period), hp->query_ns);
+            answer = query_at(host, dev, work, &vis, gar_after(t, period), &t, err);
             acc.busy += t - from;
-            answer = visible_status(dev, work, t, visible, err);
             break;
         }
         case GAR_WAIT_OP_ARM:

@@ -9,15 +9,17 @@
  *
  * What each action costs, starting at the time t the previous answer was seen
  * (the wait's start for the first):
- *   QUERY        query_ns, busy; answers the status at t + query_ns, as a
- *                poller on the host's CPU sees it: the completion counts
- *                only from completion + one store_visible_ns sample (drawn
- *                once a wait: one completion, one store; 0 when the profile
- *                does not state it).
+ *   QUERY        query_ns, busy; answers the status at t + query_ns.  With
+ *                store_visible_ns stated (one draw v a wait, from the @LEAD
+ *                nearest how long the device idled before the store: the
+ *                completion less the wait's start), a query sees the
+ *                completion only when it starts at or after it, and then
+ *                takes max(query_ns, v): the load that first reads the line
+ *                after the store waits for it to cross CPUs.
  *   ARM          query_ns, busy (one driver call, like a query); the store is
  *                enqueued at t + query_ns.
  *   POLL         one poll_period_ns sample then a query, busy; answers the
- *                status at the end (visibility as for QUERY).
+ *                status as a query starting after the period does.
  *   SLEEP_UNTIL  wakes at max(until, t) + one sleep_overshoot_ns sample,
  *                asleep (the core is free); the sample comes from the
  *                stated sleep_overshoot_ns@LEAD nearest the sleep's length
@@ -45,8 +47,7 @@
  * and simulating each (one draw, one machine step) would make poll plans
  * thousands of times slower to replay than the others.  The host knows when
  * the status will turn (the work's completion) and when the wait's deadline
- * comes; let `limit` be the earlier (the completion as the host sees it, its
- * visibility included).  A turn whose clock read ends before
+ * comes; let `limit` be the earlier.  A turn whose clock read ends before
  * `limit` surely answers pending and is fed before the deadline, so a run
  * of B such turns can be fed to the machine as one batch
  * (gar_wait_feed_polls: the machine still makes every decision) once their

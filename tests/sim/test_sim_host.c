@@ -123,9 +123,11 @@ static void flag_predict_parks_only_after_the_sleep(void **state)
     assert_int_equal(r.report.parks, 2);
 }
 
-/* Store visibility: a query sees the completion only `visible` after it, so
- * the poll that ends the wait is the first to answer at or past 1 ms + 1.5 µs:
- * turns answer at 1 + 2k µs, k = 501, at 1003 µs (1001 µs without it). */
+/* Store visibility: a query sees the completion only when it starts at or
+ * after it, and then takes max(query, v).  Poll turns run 1 + 2(k-1) .. 2k
+ * µs, their queries 2k .. 2k + 1 µs: the 500th query starts at 1000 µs, the
+ * completion, and answers done 1.5 µs later (1001 µs without it).  A wait
+ * whose work finished before it pays v on its first query instead. */
 static void a_poll_sees_the_completion_only_once_visible(void **state)
 {
     (void)state;
@@ -136,10 +138,20 @@ static void a_poll_sees_the_completion_only_once_visible(void **state)
         w.host.profile.store_visible = constant_dist(1500);
         w.host.exact_polls = exact == 1;
         assert_int_equal(run(&w, GAR_PARK_POLL, false, 0, GAR_MONO_NEVER, &r, NULL), 0);
-        assert_int_equal(r.end, 1003000);
-        assert_int_equal(r.report.polls, 501);
+        assert_int_equal(r.end, 1001500);
+        assert_int_equal(r.report.polls, 500);
         assert_int_equal(r.busy_ns, r.end);
     }
+    world w;
+    gar_sim_wait_result r;
+    world_make(&w, true, GAR_SIM_FAULT_NONE, 0);
+    w.host.profile.store_visible = constant_dist(1500);
+    gar_plan plan = plan_of(GAR_PARK_POLL, false);
+    /* Started at 2 ms, 1 ms after the completion: one query, 1.5 µs. */
+    assert_int_equal(gar_sim_host_wait(&w.host, &w.dev, &w.work, &plan, false, 0, 2 * DONE_NS,
+                                       GAR_MONO_NEVER, &r, NULL), 0);
+    assert_int_equal(r.report.kind, GAR_WAIT_KIND_IMMEDIATE);
+    assert_int_equal(r.end - r.start, 1500);
 }
 
 /* A sleep's overshoot comes from the stated lead nearest its length: the
