@@ -129,7 +129,8 @@ static void draw_visibility(gar_sim_host *host, const gar_sim_work *work, gar_mo
     const gar_host_dist *d = gar_host_dist_for_lead(&host->profile.store_visible,
                                                     host->profile.store_visible_at, idled);
     vis->stated = d->count > 0;
-    vis->v = vis->stated ? draw(host, d) : 0;
+    /* Work that never completes has no store to see: nothing is drawn. */
+    vis->v = vis->stated && work->done_at != GAR_MONO_NEVER ? draw(host, d) : 0;
     vis->drawn = true;
 }
 
