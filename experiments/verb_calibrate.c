@@ -26,7 +26,7 @@ static void print_help(FILE *out)
             "Each measurement runs in %u rounds; their p50 and p90 are printed, and where\n"
             "the rounds differ by more than %.0f %% (and %u ns) a warning says so and the\n"
             "profile carries a '# noisy:' line: something else ran meanwhile.\n"
-            "Takes about 30 s (--quick: about 3 s).  Keep the machine otherwise idle.\n"
+            "Takes about 40 s (--quick: about 3 s).  Keep the machine otherwise idle.\n"
             "\n"
             "options:\n"
             "  --out FILE    write the profile to FILE atomically and print a summary\n"

@@ -79,7 +79,7 @@ static void print_help(FILE *out)
             "                                 events, %s\n"
             "                       hip       not available yet (refused)\n"
             "  --host PROFILE     the simulator's host profile (default: calibrate this host\n"
-            "                     on the spot: %u samples per distribution, ~8 s).  Wake\n"
+            "                     on the spot: %u samples per distribution, ~16 s).  Wake\n"
             "                     latencies move with the machine's load (an idle CPU\n"
             "                     wakes slower), so calibrate right before verifying\n"
             "  --seed S           the simulator's seed (default 0)\n"
