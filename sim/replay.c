@@ -399,9 +399,14 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
             }
         }
 
+        /* Saturated at the clock's last instant: GAR_MONO_NEVER would be
+         * "no deadline", and a hung item must still fail. */
+        gar_mono_ns deadline = gar_after(start, config->wait_deadline_ns);
+        if (deadline == GAR_MONO_NEVER)
+            deadline = GAR_MONO_NEVER - 1;
         gar_sim_wait_result res;
-        rc = gar_sim_host_wait(&host, &dev, &work, plan, has_sleep, sleep_ns, start,
-                               gar_after(start, config->wait_deadline_ns), &res, err);
+        rc = gar_sim_host_wait(&host, &dev, &work, plan, has_sleep, sleep_ns, start, deadline,
+                               &res, err);
         if (rc < 0)
             break;
         if (point != NULL && (rc = gar_family_observe(spec, point, &plan->deadline,

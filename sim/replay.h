@@ -50,9 +50,11 @@
  * n values is the ceil(N/100 * n)-th smallest; 0 when there are none.
  *
  * Faults.  One fault (sim_device.h) may be injected, on one wait chosen by
- * its row.  Every wait has a deadline, wait_deadline_ns after its start, so
- * a device that never completes ends the replay with GAR_E_WAIT_DEADLINE
- * rather than a hang.  A wait that fails ends the replay: the run returns its
+ * its row.  Every wait has a deadline, wait_deadline_ns after its start
+ * (saturated at the clock's last instant, GAR_MONO_NEVER - 1, never
+ * wrapped), so a device that never completes ends the replay with
+ * GAR_E_WAIT_DEADLINE rather than a hang, in time independent of the
+ * deadline's size (sim_host.h, "A hung item").  A wait that fails ends the replay: the run returns its
  * code and `err` says what failed; no metrics are written. */
 #ifndef GAR_SIM_REPLAY_H
 #define GAR_SIM_REPLAY_H

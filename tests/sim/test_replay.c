@@ -365,6 +365,25 @@ static void a_block_on_a_hung_device_ends_at_the_deadline(void **state)
     assert_int_equal(gar_replay_run(&f->config, &m, &err), -GAR_E_WAIT_DEADLINE);
 }
 
+/* A deadline whose sum with the start would pass the clock's end is
+ * saturated at its last instant: every plan still ends with error 16 (not
+ * an abort, not a loop), in a few steps. */
+static void a_deadline_past_the_clocks_end_is_saturated(void **state)
+{
+    fixture *f = *state;
+    for (gar_park park = GAR_PARK_BLOCK; park <= GAR_PARK_FLAG; park++) {
+        replay(f, park, park != GAR_PARK_BLOCK, "adl");
+        f->config.fault = GAR_SIM_FAULT_HANG;
+        f->config.fault_wait = 4;
+        f->config.wait_deadline_ns = UINT64_MAX;
+        gar_error err;
+        gar_replay_metrics m;
+        assert_int_equal(gar_replay_run(&f->config, &m, &err), -GAR_E_WAIT_DEADLINE);
+        assert_int_equal(err.code, GAR_E_WAIT_DEADLINE);
+        assert_string_equal(err.argv[1], "18446744073709551614 ns");
+    }
+}
+
 static void the_same_seed_gives_the_same_metrics(void **state)
 {
     fixture *f = *state;
@@ -437,6 +456,7 @@ int main(void)
         cmocka_unit_test(quantiles_are_nearest_ranks),
         cmocka_unit_test(faults_end_the_replay_cleanly),
         cmocka_unit_test(a_block_on_a_hung_device_ends_at_the_deadline),
+        cmocka_unit_test(a_deadline_past_the_clocks_end_is_saturated),
         cmocka_unit_test(the_same_seed_gives_the_same_metrics),
         cmocka_unit_test(bad_configs_are_refused),
     };
