@@ -181,6 +181,7 @@ static int generate(const char *text, gar_trace *out, gar_error *err)
     gar_gen_spec spec = gar_gen_spec_default(kind);
     unsigned long long waits = 0, seed = 0;
     bool have_waits = false, have_seed = false;
+    unsigned given = 0; /* the kind's parameters set so far: each once */
     const char *p = colon != NULL ? colon + 1 : NULL;
     while (p != NULL) {
         const char *comma = strchr(p, ',');
@@ -203,7 +204,7 @@ static int generate(const char *text, gar_trace *out, gar_error *err)
                                      is_waits ? "has a waits that is not a whole number"
                                               : "has a seed that is not a whole number");
             *have = true;
-        } else if ((rc = gar_gen_spec_set(&spec, assignment, err)) < 0) {
+        } else if ((rc = gar_gen_spec_set_once(&spec, &given, assignment, err)) < 0) {
             return rc;
         }
         p = comma != NULL ? comma + 1 : NULL;

@@ -135,7 +135,7 @@ static int parse_args(int argc, char **argv, args *a)
     opterr = 0;
     optind = 1;
     for (;;) {
-        int opt = getopt_long(argc, argv, ":", options, NULL);
+        int opt = gar_cli_getopt(argc, argv, ":", options, NULL);
         if (opt == -1)
             break;
         switch (opt) {

@@ -181,6 +181,28 @@ int gar_gen_spec_set(gar_gen_spec *spec, const char *assignment, gar_error *err)
     return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", assignment, what);
 }
 
+int gar_gen_spec_set_once(gar_gen_spec *spec, unsigned *given, const char *assignment,
+                          gar_error *err)
+{
+    if (given == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_gen_spec_set_once", "given",
+                             "is NULL");
+    int rc = gar_gen_spec_set(spec, assignment, err);
+    if (rc < 0)
+        return rc;
+    size_t n;
+    const gar_gen_param *p = gar_gen_params(spec->kind, &n);
+    size_t key_len = strcspn(assignment, "=");
+    for (size_t i = 0; i < n; i++)
+        if (strlen(p[i].name) == key_len && memcmp(p[i].name, assignment, key_len) == 0) {
+            if (*given & (1u << i))
+                return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", assignment,
+                                     "sets a parameter given before (give each once)");
+            *given |= 1u << i;
+        }
+    return 0;
+}
+
 size_t gar_gen_spec_label(const gar_gen_spec *spec, char *buf, size_t size)
 {
     size_t n, len = 0;

@@ -217,6 +217,9 @@ static void what_it_names_is_refused_with_the_specs_place(void **state)
             GAR_E_INVALID_ARGUMENT, "(t.sweep:2)", "nonesuch");
     refused("gar-sweep v1\ntrace gen:steady:waits=2,seed=1,bogus=3\n" AXES_BUT_TRACE,
             GAR_E_INVALID_ARGUMENT, "(t.sweep:2)", "bogus");
+    /* A parameter given twice would silently take the second value. */
+    refused("gar-sweep v1\ntrace gen:steady:waits=2,seed=1,gap_us=3,gap_us=4\n" AXES_BUT_TRACE,
+            GAR_E_INVALID_ARGUMENT, "(t.sweep:2)", "gap_us=4 sets a parameter given before");
     refused("gar-sweep v1\n" TRACE "plan block\nestimator adl\nhost hosts/README.md\nmode "
             "open\nseed 1\n",
             GAR_E_INVALID_HOST_PROFILE, "(t.sweep:5)", "README.md");
