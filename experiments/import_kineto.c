@@ -365,8 +365,14 @@ static int finish_event(kineto *k)
                              ev->cat == CAT_MEMCPY && memcpy_name_is_dtoh_pageable(ev) };
         if (!timed(k, &op.start_ns, &op.end_ns))
             return 0;
-        if (op.stream == GAR_IMPORT_ANY || op.device == GAR_IMPORT_ANY)
-            return refuse_event(k, "args.stream", "a GPU op without a stream and device");
+        if (op.stream == GAR_IMPORT_ANY || op.device == GAR_IMPORT_ANY) {
+            /* Name the id that is missing or out of range, as it was read. */
+            bool dev = op.device == GAR_IMPORT_ANY;
+            const char *field = dev ? (ev->seen[K_A_DEVICE] ? "args.device" : "pid")
+                                    : (ev->seen[K_A_STREAM] ? "args.stream" : "tid");
+            return refuse_event(k, field, dev ? "a GPU op without a device id below 2^32 - 1"
+                                              : "a GPU op without a stream id below 2^32 - 1");
+        }
         rc = gar_import_add_op(&k->im, &op, k->err);
         break;
     }

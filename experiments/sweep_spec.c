@@ -87,9 +87,10 @@ static int read_whole(const char *path, size_t limit, char **text, size_t *len, 
     }
     if (n > limit) {
         free(buf);
-        char cap[32];
-        snprintf(cap, sizeof cap, "%zu bytes", limit);
-        return gar_error_set(err, GAR_E_CAPACITY, 2, path, cap);
+        char why[96];
+        snprintf(why, sizeof why, "is larger than %zu bytes, the most a spec or profile may be",
+                 limit);
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, path, "file", why);
     }
     buf[n] = '\0';
     *text = buf;

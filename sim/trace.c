@@ -279,9 +279,15 @@ static void reader_init(reader *rd, const char *name, gar_error *err)
 }
 
 /* A field shown in a fault: cut, so one long field cannot fill the message. */
+/* The field's first 32 bytes as a message shows them (escaped: a NUL or a
+ * stray byte is seen, not cut at or echoed raw), "..." after a longer one.
+ * `size` of SHOWN_BYTES holds any. */
+#define SHOWN_BYTES (32 * 4 + 4)
 static void show_field(char *out, size_t size, const char *p, size_t n)
 {
-    snprintf(out, size, "%.*s%s", (int)(n > 32 ? 32 : n), p, n > 32 ? "..." : "");
+    size_t len = gar_error_show_bytes(p, n > 32 ? 32 : n, out, size);
+    if (n > 32 && len + 4 <= size)
+        memcpy(out + len, "...", 4);
 }
 
 static int read_magic(reader *rd, const char *p, size_t n)
@@ -292,9 +298,9 @@ static int read_magic(reader *rd, const char *p, size_t n)
         rd->state = WANT_HEADER;
         return 0;
     }
-    char fault[128];
+    char fault[256];
     if (n > sizeof prefix - 1 && memcmp(p, prefix, sizeof prefix - 1) == 0) {
-        char version[48];
+        char version[SHOWN_BYTES];
         show_field(version, sizeof version, p + sizeof prefix - 1, n - (sizeof prefix - 1));
         snprintf(fault, sizeof fault, "unsupported version '%s' (this reader reads v1)", version);
     } else {
@@ -319,7 +325,7 @@ static int read_header(reader *rd, const char *p, size_t n)
     const char *end = p + n;
     unsigned position = 0;
     int next_optional = COL_ROWS;
-    char fault[160], shown[48];
+    char fault[320], shown[SHOWN_BYTES];
     for (;;) {
         const char *comma = memchr(p, ',', (size_t)(end - p));
         const char *field_end = comma != NULL ? comma : end;
@@ -371,7 +377,7 @@ static int parse_number(reader *rd, const char *p, size_t n, uint64_t max, unsig
                         uint64_t *out)
 {
     int col = rd->field_col[position - 1];
-    char fault[160], shown[48];
+    char fault[320], shown[SHOWN_BYTES];
     if (n == 0) {
         snprintf(fault, sizeof fault, "empty field for %s", column_name[col]);
         return refuse(rd->err, rd->name, rd->line, position, fault);
@@ -386,9 +392,13 @@ static int parse_number(reader *rd, const char *p, size_t n, uint64_t max, unsig
             show_field(shown, sizeof shown, p, n);
             if (p[0] == '-')
                 snprintf(fault, sizeof fault, "%s '%s' is negative", column_name[col], shown);
-            else
-                snprintf(fault, sizeof fault, "%s '%s' is not a decimal number", column_name[col],
-                         shown);
+            else {
+                char bad[8];
+                gar_error_show_bytes(p + i, 1, bad, sizeof bad);
+                snprintf(fault, sizeof fault,
+                         "%s '%s' is not a decimal number (its byte %zu is '%s')",
+                         column_name[col], shown, i, bad);
+            }
             return refuse(rd->err, rd->name, rd->line, position, fault);
         }
         if (value > cutoff || (value == cutoff && digit > cutlim)) {
