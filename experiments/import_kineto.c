@@ -16,6 +16,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "import.h"
+#include "alloc.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -589,7 +590,7 @@ int gar_import_kineto_file(const char *path, gar_trace *out, gar_import_counts *
     kineto_parse p;
     int rc = parse_begin(&p, path, err);
     enum { BLOCK = 1 << 16 };
-    unsigned char *block = rc == 0 ? malloc(BLOCK) : NULL;
+    unsigned char *block = rc == 0 ? gar_malloc(BLOCK) : NULL;
     if (rc == 0 && block == NULL)
         rc = gar_error_set(err, GAR_E_CAPACITY, 2, "read buffer", "out of memory");
     while (rc == 0) {
@@ -614,7 +615,7 @@ int gar_import_kineto_file(const char *path, gar_trace *out, gar_import_counts *
         }
         rc = parse_feed(&p, block, (size_t)got);
     }
-    free(block);
+    gar_free(block);
     gzclose(gz);
     return parse_end(&p, rc, out, counts);
 }

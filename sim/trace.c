@@ -8,6 +8,8 @@
 
 #include "trace.h"
 
+#include "alloc.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -35,7 +37,7 @@ void gar_trace_free(gar_trace *trace)
 {
     if (trace == NULL)
         return;
-    free(trace->row);
+    gar_free(trace->row);
     gar_trace_init(trace);
 }
 
@@ -48,7 +50,7 @@ int gar_trace_reserve(gar_trace *trace, size_t capacity, gar_error *err)
         return 0;
     if (capacity > SIZE_MAX / sizeof(gar_trace_row))
         return gar_error_set(err, GAR_E_CAPACITY, 2, "trace", "the address space");
-    gar_trace_row *grown = realloc(trace->row, capacity * sizeof(gar_trace_row));
+    gar_trace_row *grown = gar_realloc(trace->row, capacity * sizeof(gar_trace_row));
     if (grown == NULL) {
         char text[GAR_ERROR_ARG_BYTES];
         snprintf(text, sizeof text, "%zu rows: out of memory", capacity);
@@ -114,7 +116,7 @@ static void rules_init(order_rules *r)
 
 static void rules_free(order_rules *r)
 {
-    free(r->slot);
+    gar_free(r->slot);
     rules_init(r);
 }
 
@@ -133,13 +135,13 @@ static stream_last *rules_stream(order_rules *r, uint32_t stream)
         return r->recent;
     if (2 * (r->used + 1) > r->slots) {
         size_t slots = r->slots == 0 ? 16 : r->slots * 2;
-        stream_last *grown = calloc(slots, sizeof *grown);
+        stream_last *grown = gar_calloc(slots, sizeof *grown);
         if (grown == NULL)
             return NULL;
         for (size_t i = 0; i < r->slots; i++)
             if (r->slot[i].used)
                 *rules_probe(grown, slots, r->slot[i].stream) = r->slot[i];
-        free(r->slot);
+        gar_free(r->slot);
         r->slot = grown;
         r->slots = slots;
     }
@@ -556,7 +558,7 @@ int gar_trace_read_stream(gar_trace *out, FILE *in, const char *name, gar_error 
     reader_init(&rd, name, err);
     if (name == NULL)
         name = rd.name;
-    char *buf = malloc(READ_BLOCK);
+    char *buf = gar_malloc(READ_BLOCK);
     if (buf == NULL)
         return reader_end(&rd, gar_error_set(err, GAR_E_CAPACITY, 2, "trace read buffer",
                                              "out of memory"), out);
@@ -587,7 +589,7 @@ int gar_trace_read_stream(gar_trace *out, FILE *in, const char *name, gar_error 
         }
         memmove(buf, p, held);
     }
-    free(buf);
+    gar_free(buf);
     return reader_end(&rd, rc, out);
 }
 
@@ -707,7 +709,7 @@ int gar_trace_write_file(const gar_trace *trace, const char *comment, const char
     if (rc < 0)
         return rc;
     size_t n = strlen(path);
-    char *temp = malloc(n + sizeof ".tmp.XXXXXX");
+    char *temp = gar_malloc(n + sizeof ".tmp.XXXXXX");
     if (temp == NULL)
         return gar_error_set(err, GAR_E_CAPACITY, 2, "path buffer", "out of memory");
     memcpy(temp, path, n);
@@ -716,7 +718,7 @@ int gar_trace_write_file(const gar_trace *trace, const char *comment, const char
     if (fd < 0) {
         rc = gar_error_set(err, GAR_E_IO, 3, path, "create a temporary file beside",
                            strerror(errno));
-        free(temp);
+        gar_free(temp);
         return rc;
     }
     FILE *out = fdopen(fd, "wb");
@@ -737,6 +739,6 @@ int gar_trace_write_file(const gar_trace *trace, const char *comment, const char
                            strerror(errno));
     if (rc < 0)
         unlink(temp);
-    free(temp);
+    gar_free(temp);
     return rc;
 }
