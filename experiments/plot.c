@@ -1,7 +1,8 @@
 /* experiments/plot.c — gnuplot scripts and data for a sweep's results. */
-#define _POSIX_C_SOURCE 200809L /* fork, chdir */
+#define _POSIX_C_SOURCE 200809L /* fork, chdir, mkdtemp */
 #include "plot.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -68,6 +69,132 @@ int gar_plot_check_gnuplot(gar_error *err)
                          "gnuplot-nox)");
 }
 
+/* ---- staging: all of a command's files, or none ------------------------ */
+
+const char *gar_plot_out_dir(const gar_plot_files *files, const char *dir)
+{
+    return files != NULL && files->stage[0] != '\0' ? files->stage : dir;
+}
+
+/* Calls `each(folder, name, context)` for every plain file in `folder`;
+ * stops at the first non-zero return and returns it. */
+static int each_file(const char *folder, int (*each)(const char *, const char *, void *),
+                     void *context)
+{
+    DIR *d = opendir(folder);
+    if (d == NULL)
+        return -1;
+    int rc = 0;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        rc = each(folder, e->d_name, context);
+    }
+    closedir(d);
+    return rc;
+}
+
+static int remove_one(const char *folder, const char *name, void *context)
+{
+    (void)context;
+    char path[4600];
+    gar_format(path, sizeof path, "%s/%s", folder, name);
+    remove(path);
+    return 0;
+}
+
+void gar_plot_stage_abort(gar_plot_files *files)
+{
+    if (files->stage[0] != '\0') {
+        each_file(files->stage, remove_one, NULL);
+        rmdir(files->stage);
+        files->stage[0] = '\0';
+    }
+    if (files->made_dir == 1)
+        rmdir(files->dir); /* only if nothing else came into it meanwhile */
+    files->made_dir = 0;
+}
+
+int gar_plot_stage_begin(const char *dir, gar_plot_files *files, gar_error *err)
+{
+    struct stat st;
+    bool existed = stat(dir, &st) == 0;
+    int rc = gar_plot_make_dir(dir, err);
+    if (rc < 0)
+        return rc;
+    if (gar_format(files->dir, sizeof files->dir, "%s", dir) >= (int)sizeof files->dir)
+        return gar_error_set(err, GAR_E_IO, 3, dir, "use as the output folder", "path too long");
+    files->made_dir = existed ? 0 : 1;
+    gar_format(files->stage, sizeof files->stage, "%s/.gar-stage-XXXXXX", dir);
+    if (mkdtemp(files->stage) == NULL) {
+        rc = gar_error_set(err, GAR_E_IO, 3, dir, "make a staging folder in", strerror(errno));
+        files->stage[0] = '\0';
+        gar_plot_stage_abort(files);
+        return rc;
+    }
+    return 0;
+}
+
+typedef struct commit_state {
+    gar_error *err;
+    const char *dir;
+    int rc;
+} commit_state;
+
+/* A staged file is complete only once it is on the disk: a full disk can
+ * still refuse a write at sync time. */
+static int sync_one(const char *folder, const char *name, void *context)
+{
+    commit_state *c = context;
+    char path[4600];
+    gar_format(path, sizeof path, "%s/%s", folder, name);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0 || fsync(fd) != 0) {
+        c->rc = gar_error_set(c->err, GAR_E_IO, 3, path, "sync", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
+
+static int rename_one(const char *folder, const char *name, void *context)
+{
+    commit_state *c = context;
+    char from[4600], to[4600];
+    gar_format(from, sizeof from, "%s/%s", folder, name);
+    gar_format(to, sizeof to, "%s/%s", c->dir, name);
+    if (rename(from, to) != 0) {
+        c->rc = gar_error_set(c->err, GAR_E_IO, 3, to, "rename a finished file onto",
+                              strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int gar_plot_stage_commit(gar_plot_files *files, gar_error *err)
+{
+    if (files->stage[0] == '\0')
+        return 0;
+    commit_state c = { err, files->dir, 0 };
+    if (each_file(files->stage, sync_one, &c) != 0) {
+        if (c.rc == 0)
+            c.rc = gar_error_set(err, GAR_E_IO, 3, files->stage, "list", strerror(errno));
+        gar_plot_stage_abort(files);
+        return c.rc;
+    }
+    /* Every file is whole: now they take their names, together. */
+    if (each_file(files->stage, rename_one, &c) != 0 && c.rc == 0)
+        c.rc = gar_error_set(err, GAR_E_IO, 3, files->stage, "list", strerror(errno));
+    files->made_dir = 0; /* some files may be in place: never remove the folder now */
+    gar_plot_stage_abort(files);
+    return c.rc;
+}
+
+/* ---- files and gnuplot -------------------------------------------------- */
+
 static FILE *open_in(const char *dir, const char *name, char *path, size_t size, gar_error *err)
 {
     gar_format(path, size, "%s/%s", dir, name);
@@ -77,17 +204,45 @@ static FILE *open_in(const char *dir, const char *name, char *path, size_t size,
     return f;
 }
 
+/* Closes a written file, reporting any write that failed on the way (a
+ * full disk, a file size limit) with the system's reason. */
 static int close_file(FILE *f, const char *path, gar_error *err)
 {
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return gar_error_set(err, GAR_E_IO, 3, path, "write", "write error");
+    errno = 0;
+    int bad = fflush(f) != 0 || ferror(f);
+    int saved = errno;
+    if (fclose(f) != 0 && !bad) {
+        bad = 1;
+        saved = errno;
+    }
+    if (bad)
+        return gar_error_set(err, GAR_E_IO, 3, path, "write",
+                             saved != 0 ? strerror(saved) : "write error");
     return 0;
 }
 
+/* Whether the file at `path` is a whole PNG: the signature first and the
+ * IEND chunk (length 0, type, its fixed CRC) last.  gnuplot does not always
+ * notice that the disk filled up under it. */
+static bool png_complete(const char *path)
+{
+    static const unsigned char signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+    static const unsigned char iend[12] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82 };
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return false;
+    unsigned char head[8], tail[12];
+    bool ok = fread(head, 1, 8, f) == 8 && memcmp(head, signature, 8) == 0 &&
+              fseek(f, -12, SEEK_END) == 0 && fread(tail, 1, 12, f) == 12 &&
+              memcmp(tail, iend, 12) == 0;
+    fclose(f);
+    return ok;
+}
+
 /* Runs `gnuplot SCRIPT` inside `dir`, so the script's relative names work
- * there and wherever the folder is moved.  On failure the PNG is removed:
- * no half-drawn picture is left. */
+ * there and wherever the folder is moved.  Drawn means: gnuplot exited 0
+ * and left a whole PNG.  On failure the PNG is removed: no half-drawn
+ * picture is left. */
 static int run_gnuplot(const char *dir, const char *script, const char *png, gar_error *err)
 {
     fflush(NULL);
@@ -105,16 +260,26 @@ static int run_gnuplot(const char *dir, const char *script, const char *png, gar
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return 0;
-    char path[GAR_PLOT_NAME_BYTES * 2];
+    char path[GAR_PLOT_NAME_BYTES * 2 + 4200];
     gar_format(path, sizeof path, "%s/%s", dir, png);
+    bool exited_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (exited_ok && png_complete(path))
+        return 0;
     remove(path);
-    char why[128];
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+    char why[GAR_PLOT_NAME_BYTES + 160];
+    if (exited_ok)
+        gar_format(why, sizeof why,
+                   "gnuplot exited 0 but %s is not a whole PNG (a full disk or a file size "
+                   "limit?)",
+                   png);
+    else if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
         gar_format(why, sizeof why, "gnuplot could not be started");
+    else if (WIFSIGNALED(status))
+        gar_format(why, sizeof why, "gnuplot was killed by signal %d on %s", WTERMSIG(status),
+                   script);
     else
-        gar_format(why, sizeof why, "gnuplot failed (status %d) on %s", WIFEXITED(status) ? WEXITSTATUS(status) : -1, script);
+        gar_format(why, sizeof why, "gnuplot failed (status %d) on %s",
+                   WIFEXITED(status) ? WEXITSTATUS(status) : -1, script);
     return gar_error_set(err, GAR_E_IO, 3, "gnuplot", "run", why);
 }
 
@@ -138,7 +303,7 @@ static int add_file(gar_plot_files *files, const char *png, const char *caption,
 typedef struct plot_files {
     char name[GAR_PLOT_NAME_BYTES - 8];
     char gp[GAR_PLOT_NAME_BYTES], dat[GAR_PLOT_NAME_BYTES], png[GAR_PLOT_NAME_BYTES];
-    char gp_path[GAR_PLOT_NAME_BYTES * 2], dat_path[GAR_PLOT_NAME_BYTES * 2];
+    char gp_path[GAR_PLOT_NAME_BYTES + 4200], dat_path[GAR_PLOT_NAME_BYTES + 4200];
 } plot_files;
 
 static void name_plot(plot_files *p, const char *name)
@@ -222,9 +387,17 @@ static double p99_us(const gar_arm_summary *a)
     return v < LOG_FLOOR_US ? LOG_FLOOR_US : v;
 }
 
+/* An arm with an ok run to re-run (CDFs and predictions show one run). */
 static bool arm_usable(const gar_arm_summary *a)
 {
     return a->runs > a->failed;
+}
+
+/* An arm every run of which succeeded: only those are means over the same
+ * seeds, so only those are drawn against each other (as the report ranks). */
+static bool arm_complete(const gar_arm_summary *a)
+{
+    return a->runs > 0 && a->failed == 0;
 }
 
 /* One pareto plot of the arms of one host and mode (those equal to `first`). */
@@ -275,7 +448,7 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
                  "# Per trace two blocks: the arms (p99_us busy_percent plan estimator_point"
                  " \"plan / estimator\"), then the Pareto frontier (p99_us busy_percent).\n"
                  "# Means over seeds; values below %g µs or %g %% are drawn at that floor"
-                 " (log axes).\n",
+                 " (log axes).\n# Arms with a failed run are left out.\n",
             g->host_short, g->mode, LOG_FLOOR_US, LOG_FLOOR_PERCENT);
     double xlo[64], xhi[64], ylo[64], yhi[64];
     point pts[1024], front[1024];
@@ -286,7 +459,7 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
         fprintf(dat, "# trace %s\n", trace_names[t]);
         for (size_t i = first; i < arms->count; i++) {
             const gar_arm_summary *a = &arms->arm[i];
-            if (!same_group(a, g) || strcmp(a->trace, traces[t]) != 0 || !arm_usable(a))
+            if (!same_group(a, g) || strcmp(a->trace, traces[t]) != 0 || !arm_complete(a))
                 continue;
             double x = p99_us(a), y = busy_percent(a);
             fprintf(dat, "%.6g %.6g %u %d \"%s / %s\"\n", x, y, a->plan_rank,
@@ -397,6 +570,7 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
 int gar_plot_pareto(const gar_arm_list *arms, const char *dir, gar_plot_files *files,
                     gar_error *err)
 {
+    dir = gar_plot_out_dir(files, dir);
     int rc = gar_plot_check_gnuplot(err);
     for (size_t i = 0; rc == 0 && i < arms->count; i++) {
         bool first = true;
@@ -566,8 +740,10 @@ static int cdf_one(gar_store *store, const gar_arm_list *arms, size_t first, con
         return rc;
     if (closed < 0)
         return closed;
-    if (blocks == 0)
+    if (blocks == 0) {
+        remove(pf.dat_path); /* no plan to draw: no header-only data file either */
         return 0;
+    }
     FILE *gp = open_in(dir, pf.gp, pf.gp_path, sizeof pf.gp_path, err);
     if (gp == NULL)
         return -GAR_E_IO;
@@ -611,6 +787,7 @@ static int cdf_one(gar_store *store, const gar_arm_list *arms, size_t first, con
 int gar_plot_cdf(gar_store *store, const gar_arm_list *arms, const char *trace, const char *dir,
                  gar_plot_files *files, gar_error *err)
 {
+    dir = gar_plot_out_dir(files, dir);
     int rc = gar_plot_check_gnuplot(err);
     for (size_t i = 0; rc == 0 && i < arms->count; i++) {
         const gar_arm_summary *a = &arms->arm[i];
@@ -652,6 +829,7 @@ int gar_plot_pick_prediction_run(gar_store *store, const gar_arm_list *arms, con
 int gar_plot_prediction(gar_store *store, const gar_run_key *run, const char *dir,
                         gar_plot_files *files, gar_error *err)
 {
+    dir = gar_plot_out_dir(files, dir);
     int rc = gar_plot_check_gnuplot(err);
     if (rc < 0)
         return rc;

@@ -19,7 +19,11 @@
  * plans with predict use the estimator `adl` (or the first one stored).
  *
  * gnuplot (with the pngcairo terminal) must be on PATH: without it every
- * entry point refuses with GAR_E_IO naming gnuplot, before writing anything. */
+ * entry point refuses with GAR_E_IO naming gnuplot, before writing anything.
+ * A PNG counts as drawn only when gnuplot exits 0 and the file is a whole
+ * PNG (its signature first, its IEND chunk last): gnuplot can exit 0 with a
+ * picture cut short by a full disk.  Every write is checked, and a failure
+ * is GAR_E_IO naming the file and the system's reason. */
 #ifndef GAR_PLOT_H
 #define GAR_PLOT_H
 
@@ -45,7 +49,32 @@ typedef struct gar_plot_file {
 typedef struct gar_plot_files {
     size_t count;
     gar_plot_file file[GAR_PLOT_FILES_MAX];
+    /* Staging (gar_plot_stage_begin): every file is written into `stage`, a
+     * fresh folder inside `dir`, and moved into `dir` only by
+     * gar_plot_stage_commit.  Zeroed (calloc), the plots go straight to the
+     * `dir` each call names. */
+    char dir[4096];
+    char stage[4200];
+    int made_dir; /* 1: `dir` did not exist and was made (removed on abort) */
 } gar_plot_files;
+
+/* Output, all or nothing: one command's files (scripts, data, PNGs, a
+ * report) appear together or not at all.  gar_plot_stage_begin creates
+ * `dir` when missing and a staging folder `.gar-stage-XXXXXX` inside it
+ * (so the final renames stay on one file system); the plot calls then write
+ * there, whatever `dir` they are given.  gar_plot_stage_commit syncs every
+ * staged file and renames each into `dir` (replacing older files of the
+ * same name), then removes the staging folder; only a failing rename, after
+ * everything was complete, can leave a part.  gar_plot_stage_abort removes
+ * the staging folder with its files, and `dir` when begin made it.
+ * Begin and commit return 0 or -GAR_E_IO (path, operation, why). */
+int gar_plot_stage_begin(const char *dir, gar_plot_files *files, gar_error *err);
+int gar_plot_stage_commit(gar_plot_files *files, gar_error *err);
+void gar_plot_stage_abort(gar_plot_files *files);
+
+/* The folder files of this command are written into now: the staging
+ * folder while staging, else `dir`. */
+const char *gar_plot_out_dir(const gar_plot_files *files, const char *dir);
 
 /* Refuses with GAR_E_IO ("gnuplot", "run", why) when no gnuplot is on PATH. */
 int gar_plot_check_gnuplot(gar_error *err);

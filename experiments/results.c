@@ -9,7 +9,12 @@
 #include <gar/bands.h>
 
 #include "format.h"
+#include "gar_source.h"
 #include "sweep_spec.h"
+
+#ifndef GAR_VERSION
+#define GAR_VERSION "unknown"
+#endif
 
 static int db_fault(gar_store *store, const char *doing, gar_error *err)
 {
@@ -257,6 +262,124 @@ void gar_arm_list_free(gar_arm_list *list)
     list->count = 0;
 }
 
+int gar_results_builds(gar_store *store, gar_results_build *out, size_t *count, bool *more,
+                       gar_error *err)
+{
+    static const char sql[] = "SELECT gar_version, source_commit, count(*) FROM runs"
+                              " GROUP BY gar_version, source_commit"
+                              " ORDER BY count(*) DESC, gar_version, source_commit";
+    *count = 0;
+    *more = false;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(store, "read the builds of", err);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*count == GAR_RESULTS_BUILDS_MAX) {
+            *more = true;
+            continue;
+        }
+        gar_results_build *b = &out[(*count)++];
+        copy_column(st, 0, b->version, sizeof b->version);
+        copy_column(st, 1, b->commit, sizeof b->commit);
+        b->runs = (uint64_t)sqlite3_column_int64(st, 2);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : db_fault(store, "read the builds of", err);
+}
+
+int gar_results_check_rows(gar_store *store, gar_error *err)
+{
+    /* The columns the plots and the report read, and a re-run compares. */
+    static const char sql[] =
+        "SELECT id FROM runs WHERE status = 'ok' AND (waits IS NULL OR busy_frac IS NULL"
+        " OR overshoot_p50_ns IS NULL OR overshoot_p99_ns IS NULL OR overshoot_max_ns IS NULL"
+        " OR busy_ns IS NULL OR queries IS NULL) ORDER BY id LIMIT 1";
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(store, "check the runs of", err);
+    int rc = sqlite3_step(st);
+    long long id = rc == SQLITE_ROW ? (long long)sqlite3_column_int64(st, 0) : 0;
+    sqlite3_finalize(st);
+    if (rc == SQLITE_DONE)
+        return 0;
+    if (rc != SQLITE_ROW)
+        return db_fault(store, "check the runs of", err);
+    char what[64];
+    gar_format(what, sizeof what, "read run %lld of", id);
+    return gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), what,
+                         "its status is 'ok' but its metrics are missing (a damaged or edited "
+                         "database)");
+}
+
+/* Loads the trace of `source` and checks its hash is still `hash`. */
+static int check_trace(gar_store *store, const char *hash, const char *source, gar_error *err)
+{
+    gar_sweep_trace trace;
+    int rc = gar_sweep_trace_load(source, NULL, &trace, err);
+    if (rc < 0)
+        return rc;
+    if (strcmp(trace.hash, hash) != 0) {
+        char why[160];
+        gar_format(why, sizeof why, "its content hash is now %s, not the sweep's %s", trace.hash,
+                   hash);
+        rc = gar_error_set(err, GAR_E_IO, 3, source, "re-run the trace", why);
+    }
+    gar_sweep_trace_free(&trace);
+    (void)store;
+    return rc;
+}
+
+int gar_results_check_sources(gar_store *store, const char *trace, gar_error *err)
+{
+    static const char traces_sql[] =
+        "SELECT t.trace, t.source FROM traces t WHERE t.trace IN"
+        " (SELECT DISTINCT trace FROM runs WHERE status = 'ok' AND (?1 IS NULL OR trace = ?1))"
+        " ORDER BY t.trace";
+    static const char hosts_sql[] =
+        "SELECT h.host, h.name, h.profile FROM hosts h WHERE h.host IN"
+        " (SELECT DISTINCT host FROM runs WHERE status = 'ok' AND (?1 IS NULL OR trace = ?1))"
+        " ORDER BY h.host";
+    sqlite3 *db = gar_store_db(store);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, traces_sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(store, "read the traces of", err);
+    sqlite3_bind_text(st, 1, trace, -1, SQLITE_STATIC);
+    int rc = 0, step;
+    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        char hash[GAR_RESULTS_TEXT];
+        copy_column(st, 0, hash, sizeof hash);
+        const unsigned char *source = sqlite3_column_text(st, 1);
+        char *copy = strdup(source != NULL ? (const char *)source : "");
+        if (copy == NULL)
+            rc = gar_error_set(err, GAR_E_CAPACITY, 2, "memory for a trace check", "exhausted");
+        else
+            rc = check_trace(store, hash, copy, err);
+        free(copy);
+    }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = db_fault(store, "read the traces of", err);
+    sqlite3_finalize(st);
+    if (rc < 0)
+        return rc;
+    if (sqlite3_prepare_v2(db, hosts_sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(store, "read the hosts of", err);
+    sqlite3_bind_text(st, 1, trace, -1, SQLITE_STATIC);
+    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        char name[GAR_RESULTS_TEXT], short_name[GAR_RESULTS_TEXT];
+        copy_column(st, 1, name, sizeof name);
+        gar_results_short_name(name, short_name, sizeof short_name);
+        const char *text = (const char *)sqlite3_column_text(st, 2);
+        gar_host_profile host;
+        rc = gar_host_profile_parse(text != NULL ? text : "", text != NULL ? strlen(text) : 0,
+                                    short_name, &host, err);
+    }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = db_fault(store, "read the hosts of", err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* ---- single runs -------------------------------------------------------- */
 
 static const char run_columns[] =
@@ -323,6 +446,7 @@ int gar_results_find_run(gar_store *store, const char *trace, const char *host, 
 /* The stored metrics a re-run must reproduce. */
 typedef struct stored_check {
     int64_t waits, p50, p99, max, busy, queries;
+    char version[64], commit[64]; /* the build that made the run */
 } stored_check;
 
 static int read_sources(gar_store *store, const gar_run_key *key, char **trace_source,
@@ -330,7 +454,7 @@ static int read_sources(gar_store *store, const gar_run_key *key, char **trace_s
 {
     static const char sql[] =
         "SELECT t.source, h.profile, r.waits, r.overshoot_p50_ns, r.overshoot_p99_ns,"
-        " r.overshoot_max_ns, r.busy_ns, r.queries"
+        " r.overshoot_max_ns, r.busy_ns, r.queries, r.gar_version, r.source_commit"
         " FROM runs r JOIN traces t ON t.trace = r.trace JOIN hosts h ON h.host = r.host"
         " WHERE r.id = ?1";
     sqlite3_stmt *st = NULL;
@@ -350,6 +474,8 @@ static int read_sources(gar_store *store, const gar_run_key *key, char **trace_s
     check->max = sqlite3_column_int64(st, 5);
     check->busy = sqlite3_column_int64(st, 6);
     check->queries = sqlite3_column_int64(st, 7);
+    copy_column(st, 8, check->version, sizeof check->version);
+    copy_column(st, 9, check->commit, sizeof check->commit);
     sqlite3_finalize(st);
     if (*trace_source == NULL || *host_text == NULL) {
         free(*trace_source);
@@ -363,7 +489,8 @@ int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_obser
                       void *context, gar_error *err)
 {
     char *source = NULL, *host_text = NULL;
-    stored_check want = { 0, 0, 0, 0, 0, 0 };
+    stored_check want;
+    memset(&want, 0, sizeof want);
     int rc = read_sources(store, key, &source, &host_text, &want, err);
     if (rc < 0)
         return rc;
@@ -402,11 +529,20 @@ int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_obser
         ((int64_t)m.waits != want.waits || (int64_t)m.overshoot_ns.p50 != want.p50 ||
          (int64_t)m.overshoot_ns.p99 != want.p99 || (int64_t)m.overshoot_ns.max != want.max ||
          (int64_t)m.busy_ns != want.busy || (int64_t)m.queries != want.queries)) {
-        char what[64];
+        char what[64], why[400];
         gar_format(what, sizeof what, "re-run run %lld of", (long long)key->id);
-        rc = gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), what,
-                           "the replay no longer gives its stored metrics (was the database "
-                           "made by another gar?)");
+        bool same_build = strcmp(want.version, GAR_VERSION) == 0 &&
+                          strcmp(want.commit, GAR_SOURCE_COMMIT) == 0;
+        if (same_build)
+            gar_format(why, sizeof why,
+                       "the replay no longer gives its stored metrics (the run was made by "
+                       "this build of gar: was the row edited?)");
+        else
+            gar_format(why, sizeof why,
+                       "the replay no longer gives its stored metrics (the run was made by gar "
+                       "%s, source %s; this is gar %s, source %s)",
+                       want.version, want.commit, GAR_VERSION, GAR_SOURCE_COMMIT);
+        rc = gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), what, why);
     }
     gar_sweep_trace_free(&trace);
     free(source);

@@ -14,6 +14,7 @@
 #ifndef GAR_RESULTS_H
 #define GAR_RESULTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,6 +55,34 @@ void gar_arm_list_free(gar_arm_list *list);
 /* "steady" from "../traces/steady.csv"; a gen call keeps its text.  Then
  * every byte but [A-Za-z0-9._+-] becomes '_', so the result names files. */
 void gar_results_short_name(const char *name, char *out, size_t size);
+
+/* One build of gar that made runs of a database (schema version 2 on). */
+typedef struct gar_results_build {
+    char version[64];
+    char commit[64];
+    uint64_t runs;
+} gar_results_build;
+
+#define GAR_RESULTS_BUILDS_MAX 16
+
+/* The builds (gar version and source commit) that made the database's runs,
+ * most runs first, at most GAR_RESULTS_BUILDS_MAX of them (`*more` set when
+ * there were others).  Returns 0 with `*count`, or -GAR_E_IO. */
+int gar_results_builds(gar_store *store, gar_results_build *out, size_t *count, bool *more,
+                       gar_error *err);
+
+/* Refuses (-GAR_E_IO naming the database and the run) an 'ok' run without
+ * its metrics: the means would silently leave it out.  Returns 0 or the
+ * refusal. */
+int gar_results_check_rows(gar_store *store, gar_error *err);
+
+/* Checks what a re-run of the runs of `trace` (a content hash; NULL: every
+ * trace with runs) will need, before anything is drawn: each trace loads
+ * from its recorded source with the same content hash, and each host
+ * profile those runs used parses.  Returns 0, or the refusal a re-run would
+ * meet (-GAR_E_IO for a trace gone or changed, the parser's code for a bad
+ * profile). */
+int gar_results_check_sources(gar_store *store, const char *trace, gar_error *err);
 
 /* A stored run's key. */
 typedef struct gar_run_key {

@@ -1,9 +1,12 @@
 /* experiments/store.c — the sweep database on SQLite. */
+#define _POSIX_C_SOURCE 200809L /* struct stat's st_ino */
 #include "store.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "gar_source.h"
@@ -17,6 +20,8 @@ struct gar_store {
     sqlite3_stmt *has;
     sqlite3_stmt *insert;
     char *path;
+    dev_t dev; /* the file's identity, to refuse merging it into itself */
+    ino_t ino;
 };
 
 /* The metric columns, named as `gar replay --json` names the metrics, in the
@@ -33,19 +38,24 @@ static const char *const metric_columns[] = {
 };
 enum { METRICS = sizeof metric_columns / sizeof metric_columns[0] };
 
-/* The schema, version 1.  Durations are integer ns; busy_frac is a REAL. */
-static const char schema_sql[] =
-    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);\n"
+/* The schema, version 2, one CREATE statement per table.  A new table is a
+ * new entry here (and in data/sweeps/README.md) and takes the next schema
+ * version.  Durations are integer ns; busy_frac is a REAL. */
+static const char *const schema_tables[] = {
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+
     "CREATE TABLE traces (\n"
     "  trace TEXT PRIMARY KEY,  -- content hash, 16 hex digits\n"
     "  name TEXT NOT NULL,      -- as the spec wrote it\n"
     "  source TEXT NOT NULL,    -- absolute path, or the gen: call\n"
-    "  waits INTEGER NOT NULL);\n"
+    "  waits INTEGER NOT NULL)",
+
     "CREATE TABLE hosts (\n"
     "  host TEXT PRIMARY KEY,   -- content hash of the parsed profile\n"
     "  name TEXT NOT NULL,\n"
     "  source TEXT NOT NULL,    -- absolute path when recorded\n"
-    "  profile TEXT NOT NULL);  -- the profile's text\n"
+    "  profile TEXT NOT NULL)   -- the profile's text",
+
     "CREATE TABLE runs (\n"
     "  id INTEGER PRIMARY KEY,\n"
     "  trace TEXT NOT NULL REFERENCES traces(trace),\n"
@@ -74,7 +84,15 @@ static const char schema_sql[] =
     "  estimator_error_p99_ns INTEGER, estimator_error_max_ns INTEGER,\n"
     "  run_ns INTEGER NOT NULL,        -- wall time of the replay\n"
     "  finished_unix INTEGER NOT NULL, -- when the row was written\n"
-    "  UNIQUE (trace, plan, estimator, host, mode, seed));\n";
+    "  gar_version TEXT NOT NULL,      -- the gar that ran it (version 2 on)\n"
+    "  source_commit TEXT NOT NULL,    -- and the source it was built from\n"
+    "  UNIQUE (trace, plan, estimator, host, mode, seed))",
+};
+enum { SCHEMA_TABLES = sizeof schema_tables / sizeof schema_tables[0] };
+
+/* The insert's parameters: 1..14 the key and outcome, then the metrics,
+ * then the gar version and source commit. */
+enum { METRIC_PARAMETER = 15, VERSION_PARAMETER = METRIC_PARAMETER + METRICS };
 
 static const char key_where[] =
     "trace = ?1 AND plan = ?2 AND estimator = ?3 AND host = ?4 AND mode = ?5 AND seed = ?6";
@@ -143,7 +161,8 @@ int gar_store_meta(gar_store *store, const char *key, char *buf, size_t size, ga
     return 0;
 }
 
-/* Refuses a database of another schema version, naming both. */
+/* Refuses a database of another schema version, naming both, and what to do
+ * with an older one. */
 static int check_version(sqlite3 *db, const char *schema, const char *path, const char *doing,
                          gar_error *err)
 {
@@ -155,12 +174,141 @@ static int check_version(sqlite3 *db, const char *schema, const char *path, cons
     char want[32];
     snprintf(want, sizeof want, "%d", GAR_STORE_SCHEMA_VERSION);
     if (strcmp(version, want) != 0) {
-        char why[160];
-        snprintf(why, sizeof why, "its schema version is %s; this gar reads schema version %s",
-                 version, want);
+        char *end = NULL;
+        long older = strtol(version, &end, 10);
+        bool is_older = end != version && *end == '\0' && older >= 1 &&
+                        older < GAR_STORE_SCHEMA_VERSION;
+        char why[400];
+        snprintf(why, sizeof why, "its schema version is %s; this gar reads schema version %s%s",
+                 version, want,
+                 is_older ? " (an older database is not converted: it does not record which gar "
+                            "made each run; sweep again into a new file with this gar, or read "
+                            "it with the gar that made it)"
+                          : "");
         return gar_error_set(err, GAR_E_IO, 3, path, doing, why);
     }
     return 0;
+}
+
+/* Percent-escapes `path` into a SQLite URI naming it read-only and
+ * immutable: read without locks or side files, so checking a file creates
+ * or changes nothing beside it. */
+static char *inspect_uri(const char *path, bool immutable)
+{
+    size_t n = strlen(path);
+    char *uri = malloc(3 * n + 40);
+    if (uri == NULL)
+        return NULL;
+    size_t k = (size_t)sprintf(uri, "file:");
+    /* "file://x" would name a host: a path starting with "//" is written
+     * as the same path with one leading slash, under an empty authority. */
+    if (path[0] == '/' && path[1] == '/') {
+        k += (size_t)sprintf(uri + k, "//");
+        while (path[1] == '/')
+            path++;
+    }
+    for (const char *p = path; *p != '\0'; p++) {
+        if (*p == '%' || *p == '?' || *p == '#')
+            k += (size_t)sprintf(uri + k, "%%%02X", (unsigned char)*p);
+        else
+            uri[k++] = *p;
+    }
+    sprintf(uri + k, "?mode=ro%s", immutable ? "&immutable=1" : "");
+    return uri;
+}
+
+/* The tables of the open database `db`: how many, the first that is not
+ * gar's meta (into `first`), and whether meta is one. */
+static int list_tables(sqlite3 *db, size_t *count, bool *has_meta, char *first, size_t size)
+{
+    sqlite3_stmt *st = NULL;
+    *count = 0;
+    *has_meta = false;
+    first[0] = '\0';
+    if (sqlite3_prepare_v2(db,
+                           "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"
+                           " ORDER BY rowid",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        (*count)++;
+        if (name != NULL && strcmp(name, "meta") == 0)
+            *has_meta = true;
+        else if (first[0] == '\0')
+            snprintf(first, size, "%s", name != NULL ? name : "");
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int gar_store_check(const char *path, bool may_be_new, const char *doing, gar_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT && may_be_new)
+            return 0;
+        return gar_error_set(err, GAR_E_IO, 3, path, doing, strerror(errno));
+    }
+    if (!S_ISREG(st.st_mode))
+        return gar_error_set(err, GAR_E_IO, 3, path, doing, "not a regular file");
+    if (st.st_size == 0) {
+        if (may_be_new)
+            return 0;
+        return gar_error_set(err, GAR_E_IO, 3, path, doing,
+                             "an empty file, not a gar sweep database");
+    }
+    /* A non-empty write-ahead log beside it holds pages the file itself does
+     * not have yet (a writer is at work, or one died): read through it,
+     * read-only.  Otherwise read the file alone, touching nothing. */
+    char *wal = malloc(strlen(path) + 5);
+    if (wal == NULL)
+        return gar_error_set(err, GAR_E_IO, 3, path, doing, "out of memory");
+    sprintf(wal, "%s-wal", path);
+    struct stat ws;
+    bool live = stat(wal, &ws) == 0 && ws.st_size > 0;
+    free(wal);
+    char *uri = inspect_uri(path, !live);
+    if (uri == NULL)
+        return gar_error_set(err, GAR_E_IO, 3, path, doing, "out of memory");
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    free(uri);
+    size_t tables = 0;
+    bool has_meta = false;
+    char first[128];
+    if (rc == SQLITE_OK) {
+        sqlite3_busy_timeout(db, 10000);
+        rc = list_tables(db, &tables, &has_meta, first, sizeof first) == 0 ? SQLITE_OK
+                                                                             : SQLITE_ERROR;
+    }
+    if (rc != SQLITE_OK) {
+        char why[300];
+        snprintf(why, sizeof why, "not a gar sweep database (%s)",
+                 db != NULL ? sqlite3_errmsg(db) : "out of memory");
+        sqlite3_close(db);
+        return gar_error_set(err, GAR_E_IO, 3, path, doing, why);
+    }
+    if (tables == 0) {
+        sqlite3_close(db);
+        if (may_be_new)
+            return 0;
+        return gar_error_set(err, GAR_E_IO, 3, path, doing,
+                             "holds no tables: not a gar sweep database");
+    }
+    if (!has_meta) {
+        sqlite3_close(db);
+        char why[300];
+        snprintf(why, sizeof why,
+                 "not a gar sweep database: it holds another program's tables ('%.100s'%s), "
+                 "and gar changes nothing in it (give a new file)",
+                 first, tables > 1 ? " and more" : "");
+        return gar_error_set(err, GAR_E_IO, 3, path, doing, why);
+    }
+    rc = check_version(db, "main", path, doing, err);
+    sqlite3_close(db);
+    return rc < 0 ? rc : 1;
 }
 
 static int create_schema(gar_store *s, gar_error *err)
@@ -168,15 +316,26 @@ static int create_schema(gar_store *s, gar_error *err)
     int rc = exec(s, "BEGIN IMMEDIATE", "begin creating the schema", err);
     if (rc < 0)
         return rc;
-    /* Another process may have created it since we looked. */
+    /* Another process may have created it, or another program written
+     * tables of its own, since we looked. */
     sqlite3_stmt *st = NULL;
+    size_t tables = 0;
     bool exists = false;
-    if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM sqlite_master WHERE name = 'meta'", -1, &st,
-                           NULL) == SQLITE_OK)
-        exists = sqlite3_step(st) == SQLITE_ROW;
-    sqlite3_finalize(st);
+    char first[128];
+    if (list_tables(s->db, &tables, &exists, first, sizeof first) < 0) {
+        rc = db_fault(err, s->path, "read the tables of", s->db);
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return rc;
+    }
+    if (!exists && tables > 0) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return gar_error_set(err, GAR_E_IO, 3, s->path, "open",
+                             "not a gar sweep database: it holds another program's tables");
+    }
     if (!exists) {
-        if ((rc = exec(s, schema_sql, "create the schema", err)) < 0) {
+        for (size_t i = 0; rc == 0 && i < SCHEMA_TABLES; i++)
+            rc = exec(s, schema_tables[i], "create the schema", err);
+        if (rc < 0) {
             sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
             return rc;
         }
@@ -219,8 +378,8 @@ static int prepare_statements(gar_store *s, gar_error *err)
                      "seed, status, error_code, error, run_ns, finished_unix, plan_ran");
     for (size_t i = 0; i < METRICS; i++)
         n += snprintf(sql + n, sizeof sql - (size_t)n, ", %s", metric_columns[i]);
-    n += snprintf(sql + n, sizeof sql - (size_t)n, ") VALUES (?1");
-    for (size_t i = 2; i <= 14 + METRICS; i++)
+    n += snprintf(sql + n, sizeof sql - (size_t)n, ", gar_version, source_commit) VALUES (?1");
+    for (size_t i = 2; i <= VERSION_PARAMETER + 1; i++)
         n += snprintf(sql + n, sizeof sql - (size_t)n, ", ?%zu", i);
     snprintf(sql + n, sizeof sql - (size_t)n,
              ") ON CONFLICT (trace, plan, estimator, host, mode, seed) DO NOTHING");
@@ -241,8 +400,14 @@ int gar_store_open(const char *path, bool create, gar_store **out, gar_error *er
         return gar_error_set(err, GAR_E_IO, 3, path, "open", "out of memory");
     }
     strcpy(s->path, path);
+    /* Refuse before changing anything: not even the journal mode of a file
+     * that is not ours, or of another schema version. */
+    int rc = gar_store_check(path, create, "open", err);
+    if (rc < 0) {
+        gar_store_close(s);
+        return rc;
+    }
     int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-    int rc;
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
         rc = db_fault(err, path, "open", s->db);
         gar_store_close(s);
@@ -259,10 +424,15 @@ int gar_store_open(const char *path, bool create, gar_store **out, gar_error *er
         rc = check_version(s->db, "main", path, "open", err);
     if (rc == 0)
         rc = prepare_statements(s, err);
+    struct stat st;
+    if (rc == 0 && stat(path, &st) != 0)
+        rc = gar_error_set(err, GAR_E_IO, 3, path, "open", strerror(errno));
     if (rc < 0) {
         gar_store_close(s);
         return rc;
     }
+    s->dev = st.st_dev;
+    s->ino = st.st_ino;
     *out = s;
     return 0;
 }
@@ -378,11 +548,13 @@ int gar_store_insert(gar_store *s, const gar_store_run *r, gar_error *err)
         };
         for (int i = 0; i < METRICS; i++) {
             if (strcmp(metric_columns[i], "busy_frac") == 0)
-                sqlite3_bind_double(st, 15 + i, m->busy_frac);
+                sqlite3_bind_double(st, METRIC_PARAMETER + i, m->busy_frac);
             else
-                sqlite3_bind_int64(st, 15 + i, as_integer(values[i]));
+                sqlite3_bind_int64(st, METRIC_PARAMETER + i, as_integer(values[i]));
         }
     }
+    sqlite3_bind_text(st, VERSION_PARAMETER, GAR_VERSION, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, VERSION_PARAMETER + 1, GAR_SOURCE_COMMIT, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     if (rc != SQLITE_DONE)
@@ -391,6 +563,17 @@ int gar_store_insert(gar_store *s, const gar_store_run *r, gar_error *err)
 }
 
 /* ---- merge -------------------------------------------------------------- */
+
+int gar_store_same_file(const gar_store *s, const char *path, gar_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return 0;
+        return gar_error_set(err, GAR_E_IO, 3, path, "look at", strerror(errno));
+    }
+    return st.st_dev == s->dev && st.st_ino == s->ino ? 1 : 0;
+}
 
 static int count_of(sqlite3 *db, const char *sql, uint64_t *out)
 {
@@ -421,17 +604,16 @@ static size_t result_columns(char *buf, size_t size, const char *prefix, const c
 int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats, gar_error *err)
 {
     memset(stats, 0, sizeof *stats);
-    /* Open it on its own first, read-only, to check it without ATTACH creating
-     * a missing file. */
-    sqlite3 *in = NULL;
-    if (sqlite3_open_v2(path, &in, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        int rc = db_fault(err, path, "open for merging", in);
-        sqlite3_close(in);
-        return rc;
-    }
-    int rc = check_version(in, "main", path, "merge", err);
-    sqlite3_close(in);
+    /* Check it on its own first, read-only, so ATTACH neither creates a
+     * missing file nor meets a foreign one. */
+    int rc = gar_store_same_file(s, path, err);
+    if (rc == 1)
+        return gar_error_set(err, GAR_E_IO, 3, path, "merge",
+                             "is the output database itself (a database cannot be merged into "
+                             "itself)");
     if (rc < 0)
+        return rc;
+    if ((rc = gar_store_check(path, false, "merge", err)) < 0)
         return rc;
 
     sqlite3_stmt *st = NULL;
@@ -482,8 +664,10 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
     if (rc == 0) {
         result_columns(columns, sizeof columns, "", ", ");
         snprintf(sql, sizeof sql,
-                 "INSERT INTO main.runs (%s, trace_name, host_name, run_ns, finished_unix, %s) "
-                 "SELECT %s, trace_name, host_name, run_ns, finished_unix, %s FROM src.runs "
+                 "INSERT INTO main.runs (%s, trace_name, host_name, run_ns, finished_unix, "
+                 "gar_version, source_commit, %s) "
+                 "SELECT %s, trace_name, host_name, run_ns, finished_unix, "
+                 "gar_version, source_commit, %s FROM src.runs "
                  "WHERE true ORDER BY id ON CONFLICT (%s) DO NOTHING",
                  key, columns, key, columns, key);
         if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
@@ -499,4 +683,49 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
     if (rc == 0)
         stats->present = stats->runs - stats->added;
     return rc;
+}
+
+int gar_store_snapshot(const char *path, const char *into, gar_error *err)
+{
+    int rc = gar_store_check(path, false, "copy", err);
+    if (rc < 0)
+        return rc;
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+        rc = db_fault(err, path, "open to copy", db);
+        sqlite3_close(db);
+        return rc;
+    }
+    sqlite3_busy_timeout(db, 10000);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, "VACUUM INTO ?1", -1, &st, NULL) != SQLITE_OK) {
+        rc = db_fault(err, path, "copy", db);
+    } else {
+        sqlite3_bind_text(st, 1, into, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            rc = db_fault(err, path, "copy", db);
+    }
+    sqlite3_finalize(st);
+    /* The last connection to close checkpoints the log into the file and
+     * removes it. */
+    sqlite3_close(db);
+    return rc;
+}
+
+int gar_store_other_builds(gar_store *s, uint64_t *runs, gar_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    *runs = 0;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT count(*) FROM runs WHERE gar_version IS NOT ?1"
+                           " OR source_commit IS NOT ?2",
+                           -1, &st, NULL) != SQLITE_OK)
+        return db_fault(err, s->path, "count the runs of other builds in", s->db);
+    sqlite3_bind_text(st, 1, GAR_VERSION, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, GAR_SOURCE_COMMIT, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *runs = (uint64_t)sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : db_fault(err, s->path, "count the runs of other builds in", s->db);
 }

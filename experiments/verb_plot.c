@@ -24,6 +24,9 @@ static void usage(FILE *out)
             "The last two re-run stored runs to see every wait (they need the trace\n"
             "files the sweep read) and refuse if the replay no longer reproduces the\n"
             "stored metrics.  Needs gnuplot with the pngcairo terminal on PATH.\n"
+            "All or nothing: the files are made in a staging folder inside DIR and\n"
+            "moved into DIR only when every one is complete (each PNG checked whole), so\n"
+            "a refusal, a failing gnuplot or a full disk leaves DIR as it was.\n"
             "\n"
             "options:\n"
             "  --db FILE    the sweep database (required)\n"
@@ -88,6 +91,9 @@ int gar_verb_plot_main(int argc, char **argv)
     gar_arm_list arms = { NULL, 0 };
     gar_plot_files *files = calloc(1, sizeof *files);
     int rc = files == NULL ? gar_error_set(&err, GAR_E_CAPACITY, 2, "memory", "exhausted") : 0;
+    /* What can be checked is checked before a file is made. */
+    if (rc == 0)
+        rc = gar_results_check_rows(store, &err);
     if (rc == 0)
         rc = gar_results_arms(store, &arms, &err);
     long pick = -1;
@@ -98,7 +104,9 @@ int gar_verb_plot_main(int argc, char **argv)
         rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", "--trace",
                            "names no trace of the database");
     if (rc == 0)
-        rc = gar_plot_make_dir(dir, &err);
+        rc = gar_results_check_sources(store, arms.arm[pick].trace, &err);
+    if (rc == 0)
+        rc = gar_plot_stage_begin(dir, files, &err);
     if (rc == 0)
         rc = gar_plot_pareto(&arms, dir, files, &err);
     if (rc == 0)
@@ -116,6 +124,11 @@ int gar_verb_plot_main(int argc, char **argv)
         else if (found == 1)
             rc = gar_plot_prediction(store, &key, dir, files, &err);
     }
+    /* All of the command's files appear together, or none. */
+    if (rc == 0)
+        rc = gar_plot_stage_commit(files, &err);
+    else if (files != NULL)
+        gar_plot_stage_abort(files);
     gar_arm_list_free(&arms);
     gar_store_close(store);
     if (rc < 0) {

@@ -1,6 +1,8 @@
 /* experiments/verb_report.c — `gar report --db FILE --out DIR`: report.html
  * with the plots and a ranking per trace. */
 #include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 #include "report.h"
@@ -18,8 +20,13 @@ static void usage(FILE *out)
             "and mode, a table ranking the arms.  The rule: among the arms whose p99\n"
             "overshoot is within 10%% of the best (the oracle, a bound, excepted), the\n"
             "winner has the lowest busy CPU fraction; it is set against poll (CPU\n"
-            "saved) and block (latency saved).  Prints one 'winner:' line per group.\n"
-            "Needs gnuplot with the pngcairo terminal on PATH.\n"
+            "saved) and block (latency saved).  An arm with any failed run is shown as\n"
+            "failed, with its count of failed seeds, and not ranked.  The page names the\n"
+            "builds of gar that made the rows, and warns when they are mixed.  Prints one\n"
+            "'winner:' line per group (and a 'warning: mixed builds' line when mixed).\n"
+            "All or nothing: every file is made in a staging folder inside DIR and moved\n"
+            "into DIR only when all are complete, so a refusal or a full disk leaves DIR\n"
+            "as it was.  Needs gnuplot with the pngcairo terminal on PATH.\n"
             "\n"
             "options:\n"
             "  --db FILE   the sweep database (required)\n"
@@ -65,11 +72,23 @@ int gar_verb_report_main(int argc, char **argv)
     gar_store *store = NULL;
     if (gar_store_open(db_path, false, &store, &err) < 0)
         return gar_cli_refuse(&err);
-    printf("db: %s\n", db_path);
-    int rc = gar_report_write(store, dir, stdout, &err);
+    /* A refused report prints nothing but its error: the summary waits. */
+    char *summary = NULL;
+    size_t summary_len = 0;
+    FILE *held = open_memstream(&summary, &summary_len);
+    int rc = held != NULL ? gar_report_write(store, dir, held, &err)
+                          : gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for the report",
+                                          "exhausted");
     gar_store_close(store);
-    if (rc < 0)
+    if (held != NULL)
+        fclose(held);
+    if (rc < 0) {
+        free(summary);
         return gar_cli_refuse(&err);
+    }
+    printf("db: %s\n", db_path);
+    fwrite(summary, 1, summary_len, stdout);
+    free(summary);
     printf("report: %s/report.html\n", dir);
     return GAR_EXIT_OK;
 }

@@ -19,9 +19,12 @@ static void usage(FILE *out)
             "Runs every combination of the sweep spec SPEC (traces x plans x estimators x\n"
             "hosts x modes x seeds; format in data/sweeps/README.md) through the replay\n"
             "and stores one row per run in the SQLite database FILE (created if missing).\n"
-            "The whole spec is checked before anything runs.  Runs already in FILE are\n"
-            "skipped, so a killed sweep started again finishes the rest, and a finished\n"
-            "one does nothing.\n"
+            "The whole spec is checked before anything runs, and FILE before anything is\n"
+            "written to it: another program's database or one of another schema version\n"
+            "is refused unchanged.  Runs already in FILE are skipped, so a killed sweep\n"
+            "started again finishes the rest, and a finished one does nothing.  Each run\n"
+            "records the gar version and source commit that made it; 'other_builds:'\n"
+            "counts the runs in FILE another build made.\n"
             "\n"
             "options:\n"
             "  --db FILE     the database (required)\n"
@@ -113,6 +116,9 @@ int gar_verb_sweep_main(int argc, char **argv)
     o.progress_terminal = isatty(STDERR_FILENO) == 1;
     gar_sweep_stats st;
     int rc = gar_sweep_execute(&spec, store, &o, &st, &err);
+    uint64_t other_builds = 0;
+    if (rc == 0)
+        rc = gar_store_other_builds(store, &other_builds, &err);
     gar_store_close(store);
     gar_sweep_spec_free(&spec);
     if (rc < 0)
@@ -135,6 +141,10 @@ int gar_verb_sweep_main(int argc, char **argv)
     printf("replay_s: %.3f\n", st.replay_s);
     printf("store_s: %.3f\n", st.store_s);
     printf("storage_share: %.4f\n", st.wall_s > 0 ? st.store_s / st.wall_s : 0.0);
+    if (other_builds > 0)
+        printf("other_builds: %llu (runs made by another build of gar; the report names "
+               "each build)\n",
+               (unsigned long long)other_builds);
     if (st.ran == 0)
         printf("status: nothing to do (all %llu runs of this shard are in %s)\n",
                (unsigned long long)st.in_shard, db_path);

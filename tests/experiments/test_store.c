@@ -16,7 +16,7 @@
 
 typedef struct fixture {
     char dir[64];
-    char a[96], b[96];
+    char a[96], b[96], c[96];
 } fixture;
 
 static int setup(void **state)
@@ -26,6 +26,7 @@ static int setup(void **state)
     assert_non_null(mkdtemp(f.dir));
     snprintf(f.a, sizeof f.a, "%s/a.db", f.dir);
     snprintf(f.b, sizeof f.b, "%s/b.db", f.dir);
+    snprintf(f.c, sizeof f.c, "%s/c.db", f.dir);
     *state = &f;
     return 0;
 }
@@ -39,6 +40,8 @@ static int teardown(void **state)
         snprintf(path, sizeof path, "%s%s", f->a, suffixes[i]);
         remove(path);
         snprintf(path, sizeof path, "%s%s", f->b, suffixes[i]);
+        remove(path);
+        snprintf(path, sizeof path, "%s%s", f->c, suffixes[i]);
         remove(path);
     }
     rmdir(f->dir);
@@ -93,7 +96,7 @@ static void a_new_database_has_its_schema_and_meta(void **state)
     assert_int_equal(gar_store_open(f->a, true, &s, NULL), 0);
     char v[64];
     assert_int_equal(gar_store_meta(s, "schema_version", v, sizeof v, NULL), 0);
-    assert_string_equal(v, "1");
+    assert_string_equal(v, "2");
     assert_int_equal(gar_store_meta(s, "gar_version", v, sizeof v, NULL), 0);
     assert_true(strlen(v) > 0);
     assert_int_equal(gar_store_meta(s, "source_commit", v, sizeof v, NULL), 0);
@@ -174,9 +177,137 @@ static void merge_adds_the_new_and_refuses_other_versions(void **state)
     gar_error_message(&err, text, sizeof text);
     assert_non_null(strstr(text, f->b));
     assert_non_null(strstr(text, "version is 99"));
-    assert_non_null(strstr(text, "schema version 1"));
+    assert_non_null(strstr(text, "schema version 2"));
     /* And opened directly, too. */
     assert_int_equal(gar_store_open(f->b, true, &b, &err), -GAR_E_IO);
+    gar_store_close(a);
+}
+
+/* The whole file's bytes, to prove a refusal changed none. */
+static size_t slurp(const char *path, unsigned char *buf, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, size, f);
+    fclose(f);
+    return n;
+}
+
+static void plain_database(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+static void another_programs_database_is_refused_and_left_as_it_was(void **state)
+{
+    fixture *f = *state;
+    plain_database(f->a, "CREATE TABLE songs (title TEXT); INSERT INTO songs VALUES ('x')");
+    static unsigned char before[65536], after[65536];
+    size_t n = slurp(f->a, before, sizeof before);
+    assert_int_equal(before[19], 1); /* rollback journal, not WAL */
+    gar_store *s = NULL;
+    gar_error err;
+    for (int create = 0; create < 2; create++) {
+        assert_int_equal(gar_store_open(f->a, create == 1, &s, &err), -GAR_E_IO);
+        assert_null(s);
+        char text[512];
+        gar_error_message(&err, text, sizeof text);
+        assert_non_null(strstr(text, "not a gar sweep database"));
+        assert_non_null(strstr(text, "songs"));
+        assert_int_equal(slurp(f->a, after, sizeof after), n);
+        assert_memory_equal(before, after, n);
+    }
+    char side[128];
+    snprintf(side, sizeof side, "%s-wal", f->a);
+    assert_int_equal(access(side, F_OK), -1); /* nothing made beside it either */
+
+    /* Not SQLite at all: refused, unchanged. */
+    static const char text[] = "just some text, long enough to look like a header of something\n";
+    FILE *t = fopen(f->b, "w");
+    assert_non_null(t);
+    fputs(text, t);
+    fclose(t);
+    assert_int_equal(gar_store_open(f->b, true, &s, &err), -GAR_E_IO);
+    assert_int_equal(slurp(f->b, after, sizeof after), strlen(text));
+    assert_memory_equal(after, text, strlen(text));
+
+    /* An empty SQLite database has nothing to lose: it becomes gar's. */
+    plain_database(f->c, "PRAGMA user_version = 0");
+    assert_int_equal(gar_store_open(f->c, true, &s, &err), 0);
+    gar_store_close(s);
+}
+
+static void every_run_records_the_gar_that_ran_it(void **state)
+{
+    fixture *f = *state;
+    gar_store *a = NULL, *b = NULL;
+    assert_int_equal(gar_store_open(f->a, true, &a, NULL), 0);
+    assert_int_equal(gar_store_open(f->b, true, &b, NULL), 0);
+    seed_sources(a);
+    seed_sources(b);
+    gar_replay_metrics m = metrics(7);
+    gar_store_run r1 = run_of(1, &m), r2 = run_of(2, &m);
+    assert_int_equal(gar_store_insert(a, &r1, NULL), 1);
+    char version[64];
+    assert_int_equal(gar_store_meta(a, "gar_version", version, sizeof version, NULL), 0);
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM runs WHERE gar_version = '%s' AND source_commit = "
+             "(SELECT value FROM meta WHERE key = 'source_commit')",
+             version);
+    assert_int_equal(count(a, sql), 1);
+    /* A run made by another gar keeps its version through a merge. */
+    assert_int_equal(gar_store_insert(b, &r2, NULL), 1);
+    assert_int_equal(sqlite3_exec(gar_store_db(b),
+                                  "UPDATE runs SET gar_version = '0.0.9', source_commit = 'abc'",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    gar_store_close(b);
+    gar_store_merge_stats st;
+    assert_int_equal(gar_store_merge(a, f->b, &st, NULL), 0);
+    assert_int_equal(count(a, "SELECT count(*) FROM runs WHERE seed = 2 AND gar_version = "
+                              "'0.0.9' AND source_commit = 'abc'"),
+                     1);
+    assert_int_equal(count(a, "SELECT count(DISTINCT gar_version) FROM runs"), 2);
+    gar_store_close(a);
+}
+
+static void a_version_1_database_is_refused_saying_what_to_do(void **state)
+{
+    fixture *f = *state;
+    gar_store *s = NULL;
+    assert_int_equal(gar_store_open(f->a, true, &s, NULL), 0);
+    assert_int_equal(sqlite3_exec(gar_store_db(s),
+                                  "UPDATE meta SET value = '1' WHERE key = 'schema_version'",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    gar_store_close(s);
+    gar_error err;
+    assert_int_equal(gar_store_open(f->a, true, &s, &err), -GAR_E_IO);
+    char text[1024];
+    gar_error_message(&err, text, sizeof text);
+    assert_non_null(strstr(text, "its schema version is 1; this gar reads schema version 2"));
+    assert_non_null(strstr(text, "sweep again into a new file"));
+}
+
+static void a_database_is_not_merged_into_itself(void **state)
+{
+    fixture *f = *state;
+    gar_store *a = NULL;
+    assert_int_equal(gar_store_open(f->a, true, &a, NULL), 0);
+    gar_store_merge_stats st;
+    gar_error err;
+    char text[512];
+    assert_int_equal(gar_store_merge(a, f->a, &st, &err), -GAR_E_IO);
+    gar_error_message(&err, text, sizeof text);
+    assert_non_null(strstr(text, "itself"));
+    assert_int_equal(link(f->a, f->c), 0); /* the same file under another name */
+    assert_int_equal(gar_store_merge(a, f->c, &st, &err), -GAR_E_IO);
+    gar_error_message(&err, text, sizeof text);
+    assert_non_null(strstr(text, "itself"));
     gar_store_close(a);
 }
 
@@ -187,6 +318,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_key_is_stored_once_and_failures_too, setup, teardown),
         cmocka_unit_test_setup_teardown(merge_adds_the_new_and_refuses_other_versions, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(another_programs_database_is_refused_and_left_as_it_was,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(every_run_records_the_gar_that_ran_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_version_1_database_is_refused_saying_what_to_do, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(a_database_is_not_merged_into_itself, setup, teardown),
     };
     return cmocka_run_group_tests_name("store", tests, NULL, NULL);
 }

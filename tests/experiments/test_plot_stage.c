@@ -1,0 +1,231 @@
+/* tests/experiments/test_plot_stage.c — a command's output, all or nothing:
+ * files staged inside the output folder appear in it only on commit; an
+ * abort leaves the folder as it was (and no folder when it made it). */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plot.h"
+
+static char root[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(root, sizeof root, "/tmp/gar-stage-test-XXXXXX");
+    return mkdtemp(root) != NULL ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+    char path[4600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The names in `dir`, sorted, joined by spaces ("" when empty). */
+static void names(const char *dir, char *out, size_t size)
+{
+    char *list[32];
+    size_t n = 0;
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL && n < 32)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            list[n++] = strdup(e->d_name);
+    closedir(d);
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && strcmp(list[j - 1], list[j]) > 0; j--) {
+            char *t = list[j];
+            list[j] = list[j - 1];
+            list[j - 1] = t;
+        }
+    out[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        strncat(out, list[i], size - strlen(out) - 2);
+        if (i + 1 < n)
+            strcat(out, " ");
+        free(list[i]);
+    }
+}
+
+static void committed_files_appear_together_and_replace_older_ones(void **state)
+{
+    (void)state;
+    char dir[128], seen[512];
+    snprintf(dir, sizeof dir, "%s/out", root);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    put(dir, "a.png", "old");
+    put(dir, "keep", "old");
+    gar_plot_files *files = calloc(1, sizeof *files);
+    assert_non_null(files);
+    assert_int_equal(gar_plot_stage_begin(dir, files, NULL), 0);
+    const char *stage = gar_plot_out_dir(files, dir);
+    assert_string_not_equal(stage, dir);
+    assert_int_equal(strncmp(stage, dir, strlen(dir)), 0); /* inside: renames stay on one disk */
+    put(stage, "a.png", "new");
+    put(stage, "a.gp", "new");
+    names(dir, seen, sizeof seen);
+    assert_true(strncmp(seen, ".gar-stage-", 11) == 0); /* nothing visible yet */
+    assert_non_null(strstr(seen, " a.png keep"));
+    assert_int_equal(gar_plot_stage_commit(files, NULL), 0);
+    names(dir, seen, sizeof seen);
+    assert_string_equal(seen, "a.gp a.png keep");
+    char path[256], text[16] = "";
+    snprintf(path, sizeof path, "%s/a.png", dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(text, sizeof text, f));
+    fclose(f);
+    assert_string_equal(text, "new");
+    assert_string_equal(gar_plot_out_dir(files, dir), dir); /* staging is over */
+    free(files);
+}
+
+static void an_abort_leaves_the_folder_as_it_was(void **state)
+{
+    (void)state;
+    char dir[128], seen[512];
+    snprintf(dir, sizeof dir, "%s/used", root);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    put(dir, "keep", "old");
+    gar_plot_files *files = calloc(1, sizeof *files);
+    assert_non_null(files);
+    assert_int_equal(gar_plot_stage_begin(dir, files, NULL), 0);
+    put(gar_plot_out_dir(files, dir), "pareto.dat", "# header only");
+    gar_plot_stage_abort(files);
+    names(dir, seen, sizeof seen);
+    assert_string_equal(seen, "keep");
+
+    /* A folder the command made goes too. */
+    char fresh[128];
+    snprintf(fresh, sizeof fresh, "%s/fresh", root);
+    memset(files, 0, sizeof *files);
+    assert_int_equal(gar_plot_stage_begin(fresh, files, NULL), 0);
+    put(gar_plot_out_dir(files, fresh), "x.png", "cut");
+    gar_plot_stage_abort(files);
+    struct stat st;
+    assert_int_equal(stat(fresh, &st), -1);
+    free(files);
+}
+
+static void an_output_path_that_is_a_file_is_refused(void **state)
+{
+    (void)state;
+    char file[128];
+    snprintf(file, sizeof file, "%s/plain", root);
+    put(root, "plain", "x");
+    gar_plot_files *files = calloc(1, sizeof *files);
+    assert_non_null(files);
+    gar_error err;
+    assert_int_equal(gar_plot_stage_begin(file, files, &err), -GAR_E_IO);
+    free(files);
+}
+
+/* A database of one trace, one host and two plans, two seeds each. */
+static gar_store *small_database(const char *path)
+{
+    gar_store *s = NULL;
+    assert_int_equal(gar_store_open(path, true, &s, NULL), 0);
+    assert_int_equal(sqlite3_exec(gar_store_db(s),
+                                  "INSERT INTO traces VALUES ('00000000000000aa','t.csv','/t.csv',10);"
+                                  "INSERT INTO hosts VALUES ('00000000000000bb','h.host','/h','x')",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    gar_replay_metrics m;
+    memset(&m, 0, sizeof m);
+    m.waits = 10;
+    m.overshoot_ns.p99 = 1000;
+    m.busy_ns = 5;
+    m.wait_ns = 10;
+    m.busy_frac = 0.5;
+    const char *plans[] = { "block", "poll" };
+    for (int p = 0; p < 2; p++)
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            gar_store_run r = { .trace = "00000000000000aa", .trace_name = "t.csv",
+                                .plan = plans[p], .estimator = "-",
+                                .host = "00000000000000bb", .host_name = "h.host",
+                                .mode = "open", .seed = seed, .metrics = &m };
+            assert_int_equal(gar_store_insert(s, &r, NULL), 1);
+        }
+    return s;
+}
+
+/* A disk that fills up under the data file: the write fails (EFBIG, with
+ * SIGXFSZ ignored as a full disk's ENOSPC would), the plot is refused with
+ * the system's reason, and nothing is left — no empty .dat. */
+static void a_failing_write_leaves_nothing(void **state)
+{
+    (void)state;
+    if (gar_plot_check_gnuplot(NULL) < 0)
+        skip(); /* the plot refuses earlier without gnuplot */
+    char db[128], dir[128];
+    snprintf(db, sizeof db, "%s/s.db", root);
+    snprintf(dir, sizeof dir, "%s/plots", root);
+    gar_store *store = small_database(db); /* its files exist before the limit */
+    gar_arm_list arms;
+    assert_int_equal(gar_results_arms(store, &arms, NULL), 0);
+    assert_int_equal(arms.count, 2);
+    gar_plot_files *files = calloc(1, sizeof *files);
+    assert_non_null(files);
+    assert_int_equal(gar_plot_stage_begin(dir, files, NULL), 0);
+
+    struct rlimit was, small = { 100, 0 };
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
+    small.rlim_max = was.rlim_max;
+    void (*old)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    gar_error err;
+    int rc = gar_plot_pareto(&arms, dir, files, &err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
+    signal(SIGXFSZ, old);
+
+    assert_int_equal(rc, -GAR_E_IO);
+    char text[512];
+    gar_error_message(&err, text, sizeof text);
+    assert_non_null(strstr(text, "pareto-h-open.dat"));
+    assert_non_null(strstr(text, "File too large"));
+    gar_plot_stage_abort(files);
+    struct stat st;
+    assert_int_equal(stat(dir, &st), -1); /* the folder it made is gone too */
+    free(files);
+    gar_arm_list_free(&arms);
+    gar_store_close(store);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(committed_files_appear_together_and_replace_older_ones,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(an_abort_leaves_the_folder_as_it_was, setup, teardown),
+        cmocka_unit_test_setup_teardown(an_output_path_that_is_a_file_is_refused, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(a_failing_write_leaves_nothing, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("plot_stage", tests, NULL, NULL);
+}
