@@ -37,8 +37,28 @@ db="$out/sweep.db"
 
 started=$(date +%s)
 echo "main-job: sweep $spec into $db"
-# shellcheck disable=SC2086 # $jobs is an option and its value, or nothing
-"$gar" sweep "$spec" --db "$db" $jobs > "$out/sweep.txt"
+# The results folder is the main job's own: a database that a gar of another
+# schema left there is set aside (never deleted) and the sweep starts anew.
+# Progress and errors still reach the terminal; the errors are kept to be read.
+sweep() {
+    # shellcheck disable=SC2086 # $jobs is an option and its value, or nothing
+    ( "$gar" sweep "$spec" --db "$db" $jobs 2>&1 >"$out/sweep.txt"; echo $? >"$out/sweep.rc" ) |
+        tee "$out/sweep.err" >&2
+    rc=$(cat "$out/sweep.rc")
+    rm -f "$out/sweep.rc"
+    [ "$rc" -eq 0 ]
+}
+if ! sweep; then
+    if [ -f "$db" ] && grep -q 'schema version' "$out/sweep.err"; then
+        aside="$db.old-$(date +%Y%m%d%H%M%S)"
+        mv "$db" "$aside"
+        echo "main-job: $db is of another gar's schema; set aside as $aside"
+        sweep || exit 2
+    else
+        exit 2
+    fi
+fi
+rm -f "$out/sweep.err"
 grep -E '^(runs|present|ran|failed|wall_s|storage_share|status):' "$out/sweep.txt" | sed 's/^/  /'
 
 echo "main-job: plots and report into $out"

@@ -37,5 +37,17 @@ sh "$src/experiments/main-job.sh" "$gar" --out "$tmp/results" >"$tmp/second" 2>"
 grep -q '^  ran: 0$' "$tmp/second" || fail "the second main job ran runs again"
 grep -q 'nothing to do' "$tmp/second" || fail "the second main job did not say it had nothing to do"
 
+# A database an older gar left in the results folder is set aside, not lost,
+# and the job runs anew beside it.
+mkdir "$tmp/older"
+sqlite3 "$tmp/older/sweep.db" "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    INSERT INTO meta VALUES ('schema_version', '1');" || fail "could not make an older database"
+sh "$src/experiments/main-job.sh" "$gar" --out "$tmp/older" >"$tmp/third" 2>"$tmp/err" \
+    || fail "the main job on an older database failed: $(tail -n 5 "$tmp/err")"
+grep -q 'set aside as' "$tmp/third" || fail "the job did not say it set the older database aside"
+[ "$(sqlite3 "$tmp/older"/sweep.db.old-* "SELECT value FROM meta")" = 1 ] \
+    || fail "the older database was not kept as it was"
+grep -q '^  ran: 720$' "$tmp/third" || fail "the job did not run anew beside the older database"
+
 [ $failures -eq 0 ] || exit 1
 echo "all checks passed"
