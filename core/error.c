@@ -106,14 +106,19 @@ int gar_error_set(gar_error *err, gar_code code, unsigned argc, ...)
     return rc;
 }
 
-/* Puts an argument, showing control bytes as '?' so a message stays one line. */
+/* Puts an argument escaped (gar_error_show_bytes), so a message stays one
+ * line of valid UTF-8 whatever bytes a user gave. */
 static void put_argument(gar_text_out *out, const char *arg)
 {
-    for (const char *p = arg; *p != '\0'; p++) {
-        unsigned char c = (unsigned char)*p;
-        char shown = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-        gar_text_put(out, &shown, 1);
-    }
+    gar_text_put_shown(out, arg, strlen(arg));
+}
+
+size_t gar_error_show_bytes(const char *bytes, size_t n, char *buf, size_t size)
+{
+    gar_text_out out = gar_text_out_make(buf, size);
+    if (bytes != NULL)
+        gar_text_put_shown(&out, bytes, n);
+    return out.len;
 }
 
 static void put_message(gar_text_out *out, const gar_error *err)

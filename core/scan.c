@@ -46,15 +46,12 @@ static unsigned char byte_at(const gar_scan *s, size_t at)
     return (unsigned char)s->text[at];
 }
 
-/* Puts the bytes [at, at+n) inside quotes, a byte that cannot be shown as
- * itself written as '?'. */
+/* Puts the bytes [at, at+n) inside quotes, escaped as every message quotes
+ * untrusted bytes (gar_text_put_shown). */
 static void put_quoted(gar_text_out *out, const gar_scan *s, size_t at, size_t n)
 {
     gar_text_puts(out, "'");
-    for (size_t i = at; i < at + n; i++) {
-        char c = is_shown_plainly(byte_at(s, i)) || byte_at(s, i) == ' ' ? s->text[i] : '?';
-        gar_text_put(out, &c, 1);
-    }
+    gar_text_put_shown(out, s->text + at, n);
     gar_text_puts(out, "'");
 }
 
@@ -73,8 +70,10 @@ void gar_scan_put_found(gar_text_out *out, const gar_scan *s, size_t at)
         gar_text_puts(out, "byte ");
         gar_text_puts(out, code);
     } else if (is_word_byte(c)) {
+        /* Bytes outside ASCII inside a word are quoted with it: 'fl\xc3\xa9g'
+         * is one wrong word at its start, not a right one cut short. */
         size_t end = at;
-        while (end < s->len && is_word_byte(byte_at(s, end)))
+        while (end < s->len && (is_word_byte(byte_at(s, end)) || byte_at(s, end) >= 0x80))
             end++;
         size_t n = end - at;
         if (n <= GAR_SCAN_SHOWN_BYTES) {
@@ -347,8 +346,6 @@ void gar_scan_copy_text(const char *text, size_t len, char *buf, size_t size)
 {
     if (size == 0)
         return;
-    size_t n = len < size - 1 ? len : size - 1;
-    for (size_t i = 0; i < n; i++)
-        buf[i] = text[i] == '\0' ? '?' : text[i];
-    buf[n] = '\0';
+    gar_text_out out = gar_text_out_make(buf, size);
+    gar_text_put_shown(&out, text, len);
 }

@@ -12,8 +12,10 @@
  *   "the end"        the span ended there;
  *   "white space"    a space, tab or line break (gar's grammars have none);
  *   "byte 0xNN"      a control byte, or a byte outside ASCII;
- *   'word'           the run of letters, digits and '_' starting there (cut
- *                    with "..." past GAR_SCAN_SHOWN_BYTES), else the one byte. */
+ *   'word'           the run of letters, digits, '_' and bytes outside ASCII
+ *                    starting there (cut with "..." past GAR_SCAN_SHOWN_BYTES),
+ *                    else the one byte; quoted bytes are escaped as
+ *                    gar_error_show_bytes writes them. */
 #ifndef GAR_CORE_SCAN_H
 #define GAR_CORE_SCAN_H
 
@@ -92,9 +94,10 @@ bool gar_scan_fail_found(gar_scan *s, size_t at, const char *expected);
 /* Appends the description of what is at byte `at` ("the end", "'poll'"...). */
 void gar_scan_put_found(gar_text_out *out, const gar_scan *s, size_t at);
 
-/* Copies up to `size - 1` bytes of the span into `buf` for an error's text
- * argument, NUL bytes shown as '?'; one byte more than the error record keeps
- * is enough for it to mark a cut with "...". */
+/* Writes the span into `buf` (at most `size - 1` bytes and a NUL) for an
+ * error's text argument, escaped as gar_error_show_bytes writes it (a NUL
+ * inside shows as \x00, not as the end); one byte more than the error
+ * record keeps is enough for it to mark a cut with "...". */
 void gar_scan_copy_text(const char *text, size_t len, char *buf, size_t size);
 
 #endif

@@ -46,3 +46,63 @@ void gar_text_put_u64(gar_text_out *out, uint64_t value)
     char digits[GAR_U64_TEXT_BYTES];
     gar_text_puts(out, gar_u64_text(value, digits));
 }
+
+/* The length of the well-formed UTF-8 sequence at `p` (at most `left`
+ * bytes), 0 when none starts there.  C1 controls (U+0080..U+009F) count as
+ * none: a terminal acts on them. */
+static size_t utf8_length(const unsigned char *p, size_t left)
+{
+    unsigned char c = p[0];
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xbf; /* the second byte's range */
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+        if (c == 0xc2)
+            lo = 0xa0;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        if (c == 0xe0)
+            lo = 0xa0;
+        else if (c == 0xed)
+            hi = 0x9f; /* no surrogates */
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        if (c == 0xf0)
+            lo = 0x90;
+        else if (c == 0xf4)
+            hi = 0x8f;
+    } else {
+        return 0;
+    }
+    if (left < n || p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (p[i] < 0x80 || p[i] > 0xbf)
+            return 0;
+    return n;
+}
+
+void gar_text_put_shown(gar_text_out *out, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        size_t plain = i;
+        while (plain < n && p[plain] >= 0x20 && p[plain] < 0x7f)
+            plain++;
+        gar_text_put(out, s + i, plain - i);
+        i = plain;
+        if (i == n)
+            break;
+        size_t seq = p[i] >= 0x80 ? utf8_length(p + i, n - i) : 0;
+        if (seq > 0) {
+            gar_text_put(out, s + i, seq);
+            i += seq;
+        } else {
+            char code[4] = { '\\', 'x', hex[p[i] >> 4], hex[p[i] & 15] };
+            gar_text_put(out, code, sizeof code);
+            i++;
+        }
+    }
+}

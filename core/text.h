@@ -27,4 +27,11 @@ void gar_text_put(gar_text_out *out, const char *s, size_t n);
 void gar_text_puts(gar_text_out *out, const char *s);
 void gar_text_put_u64(gar_text_out *out, uint64_t value);
 
+/* Puts the `n` bytes at `s` as gar shows untrusted text: printable ASCII
+ * and well-formed UTF-8 (C1 controls excepted) as themselves, every other
+ * byte — NUL, control bytes, DEL, a byte of no well-formed sequence — as
+ * \xNN (two lowercase hex digits).  So a message stays one line of valid
+ * UTF-8, whatever bytes it quotes (gar_error_show_bytes). */
+void gar_text_put_shown(gar_text_out *out, const char *s, size_t n);
+
 #endif

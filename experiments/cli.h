@@ -6,6 +6,9 @@
 #ifndef GAR_CLI_H
 #define GAR_CLI_H
 
+#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include <gar/error.h>
@@ -30,10 +33,28 @@ int gar_cli_refuse(const gar_error *err);
  * GAR_EXIT_REFUSED. */
 int gar_cli_usage_error(const char *verb, const char *what);
 
-/* Refuses what getopt_long answered ':' (a missing value) or '?' (an
- * unknown option) for, naming the option as the user wrote it.  Call it
- * from the `default:` of the option loop (getopt_long with a leading ':' in
- * its short options and opterr = 0).  Returns GAR_EXIT_REFUSED. */
+/* getopt_long, as every verb's option loop calls it, refusing repeats: an
+ * option given a second time (by any spelling: --jobs 2, --jobs=2, -j, an
+ * abbreviation) is answered GAR_CLI_REPEATED instead of taking the last
+ * value silently, except the options whose repeating is their documented
+ * meaning: --param (gar gen), --without (gar plan, gar executor) and
+ * --tolerance (gar verify), where each occurrence adds one setting.  Its
+ * memory of what was seen starts afresh whenever optind is reset to 0 or 1,
+ * or argv changes, so each verb's loop is judged alone.  Single-threaded, as
+ * getopt itself is. */
+#define GAR_CLI_REPEATED 0x10000 /* no verb's option value is this large */
+int gar_cli_getopt(int argc, char *const argv[], const char *shorts,
+                   const struct option *longs, int *longindex);
+
+/* True when the KEY of the "KEY=VALUE" `assignment` (the text before its
+ * first '=') is that of one of the `count` earlier assignments: a repeatable
+ * option sets each key once. */
+bool gar_cli_key_repeats(const char *assignment, const char *const *earlier, size_t count);
+
+/* Refuses what gar_cli_getopt answered ':' (a missing value), '?' (an
+ * unknown option) or GAR_CLI_REPEATED for, naming the option as the user
+ * wrote it.  Call it from the `default:` of the option loop (a leading ':'
+ * in the short options and opterr = 0).  Returns GAR_EXIT_REFUSED. */
 int gar_cli_bad_option(const char *verb, int answer, char **argv);
 
 /* Prints `err` as "warning: N (Name): message" on stdout (a key: value line). */

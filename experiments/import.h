@@ -3,7 +3,9 @@
  * Two readers (a PyTorch profiler / Kineto Chrome-trace JSON, and an Nsight
  * Systems SQLite export) collect the same three kinds of record into a
  * gar_import; one mapping (gar_import_finish) turns them into one trace row per
- * host call that waited for GPU work.  The mapping, in full, is in
+ * host call that waited for GPU work.  Memory comes through the allocation
+ * hook (sim/alloc.h; yajl's own excepted, as it does not check them): a
+ * failed allocation is refused with GAR_E_CAPACITY and an empty trace.  The mapping, in full, is in
  * data/README.md ("Importing profiles"); in short:
  *
  *   start  = the synchronizing call's start (host clock)
@@ -132,7 +134,8 @@ int gar_import_kineto_memory(const void *data, size_t size, const char *name, ga
                              gar_import_counts *counts, gar_error *err);
 
 /* An Nsight Systems SQLite export (nsys export --type sqlite).  A missing
- * table is -GAR_E_INVALID_TRACE naming it; SQLite failures are -GAR_E_IO. */
+ * table is -GAR_E_INVALID_TRACE naming it; SQLite running out of memory is
+ * -GAR_E_CAPACITY; other SQLite failures are -GAR_E_IO. */
 int gar_import_nsys_file(const char *path, gar_trace *out, gar_import_counts *counts,
                          gar_error *err);
 

@@ -16,6 +16,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "import.h"
+#include "alloc.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -365,8 +366,14 @@ static int finish_event(kineto *k)
                              ev->cat == CAT_MEMCPY && memcpy_name_is_dtoh_pageable(ev) };
         if (!timed(k, &op.start_ns, &op.end_ns))
             return 0;
-        if (op.stream == GAR_IMPORT_ANY || op.device == GAR_IMPORT_ANY)
-            return refuse_event(k, "args.stream", "a GPU op without a stream and device");
+        if (op.stream == GAR_IMPORT_ANY || op.device == GAR_IMPORT_ANY) {
+            /* Name the id that is missing or out of range, as it was read. */
+            bool dev = op.device == GAR_IMPORT_ANY;
+            const char *field = dev ? (ev->seen[K_A_DEVICE] ? "args.device" : "pid")
+                                    : (ev->seen[K_A_STREAM] ? "args.stream" : "tid");
+            return refuse_event(k, field, dev ? "a GPU op without a device id below 2^32 - 1"
+                                              : "a GPU op without a stream id below 2^32 - 1");
+        }
         rc = gar_import_add_op(&k->im, &op, k->err);
         break;
     }
@@ -583,7 +590,7 @@ int gar_import_kineto_file(const char *path, gar_trace *out, gar_import_counts *
     kineto_parse p;
     int rc = parse_begin(&p, path, err);
     enum { BLOCK = 1 << 16 };
-    unsigned char *block = rc == 0 ? malloc(BLOCK) : NULL;
+    unsigned char *block = rc == 0 ? gar_malloc(BLOCK) : NULL;
     if (rc == 0 && block == NULL)
         rc = gar_error_set(err, GAR_E_CAPACITY, 2, "read buffer", "out of memory");
     while (rc == 0) {
@@ -608,7 +615,7 @@ int gar_import_kineto_file(const char *path, gar_trace *out, gar_import_counts *
         }
         rc = parse_feed(&p, block, (size_t)got);
     }
-    free(block);
+    gar_free(block);
     gzclose(gz);
     return parse_end(&p, rc, out, counts);
 }

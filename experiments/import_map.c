@@ -1,6 +1,7 @@
 /* experiments/import_map.c — profiler records to trace rows: the one mapping
  * both importers share (the rules are in import.h and data/README.md). */
 #include "import.h"
+#include "alloc.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -16,9 +17,9 @@ void gar_import_free(gar_import *im)
 {
     if (im == NULL)
         return;
-    free(im->op);
-    free(im->call);
-    free(im->sync);
+    gar_free(im->op);
+    gar_free(im->call);
+    gar_free(im->sync);
     gar_import_init(im);
 }
 
@@ -28,7 +29,7 @@ static int grow(void **array, size_t *cap, size_t used, size_t size, gar_error *
     if (used < *cap)
         return 0;
     size_t want = *cap == 0 ? 256 : *cap * 2;
-    void *grown = want <= SIZE_MAX / size ? realloc(*array, want * size) : NULL;
+    void *grown = want <= SIZE_MAX / size ? gar_realloc(*array, want * size) : NULL;
     if (grown == NULL)
         return gar_error_set(err, GAR_E_CAPACITY, 2, "import records", "out of memory");
     *array = grown;
@@ -370,8 +371,10 @@ static int row_by_start(const void *x, const void *y)
 }
 
 /* Drops rows that would move their stream's submit or done backwards (calls
- * from several host threads can overlap), counting them. */
-static void keep_stream_order(gar_trace *t, gar_import_counts *counts)
+ * from several host threads can overlap), counting them.  Returns 0, or
+ * -GAR_E_CAPACITY when memory runs out (rows are then half moved: the
+ * caller drops the trace). */
+static int keep_stream_order(gar_trace *t, gar_import_counts *counts, gar_error *err)
 {
     typedef struct {
         uint32_t stream;
@@ -386,9 +389,14 @@ static void keep_stream_order(gar_trace *t, gar_import_counts *counts)
             if (seen[j].stream == row->stream)
                 s = &seen[j];
         if (s == NULL) {
-            last *grown = realloc(seen, (seen_n + 1) * sizeof *seen);
-            if (grown == NULL)
-                break; /* the rest is dropped, and counted, as out of order */
+            last *grown = gar_realloc(seen, (seen_n + 1) * sizeof *seen);
+            if (grown == NULL) {
+                /* Refused, never read as "out of order": the rows kept so
+                 * far were moved down, so the trace is no longer whole. */
+                gar_free(seen);
+                return gar_error_set(err, GAR_E_CAPACITY, 2, "import stream table",
+                                     "out of memory");
+            }
             seen = grown;
             s = &seen[seen_n++];
             s->stream = row->stream;
@@ -403,7 +411,8 @@ static void keep_stream_order(gar_trace *t, gar_import_counts *counts)
     }
     counts->out_of_order += t->count - kept;
     t->count = kept;
-    free(seen);
+    gar_free(seen);
+    return 0;
 }
 
 /* qsort of an empty table: its base may be NULL, which qsort may not see. */
@@ -421,8 +430,8 @@ static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_c
     sort_table(im->call, im->calls, sizeof *im->call, call_by_correlation);
     sort_table(im->sync, im->syncs, sizeof *im->sync, sync_by_correlation);
 
-    m->run = malloc((im->ops > 0 ? im->ops : 1) * sizeof *m->run);
-    m->by_corr = malloc((im->ops > 0 ? im->ops : 1) * sizeof *m->by_corr);
+    m->run = gar_malloc((im->ops > 0 ? im->ops : 1) * sizeof *m->run);
+    m->by_corr = gar_malloc((im->ops > 0 ? im->ops : 1) * sizeof *m->by_corr);
     if (m->run == NULL || m->by_corr == NULL)
         return gar_error_set(err, GAR_E_CAPACITY, 2, "import tables", "out of memory");
     for (size_t i = 0; i < im->ops; i++) {
@@ -480,7 +489,11 @@ static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_c
         }
     }
     sort_table(trace.row, trace.count, sizeof *trace.row, row_by_start);
-    keep_stream_order(&trace, counts);
+    int kept = keep_stream_order(&trace, counts, err);
+    if (kept < 0) {
+        gar_trace_free(&trace);
+        return kept;
+    }
     counts->waits = trace.count;
     if (trace.count == 0) {
         gar_trace_free(&trace);
@@ -521,7 +534,7 @@ int gar_import_finish(gar_import *im, const char *name, gar_trace *out,
     memset(counts, 0, sizeof *counts);
     mapper m = { im, NULL, 0, NULL, 0 };
     int rc = map_records(&m, name != NULL ? name : "profile", out, counts, err);
-    free(m.run);
-    free(m.by_corr);
+    gar_free(m.run);
+    gar_free(m.by_corr);
     return rc;
 }

@@ -29,6 +29,8 @@ static int refuse_table(gar_error *err, const char *path, const char *table, con
 static int refuse_sqlite(gar_error *err, const char *path, const char *table, sqlite3 *db)
 {
     int code = sqlite3_errcode(db);
+    if (code == SQLITE_NOMEM)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for reading the export", "exhausted");
     if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
         return refuse_table(err, path, table, sqlite3_errmsg(db));
     if (code == SQLITE_ERROR) /* a missing column, or a wrong type of table */
@@ -238,9 +240,12 @@ int gar_import_nsys_file(const char *path, gar_trace *out, gar_import_counts *co
     if (counts != NULL)
         memset(counts, 0, sizeof *counts);
     sqlite3 *db = NULL;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        int rc = gar_error_set(err, GAR_E_IO, 3, path, "open",
-                               db != NULL ? sqlite3_errmsg(db) : "out of memory");
+    int opened = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+    if (opened != SQLITE_OK) {
+        int rc = db == NULL || opened == SQLITE_NOMEM
+                     ? gar_error_set(err, GAR_E_CAPACITY, 2, "memory for reading the export",
+                                     "exhausted")
+                     : gar_error_set(err, GAR_E_IO, 3, path, "open", sqlite3_errmsg(db));
         sqlite3_close(db);
         return rc;
     }

@@ -1,6 +1,7 @@
 /* experiments/sweep_spec.c — reading a sweep spec, and loading what it names. */
 #define _GNU_SOURCE /* realpath */
 #include "sweep_spec.h"
+#include "alloc.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -19,7 +20,7 @@ void gar_sweep_hash_hex(uint64_t hash, char out[GAR_HASH_HEX_BYTES])
 
 static char *copy_text(const char *text, size_t len)
 {
-    char *copy = malloc(len + 1);
+    char *copy = gar_malloc(len + 1);
     if (copy != NULL) {
         memcpy(copy, text, len);
         copy[len] = '\0';
@@ -73,7 +74,7 @@ static int read_whole(const char *path, size_t limit, char **text, size_t *len, 
     FILE *f = fopen(path, "rb");
     if (f == NULL)
         return gar_error_set(err, GAR_E_IO, 3, path, "open", strerror(errno));
-    char *buf = malloc(limit + 1);
+    char *buf = gar_malloc(limit + 1);
     if (buf == NULL) {
         fclose(f);
         return out_of_memory(err);
@@ -82,14 +83,15 @@ static int read_whole(const char *path, size_t limit, char **text, size_t *len, 
     int failed = ferror(f);
     fclose(f);
     if (failed) {
-        free(buf);
+        gar_free(buf);
         return gar_error_set(err, GAR_E_IO, 3, path, "read", "read error");
     }
     if (n > limit) {
-        free(buf);
-        char cap[32];
-        snprintf(cap, sizeof cap, "%zu bytes", limit);
-        return gar_error_set(err, GAR_E_CAPACITY, 2, path, cap);
+        gar_free(buf);
+        char why[96];
+        snprintf(why, sizeof why, "is larger than %zu bytes, the most a spec or profile may be",
+                 limit);
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, path, "file", why);
     }
     buf[n] = '\0';
     *text = buf;
@@ -103,7 +105,7 @@ static char *joined_path(const char *base_dir, const char *path)
     if (path[0] == '/' || base_dir == NULL || base_dir[0] == '\0')
         return copy_text(path, strlen(path));
     size_t a = strlen(base_dir), b = strlen(path);
-    char *out = malloc(a + 1 + b + 1);
+    char *out = gar_malloc(a + 1 + b + 1);
     if (out != NULL)
         snprintf(out, a + 1 + b + 1, "%s/%s", base_dir, path);
     return out;
@@ -166,8 +168,8 @@ void gar_sweep_trace_free(gar_sweep_trace *t)
 {
     if (t == NULL)
         return;
-    free(t->name);
-    free(t->source);
+    gar_free(t->name);
+    gar_free(t->source);
     gar_trace_free(&t->trace);
     memset(t, 0, sizeof *t);
 }
@@ -194,6 +196,7 @@ static int generate(const char *text, gar_trace *out, gar_error *err)
     gar_gen_spec spec = gar_gen_spec_default(kind);
     unsigned long long waits = 0, seed = 0;
     bool have_waits = false, have_seed = false;
+    unsigned given = 0; /* the kind's parameters set so far: each once */
     const char *p = colon != NULL ? colon + 1 : NULL;
     while (p != NULL) {
         const char *comma = strchr(p, ',');
@@ -216,7 +219,7 @@ static int generate(const char *text, gar_trace *out, gar_error *err)
                                      is_waits ? "has a waits that is not a whole number"
                                               : "has a seed that is not a whole number");
             *have = true;
-        } else if ((rc = gar_gen_spec_set(&spec, assignment, err)) < 0) {
+        } else if ((rc = gar_gen_spec_set_once(&spec, &given, assignment, err)) < 0) {
             return rc;
         }
         p = comma != NULL ? comma + 1 : NULL;
@@ -251,7 +254,7 @@ int gar_sweep_trace_load(const char *text, const char *base_dir, gar_sweep_trace
             if (t.source == NULL)
                 rc = gar_error_set(err, GAR_E_IO, 3, path, "resolve", strerror(errno));
         }
-        free(path);
+        gar_free(path);
     }
     if (rc < 0) {
         gar_sweep_trace_free(&t);
@@ -266,9 +269,9 @@ int gar_sweep_trace_load(const char *text, const char *base_dir, gar_sweep_trace
 
 static void host_free(gar_sweep_host *h)
 {
-    free(h->name);
-    free(h->source);
-    free(h->text);
+    gar_free(h->name);
+    gar_free(h->source);
+    gar_free(h->text);
     memset(h, 0, sizeof *h);
 }
 
@@ -289,7 +292,7 @@ static int host_load(const char *text, const char *base_dir, gar_sweep_host *out
         if (h.source == NULL)
             rc = gar_error_set(err, GAR_E_IO, 3, path, "resolve", strerror(errno));
     }
-    free(path);
+    gar_free(path);
     if (rc < 0) {
         host_free(&h);
         return rc;
@@ -309,20 +312,20 @@ void gar_sweep_spec_free(gar_sweep_spec *spec)
         gar_sweep_trace_free(&spec->traces[i]);
     for (size_t i = 0; i < spec->host_count; i++)
         host_free(&spec->hosts[i]);
-    free(spec->traces);
-    free(spec->plans);
-    free(spec->estimators);
-    free(spec->hosts);
-    free(spec->seeds);
-    free(spec->arms);
-    free(spec->path);
+    gar_free(spec->traces);
+    gar_free(spec->plans);
+    gar_free(spec->estimators);
+    gar_free(spec->hosts);
+    gar_free(spec->seeds);
+    gar_free(spec->arms);
+    gar_free(spec->path);
     memset(spec, 0, sizeof *spec);
 }
 
 /* Grows an axis array by one element; false when memory runs out. */
 static bool grow(void **array, size_t count, size_t size)
 {
-    void *bigger = realloc(*array, (count + 1) * size);
+    void *bigger = gar_realloc(*array, (count + 1) * size);
     if (bigger == NULL)
         return false;
     *array = bigger;
@@ -557,7 +560,7 @@ bool gar_sweep_bands_predict(const gar_bands *bands)
 static int make_arms(gar_sweep_spec *spec, gar_error *err)
 {
     size_t most = spec->plan_count * spec->estimator_count;
-    spec->arms = malloc(most * sizeof *spec->arms);
+    spec->arms = gar_malloc(most * sizeof *spec->arms);
     if (spec->arms == NULL)
         return out_of_memory(err);
     for (size_t p = 0; p < spec->plan_count; p++) {
@@ -653,13 +656,13 @@ int gar_sweep_spec_parse(const char *text, size_t len, const char *name, const c
     memset(&spec, 0, sizeof spec);
     spec.path = copy_text(name, strlen(name));
     if (copy == NULL || spec.path == NULL) {
-        free(copy);
-        free(spec.path);
+        gar_free(copy);
+        gar_free(spec.path);
         return out_of_memory(err);
     }
     parse_state s = { .file = name, .base_dir = base_dir, .spec = &spec, .err = err };
     int rc = parse_lines(&s, copy, len);
-    free(copy);
+    gar_free(copy);
     if (rc < 0) {
         gar_sweep_spec_free(&spec);
         return rc;
@@ -681,7 +684,7 @@ int gar_sweep_spec_load(const char *path, gar_sweep_spec *out, gar_error *err)
         return rc;
     char *dir = copy_text(path, strlen(path));
     if (dir == NULL) {
-        free(text);
+        gar_free(text);
         return out_of_memory(err);
     }
     char *slash = strrchr(dir, '/');
@@ -692,8 +695,8 @@ int gar_sweep_spec_load(const char *path, gar_sweep_spec *out, gar_error *err)
     else
         *slash = '\0';
     rc = gar_sweep_spec_parse(text, len, path, dir, out, err);
-    free(dir);
-    free(text);
+    gar_free(dir);
+    gar_free(text);
     return rc;
 }
 

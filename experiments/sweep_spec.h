@@ -25,7 +25,9 @@
  *
  * Ownership: a gar_sweep_spec owns everything it points at; free it with
  * gar_sweep_spec_free.  Loaded specs are read-only and may be shared by
- * threads. */
+ * threads.  Memory comes through the allocation hook (sim/alloc.h): when an
+ * allocation fails, loading refuses with GAR_E_CAPACITY and the spec is
+ * left empty. */
 #ifndef GAR_SWEEP_SPEC_H
 #define GAR_SWEEP_SPEC_H
 

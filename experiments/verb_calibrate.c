@@ -121,7 +121,7 @@ int gar_verb_calibrate_main(int argc, char **argv)
     opterr = 0; /* bad options are refused below, as coded errors */
     optind = 1;
     for (;;) {
-        int opt = getopt_long(argc, argv, ":", options, NULL);
+        int opt = gar_cli_getopt(argc, argv, ":", options, NULL);
         if (opt == -1)
             break;
         char what[256];
@@ -146,10 +146,7 @@ int gar_verb_calibrate_main(int argc, char **argv)
             print_help(stdout);
             return GAR_EXIT_OK;
         default:
-            snprintf(what, sizeof what,
-                     opt == ':' ? "option '%s' needs a value" : "unknown option '%s'",
-                     argv[optind - 1]);
-            return gar_cli_usage_error(verb, what);
+            return gar_cli_bad_option(verb, opt, argv);
         }
     }
     if (optind != argc)

@@ -88,7 +88,7 @@ int gar_verb_estimate_main(int argc, char **argv)
     optind = 1;
     for (;;) {
         /* The leading ':' tells a missing value (':') from an unknown option ('?'). */
-        int opt = getopt_long(argc, argv, ":", options, NULL);
+        int opt = gar_cli_getopt(argc, argv, ":", options, NULL);
         if (opt == -1)
             break;
         switch (opt) {

@@ -43,7 +43,7 @@ int gar_verb_executor_main(int argc, char **argv)
     bool strict = false;
     int opt;
     opterr = 0; /* a bad option is reported as a coded usage error */
-    while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+    while ((opt = gar_cli_getopt(argc, argv, ":h", options, NULL)) != -1) {
         switch (opt) {
         case 's':
             strict = true;

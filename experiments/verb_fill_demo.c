@@ -165,7 +165,7 @@ static int parse_options(int argc, char **argv, options *opt)
     optind = 1;
     int c, status = -1;
     /* The leading ':' tells a missing value (':') from an unknown option ('?'). */
-    while (status < 0 && (c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
+    while (status < 0 && (c = gar_cli_getopt(argc, argv, ":h", longs, NULL)) != -1) {
         switch (c) {
         case 'h':
         case OPT_HELP:

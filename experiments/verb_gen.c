@@ -61,7 +61,7 @@ int gar_verb_gen_main(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int opt;
-    while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+    while ((opt = gar_cli_getopt(argc, argv, ":", options, NULL)) != -1) {
         switch (opt) {
         case OPT_WAITS:
             if (gar_cli_parse_u64(optarg, &waits) < 0)
@@ -94,8 +94,9 @@ int gar_verb_gen_main(int argc, char **argv)
     if (gar_gen_kind_parse(argv[optind], &kind, &err) < 0)
         return gar_cli_refuse(&err);
     gar_gen_spec spec = gar_gen_spec_default(kind);
+    unsigned given = 0;
     for (size_t i = 0; i < assignments; i++)
-        if (gar_gen_spec_set(&spec, assignment[i], &err) < 0)
+        if (gar_gen_spec_set_once(&spec, &given, assignment[i], &err) < 0)
             return gar_cli_refuse(&err);
 
     gar_trace trace;

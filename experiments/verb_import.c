@@ -63,7 +63,7 @@ int gar_verb_import_main(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int opt;
-    while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+    while ((opt = gar_cli_getopt(argc, argv, ":", options, NULL)) != -1) {
         switch (opt) {
         case OPT_OUT:
             out_path = optarg;

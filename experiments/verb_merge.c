@@ -124,7 +124,7 @@ int gar_verb_merge_main(int argc, char **argv)
     optind = 1;
     int c;
     opterr = 0; /* a bad option is reported as a coded usage error */
-    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+    while ((c = gar_cli_getopt(argc, argv, ":", options, NULL)) != -1) {
         if (c == 'h') {
             usage(stdout);
             return GAR_EXIT_OK;

@@ -50,7 +50,7 @@ int gar_verb_plan_main(int argc, char **argv)
     uint32_t rows = 0;
     int opt;
     opterr = 0; /* a bad option is reported as a coded usage error */
-    while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+    while ((opt = gar_cli_getopt(argc, argv, ":h", options, NULL)) != -1) {
         unsigned long long value;
         switch (opt) {
         case 'r':

@@ -53,7 +53,7 @@ int gar_verb_plot_main(int argc, char **argv)
     optind = 1;
     int c;
     opterr = 0; /* a bad option is reported as a coded usage error */
-    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+    while ((c = gar_cli_getopt(argc, argv, ":", options, NULL)) != -1) {
         unsigned long long v;
         switch (c) {
         case 'd':

@@ -83,7 +83,7 @@ int gar_verb_probe_main(int argc, char **argv)
     };
     int opt;
     opterr = 0; /* a bad option is reported as a coded usage error */
-    while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+    while ((opt = gar_cli_getopt(argc, argv, ":h", options, NULL)) != -1) {
         switch (opt) {
         case 'h':
             print_help();

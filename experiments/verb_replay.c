@@ -57,7 +57,8 @@ static void print_help(FILE *out)
             "  --late-store-ns N how late a late store lands (default: 1000000)\n"
             "  --store-delay-ns N  completion to every store landing (default: 0)\n"
             "  --deadline-ns N   a wait still pending this long after it began fails\n"
-            "                    with error 16 (default: 10000000000)\n"
+            "                    with error 16 (default: 10000000000; any u64: a hung\n"
+            "                    wait jumps to its deadline, saturated at 2^64-2)\n"
             "  --exact-polls     simulate every poll turn alone; by default runs of turns\n"
             "                    that surely answer pending are drawn as one normal total\n"
             "                    (much faster; the same in distribution, to an\n"
@@ -134,7 +135,7 @@ static int parse_args(int argc, char **argv, args *a)
     opterr = 0;
     optind = 1;
     for (;;) {
-        int opt = getopt_long(argc, argv, ":", options, NULL);
+        int opt = gar_cli_getopt(argc, argv, ":", options, NULL);
         if (opt == -1)
             break;
         switch (opt) {

@@ -346,10 +346,12 @@ static int parse_args(int argc, char **argv, verify_args *a, bool *help)
                         .tol = gar_verify_tolerance_default(), .limit = SWEEP_LIMIT_DEFAULT };
     bool estimator_given = false, limit_given = false;
     *help = false;
+    const char *tolerances[32]; /* the --tolerance keys so far (there are seven) */
+    size_t tolerances_given = 0;
     opterr = 0; /* bad options are refused below, as coded errors */
     optind = 1;
     for (;;) {
-        int opt = getopt_long(argc, argv, ":", options, NULL);
+        int opt = gar_cli_getopt(argc, argv, ":", options, NULL);
         if (opt == -1)
             break;
         char what[256];
@@ -395,8 +397,13 @@ static int parse_args(int argc, char **argv, verify_args *a, bool *help)
             break;
         }
         case OPT_TOLERANCE:
+            if (gar_cli_key_repeats(optarg, tolerances, tolerances_given))
+                return gar_cli_usage_error(verb, "--tolerance sets a key given before; give "
+                                                 "each key once");
             if (gar_verify_tolerance_set(&a->tol, optarg, verb, &err) < 0)
                 return gar_cli_refuse(&err);
+            if (tolerances_given < sizeof tolerances / sizeof tolerances[0])
+                tolerances[tolerances_given++] = optarg;
             break;
         case OPT_JSON:
             a->json = true;
@@ -405,10 +412,7 @@ static int parse_args(int argc, char **argv, verify_args *a, bool *help)
             *help = true;
             return GAR_EXIT_OK;
         default:
-            snprintf(what, sizeof what,
-                     opt == ':' ? "option '%s' needs a value" : "unknown option '%s'",
-                     argv[optind - 1]);
-            return gar_cli_usage_error(verb, what);
+            return gar_cli_bad_option(verb, opt, argv);
         }
     }
     if (a->sweep_path != NULL) {

@@ -181,6 +181,30 @@ int gar_gen_spec_set(gar_gen_spec *spec, const char *assignment, gar_error *err)
     return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", assignment, what);
 }
 
+int gar_gen_spec_set_once(gar_gen_spec *spec, unsigned *given, const char *assignment,
+                          gar_error *err)
+{
+    if (given == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_gen_spec_set_once", "given",
+                             "is NULL");
+    if (spec == NULL || assignment == NULL)
+        return gar_gen_spec_set(spec, assignment, err); /* its refusal */
+    size_t n;
+    const gar_gen_param *p = gar_gen_params(spec->kind, &n);
+    size_t key_len = strcspn(assignment, "=");
+    size_t i = 0;
+    while (i < n && (strlen(p[i].name) != key_len || memcmp(p[i].name, assignment, key_len) != 0))
+        i++;
+    /* Checked before setting, so a refused repeat leaves the first value. */
+    if (i < n && (*given & (1u << i)))
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", assignment,
+                             "sets a parameter given before (give each once)");
+    int rc = gar_gen_spec_set(spec, assignment, err);
+    if (rc == 0 && i < n)
+        *given |= 1u << i;
+    return rc;
+}
+
 size_t gar_gen_spec_label(const gar_gen_spec *spec, char *buf, size_t size)
 {
     size_t n, len = 0;

@@ -76,6 +76,13 @@ gar_gen_spec gar_gen_spec_default(gar_gen_kind kind);
  * (unknown key, not a number, not whole, out of bounds). */
 int gar_gen_spec_set(gar_gen_spec *spec, const char *assignment, gar_error *err);
 
+/* gar_gen_spec_set, refusing a key set before: `given` (start it at 0)
+ * keeps a bit per parameter set through it.  Returns 0, or
+ * -GAR_E_INVALID_ARGUMENT as gar_gen_spec_set, or naming the repeated
+ * assignment (a second value would silently replace the first). */
+int gar_gen_spec_set_once(gar_gen_spec *spec, unsigned *given, const char *assignment,
+                          gar_error *err);
+
 /* Writes "key=value key=value ..." for every parameter, like snprintf:
  * at most `size` bytes, NUL included; returns the length needed. */
 size_t gar_gen_spec_label(const gar_gen_spec *spec, char *buf, size_t size);

@@ -279,6 +279,31 @@ static int count_streams(const gar_trace *trace, stream_map *streams, gar_error 
     return 0;
 }
 
+/* The range rule (replay.h): every count and duration fits a signed 64-bit
+ * integer, or the run is refused naming the first that does not. */
+static int check_range(const gar_replay_metrics *m, gar_error *err)
+{
+    const struct {
+        const char *name;
+        uint64_t value;
+    } metric[] = {
+        { "overshoot_ns", m->overshoot_ns.max }, { "wait_ns", m->wait_ns },
+        { "busy_ns", m->busy_ns },               { "parked_ns", m->parked_ns },
+        { "asleep_ns", m->asleep_ns },           { "makespan_ns", m->makespan_ns },
+        { "sleeps", m->sleeps },                 { "parks", m->parks },
+        { "queries", m->queries },               { "polls", m->polls },
+        { "backstop_queries", m->backstop_queries },
+        { "estimator_error_ns", m->estimator_error_ns.max },
+    };
+    for (size_t k = 0; k < sizeof metric / sizeof metric[0]; k++)
+        if (metric[k].value > GAR_REPLAY_METRIC_MAX) {
+            char what[64];
+            snprintf(what, sizeof what, "the replay's %s", metric[k].name);
+            return gar_error_set(err, GAR_E_CAPACITY, 2, what, "2^63 - 1");
+        }
+    return 0;
+}
+
 int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar_error *err)
 {
     int rc = check_config(config, err);
@@ -399,9 +424,14 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
             }
         }
 
+        /* Saturated at the clock's last instant: GAR_MONO_NEVER would be
+         * "no deadline", and a hung item must still fail. */
+        gar_mono_ns deadline = gar_after(start, config->wait_deadline_ns);
+        if (deadline == GAR_MONO_NEVER)
+            deadline = GAR_MONO_NEVER - 1;
         gar_sim_wait_result res;
-        rc = gar_sim_host_wait(&host, &dev, &work, plan, has_sleep, sleep_ns, start,
-                               gar_after(start, config->wait_deadline_ns), &res, err);
+        rc = gar_sim_host_wait(&host, &dev, &work, plan, has_sleep, sleep_ns, start, deadline,
+                               &res, err);
         if (rc < 0)
             break;
         if (point != NULL && (rc = gar_family_observe(spec, point, &plan->deadline,
@@ -424,14 +454,15 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
             };
             config->on_wait(config->on_wait_context, &seen);
         }
-        m.busy_ns += res.busy_ns;
-        m.parked_ns += res.parked_ns;
-        m.asleep_ns += res.asleep_ns;
-        m.sleeps += res.report.sleeps;
-        m.parks += res.report.parks;
-        m.queries += res.report.queries + res.report.polls;
-        m.polls += res.report.polls;
-        m.backstop_queries += res.report.backstop_queries;
+        /* Saturating, so a sum past 2^63 - 1 is caught below, not wrapped. */
+        m.busy_ns = gar_after(m.busy_ns, res.busy_ns);
+        m.parked_ns = gar_after(m.parked_ns, res.parked_ns);
+        m.asleep_ns = gar_after(m.asleep_ns, res.asleep_ns);
+        m.sleeps = gar_after(m.sleeps, res.report.sleeps);
+        m.parks = gar_after(m.parks, res.report.parks);
+        m.queries = gar_after(m.queries, gar_after(res.report.queries, res.report.polls));
+        m.polls = gar_after(m.polls, res.report.polls);
+        m.backstop_queries = gar_after(m.backstop_queries, res.report.backstop_queries);
         switch (res.report.kind) {
         case GAR_WAIT_KIND_BLOCKED:
             m.blocked++;
@@ -458,13 +489,15 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     }
 
     m.waits = n;
-    m.wait_ns = m.busy_ns + m.parked_ns + m.asleep_ns;
+    m.wait_ns = gar_after(gar_after(m.busy_ns, m.parked_ns), m.asleep_ns);
     m.busy_frac = m.wait_ns > 0 ? (double)m.busy_ns / (double)m.wait_ns : 0.0;
     m.makespan_ns = latest_end - first_start;
     m.overshoot_ns = quantiles_of(mem.overshoot, mem.sort_space, n);
     m.predictions = predictions;
     m.estimator_error_ns = quantiles_of(mem.est_error, mem.sort_space, predictions);
     run_memory_free(&mem);
+    if ((rc = check_range(&m, err)) < 0)
+        return rc;
     *out = m;
     return 0;
 }

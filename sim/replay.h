@@ -49,10 +49,21 @@
  * Quantiles are exact: nearest rank over every value (sorted), so the pN of
  * n values is the ceil(N/100 * n)-th smallest; 0 when there are none.
  *
+ * Range.  Every count and duration of the metrics is at most 2^63 - 1
+ * (GAR_REPLAY_METRIC_MAX: a signed 64-bit integer, as SQLite and most JSON
+ * readers hold them).  A run where one would exceed it — a trace whose times
+ * come near 2^63 ns, where the simulated costs carry an end past it, or a
+ * huge deadline in open loop — is refused with GAR_E_CAPACITY naming the
+ * metric, rather than saturated or wrapped: `gar replay` prints nothing and
+ * `gar sweep` stores the run as failed with that code, so no metric is ever
+ * a clamped number.
+ *
  * Faults.  One fault (sim_device.h) may be injected, on one wait chosen by
- * its row.  Every wait has a deadline, wait_deadline_ns after its start, so
- * a device that never completes ends the replay with GAR_E_WAIT_DEADLINE
- * rather than a hang.  A wait that fails ends the replay: the run returns its
+ * its row.  Every wait has a deadline, wait_deadline_ns after its start
+ * (saturated at the clock's last instant, GAR_MONO_NEVER - 1, never
+ * wrapped), so a device that never completes ends the replay with
+ * GAR_E_WAIT_DEADLINE rather than a hang, in time independent of the
+ * deadline's size (sim_host.h, "A hung item").  A wait that fails ends the replay: the run returns its
  * code and `err` says what failed; no metrics are written. */
 #ifndef GAR_SIM_REPLAY_H
 #define GAR_SIM_REPLAY_H
@@ -71,6 +82,7 @@
 #include "trace.h"
 
 #define GAR_REPLAY_DEADLINE_DEFAULT_NS (10 * GAR_NS_PER_S)
+#define GAR_REPLAY_METRIC_MAX ((uint64_t)INT64_MAX) /* the range rule, above */
 
 typedef enum gar_replay_mode {
     GAR_REPLAY_OPEN,
@@ -147,7 +159,8 @@ void gar_replay_config_init(gar_replay_config *config);
 /* Runs the replay.  Returns 0 with `out` filled; -GAR_E_INVALID_ARGUMENT for
  * a missing trace or host, not exactly one of plan and bands, empty bands, an empty trace, a deadline of 0, an unknown
  * mode or fault, or a plan the wait machine refuses; -GAR_E_CAPACITY for
- * more than GAR_SIM_STREAMS_MAX streams or when memory runs out; or the code
+ * more than GAR_SIM_STREAMS_MAX streams, when memory runs out or a metric
+ * is out of range (above, "Range"); or the code
  * of the first wait that failed (GAR_E_DEVICE_FAULT, GAR_E_WAIT_DEADLINE).
  * `out` is written only on success.  Memory: three u64 per wait and a table
  * of the points, allocated for the call. */

@@ -159,13 +159,22 @@ static int query_at(const gar_sim_host *host, gar_sim_device *dev, const gar_sim
     return gar_sim_device_status(dev, work, *end, err);
 }
 
-/* PARK at `t` until `until`. */
+/* True when nothing this wait can see will ever change: the item hangs and
+ * no store for it is in flight (sim_host.h, "A hung item"). */
+static bool hung(const gar_sim_work *work)
+{
+    return work->done_at == GAR_MONO_NEVER && work->store_at == GAR_MONO_NEVER;
+}
+
+/* PARK at `t` until `until` (or, for a hung item, until `deadline`). */
 static int perform_park(gar_sim_host *host, gar_sim_device *dev, const gar_sim_work *work,
-                        gar_mono_ns until, gar_mono_ns *t, accounts *acc)
+                        gar_mono_ns until, gar_mono_ns deadline, gar_mono_ns *t, accounts *acc)
 {
     gar_sim_device_advance(dev, *t);
     if (gar_descriptor_reached(&work->word))
         return 1;
+    if (hung(work) && until < deadline)
+        until = deadline; /* every park and backstop query before it would answer the same */
     if (until <= *t)
         return 0;
     gar_mono_ns wake = until;
@@ -282,6 +291,29 @@ static gar_dur_ns run_single_turns(gar_sim_host *host, gar_wait *w, gar_mono_ns 
     }
 }
 
+/* At a POLL step at `*t` on a hung item: every turn before the deadline
+ * answers pending, so they are fed as one batch ending at the last instant
+ * before it, charged busy, their number the time over a mean turn.  Whatever
+ * the poll plan or exact_polls, the wait then fails at the deadline after
+ * one more turn, in time independent of the deadline's distance.  Returns
+ * false when no time is left before the deadline (the turn runs alone). */
+static bool skip_hung_polls(gar_sim_host *host, gar_wait *w, gar_mono_ns deadline,
+                            gar_mono_ns *t, accounts *acc, gar_error *err)
+{
+    if (deadline == GAR_MONO_NEVER || deadline - 1 <= *t)
+        return false;
+    gar_dur_ns room = deadline - 1 - *t;
+    double turns = floor((double)room / host->poll_turn.mean);
+    uint64_t n = turns < 1 ? 1 : turns >= 0x1p63 ? UINT64_C(1) << 63 : (uint64_t)turns;
+    observe(host, GAR_WAIT_OP_POLL, 0, *t, *t + room, 0, n);
+    *t += room;
+    acc->busy += room;
+    int rc = gar_wait_feed_polls(w, n, *t, err);
+    assert(rc == 0);
+    (void)rc;
+    return true;
+}
+
 int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *work,
                       const gar_plan *plan, bool has_sleep, gar_dur_ns sleep_ns,
                       gar_mono_ns start, gar_mono_ns deadline, gar_sim_wait_result *out,
@@ -292,6 +324,9 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
                              host == NULL ? "host" : dev == NULL ? "dev"
                                                    : work == NULL ? "work" : "out",
                              "is NULL");
+    if (deadline == GAR_MONO_NEVER && work->done_at == GAR_MONO_NEVER)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_sim_host_wait", "deadline",
+                             "is none, and the work never completes (the wait would never end)");
     gar_wait w;
     int rc = gar_wait_init(&w, plan, has_sleep, sleep_ns, start, deadline, err);
     if (rc < 0)
@@ -316,6 +351,8 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
              * answer pending whatever the visibility: they may be batched. */
             draw_visibility(host, work, start, &vis);
             gar_mono_ns limit = work->done_at < deadline ? work->done_at : deadline;
+            if (hung(work) && skip_hung_polls(host, &w, deadline, &t, &acc, err))
+                continue;
             if (!host->exact_polls && skip_polls(host, &w, limit, &t, &acc, err))
                 continue; /* a block was fed: the machine decides what comes next */
             gar_dur_ns period = run_single_turns(host, &w, limit, &t, &acc, err);
@@ -339,7 +376,7 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
             answer = 0;
             break;
         case GAR_WAIT_OP_PARK:
-            answer = perform_park(host, dev, work, a.until, &t, &acc);
+            answer = perform_park(host, dev, work, a.until, deadline, &t, &acc);
             break;
         case GAR_WAIT_OP_BLOCK:
             answer = perform_block(host, dev, work, deadline, &t, &acc, err);

@@ -85,6 +85,17 @@
  * then those of single turns); `gar replay --exact-polls` does, to check the
  * approximation on a trace.
  *
+ * A hung item.  When the item never completes and no store for it is in
+ * flight (the hang fault, or an item queued behind it), nothing the wait can
+ * see changes before its deadline, so the host jumps the clock there instead
+ * of stepping: a POLL feeds every turn before the deadline as one batch
+ * (their number the time over the mean turn, whatever exact_polls says),
+ * a PARK wakes at the deadline, and the next query fails the wait.  So a
+ * hung wait takes a handful of steps whatever its deadline (the counts of
+ * polls and parks in its report are then not each simulated; the wait
+ * fails, so no metric uses them).  A hung item with no deadline
+ * (GAR_MONO_NEVER) is refused: that wait would never end.
+ *
  * The parks of a flag plan on a host without word_wait are busy spins too,
  * but each park is one action up to its bound (at most park_ns), so they
  * need no fast-forward.
@@ -117,9 +128,10 @@ typedef struct gar_sim_poll_turn {
 } gar_sim_poll_turn;
 
 /* One action as the host performed it, for an observer (tests compare the
- * simulator's actions with the real drivers'): `repeat` equal POLL actions
- * answering pending when polls were fed as a batch (from `at` to
- * `answered` together), else 1. */
+ * simulator's actions with the real drivers'): `repeat` POLL actions, all
+ * answering pending, when polls were fed as one batch (from `at` to
+ * `answered` together; each one turn long when the turn is a constant),
+ * else 1. */
 typedef struct gar_sim_action {
     gar_wait_op op;
     gar_mono_ns until;    /* SLEEP_UNTIL and PARK: the bound asked; else 0 */
@@ -158,11 +170,11 @@ int gar_sim_host_init(gar_sim_host *host, const gar_host_profile *profile, uint6
 /* Runs one wait for `work` (enqueued on `dev`) under the resolved `plan`,
  * starting at `start`, with the point's predicted sleep (`has_sleep`,
  * `sleep_ns`, as gar_wait_init takes them) and an absolute `deadline`
- * (GAR_MONO_NEVER for none — only safe on a device that completes).  Arms
- * `work` when the plan does.  Returns 0 once the wait saw the work done, or
- * the negated code it ended with: GAR_E_DEVICE_FAULT from the device,
- * GAR_E_WAIT_DEADLINE, or GAR_E_INVALID_ARGUMENT for arguments
- * gar_wait_init refuses (then `out` is untouched).  `out` (required) is
+ * (GAR_MONO_NEVER for none — refused for a hung item).  Arms `work` when the
+ * plan does.  Returns 0 once the wait saw the work done, or the negated code
+ * it ended with: GAR_E_DEVICE_FAULT from the device, GAR_E_WAIT_DEADLINE, or
+ * GAR_E_INVALID_ARGUMENT for arguments gar_wait_init refuses or a hung item
+ * without a deadline (then `out` is untouched).  `out` (required) is
  * filled on every other return. */
 int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *work,
                       const gar_plan *plan, bool has_sleep, gar_dur_ns sleep_ns,

@@ -8,6 +8,8 @@
 
 #include "trace.h"
 
+#include "alloc.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -35,7 +37,7 @@ void gar_trace_free(gar_trace *trace)
 {
     if (trace == NULL)
         return;
-    free(trace->row);
+    gar_free(trace->row);
     gar_trace_init(trace);
 }
 
@@ -48,7 +50,7 @@ int gar_trace_reserve(gar_trace *trace, size_t capacity, gar_error *err)
         return 0;
     if (capacity > SIZE_MAX / sizeof(gar_trace_row))
         return gar_error_set(err, GAR_E_CAPACITY, 2, "trace", "the address space");
-    gar_trace_row *grown = realloc(trace->row, capacity * sizeof(gar_trace_row));
+    gar_trace_row *grown = gar_realloc(trace->row, capacity * sizeof(gar_trace_row));
     if (grown == NULL) {
         char text[GAR_ERROR_ARG_BYTES];
         snprintf(text, sizeof text, "%zu rows: out of memory", capacity);
@@ -114,7 +116,7 @@ static void rules_init(order_rules *r)
 
 static void rules_free(order_rules *r)
 {
-    free(r->slot);
+    gar_free(r->slot);
     rules_init(r);
 }
 
@@ -133,13 +135,13 @@ static stream_last *rules_stream(order_rules *r, uint32_t stream)
         return r->recent;
     if (2 * (r->used + 1) > r->slots) {
         size_t slots = r->slots == 0 ? 16 : r->slots * 2;
-        stream_last *grown = calloc(slots, sizeof *grown);
+        stream_last *grown = gar_calloc(slots, sizeof *grown);
         if (grown == NULL)
             return NULL;
         for (size_t i = 0; i < r->slots; i++)
             if (r->slot[i].used)
                 *rules_probe(grown, slots, r->slot[i].stream) = r->slot[i];
-        free(r->slot);
+        gar_free(r->slot);
         r->slot = grown;
         r->slots = slots;
     }
@@ -279,9 +281,15 @@ static void reader_init(reader *rd, const char *name, gar_error *err)
 }
 
 /* A field shown in a fault: cut, so one long field cannot fill the message. */
+/* The field's first 32 bytes as a message shows them (escaped: a NUL or a
+ * stray byte is seen, not cut at or echoed raw), "..." after a longer one.
+ * `size` of SHOWN_BYTES holds any. */
+#define SHOWN_BYTES (32 * 4 + 4)
 static void show_field(char *out, size_t size, const char *p, size_t n)
 {
-    snprintf(out, size, "%.*s%s", (int)(n > 32 ? 32 : n), p, n > 32 ? "..." : "");
+    size_t len = gar_error_show_bytes(p, n > 32 ? 32 : n, out, size);
+    if (n > 32 && len + 4 <= size)
+        memcpy(out + len, "...", 4);
 }
 
 static int read_magic(reader *rd, const char *p, size_t n)
@@ -292,9 +300,9 @@ static int read_magic(reader *rd, const char *p, size_t n)
         rd->state = WANT_HEADER;
         return 0;
     }
-    char fault[128];
+    char fault[256];
     if (n > sizeof prefix - 1 && memcmp(p, prefix, sizeof prefix - 1) == 0) {
-        char version[48];
+        char version[SHOWN_BYTES];
         show_field(version, sizeof version, p + sizeof prefix - 1, n - (sizeof prefix - 1));
         snprintf(fault, sizeof fault, "unsupported version '%s' (this reader reads v1)", version);
     } else {
@@ -319,7 +327,7 @@ static int read_header(reader *rd, const char *p, size_t n)
     const char *end = p + n;
     unsigned position = 0;
     int next_optional = COL_ROWS;
-    char fault[160], shown[48];
+    char fault[320], shown[SHOWN_BYTES];
     for (;;) {
         const char *comma = memchr(p, ',', (size_t)(end - p));
         const char *field_end = comma != NULL ? comma : end;
@@ -371,7 +379,7 @@ static int parse_number(reader *rd, const char *p, size_t n, uint64_t max, unsig
                         uint64_t *out)
 {
     int col = rd->field_col[position - 1];
-    char fault[160], shown[48];
+    char fault[320], shown[SHOWN_BYTES];
     if (n == 0) {
         snprintf(fault, sizeof fault, "empty field for %s", column_name[col]);
         return refuse(rd->err, rd->name, rd->line, position, fault);
@@ -386,9 +394,13 @@ static int parse_number(reader *rd, const char *p, size_t n, uint64_t max, unsig
             show_field(shown, sizeof shown, p, n);
             if (p[0] == '-')
                 snprintf(fault, sizeof fault, "%s '%s' is negative", column_name[col], shown);
-            else
-                snprintf(fault, sizeof fault, "%s '%s' is not a decimal number", column_name[col],
-                         shown);
+            else {
+                char bad[8];
+                gar_error_show_bytes(p + i, 1, bad, sizeof bad);
+                snprintf(fault, sizeof fault,
+                         "%s '%s' is not a decimal number (its byte %zu is '%s')",
+                         column_name[col], shown, i, bad);
+            }
             return refuse(rd->err, rd->name, rd->line, position, fault);
         }
         if (value > cutoff || (value == cutoff && digit > cutlim)) {
@@ -546,7 +558,7 @@ int gar_trace_read_stream(gar_trace *out, FILE *in, const char *name, gar_error 
     reader_init(&rd, name, err);
     if (name == NULL)
         name = rd.name;
-    char *buf = malloc(READ_BLOCK);
+    char *buf = gar_malloc(READ_BLOCK);
     if (buf == NULL)
         return reader_end(&rd, gar_error_set(err, GAR_E_CAPACITY, 2, "trace read buffer",
                                              "out of memory"), out);
@@ -577,7 +589,7 @@ int gar_trace_read_stream(gar_trace *out, FILE *in, const char *name, gar_error 
         }
         memmove(buf, p, held);
     }
-    free(buf);
+    gar_free(buf);
     return reader_end(&rd, rc, out);
 }
 
@@ -697,7 +709,7 @@ int gar_trace_write_file(const gar_trace *trace, const char *comment, const char
     if (rc < 0)
         return rc;
     size_t n = strlen(path);
-    char *temp = malloc(n + sizeof ".tmp.XXXXXX");
+    char *temp = gar_malloc(n + sizeof ".tmp.XXXXXX");
     if (temp == NULL)
         return gar_error_set(err, GAR_E_CAPACITY, 2, "path buffer", "out of memory");
     memcpy(temp, path, n);
@@ -706,7 +718,7 @@ int gar_trace_write_file(const gar_trace *trace, const char *comment, const char
     if (fd < 0) {
         rc = gar_error_set(err, GAR_E_IO, 3, path, "create a temporary file beside",
                            strerror(errno));
-        free(temp);
+        gar_free(temp);
         return rc;
     }
     FILE *out = fdopen(fd, "wb");
@@ -727,6 +739,6 @@ int gar_trace_write_file(const gar_trace *trace, const char *comment, const char
                            strerror(errno));
     if (rc < 0)
         unlink(temp);
-    free(temp);
+    gar_free(temp);
     return rc;
 }

@@ -32,7 +32,9 @@
  * caller's trace only on success: on any refusal the trace is left empty, so
  * nothing half-loaded is ever used.  A reader's output trace is storage to
  * fill: what it held is overwritten, never freed, so free a used trace before
- * reading into it again. */
+ * reading into it again.  Memory comes through the allocation hook
+ * (alloc.h): when an allocation fails, a reader refuses with
+ * GAR_E_CAPACITY and leaves its trace empty. */
 #ifndef GAR_SIM_TRACE_H
 #define GAR_SIM_TRACE_H
 

@@ -127,8 +127,45 @@ static void long_and_control_arguments_are_kept_safe(void **state)
     assert_memory_equal(err.argv[1] + GAR_ERROR_ARG_BYTES - 4, "...", 4);
     char text[1024];
     gar_error_message(&err, text, sizeof text);
-    assert_non_null(strstr(text, "a?b?c"));
+    assert_non_null(strstr(text, "a\\x0ab\\x09c"));
     assert_null(strchr(text, '\n'));
+}
+
+/* Untrusted bytes are shown so a message stays one line of valid UTF-8, and
+ * a NUL inside a field shows as \x00, not as the field's end. */
+static void untrusted_bytes_are_escaped(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *bytes;
+        size_t n;
+        const char *shown;
+    } cases[] = {
+        { "10\0", 3, "10\\x00" },
+        { "fl\xc3\xa9g", 5, "fl\xc3\xa9g" },             /* well-formed UTF-8 */
+        { "\xe2\x82\xac \xf0\x9f\x98\x80", 8, "\xe2\x82\xac \xf0\x9f\x98\x80" },
+        { "a\xff" "b", 3, "a\\xffb" },                  /* no sequence */
+        { "\xc3", 1, "\\xc3" },                          /* cut short */
+        { "\xc0\xaf", 2, "\\xc0\\xaf" },                 /* overlong */
+        { "\xed\xa0\x80", 3, "\\xed\\xa0\\x80" },        /* a surrogate */
+        { "\xc2\x9b", 2, "\\xc2\\x9b" },                 /* C1 control (CSI) */
+        { "\x1b[31m\x7f", 6, "\\x1b[31m\\x7f" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[64];
+        size_t need = gar_error_show_bytes(cases[i].bytes, cases[i].n, buf, sizeof buf);
+        assert_string_equal(buf, cases[i].shown);
+        assert_int_equal(need, strlen(cases[i].shown));
+    }
+    char small[4];
+    assert_int_equal(gar_error_show_bytes("\x01\x02", 2, small, sizeof small), 8);
+    assert_string_equal(small, "\\x0");
+
+    gar_error err;
+    gar_error_set(&err, GAR_E_INVALID_PLAN, 3, "plan", "x\xff\x1b", "bad");
+    char text[128];
+    gar_error_format(&err, text, sizeof text);
+    assert_string_equal(text, "error 1 (InvalidPlan): invalid plan 'x\\xff\\x1b': bad");
 }
 
 static void clear_empties_a_record(void **state)
@@ -152,6 +189,7 @@ int main(void)
         cmocka_unit_test(format_truncates_like_snprintf),
         cmocka_unit_test(missing_arguments_show_as_question_marks),
         cmocka_unit_test(long_and_control_arguments_are_kept_safe),
+        cmocka_unit_test(untrusted_bytes_are_escaped),
         cmocka_unit_test(clear_empties_a_record),
     };
     return cmocka_run_group_tests_name("error", tests, NULL, NULL);

@@ -114,7 +114,9 @@ static void assert_refused(const char *text, const char *fault)
     assert_int_equal(err.code, GAR_E_INVALID_PLAN);
     assert_int_equal(err.argc, 3);
     assert_string_equal(err.argv[0], "plan");
-    assert_string_equal(err.argv[1], text);
+    char shown[GAR_ERROR_ARG_BYTES];
+    gar_error_show_bytes(text, strlen(text), shown, sizeof shown);
+    assert_string_equal(err.argv[1], shown); /* the text as a message shows it */
     assert_string_equal(err.argv[2], fault);
     assert_memory_equal(&plan, &untouched, sizeof plan);
 }
@@ -243,6 +245,11 @@ static void block_predict_trailing_junk_and_white_space_are_refused(void **state
                    "at byte 17: expected key 'backstop_us', found white space");
     assert_refused("poll\x01", "at byte 4: expected '+predict:' or the end, found byte 0x01");
     assert_refused("poll\xc3\xa9", "at byte 4: expected '+predict:' or the end, found byte 0xc3");
+    /* A word with bytes outside ASCII is quoted whole, from its start. */
+    assert_refused("fl\xc3\xa9g", "at byte 0: expected a park ('block', 'poll' or 'flag'), "
+                                  "found 'fl\xc3\xa9g'");
+    assert_refused("fl\xff" "g", "at byte 0: expected a park ('block', 'poll' or 'flag'), "
+                             "found 'fl\\xffg'");
 }
 
 static void spans_stop_at_their_length_and_name_their_subject(void **state)
@@ -256,11 +263,11 @@ static void spans_stop_at_their_length_and_name_their_subject(void **state)
     assert_int_equal(gar_plan_parse_span(nul_inside, 6, "band 3 plan", &plan, &err),
                      -GAR_E_INVALID_PLAN);
     assert_string_equal(err.argv[0], "band 3 plan");
-    assert_string_equal(err.argv[1], "poll?x");
+    assert_string_equal(err.argv[1], "poll\\x00x");
     assert_string_equal(err.argv[2], "at byte 4: expected '+predict:' or the end, found byte 0x00");
     char message[256];
     gar_error_message(&err, message, sizeof message);
-    assert_string_equal(message, "invalid band 3 plan 'poll?x': at byte 4: expected '+predict:' or "
+    assert_string_equal(message, "invalid band 3 plan 'poll\\x00x': at byte 4: expected '+predict:' or "
                                  "the end, found byte 0x00");
 }
 

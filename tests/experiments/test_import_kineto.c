@@ -227,6 +227,15 @@ static void bad_json_is_refused_with_its_place(void **state)
                        " \"dur\": 3}]}";
     assert_int_equal(import_text(huge, &err), -GAR_E_INVALID_TRACE);
     assert_string_equal(err.argv[2], "ts");
+    /* An id out of range is named by its own field, not the other one's. */
+    const char *big_device = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": 1,"
+                             " \"dur\": 3, \"args\": {\"stream\": 7, \"device\": 4294967296}}]}";
+    assert_int_equal(import_text(big_device, &err), -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[2], "args.device");
+    const char *big_stream = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": 1,"
+                             " \"dur\": 3, \"args\": {\"stream\": 4294967296, \"device\": 0}}]}";
+    assert_int_equal(import_text(big_stream, &err), -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[2], "args.stream");
     /* Events that are not kept may carry any numbers. */
     const char *odd = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"ts\": -1e999,"
                       " \"dur\": 3.5e40}]}";

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sweep_spec.h"
 
@@ -217,6 +218,9 @@ static void what_it_names_is_refused_with_the_specs_place(void **state)
             GAR_E_INVALID_ARGUMENT, "(t.sweep:2)", "nonesuch");
     refused("gar-sweep v1\ntrace gen:steady:waits=2,seed=1,bogus=3\n" AXES_BUT_TRACE,
             GAR_E_INVALID_ARGUMENT, "(t.sweep:2)", "bogus");
+    /* A parameter given twice would silently take the second value. */
+    refused("gar-sweep v1\ntrace gen:steady:waits=2,seed=1,gap_us=3,gap_us=4\n" AXES_BUT_TRACE,
+            GAR_E_INVALID_ARGUMENT, "(t.sweep:2)", "gap_us=4 sets a parameter given before");
     refused("gar-sweep v1\n" TRACE "plan block\nestimator adl\nhost hosts/README.md\nmode "
             "open\nseed 1\n",
             GAR_E_INVALID_HOST_PROFILE, "(t.sweep:5)", "README.md");
@@ -295,6 +299,30 @@ static void overlong_lines_and_too_many_runs_are_refused(void **state)
     free(text);
 }
 
+/* A spec file past the size limit is refused as too large, not "full". */
+static void a_spec_over_the_size_limit_says_so(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gar-spec-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/big.sweep", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("gar-sweep v1\n", f);
+    for (size_t i = 0; i < GAR_SWEEP_FILE_MAX; i++)
+        fputc('#', f);
+    assert_int_equal(fclose(f), 0);
+    gar_sweep_spec spec;
+    gar_error err;
+    assert_int_equal(gar_sweep_spec_load(path, &spec, &err), -GAR_E_INVALID_ARGUMENT);
+    const char *m = message_of(&err);
+    assert_non_null(strstr(m, "big.sweep: argument file is larger than 1048576 bytes"));
+    assert_null(strstr(m, "full"));
+    remove(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -305,6 +333,7 @@ int main(void)
         cmocka_unit_test(the_specs_own_faults_name_file_and_line),
         cmocka_unit_test(what_it_names_is_refused_with_the_specs_place),
         cmocka_unit_test(overlong_lines_and_too_many_runs_are_refused),
+        cmocka_unit_test(a_spec_over_the_size_limit_says_so),
     };
     return cmocka_run_group_tests_name("sweep_spec", tests, NULL, NULL);
 }

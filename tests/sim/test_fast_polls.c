@@ -219,11 +219,11 @@ static void a_fast_forwarded_poll_still_fails_at_the_deadline(void **state)
              * dev-vm profile). */
             double turns = (double)deadline / host.poll_turn.mean;
             assert_in_range(r.report.polls, (uint64_t)(0.95 * turns), (uint64_t)(1.05 * turns));
+            /* Nothing changes on a hung item before the deadline, so both
+             * ways jump there (sim_host.h, "A hung item"): a last turn or
+             * two are drawn, never one a turn, whatever exact_polls says. */
             uint64_t draws = draws_between(seeded, &host.prng, r.report.polls);
-            if (exact)
-                assert_int_equal(draws, r.report.polls); /* one a turn */
-            else
-                assert_true(draws < r.report.polls / 20); /* the blocks did the rest */
+            assert_true(draws <= 2);
         }
 }
 

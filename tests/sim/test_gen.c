@@ -141,6 +141,25 @@ static void decode_rows_grow_and_drive_the_residual(void **state)
     gar_trace_free(&t);
 }
 
+/* A parameter set twice through set_once is refused, naming the second
+ * assignment; the first value stays. */
+static void a_parameter_is_set_once(void **state)
+{
+    (void)state;
+    gar_gen_spec spec = gar_gen_spec_default(GAR_GEN_DECODE);
+    unsigned given = 0;
+    gar_error err;
+    assert_int_equal(gar_gen_spec_set_once(&spec, &given, "rows_max=40", &err), 0);
+    assert_int_equal(gar_gen_spec_set_once(&spec, &given, "rows_min=2", &err), 0);
+    assert_int_equal(gar_gen_spec_set_once(&spec, &given, "rows_max=50", &err),
+                     -GAR_E_INVALID_ARGUMENT);
+    assert_string_equal(err.argv[1], "rows_max=50");
+    assert_non_null(strstr(err.argv[2], "given before"));
+    char label[512];
+    gar_gen_spec_label(&spec, label, sizeof label);
+    assert_non_null(strstr(label, "rows_max=40"));
+}
+
 static void bad_specs_are_refused(void **state)
 {
     (void)state;
@@ -193,6 +212,7 @@ int main(void)
         cmocka_unit_test(drift_ramps_then_jumps_back),
         cmocka_unit_test(decode_rows_grow_and_drive_the_residual),
         cmocka_unit_test(bad_specs_are_refused),
+        cmocka_unit_test(a_parameter_is_set_once),
         cmocka_unit_test(label_names_every_parameter),
     };
     return cmocka_run_group_tests_name("gen", tests, NULL, NULL);

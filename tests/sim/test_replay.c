@@ -365,6 +365,70 @@ static void a_block_on_a_hung_device_ends_at_the_deadline(void **state)
     assert_int_equal(gar_replay_run(&f->config, &m, &err), -GAR_E_WAIT_DEADLINE);
 }
 
+/* A deadline whose sum with the start would pass the clock's end is
+ * saturated at its last instant: every plan still ends with error 16 (not
+ * an abort, not a loop), in a few steps. */
+static void a_deadline_past_the_clocks_end_is_saturated(void **state)
+{
+    fixture *f = *state;
+    for (gar_park park = GAR_PARK_BLOCK; park <= GAR_PARK_FLAG; park++) {
+        replay(f, park, park != GAR_PARK_BLOCK, "adl");
+        f->config.fault = GAR_SIM_FAULT_HANG;
+        f->config.fault_wait = 4;
+        f->config.wait_deadline_ns = UINT64_MAX;
+        gar_error err;
+        gar_replay_metrics m;
+        assert_int_equal(gar_replay_run(&f->config, &m, &err), -GAR_E_WAIT_DEADLINE);
+        assert_int_equal(err.code, GAR_E_WAIT_DEADLINE);
+        assert_string_equal(err.argv[1], "18446744073709551614 ns");
+    }
+}
+
+/* One range rule: a makespan past 2^63 - 1 ns refuses the run, naming the
+ * metric, rather than being reported wrapped or clamped. */
+static void a_metric_past_int64_max_is_refused(void **state)
+{
+    (void)state;
+    gar_trace t;
+    gar_trace_init(&t);
+    const gar_trace_row rows[] = {
+        { .point = 1, .submit_ns = 0, .start_ns = 0, .done_ns = 1000 },
+        { .point = 1, .submit_ns = GAR_TRACE_TIME_MAX - 500, .start_ns = GAR_TRACE_TIME_MAX - 500,
+          .done_ns = GAR_TRACE_TIME_MAX },
+    };
+    for (size_t i = 0; i < 2; i++)
+        assert_int_equal(gar_trace_append(&t, &rows[i], NULL), 0);
+    gar_host_profile host = exact_profile(true);
+    for (gar_park park = GAR_PARK_BLOCK; park <= GAR_PARK_FLAG; park++) {
+        gar_plan plan = plan_of(park, false);
+        gar_replay_config c;
+        gar_replay_config_init(&c);
+        c.trace = &t;
+        c.plan = &plan;
+        c.host = &host;
+        gar_replay_metrics m, untouched;
+        memset(&m, 0x33, sizeof m);
+        untouched = m;
+        gar_error err;
+        assert_int_equal(gar_replay_run(&c, &m, &err), -GAR_E_CAPACITY);
+        assert_string_equal(err.argv[0], "the replay's makespan_ns");
+        assert_memory_equal(&m, &untouched, sizeof m);
+    }
+    /* The same trace 1 µs shorter at the end fits, and says so exactly. */
+    t.row[1].done_ns = GAR_TRACE_TIME_MAX - 100000;
+    t.row[1].start_ns = t.row[1].submit_ns = GAR_TRACE_TIME_MAX - 200000;
+    gar_plan plan = plan_of(GAR_PARK_BLOCK, false);
+    gar_replay_config c;
+    gar_replay_config_init(&c);
+    c.trace = &t;
+    c.plan = &plan;
+    c.host = &host;
+    gar_replay_metrics m;
+    assert_int_equal(gar_replay_run(&c, &m, NULL), 0);
+    assert_int_equal(m.makespan_ns, GAR_TRACE_TIME_MAX - 100000 + BLOCK_NS);
+    gar_trace_free(&t);
+}
+
 static void the_same_seed_gives_the_same_metrics(void **state)
 {
     fixture *f = *state;
@@ -437,6 +501,8 @@ int main(void)
         cmocka_unit_test(quantiles_are_nearest_ranks),
         cmocka_unit_test(faults_end_the_replay_cleanly),
         cmocka_unit_test(a_block_on_a_hung_device_ends_at_the_deadline),
+        cmocka_unit_test(a_deadline_past_the_clocks_end_is_saturated),
+        cmocka_unit_test(a_metric_past_int64_max_is_refused),
         cmocka_unit_test(the_same_seed_gives_the_same_metrics),
         cmocka_unit_test(bad_configs_are_refused),
     };

@@ -226,6 +226,48 @@ static void a_hung_device_ends_at_the_deadline(void **state)
     }
 }
 
+/* A hung item's wait ends at its deadline however far it is: the clock
+ * jumps there (a loop a turn or a park at a time would take hours, or never
+ * end), and a deadline at the clock's last instant does not wrap. */
+static void a_hung_device_ends_at_any_deadline_at_once(void **state)
+{
+    (void)state;
+    const gar_mono_ns deadlines[] = { UINT64_C(1000000000000000000), GAR_MONO_NEVER - 1 };
+    for (size_t d = 0; d < sizeof deadlines / sizeof deadlines[0]; d++)
+        for (gar_park park = GAR_PARK_BLOCK; park <= GAR_PARK_FLAG; park++)
+            for (int word_wait = 0; word_wait <= 1; word_wait++)
+                for (int exact = 0; exact <= 1; exact++) {
+                    world w;
+                    gar_sim_wait_result r;
+                    gar_error err;
+                    world_make(&w, word_wait, GAR_SIM_FAULT_HANG, 0);
+                    w.host.exact_polls = exact;
+                    assert_int_equal(run(&w, park, false, 0, deadlines[d], &r, &err),
+                                     -GAR_E_WAIT_DEADLINE);
+                    assert_int_equal(err.code, GAR_E_WAIT_DEADLINE);
+                    assert_true(r.end >= deadlines[d]);
+                    assert_true(r.end - deadlines[d] <= POLL_NS + Q_NS);
+                    assert_true(r.report.parks <= 2);
+                    assert_true(r.report.queries <= 3);
+                }
+}
+
+static void a_hung_device_without_a_deadline_is_refused(void **state)
+{
+    (void)state;
+    for (gar_park park = GAR_PARK_BLOCK; park <= GAR_PARK_FLAG; park++) {
+        world w;
+        gar_sim_wait_result r = { .end = 7 };
+        gar_error err;
+        world_make(&w, true, GAR_SIM_FAULT_HANG, 0);
+        gar_plan plan = plan_of(park, false);
+        assert_int_equal(gar_sim_host_wait(&w.host, &w.dev, &w.work, &plan, false, 0, 0,
+                                           GAR_MONO_NEVER, &r, &err),
+                         -GAR_E_INVALID_ARGUMENT);
+        assert_int_equal(r.end, 7); /* untouched */
+    }
+}
+
 static void a_lost_store_is_caught_by_the_backstop(void **state)
 {
     (void)state;
@@ -317,6 +359,8 @@ int main(void)
         cmocka_unit_test(a_block_wakes_by_how_long_it_blocked),
         cmocka_unit_test(a_late_wake_is_kind_late),
         cmocka_unit_test(a_hung_device_ends_at_the_deadline),
+        cmocka_unit_test(a_hung_device_ends_at_any_deadline_at_once),
+        cmocka_unit_test(a_hung_device_without_a_deadline_is_refused),
         cmocka_unit_test(a_lost_store_is_caught_by_the_backstop),
         cmocka_unit_test(a_late_store_wakes_the_park_late_or_the_backstop_first),
         cmocka_unit_test(a_device_error_ends_the_wait_with_code_17),

@@ -78,10 +78,20 @@ gar_code_kind gar_code_kind_of(int code);
 bool gar_code_registered(int code);
 
 /* Writes the message alone, the code's template with the arguments put in
- * ("invalid plan 'x': unknown park 'x'").  Control bytes in arguments are shown
- * as '?'.  Like snprintf: writes at most `size` bytes including the NUL and
- * returns the length the whole message needs. */
+ * ("invalid plan 'x': unknown park 'x'").  Arguments are shown escaped as
+ * gar_error_show_bytes writes them, so a message is one line of valid UTF-8.
+ * Like snprintf: writes at most `size` bytes including the NUL and returns
+ * the length the whole message needs. */
 size_t gar_error_message(const gar_error *err, char *buf, size_t size);
+
+/* Writes the `n` bytes at `bytes` (NUL bytes included: a field is given by
+ * its length) as a message shows untrusted text: printable ASCII and
+ * well-formed UTF-8 as themselves, every other byte (NUL, control bytes,
+ * DEL, C1 controls, a byte of no well-formed UTF-8 sequence) as \xNN.  For
+ * an argument holding bytes that gar_error_set would cut at a NUL.  Like
+ * snprintf: at most `size` bytes including the NUL; returns the length the
+ * whole text needs. */
+size_t gar_error_show_bytes(const char *bytes, size_t n, char *buf, size_t size);
 
 /* Writes "N (Name): message". Same return as gar_error_message. */
 size_t gar_error_describe(const gar_error *err, char *buf, size_t size);

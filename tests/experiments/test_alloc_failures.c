@@ -1,0 +1,242 @@
+/* tests/experiments/test_alloc_failures.c — every reader fails cleanly at
+ * every allocation: the trace reader, both importers (Kineto, plain and
+ * gzip; Nsight Systems, SQLite's own allocations included) and the
+ * sweep-spec reader are run with the nth allocation failing
+ * (sim/alloc.h), for n = 1, 2, ... until one needs fewer than n.  Each
+ * failed run must end in CapacityExceeded with its output empty; nothing
+ * may leak (the ASan build's LeakSanitizer checks at exit). */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "alloc.h"
+#include "alloc_sqlite.h"
+#include "import.h"
+#include "sweep_spec.h"
+#include "trace.h"
+
+#define RUNS_MAX 200000 /* no reader here needs nearly this many allocations */
+
+/* One reader under test: runs into its own output, says whether that output
+ * is empty, compares it with a reference run's, and frees it. */
+typedef struct reader {
+    const char *what;
+    const char *path;
+    bool sqlite; /* SQLite may survive a failed optional allocation */
+    int (*run)(struct reader *r, void *out, gar_error *err);
+    bool (*empty)(const void *out);
+    bool (*same)(const void *a, const void *b);
+    void (*release)(void *out);
+} reader;
+
+static int read_trace(reader *r, void *out, gar_error *err)
+{
+    return gar_trace_read_file(out, r->path, err);
+}
+
+static int read_kineto(reader *r, void *out, gar_error *err)
+{
+    return gar_import_kineto_file(r->path, out, NULL, err);
+}
+
+static int read_nsys(reader *r, void *out, gar_error *err)
+{
+    return gar_import_nsys_file(r->path, out, NULL, err);
+}
+
+static int read_spec(reader *r, void *out, gar_error *err)
+{
+    return gar_sweep_spec_load(r->path, out, err);
+}
+
+static bool trace_empty(const void *out)
+{
+    const gar_trace *t = out;
+    return t->count == 0 && t->row == NULL;
+}
+
+static bool trace_same(const void *a, const void *b)
+{
+    const gar_trace *x = a, *y = b;
+    return x->count == y->count && x->columns == y->columns &&
+           memcmp(x->row, y->row, x->count * sizeof *x->row) == 0;
+}
+
+static void trace_release(void *out)
+{
+    gar_trace_free(out);
+}
+
+static bool spec_empty(const void *out)
+{
+    const gar_sweep_spec *s = out;
+    return s->runs == 0 && s->traces == NULL && s->hosts == NULL && s->path == NULL;
+}
+
+static bool spec_same(const void *a, const void *b)
+{
+    const gar_sweep_spec *x = a, *y = b;
+    return x->runs == y->runs && x->trace_count == y->trace_count &&
+           trace_same(&x->traces[0].trace, &y->traces[0].trace);
+}
+
+static void spec_release(void *out)
+{
+    gar_sweep_spec_free(out);
+}
+
+/* Big enough for either output. */
+typedef union output {
+    gar_trace trace;
+    gar_sweep_spec spec;
+} output;
+
+static void every_allocation_fails_cleanly(reader *r)
+{
+    output reference, out;
+    gar_error err;
+    int rc = r->run(r, &reference, &err);
+    if (rc != 0)
+        fail_msg("%s: the reference run failed: %d %s", r->what, rc, err.argv[0]);
+    uint64_t n = 1, failed = 0;
+    for (; n < RUNS_MAX; n++) {
+        gar_alloc_fail_nth counter;
+        gar_alloc_fail_nth_make(&counter, n);
+        gar_alloc_set_hook(&counter.hook);
+        memset(&out, 0x5a, sizeof out);
+        rc = r->run(r, &out, &err);
+        gar_alloc_set_hook(NULL);
+        if (!gar_alloc_fail_nth_fired(&counter)) {
+            assert_int_equal(rc, 0); /* every allocation done, none failed */
+            assert_true(r->same(&out, &reference));
+            r->release(&out);
+            break;
+        }
+        if (rc == 0) {
+            /* Only SQLite goes on without an allocation (an optional one),
+             * and then the result is whole. */
+            if (!r->sqlite)
+                fail_msg("%s: allocation %llu failed and the read still succeeded", r->what,
+                         (unsigned long long)n);
+            assert_true(r->same(&out, &reference));
+            r->release(&out);
+            continue;
+        }
+        if (rc != -GAR_E_CAPACITY || err.code != GAR_E_CAPACITY)
+            fail_msg("%s: allocation %llu failed, and the read ended with %d (%s), not "
+                     "CapacityExceeded", r->what, (unsigned long long)n, -rc, err.argv[0]);
+        if (!r->empty(&out))
+            fail_msg("%s: allocation %llu failed and left output behind", r->what,
+                     (unsigned long long)n);
+        failed++;
+    }
+    assert_true(n < RUNS_MAX);
+    assert_true(failed > 0); /* the hook reached the reader at all */
+    r->release(&reference);
+    printf("%s: %llu allocations, each failed once, every failure coded\n", r->what,
+           (unsigned long long)(n - 1));
+}
+
+static char fixture[1024];
+
+static const char *fixture_path(const char *sub)
+{
+    const char *dir = getenv("GAR_FIXTURES");
+    assert_non_null(dir);
+    snprintf(fixture, sizeof fixture, "%s/%s", dir, sub);
+    return fixture;
+}
+
+static void the_trace_reader(void **state)
+{
+    (void)state;
+    reader r = { "trace reader", GAR_DATA_DIR "/traces/steady.csv", false, read_trace,
+                 trace_empty, trace_same, trace_release };
+    every_allocation_fails_cleanly(&r);
+}
+
+static void the_kineto_importer(void **state)
+{
+    (void)state;
+    const char *fixtures[] = { "kineto/event_sync.json", "kineto/float_ts.json.gz" };
+    for (size_t i = 0; i < 2; i++) {
+        reader r = { fixtures[i], fixture_path(fixtures[i]), false, read_kineto, trace_empty,
+                     trace_same, trace_release };
+        every_allocation_fails_cleanly(&r);
+    }
+}
+
+static void the_nsys_importer(void **state)
+{
+    (void)state;
+    char sql_path[1024];
+    snprintf(sql_path, sizeof sql_path, "%s", fixture_path("nsys/two_streams.sql"));
+    FILE *f = fopen(sql_path, "rb");
+    assert_non_null(f);
+    static char sql[1 << 16];
+    size_t n = fread(sql, 1, sizeof sql - 1, f);
+    fclose(f);
+    sql[n] = '\0';
+    char db_path[64];
+    snprintf(db_path, sizeof db_path, "/tmp/gar-alloc-%ld.sqlite", (long)getpid());
+    unlink(db_path);
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    reader r = { "nsys importer", db_path, true, read_nsys, trace_empty, trace_same,
+                 trace_release };
+    every_allocation_fails_cleanly(&r);
+    unlink(db_path);
+}
+
+static void the_sweep_spec_reader(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gar-alloc-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/a.sweep", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "gar-sweep v1\n"
+               "trace gen:steady:waits=40,seed=1,gap_us=50 %s/traces/steady.csv\n"
+               "plan block poll flag:park_us=100,backstop_us=1000\n"
+               "estimator adl half-min\n"
+               "host %s/hosts/dev-vm.host %s/hosts/waitpkg.host\n"
+               "mode open closed\n"
+               "seed 1 2\n",
+            GAR_DATA_DIR, GAR_DATA_DIR, GAR_DATA_DIR);
+    assert_int_equal(fclose(f), 0);
+    reader r = { "sweep spec reader", path, false, read_spec, spec_empty, spec_same,
+                 spec_release };
+    every_allocation_fails_cleanly(&r);
+    remove(path);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    /* Before SQLite is used at all: its allocations go through the hook. */
+    if (gar_sqlite_use_alloc_hook() != 0) {
+        fprintf(stderr, "SQLite refused the allocation hook\n");
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_trace_reader),
+        cmocka_unit_test(the_kineto_importer),
+        cmocka_unit_test(the_nsys_importer),
+        cmocka_unit_test(the_sweep_spec_reader),
+    };
+    return cmocka_run_group_tests_name("alloc_failures", tests, NULL, NULL);
+}
