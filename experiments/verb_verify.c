@@ -87,7 +87,7 @@ static void print_help(FILE *out)
             "                       ks_d=0.15       largest plain KS distance of the overshoots\n"
             "                                       (every ns counts: no floor), poll and park\n"
             "                       ks_d_block=0.25 the same for a plan with a blocking band\n"
-            "                       ratio_min=0.8   overshoot p50, p90 real/sim at least\n"
+            "                       ratio_min=0.8   overshoot quantile real/sim at least\n"
             "                       ratio_max=1.25  ... and at most, unless within abs_us\n"
             "                       abs_us=1        a quantile this close agrees anyway\n"
             "                       tail_waits=10   waits above a quantile for it to be judged\n"
