@@ -9,28 +9,26 @@
  *   query_ns    the emulated device's status query, through its port
  *               (ns per call, the median over batches of calls);
  *   clock_ns    gar_posix_now (likewise);
- *   store_visible_ns
+ *   store_visible_ns, store_visible_ns@LEAD
  *               how long after the device's completion (its clock reading
  *               before the store) a poll loop on another CPU sees it: poll
  *               waits run by the inline driver on items as far apart as the
- *               five lead bands (the device idles that long before each
- *               store; half the samples of a distribution), each wait
- *               starting 300 µs before its completion (the poller sleeps up
- *               to there: a spin of milliseconds is preempted far more than
- *               a wait's, and a preempted poller is the poll turn's tail),
- *               also split by lead: how long the device idled before the
- *               store (the gap since its previous completion) — a device
- *               thread woken from a longer idle takes longer to store;
- *               each from the completion to the wait's last clock reading,
- *               less what the simulator adds itself — the clock read
- *               (clock_ns) and the rest of the turn the completion fell in
- *               (half a mean turn);
+ *               five lead bands (half the samples of a distribution), each
+ *               from 300 µs before its completion (the poller sleeps up to
+ *               there: a spin of milliseconds is preempted far more than a
+ *               wait's, and a preempted poller is the poll turn's tail), to
+ *               the wait's last clock reading, less what the simulator adds
+ *               itself — the clock read (clock_ns) and the rest of the turn
+ *               the completion fell in (half a mean turn); split by lead,
+ *               how long the device idled before the store (since its
+ *               previous completion): a device thread woken from a longer
+ *               idle takes longer to store;
  *   word_wait   whether the POSIX host's park is a hardware word wait;
  *   sleep_overshoot_ns
  *               the POSIX host's sleep_until (clock_nanosleep to an absolute
  *               CLOCK_MONOTONIC target, timer slack 1 ns) woke this long after
- *               its target, over sleep lengths spread log-uniformly from
- *               50 µs to 10 ms;
+ *               its target, over sleep lengths spread log-uniformly over the
+ *               five lead bands (56 µs to 17.8 ms);
  *   block_wake_ns
  *               the emulated device's blocking wait (a condition wait its
  *               store thread broadcasts) returned this long after the item's
@@ -56,8 +54,8 @@
  *               kept (at most 2^20 of them).
  * The spreads are those of the GPU steps gar studies: how late a sleeping
  * thread wakes depends on how long its CPU idled (deeper idle states; on a
- * virtual machine, a descheduled vCPU), and a profile states one
- * distribution, so it is measured where the simulated waits will be.
+ * virtual machine, a descheduled vCPU), so the @LEAD keys state it by
+ * length, and the plain keys pool the bands.
  * A completion time is the device's clock reading just before its store (see
  * emulated_device.h), so a wake latency counts every nanosecond from there to
  * the waiter's clock reading after its call returned.
@@ -82,8 +80,8 @@
  *
  * Runs on the calling thread (which gets a 1 ns timer slack and, where it
  * may run on two CPUs or more, is pinned to the first of them for the run,
- * its own CPU set put back after) plus the emulated devices' store threads it starts, pinned to the
- * last (cpu_pin.h says why).  Memory: the samples of one
+ * its own CPU set put back after) plus the emulated devices' store threads
+ * it starts, pinned to the last (cpu_pin.h says why).  Memory: the samples of one
  * distribution at a time, allocated for the call. */
 #ifndef GAR_CALIBRATE_H
 #define GAR_CALIBRATE_H
