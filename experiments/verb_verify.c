@@ -81,7 +81,9 @@ static void print_help(FILE *out)
             "  --host PROFILE     the simulator's host profile (default: calibrate this host\n"
             "                     on the spot: %u samples per distribution, ~16 s).  Wake\n"
             "                     latencies move with the machine's load (an idle CPU\n"
-            "                     wakes slower), so calibrate right before verifying\n"
+            "                     wakes slower), so calibrate right before verifying;\n"
+            "                     host_noisy: says how many of its measurements the\n"
+            "                     calibration flagged noisy (a verdict then says little)\n"
             "  --seed S           the simulator's seed (default 0)\n"
             "  --tolerance K=V    override one tolerance (repeatable; defaults):\n"
             "                       ks_d=0.15       largest plain KS distance of the overshoots\n"
@@ -118,6 +120,7 @@ typedef struct verify_run {
     char estimator_label[GAR_ESTIMATOR_LABEL_BYTES];
     const char *device;
     const char *host; /* the profile's path, or NULL: calibrated on the spot */
+    unsigned host_noisy; /* its calibration's measurements whose rounds disagreed */
     uint64_t seed;
     const gar_verify_tolerance *tol;
     const gar_real_result *real;
@@ -153,6 +156,7 @@ static void print_text(const verify_run *v)
     printf("estimator: %s\n", v->estimator_label);
     printf("device: %s\n", v->device);
     printf("host: %s\n", v->host != NULL ? v->host : "calibrated on the spot");
+    printf("host_noisy: %u\n", v->host_noisy);
     printf("seed: %llu\n", (unsigned long long)v->seed);
     print_pair("waits", rm->waits, sm->waits);
     for (unsigned k = 0; k < 4; k++)
@@ -259,6 +263,7 @@ static void print_json(const verify_run *v)
         yajl_gen_string(g, (const unsigned char *)v->host, strlen(v->host));
     else
         yajl_gen_null(g);
+    j_u64(g, "host_noisy", v->host_noisy);
     j_u64(g, "seed", v->seed);
     j_metrics(g, "real", &v->real->metrics);
     j_double(g, "real_cpu_frac", v->real->metrics.wait_ns > 0
@@ -447,11 +452,38 @@ static void keep_overshoot(void *context, const gar_replay_wait *wait)
     overshoot[wait->index] = wait->overshoot_ns;
 }
 
-/* The host profile: the file given, or this host calibrated now. */
-static int load_profile(const char *path, gar_host_profile *out, gar_error *err)
+/* How many measurements of the profile at `path` its calibration flagged
+ * noisy: lines that start with "# noisy:" (gar calibrate writes one each).
+ * 0 for a file that cannot be read (the load refuses it). */
+static unsigned count_noisy(const char *path)
 {
-    if (path != NULL)
-        return gar_host_profile_load(path, out, err);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return 0;
+    unsigned noisy = 0;
+    char line[1024];
+    bool at_start = true;
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (at_start && strncmp(line, "# noisy:", 8) == 0)
+            noisy++;
+        at_start = strchr(line, '\n') != NULL; /* a long line's rest is not a start */
+    }
+    fclose(f);
+    return noisy;
+}
+
+/* The host profile: the file given, or this host calibrated now; *noisy
+ * gets how many of its measurements' calibration rounds disagreed. */
+static int load_profile(const char *path, gar_host_profile *out, unsigned *noisy,
+                        gar_error *err)
+{
+    *noisy = 0;
+    if (path != NULL) {
+        int rc = gar_host_profile_load(path, out, err);
+        if (rc == 0)
+            *noisy = count_noisy(path);
+        return rc;
+    }
     /* Fewer samples, but the full poll run: the poll period's tail (the
      * waiter preempted) needs seconds of polling to be seen at its rate. */
     gar_calibrate_options copts = { .samples = CALIBRATE_SAMPLES_ON_THE_SPOT, .quick = false };
@@ -459,6 +491,8 @@ static int load_profile(const char *path, gar_host_profile *out, gar_error *err)
     int rc = gar_calibrate_run(&copts, &cal, err);
     if (rc < 0)
         return rc;
+    for (unsigned i = 0; i < cal.spreads; i++)
+        *noisy += cal.spread[i].noisy;
     static char text[GAR_CALIBRATION_TEXT_BYTES];
     size_t len = gar_calibration_format(&cal, text, sizeof text);
     if (len >= sizeof text)
@@ -575,9 +609,10 @@ static int verify_one(const verify_args *a)
     if (gar_trace_read_file(&trace, a->trace_path, &err) < 0)
         return gar_cli_refuse(&err);
     gar_host_profile profile;
+    unsigned host_noisy = 0;
     arm_runs runs;
     if (check_span(&trace, a->trace_path, &err) < 0 ||
-        load_profile(a->host_path, &profile, &err) < 0 ||
+        load_profile(a->host_path, &profile, &host_noisy, &err) < 0 ||
         run_arm(&trace, &bands, estimator, device, &profile, a->seed, &a->tol, &runs, &err) < 0) {
         gar_trace_free(&trace);
         return gar_cli_refuse(&err);
@@ -586,6 +621,7 @@ static int verify_one(const verify_args *a)
         .trace_path = a->trace_path,
         .device = device->name,
         .host = a->host_path,
+        .host_noisy = host_noisy,
         .seed = a->seed,
         .tol = &a->tol,
         .real = &runs.real,
@@ -645,8 +681,9 @@ static int verify_sweep(const verify_args *a)
         if ((rc = first_rows(&spec.traces[t].trace, a->limit, &cut[t], &err)) == 0)
             rc = check_span(&cut[t], spec.traces[t].name, &err);
     gar_host_profile profile;
+    unsigned host_noisy = 0;
     if (rc == 0)
-        rc = load_profile(a->host_path, &profile, &err);
+        rc = load_profile(a->host_path, &profile, &host_noisy, &err);
     gar_store *store = NULL;
     if (rc == 0)
         rc = gar_store_open(a->db_path, true, &store, &err);
@@ -728,10 +765,10 @@ static int verify_sweep(const verify_args *a)
     gar_sweep_spec_free(&spec);
     if (rc < 0)
         return gar_cli_refuse(&err);
-    printf("db: %s\nhost_profile: %s (%s)\nverifications: %u\nagree: %u\nskipped: %u\n"
-           "tolerance: %s\n",
+    printf("db: %s\nhost_profile: %s (%s)\nhost_noisy: %u\nverifications: %u\nagree: %u\n"
+           "skipped: %u\ntolerance: %s\n",
            a->db_path, profile_hash, a->host_path != NULL ? a->host_path : "calibrated on the spot",
-           verified, agreed, skipped, tol_text);
+           host_noisy, verified, agreed, skipped, tol_text);
     return agreed == verified ? GAR_EXIT_OK : GAR_EXIT_FAILED;
 }
 

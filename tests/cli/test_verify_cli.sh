@@ -31,7 +31,7 @@ grep -q '^profile: ' "$tmp/cal" || fail "calibrate --out: no summary"
 # shape NAME FILE: the side-by-side keys are there and both runs saw every wait.
 shape() {
     name=$1 out=$2
-    for key in trace plan estimator device host seed waits overshoot_p50_ns overshoot_p90_ns \
+    for key in trace plan estimator device host host_noisy seed waits overshoot_p50_ns overshoot_p90_ns \
                overshoot_p99_ns overshoot_max_ns busy_frac cpu_frac kinds sleeps parks \
                queries ks_d ks_d_max ks_critical_5pct tolerance check_ks_d \
                check_overshoot_p50 check_busy_frac overshoot_p90_band_ns verdict; do
@@ -67,6 +67,13 @@ done
 status=$?
 shape flag "$tmp/out"
 verdict_exit flag "$status" "$tmp/out"
+
+# host_noisy counts the profile's '# noisy:' lines.
+{ cat "$tmp/this.host"; echo '# noisy: block_wake_ns p50: made up'; echo '# noisy: x'; } \
+    >"$tmp/noisy.host"
+"$gar" verify "$trace" --plan poll --host "$tmp/noisy.host" >"$tmp/out" 2>"$tmp/err"
+want=$(( $(grep -c '^# noisy:' "$tmp/this.host") + 2 ))
+grep -qx "host_noisy: $want" "$tmp/out" || fail "host_noisy: $(grep '^host_noisy' "$tmp/out"), wanted $want"
 
 # JSON: one object with both runs and the verdict.
 "$gar" verify "$trace" --plan poll --host "$tmp/this.host" --json >"$tmp/out" 2>"$tmp/err"
