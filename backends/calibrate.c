@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gar/nearest_rank.h>
 #include <gar/wait.h>
 
 #include "cpu_pin.h"
@@ -70,8 +71,7 @@ static gar_dur_ns log_uniform(uint64_t *state, gar_dur_ns lo, gar_dur_ns hi)
 gar_dur_ns gar_calibrate_rank(const gar_dur_ns *sorted, size_t n, uint32_t level_ppm)
 {
     assert(n >= 1 && level_ppm <= 1000000);
-    uint64_t rank = ((uint64_t)level_ppm * n + 999999) / 1000000;
-    return sorted[rank > 0 ? rank - 1 : 0];
+    return gar_nearest_rank(sorted, n, level_ppm);
 }
 
 static int compare_ns(const void *a, const void *b)

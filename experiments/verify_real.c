@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <gar/nearest_rank.h>
 #include <gar/wait_inline.h>
 
 #include "cpu_pin.h"
@@ -321,12 +322,9 @@ static gar_replay_quantiles quantiles_of(gar_dur_ns *v, size_t n)
     if (n == 0)
         return q;
     qsort(v, n, sizeof *v, compare_u64);
-    uint64_t ppm[3] = { 500000, 900000, 990000 };
-    gar_dur_ns *out[3] = { &q.p50, &q.p90, &q.p99 };
-    for (unsigned k = 0; k < 3; k++) {
-        uint64_t rank = (ppm[k] * n + 999999) / 1000000;
-        *out[k] = v[rank > 0 ? rank - 1 : 0];
-    }
+    q.p50 = gar_nearest_rank(v, n, 500000);
+    q.p90 = gar_nearest_rank(v, n, 900000);
+    q.p99 = gar_nearest_rank(v, n, 990000);
     q.max = v[n - 1];
     return q;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gar/nearest_rank.h>
 #include <gar/wait.h>
 
 #include "sim_host.h"
@@ -200,22 +201,15 @@ static void sort_u64(uint64_t *v, uint64_t *tmp, size_t n)
         memcpy(v, from, n * sizeof *v);
 }
 
-/* Nearest rank: the ceil(ppm * n / 10^6)-th smallest of sorted v[0..n-1]. */
-static gar_dur_ns rank_of(const uint64_t *v, size_t n, uint64_t ppm)
-{
-    uint64_t rank = (ppm * n + 999999) / 1000000;
-    return v[rank > 0 ? rank - 1 : 0];
-}
-
 static gar_replay_quantiles quantiles_of(uint64_t *v, uint64_t *tmp, size_t n)
 {
     gar_replay_quantiles q = { 0, 0, 0, 0 };
     if (n == 0)
         return q;
     sort_u64(v, tmp, n);
-    q.p50 = rank_of(v, n, 500000);
-    q.p90 = rank_of(v, n, 900000);
-    q.p99 = rank_of(v, n, 990000);
+    q.p50 = gar_nearest_rank(v, n, 500000);
+    q.p90 = gar_nearest_rank(v, n, 900000);
+    q.p99 = gar_nearest_rank(v, n, 990000);
     q.max = v[n - 1];
     return q;
 }
