@@ -45,7 +45,7 @@ static const park_link park_chain[] = {
     { GAR_PARK_FLAG, GAR_CAP_WORD_WAIT, GAR_PARK_POLL },
 };
 
-static const char *park_name(gar_park park)
+const char *gar_park_name(gar_park park)
 {
     return (unsigned)park < PARK_COUNT ? park_names[park] : "?";
 }
@@ -135,7 +135,7 @@ size_t gar_plan_label(const gar_plan *plan, char *buf, size_t size)
     gar_text_out out = gar_text_out_make(buf, size);
     if (plan == NULL)
         return 0;
-    gar_text_puts(&out, park_name(plan->park));
+    gar_text_puts(&out, gar_park_name(plan->park));
     if (plan->park == GAR_PARK_FLAG) {
         put_us(&out, ":park_us=", plan->park_ns);
         put_us(&out, ",backstop_us=", plan->backstop_ns);
@@ -149,7 +149,7 @@ size_t gar_plan_label(const gar_plan *plan, char *buf, size_t size)
     }
     if (plan->fell_back) {
         gar_text_puts(&out, " (fallback from ");
-        gar_text_puts(&out, park_name(plan->requested_park));
+        gar_text_puts(&out, gar_park_name(plan->requested_park));
         gar_text_puts(&out, ")");
     }
     return out.len;
