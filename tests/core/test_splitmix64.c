@@ -29,11 +29,22 @@ static void the_state_wraps_and_zero_mixes_to_zero(void **state)
     assert_int_equal(s, 0);
 }
 
+static void the_mix_alone(void **state)
+{
+    (void)state;
+    assert_int_equal(gar_splitmix64_mix(0), 0);
+    /* The first output of seed 0 is the mix of one step. */
+    assert_int_equal(gar_splitmix64_mix(UINT64_C(0x9e3779b97f4a7c15)),
+                     UINT64_C(0xe220a8397b1dcdaf));
+    assert_int_equal(gar_splitmix64_mix(1), UINT64_C(0x5692161d100b05e5));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(seed_zero_gives_the_reference_sequence),
         cmocka_unit_test(the_state_wraps_and_zero_mixes_to_zero),
+        cmocka_unit_test(the_mix_alone),
     };
     return cmocka_run_group_tests_name("splitmix64", tests, NULL, NULL);
 }
