@@ -1,7 +1,6 @@
 /* experiments/verb_merge.c — `gar merge OUT.db IN.db...`: join the databases
  * of a sweep's shards into one, all of them or nothing. */
 #define _POSIX_C_SOURCE 200809L /* stat, unlink */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -9,6 +8,7 @@
 
 #include "atomic_file.h"
 #include "cli.h"
+#include "cli_options.h"
 #include "store.h"
 #include "verbs.h"
 
@@ -117,20 +117,13 @@ static int build(const char *temp, const char *out_path, bool out_exists, char *
 
 int gar_verb_merge_main(int argc, char **argv)
 {
-    static const struct option options[] = {
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+    const gar_cli_option options[] = {
+        { .name = "help", .takes = GAR_CLI_HELP },
+        { .name = NULL },
     };
-    optind = 1;
-    int c;
-    opterr = 0; /* a bad option is reported as a coded usage error */
-    while ((c = gar_cli_getopt(argc, argv, ":", options, NULL)) != -1) {
-        if (c == 'h') {
-            usage(stdout);
-            return GAR_EXIT_OK;
-        }
-        return gar_cli_bad_option("merge", c, argv);
-    }
+    int parsed = gar_cli_options("merge", argc, argv, options, usage);
+    if (parsed != GAR_CLI_OPTIONS_DONE)
+        return parsed;
     if (argc - optind < 2)
         return gar_cli_usage_error("merge", "give the output database and at least one input");
     const char *out_path = argv[optind];
