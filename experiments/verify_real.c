@@ -10,7 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <gar/nearest_rank.h>
 #include <gar/wait_inline.h>
 
 #include "cpu_pin.h"
@@ -310,15 +309,9 @@ static int compare_u64(const void *a, const void *b)
 
 static gar_replay_quantiles quantiles_of(gar_dur_ns *v, size_t n)
 {
-    gar_replay_quantiles q = { 0, 0, 0, 0 };
-    if (n == 0)
-        return q;
-    qsort(v, n, sizeof *v, compare_u64);
-    q.p50 = gar_nearest_rank(v, n, 500000);
-    q.p90 = gar_nearest_rank(v, n, 900000);
-    q.p99 = gar_nearest_rank(v, n, 990000);
-    q.max = v[n - 1];
-    return q;
+    if (n > 0) /* v may be NULL then, which qsort does not take */
+        qsort(v, n, sizeof *v, compare_u64);
+    return gar_replay_quantiles_sorted(v, n);
 }
 
 static int check_config(const gar_real_config *c, gar_error *err)

@@ -115,17 +115,22 @@ static void sort_u64(uint64_t *v, uint64_t *tmp, size_t n)
         memcpy(v, from, n * sizeof *v);
 }
 
-static gar_replay_quantiles quantiles_of(uint64_t *v, uint64_t *tmp, size_t n)
+gar_replay_quantiles gar_replay_quantiles_sorted(const gar_dur_ns *sorted, size_t n)
 {
     gar_replay_quantiles q = { 0, 0, 0, 0 };
     if (n == 0)
         return q;
-    sort_u64(v, tmp, n);
-    q.p50 = gar_nearest_rank(v, n, 500000);
-    q.p90 = gar_nearest_rank(v, n, 900000);
-    q.p99 = gar_nearest_rank(v, n, 990000);
-    q.max = v[n - 1];
+    q.p50 = gar_nearest_rank(sorted, n, 500000);
+    q.p90 = gar_nearest_rank(sorted, n, 900000);
+    q.p99 = gar_nearest_rank(sorted, n, 990000);
+    q.max = sorted[n - 1];
     return q;
+}
+
+static gar_replay_quantiles quantiles_of(uint64_t *v, uint64_t *tmp, size_t n)
+{
+    sort_u64(v, tmp, n);
+    return gar_replay_quantiles_sorted(v, n);
 }
 
 /* ---- the run ------------------------------------------------------------ */
