@@ -93,8 +93,20 @@ int gar_plan_parse_span(const char *text, size_t len, const char *subject, gar_p
                         gar_error *err);
 
 /* The park's word as a plan spells it: "block", "poll" or "flag" (static
- * text, never NULL); "?" for a value that is no gar_park. */
-const char *gar_park_name(gar_park park);
+ * text, never NULL); "?" for a value that is no gar_park.  The parser reads
+ * these same words. */
+static inline const char *gar_park_name(gar_park park)
+{
+    switch (park) {
+    case GAR_PARK_BLOCK:
+        return "block";
+    case GAR_PARK_POLL:
+        return "poll";
+    case GAR_PARK_FLAG:
+        return "flag";
+    }
+    return "?";
+}
 
 /* Writes the plan's text.  For a parsed plan it is the text it was parsed
  * from, byte for byte.  A resolved plan that fell back is written as the plan
