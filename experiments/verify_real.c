@@ -14,7 +14,7 @@
 
 #include "cpu_pin.h"
 #include "emulated_device.h"
-#include "point_index.h"
+#include "key_index.h"
 #include "posix_host.h"
 #if defined(GAR_HAVE_CUDA_BACKEND)
 #include "verify_cuda.h"
@@ -256,16 +256,16 @@ static gar_dur_ns thread_cpu_now(void)
     return (gar_dur_ns)ts.tv_sec * GAR_NS_PER_S + (gar_dur_ns)ts.tv_nsec;
 }
 
-/* ---- points: key -> estimator, numbered by sim/point_index.h -------------- */
+/* ---- points: key -> estimator, numbered by sim/key_index.h -------------- */
 
 typedef struct point_table {
-    gar_point_index index;
+    gar_key_index index;
     gar_family_point *points; /* one per numbered point */
 } point_table;
 
 static bool points_build(point_table *t, const gar_trace *trace)
 {
-    if (!gar_point_index_build(&t->index, trace))
+    if (!gar_key_index_of_points(&t->index, trace))
         return false;
     t->points = malloc((t->index.count > 0 ? t->index.count : 1) * sizeof *t->points);
     if (t->points == NULL)
@@ -277,14 +277,14 @@ static bool points_build(point_table *t, const gar_trace *trace)
 
 static gar_family_point *points_find(const point_table *t, uint64_t key)
 {
-    uint32_t at = gar_point_index_find(&t->index, key);
-    assert(at != GAR_POINT_INDEX_NONE); /* every row's key was numbered */
+    uint32_t at = gar_key_index_find(&t->index, key);
+    assert(at != GAR_KEY_INDEX_NONE); /* every row's key was numbered */
     return &t->points[at];
 }
 
 static void points_free(point_table *t)
 {
-    gar_point_index_free(&t->index);
+    gar_key_index_free(&t->index);
     free(t->points);
 }
 

@@ -13,7 +13,7 @@
 #include <gar/nearest_rank.h>
 #include <gar/wait.h>
 
-#include "point_index.h"
+#include "key_index.h"
 #include "sim_host.h"
 
 void gar_replay_config_init(gar_replay_config *config)
@@ -165,7 +165,7 @@ static int check_config(const gar_replay_config *c, gar_error *err)
 
 /* Everything a run allocates, released together. */
 typedef struct run_memory {
-    gar_point_index points;
+    gar_key_index points;
     gar_family_point *estimators;
     uint64_t *overshoot;
     uint64_t *est_error;
@@ -174,7 +174,7 @@ typedef struct run_memory {
 
 static void run_memory_free(run_memory *m)
 {
-    gar_point_index_free(&m->points);
+    gar_key_index_free(&m->points);
     free(m->estimators);
     free(m->overshoot);
     free(m->est_error);
@@ -238,7 +238,7 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
         return rc;
 
     run_memory mem = { 0 };
-    bool ok = gar_point_index_build(&mem.points, trace);
+    bool ok = gar_key_index_of_points(&mem.points, trace);
     if (ok) {
         mem.estimators = malloc(mem.points.count * sizeof *mem.estimators);
         mem.overshoot = malloc(n * sizeof *mem.overshoot);
@@ -314,7 +314,7 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
             /* Runs of one point are the common case: skip the hash then. */
             if (point_of_key == NULL || row->point != last_key) {
                 last_key = row->point;
-                point_of_key = &mem.estimators[gar_point_index_find(&mem.points, row->point)];
+                point_of_key = &mem.estimators[gar_key_index_find(&mem.points, row->point)];
             }
             point = point_of_key;
             gar_dur_ns p = 0;
