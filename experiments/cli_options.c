@@ -15,6 +15,16 @@ static int answer_of(const gar_cli_option *row, int i)
     return row->letter != 0 ? row->letter : LONG_ONLY + i;
 }
 
+/* Refuses the row's value with its message, quoting the value if asked. */
+static int refuse(const char *verb, const gar_cli_option *row, const char *value)
+{
+    if (!row->quote_value)
+        return gar_cli_usage_error(verb, row->refusal);
+    char what[256];
+    snprintf(what, sizeof what, "%s, found '%s'", row->refusal, value);
+    return gar_cli_usage_error(verb, what);
+}
+
 static int take(const char *verb, const gar_cli_option *row, const char *value,
                 void (*help)(FILE *))
 {
@@ -33,12 +43,12 @@ static int take(const char *verb, const gar_cli_option *row, const char *value,
         break;
     case GAR_CLI_U64:
         if (gar_cli_parse_u64(value, &n) != 0 || n < row->min || n > row->max)
-            return gar_cli_usage_error(verb, row->refusal);
+            return refuse(verb, row, value);
         *(unsigned long long *)row->to = n;
         break;
     case GAR_CLI_PARSE:
         if (row->parse(value, row->to) < 0)
-            return gar_cli_usage_error(verb, row->refusal);
+            return refuse(verb, row, value);
         break;
     }
     return GAR_CLI_OPTIONS_DONE;

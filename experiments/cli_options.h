@@ -32,6 +32,7 @@ typedef struct gar_cli_option {
     /* PARSE: reads `value` into `to`; returns 0, or < 0 to refuse it. */
     int (*parse)(const char *value, void *to);
     const char *refusal; /* U64, PARSE: the usage message for a refused value */
+    bool quote_value;    /* refusal followed by ", found 'VALUE'" */
     bool *given;         /* optional: set true when the option appears */
 } gar_cli_option;
 

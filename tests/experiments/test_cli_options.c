@@ -53,6 +53,8 @@ static int run(values *v, const char *const *args, char *said, size_t said_size)
           .refusal = "--jobs takes 1..8" },
         { .name = "even", .takes = GAR_CLI_PARSE, .to = &v->parsed, .parse = parse_even,
           .refusal = "--even takes an even number" },
+        { .name = "level", .takes = GAR_CLI_U64, .to = &v->jobs, .max = 9,
+          .refusal = "--level must be 0 to 9", .quote_value = true },
         { .name = "help", .letter = 'h', .takes = GAR_CLI_HELP },
         { .name = NULL },
     };
@@ -140,6 +142,9 @@ static void values_out_of_range_or_unparsed_are_refused_with_the_rows_message(vo
     const char *odd[] = { "--even", "5", NULL };
     assert_int_equal(run(&v, odd, said, sizeof said), GAR_EXIT_REFUSED);
     assert_non_null(strstr(said, "--even takes an even number"));
+    const char *level[] = { "--level", "10", NULL };
+    assert_int_equal(run(&v, level, said, sizeof said), GAR_EXIT_REFUSED);
+    assert_non_null(strstr(said, "demo: --level must be 0 to 9, found '10' (see"));
 }
 
 static void getopts_refusals_name_the_option(void **state)
