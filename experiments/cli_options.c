@@ -62,7 +62,9 @@ int gar_cli_options(const char *verb, int argc, char **argv, const gar_cli_optio
     size_t s = 0, rows = 0;
     shorts[s++] = ':'; /* tells a missing value (':') from an unknown option ('?') */
     for (; table[rows].name != NULL; rows++) {
-        assert(rows < ROWS_MAX);
+        assert(rows < ROWS_MAX); /* a verb with more rows raises ROWS_MAX */
+        if (rows == ROWS_MAX)
+            break; /* never write past the arrays, even with asserts off */
         const gar_cli_option *row = &table[rows];
         bool valued = row->takes == GAR_CLI_TEXT || row->takes == GAR_CLI_U64 ||
                       row->takes == GAR_CLI_PARSE;
