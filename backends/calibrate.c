@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gar/nearest_rank.h>
+#include <gar/splitmix64.h>
 #include <gar/wait.h>
 #include <gar/wait_inline.h>
 
@@ -49,18 +51,11 @@ static const uint32_t required_levels[] = { 0, 500000, 900000, 990000, 1000000 }
 
 /* ---- a seeded spread ------------------------------------------------------ */
 
-/* splitmix64: the schedules only need to be spread, and the same every run. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
+/* Spread by splitmix64: the schedules only need to be spread, and the same
+ * every run. */
 static gar_dur_ns log_uniform(uint64_t *state, gar_dur_ns lo, gar_dur_ns hi)
 {
-    double u = (double)(next_random(state) >> 11) * 0x1.0p-53;
+    double u = (double)(gar_splitmix64(state) >> 11) * 0x1.0p-53;
     return (gar_dur_ns)((double)lo * exp(u * log((double)hi / (double)lo)));
 }
 
@@ -69,8 +64,7 @@ static gar_dur_ns log_uniform(uint64_t *state, gar_dur_ns lo, gar_dur_ns hi)
 gar_dur_ns gar_calibrate_rank(const gar_dur_ns *sorted, size_t n, uint32_t level_ppm)
 {
     assert(n >= 1 && level_ppm <= 1000000);
-    uint64_t rank = ((uint64_t)level_ppm * n + 999999) / 1000000;
-    return sorted[rank > 0 ? rank - 1 : 0];
+    return gar_nearest_rank(sorted, n, level_ppm);
 }
 
 static int compare_ns(const void *a, const void *b)

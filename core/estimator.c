@@ -5,6 +5,7 @@
  * there is no second structure to keep consistent when the window changes
  * between calls. */
 #include <gar/estimator.h>
+#include <gar/splitmix64.h>
 
 #include <assert.h>
 
@@ -134,17 +135,11 @@ int gar_estimator_sleep(const gar_estimator *est, const gar_deadline *deadline,
 
 /* ---- the point table --------------------------------------------------- */
 
-/* The finaliser of SplitMix64 (Stafford's "Mix13" constants): xor-shifts and
- * odd multipliers, each step invertible, so distinct keys stay distinct and
- * every input bit reaches every output bit. */
+/* splitmix64's finaliser: distinct keys stay distinct and every input bit
+ * reaches every output bit. */
 uint64_t gar_point_key_hash(uint64_t key)
 {
-    key ^= key >> 30;
-    key *= UINT64_C(0xbf58476d1ce4e5b9);
-    key ^= key >> 27;
-    key *= UINT64_C(0x94d049bb133111eb);
-    key ^= key >> 31;
-    return key;
+    return gar_splitmix64_mix(key);
 }
 
 int gar_point_table_init(gar_point_table *table, gar_point_slot *slots, size_t capacity,

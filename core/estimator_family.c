@@ -3,6 +3,7 @@
  * adl delegates to the reference estimator (gar/estimator.h), so the
  * testbed's default is the very code real drivers use. */
 #include <gar/estimator_family.h>
+#include <gar/nearest_rank.h>
 
 #include <assert.h>
 #include <string.h>
@@ -176,8 +177,8 @@ static gar_dur_ns ring_quantile(const gar_family_point *pt, uint32_t window, uin
         }
         v[i] = x;
     }
-    uint64_t rank = ((uint64_t)q * n + GAR_FRACTION_ONE - 1) / GAR_FRACTION_ONE;
-    return v[rank > 0 ? rank - 1 : 0];
+    static_assert(GAR_FRACTION_ONE == 1000000, "quantile levels are millionths, as ranks");
+    return gar_nearest_rank(v, n, q);
 }
 
 int gar_family_prediction(const gar_estimator_spec *spec, const gar_family_point *point,

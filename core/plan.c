@@ -11,12 +11,7 @@
 #include "scan.h"
 #include "text.h"
 
-static const char *const park_names[] = {
-    [GAR_PARK_BLOCK] = "block",
-    [GAR_PARK_POLL] = "poll",
-    [GAR_PARK_FLAG] = "flag",
-};
-#define PARK_COUNT (sizeof park_names / sizeof park_names[0])
+#define PARK_COUNT ((size_t)GAR_PARK_FLAG + 1)
 
 enum { FLAG_PARK, FLAG_BACKSTOP, FLAG_KEYS };
 static const gar_scan_key flag_keys[FLAG_KEYS] = {
@@ -45,16 +40,13 @@ static const park_link park_chain[] = {
     { GAR_PARK_FLAG, GAR_CAP_WORD_WAIT, GAR_PARK_POLL },
 };
 
-static const char *park_name(gar_park park)
-{
-    return (unsigned)park < PARK_COUNT ? park_names[park] : "?";
-}
-
 static int park_named(const char *word, size_t n)
 {
-    for (size_t i = 0; i < PARK_COUNT; i++)
-        if (strlen(park_names[i]) == n && memcmp(park_names[i], word, n) == 0)
+    for (size_t i = 0; i < PARK_COUNT; i++) {
+        const char *name = gar_park_name((gar_park)i);
+        if (strlen(name) == n && memcmp(name, word, n) == 0)
             return (int)i;
+    }
     return -1;
 }
 
@@ -135,7 +127,7 @@ size_t gar_plan_label(const gar_plan *plan, char *buf, size_t size)
     gar_text_out out = gar_text_out_make(buf, size);
     if (plan == NULL)
         return 0;
-    gar_text_puts(&out, park_name(plan->park));
+    gar_text_puts(&out, gar_park_name(plan->park));
     if (plan->park == GAR_PARK_FLAG) {
         put_us(&out, ":park_us=", plan->park_ns);
         put_us(&out, ",backstop_us=", plan->backstop_ns);
@@ -149,7 +141,7 @@ size_t gar_plan_label(const gar_plan *plan, char *buf, size_t size)
     }
     if (plan->fell_back) {
         gar_text_puts(&out, " (fallback from ");
-        gar_text_puts(&out, park_name(plan->requested_park));
+        gar_text_puts(&out, gar_park_name(plan->requested_park));
         gar_text_puts(&out, ")");
     }
     return out.len;

@@ -38,3 +38,8 @@ int gar_host_caps_without(gar_caps *caps, const char *name)
 {
     return gar_caps_withdraw(caps, name, "withdrawn by --without", NULL) == 0 ? 0 : -1;
 }
+
+int gar_host_caps_without_option(const char *name, void *to)
+{
+    return gar_host_caps_without(to, name);
+}

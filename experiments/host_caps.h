@@ -22,4 +22,9 @@ gar_caps gar_host_caps_of(const gar_posix_host *host);
  * capability (word-wait, io-uring). */
 int gar_host_caps_without(gar_caps *caps, const char *name);
 
+/* The --without row of a verb's option table (cli_options.h): `to` is the
+ * verb's gar_caps.  Refused with GAR_HOST_CAPS_WITHOUT_REFUSAL. */
+int gar_host_caps_without_option(const char *name, void *to);
+#define GAR_HOST_CAPS_WITHOUT_REFUSAL "--without takes word-wait or io-uring"
+
 #endif

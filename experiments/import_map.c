@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "content_hash.h"
+
 void gar_import_init(gar_import *im)
 {
     memset(im, 0, sizeof *im);
@@ -336,25 +338,15 @@ static bool find_awaited(const mapper *m, const gar_import_call *call, awaited *
     return true;
 }
 
-/* FNV-1a, 64 bits: small, stable, and documented everywhere. */
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= UINT64_C(0x100000001b3);
-    }
-    return h;
-}
-
 static uint64_t point_of(int name, uint32_t named_stream)
 {
     const char *base = gar_import_sync_base(name);
     unsigned char le[4] = { (unsigned char)named_stream, (unsigned char)(named_stream >> 8),
                             (unsigned char)(named_stream >> 16),
                             (unsigned char)(named_stream >> 24) };
-    uint64_t h = fnv1a(UINT64_C(0xcbf29ce484222325), base, strlen(base));
-    return fnv1a(h, le, sizeof le);
+    /* FNV-1a, 64 bits: small, stable, and documented everywhere. */
+    uint64_t h = gar_hash_bytes(GAR_HASH_OFFSET, base, strlen(base));
+    return gar_hash_bytes(h, le, sizeof le);
 }
 
 static int row_by_start(const void *x, const void *y)

@@ -56,19 +56,6 @@ void gar_results_short_name(const char *name, char *out, size_t size)
 
 /* ---- plans and estimators in a fixed order ------------------------------ */
 
-static const char *park_name(gar_park park)
-{
-    switch (park) {
-    case GAR_PARK_BLOCK:
-        return "block";
-    case GAR_PARK_POLL:
-        return "poll";
-    case GAR_PARK_FLAG:
-        return "flag";
-    }
-    return "?";
-}
-
 typedef struct plan_entry {
     char label[GAR_RESULTS_PLAN_TEXT];
     char base[GAR_RESULTS_TEXT - 8]; /* the short name before numbering */
@@ -95,7 +82,7 @@ static void describe_plan(const char *label, plan_entry *e)
                                   (unsigned)bands.band[b].first_rows);
         if (n < sizeof e->base)
             n += (size_t)gar_format(e->base + n, sizeof e->base - n, "%s%s",
-                                  park_name(p->park), p->predict ? "+predict" : "");
+                                  gar_park_name(p->park), p->predict ? "+predict" : "");
     }
     const gar_plan *first = &bands.band[0].plan;
     e->klass = bands.count > 1 ? 10 : (unsigned)first->park * 2 + (first->predict ? 1 : 0);

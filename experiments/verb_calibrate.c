@@ -2,12 +2,12 @@
  * gar-host v1 profile (backends/calibrate.h says what each number is). */
 #define _POSIX_C_SOURCE 200809L
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "calibrate.h"
+#include "cli_options.h"
 #include "verbs.h"
 #include "write_atomic.h"
 
@@ -108,47 +108,24 @@ static void warn_noisy(const gar_calibration *cal)
 
 int gar_verb_calibrate_main(int argc, char **argv)
 {
-    enum { OPT_OUT = 1, OPT_SAMPLES, OPT_QUICK, OPT_HELP };
-    static const struct option options[] = {
-        { "out", required_argument, NULL, OPT_OUT },
-        { "samples", required_argument, NULL, OPT_SAMPLES },
-        { "quick", no_argument, NULL, OPT_QUICK },
-        { "help", no_argument, NULL, OPT_HELP },
-        { NULL, 0, NULL, 0 },
-    };
     const char *out_path = NULL;
     gar_calibrate_options copts = { 0 };
-    opterr = 0; /* bad options are refused below, as coded errors */
-    optind = 1;
-    for (;;) {
-        int opt = gar_cli_getopt(argc, argv, ":", options, NULL);
-        if (opt == -1)
-            break;
-        char what[256];
-        switch (opt) {
-        case OPT_OUT:
-            out_path = optarg;
-            break;
-        case OPT_SAMPLES: {
-            unsigned long long n;
-            if (gar_cli_parse_u64(optarg, &n) != 0 || n < 1 || n > GAR_CALIBRATE_SAMPLES_MAX) {
-                snprintf(what, sizeof what, "--samples must be 1 to %u, found '%s'",
-                         GAR_CALIBRATE_SAMPLES_MAX, optarg);
-                return gar_cli_usage_error(verb, what);
-            }
-            copts.samples = (size_t)n;
-            break;
-        }
-        case OPT_QUICK:
-            copts.quick = true;
-            break;
-        case OPT_HELP:
-            print_help(stdout);
-            return GAR_EXIT_OK;
-        default:
-            return gar_cli_bad_option(verb, opt, argv);
-        }
-    }
+    unsigned long long samples = 0;
+    char samples_refusal[64];
+    snprintf(samples_refusal, sizeof samples_refusal, "--samples must be 1 to %u",
+             GAR_CALIBRATE_SAMPLES_MAX);
+    const gar_cli_option options[] = {
+        { .name = "out", .takes = GAR_CLI_TEXT, .to = &out_path },
+        { .name = "samples", .takes = GAR_CLI_U64, .to = &samples, .min = 1,
+          .max = GAR_CALIBRATE_SAMPLES_MAX, .refusal = samples_refusal, .quote_value = true },
+        { .name = "quick", .takes = GAR_CLI_FLAG, .to = &copts.quick },
+        { .name = "help", .takes = GAR_CLI_HELP },
+        { .name = NULL },
+    };
+    int parsed = gar_cli_options(verb, argc, argv, options, print_help);
+    if (parsed != GAR_CLI_OPTIONS_DONE)
+        return parsed;
+    copts.samples = (size_t)samples;
     if (optind != argc)
         return gar_cli_usage_error(verb, "takes no arguments besides its options");
 

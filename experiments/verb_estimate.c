@@ -3,7 +3,6 @@
  *
  * Every sample is checked before anything is printed, so a bad one leaves
  * no partial run on stdout. */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include <gar/estimator.h>
 #include <gar/plan.h>
 
+#include "cli_options.h"
 #include "verbs.h"
 
 static const char verb[] = "estimate";
@@ -75,36 +75,17 @@ static void print_ns(const char *key, int have, gar_dur_ns ns)
 
 int gar_verb_estimate_main(int argc, char **argv)
 {
-    enum { OPT_PLAN = 1, OPT_VERBOSE, OPT_HELP };
-    static const struct option options[] = {
-        { "plan", required_argument, NULL, OPT_PLAN },
-        { "verbose", no_argument, NULL, OPT_VERBOSE },
-        { "help", no_argument, NULL, OPT_HELP },
-        { NULL, 0, NULL, 0 },
-    };
     const char *plan_text = NULL;
     bool verbose = false;
-    opterr = 0; /* getopt stays quiet: bad options are refused below, as coded errors */
-    optind = 1;
-    for (;;) {
-        /* The leading ':' tells a missing value (':') from an unknown option ('?'). */
-        int opt = gar_cli_getopt(argc, argv, ":", options, NULL);
-        if (opt == -1)
-            break;
-        switch (opt) {
-        case OPT_PLAN:
-            plan_text = optarg;
-            break;
-        case OPT_VERBOSE:
-            verbose = true;
-            break;
-        case OPT_HELP:
-            print_help(stdout);
-            return GAR_EXIT_OK;
-        default:
-            return gar_cli_bad_option(verb, opt, argv);
-        }
-    }
+    const gar_cli_option options[] = {
+        { .name = "plan", .takes = GAR_CLI_TEXT, .to = &plan_text },
+        { .name = "verbose", .takes = GAR_CLI_FLAG, .to = &verbose },
+        { .name = "help", .takes = GAR_CLI_HELP },
+        { .name = NULL },
+    };
+    int rc = gar_cli_options(verb, argc, argv, options, print_help);
+    if (rc != GAR_CLI_OPTIONS_DONE)
+        return rc;
     if (plan_text == NULL)
         return gar_cli_usage_error(verb, "--plan PLAN is required");
 

@@ -1,64 +1,51 @@
 /* experiments/verb_executor.c — `gar executor`: resolve an executor kind
  * against this host, as a run does once at start-up. */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
 #include <gar/executor_kind.h>
 
+#include "cli_options.h"
 #include "host_caps.h"
 #include "verbs.h"
 
-static void print_help(void)
+static void print_help(FILE *out)
 {
-    printf("usage: gar executor [--strict] [--without CAP]... NAME\n"
-           "\n"
-           "Resolves executor NAME (naive, gpu-reactor, io-uring) against this host's\n"
-           "capabilities along the chain io-uring -> gpu-reactor -> naive and prints:\n"
-           "  requested: NAME\n"
-           "  running: NAME\n"
-           "  warning: ...      the fallback warning, when one was taken\n"
-           "gpu-reactor needs word-wait; io-uring needs io-uring and word-wait.\n"
-           "\n"
-           "options:\n"
-           "  --strict       refuse (error 4, exit 2) instead of falling back\n"
-           "                 (default: fall back with a warning)\n"
-           "  --without CAP  resolve as if this host lacked CAP: word-wait or io-uring;\n"
-           "                 repeatable (default: the host as probed)\n"
-           "  -h, --help     show this help\n"
-           "\n"
-           "example:\n"
-           "  gar executor --without io-uring io-uring\n");
+    fprintf(out,
+            "usage: gar executor [--strict] [--without CAP]... NAME\n"
+            "\n"
+            "Resolves executor NAME (naive, gpu-reactor, io-uring) against this host's\n"
+            "capabilities along the chain io-uring -> gpu-reactor -> naive and prints:\n"
+            "  requested: NAME\n"
+            "  running: NAME\n"
+            "  warning: ...      the fallback warning, when one was taken\n"
+            "gpu-reactor needs word-wait; io-uring needs io-uring and word-wait.\n"
+            "\n"
+            "options:\n"
+            "  --strict       refuse (error 4, exit 2) instead of falling back\n"
+            "                 (default: fall back with a warning)\n"
+            "  --without CAP  resolve as if this host lacked CAP: word-wait or io-uring;\n"
+            "                 repeatable (default: the host as probed)\n"
+            "  -h, --help     show this help\n"
+            "\n"
+            "example:\n"
+            "  gar executor --without io-uring io-uring\n");
 }
 
 int gar_verb_executor_main(int argc, char **argv)
 {
-    static const struct option options[] = {
-        { "strict", no_argument, NULL, 's' },
-        { "without", required_argument, NULL, 'w' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     gar_caps caps = gar_host_caps_probe();
     bool strict = false;
-    int opt;
-    opterr = 0; /* a bad option is reported as a coded usage error */
-    while ((opt = gar_cli_getopt(argc, argv, ":h", options, NULL)) != -1) {
-        switch (opt) {
-        case 's':
-            strict = true;
-            break;
-        case 'w':
-            if (gar_host_caps_without(&caps, optarg) != 0)
-                return gar_cli_usage_error("executor", "--without takes word-wait or io-uring");
-            break;
-        case 'h':
-            print_help();
-            return GAR_EXIT_OK;
-        default:
-            return gar_cli_bad_option("executor", opt, argv);
-        }
-    }
+    const gar_cli_option options[] = {
+        { .name = "strict", .takes = GAR_CLI_FLAG, .to = &strict },
+        { .name = "without", .takes = GAR_CLI_PARSE, .to = &caps,
+          .parse = gar_host_caps_without_option, .refusal = GAR_HOST_CAPS_WITHOUT_REFUSAL },
+        { .name = "help", .letter = 'h', .takes = GAR_CLI_HELP },
+        { .name = NULL },
+    };
+    int rc = gar_cli_options("executor", argc, argv, options, print_help);
+    if (rc != GAR_CLI_OPTIONS_DONE)
+        return rc;
     if (argc - optind != 1)
         return gar_cli_usage_error("executor", "expected one executor name");
 

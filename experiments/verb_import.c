@@ -1,8 +1,8 @@
 /* experiments/verb_import.c — `gar import`: a profiler trace into gar-trace v1. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_options.h"
 #include "import.h"
 #include "trace.h"
 #include "verbs.h"
@@ -53,28 +53,15 @@ static const char *base_name(const char *path)
 
 int gar_verb_import_main(int argc, char **argv)
 {
-    enum { OPT_OUT = 1, OPT_HELP };
-    static const struct option options[] = {
-        { "out", required_argument, NULL, OPT_OUT },
-        { "help", no_argument, NULL, OPT_HELP },
-        { NULL, 0, NULL, 0 },
-    };
     const char *out_path = NULL;
-    optind = 1;
-    opterr = 0;
-    int opt;
-    while ((opt = gar_cli_getopt(argc, argv, ":", options, NULL)) != -1) {
-        switch (opt) {
-        case OPT_OUT:
-            out_path = optarg;
-            break;
-        case OPT_HELP:
-            print_help(stdout);
-            return GAR_EXIT_OK;
-        default:
-            return gar_cli_bad_option("import", opt, argv);
-        }
-    }
+    const gar_cli_option options[] = {
+        { .name = "out", .takes = GAR_CLI_TEXT, .to = &out_path },
+        { .name = "help", .takes = GAR_CLI_HELP },
+        { .name = NULL },
+    };
+    int parsed = gar_cli_options("import", argc, argv, options, print_help);
+    if (parsed != GAR_CLI_OPTIONS_DONE)
+        return parsed;
     if (argc - optind != 2)
         return gar_cli_usage_error("import", "expected a FORMAT (kineto or nsys) and a FILE");
     const char *format = argv[optind], *path = argv[optind + 1];

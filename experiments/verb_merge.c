@@ -1,14 +1,14 @@
 /* experiments/verb_merge.c — `gar merge OUT.db IN.db...`: join the databases
  * of a sweep's shards into one, all of them or nothing. */
-#define _POSIX_C_SOURCE 200809L /* mkstemp, fchmod */
-#include <errno.h>
-#include <getopt.h>
+#define _POSIX_C_SOURCE 200809L /* stat, unlink */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "cli.h"
+#include "cli_options.h"
 #include "store.h"
 #include "verbs.h"
 
@@ -117,20 +117,13 @@ static int build(const char *temp, const char *out_path, bool out_exists, char *
 
 int gar_verb_merge_main(int argc, char **argv)
 {
-    static const struct option options[] = {
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+    const gar_cli_option options[] = {
+        { .name = "help", .takes = GAR_CLI_HELP },
+        { .name = NULL },
     };
-    optind = 1;
-    int c;
-    opterr = 0; /* a bad option is reported as a coded usage error */
-    while ((c = gar_cli_getopt(argc, argv, ":", options, NULL)) != -1) {
-        if (c == 'h') {
-            usage(stdout);
-            return GAR_EXIT_OK;
-        }
-        return gar_cli_bad_option("merge", c, argv);
-    }
+    int parsed = gar_cli_options("merge", argc, argv, options, usage);
+    if (parsed != GAR_CLI_OPTIONS_DONE)
+        return parsed;
     if (argc - optind < 2)
         return gar_cli_usage_error("merge", "give the output database and at least one input");
     const char *out_path = argv[optind];
@@ -141,37 +134,29 @@ int gar_verb_merge_main(int argc, char **argv)
     if (exists < 0)
         return gar_cli_refuse(&err);
 
-    size_t n = strlen(out_path);
-    char *temp = malloc(n + 16);
     merged m = { calloc((size_t)count, sizeof *m.stats), 0, 0 };
-    if (temp == NULL || m.stats == NULL) {
-        free(temp);
-        free(m.stats);
+    if (m.stats == NULL) {
         gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for the merge", "exhausted");
         return gar_cli_refuse(&err);
     }
-    memcpy(temp, out_path, n);
-    strcpy(temp + n, ".merge-XXXXXX");
-    int fd = mkstemp(temp);
-    int rc = 0;
-    if (fd < 0) {
-        rc = gar_error_set(&err, GAR_E_IO, 3, out_path, "create a temporary file beside",
-                           strerror(errno));
-    } else {
-        (void)fchmod(fd, 0644); /* mkstemp makes it private; a database is for anyone */
-        close(fd);
-        rc = build(temp, out_path, exists == 1, inputs, count, &m, &err);
+    /* SQLite builds the merge in an empty file beside the output, which
+     * takes the output's name only when it is whole. */
+    gar_atomic_file file;
+    int rc = gar_atomic_file_begin(&file, out_path, ".merge-XXXXXX", &err);
+    if (rc == 0) {
+        rc = gar_atomic_file_close(&file, &err);
+        if (rc == 0)
+            rc = build(file.temp, out_path, exists == 1, inputs, count, &m, &err);
         if (rc == 0 && exists == 1 && log_in_use(out_path))
             rc = gar_error_set(&err, GAR_E_IO, 3, out_path, "merge into",
                                "another process has it open (its write-ahead log is in use); "
                                "merge when it is done");
-        if (rc == 0 && rename(temp, out_path) != 0)
-            rc = gar_error_set(&err, GAR_E_IO, 3, out_path, "rename the merge onto",
-                               strerror(errno));
+        if (rc == 0)
+            rc = gar_atomic_file_commit(&file, "rename the merge onto", &err);
         if (rc < 0)
-            remove_database(temp);
+            remove_database(file.temp); /* and its journal or log, if SQLite left one */
+        gar_atomic_file_end(&file, rc);
     }
-    free(temp);
     if (rc < 0) {
         free(m.stats);
         return gar_cli_refuse(&err);

@@ -1,10 +1,10 @@
 /* experiments/verb_plot.c — `gar plot --db FILE --out DIR`: a sweep
  * database's results as PNGs, each beside the gnuplot script that drew it. */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "plot.h"
 #include "results.h"
 #include "store.h"
@@ -43,40 +43,20 @@ static void usage(FILE *out)
 
 int gar_verb_plot_main(int argc, char **argv)
 {
-    static const struct option options[] = {
-        { "db", required_argument, NULL, 'd' },    { "out", required_argument, NULL, 'o' },
-        { "trace", required_argument, NULL, 't' }, { "run", required_argument, NULL, 'r' },
-        { "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 },
-    };
     const char *db_path = NULL, *dir = NULL, *trace = NULL;
-    long long run_id = 0;
-    optind = 1;
-    int c;
-    opterr = 0; /* a bad option is reported as a coded usage error */
-    while ((c = gar_cli_getopt(argc, argv, ":", options, NULL)) != -1) {
-        unsigned long long v;
-        switch (c) {
-        case 'd':
-            db_path = optarg;
-            break;
-        case 'o':
-            dir = optarg;
-            break;
-        case 't':
-            trace = optarg;
-            break;
-        case 'r':
-            if (gar_cli_parse_u64(optarg, &v) < 0 || v == 0 || v > INT64_MAX)
-                return gar_cli_usage_error("plot", "--run takes a run id (a whole number >= 1)");
-            run_id = (long long)v;
-            break;
-        case 'h':
-            usage(stdout);
-            return GAR_EXIT_OK;
-        default:
-            return gar_cli_bad_option("plot", c, argv);
-        }
-    }
+    unsigned long long run_id = 0;
+    const gar_cli_option options[] = {
+        { .name = "db", .takes = GAR_CLI_TEXT, .to = &db_path },
+        { .name = "out", .takes = GAR_CLI_TEXT, .to = &dir },
+        { .name = "trace", .takes = GAR_CLI_TEXT, .to = &trace },
+        { .name = "run", .takes = GAR_CLI_U64, .to = &run_id, .min = 1, .max = INT64_MAX,
+          .refusal = "--run takes a run id (a whole number >= 1)" },
+        { .name = "help", .takes = GAR_CLI_HELP },
+        { .name = NULL },
+    };
+    int parsed = gar_cli_options("plot", argc, argv, options, usage);
+    if (parsed != GAR_CLI_OPTIONS_DONE)
+        return parsed;
     if (optind != argc)
         return gar_cli_usage_error("plot", "takes no arguments besides the options");
     if (db_path == NULL || dir == NULL)
@@ -113,7 +93,7 @@ int gar_verb_plot_main(int argc, char **argv)
         rc = gar_plot_cdf(store, &arms, arms.arm[pick].trace, dir, files, &err);
     gar_run_key key;
     if (rc == 0) {
-        int found = run_id > 0 ? gar_results_run(store, run_id, &key, &err)
+        int found = run_id > 0 ? gar_results_run(store, (int64_t)run_id, &key, &err)
                                : gar_plot_pick_prediction_run(store, &arms, arms.arm[pick].trace,
                                                               &key, &err);
         if (found < 0)

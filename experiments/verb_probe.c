@@ -1,43 +1,44 @@
 /* experiments/verb_probe.c — `gar probe`: what this host offers a wait, as
  * its backends find it, and what the executor kinds resolve to here. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include <gar/executor_kind.h>
 
+#include "cli_options.h"
 #include "host_caps.h"
 #include "posix_host.h"
 #include "verbs.h"
 
-static void print_help(void)
+static void print_help(FILE *out)
 {
-    printf("usage: gar probe\n"
-           "\n"
-           "Probes this host once, as a run does at start-up, and prints:\n"
-           "  word_wait: ok (NAME) | none (why)   the CPU's user-mode wait on a word\n"
-           "                                      (umwait, mwaitx, wfet or wfe)\n"
-           "  park: NAME                          the POSIX host's park (the word wait,\n"
-           "                                      or spin-yield)\n"
-           "  tsc_hz: N (source)                  the rate of the word wait's deadline\n"
-           "                                      counter, when it has one (counter_hz on\n"
-           "                                      aarch64)\n"
-           "  umwait_max_time: N                  the OS's cap on one umwait, TSC ticks\n"
-           "                                      (0: none), when umwait runs and it is known\n"
-           "  io_uring: ok | none (why)           whether a ring runs a ns timeout here\n"
-           "  clock_resolution_ns: N              clock_getres(CLOCK_MONOTONIC)\n"
-           "  timer_slack_ns: N | unknown (why)   this thread's timer slack after set-up\n"
-           "  cpu: MODEL                          the CPU's model name, where the system\n"
-           "                                      names it\n"
-           "  executor_gpu_reactor: KIND          what gpu-reactor and io-uring resolve to\n"
-           "  executor_io_uring: KIND             (see 'gar executor')\n"
-           "\n"
-           "options:\n"
-           "  -h, --help  show this help\n"
-           "\n"
-           "example:\n"
-           "  gar probe\n");
+    fprintf(out,
+            "usage: gar probe\n"
+            "\n"
+            "Probes this host once, as a run does at start-up, and prints:\n"
+            "  word_wait: ok (NAME) | none (why)   the CPU's user-mode wait on a word\n"
+            "                                      (umwait, mwaitx, wfet or wfe)\n"
+            "  park: NAME                          the POSIX host's park (the word wait,\n"
+            "                                      or spin-yield)\n"
+            "  tsc_hz: N (source)                  the rate of the word wait's deadline\n"
+            "                                      counter, when it has one (counter_hz on\n"
+            "                                      aarch64)\n"
+            "  umwait_max_time: N                  the OS's cap on one umwait, TSC ticks\n"
+            "                                      (0: none), when umwait runs and it is known\n"
+            "  io_uring: ok | none (why)           whether a ring runs a ns timeout here\n"
+            "  clock_resolution_ns: N              clock_getres(CLOCK_MONOTONIC)\n"
+            "  timer_slack_ns: N | unknown (why)   this thread's timer slack after set-up\n"
+            "  cpu: MODEL                          the CPU's model name, where the system\n"
+            "                                      names it\n"
+            "  executor_gpu_reactor: KIND          what gpu-reactor and io-uring resolve to\n"
+            "  executor_io_uring: KIND             (see 'gar executor')\n"
+            "\n"
+            "options:\n"
+            "  -h, --help  show this help\n"
+            "\n"
+            "example:\n"
+            "  gar probe\n");
 }
 
 /* The first "model name" of /proc/cpuinfo into `out`; false where there is
@@ -77,21 +78,13 @@ static void print_resolved(const char *key, gar_executor_kind requested, const g
 
 int gar_verb_probe_main(int argc, char **argv)
 {
-    static const struct option options[] = {
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+    const gar_cli_option options[] = {
+        { .name = "help", .letter = 'h', .takes = GAR_CLI_HELP },
+        { .name = NULL },
     };
-    int opt;
-    opterr = 0; /* a bad option is reported as a coded usage error */
-    while ((opt = gar_cli_getopt(argc, argv, ":h", options, NULL)) != -1) {
-        switch (opt) {
-        case 'h':
-            print_help();
-            return GAR_EXIT_OK;
-        default:
-            return gar_cli_bad_option("probe", opt, argv);
-        }
-    }
+    int rc = gar_cli_options("probe", argc, argv, options, print_help);
+    if (rc != GAR_CLI_OPTIONS_DONE)
+        return rc;
     if (argc - optind != 0)
         return gar_cli_usage_error("probe", "takes no arguments");
 

@@ -3,7 +3,7 @@
  *
  * Everything is parsed and loaded before the run, and the run completes before
  * anything is printed, so a refusal leaves nothing on stdout. */
-#include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +15,7 @@
 #include <gar/estimator_family.h>
 #include <gar/plan.h>
 
+#include "cli_options.h"
 #include "host_profile.h"
 #include "replay.h"
 #include "trace.h"
@@ -90,9 +91,10 @@ typedef struct args {
     bool json;
 } args;
 
-/* "KIND@ROW" into a->fault and a->fault_row.  Returns 0, or -1. */
-static int parse_fault(const char *text, args *a)
+/* "KIND@ROW" into the args' fault and fault_row.  Returns 0, or -1. */
+static int parse_fault(const char *text, void *to)
 {
+    args *a = to;
     const char *at = strchr(text, '@');
     char kind[16];
     size_t n = at != NULL ? (size_t)(at - text) : 0;
@@ -110,88 +112,36 @@ static int parse_fault(const char *text, args *a)
 /* Parses argv into `a`.  Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, args *a)
 {
-    enum { OPT_PLAN = 1, OPT_BANDS, OPT_ESTIMATOR, OPT_HOST, OPT_MODE, OPT_SEED, OPT_AS_GIVEN,
-           OPT_FAULT, OPT_LATE_STORE, OPT_STORE_DELAY, OPT_DEADLINE, OPT_EXACT_POLLS, OPT_JSON, OPT_HELP };
-    static const struct option options[] = {
-        { "plan", required_argument, NULL, OPT_PLAN },
-        { "bands", required_argument, NULL, OPT_BANDS },
-        { "estimator", required_argument, NULL, OPT_ESTIMATOR },
-        { "host", required_argument, NULL, OPT_HOST },
-        { "mode", required_argument, NULL, OPT_MODE },
-        { "seed", required_argument, NULL, OPT_SEED },
-        { "as-given", no_argument, NULL, OPT_AS_GIVEN },
-        { "fault", required_argument, NULL, OPT_FAULT },
-        { "late-store-ns", required_argument, NULL, OPT_LATE_STORE },
-        { "store-delay-ns", required_argument, NULL, OPT_STORE_DELAY },
-        { "deadline-ns", required_argument, NULL, OPT_DEADLINE },
-        { "exact-polls", no_argument, NULL, OPT_EXACT_POLLS },
-        { "json", no_argument, NULL, OPT_JSON },
-        { "help", no_argument, NULL, OPT_HELP },
-        { NULL, 0, NULL, 0 },
-    };
     *a = (args){ .estimator = "adl", .host = HOST_DEFAULT, .mode = "open",
                  .fault = GAR_SIM_FAULT_NONE, .late_store_ns = GAR_NS_PER_MS,
                  .deadline_ns = GAR_REPLAY_DEADLINE_DEFAULT_NS };
-    opterr = 0;
-    optind = 1;
-    for (;;) {
-        int opt = gar_cli_getopt(argc, argv, ":", options, NULL);
-        if (opt == -1)
-            break;
-        switch (opt) {
-        case OPT_PLAN:
-            a->plan = optarg;
-            break;
-        case OPT_BANDS:
-            a->bands = optarg;
-            break;
-        case OPT_ESTIMATOR:
-            a->estimator = optarg;
-            break;
-        case OPT_HOST:
-            a->host = optarg;
-            break;
-        case OPT_MODE:
-            a->mode = optarg;
-            break;
-        case OPT_SEED:
-            if (gar_cli_parse_u64(optarg, &a->seed) != 0)
-                return gar_cli_usage_error(verb, "--seed takes a decimal u64");
-            break;
-        case OPT_AS_GIVEN:
-            a->as_given = true;
-            break;
-        case OPT_FAULT:
-            if (parse_fault(optarg, a) != 0)
-                return gar_cli_usage_error(verb, "--fault is KIND@ROW: error, hang, lost-store or "
-                                                 "late-store, @ a trace row from 0");
-            break;
-        case OPT_LATE_STORE:
-        case OPT_STORE_DELAY:
-        case OPT_DEADLINE: {
-            unsigned long long *to = opt == OPT_LATE_STORE    ? &a->late_store_ns
-                                     : opt == OPT_STORE_DELAY ? &a->store_delay_ns
-                                                              : &a->deadline_ns;
-            if (gar_cli_parse_u64(optarg, to) != 0 || (opt == OPT_DEADLINE && *to == 0))
-                return gar_cli_usage_error(verb, opt == OPT_DEADLINE
-                                                     ? "--deadline-ns takes a decimal u64 above 0"
-                                                     : "--late-store-ns and --store-delay-ns take "
-                                                       "a decimal u64");
-            break;
-        }
-        case OPT_EXACT_POLLS:
-            a->exact_polls = true;
-            break;
-        case OPT_JSON:
-            a->json = true;
-            break;
-        case OPT_HELP:
-            print_help(stdout);
-            return GAR_EXIT_OK;
-        default:
-            return gar_cli_bad_option(verb, opt, argv);
-        }
-    }
+    static const char store_refusal[] = "--late-store-ns and --store-delay-ns take a decimal u64";
+    const gar_cli_option options[] = {
+        { .name = "plan", .takes = GAR_CLI_TEXT, .to = &a->plan },
+        { .name = "bands", .takes = GAR_CLI_TEXT, .to = &a->bands },
+        { .name = "estimator", .takes = GAR_CLI_TEXT, .to = &a->estimator },
+        { .name = "host", .takes = GAR_CLI_TEXT, .to = &a->host },
+        { .name = "mode", .takes = GAR_CLI_TEXT, .to = &a->mode },
+        { .name = "seed", .takes = GAR_CLI_U64, .to = &a->seed, .max = ULLONG_MAX,
+          .refusal = "--seed takes a decimal u64" },
+        { .name = "as-given", .takes = GAR_CLI_FLAG, .to = &a->as_given },
+        { .name = "fault", .takes = GAR_CLI_PARSE, .to = a, .parse = parse_fault,
+          .refusal = "--fault is KIND@ROW: error, hang, lost-store or late-store, @ a trace row "
+                     "from 0" },
+        { .name = "late-store-ns", .takes = GAR_CLI_U64, .to = &a->late_store_ns,
+          .max = ULLONG_MAX, .refusal = store_refusal },
+        { .name = "store-delay-ns", .takes = GAR_CLI_U64, .to = &a->store_delay_ns,
+          .max = ULLONG_MAX, .refusal = store_refusal },
+        { .name = "deadline-ns", .takes = GAR_CLI_U64, .to = &a->deadline_ns, .min = 1,
+          .max = ULLONG_MAX, .refusal = "--deadline-ns takes a decimal u64 above 0" },
+        { .name = "exact-polls", .takes = GAR_CLI_FLAG, .to = &a->exact_polls },
+        { .name = "json", .takes = GAR_CLI_FLAG, .to = &a->json },
+        { .name = "help", .takes = GAR_CLI_HELP },
+        { .name = NULL },
+    };
+    int rc = gar_cli_options(verb, argc, argv, options, print_help);
+    if (rc != GAR_CLI_OPTIONS_DONE)
+        return rc;
     if (optind != argc - 1)
         return gar_cli_usage_error(verb, optind == argc ? "give one TRACE file"
                                                         : "give only one TRACE file");

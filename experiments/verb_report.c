@@ -1,10 +1,10 @@
 /* experiments/verb_report.c — `gar report --db FILE --out DIR`: report.html
  * with the plots and a ranking per trace. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "report.h"
 #include "store.h"
 #include "verbs.h"
@@ -39,31 +39,16 @@ static void usage(FILE *out)
 
 int gar_verb_report_main(int argc, char **argv)
 {
-    static const struct option options[] = {
-        { "db", required_argument, NULL, 'd' },
-        { "out", required_argument, NULL, 'o' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     const char *db_path = NULL, *dir = NULL;
-    optind = 1;
-    int c;
-    opterr = 0; /* a bad option is reported as a coded usage error */
-    while ((c = gar_cli_getopt(argc, argv, ":", options, NULL)) != -1) {
-        switch (c) {
-        case 'd':
-            db_path = optarg;
-            break;
-        case 'o':
-            dir = optarg;
-            break;
-        case 'h':
-            usage(stdout);
-            return GAR_EXIT_OK;
-        default:
-            return gar_cli_bad_option("report", c, argv);
-        }
-    }
+    const gar_cli_option options[] = {
+        { .name = "db", .takes = GAR_CLI_TEXT, .to = &db_path },
+        { .name = "out", .takes = GAR_CLI_TEXT, .to = &dir },
+        { .name = "help", .takes = GAR_CLI_HELP },
+        { .name = NULL },
+    };
+    int parsed = gar_cli_options("report", argc, argv, options, usage);
+    if (parsed != GAR_CLI_OPTIONS_DONE)
+        return parsed;
     if (optind != argc)
         return gar_cli_usage_error("report", "takes no arguments besides the options");
     if (db_path == NULL || dir == NULL)

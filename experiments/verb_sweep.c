@@ -1,11 +1,11 @@
 /* experiments/verb_sweep.c — `gar sweep SPEC --db FILE`: every run of a sweep
  * spec into a SQLite database, resumable, in parallel, one shard or all. */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "store.h"
 #include "sweep_run.h"
 #include "sweep_spec.h"
@@ -40,9 +40,10 @@ static void usage(FILE *out)
             "  gar sweep data/sweeps/default.sweep --db results/sweep.db --jobs 2\n");
 }
 
-/* "I/N" with 0 <= I < N. */
-static int parse_shard(const char *text, uint64_t *shard, uint64_t *shards)
+/* "I/N" with 0 <= I < N into the gar_sweep_options' shard and shards. */
+static int parse_shard(const char *text, void *to)
 {
+    gar_sweep_options *o = to;
     const char *slash = strchr(text, '/');
     if (slash == NULL || slash == text || (size_t)(slash - text) >= 32)
         return -1;
@@ -53,50 +54,32 @@ static int parse_shard(const char *text, uint64_t *shard, uint64_t *shards)
     if (gar_cli_parse_u64(first, &i) < 0 || gar_cli_parse_u64(slash + 1, &n) < 0 || n == 0 ||
         i >= n)
         return -1;
-    *shard = i;
-    *shards = n;
+    o->shard = i;
+    o->shards = n;
     return 0;
 }
 
 int gar_verb_sweep_main(int argc, char **argv)
 {
-    static const struct option options[] = {
-        { "db", required_argument, NULL, 'd' },   { "jobs", required_argument, NULL, 'j' },
-        { "shard", required_argument, NULL, 's' }, { "quiet", no_argument, NULL, 'q' },
-        { "help", no_argument, NULL, 'h' },       { NULL, 0, NULL, 0 },
-    };
     const char *db_path = NULL;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     gar_sweep_options o = { .jobs = cores > 0 ? (unsigned)cores : 1, .shard = 0, .shards = 1 };
+    unsigned long long jobs = o.jobs;
     bool quiet = false;
-    optind = 1;
-    int c;
-    opterr = 0; /* a bad option is reported as a coded usage error */
-    while ((c = gar_cli_getopt(argc, argv, ":", options, NULL)) != -1) {
-        unsigned long long v;
-        switch (c) {
-        case 'd':
-            db_path = optarg;
-            break;
-        case 'j':
-            if (gar_cli_parse_u64(optarg, &v) < 0 || v < 1 || v > GAR_SWEEP_JOBS_MAX)
-                return gar_cli_usage_error("sweep", "--jobs takes a whole number 1..1024");
-            o.jobs = (unsigned)v;
-            break;
-        case 's':
-            if (parse_shard(optarg, &o.shard, &o.shards) < 0)
-                return gar_cli_usage_error("sweep", "--shard takes I/N with 0 <= I < N");
-            break;
-        case 'q':
-            quiet = true;
-            break;
-        case 'h':
-            usage(stdout);
-            return GAR_EXIT_OK;
-        default:
-            return gar_cli_bad_option("sweep", c, argv);
-        }
-    }
+    const gar_cli_option options[] = {
+        { .name = "db", .takes = GAR_CLI_TEXT, .to = &db_path },
+        { .name = "jobs", .takes = GAR_CLI_U64, .to = &jobs, .min = 1, .max = GAR_SWEEP_JOBS_MAX,
+          .refusal = "--jobs takes a whole number 1..1024" },
+        { .name = "shard", .takes = GAR_CLI_PARSE, .to = &o, .parse = parse_shard,
+          .refusal = "--shard takes I/N with 0 <= I < N" },
+        { .name = "quiet", .takes = GAR_CLI_FLAG, .to = &quiet },
+        { .name = "help", .takes = GAR_CLI_HELP },
+        { .name = NULL },
+    };
+    int parsed = gar_cli_options("sweep", argc, argv, options, usage);
+    if (parsed != GAR_CLI_OPTIONS_DONE)
+        return parsed;
+    o.jobs = (unsigned)jobs;
     if (optind + 1 != argc)
         return gar_cli_usage_error("sweep", "give exactly one sweep spec");
     if (db_path == NULL)

@@ -14,6 +14,7 @@
 
 #include "cpu_pin.h"
 #include "emulated_device.h"
+#include "key_index.h"
 #include "posix_host.h"
 #if defined(GAR_HAVE_CUDA_BACKEND)
 #include "verify_cuda.h"
@@ -255,50 +256,35 @@ static gar_dur_ns thread_cpu_now(void)
     return (gar_dur_ns)ts.tv_sec * GAR_NS_PER_S + (gar_dur_ns)ts.tv_nsec;
 }
 
-/* ---- points: key -> estimator, by binary search over the sorted keys ------ */
+/* ---- points: key -> estimator, numbered by sim/key_index.h -------------- */
 
 typedef struct point_table {
-    uint64_t *keys;
-    gar_family_point *points;
-    size_t count;
+    gar_key_index index;
+    gar_family_point *points; /* one per numbered point */
 } point_table;
-
-static int compare_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
 
 static bool points_build(point_table *t, const gar_trace *trace)
 {
-    const size_t n = trace->count;
-    t->keys = malloc(n * sizeof *t->keys);
-    t->points = malloc(n * sizeof *t->points);
-    if (t->keys == NULL || t->points == NULL)
+    if (!gar_key_index_of_points(&t->index, trace))
         return false;
-    for (size_t i = 0; i < n; i++)
-        t->keys[i] = trace->row[i].point;
-    qsort(t->keys, n, sizeof *t->keys, compare_u64);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (k == 0 || t->keys[k - 1] != t->keys[i])
-            t->keys[k++] = t->keys[i];
-    t->count = k;
-    for (size_t i = 0; i < k; i++)
+    t->points = malloc((t->index.count > 0 ? t->index.count : 1) * sizeof *t->points);
+    if (t->points == NULL)
+        return false;
+    for (size_t i = 0; i < t->index.count; i++)
         gar_family_point_init(&t->points[i]);
     return true;
 }
 
 static gar_family_point *points_find(const point_table *t, uint64_t key)
 {
-    const uint64_t *at = bsearch(&key, t->keys, t->count, sizeof key, compare_u64);
-    assert(at != NULL); /* every row's key was added */
-    return &t->points[at - t->keys];
+    uint32_t at = gar_key_index_find(&t->index, key);
+    assert(at != GAR_KEY_INDEX_NONE); /* every row's key was numbered */
+    return &t->points[at];
 }
 
 static void points_free(point_table *t)
 {
-    free(t->keys);
+    gar_key_index_free(&t->index);
     free(t->points);
 }
 
@@ -315,20 +301,17 @@ typedef struct wait_record {
     gar_dur_ns prediction;
 } wait_record;
 
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 static gar_replay_quantiles quantiles_of(gar_dur_ns *v, size_t n)
 {
-    gar_replay_quantiles q = { 0, 0, 0, 0 };
-    if (n == 0)
-        return q;
-    qsort(v, n, sizeof *v, compare_u64);
-    uint64_t ppm[3] = { 500000, 900000, 990000 };
-    gar_dur_ns *out[3] = { &q.p50, &q.p90, &q.p99 };
-    for (unsigned k = 0; k < 3; k++) {
-        uint64_t rank = (ppm[k] * n + 999999) / 1000000;
-        *out[k] = v[rank > 0 ? rank - 1 : 0];
-    }
-    q.max = v[n - 1];
-    return q;
+    if (n > 0) /* v may be NULL then, which qsort does not take */
+        qsort(v, n, sizeof *v, compare_u64);
+    return gar_replay_quantiles_sorted(v, n);
 }
 
 static int check_config(const gar_real_config *c, gar_error *err)

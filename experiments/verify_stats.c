@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gar/nearest_rank.h>
+
 double gar_ks_statistic(const gar_dur_ns *a, size_t na, const gar_dur_ns *b, size_t nb,
                         gar_dur_ns resolution)
 {
@@ -42,10 +44,7 @@ double gar_ks_critical(size_t na, size_t nb, double alpha)
 
 gar_dur_ns gar_verify_quantile(const gar_dur_ns *sorted, size_t n, uint32_t level_ppm)
 {
-    if (n == 0)
-        return 0;
-    uint64_t rank = ((uint64_t)level_ppm * n + 999999) / 1000000;
-    return sorted[rank > 0 ? rank - 1 : 0];
+    return gar_nearest_rank(sorted, n, level_ppm);
 }
 
 double gar_verify_ratio(gar_dur_ns real, gar_dur_ns sim)

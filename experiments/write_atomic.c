@@ -1,16 +1,13 @@
-/* experiments/write_atomic.c — temporary file, sync, rename. */
+/* experiments/write_atomic.c — a whole buffer written through sim/atomic_file.h. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "write_atomic.h"
 
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "atomic_file.h"
 
-static const char suffix[] = ".tmp.XXXXXX";
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
 
 /* Writes all of `data`, resuming after short writes and signals. */
 static int write_all(int fd, const char *data, size_t len)
@@ -32,32 +29,15 @@ int gar_write_file_atomic(const char *path, const void *data, size_t len, gar_er
     if (path == NULL || (data == NULL && len > 0))
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_write_file_atomic",
                              path == NULL ? "path" : "data", "is NULL");
-    size_t n = strlen(path);
-    char *temp = malloc(n + sizeof suffix);
-    if (temp == NULL)
-        return gar_error_set(err, GAR_E_CAPACITY, 2, "path buffer", "out of memory");
-    memcpy(temp, path, n);
-    memcpy(temp + n, suffix, sizeof suffix);
-    int fd = mkstemp(temp);
-    if (fd < 0) {
-        int rc = gar_error_set(err, GAR_E_IO, 3, path, "create a temporary file beside",
-                               strerror(errno));
-        free(temp);
-        return rc;
-    }
-    int rc = 0;
-    (void)fchmod(fd, 0644); /* mkstemp makes it private; the file is data for anyone */
-    if (write_all(fd, data, len) != 0)
-        rc = gar_error_set(err, GAR_E_IO, 3, temp, "write", strerror(errno));
-    else if (fsync(fd) != 0)
-        rc = gar_error_set(err, GAR_E_IO, 3, temp, "sync", strerror(errno));
-    if (close(fd) != 0 && rc == 0)
-        rc = gar_error_set(err, GAR_E_IO, 3, temp, "close", strerror(errno));
-    if (rc == 0 && rename(temp, path) != 0)
-        rc = gar_error_set(err, GAR_E_IO, 3, path, "rename a temporary file onto",
-                           strerror(errno));
+    gar_atomic_file file;
+    int rc = gar_atomic_file_begin(&file, path, NULL, err);
     if (rc < 0)
-        unlink(temp);
-    free(temp);
-    return rc;
+        return rc;
+    if (write_all(file.fd, data, len) != 0)
+        rc = gar_error_set(err, GAR_E_IO, 3, file.temp, "write", strerror(errno));
+    else
+        rc = gar_atomic_file_sync(&file, err);
+    if (rc == 0)
+        rc = gar_atomic_file_commit(&file, NULL, err);
+    return gar_atomic_file_end(&file, rc);
 }

@@ -1,8 +1,8 @@
 /* sim/alloc.h — the allocation hook of the readers: a way for tests to make
  * an allocation fail on purpose (SQLite's fault injection is the model).
  *
- * The trace reader and writer (trace.c), the importers and the sweep-spec
- * reader (experiments/) allocate through gar_malloc, gar_calloc,
+ * The trace reader and writer (trace.c, atomic_file.c), the importers and
+ * the sweep-spec reader (experiments/) allocate through gar_malloc, gar_calloc,
  * gar_realloc and gar_free, which are the C library's functions unless a
  * fault hook is installed.  Then each allocation first asks the hook, which
  * answers true to make that one allocation fail (return NULL, as malloc

@@ -3,19 +3,13 @@
 
 #include <math.h>
 
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
+#include <gar/splitmix64.h>
 
 gar_prng gar_prng_seeded(uint64_t seed)
 {
     gar_prng g;
     for (int i = 0; i < 4; i++)
-        g.s[i] = splitmix64(&seed);
+        g.s[i] = gar_splitmix64(&seed);
     /* splitmix64 is a bijection of its counter, so four outputs are never all
      * zero; the assignment keeps the invariant explicit all the same. */
     if ((g.s[0] | g.s[1] | g.s[2] | g.s[3]) == 0)

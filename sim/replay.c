@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gar/nearest_rank.h>
 #include <gar/wait.h>
 
+#include "key_index.h"
 #include "sim_host.h"
 
 void gar_replay_config_init(gar_replay_config *config)
@@ -43,93 +45,6 @@ int gar_replay_mode_from_name(const char *name)
     if (name != NULL && strcmp(name, "closed") == 0)
         return GAR_REPLAY_CLOSED;
     return -1;
-}
-
-/* ---- points: key -> dense index, built before the replay ---------------- */
-
-typedef struct point_map {
-    uint64_t *keys;
-    uint32_t *index; /* UINT32_MAX: empty */
-    size_t mask;     /* capacity - 1, a power of two at least twice the points */
-    size_t count;
-} point_map;
-
-static size_t map_home(const point_map *m, uint64_t key)
-{
-    return (size_t)gar_point_key_hash(key) & m->mask;
-}
-
-static bool map_alloc(point_map *m, size_t capacity)
-{
-    m->keys = malloc(capacity * sizeof *m->keys);
-    m->index = malloc(capacity * sizeof *m->index);
-    if (m->keys == NULL || m->index == NULL)
-        return false;
-    memset(m->index, 0xff, capacity * sizeof *m->index);
-    m->mask = capacity - 1;
-    return true;
-}
-
-static void map_free(point_map *m)
-{
-    free(m->keys);
-    free(m->index);
-    m->keys = NULL;
-    m->index = NULL;
-}
-
-/* The slot holding `key`, or the empty one where it belongs. */
-static size_t map_slot(const point_map *m, uint64_t key)
-{
-    size_t i = map_home(m, key);
-    while (m->index[i] != UINT32_MAX && m->keys[i] != key)
-        i = (i + 1) & m->mask;
-    return i;
-}
-
-static bool map_grow(point_map *m)
-{
-    point_map bigger = { 0 };
-    if (!map_alloc(&bigger, (m->mask + 1) * 2)) {
-        map_free(&bigger);
-        return false;
-    }
-    for (size_t i = 0; i <= m->mask; i++) {
-        if (m->index[i] == UINT32_MAX)
-            continue;
-        size_t j = map_slot(&bigger, m->keys[i]);
-        bigger.keys[j] = m->keys[i];
-        bigger.index[j] = m->index[i];
-    }
-    bigger.count = m->count;
-    map_free(m);
-    *m = bigger;
-    return true;
-}
-
-/* Adds every row's point.  Returns false when memory runs out. */
-static bool map_build(point_map *m, const gar_trace *trace)
-{
-    if (!map_alloc(m, 16))
-        return false;
-    for (size_t r = 0; r < trace->count; r++) {
-        uint64_t key = trace->row[r].point;
-        size_t i = map_slot(m, key);
-        if (m->index[i] != UINT32_MAX)
-            continue;
-        if (m->count >= UINT32_MAX - 1)
-            return false;
-        m->keys[i] = key;
-        m->index[i] = (uint32_t)m->count++;
-        if (m->count * 2 > m->mask + 1 && !map_grow(m))
-            return false;
-    }
-    return true;
-}
-
-static uint32_t map_find(const point_map *m, uint64_t key)
-{
-    return m->index[map_slot(m, key)];
 }
 
 /* ---- streams: trace stream ids -> device slots -------------------------- */
@@ -200,24 +115,22 @@ static void sort_u64(uint64_t *v, uint64_t *tmp, size_t n)
         memcpy(v, from, n * sizeof *v);
 }
 
-/* Nearest rank: the ceil(ppm * n / 10^6)-th smallest of sorted v[0..n-1]. */
-static gar_dur_ns rank_of(const uint64_t *v, size_t n, uint64_t ppm)
-{
-    uint64_t rank = (ppm * n + 999999) / 1000000;
-    return v[rank > 0 ? rank - 1 : 0];
-}
-
-static gar_replay_quantiles quantiles_of(uint64_t *v, uint64_t *tmp, size_t n)
+gar_replay_quantiles gar_replay_quantiles_sorted(const gar_dur_ns *sorted, size_t n)
 {
     gar_replay_quantiles q = { 0, 0, 0, 0 };
     if (n == 0)
         return q;
-    sort_u64(v, tmp, n);
-    q.p50 = rank_of(v, n, 500000);
-    q.p90 = rank_of(v, n, 900000);
-    q.p99 = rank_of(v, n, 990000);
-    q.max = v[n - 1];
+    q.p50 = gar_nearest_rank(sorted, n, 500000);
+    q.p90 = gar_nearest_rank(sorted, n, 900000);
+    q.p99 = gar_nearest_rank(sorted, n, 990000);
+    q.max = sorted[n - 1];
     return q;
+}
+
+static gar_replay_quantiles quantiles_of(uint64_t *v, uint64_t *tmp, size_t n)
+{
+    sort_u64(v, tmp, n);
+    return gar_replay_quantiles_sorted(v, n);
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -252,7 +165,7 @@ static int check_config(const gar_replay_config *c, gar_error *err)
 
 /* Everything a run allocates, released together. */
 typedef struct run_memory {
-    point_map points;
+    gar_key_index points;
     gar_family_point *estimators;
     uint64_t *overshoot;
     uint64_t *est_error;
@@ -261,7 +174,7 @@ typedef struct run_memory {
 
 static void run_memory_free(run_memory *m)
 {
-    map_free(&m->points);
+    gar_key_index_free(&m->points);
     free(m->estimators);
     free(m->overshoot);
     free(m->est_error);
@@ -325,7 +238,7 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
         return rc;
 
     run_memory mem = { 0 };
-    bool ok = map_build(&mem.points, trace);
+    bool ok = gar_key_index_of_points(&mem.points, trace);
     if (ok) {
         mem.estimators = malloc(mem.points.count * sizeof *mem.estimators);
         mem.overshoot = malloc(n * sizeof *mem.overshoot);
@@ -401,7 +314,7 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
             /* Runs of one point are the common case: skip the hash then. */
             if (point_of_key == NULL || row->point != last_key) {
                 last_key = row->point;
-                point_of_key = &mem.estimators[map_find(&mem.points, row->point)];
+                point_of_key = &mem.estimators[gar_key_index_find(&mem.points, row->point)];
             }
             point = point_of_key;
             gar_dur_ns p = 0;

@@ -9,13 +9,12 @@
 #include "trace.h"
 
 #include "alloc.h"
+#include "atomic_file.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* The columns in their one canonical order; the optional two may be left out. */
 enum { COL_POINT, COL_SUBMIT, COL_START, COL_DONE, COL_ROWS, COL_STREAM, COL_COUNT };
@@ -708,37 +707,22 @@ int gar_trace_write_file(const gar_trace *trace, const char *comment, const char
     int rc = gar_trace_check(trace, path, err);
     if (rc < 0)
         return rc;
-    size_t n = strlen(path);
-    char *temp = gar_malloc(n + sizeof ".tmp.XXXXXX");
-    if (temp == NULL)
-        return gar_error_set(err, GAR_E_CAPACITY, 2, "path buffer", "out of memory");
-    memcpy(temp, path, n);
-    memcpy(temp + n, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
-    int fd = mkstemp(temp);
-    if (fd < 0) {
-        rc = gar_error_set(err, GAR_E_IO, 3, path, "create a temporary file beside",
-                           strerror(errno));
-        gar_free(temp);
-        return rc;
-    }
-    FILE *out = fdopen(fd, "wb");
-    if (out == NULL) {
-        rc = gar_error_set(err, GAR_E_IO, 3, temp, "open", strerror(errno));
-        close(fd);
-    } else {
-        /* mkstemp makes the file private; a trace is data for anyone to read. */
-        (void)fchmod(fd, 0644);
-        rc = gar_trace_write_stream(trace, comment, out, temp, err);
-        if (rc == 0 && fsync(fd) != 0)
-            rc = gar_error_set(err, GAR_E_IO, 3, temp, "sync", strerror(errno));
-        if (fclose(out) != 0 && rc == 0)
-            rc = gar_error_set(err, GAR_E_IO, 3, temp, "close", strerror(errno));
-    }
-    if (rc == 0 && rename(temp, path) != 0)
-        rc = gar_error_set(err, GAR_E_IO, 3, path, "rename a temporary file onto",
-                           strerror(errno));
+    gar_atomic_file file;
+    rc = gar_atomic_file_begin(&file, path, NULL, err);
     if (rc < 0)
-        unlink(temp);
-    gar_free(temp);
-    return rc;
+        return rc;
+    FILE *out = fdopen(file.fd, "wb");
+    if (out == NULL) {
+        rc = gar_error_set(err, GAR_E_IO, 3, file.temp, "open", strerror(errno));
+    } else {
+        rc = gar_trace_write_stream(trace, comment, out, file.temp, err);
+        if (rc == 0)
+            rc = gar_atomic_file_sync(&file, err);
+        if (fclose(out) != 0 && rc == 0)
+            rc = gar_error_set(err, GAR_E_IO, 3, file.temp, "close", strerror(errno));
+        file.fd = -1; /* fclose closed it */
+    }
+    if (rc == 0)
+        rc = gar_atomic_file_commit(&file, NULL, err);
+    return gar_atomic_file_end(&file, rc);
 }

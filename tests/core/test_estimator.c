@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <gar/estimator.h>
+#include <gar/splitmix64.h>
 
 #define US(n) ((gar_dur_ns)(n) * GAR_NS_PER_US)
 #define MS(n) ((gar_dur_ns)(n) * GAR_NS_PER_MS)
@@ -299,25 +300,17 @@ static void bad_deadlines_and_samples_are_refused(void **state)
 
 /* ---- invariants over random sequences --------------------------------- */
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 /* A sample size drawn over many scales, with the extremes now and then. */
 static gar_dur_ns random_ns(uint64_t *s)
 {
-    uint64_t r = splitmix64(s);
+    uint64_t r = gar_splitmix64(s);
     switch (r % 16) {
     case 0:
         return 0;
     case 1:
         return UINT64_MAX;
     default:
-        return splitmix64(s) >> ((r >> 4) % 64);
+        return gar_splitmix64(s) >> ((r >> 4) % 64);
     }
 }
 
@@ -346,11 +339,11 @@ static void invariants_hold_over_random_sequences(void **state)
     uint64_t seed = UINT64_C(0x6761722d657374); /* fixed: every run sees the same sequences */
     for (int trial = 0; trial < 200; trial++) {
         gar_deadline d = {
-            .window = (uint32_t)(1 + splitmix64(&seed) % GAR_WINDOW_MAX),
+            .window = (uint32_t)(1 + gar_splitmix64(&seed) % GAR_WINDOW_MAX),
             .margin_ns = random_ns(&seed) % MS(20),
             .max_sleep_ns = 1 + random_ns(&seed) % MS(100),
         };
-        d.min_sleep_ns = splitmix64(&seed) % (d.max_sleep_ns + 1);
+        d.min_sleep_ns = gar_splitmix64(&seed) % (d.max_sleep_ns + 1);
         gar_estimator est;
         gar_estimator_init(&est);
         m.count = 0;
@@ -358,7 +351,7 @@ static void invariants_hold_over_random_sequences(void **state)
             gar_dur_ns p_before = 0;
             bool warm = model_p(&m, d.window, &p_before);
             gar_dur_ns ns = random_ns(&seed);
-            bool is_late = splitmix64(&seed) % 3 == 0;
+            bool is_late = gar_splitmix64(&seed) % 3 == 0;
             observe(&est, &d, is_late ? late(ns) : exact(ns));
 
             gar_dur_ns expect_push = ns;
@@ -387,7 +380,7 @@ static void invariants_hold_over_random_sequences(void **state)
             }
             /* Any window on the same history agrees with the model. */
             gar_deadline other = d;
-            other.window = (uint32_t)(1 + splitmix64(&seed) % GAR_WINDOW_MAX);
+            other.window = (uint32_t)(1 + gar_splitmix64(&seed) % GAR_WINDOW_MAX);
             assert_int_equal(gar_estimator_prediction(&est, &other, &p, NULL), 1);
             assert_true(model_p(&m, other.window, &naive));
             assert_int_equal(p, naive);
@@ -540,7 +533,7 @@ static void many_keys_fill_a_table_exactly(void **state)
     uint64_t seed = 7;
     uint64_t keys[CAP];
     for (int i = 0; i < CAP; i++) {
-        keys[i] = splitmix64(&seed) & 0xff0; /* clustered, like aligned addresses */
+        keys[i] = gar_splitmix64(&seed) & 0xff0; /* clustered, like aligned addresses */
         keys[i] += (uint64_t)i << 12;       /* yet distinct */
         gar_estimator *est = NULL;
         assert_int_equal(gar_point_table_get(&table, keys[i], &est, NULL), 1);

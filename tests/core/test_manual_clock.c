@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <gar/manual_clock.h>
+#include <gar/splitmix64.h>
 
 /* What fired, in order, and the time each callback read. */
 #define LOG_MAX 256
@@ -542,14 +543,6 @@ static void time_saturates_and_timers_at_the_top_fire(void **state)
 
 /* --- many timers against a model --------------------------------------- */
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 /* Random adds, re-adds, cancels and advances; the firing order must be the
  * order of (due, last add) and each callback must read its own due time. */
 static void random_schedules_fire_in_due_then_added_order(void **state)
@@ -569,7 +562,7 @@ static void random_schedules_fire_in_due_then_added_order(void **state)
         for (int i = 0; i < TIMERS; i++)
             probe_init(&p[i], i, &log);
         for (int round = 0; round < ROUNDS; round++) {
-            uint64_t r = splitmix64(&seed);
+            uint64_t r = gar_splitmix64(&seed);
             int i = (int)(r % TIMERS);
             gar_mono_ns now = gar_manual_clock_now(&clock);
             switch ((r >> 8) % 4) {

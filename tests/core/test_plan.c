@@ -413,6 +413,16 @@ static void invalid_plans_are_refused_by_resolve(void **state)
     assert_string_equal(err.argv[1], "requested");
 }
 
+static void parks_are_named_as_plans_spell_them(void **state)
+{
+    (void)state;
+    assert_string_equal(gar_park_name(GAR_PARK_BLOCK), "block");
+    assert_string_equal(gar_park_name(GAR_PARK_POLL), "poll");
+    assert_string_equal(gar_park_name(GAR_PARK_FLAG), "flag");
+    assert_string_equal(gar_park_name((gar_park)3), "?");
+    assert_string_equal(gar_park_name((gar_park)-1), "?");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -434,6 +444,7 @@ int main(void)
         cmocka_unit_test(resolving_a_resolved_plan_changes_nothing),
         cmocka_unit_test(missing_reasons_are_named),
         cmocka_unit_test(invalid_plans_are_refused_by_resolve),
+        cmocka_unit_test(parks_are_named_as_plans_spell_them),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }

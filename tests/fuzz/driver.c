@@ -30,6 +30,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <gar/splitmix64.h>
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define INPUT_MAX 4096        /* bytes of a corpus file used; longer files are cut */
@@ -157,18 +159,10 @@ static void run_one(const uint8_t *data, size_t size)
     free(copy);
 }
 
-/* splitmix64: small, fast and the same everywhere. */
-static uint64_t rng_next(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
+/* Mutations are spread by splitmix64: small, fast and the same everywhere. */
 static size_t rng_below(uint64_t *state, size_t bound)
 {
-    return bound == 0 ? 0 : (size_t)(rng_next(state) % bound);
+    return bound == 0 ? 0 : (size_t)(gar_splitmix64(state) % bound);
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -300,7 +294,7 @@ static const uint8_t alphabet[] = "abcdefgiklmnoprstuwx_0123456789:+,=;>";
 static uint8_t random_byte(uint64_t *rng)
 {
     return rng_below(rng, 2) ? alphabet[rng_below(rng, sizeof alphabet - 1)]
-                             : (uint8_t)rng_next(rng);
+                             : (uint8_t)gar_splitmix64(rng);
 }
 
 static void random_token(uint64_t *rng, const dictionary *dict, const uint8_t **data, size_t *n)

@@ -296,6 +296,26 @@ static int compare_u64(const void *a, const void *b)
 
 /* Residuals spread at random; a poll answers 1 + 2k µs into the wait, so each
  * overshoot is known: the quantiles must be the nearest ranks of those. */
+/* The summary of sorted values, by hand: ranks ceil(0.5 n), ceil(0.9 n),
+ * ceil(0.99 n) and n. */
+static void a_sorted_summary_reads_the_nearest_ranks(void **state)
+{
+    (void)state;
+    const gar_dur_ns ten[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+    gar_replay_quantiles q = gar_replay_quantiles_sorted(ten, 10);
+    assert_int_equal(q.p50, 5);
+    assert_int_equal(q.p90, 9);
+    assert_int_equal(q.p99, 10);
+    assert_int_equal(q.max, 10);
+    const gar_dur_ns three[] = { 4, 8, 15 };
+    q = gar_replay_quantiles_sorted(three, 3);
+    assert_int_equal(q.p50, 8);  /* ceil(1.5) = 2 */
+    assert_int_equal(q.p90, 15); /* ceil(2.7) = 3 */
+    assert_int_equal(q.max, 15);
+    q = gar_replay_quantiles_sorted(NULL, 0);
+    assert_int_equal(q.p50 | q.p90 | q.p99 | q.max, 0);
+}
+
 static void quantiles_are_nearest_ranks(void **state)
 {
     fixture *f = *state;
@@ -498,6 +518,7 @@ int main(void)
         cmocka_unit_test(closed_loop_carries_each_late_wake_forward),
         cmocka_unit_test(closed_loop_keeps_device_durations_and_host_leads),
         cmocka_unit_test(bands_choose_each_waits_plan_by_its_rows),
+        cmocka_unit_test(a_sorted_summary_reads_the_nearest_ranks),
         cmocka_unit_test(quantiles_are_nearest_ranks),
         cmocka_unit_test(faults_end_the_replay_cleanly),
         cmocka_unit_test(a_block_on_a_hung_device_ends_at_the_deadline),

@@ -92,6 +92,22 @@ int gar_plan_parse(const char *text, gar_plan *out, gar_error *err);
 int gar_plan_parse_span(const char *text, size_t len, const char *subject, gar_plan *out,
                         gar_error *err);
 
+/* The park's word as a plan spells it: "block", "poll" or "flag" (static
+ * text, never NULL); "?" for a value that is no gar_park.  The parser reads
+ * these same words. */
+static inline const char *gar_park_name(gar_park park)
+{
+    switch (park) {
+    case GAR_PARK_BLOCK:
+        return "block";
+    case GAR_PARK_POLL:
+        return "poll";
+    case GAR_PARK_FLAG:
+        return "flag";
+    }
+    return "?";
+}
+
 /* Writes the plan's text.  For a parsed plan it is the text it was parsed
  * from, byte for byte.  A resolved plan that fell back is written as the plan
  * that runs followed by " (fallback from flag)" — a note for people, which
