@@ -8,6 +8,8 @@
 
 #include <sqlite3.h>
 
+#include <gar/nearest_rank.h>
+
 #ifndef GAR_VERSION
 #define GAR_VERSION "unknown"
 #endif
@@ -15,11 +17,9 @@
 void gar_verification_cdf(const gar_dur_ns *sorted, size_t n,
                           gar_dur_ns out[GAR_VERIFY_CDF_LEVELS])
 {
-    for (unsigned k = 0; k < GAR_VERIFY_CDF_LEVELS; k++) {
-        /* Level k/200: the ceil(k * n / 200)-th smallest (the least at 0). */
-        uint64_t rank = ((uint64_t)k * n + GAR_VERIFY_CDF_LEVELS - 2) / (GAR_VERIFY_CDF_LEVELS - 1);
-        out[k] = sorted[rank > 0 ? rank - 1 : 0];
-    }
+    /* Level k/200 = k * 5000 ppm. */
+    for (unsigned k = 0; k < GAR_VERIFY_CDF_LEVELS; k++)
+        out[k] = gar_nearest_rank(sorted, n, k * (1000000u / (GAR_VERIFY_CDF_LEVELS - 1)));
 }
 
 static int fault(gar_store *store, const char *doing, gar_error *err)
