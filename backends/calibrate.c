@@ -16,6 +16,7 @@
 #include <gar/nearest_rank.h>
 #include <gar/splitmix64.h>
 #include <gar/wait.h>
+#include <gar/wait_inline.h>
 
 #include "cpu_pin.h"
 #include "emulated_device.h"
@@ -24,21 +25,17 @@
 #define MS GAR_NS_PER_MS
 
 /* Spreads of the waits measured, log-uniform between the two ends.  Sleeps
- * and blocks are as long as the GPU steps gar studies (half a millisecond to
- * ten): how late a sleeping thread wakes depends on how long its CPU idled
- * (a longer idle is a deeper one, and on a virtual machine the vCPU itself
- * may be descheduled), and one profile states one distribution, so it is
- * measured where the simulated waits will be.  Parks and polls spin, so
- * their spreads are kept short. */
-#define SLEEP_SHORTEST (50 * US)
-#define SLEEP_LONGEST (10 * MS)
-#define BLOCK_LEAD_SHORTEST (500 * US)
-#define BLOCK_LEAD_LONGEST (10 * MS)
+ * and blocks span the five lead bands (56 µs to 17.8 ms, in_lead_band): how
+ * late a sleeping thread wakes depends on how long its CPU idled (a longer
+ * idle is a deeper one, and on a virtual machine the vCPU itself may be
+ * descheduled), so each lead gets its own distribution.  Parks and polls
+ * spin, so their spreads are kept short. */
 #define PARK_LEAD_SHORTEST (20 * US)
 #define PARK_LEAD_LONGEST (1 * MS)
 #define POLL_BURST_SHORTEST (100 * US)
 #define POLL_BURST_LONGEST (5 * MS)
 #define POLL_GAP (100 * US) /* the host's own work between two waits */
+#define POLL_LEAD (300 * US) /* a visibility poll starts this long before the completion */
 #define POLL_RUN_NS (2 * GAR_NS_PER_S)
 #define POLL_RUN_QUICK_NS (200 * MS)
 #define COST_BATCHES 64
@@ -46,6 +43,8 @@
 #define DEVICE_HEAD_START (5 * MS) /* from starting a device to its first item */
 #define POLL_SAMPLE_EVERY 64         /* poll turns kept: one in this many */
 #define POLL_SAMPLES_MAX (1u << 20)  /* and at most this many: a ppm still holds a turn */
+
+_Static_assert(GAR_CALIBRATE_ROUNDS == 3, "the profile's round lines list three");
 
 /* The levels every distribution lists (the profile format requires them). */
 static const uint32_t required_levels[] = { 0, 500000, 900000, 990000, 1000000 };
@@ -247,6 +246,142 @@ static int no_memory(gar_error *err, const char *what)
     return gar_error_set(err, GAR_E_BACKEND, 2, what, strerror(ENOMEM));
 }
 
+/* ---- rounds and their spread ---------------------------------------------- */
+
+bool gar_calibrate_rounds_disagree(const gar_dur_ns *round, unsigned rounds)
+{
+    assert(round != NULL && rounds >= 1);
+    gar_dur_ns lo = round[0], hi = round[0];
+    for (unsigned r = 1; r < rounds; r++) {
+        lo = round[r] < lo ? round[r] : lo;
+        hi = round[r] > hi ? round[r] : hi;
+    }
+    return hi - lo > GAR_CALIBRATE_NOISE_ABS_NS &&
+           (double)(hi - lo) > GAR_CALIBRATE_NOISE_REL * (double)lo;
+}
+
+/* The time-weighted quantile of sorted v[0..n-1]: the least value such
+ * that the samples up to it hold `level_ppm` of their total. */
+static gar_dur_ns time_weighted_rank(const gar_dur_ns *v, size_t n, uint32_t level_ppm)
+{
+    double total = 0, want, sum = 0;
+    for (size_t i = 0; i < n; i++)
+        total += (double)v[i];
+    want = total * level_ppm / 1e6;
+    for (size_t i = 0; i < n; i++) {
+        sum += (double)v[i];
+        if (sum >= want)
+            return v[i];
+    }
+    return v[n - 1];
+}
+
+bool gar_calibrate_judge_rounds(gar_dur_ns *samples, const size_t *round_end, const char *key,
+                                bool time_weighted, gar_calibrate_spread out[2])
+{
+    static const uint32_t levels[2] = { 500000, 900000 };
+    size_t begin = 0;
+    for (unsigned k = 0; k < 2; k++)
+        snprintf(out[k].what, sizeof out[k].what, "%s p%u", key, levels[k] / 10000);
+    for (unsigned r = 0; r < GAR_CALIBRATE_ROUNDS; r++) {
+        size_t end = round_end[r], count = end > begin ? end - begin : 0;
+        if (count > 0)
+            qsort(samples + begin, count, sizeof *samples, compare_ns);
+        for (unsigned k = 0; k < 2; k++)
+            out[k].round[r] = count == 0   ? 0
+                              : time_weighted ? time_weighted_rank(samples + begin, count, levels[k])
+                                              : gar_calibrate_rank(samples + begin, count, levels[k]);
+        if (end > begin)
+            begin = end;
+    }
+    bool any = false;
+    for (unsigned k = 0; k < 2; k++) {
+        out[k].noisy = gar_calibrate_rounds_disagree(out[k].round, GAR_CALIBRATE_ROUNDS);
+        any = any || out[k].noisy;
+    }
+    return any;
+}
+
+/* A slot for one more spread of `cal` (the table has room for every one
+ * the calibration takes). */
+static gar_calibrate_spread *next_spreads(gar_calibration *cal, unsigned count)
+{
+    assert(cal->spreads + count <= GAR_CALIBRATE_SPREADS_MAX);
+    gar_calibrate_spread *s = &cal->spread[cal->spreads];
+    cal->spreads += count;
+    return s;
+}
+
+/* The round item j of n belongs to. */
+static unsigned round_of(size_t j, size_t n)
+{
+    return (unsigned)((uint64_t)j * GAR_CALIBRATE_ROUNDS / n);
+}
+
+/* ---- leads ---------------------------------------------------------------- */
+
+static const gar_dur_ns lead_ns[GAR_CALIBRATE_LEADS] = {
+    100 * US, 300 * US, 1 * MS, 3 * MS, 10 * MS,
+};
+
+unsigned gar_calibrate_lead_of(gar_dur_ns ns)
+{
+    const gar_dur_ns cap = GAR_NS_PER_S; /* keeps the square in 64 bits */
+    uint64_t l = ns < cap ? ns : cap;
+    unsigned k = 0;
+    while (k + 1 < GAR_CALIBRATE_LEADS && l * l >= lead_ns[k] * lead_ns[k + 1])
+        k++;
+    return k;
+}
+
+/* A length drawn log-uniformly in lead k's band: from its lead over
+ * 10^(1/4) to its lead times 10^(1/4), so the five bands meet near the
+ * geometric midpoints of the leads (which are 3.16 and 3.33 apart). */
+static gar_dur_ns in_lead_band(uint64_t *rng, unsigned k)
+{
+    const double quarter_decade = 1.7782794100389228; /* 10^(1/4) */
+    return log_uniform(rng, (gar_dur_ns)((double)lead_ns[k] / quarter_decade),
+                       (gar_dur_ns)((double)lead_ns[k] * quarter_decade));
+}
+
+/* The fewest samples a lead's own distribution is fitted from: fewer would
+ * state a p99 from one or two wakes. */
+#define LEAD_SAMPLES_MIN 100
+
+/* Fits the kept samples v[0..n-1] (lead[i] their lead) into the pooled
+ * distribution `base` and one per lead with enough samples, and judges
+ * their rounds (round_end as gar_calibrate_judge_rounds) into `cal`.  Uses
+ * v as scratch.  Returns 0 or the out-of-memory refusal. */
+static int fit_by_lead(gar_dur_ns *v, const uint8_t *lead, size_t n, const size_t *round_end,
+                       const char *key, gar_calibrated_dist *base,
+                       gar_calibrated_dist at[GAR_CALIBRATE_LEADS], gar_calibration *cal,
+                       gar_error *err)
+{
+    gar_dur_ns *part = malloc((n > 0 ? n : 1) * sizeof *part);
+    if (part == NULL)
+        return no_memory(err, "fitting by lead");
+    bool ok = true;
+    for (unsigned k = 0; k < GAR_CALIBRATE_LEADS && ok; k++) {
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (lead[i] == k)
+                part[m++] = v[i];
+        memset(&at[k], 0, sizeof at[k]);
+        if (m >= LEAD_SAMPLES_MIN) {
+            qsort(part, m, sizeof *part, compare_ns);
+            ok = fit_dist(part, m, false, &at[k]);
+        }
+    }
+    memcpy(part, v, n * sizeof *part);
+    cal->noisy |= gar_calibrate_judge_rounds(part, round_end, key, false, next_spreads(cal, 2));
+    free(part);
+    if (ok) {
+        qsort(v, n, sizeof *v, compare_ns);
+        ok = fit_dist(v, n, false, base);
+    }
+    return ok ? 0 : no_memory(err, "fitting by lead");
+}
+
 /* ---- fixed costs ---------------------------------------------------------- */
 
 static gar_dur_ns median_of(gar_dur_ns *v, size_t n)
@@ -255,10 +390,12 @@ static gar_dur_ns median_of(gar_dur_ns *v, size_t n)
     return v[n / 2];
 }
 
-static gar_dur_ns query_cost(gar_port port)
+/* The cost of one call (ns, the median over batches), each round's median
+ * written to round[]. */
+static gar_dur_ns query_cost(gar_port port, gar_dur_ns round[GAR_CALIBRATE_ROUNDS])
 {
-    gar_dur_ns per_call[COST_BATCHES];
-    for (unsigned b = 0; b < COST_BATCHES; b++) {
+    gar_dur_ns per_call[GAR_CALIBRATE_ROUNDS * COST_BATCHES], one[COST_BATCHES];
+    for (unsigned b = 0; b < GAR_CALIBRATE_ROUNDS * COST_BATCHES; b++) {
         gar_mono_ns t0 = gar_posix_now();
         int sum = 0;
         for (unsigned i = 0; i < COST_CALLS; i++)
@@ -268,160 +405,261 @@ static gar_dur_ns query_cost(gar_port port)
         (void)sum;
         per_call[b] = (t1 - t0 + COST_CALLS / 2) / COST_CALLS;
     }
-    return median_of(per_call, COST_BATCHES);
+    for (unsigned r = 0; r < GAR_CALIBRATE_ROUNDS; r++) {
+        memcpy(one, per_call + r * COST_BATCHES, sizeof one);
+        round[r] = median_of(one, COST_BATCHES);
+    }
+    return median_of(per_call, GAR_CALIBRATE_ROUNDS * COST_BATCHES);
 }
 
-static gar_dur_ns clock_cost(void)
+static gar_dur_ns clock_cost(gar_dur_ns round[GAR_CALIBRATE_ROUNDS])
 {
-    gar_dur_ns per_call[COST_BATCHES];
-    for (unsigned b = 0; b < COST_BATCHES; b++) {
+    gar_dur_ns per_call[GAR_CALIBRATE_ROUNDS * COST_BATCHES], one[COST_BATCHES];
+    for (unsigned b = 0; b < GAR_CALIBRATE_ROUNDS * COST_BATCHES; b++) {
         gar_mono_ns t0 = gar_posix_now(), last = t0;
         for (unsigned i = 0; i < COST_CALLS; i++)
             last = gar_posix_now();
         per_call[b] = (last - t0 + COST_CALLS / 2) / COST_CALLS;
     }
-    return median_of(per_call, COST_BATCHES);
+    for (unsigned r = 0; r < GAR_CALIBRATE_ROUNDS; r++) {
+        memcpy(one, per_call + r * COST_BATCHES, sizeof one);
+        round[r] = median_of(one, COST_BATCHES);
+    }
+    return median_of(per_call, GAR_CALIBRATE_ROUNDS * COST_BATCHES);
 }
 
 /* ---- sleep overshoot ------------------------------------------------------ */
 
-static int measure_sleep(gar_idle idle, size_t n, uint64_t *rng, gar_calibrated_dist *out,
+static int measure_sleep(gar_idle idle, size_t n, uint64_t *rng, gar_calibration *cal,
                          gar_error *err)
 {
     gar_dur_ns *v = malloc(n * sizeof *v);
-    if (v == NULL)
+    uint8_t *lead = malloc(n);
+    if (v == NULL || lead == NULL) {
+        free(v);
+        free(lead);
         return no_memory(err, "allocating the sleep samples");
-    for (size_t i = 0; i < n; i++) {
-        gar_mono_ns target = gar_posix_now() + log_uniform(rng, SLEEP_SHORTEST, SLEEP_LONGEST);
-        int rc = idle.ops->sleep_until(idle.ctx, target, err);
-        gar_mono_ns woke = gar_posix_now();
-        if (rc < 0) {
-            free(v);
-            return rc;
-        }
-        v[i] = gar_since(woke, target);
     }
-    qsort(v, n, sizeof *v, compare_ns);
-    bool fitted = fit_dist(v, n, false, out);
+    size_t round_end[GAR_CALIBRATE_ROUNDS];
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        gar_dur_ns length = in_lead_band(rng, (unsigned)(i % GAR_CALIBRATE_LEADS));
+        gar_mono_ns now = gar_posix_now(), target = now + length;
+        rc = idle.ops->sleep_until(idle.ctx, target, err);
+        gar_mono_ns woke = gar_posix_now();
+        v[i] = gar_since(woke, target);
+        lead[i] = (uint8_t)gar_calibrate_lead_of(length);
+        round_end[round_of(i, n)] = i + 1;
+    }
+    if (rc == 0)
+        rc = fit_by_lead(v, lead, n, round_end, "sleep_overshoot_ns", &cal->sleep_overshoot,
+                         cal->sleep_overshoot_at, cal, err);
     free(v);
-    return fitted ? 0 : no_memory(err, "fitting the sleep samples");
+    free(lead);
+    return rc;
 }
 
 /* ---- wakes after a device's completion ------------------------------------ */
 
-/* A device whose n items (one stream) complete `lead` apart, each lead drawn
- * from [shortest, longest]: a waiter that starts on item j as soon as item
- * j-1 returned waits about that lead before the completion. */
-static int start_spread_device(gar_idle idle, int device_cpu, size_t n, uint64_t *rng,
-                               gar_dur_ns shortest, gar_dur_ns longest, gar_emulated_device **dev,
-                               gar_error *err)
+/* A device whose n items (one stream) complete one after another, item j
+ * `length(j)` after item j-1: a waiter that starts on item j as soon as item
+ * j-1 returned waits about that long before the completion.  Lengths are
+ * log-uniform in [shortest, longest], or, with shortest 0, in the band of
+ * lead j mod 5. */
+static int start_spread_device_at(gar_idle idle, int device_cpu, size_t n, uint64_t *rng,
+                                  gar_dur_ns shortest, gar_dur_ns longest,
+                                  gar_emulated_device **dev, gar_mono_ns *due, gar_error *err)
 {
     gar_emulated_item *items = malloc(n * sizeof *items);
     if (items == NULL)
         return no_memory(err, "allocating a calibration schedule");
     gar_mono_ns at = gar_posix_now() + DEVICE_HEAD_START;
     for (size_t j = 0; j < n; j++) {
-        at += log_uniform(rng, shortest, longest);
+        at += shortest == 0 ? in_lead_band(rng, (unsigned)(j % GAR_CALIBRATE_LEADS))
+                            : log_uniform(rng, shortest, longest);
         items[j] = (gar_emulated_item){ .stream = 0, .done_at = at };
+        if (due != NULL)
+            due[j] = at;
     }
     int rc = gar_emulated_device_start(dev, items, n, idle, device_cpu, err);
     free(items);
     return rc;
 }
 
-/* Ends a wake measurement: v[j] = returned[j] - completion of item j, over
- * the items whose wait really waited (returned[j] != GAR_MONO_NEVER). */
-static int finish_wakes(gar_emulated_device *dev, gar_mono_ns *returned, size_t n,
-                        gar_calibrated_dist *out, gar_error *err)
+/* As start_spread_device_at, without the schedule. */
+static int start_spread_device(gar_idle idle, int device_cpu, size_t n, uint64_t *rng,
+                               gar_dur_ns shortest, gar_dur_ns longest, gar_emulated_device **dev,
+                               gar_error *err)
+{
+    return start_spread_device_at(idle, device_cpu, n, rng, shortest, longest, dev, NULL, err);
+}
+
+/* Ends a wake measurement: v = returned[j] - completion of item j - less,
+ * over the items whose wait really waited (returned[j] != GAR_MONO_NEVER),
+ * each by the lead it waited (its completion less called[j]; called may be
+ * NULL: no leads), the rounds by item.  Fits `base` (and `at`, with leads)
+ * and judges the rounds as `key`. */
+static int finish_wakes(gar_emulated_device *dev, gar_mono_ns *returned,
+                        const gar_mono_ns *called, size_t n, gar_dur_ns less, const char *key,
+                        gar_calibrated_dist *base, gar_calibrated_dist *at,
+                        gar_calibration *cal, gar_error *err)
 {
     gar_mono_ns *done = malloc(n * sizeof *done);
-    if (done == NULL) {
+    uint8_t *lead = malloc(n);
+    if (done == NULL || lead == NULL) {
+        free(done);
+        free(lead);
         gar_emulated_device_stop(dev, NULL);
         gar_emulated_device_finish(dev, NULL, NULL);
         return no_memory(err, "allocating the completion times");
     }
     gar_emulated_device_finish(dev, done, NULL);
-    size_t kept = 0;
-    for (size_t j = 0; j < n; j++)
-        if (returned[j] != GAR_MONO_NEVER && done[j] != GAR_MONO_NEVER)
-            returned[kept++] = gar_since(returned[j], done[j]);
+    size_t kept = 0, round_end[GAR_CALIBRATE_ROUNDS] = { 0 };
+    for (size_t j = 0; j < n; j++) {
+        if (returned[j] != GAR_MONO_NEVER && done[j] != GAR_MONO_NEVER) {
+            gar_dur_ns d = gar_since(returned[j], done[j]);
+            if (called != NULL)
+                lead[kept] = (uint8_t)gar_calibrate_lead_of(gar_since(done[j], called[j]));
+            returned[kept++] = d > less ? d - less : 0;
+        }
+        round_end[round_of(j, n)] = kept;
+    }
+    for (unsigned r = 1; r < GAR_CALIBRATE_ROUNDS; r++) /* a round with no item at all */
+        round_end[r] = round_end[r] < round_end[r - 1] ? round_end[r - 1] : round_end[r];
     free(done);
+    int rc;
     if (kept == 0) /* every wait found its work done: the machine is far too loaded */
-        return gar_error_set(err, GAR_E_BACKEND, 2, "measuring wake latencies",
-                             "no wait saw its work pending");
-    qsort(returned, kept, sizeof *returned, compare_ns);
-    return fit_dist(returned, kept, false, out) ? 0 : no_memory(err, "fitting the wakes");
+        rc = gar_error_set(err, GAR_E_BACKEND, 2, "measuring wake latencies",
+                           "no wait saw its work pending");
+    else if (called != NULL)
+        rc = fit_by_lead(returned, lead, kept, round_end, key, base, at, cal, err);
+    else {
+        gar_dur_ns *copy = malloc(kept * sizeof *copy);
+        rc = copy == NULL ? no_memory(err, "judging the rounds") : 0;
+        if (rc == 0) {
+            memcpy(copy, returned, kept * sizeof *copy);
+            cal->noisy |= gar_calibrate_judge_rounds(copy, round_end, key, false, next_spreads(cal, 2));
+            free(copy);
+            qsort(returned, kept, sizeof *returned, compare_ns);
+            if (!fit_dist(returned, kept, false, base))
+                rc = no_memory(err, "fitting the wakes");
+        }
+    }
+    free(lead);
+    return rc;
 }
 
-static int measure_block(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, gar_calibrated_dist *out,
-                         gar_error *err)
+static int measure_block(gar_idle idle, int device_cpu, size_t n, uint64_t *rng,
+                         gar_calibration *cal, gar_error *err)
 {
     gar_mono_ns *returned = malloc(n * sizeof *returned);
-    if (returned == NULL)
-        return no_memory(err, "allocating the block samples");
-    gar_emulated_device *dev;
-    int rc = start_spread_device(idle, device_cpu, n, rng, BLOCK_LEAD_SHORTEST, BLOCK_LEAD_LONGEST, &dev, err);
-    if (rc < 0) {
+    gar_mono_ns *called = malloc(n * sizeof *called);
+    if (returned == NULL || called == NULL) {
         free(returned);
-        return rc;
+        free(called);
+        return no_memory(err, "allocating the block samples");
     }
-    for (size_t j = 0; j < n; j++) {
+    gar_emulated_device *dev = NULL;
+    int rc = start_spread_device(idle, device_cpu, n, rng, 0, 0, &dev, err);
+    for (size_t j = 0; j < n && rc == 0; j++) {
         gar_port port;
         gar_emulated_device_port(dev, j, &port, NULL);
         returned[j] = GAR_MONO_NEVER;
         if (port.ops->query(port.ctx, NULL) == 1) /* already done: no wake to time */
             continue;
+        called[j] = gar_posix_now();
         rc = port.ops->block(port.ctx, err);
-        gar_mono_ns t = gar_posix_now();
-        if (rc < 0)
-            break;
-        returned[j] = t;
+        returned[j] = gar_posix_now();
     }
     if (rc < 0) {
-        gar_emulated_device_stop(dev, NULL);
-        gar_emulated_device_finish(dev, NULL, NULL);
-        free(returned);
-        return rc;
+        if (dev != NULL) { /* started, then a block failed */
+            gar_emulated_device_stop(dev, NULL);
+            gar_emulated_device_finish(dev, NULL, NULL);
+        }
+    } else {
+        rc = finish_wakes(dev, returned, called, n, 0, "block_wake_ns", &cal->block_wake,
+                          cal->block_wake_at, cal, err);
     }
-    rc = finish_wakes(dev, returned, n, out, err);
     free(returned);
+    free(called);
     return rc;
 }
 
-static int measure_park(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, gar_calibrated_dist *out,
-                        gar_error *err)
+/* The last reading of a clock, for a poll wait's end. */
+static gar_mono_ns last_reading_now(void *ctx)
+{
+    gar_mono_ns *last = ctx;
+    return *last = gar_posix_now();
+}
+
+/* Parks (as a flag wait issues them) or, with `poll`, poll waits run by the
+ * inline driver, on items 20 µs to 1 ms apart; each wake less `less`. */
+static int measure_seen(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, bool poll,
+                        gar_dur_ns less, gar_calibration *cal, gar_error *err)
 {
     gar_mono_ns *returned = malloc(n * sizeof *returned);
-    if (returned == NULL)
-        return no_memory(err, "allocating the park samples");
-    gar_emulated_device *dev;
-    int rc = start_spread_device(idle, device_cpu, n, rng, PARK_LEAD_SHORTEST, PARK_LEAD_LONGEST, &dev, err);
-    if (rc < 0) {
+    gar_mono_ns *due = malloc(n * sizeof *due);
+    gar_mono_ns *before = malloc(n * sizeof *before); /* the completion before each */
+    if (returned == NULL || due == NULL || before == NULL) {
         free(returned);
-        return rc;
+        free(due);
+        free(before);
+        return no_memory(err, "allocating the park samples");
     }
+    gar_emulated_device *dev = NULL;
+    /* Polls: the device idles as long as the lead bands between stores (a
+     * device thread woken from a longer idle takes longer from its clock
+     * reading to the store), while the poller sleeps to POLL_LEAD before each
+     * completion and polls from there: a poll of milliseconds would be
+     * preempted far more often than a wait's, and a preempted poller is the
+     * poll turn's tail, not the store's visibility.  Parks: 20 µs to 1 ms. */
+    int rc = poll ? start_spread_device_at(idle, device_cpu, n, rng, 0, 0, &dev, due, err)
+                  : start_spread_device(idle, device_cpu, n, rng, PARK_LEAD_SHORTEST,
+                                        PARK_LEAD_LONGEST, &dev, err);
+    const gar_plan poll_plan = { .park = GAR_PARK_POLL };
+    for (size_t j = 0; poll && rc >= 0 && j < n; j++)
+        before[j] = j > 0 ? due[j - 1] : due[0]; /* the first: a lead of 0 */
     for (size_t j = 0; j < n && rc >= 0; j++) {
         gar_port port;
         gar_emulated_device_port(dev, j, &port, NULL);
-        gar_descriptor word;
-        port.ops->arm(port.ctx, &word, NULL);
         returned[j] = GAR_MONO_NEVER;
-        if (gar_descriptor_reached(&word))
-            continue;
-        do /* bounded parks, as a flag wait issues them, until the word moves */
-            rc = port.ops->park(port.ctx, &word, gar_posix_now() + PARK_LEAD_LONGEST, err);
-        while (rc == 0);
-        if (rc > 0)
-            returned[j] = gar_posix_now();
+        if (poll) {
+            if (gar_posix_now() + POLL_LEAD < due[j] &&
+                (rc = idle.ops->sleep_until(idle.ctx, due[j] - POLL_LEAD, err)) < 0)
+                break;
+            gar_mono_ns last = 0;
+            gar_wait_report report;
+            const gar_clock clock = { .now = last_reading_now, .ctx = &last };
+            rc = gar_wait_inline(&poll_plan, false, 0, GAR_MONO_NEVER, port, clock, idle, &report,
+                                 err);
+            if (rc == 0 && report.kind == GAR_WAIT_KIND_PARKED) /* it saw the work pending */
+                returned[j] = last;
+        } else {
+            gar_descriptor word;
+            port.ops->arm(port.ctx, &word, NULL);
+            if (gar_descriptor_reached(&word))
+                continue;
+            do /* bounded parks, as a flag wait issues them, until the word moves */
+                rc = port.ops->park(port.ctx, &word, gar_posix_now() + PARK_LEAD_LONGEST, err);
+            while (rc == 0);
+            if (rc > 0)
+                returned[j] = gar_posix_now();
+        }
     }
     if (rc < 0) {
-        gar_emulated_device_stop(dev, NULL);
-        gar_emulated_device_finish(dev, NULL, NULL);
-        free(returned);
-        return rc;
+        if (dev != NULL) {
+            gar_emulated_device_stop(dev, NULL);
+            gar_emulated_device_finish(dev, NULL, NULL);
+        }
+    } else {
+        rc = poll ? finish_wakes(dev, returned, before, n, less, "store_visible_ns",
+                                 &cal->store_visible, cal->store_visible_at, cal, err)
+                  : finish_wakes(dev, returned, NULL, n, less, "park_wake_ns", &cal->park_wake,
+                                 NULL, cal, err);
     }
-    rc = finish_wakes(dev, returned, n, out, err);
     free(returned);
+    free(due);
+    free(before);
     return rc;
 }
 
@@ -435,74 +673,107 @@ typedef struct turn_record {
     gar_dur_ns *turns;
     size_t count, capacity;
     uint64_t seen;
+    size_t round_end[GAR_CALIBRATE_ROUNDS];
+    gar_mono_ns prev;   /* the clock's last reading in this wait */
+    bool started;       /* a reading was taken in this wait */
 } turn_record;
 
-static bool record_turn(turn_record *r, gar_dur_ns d)
+/* Kept turns go into a buffer allocated and touched before the loop: a
+ * reallocation or a first touch of a page inside a turn would be timed as
+ * part of it (a copy of megabytes, a page fault of microseconds). */
+static void record_turn(turn_record *r, gar_dur_ns d)
 {
-    if (r->seen++ % POLL_SAMPLE_EVERY != 0 || r->count == POLL_SAMPLES_MAX)
-        return true;
-    if (r->count == r->capacity) {
-        size_t capacity = r->capacity ? 2 * r->capacity : 65536;
-        gar_dur_ns *grown = realloc(r->turns, capacity * sizeof *grown);
-        if (grown == NULL)
-            return false;
-        r->turns = grown;
-        r->capacity = capacity;
-    }
+    if (r->seen++ % POLL_SAMPLE_EVERY != 0 || r->count == r->capacity)
+        return;
     r->turns[r->count++] = d;
-    return true;
+}
+
+/* The inline driver's clock: every reading after the first of a wait ends
+ * one turn of its loop. */
+static gar_mono_ns turn_clock_now(void *ctx)
+{
+    turn_record *r = ctx;
+    gar_mono_ns t = gar_posix_now();
+    if (r->started)
+        record_turn(r, t - r->prev);
+    r->prev = t;
+    r->started = true;
+    return t;
 }
 
 static int measure_poll(gar_idle idle, gar_port pending, gar_dur_ns run_ns,
-                        gar_dur_ns charged_apart, uint64_t *rng, gar_calibrated_dist *out,
+                        gar_dur_ns charged_apart, uint64_t *rng, gar_calibration *cal,
                         gar_error *err)
 {
     turn_record *r = calloc(1, sizeof *r);
-    if (r == NULL)
-        return no_memory(err, "allocating the poll record");
-    const gar_plan poll = { .park = GAR_PARK_POLL };
-    bool ok = true;
-    int rc = 0;
-    /* Poll loops as waits run them: bursts as long as waits, the host
-     * sleeping between them.  (A scheduler treats a thread that spins for
-     * seconds on end unlike one that spins for a wait and sleeps: the first
-     * is preempted far more, and would be charged to every simulated poll.) */
-    for (gar_dur_ns spun = 0; ok && spun < run_ns;) {
-        gar_dur_ns burst = log_uniform(rng, POLL_BURST_SHORTEST, POLL_BURST_LONGEST);
-        gar_wait w;
-        gar_mono_ns start = gar_posix_now();
-        rc = gar_wait_init(&w, &poll, false, 0, start, GAR_MONO_NEVER, err);
-        assert(rc == 0);
-        gar_mono_ns prev = start;
-        /* The inline driver's loop: the machine names the action, the port
-         * answers, the clock is read, the answer is fed. */
-        while (ok && prev - start < burst) {
-            gar_wait_action a = gar_wait_next(&w);
-            assert(a.op == GAR_WAIT_OP_QUERY || a.op == GAR_WAIT_OP_POLL);
-            int answer = a.op == GAR_WAIT_OP_QUERY ? pending.ops->query(pending.ctx, NULL)
-                                                   : pending.ops->poll(pending.ctx, NULL);
-            gar_mono_ns t = gar_posix_now();
-            gar_wait_feed(&w, answer, t, NULL);
-            ok = record_turn(r, t - prev);
-            prev = t;
-        }
-        spun += prev - start;
-        if (ok && (rc = idle.ops->sleep_until(idle.ctx, gar_posix_now() + POLL_GAP, err)) < 0)
-            break;
+    if (r != NULL) {
+        r->capacity = POLL_SAMPLES_MAX;
+        r->turns = malloc(r->capacity * sizeof *r->turns);
+        if (r->turns != NULL)
+            memset(r->turns, 0, r->capacity * sizeof *r->turns);
     }
-    if (rc == 0 && !ok)
-        rc = no_memory(err, "recording the poll turns");
+    if (r == NULL || r->turns == NULL) {
+        free(r);
+        return no_memory(err, "allocating the poll record");
+    }
+    const gar_plan poll = { .park = GAR_PARK_POLL };
+    const gar_clock clock = { .now = turn_clock_now, .ctx = r };
+    int rc = 0;
+    /* Poll loops as waits run them: the inline driver itself, in waits as
+     * long as bursts of GPU work (each ends at its deadline: the work stays
+     * pending), the host sleeping between them.  (A scheduler treats a
+     * thread that spins for seconds on end unlike one that spins for a wait
+     * and sleeps: the first is preempted far more, and would be charged to
+     * every simulated poll.) */
+    for (unsigned round = 0; round < GAR_CALIBRATE_ROUNDS && rc == 0; round++) {
+        for (gar_dur_ns spun = 0; spun < run_ns / GAR_CALIBRATE_ROUNDS;) {
+            gar_dur_ns burst = log_uniform(rng, POLL_BURST_SHORTEST, POLL_BURST_LONGEST);
+            gar_mono_ns start = gar_posix_now();
+            r->started = false;
+            gar_error wait_err;
+            rc = gar_wait_inline(&poll, false, 0, start + burst, pending, clock, idle, NULL,
+                                 &wait_err);
+            if (rc != -GAR_E_WAIT_DEADLINE) { /* the work never completes */
+                rc = gar_error_set(err, GAR_E_BACKEND, 2, "timing the poll loop",
+                                   "a poll wait on work that stays pending did not time out");
+                break;
+            }
+            rc = 0;
+            spun += gar_since(gar_posix_now(), start);
+            if ((rc = idle.ops->sleep_until(idle.ctx, gar_posix_now() + POLL_GAP, err)) < 0)
+                break;
+        }
+        r->round_end[round] = r->count;
+    }
+    if (rc == 0 && r->count == 0)
+        rc = gar_error_set(err, GAR_E_BACKEND, 2, "timing the poll loop", "no turn recorded");
+    if (rc == 0) {
+        gar_dur_ns *copy = malloc(r->count * sizeof *copy);
+        if (copy == NULL) {
+            rc = no_memory(err, "judging the poll rounds");
+        } else {
+            memcpy(copy, r->turns, r->count * sizeof *copy);
+            cal->noisy |= gar_calibrate_judge_rounds(copy, r->round_end, "poll turn by time",
+                                                     true, next_spreads(cal, 2));
+            free(copy);
+        }
+    }
     if (rc == 0) {
         qsort(r->turns, r->count, sizeof *r->turns, compare_ns);
         /* Fitted on whole turns (the time they take); listed less what the
          * simulator charges apart. */
-        if (!fit_dist(r->turns, r->count, true, out))
+        if (!fit_dist(r->turns, r->count, true, &cal->poll_period))
             rc = no_memory(err, "fitting the poll turns");
     }
     if (rc == 0) {
+        gar_calibrated_dist *out = &cal->poll_period;
         for (unsigned i = 0; i < out->count; i++)
             out->value[i] = out->value[i] > charged_apart + 1 ? out->value[i] - charged_apart : 1;
         out->samples = r->seen;
+        double sum = 0;
+        for (size_t i = 0; i < r->count; i++)
+            sum += (double)r->turns[i];
+        cal->poll_turn_mean_ns = (gar_dur_ns)(sum / (double)r->count + 0.5);
     }
     free(r->turns);
     free(r);
@@ -541,14 +812,19 @@ int gar_calibrate_run(const gar_calibrate_options *options, gar_calibration *out
     int waiter_cpu, device_cpu;
     if (gar_cpu_split(&waiter_cpu, &device_cpu) && gar_cpu_pin_self(waiter_cpu, NULL) < 0)
         waiter_cpu = device_cpu = -1;
-    int rc = measure_all(options, n, waiter_cpu, device_cpu, began, out, err);
+    gar_calibration *cal = calloc(1, sizeof *cal);
+    int rc = cal == NULL ? no_memory(err, "allocating the calibration")
+                         : measure_all(options, n, waiter_cpu, device_cpu, began, cal, err);
     gar_cpu_restore(&affinity);
+    if (rc == 0)
+        *out = *cal;
+    free(cal);
     return rc;
 }
 
-/* The measurements, on the thread as placed. */
+/* The measurements, on the thread as placed, into `cal` (zeroed). */
 static int measure_all(const gar_calibrate_options *options, size_t n, int waiter_cpu,
-                       int device_cpu, gar_mono_ns began, gar_calibration *out, gar_error *err)
+                       int device_cpu, gar_mono_ns began, gar_calibration *cal, gar_error *err)
 {
     gar_posix_host host;
     int rc = gar_posix_host_init(&host, NULL, err);
@@ -558,37 +834,46 @@ static int measure_all(const gar_calibrate_options *options, size_t n, int waite
     gar_caps caps;
     gar_posix_host_caps(&host, &caps);
 
-    gar_calibration cal = {
-        .word_wait = caps.word_wait,
-        .park = host.report.park,
-        .timer_slack = host.report.timer_slack,
-        .waiter_cpu = waiter_cpu,
-        .device_cpu = device_cpu,
-    };
+    cal->word_wait = caps.word_wait;
+    cal->park = host.report.park;
+    cal->timer_slack = host.report.timer_slack;
+    cal->waiter_cpu = waiter_cpu;
+    cal->device_cpu = device_cpu;
     uint64_t rng = UINT64_C(0x6761722063616c69); /* any fixed seed: "gar cali" */
 
     /* Fixed costs and the poll loop, on work that stays pending. */
     const gar_emulated_item forever[1] = { { 0, gar_posix_now() + 3600 * GAR_NS_PER_S } };
     gar_emulated_device *dev;
-    if ((rc = gar_emulated_device_start(&dev, forever, 1, idle, cal.device_cpu, err)) < 0)
+    if ((rc = gar_emulated_device_start(&dev, forever, 1, idle, cal->device_cpu, err)) < 0)
         return rc;
     gar_port pending;
     gar_emulated_device_port(dev, 0, &pending, NULL);
-    cal.clock_ns = clock_cost();
-    cal.query_ns = query_cost(pending);
+    gar_calibrate_spread *costs = next_spreads(cal, 2);
+    snprintf(costs[0].what, sizeof costs[0].what, "clock_ns");
+    snprintf(costs[1].what, sizeof costs[1].what, "query_ns");
+    cal->clock_ns = clock_cost(costs[0].round);
+    cal->query_ns = query_cost(pending, costs[1].round);
+    for (unsigned k = 0; k < 2; k++) {
+        costs[k].noisy = gar_calibrate_rounds_disagree(costs[k].round, GAR_CALIBRATE_ROUNDS);
+        cal->noisy |= costs[k].noisy;
+    }
     rc = measure_poll(idle, pending, options->quick ? POLL_RUN_QUICK_NS : POLL_RUN_NS,
-                      cal.query_ns + cal.clock_ns, &rng, &cal.poll_period, err);
+                      cal->query_ns + cal->clock_ns, &rng, cal, err);
     gar_emulated_device_stop(dev, NULL);
     gar_emulated_device_finish(dev, NULL, NULL);
     if (rc < 0)
         return rc;
 
-    if ((rc = measure_sleep(idle, n, &rng, &cal.sleep_overshoot, err)) < 0 ||
-        (rc = measure_block(idle, cal.device_cpu, n, &rng, &cal.block_wake, err)) < 0 ||
-        (rc = measure_park(idle, cal.device_cpu, n, &rng, &cal.park_wake, err)) < 0)
+    /* A poll wait's end is the completion, its visibility, the rest of the
+     * turn it fell in (half a turn on average) and the clock read after:
+     * the simulator adds the last two itself. */
+    gar_dur_ns less = cal->clock_ns + cal->poll_turn_mean_ns / 2;
+    if ((rc = measure_seen(idle, cal->device_cpu, (n + 1) / 2, &rng, true, less, cal, err)) < 0 ||
+        (rc = measure_sleep(idle, n, &rng, cal, err)) < 0 ||
+        (rc = measure_block(idle, cal->device_cpu, n, &rng, cal, err)) < 0 ||
+        (rc = measure_seen(idle, cal->device_cpu, n, &rng, false, 0, cal, err)) < 0)
         return rc;
-    cal.elapsed_ns = gar_since(gar_posix_now(), began);
-    *out = cal;
+    cal->elapsed_ns = gar_since(gar_posix_now(), began);
     return 0;
 }
 
@@ -637,6 +922,21 @@ static void put_dist(cursor *c, const char *key, const gar_calibrated_dist *d)
     put(c, "\n");
 }
 
+static void put_leads(cursor *c, const char *key, const gar_calibrated_dist *at)
+{
+    for (unsigned k = 0; k < GAR_CALIBRATE_LEADS; k++) {
+        if (at[k].samples == 0)
+            continue;
+        static const char *const names[GAR_CALIBRATE_LEADS] = { "100us", "300us", "1ms", "3ms",
+                                                                "10ms" };
+        char name[64];
+        snprintf(name, sizeof name, "%s@%s", key, names[k]);
+        put(c, "# %llu of them lasted nearest %s:\n", (unsigned long long)at[k].samples,
+            names[k]);
+        put_dist(c, name, &at[k]);
+    }
+}
+
 size_t gar_calibration_format(const gar_calibration *cal, char *buf, size_t size)
 {
     assert(cal != NULL && (buf != NULL || size == 0));
@@ -644,8 +944,8 @@ size_t gar_calibration_format(const gar_calibration *cal, char *buf, size_t size
     if (size > 0)
         buf[0] = '\0';
     put(&c, "gar-host v1\n");
-    put(&c, "# Measured by gar calibrate in %.1f s.  All values in ns.\n",
-        (double)cal->elapsed_ns / 1e9);
+    put(&c, "# Measured by gar calibrate in %.1f s, in %u rounds.  All values in ns.\n",
+        (double)cal->elapsed_ns / 1e9, GAR_CALIBRATE_ROUNDS);
     if (cal->timer_slack.known)
         put(&c, "# Timer slack of the measuring thread: %llu ns.\n",
             (unsigned long long)cal->timer_slack.ns);
@@ -657,24 +957,46 @@ size_t gar_calibration_format(const gar_calibration *cal, char *buf, size_t size
             cal->device_cpu);
     else
         put(&c, "# The waiter and the emulated device ran unpinned.\n");
+    for (unsigned i = 0; i < cal->spreads; i++)
+        if (cal->spread[i].noisy)
+            put(&c, "# noisy: %s: the rounds gave %llu, %llu, %llu (more than %.0f %% and %u ns "
+                    "apart); measure again on a quiet machine\n",
+                cal->spread[i].what, (unsigned long long)cal->spread[i].round[0],
+                (unsigned long long)cal->spread[i].round[1],
+                (unsigned long long)cal->spread[i].round[2], GAR_CALIBRATE_NOISE_REL * 100,
+                GAR_CALIBRATE_NOISE_ABS_NS);
     put(&c, "\n# The emulated device's status query, and gar_posix_now: medians of %u\n"
-            "# batches of %u calls.\n", COST_BATCHES, COST_CALLS);
+            "# batches of %u calls.\n", GAR_CALIBRATE_ROUNDS * COST_BATCHES, COST_CALLS);
     put(&c, "query_ns %llu\nclock_ns %llu\n", (unsigned long long)cal->query_ns,
         (unsigned long long)cal->clock_ns);
     put(&c, "\n# The host's park: %s.\n", cal->park != NULL ? cal->park : "?");
     put(&c, "word_wait %s\n", cal->word_wait ? "yes" : "no");
-    put(&c, "\n# clock_nanosleep to an absolute target, sleeps of 50 us to 10 ms: %llu sleeps.\n",
+    put(&c, "\n# clock_nanosleep to an absolute target, sleeps of 56 us to 17.8 ms: %llu sleeps.\n",
         (unsigned long long)cal->sleep_overshoot.samples);
     put_dist(&c, "sleep_overshoot_ns", &cal->sleep_overshoot);
-    put(&c, "\n# The emulated device's blocking wait, from the store to the return, blocked\n"
-            "# 0.5 to 10 ms before: %llu wakes.\n",
+    put_leads(&c, "sleep_overshoot_ns", cal->sleep_overshoot_at);
+    put(&c, "\n# The emulated device's blocking wait, from the completion to the return,\n"
+            "# blocked 56 us to 17.8 ms before: %llu wakes.\n",
         (unsigned long long)cal->block_wake.samples);
     put_dist(&c, "block_wake_ns", &cal->block_wake);
+    put_leads(&c, "block_wake_ns", cal->block_wake_at);
     put(&c, "\n# The host's park on the line, from the store to the return: %llu wakes.\n",
         (unsigned long long)cal->park_wake.samples);
     put_dist(&c, "park_wake_ns", &cal->park_wake);
-    put(&c, "\n# One poll-loop turn less a query and a clock read: %llu turns.\n",
-        (unsigned long long)cal->poll_period.samples);
+    put(&c, "\n# Poll waits run by the inline driver, from the completion to the wait's\n"
+            "# last clock reading, less clock_ns and half a mean turn (of %llu ns): %llu\n"
+            "# waits; by lead, the time the device idled before the store.\n",
+        (unsigned long long)cal->poll_turn_mean_ns, (unsigned long long)cal->store_visible.samples);
+    put_dist(&c, "store_visible_ns", &cal->store_visible);
+    put_leads(&c, "store_visible_ns", cal->store_visible_at);
+    put(&c, "\n# One turn of the inline driver's poll loop less a query and a clock read:\n"
+            "# %llu turns.\n", (unsigned long long)cal->poll_period.samples);
     put_dist(&c, "poll_period_ns", &cal->poll_period);
+    put(&c, "\n# Each measurement's rounds (p50 and p90; the fixed costs' medians):\n");
+    for (unsigned i = 0; i < cal->spreads; i++)
+        put(&c, "#   %-26s %llu %llu %llu\n", cal->spread[i].what,
+            (unsigned long long)cal->spread[i].round[0],
+            (unsigned long long)cal->spread[i].round[1],
+            (unsigned long long)cal->spread[i].round[2]);
     return c.len;
 }

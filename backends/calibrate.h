@@ -9,34 +9,65 @@
  *   query_ns    the emulated device's status query, through its port
  *               (ns per call, the median over batches of calls);
  *   clock_ns    gar_posix_now (likewise);
+ *   store_visible_ns, store_visible_ns@LEAD
+ *               how long after the device's completion (its clock reading
+ *               before the store) a poll loop on another CPU sees it: poll
+ *               waits run by the inline driver on items as far apart as the
+ *               five lead bands (half the samples of a distribution), each
+ *               from 300 µs before its completion (the poller sleeps up to
+ *               there: a spin of milliseconds is preempted far more than a
+ *               wait's, and a preempted poller is the poll turn's tail), to
+ *               the wait's last clock reading, less what the simulator adds
+ *               itself — the clock read (clock_ns) and the rest of the turn
+ *               the completion fell in (half a mean turn); split by lead,
+ *               how long the device idled before the store (since its
+ *               previous completion): a device thread woken from a longer
+ *               idle takes longer to store;
  *   word_wait   whether the POSIX host's park is a hardware word wait;
  *   sleep_overshoot_ns
  *               the POSIX host's sleep_until (clock_nanosleep to an absolute
  *               CLOCK_MONOTONIC target, timer slack 1 ns) woke this long after
- *               its target, over sleep lengths spread log-uniformly from
- *               50 µs to 10 ms;
+ *               its target, over sleep lengths spread log-uniformly over the
+ *               five lead bands (56 µs to 17.8 ms);
  *   block_wake_ns
  *               the emulated device's blocking wait (a condition wait its
  *               store thread broadcasts) returned this long after the item's
- *               completion, the waiter having blocked 0.5 to 10 ms before
- *               (log-uniform) — the cross-thread wake a blocking wait pays;
+ *               completion, the waiter having blocked 56 µs to 17.8 ms before
+ *               (log-uniform over the five lead bands) — the cross-thread
+ *               wake a blocking wait pays;
+ *   sleep_overshoot_ns@LEAD, block_wake_ns@LEAD
+ *               the same samples split by how long the thread slept or
+ *               blocked (measured, not planned): each into the lead of
+ *               100 µs, 300 µs, 1 ms, 3 ms or 10 ms nearest it in ratio (the
+ *               bands meet at the geometric midpoints), as the simulator
+ *               picks them (sim/host_profile.h);
  *   park_wake_ns
  *               the host's park on the device's line returned this long after
  *               the store, parked 20 µs to 1 ms before;
  *   poll_period_ns
- *               one turn of a poll loop — the wait machine driving the
- *               device's poll op on pending work, as the inline driver does,
+ *               one turn of a poll loop — the inline driver itself
+ *               (gar_wait_inline) running a poll wait on pending work, the
+ *               clock it reads after every answer timing the turns,
  *               in bursts of 0.1 to 5 ms with 100 µs asleep between, as waits
  *               come — less one query and one clock read (which the
  *               simulator charges apart), at least 1 ns; one turn in 64 is
  *               kept (at most 2^20 of them).
  * The spreads are those of the GPU steps gar studies: how late a sleeping
  * thread wakes depends on how long its CPU idled (deeper idle states; on a
- * virtual machine, a descheduled vCPU), and a profile states one
- * distribution, so it is measured where the simulated waits will be.
+ * virtual machine, a descheduled vCPU), so the @LEAD keys state it by
+ * length, and the plain keys pool the bands.
  * A completion time is the device's clock reading just before its store (see
  * emulated_device.h), so a wake latency counts every nanosecond from there to
  * the waiter's clock reading after its call returned.
+ *
+ * Rounds.  Every measurement is taken in GAR_CALIBRATE_ROUNDS rounds, one
+ * after the other (each a third of the samples, over every lead), and its
+ * samples pooled.  The rounds' p50 and p90 (for the fixed costs, their
+ * medians) are kept as its spread: where the highest exceeds the lowest by
+ * more than GAR_CALIBRATE_NOISE_REL of the lowest and by more than
+ * GAR_CALIBRATE_NOISE_ABS_NS, the rounds disagree — something else ran
+ * meanwhile — and the calibration says so (a `# noisy` line in the profile,
+ * a warning from gar calibrate) instead of passing for exact.
  *
  * Distributions are reported as up to 16 exact nearest-rank quantiles of
  * the samples: p0, p50, p90, p99 and p100 always, and the others where the
@@ -49,8 +80,8 @@
  *
  * Runs on the calling thread (which gets a 1 ns timer slack and, where it
  * may run on two CPUs or more, is pinned to the first of them for the run,
- * its own CPU set put back after) plus the emulated devices' store threads it starts, pinned to the
- * last (cpu_pin.h says why).  Memory: the samples of one
+ * its own CPU set put back after) plus the emulated devices' store threads
+ * it starts, pinned to the last (cpu_pin.h says why).  Memory: the samples of one
  * distribution at a time, allocated for the call. */
 #ifndef GAR_CALIBRATE_H
 #define GAR_CALIBRATE_H
@@ -69,6 +100,13 @@
 #define GAR_CALIBRATE_SAMPLES_QUICK 300u
 #define GAR_CALIBRATE_SAMPLES_MAX 1000000u
 
+#define GAR_CALIBRATE_ROUNDS 3
+#define GAR_CALIBRATE_NOISE_REL 0.25    /* rounds disagree above this relative spread ... */
+#define GAR_CALIBRATE_NOISE_ABS_NS 50u  /* ... and this absolute one */
+#define GAR_CALIBRATE_LEADS 5           /* 100 µs, 300 µs, 1 ms, 3 ms, 10 ms (gar-host's) */
+#define GAR_CALIBRATE_SPREADS_MAX 16
+#define GAR_CALIBRATION_TEXT_BYTES 16384 /* a formatted calibration always fits */
+
 typedef struct gar_calibrate_options {
     size_t samples;  /* per latency distribution; 0: the default (quick: the quick count) */
     bool quick;      /* a few seconds: fewer samples and a shorter poll run */
@@ -82,6 +120,13 @@ typedef struct gar_calibrated_dist {
     uint64_t samples;                             /* how many values it summarises */
 } gar_calibrated_dist;
 
+/* One measured quantity's rounds: `round[r]` is its value in round r. */
+typedef struct gar_calibrate_spread {
+    char what[40];                        /* "sleep_overshoot_ns p50" */
+    gar_dur_ns round[GAR_CALIBRATE_ROUNDS];
+    bool noisy;                           /* the rounds disagree beyond the bound */
+} gar_calibrate_spread;
+
 typedef struct gar_calibration {
     gar_dur_ns query_ns;
     gar_dur_ns clock_ns;
@@ -93,6 +138,15 @@ typedef struct gar_calibration {
     gar_calibrated_dist block_wake;
     gar_calibrated_dist park_wake;
     gar_calibrated_dist poll_period;
+    gar_calibrated_dist store_visible;
+    gar_dur_ns poll_turn_mean_ns; /* a whole poll turn, query and clock read included */
+    /* By lead (samples = 0: no sample fell in that lead's band). */
+    gar_calibrated_dist store_visible_at[GAR_CALIBRATE_LEADS]; /* by the device's idle before */
+    gar_calibrated_dist sleep_overshoot_at[GAR_CALIBRATE_LEADS];
+    gar_calibrated_dist block_wake_at[GAR_CALIBRATE_LEADS];
+    gar_calibrate_spread spread[GAR_CALIBRATE_SPREADS_MAX];
+    unsigned spreads;
+    bool noisy;                  /* some spread is */
     gar_dur_ns elapsed_ns;       /* how long the calibration took */
 } gar_calibration;
 
@@ -104,13 +158,35 @@ int gar_calibrate_run(const gar_calibrate_options *options, gar_calibration *out
                       gar_error *err);
 
 /* Writes the calibration as a gar-host v1 profile (with comments saying how
- * it was measured).  snprintf semantics: returns the length the full text
- * needs, writing at most `size` bytes, NUL included; 4096 bytes always
- * suffice. */
+ * it was measured, each measurement's rounds, and a `# noisy:` line for
+ * each that disagreed).  snprintf semantics: returns the length the full
+ * text needs, writing at most `size` bytes, NUL included;
+ * GAR_CALIBRATION_TEXT_BYTES always suffice. */
 size_t gar_calibration_format(const gar_calibration *cal, char *buf, size_t size);
 
 /* The nearest-rank quantile of `sorted[0..n-1]` at `level_ppm` (p0 the
  * least): the ceil(level * n)-th smallest.  n >= 1. */
 gar_dur_ns gar_calibrate_rank(const gar_dur_ns *sorted, size_t n, uint32_t level_ppm);
+
+/* Whether `rounds` values of one quantity disagree: the highest exceeds the
+ * lowest by more than GAR_CALIBRATE_NOISE_REL of the lowest and by more than
+ * GAR_CALIBRATE_NOISE_ABS_NS.  rounds >= 1; one round always agrees. */
+bool gar_calibrate_rounds_disagree(const gar_dur_ns *round, unsigned rounds);
+
+/* Judges the rounds of one distribution's samples: samples[0..n-1] in
+ * GAR_CALIBRATE_ROUNDS consecutive runs, round r ending before round_end[r]
+ * (non-decreasing, the last n; an empty round counts as 0).  Writes the
+ * rounds' p50 into out[0] and p90 into out[1] (what: "KEY p50", "KEY p90"),
+ * each judged by gar_calibrate_rounds_disagree.  `time_weighted`: the
+ * quantiles of the share of time (the least value whose samples up to it
+ * hold that share of the total), as a poll wait's overshoot sees its turns —
+ * a round preempted for 1 % of its time shows there.  Reorders the samples
+ * within each round.  Returns whether either disagrees. */
+bool gar_calibrate_judge_rounds(gar_dur_ns *samples, const size_t *round_end, const char *key,
+                                bool time_weighted, gar_calibrate_spread out[2]);
+
+/* The lead (0 .. GAR_CALIBRATE_LEADS - 1) nearest `ns` in ratio, as the
+ * simulator picks a stated lead (a tie goes to the longer). */
+unsigned gar_calibrate_lead_of(gar_dur_ns ns);
 
 #endif

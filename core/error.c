@@ -40,6 +40,9 @@ static const gar_code_entry registry[GAR_CODE_COUNT] = {
     [GAR_E_WAIT_DEADLINE] = { "WaitDeadline", GAR_KIND_ERROR,
                               "{1} still pending at its deadline of {2}" },
     [GAR_E_DEVICE_FAULT] = { "DeviceFault", GAR_KIND_ERROR, "device fault: {1}" },
+    [GAR_W_NOISY_CALIBRATION] = { "NoisyCalibration", GAR_KIND_WARNING,
+                                  "calibration rounds disagree on {1}: {2} (bound: {3}); "
+                                  "measure again on a quiet machine" },
 };
 
 bool gar_code_registered(int code)

@@ -1,6 +1,7 @@
 /* experiments/plot.c — gnuplot scripts and data for a sweep's results. */
 #define _POSIX_C_SOURCE 200809L /* fork, chdir, mkdtemp */
 #include "plot.h"
+#include "verifications.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -904,4 +905,67 @@ int gar_plot_prediction(gar_store *store, const gar_run_key *run, const char *di
              (long long)run->id, run->trace_short, run->host_short, run->plan, run->estimator,
              (unsigned long long)run->seed);
     return add_file(files, pf.png, caption, run->trace, run->host, err);
+}
+
+/* ---- simulation against this machine ------------------------------------ */
+
+int gar_plot_verification(const gar_verification *v, unsigned n, const char *dir,
+                          gar_plot_files *files, gar_error *err)
+{
+    dir = gar_plot_out_dir(files, dir);
+    int rc = gar_plot_check_gnuplot(err);
+    if (rc < 0)
+        return rc;
+    char base[GAR_PLOT_NAME_BYTES - 16];
+    gar_format(base, sizeof base, "verify-%u", n);
+    plot_files pf;
+    name_plot(&pf, base);
+    FILE *dat = open_in(dir, pf.dat, pf.dat_path, sizeof pf.dat_path, err);
+    if (dat == NULL)
+        return -GAR_E_IO;
+    fprintf(dat, "# gar plot data: verification %u, trace %s, plan %s, estimator %s, %llu waits"
+                 " on %s.\n# level real_overshoot_us sim_overshoot_us (nearest rank)\n",
+            n, v->trace_name, v->plan_ran, v->estimator, (unsigned long long)v->waits,
+            v->device);
+    for (unsigned k = 0; k < GAR_VERIFY_CDF_LEVELS; k++)
+        /* A log axis cannot show 0: a zero overshoot is drawn at 1 ns. */
+        fprintf(dat, "%.4f %.6g %.6g\n", (double)k / (GAR_VERIFY_CDF_LEVELS - 1),
+                (double)(v->real_cdf[k] > 0 ? v->real_cdf[k] : 1) / 1e3,
+                (double)(v->sim_cdf[k] > 0 ? v->sim_cdf[k] : 1) / 1e3);
+    if ((rc = close_file(dat, pf.dat_path, err)) < 0)
+        return rc;
+    FILE *gp = open_in(dir, pf.gp, pf.gp_path, sizeof pf.gp_path, err);
+    if (gp == NULL)
+        return -GAR_E_IO;
+    char trace[GAR_VERIFY_TEXT * 2], plan[GAR_VERIFY_TEXT * 2], est[GAR_VERIFY_TEXT * 2];
+    gp_text(v->trace_name, trace, sizeof trace);
+    gp_text(v->plan_ran, plan, sizeof plan);
+    gp_text(v->estimator, est, sizeof est);
+    fprintf(gp,
+            "# gar plot: real and simulated overshoot CDFs of one verified arm.\n"
+            "# Data: %s.  Re-draw: gnuplot %s\n"
+            "set terminal pngcairo size 900,520 enhanced font 'Sans,11'\n"
+            "set output '%s'\n"
+            "set title \"This machine against the simulator: trace %s, estimator %s, %llu waits\\n"
+            "{/*0.8 plan %s; KS D %.3f, %s}\" font ',12'\n"
+            "set xlabel 'overshoot (µs, log)'\n"
+            "set ylabel 'fraction of waits'\n"
+            "set logscale x\n"
+            "set format x '%%g'\n"
+            "set yrange [0:1]\n"
+            "set grid\n"
+            "set key bottom right box opaque\n"
+            "plot '%s' using 2:1 with steps lw 2 lc rgb '#0072b2' title 'real (%s)', \\\n"
+            "     '' using 3:1 with steps lw 2 dt 2 lc rgb '#d55e00' title 'simulated'\n",
+            pf.dat, pf.gp, pf.png, trace, est, (unsigned long long)v->waits, plan, v->ks_d,
+            v->agree ? "agree" : "disagree", pf.dat, v->device);
+    if ((rc = draw(dir, gp, &pf, err)) < 0)
+        return rc;
+    char caption[512];
+    gar_format(caption, sizeof caption,
+               "Trace %s, plan %s, estimator %s: the overshoot CDF of %llu waits run for real "
+               "(%s device) and simulated with this machine's profile; KS D %.3f (%s).",
+               v->trace_name, v->plan_ran, v->estimator, (unsigned long long)v->waits,
+               v->device, v->ks_d, v->agree ? "agree" : "disagree");
+    return add_file(files, pf.png, caption, v->trace, "", err);
 }

@@ -98,6 +98,13 @@ int gar_plot_prediction(gar_store *store, const gar_run_key *run, const char *di
 int gar_plot_pick_prediction_run(gar_store *store, const gar_arm_list *arms, const char *trace,
                                  gar_run_key *out, gar_error *err);
 
+/* One verification's plot, verify-N (N its 1-based place in the report):
+ * the real and the simulated overshoot CDFs on one chart (log overshoot
+ * axis), from the 201 stored quantiles of each. */
+struct gar_verification;
+int gar_plot_verification(const struct gar_verification *v, unsigned n, const char *dir,
+                          gar_plot_files *files, gar_error *err);
+
 /* Finds a trace of `arms` by short name, name or hash (prefix of at least 4
  * hex digits).  NULL `which` picks the first.  Returns the arm index of its
  * first arm, or -1 when none matches. */

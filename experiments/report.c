@@ -9,6 +9,7 @@
 
 #include "format.h"
 #include "plot.h"
+#include "report_verify.h"
 #include "sweep_spec.h"
 
 static bool is_oracle(const gar_arm_summary *a)
@@ -468,6 +469,8 @@ int gar_report_write(gar_store *store, const char *dir, FILE *summary_out, gar_e
                     strncmp(files->file[p].png, "prediction-", 11) == 0)
                     write_image(f, &files->file[p]);
     }
+    if (rc == 0)
+        rc = gar_report_verifications(store, dir, files, f, err);
     if (f != NULL) {
         fprintf(f, "</body></html>\n");
         errno = 0;

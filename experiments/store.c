@@ -87,6 +87,32 @@ static const char *const schema_tables[] = {
     "  gar_version TEXT NOT NULL,      -- the gar that ran it (version 2 on)\n"
     "  source_commit TEXT NOT NULL,    -- and the source it was built from\n"
     "  UNIQUE (trace, plan, estimator, host, mode, seed))",
+
+    /* gar verify --sweep: each arm of a spec run for real on the machine and
+     * in the simulator with that machine's profile (experiments/verifications.h). */
+    "CREATE TABLE verifications (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  trace TEXT NOT NULL,      -- content hash of the trace's first `waits` rows\n"
+    "  trace_name TEXT NOT NULL,\n"
+    "  plan TEXT NOT NULL,       -- as the spec asked for it\n"
+    "  plan_ran TEXT NOT NULL,   -- as this machine ran it (names a fallback)\n"
+    "  estimator TEXT NOT NULL,\n"
+    "  waits INTEGER NOT NULL,\n"
+    "  device TEXT NOT NULL,     -- emulated, cuda\n"
+    "  host_profile TEXT NOT NULL, -- content hash of the simulator's profile\n"
+    "  seed INTEGER NOT NULL,    -- the simulator's\n"
+    "  real_p50_ns INTEGER NOT NULL, real_p90_ns INTEGER NOT NULL,\n"
+    "  real_p99_ns INTEGER NOT NULL,\n"
+    "  sim_p50_ns INTEGER NOT NULL, sim_p90_ns INTEGER NOT NULL, sim_p99_ns INTEGER NOT NULL,\n"
+    "  ks_d REAL NOT NULL,       -- plain two-sample KS distance of the overshoots\n"
+    "  busy_real REAL NOT NULL, busy_sim REAL NOT NULL,\n"
+    "  verdict TEXT NOT NULL CHECK (verdict IN ('agree', 'disagree')),\n"
+    "  tolerance TEXT NOT NULL,  -- the tolerances judged by, as text\n"
+    "  real_cdf TEXT NOT NULL,   -- overshoot ns at levels 0, 0.5, ..., 100 %, comma-separated\n"
+    "  sim_cdf TEXT NOT NULL,\n"
+    "  gar_version TEXT NOT NULL,\n"
+    "  finished_unix INTEGER NOT NULL,\n"
+    "  UNIQUE (trace, plan, estimator, waits, device, host_profile, seed))",
 };
 enum { SCHEMA_TABLES = sizeof schema_tables / sizeof schema_tables[0] };
 

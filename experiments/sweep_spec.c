@@ -146,7 +146,20 @@ uint64_t gar_sweep_host_hash(const gar_host_profile *p)
     h = hash_dist(h, &p->sleep_overshoot);
     h = hash_dist(h, &p->block_wake);
     h = hash_dist(h, &p->park_wake);
-    return hash_dist(h, &p->poll_period);
+    h = hash_dist(h, &p->poll_period);
+    /* The optional keys count only when stated, so a profile without them
+     * keeps the hash it had before they existed. */
+    if (p->store_visible.count > 0)
+        h = hash_dist(gar_hash_u64(h, 1), &p->store_visible);
+    for (unsigned k = 0; k < GAR_HOST_LEADS; k++) {
+        if (p->sleep_overshoot_at[k].count > 0)
+            h = hash_dist(gar_hash_u64(h, 2 + k), &p->sleep_overshoot_at[k]);
+        if (p->block_wake_at[k].count > 0)
+            h = hash_dist(gar_hash_u64(h, 2 + GAR_HOST_LEADS + k), &p->block_wake_at[k]);
+        if (p->store_visible_at[k].count > 0)
+            h = hash_dist(gar_hash_u64(h, 2 + 2 * GAR_HOST_LEADS + k), &p->store_visible_at[k]);
+    }
+    return h;
 }
 
 /* ---- traces ------------------------------------------------------------- */

@@ -20,9 +20,13 @@ static void print_help(FILE *out)
             "\n"
             "Measures this host into a host profile (gar-host v1, see data/hosts/README.md)\n"
             "for the simulator: the status query and clock costs, and the distributions of\n"
-            "sleep overshoot, blocking-wait wake, park wake and poll-loop period, each with\n"
-            "the primitive a real wait here uses (the POSIX host and the emulated device).\n"
-            "Takes about 25 s (--quick: about 2 s).  Keep the machine otherwise idle.\n"
+            "sleep overshoot and blocking-wait wake (also by how long the thread slept),\n"
+            "park wake, store visibility and poll-loop turn, each with the primitive a real\n"
+            "wait here uses (the POSIX host, the emulated device, the inline driver).\n"
+            "Each measurement runs in %u rounds; their p50 and p90 are printed, and where\n"
+            "the rounds differ by more than %.0f %% (and %u ns) a warning says so and the\n"
+            "profile carries a '# noisy:' line: something else ran meanwhile.\n"
+            "Takes about 40 s (--quick: about 3 s).  Keep the machine otherwise idle.\n"
             "\n"
             "options:\n"
             "  --out FILE    write the profile to FILE atomically and print a summary\n"
@@ -34,6 +38,7 @@ static void print_help(FILE *out)
             "\n"
             "example:\n"
             "  gar calibrate --out this.host && gar verify trace.csv --plan poll --host this.host\n",
+            GAR_CALIBRATE_ROUNDS, GAR_CALIBRATE_NOISE_REL * 100, GAR_CALIBRATE_NOISE_ABS_NS,
             GAR_CALIBRATE_SAMPLES_MAX, GAR_CALIBRATE_SAMPLES_DEFAULT, GAR_CALIBRATE_SAMPLES_QUICK);
 }
 
@@ -52,6 +57,7 @@ static void print_summary(const char *path, const gar_calibration *cal)
         { "block_wake", &cal->block_wake },
         { "park_wake", &cal->park_wake },
         { "poll_period", &cal->poll_period },
+        { "store_visible", &cal->store_visible },
     };
     for (size_t i = 0; i < sizeof dists / sizeof dists[0]; i++) {
         const gar_calibrated_dist *d = dists[i].dist;
@@ -66,6 +72,37 @@ static void print_summary(const char *path, const gar_calibration *cal)
         printf("%s_ns: p50=%llu p99=%llu max=%llu samples=%llu\n", dists[i].key,
                (unsigned long long)p50, (unsigned long long)p99,
                (unsigned long long)d->value[d->count - 1], (unsigned long long)d->samples);
+    }
+    for (unsigned i = 0; i < cal->spreads; i++) {
+        const gar_calibrate_spread *s = &cal->spread[i];
+        gar_dur_ns lo = s->round[0], hi = s->round[0];
+        for (unsigned r = 1; r < GAR_CALIBRATE_ROUNDS; r++) {
+            lo = s->round[r] < lo ? s->round[r] : lo;
+            hi = s->round[r] > hi ? s->round[r] : hi;
+        }
+        printf("rounds %s: %llu %llu %llu spread=%.0f%%%s\n", s->what,
+               (unsigned long long)s->round[0], (unsigned long long)s->round[1],
+               (unsigned long long)s->round[2], lo > 0 ? 100.0 * (double)(hi - lo) / (double)lo : 0.0,
+               s->noisy ? " noisy" : "");
+    }
+}
+
+/* One warning line (stderr) per measurement whose rounds disagree. */
+static void warn_noisy(const gar_calibration *cal)
+{
+    char bound[64];
+    snprintf(bound, sizeof bound, "more than %.0f %% and %u ns apart",
+             GAR_CALIBRATE_NOISE_REL * 100, GAR_CALIBRATE_NOISE_ABS_NS);
+    for (unsigned i = 0; i < cal->spreads; i++) {
+        const gar_calibrate_spread *s = &cal->spread[i];
+        if (!s->noisy)
+            continue;
+        char rounds[96];
+        snprintf(rounds, sizeof rounds, "%llu, %llu, %llu ns", (unsigned long long)s->round[0],
+                 (unsigned long long)s->round[1], (unsigned long long)s->round[2]);
+        gar_error w;
+        gar_error_set(&w, GAR_W_NOISY_CALIBRATION, 3, s->what, rounds, bound);
+        gar_cli_print_warning(stderr, &w);
     }
 }
 
@@ -96,12 +133,13 @@ int gar_verb_calibrate_main(int argc, char **argv)
     gar_calibration cal;
     if (gar_calibrate_run(&copts, &cal, &err) < 0)
         return gar_cli_refuse(&err);
-    char text[4096];
+    static char text[GAR_CALIBRATION_TEXT_BYTES];
     size_t len = gar_calibration_format(&cal, text, sizeof text);
-    if (len >= sizeof text) { /* the header promises 4096 always suffice */
-        gar_error_set(&err, GAR_E_CAPACITY, 2, "the profile text", "4096 bytes");
+    if (len >= sizeof text) { /* the header promises the size always suffices */
+        gar_error_set(&err, GAR_E_CAPACITY, 2, "the profile text", "GAR_CALIBRATION_TEXT_BYTES");
         return gar_cli_refuse(&err);
     }
+    warn_noisy(&cal);
     if (out_path == NULL) {
         fputs(text, stdout);
         return GAR_EXIT_OK;

@@ -23,17 +23,45 @@ typedef struct key_spec {
     key_kind kind;
     size_t offset; /* of the field in gar_host_profile */
     gar_dur_ns dist_floor; /* KEY_DIST: the least p0 allowed */
+    bool optional; /* may be left out (a dist then has count 0) */
 } key_spec;
 
+#define AT_LEAD(key, field, k)                                                                \
+    { key "@" LEAD_NAME_##k, KEY_DIST, offsetof(gar_host_profile, field) + (k) * sizeof(gar_host_dist), \
+      0, true }
+#define LEAD_NAME_0 "100us"
+#define LEAD_NAME_1 "300us"
+#define LEAD_NAME_2 "1ms"
+#define LEAD_NAME_3 "3ms"
+#define LEAD_NAME_4 "10ms"
+
+/* Every key of the format, in one place: the reader, the checks for
+ * missing keys and anything that walks a profile's keys go by this table. */
 static const key_spec keys[] = {
-    { "query_ns", KEY_NS, offsetof(gar_host_profile, query_ns), 0 },
-    { "clock_ns", KEY_NS, offsetof(gar_host_profile, clock_ns), 0 },
-    { "word_wait", KEY_BOOL, offsetof(gar_host_profile, word_wait), 0 },
-    { "sleep_overshoot_ns", KEY_DIST, offsetof(gar_host_profile, sleep_overshoot), 0 },
-    { "block_wake_ns", KEY_DIST, offsetof(gar_host_profile, block_wake), 0 },
-    { "park_wake_ns", KEY_DIST, offsetof(gar_host_profile, park_wake), 0 },
+    { "query_ns", KEY_NS, offsetof(gar_host_profile, query_ns), 0, false },
+    { "clock_ns", KEY_NS, offsetof(gar_host_profile, clock_ns), 0, false },
+    { "word_wait", KEY_BOOL, offsetof(gar_host_profile, word_wait), 0, false },
+    { "sleep_overshoot_ns", KEY_DIST, offsetof(gar_host_profile, sleep_overshoot), 0, false },
+    { "block_wake_ns", KEY_DIST, offsetof(gar_host_profile, block_wake), 0, false },
+    { "park_wake_ns", KEY_DIST, offsetof(gar_host_profile, park_wake), 0, false },
     /* A zero-length poll turn would let a poll loop run forever in no time. */
-    { "poll_period_ns", KEY_DIST, offsetof(gar_host_profile, poll_period), 1 },
+    { "poll_period_ns", KEY_DIST, offsetof(gar_host_profile, poll_period), 1, false },
+    { "store_visible_ns", KEY_DIST, offsetof(gar_host_profile, store_visible), 0, true },
+    AT_LEAD("store_visible_ns", store_visible_at, 0),
+    AT_LEAD("store_visible_ns", store_visible_at, 1),
+    AT_LEAD("store_visible_ns", store_visible_at, 2),
+    AT_LEAD("store_visible_ns", store_visible_at, 3),
+    AT_LEAD("store_visible_ns", store_visible_at, 4),
+    AT_LEAD("sleep_overshoot_ns", sleep_overshoot_at, 0),
+    AT_LEAD("sleep_overshoot_ns", sleep_overshoot_at, 1),
+    AT_LEAD("sleep_overshoot_ns", sleep_overshoot_at, 2),
+    AT_LEAD("sleep_overshoot_ns", sleep_overshoot_at, 3),
+    AT_LEAD("sleep_overshoot_ns", sleep_overshoot_at, 4),
+    AT_LEAD("block_wake_ns", block_wake_at, 0),
+    AT_LEAD("block_wake_ns", block_wake_at, 1),
+    AT_LEAD("block_wake_ns", block_wake_at, 2),
+    AT_LEAD("block_wake_ns", block_wake_at, 3),
+    AT_LEAD("block_wake_ns", block_wake_at, 4),
 };
 #define KEY_COUNT (sizeof keys / sizeof keys[0])
 
@@ -283,7 +311,7 @@ int gar_host_profile_parse(const char *text, size_t len, const char *name, gar_h
     }
     r.line--; /* the last line read */
     for (size_t k = 0; k < KEY_COUNT; k++)
-        if (seen_on[k] == 0)
+        if (seen_on[k] == 0 && !keys[k].optional)
             return refuse(&r, "missing key %s", keys[k].name);
     *out = p;
     return 0;
@@ -344,6 +372,43 @@ void gar_host_dist_moments(const gar_host_dist *dist, double *mean, double *vari
     }
     *mean = m;
     *variance = v / GAR_HOST_LEVEL_ONE;
+}
+
+static const gar_dur_ns lead_ns[GAR_HOST_LEADS] = {
+    100 * GAR_NS_PER_US, 300 * GAR_NS_PER_US, 1 * GAR_NS_PER_MS, 3 * GAR_NS_PER_MS,
+    10 * GAR_NS_PER_MS,
+};
+static const char *const lead_names[GAR_HOST_LEADS] = {
+    LEAD_NAME_0, LEAD_NAME_1, LEAD_NAME_2, LEAD_NAME_3, LEAD_NAME_4,
+};
+
+gar_dur_ns gar_host_lead_ns(unsigned k)
+{
+    return k < GAR_HOST_LEADS ? lead_ns[k] : 0;
+}
+
+const char *gar_host_lead_name(unsigned k)
+{
+    return k < GAR_HOST_LEADS ? lead_names[k] : NULL;
+}
+
+const gar_host_dist *gar_host_dist_for_lead(const gar_host_dist *base,
+                                            const gar_host_dist at[GAR_HOST_LEADS],
+                                            gar_dur_ns lead)
+{
+    /* Nearest in ratio between stated leads a < b: b when lead/a >= b/lead,
+     * i.e. lead^2 >= a*b.  Leads above 1 s are all far past 10 ms: capping
+     * them keeps the square in 64 bits. */
+    const gar_dur_ns cap = GAR_NS_PER_S;
+    uint64_t l = lead < cap ? lead : cap;
+    int chosen = -1;
+    for (unsigned k = 0; k < GAR_HOST_LEADS; k++) {
+        if (at[k].count == 0)
+            continue;
+        if (chosen < 0 || l * l >= lead_ns[chosen] * lead_ns[k])
+            chosen = (int)k;
+    }
+    return chosen < 0 ? base : &at[chosen];
 }
 
 gar_dur_ns gar_host_dist_median(const gar_host_dist *dist)

@@ -10,7 +10,9 @@
  *   ...
  *
  * It gives two fixed costs (a status query, a clock read), whether parks are
- * hardware parks, and four latency distributions, each as measured quantiles.
+ * hardware parks, and four latency distributions, each as measured quantiles;
+ * optionally, how late a status query sees a completion (store visibility)
+ * and sleep and blocking wakes by how long the thread slept.
  * A distribution is sampled by piecewise-linear interpolation of its inverse
  * CDF from one uniform 64-bit draw: the caller owns the random source, so one
  * seeded generator per run makes every sample reproducible.
@@ -29,6 +31,7 @@
 #define GAR_HOST_QUANTILES_MAX 16         /* points one distribution may list */
 #define GAR_HOST_LEVEL_ONE UINT32_C(1000000) /* probability 1, in parts per million */
 #define GAR_HOST_NS_MAX UINT64_C(10000000000) /* 10 s: the largest cost or latency a profile states */
+#define GAR_HOST_LEADS 5 /* leads a lead-dependent wake may be stated at (gar_host_lead_ns) */
 
 /* A distribution given by its quantiles: value[i] is the level[i] quantile.
  * Invariants (the parser guarantees them): 2 <= count <= GAR_HOST_QUANTILES_MAX,
@@ -48,7 +51,33 @@ typedef struct gar_host_profile {
     gar_host_dist block_wake;      /* a blocking wait returns this long after completion */
     gar_host_dist park_wake;       /* a park returns this long after the store that ends it */
     gar_host_dist poll_period;     /* one poll-loop turn between two status queries; never 0 */
+    /* Optional keys (count 0: not stated).  store_visible: a status query on
+     * the waiting CPU sees the device's completion this long after it (0 when
+     * not stated).  The `_at` arrays: the visibility of a completion the
+     * device idled about gar_host_lead_ns(k) before, the sleep overshoot and
+     * the blocking wake of a sleep or block that lasted about that long; a
+     * sleep or block takes the stated one nearest its length (in ratio),
+     * else the plain distribution (gar_host_dist_for_lead). */
+    gar_host_dist store_visible;
+    gar_host_dist store_visible_at[GAR_HOST_LEADS]; /* by how long the device idled before */
+    gar_host_dist sleep_overshoot_at[GAR_HOST_LEADS];
+    gar_host_dist block_wake_at[GAR_HOST_LEADS];
 } gar_host_profile;
+
+/* Lead k (0 .. GAR_HOST_LEADS - 1) in ns: 100 µs, 300 µs, 1 ms, 3 ms, 10 ms;
+ * and its name in a key, "100us" .. "10ms" (the key is e.g.
+ * `block_wake_ns@1ms`).  Out of range: 0 and NULL. */
+gar_dur_ns gar_host_lead_ns(unsigned k);
+const char *gar_host_lead_name(unsigned k);
+
+/* The distribution a wait of length `lead` draws from: of the stated
+ * variants at[k] (count > 0), the one whose lead is nearest `lead` in ratio
+ * (lead^2 against the product of two neighbours' leads, in integers: the
+ * same choice on every platform; a tie goes to the longer lead); `base`
+ * when none is stated. */
+const gar_host_dist *gar_host_dist_for_lead(const gar_host_dist *base,
+                                            const gar_host_dist at[GAR_HOST_LEADS],
+                                            gar_dur_ns lead);
 
 /* Parses the `len` bytes at `text` (no NUL needed) as a gar-host v1 profile.
  * `name` (the file's name, or any label; NULL reads as "host profile") is

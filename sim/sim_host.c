@@ -40,7 +40,17 @@ int gar_sim_host_init(gar_sim_host *host, const gar_host_profile *profile, uint6
     double least = above_min > 0 ? ceil(k_sigma * k_sigma / (above_min * above_min)) : 0;
     host->poll_turn.block_min = least < 0x1p62 ? (uint64_t)least : UINT64_C(1) << 62;
     host->exact_polls = false;
+    host->on_action = NULL;
+    host->on_action_ctx = NULL;
     return 0;
+}
+
+static void observe(const gar_sim_host *host, gar_wait_op op, gar_mono_ns until, gar_mono_ns at,
+                    gar_mono_ns answered, int answer, uint64_t repeat)
+{
+    if (host->on_action != NULL)
+        host->on_action(host->on_action_ctx,
+                        &(gar_sim_action){ op, until, at, answered, answer, repeat });
 }
 
 static gar_dur_ns draw(gar_sim_host *host, const gar_host_dist *dist)
@@ -79,9 +89,13 @@ static int perform_block(gar_sim_host *host, gar_sim_device *dev, const gar_sim_
     *t = called;
     if (work->done_at <= called)
         return block_answer(dev, work, called, err);
+    const gar_host_profile *hp = &host->profile;
     gar_mono_ns wake = work->done_at == GAR_MONO_NEVER
                            ? GAR_MONO_NEVER
-                           : gar_after(work->done_at, draw(host, &host->profile.block_wake));
+                           : gar_after(work->done_at,
+                                       draw(host, gar_host_dist_for_lead(&hp->block_wake,
+                                                                         hp->block_wake_at,
+                                                                         work->done_at - called)));
     if (wake > deadline) {
         gar_mono_ns end = deadline > called ? deadline : called;
         acc->asleep += end - called;
@@ -91,6 +105,58 @@ static int perform_block(gar_sim_host *host, gar_sim_device *dev, const gar_sim_
     acc->asleep += wake - called;
     *t = wake;
     return block_answer(dev, work, wake, err);
+}
+
+/* The store's visibility on the waiting CPU: one draw a wait (a completion
+ * is one event, however many queries look for it), taken when first
+ * needed, from the stated store_visible_ns@LEAD nearest how long the device
+ * idled before the store.  `stated` is false for a profile without
+ * store_visible_ns: then a query answers the status at its end, as it always
+ * did. */
+typedef struct visibility {
+    bool drawn, stated;
+    gar_dur_ns v;
+} visibility;
+
+static void draw_visibility(gar_sim_host *host, const gar_sim_work *work, gar_mono_ns start,
+                            visibility *vis)
+{
+    if (vis->drawn)
+        return;
+    /* How long the device idled before the store: its work's time from the
+     * wait's start (a stream's work follows its previous wait). */
+    gar_dur_ns idled = work->done_at > start ? work->done_at - start : 0;
+    const gar_host_dist *d = gar_host_dist_for_lead(&host->profile.store_visible,
+                                                    host->profile.store_visible_at, idled);
+    vis->stated = d->count > 0;
+    /* Work that never completes has no store to see: nothing is drawn. */
+    vis->v = vis->stated && work->done_at != GAR_MONO_NEVER ? draw(host, d) : 0;
+    vis->drawn = true;
+}
+
+/* A status query starting at `q`: its answer, and in *end when it comes.
+ * With visibility stated, the load that first reads the line after the
+ * store misses and waits for the line to cross (v): a query starting at or
+ * after the completion answers done and takes max(query_ns, v); one
+ * starting before it answers pending — so a poll loop sees the completion
+ * at the first query after it, plus v, and a wait whose work finished
+ * before it started pays v on its first query.  Without it, the status at
+ * the query's end. */
+static int query_at(const gar_sim_host *host, gar_sim_device *dev, const gar_sim_work *work,
+                    const visibility *vis, gar_mono_ns q, gar_mono_ns *end, gar_error *err)
+{
+    gar_dur_ns query = host->profile.query_ns;
+    if (!vis->stated) {
+        *end = gar_after(q, query);
+        return gar_sim_device_status(dev, work, *end, err);
+    }
+    if (q < work->done_at) {
+        *end = gar_after(q, query);
+        gar_sim_device_advance(dev, *end);
+        return 0;
+    }
+    *end = gar_after(q, query > vis->v ? query : vis->v);
+    return gar_sim_device_status(dev, work, *end, err);
 }
 
 /* True when nothing this wait can see will ever change: the item hangs and
@@ -181,6 +247,7 @@ static bool skip_polls(gar_sim_host *host, gar_wait *w, gar_mono_ns limit, gar_m
     else if (total > (double)lo)
         took = (gar_dur_ns)(total + 0.5);
     took = took < lo ? lo : took > hi ? hi : took;
+    observe(host, GAR_WAIT_OP_POLL, 0, *t, *t + took, 0, b);
     *t += took;
     acc->busy += took;
     int rc = gar_wait_feed_polls(w, b, *t, err);
@@ -210,6 +277,7 @@ static gar_dur_ns run_single_turns(gar_sim_host *host, gar_wait *w, gar_mono_ns 
         if (end >= limit) {
             host->prng = prng;
             if (turns > 0) {
+                observe(host, GAR_WAIT_OP_POLL, 0, *t, now, 0, turns);
                 acc->busy += now - *t;
                 *t = now;
                 int rc = gar_wait_feed_polls(w, turns, now, err);
@@ -237,6 +305,7 @@ static bool skip_hung_polls(gar_sim_host *host, gar_wait *w, gar_mono_ns deadlin
     gar_dur_ns room = deadline - 1 - *t;
     double turns = floor((double)room / host->poll_turn.mean);
     uint64_t n = turns < 1 ? 1 : turns >= 0x1p63 ? UINT64_C(1) << 63 : (uint64_t)turns;
+    observe(host, GAR_WAIT_OP_POLL, 0, *t, *t + room, 0, n);
     *t += room;
     acc->busy += room;
     int rc = gar_wait_feed_polls(w, n, *t, err);
@@ -265,6 +334,7 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
 
     const gar_host_profile *hp = &host->profile;
     accounts acc = { 0, 0, 0 };
+    visibility vis = { false, false, 0 };
     gar_mono_ns t = start;
     for (;;) {
         gar_wait_action a = gar_wait_next(&w);
@@ -272,11 +342,14 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
         gar_mono_ns from = t;
         switch (a.op) {
         case GAR_WAIT_OP_QUERY:
-            t = gar_after(t, hp->query_ns);
+            draw_visibility(host, work, start, &vis);
+            answer = query_at(host, dev, work, &vis, from, &t, err);
             acc.busy += t - from;
-            answer = gar_sim_device_status(dev, work, t, err);
             break;
         case GAR_WAIT_OP_POLL: {
+            /* Turns whose query starts (and so, ends) before the completion
+             * answer pending whatever the visibility: they may be batched. */
+            draw_visibility(host, work, start, &vis);
             gar_mono_ns limit = work->done_at < deadline ? work->done_at : deadline;
             if (hung(work) && skip_hung_polls(host, &w, deadline, &t, &acc, err))
                 continue;
@@ -284,9 +357,8 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
                 continue; /* a block was fed: the machine decides what comes next */
             gar_dur_ns period = run_single_turns(host, &w, limit, &t, &acc, err);
             from = t;
-            t = gar_after(gar_after(t, period), hp->query_ns);
+            answer = query_at(host, dev, work, &vis, gar_after(t, period), &t, err);
             acc.busy += t - from;
-            answer = gar_sim_device_status(dev, work, t, err);
             break;
         }
         case GAR_WAIT_OP_ARM:
@@ -296,7 +368,10 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
             answer = 0;
             break;
         case GAR_WAIT_OP_SLEEP_UNTIL:
-            t = gar_after(a.until > t ? a.until : t, draw(host, &hp->sleep_overshoot));
+            t = gar_after(a.until > t ? a.until : t,
+                          draw(host, gar_host_dist_for_lead(&hp->sleep_overshoot,
+                                                            hp->sleep_overshoot_at,
+                                                            a.until > t ? a.until - t : 0)));
             acc.asleep += t - from;
             answer = 0;
             break;
@@ -311,6 +386,8 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
         default:
             goto ended;
         }
+        observe(host, a.op, a.op == GAR_WAIT_OP_SLEEP_UNTIL || a.op == GAR_WAIT_OP_PARK ? a.until : 0,
+                from, t, answer, 1);
         /* The driver reads the clock after every answer. */
         gar_mono_ns seen = gar_after(t, hp->clock_ns);
         acc.busy += seen - t;

@@ -9,13 +9,21 @@
  *
  * What each action costs, starting at the time t the previous answer was seen
  * (the wait's start for the first):
- *   QUERY        query_ns, busy; answers the status at t + query_ns.
+ *   QUERY        query_ns, busy; answers the status at t + query_ns.  With
+ *                store_visible_ns stated (one draw v a wait, from the @LEAD
+ *                nearest how long the device idled before the store: the
+ *                completion less the wait's start), a query sees the
+ *                completion only when it starts at or after it, and then
+ *                takes max(query_ns, v): the load that first reads the line
+ *                after the store waits for it to cross CPUs.
  *   ARM          query_ns, busy (one driver call, like a query); the store is
  *                enqueued at t + query_ns.
  *   POLL         one poll_period_ns sample then a query, busy; answers the
- *                status at the end.
+ *                status as a query starting after the period does.
  *   SLEEP_UNTIL  wakes at max(until, t) + one sleep_overshoot_ns sample,
- *                asleep (the core is free).
+ *                asleep (the core is free); the sample comes from the
+ *                stated sleep_overshoot_ns@LEAD nearest the sleep's length
+ *                until - t, if any (gar_host_dist_for_lead).
  *   PARK         wakes at min(store + one park_wake_ns sample, until) and
  *                answers 1 when the awaited store landed by `until`, else
  *                wakes at `until` and answers 0; a word already reached
@@ -24,7 +32,9 @@
  *                awaited word's store wakes a park: in a replay the waiting
  *                host is the only one that arms stores.
  *   BLOCK        query_ns busy; then, unless already done, asleep until
- *                completion + one block_wake_ns sample.  A block that would
+ *                completion + one block_wake_ns sample, from the stated
+ *                block_wake_ns@LEAD nearest how long the thread blocked
+ *                (completion less the call's end), if any.  A block that would
  *                end past the deadline ends at the deadline with
  *                GAR_E_WAIT_DEADLINE (the machine cannot bound a block; the
  *                driver does).
@@ -117,11 +127,28 @@ typedef struct gar_sim_poll_turn {
     uint64_t block_min;  /* the fewest turns a block takes (sim_host.h) */
 } gar_sim_poll_turn;
 
+/* One action as the host performed it, for an observer (tests compare the
+ * simulator's actions with the real drivers'): `repeat` POLL actions, all
+ * answering pending, when polls were fed as one batch (from `at` to
+ * `answered` together; each one turn long when the turn is a constant),
+ * else 1. */
+typedef struct gar_sim_action {
+    gar_wait_op op;
+    gar_mono_ns until;    /* SLEEP_UNTIL and PARK: the bound asked; else 0 */
+    gar_mono_ns at;       /* when it began */
+    gar_mono_ns answered; /* when its answer came (before the clock read) */
+    int answer;
+    uint64_t repeat;
+} gar_sim_action;
+
 typedef struct gar_sim_host {
     gar_host_profile profile;
     gar_prng prng;
     gar_sim_poll_turn poll_turn;
     bool exact_polls; /* false (init's default): fast-forward polls; true: one turn at a time */
+    /* NULL (init's default), or called after every action performed. */
+    void (*on_action)(void *ctx, const gar_sim_action *action);
+    void *on_action_ctx;
 } gar_sim_host;
 
 /* What one simulated wait did. */

@@ -31,9 +31,9 @@ grep -q '^profile: ' "$tmp/cal" || fail "calibrate --out: no summary"
 # shape NAME FILE: the side-by-side keys are there and both runs saw every wait.
 shape() {
     name=$1 out=$2
-    for key in trace plan estimator device host seed waits overshoot_p50_ns overshoot_p90_ns \
+    for key in trace plan estimator device host host_noisy seed waits overshoot_p50_ns overshoot_p90_ns \
                overshoot_p99_ns overshoot_max_ns busy_frac cpu_frac kinds sleeps parks \
-               queries ks_d ks_d_plain ks_critical_5pct tolerance check_ks_d \
+               queries ks_d ks_d_max ks_critical_5pct tolerance check_ks_d \
                check_overshoot_p50 check_busy_frac overshoot_p90_band_ns verdict; do
         grep -q "^$key: " "$out" || fail "$name: no '$key:' line"
     done
@@ -67,6 +67,13 @@ done
 status=$?
 shape flag "$tmp/out"
 verdict_exit flag "$status" "$tmp/out"
+
+# host_noisy counts the profile's '# noisy:' lines.
+{ cat "$tmp/this.host"; echo '# noisy: block_wake_ns p50: made up'; echo '# noisy: x'; } \
+    >"$tmp/noisy.host"
+"$gar" verify "$trace" --plan poll --host "$tmp/noisy.host" >"$tmp/out" 2>"$tmp/err"
+want=$(( $(grep -c '^# noisy:' "$tmp/this.host") + 2 ))
+grep -qx "host_noisy: $want" "$tmp/out" || fail "host_noisy: $(grep '^host_noisy' "$tmp/out"), wanted $want"
 
 # JSON: one object with both runs and the verdict.
 "$gar" verify "$trace" --plan poll --host "$tmp/this.host" --json >"$tmp/out" 2>"$tmp/err"
@@ -107,7 +114,55 @@ refused "bad tolerance" 'error 11 (Usage)' "$trace" --plan poll --tolerance ks_d
 refused "no trace" 'error 12 (Io)' "$tmp/missing.csv" --plan poll
 refused "bad host" 'error 12 (Io)' "$trace" --plan poll --host "$tmp/missing.host"
 
+# A whole sweep: every arm of a tiny spec, 20 waits each, into a database;
+# the oracle is skipped; a second run replaces the rows (one per arm).
+cat >"$tmp/tiny.sweep" <<EOF
+gar-sweep v1
+trace $trace
+plan poll block
+plan poll+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8
+estimator adl oracle
+host $tmp/this.host
+mode open
+seed 1
+EOF
+for round in 1 2; do
+    "$gar" verify --sweep "$tmp/tiny.sweep" --db "$tmp/v.db" --limit 20 --host "$tmp/this.host" \
+        >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    [ "$status" -le 1 ] || fail "sweep $round: exit $status: $(cat "$tmp/err")"
+    [ "$(grep -c '^verified: .* waits=20 .*verdict=\(agree\|disagree\)$' "$tmp/out")" -eq 3 ] ||
+        fail "sweep $round: not three verified arms: $(cat "$tmp/out")"
+    grep -q '^skipped: .*estimator=oracle' "$tmp/out" || fail "sweep $round: oracle not skipped"
+    grep -qx 'verifications: 3' "$tmp/out" || fail "sweep $round: count"
+    agree=$(sed -n 's/^agree: //p' "$tmp/out")
+    case "$status:$agree" in
+    0:3 | 1:[012]) ;;
+    *) fail "sweep $round: exit $status with $agree of 3 agreeing" ;;
+    esac
+done
+# The report shows them: a table row and a chart per arm (rows replaced, not added).
+if command -v gnuplot >/dev/null 2>&1; then
+    "$gar" sweep "$tmp/tiny.sweep" --db "$tmp/v.db" >/dev/null 2>&1 || fail "sweep into v.db"
+    "$gar" report --db "$tmp/v.db" --out "$tmp/report" >/dev/null 2>"$tmp/err" ||
+        fail "report: $(cat "$tmp/err")"
+    grep -q '<h2>Simulation vs this machine</h2>' "$tmp/report/report.html" ||
+        fail "report: no simulation-vs-machine section"
+    [ "$(grep -o 'src="verify-[0-9]*.png"' "$tmp/report/report.html" | sort -u | wc -l)" -eq 3 ] ||
+        fail "report: not three verification charts"
+    [ -s "$tmp/report/verify-3.png" ] || fail "report: verify-3.png missing"
+fi
+refused "sweep with a trace" 'error 11 (Usage)' "$trace" --sweep "$tmp/tiny.sweep" --db "$tmp/v.db"
+refused "sweep without db" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep"
+refused "db without sweep" 'error 11 (Usage)' "$trace" --plan poll --db "$tmp/v.db"
+refused "limit 0" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep" --db "$tmp/v.db" --limit 0
+refused "sweep with a plan" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep" --db "$tmp/v.db" --plan poll
+refused "missing spec" 'error 12 (Io)' --sweep "$tmp/none.sweep" --db "$tmp/v.db"
+
 "$gar" verify --help >"$tmp/out" 2>&1 || fail "--help: exit $?"
+grep -q 'ks_d=0.15' "$tmp/out" || fail "--help: the KS tolerance is not stated"
+grep -q 'busy_diff=0.05' "$tmp/out" || fail "--help: the busy tolerance is not stated"
+grep -q -- '--sweep SPEC' "$tmp/out" || fail "--help: no --sweep"
 grep -q '^usage: gar verify' "$tmp/out" || fail "--help: no usage line"
 "$gar" calibrate --help >"$tmp/out" 2>&1 || fail "calibrate --help: exit $?"
 "$gar" calibrate --samples 0 >"$tmp/out" 2>"$tmp/err"

@@ -68,12 +68,20 @@ static void a_quick_calibration_parses_as_a_host_profile(void **state)
     assert_ordered(&cal.block_wake);
     assert_ordered(&cal.park_wake);
     assert_ordered(&cal.poll_period);
+    assert_ordered(&cal.store_visible);
+    /* Every measurement's rounds are kept: fixed costs, then p50 and p90 of each. */
+    assert_int_equal(cal.spreads, 2 + 2 * 5);
+    assert_string_equal(cal.spread[0].what, "clock_ns");
+    bool any_noisy = false;
+    for (unsigned i = 0; i < cal.spreads; i++)
+        any_noisy |= cal.spread[i].noisy;
+    assert_int_equal(any_noisy, cal.noisy);
     assert_true(cal.sleep_overshoot.samples == 60);
     assert_true(cal.poll_period.value[0] >= 1); /* the format's floor */
     assert_true(cal.clock_ns >= 1);
     assert_non_null(cal.park);
 
-    char text[4096];
+    static char text[GAR_CALIBRATION_TEXT_BYTES];
     size_t len = gar_calibration_format(&cal, text, sizeof text);
     assert_true(len < sizeof text);
     assert_int_equal(strlen(text), len);
@@ -99,6 +107,77 @@ static void a_quick_calibration_parses_as_a_host_profile(void **state)
     assert_same(&cal.poll_period, &profile.poll_period);
 }
 
+/* Noise detection on injected samples: no timing involved. */
+static void rounds_that_disagree_are_noisy(void **state)
+{
+    (void)state;
+    /* The bound: more than 25 % and more than 50 ns apart. */
+    assert_false(gar_calibrate_rounds_disagree((const gar_dur_ns[]){ 40000, 44000, 49000 }, 3));
+    assert_true(gar_calibrate_rounds_disagree((const gar_dur_ns[]){ 40000, 50001, 41000 }, 3));
+    assert_false(gar_calibrate_rounds_disagree((const gar_dur_ns[]){ 40000, 50000, 41000 }, 3));
+    assert_false(gar_calibrate_rounds_disagree((const gar_dur_ns[]){ 10, 60, 20 }, 3)); /* 50 ns */
+    assert_true(gar_calibrate_rounds_disagree((const gar_dur_ns[]){ 10, 61, 20 }, 3));
+    assert_false(gar_calibrate_rounds_disagree((const gar_dur_ns[]){ 7 }, 1));
+
+    /* Three rounds of 100 samples: 1..100 µs twice, then a neighbour doubles
+     * the third's tail only (its p50 stays, its p90 moves). */
+    gar_dur_ns v[300];
+    for (unsigned r = 0; r < 3; r++)
+        for (unsigned i = 0; i < 100; i++) {
+            gar_dur_ns x = (gar_dur_ns)(100 - i) * 1000; /* unsorted on purpose */
+            v[r * 100 + i] = r == 2 && x > 60000 ? 2 * x : x;
+        }
+    const size_t ends[3] = { 100, 200, 300 };
+    gar_calibrate_spread s[2];
+    assert_true(gar_calibrate_judge_rounds(v, ends, "block_wake_ns", false, s));
+    assert_string_equal(s[0].what, "block_wake_ns p50");
+    assert_string_equal(s[1].what, "block_wake_ns p90");
+    assert_int_equal(s[0].round[0], 50000);
+    assert_int_equal(s[0].round[2], 50000);
+    assert_false(s[0].noisy);
+    assert_int_equal(s[1].round[1], 90000);
+    assert_int_equal(s[1].round[2], 180000);
+    assert_true(s[1].noisy);
+
+    /* The same rounds, quiet: nothing is noisy, and an empty round reads 0. */
+    for (unsigned i = 0; i < 300; i++)
+        v[i] = (gar_dur_ns)(i % 100 + 1) * 1000;
+    assert_false(gar_calibrate_judge_rounds(v, ends, "k", false, s));
+    const size_t with_empty[3] = { 100, 100, 200 };
+    gar_calibrate_judge_rounds(v, with_empty, "k", false, s);
+    assert_int_equal(s[0].round[1], 0);
+    assert_true(s[0].noisy);
+
+    /* Time-weighted: 99 turns of 50 ns and one preempted for 5 µs hold over half
+     * their time in that one turn, so its round's p50 by time is 5 µs where
+     * the quiet rounds' is 50 ns; by count all three read 50 ns. */
+    gar_dur_ns turns[300];
+    for (unsigned i = 0; i < 300; i++)
+        turns[i] = 50;
+    turns[250] = 5000;
+    gar_dur_ns again[300];
+    memcpy(again, turns, sizeof turns);
+    assert_false(gar_calibrate_judge_rounds(turns, ends, "poll turn", false, s));
+    assert_true(gar_calibrate_judge_rounds(again, ends, "poll turn", true, s));
+    assert_int_equal(s[0].round[0], 50);
+    assert_int_equal(s[0].round[2], 5000);
+}
+
+/* The calibration files its samples under the leads the simulator picks. */
+static void calibrated_leads_are_the_profiles(void **state)
+{
+    (void)state;
+    gar_host_dist base = { 0 }, at[GAR_HOST_LEADS];
+    memset(at, 0, sizeof at);
+    for (unsigned k = 0; k < GAR_HOST_LEADS; k++)
+        at[k].count = 5;
+    assert_int_equal(GAR_CALIBRATE_LEADS, GAR_HOST_LEADS);
+    for (gar_dur_ns ns = 1000; ns < 50 * GAR_NS_PER_MS; ns = ns * 21 / 20 + 1) {
+        unsigned k = gar_calibrate_lead_of(ns);
+        assert_ptr_equal(gar_host_dist_for_lead(&base, at, ns), &at[k]);
+    }
+}
+
 static void nearest_rank_and_bad_options(void **state)
 {
     (void)state;
@@ -120,6 +199,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_quick_calibration_parses_as_a_host_profile),
         cmocka_unit_test(nearest_rank_and_bad_options),
+        cmocka_unit_test(rounds_that_disagree_are_noisy),
+        cmocka_unit_test(calibrated_leads_are_the_profiles),
     };
     return cmocka_run_group_tests_name("calibrate", tests, NULL, NULL);
 }

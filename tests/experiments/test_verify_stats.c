@@ -90,13 +90,13 @@ static void a_quantile_agrees_by_ratio_or_by_absolute_distance(void **state)
 {
     (void)state;
     gar_verify_tolerance tol = gar_verify_tolerance_default();
-    assert_true(gar_verify_quantile_agrees(&tol, 100000, 50000));  /* ratio 2 */
-    assert_false(gar_verify_quantile_agrees(&tol, 100001, 50000)); /* just past 2 */
-    assert_true(gar_verify_quantile_agrees(&tol, 50000, 100000));  /* ratio 1/2 */
-    assert_false(gar_verify_quantile_agrees(&tol, 49999, 100000));
-    assert_true(gar_verify_quantile_agrees(&tol, 900, 60));        /* ratio 15, 0.8 µs apart */
-    assert_true(gar_verify_quantile_agrees(&tol, 20060, 60));      /* exactly 20 µs apart */
-    assert_false(gar_verify_quantile_agrees(&tol, 20061, 60));
+    assert_true(gar_verify_quantile_agrees(&tol, 50000, 40000));   /* ratio 1.25 */
+    assert_false(gar_verify_quantile_agrees(&tol, 50001, 40000));  /* just past 1.25 */
+    assert_true(gar_verify_quantile_agrees(&tol, 40000, 50000));   /* ratio 0.8 */
+    assert_false(gar_verify_quantile_agrees(&tol, 39999, 50000));
+    assert_true(gar_verify_quantile_agrees(&tol, 900, 60));        /* ratio 15, 0.84 µs apart */
+    assert_true(gar_verify_quantile_agrees(&tol, 1060, 60));       /* exactly 1 µs apart */
+    assert_false(gar_verify_quantile_agrees(&tol, 1061, 60));
 }
 
 static void a_quantile_is_judged_only_with_ten_waits_above_it(void **state)
@@ -137,24 +137,28 @@ static void a_value_agrees_with_a_band_it_lies_in_or_near(void **state)
 {
     (void)state;
     gar_verify_tolerance tol = gar_verify_tolerance_default();
-    /* A knee: the band spans 85 µs to 3 ms; anything inside agrees. */
-    assert_true(gar_verify_agrees_with_band(&tol, 2800000, 85000, 3000000));
-    assert_true(gar_verify_agrees_with_band(&tol, 6000000, 85000, 3000000)); /* 2x the top */
-    assert_false(gar_verify_agrees_with_band(&tol, 6000001, 85000, 3000000));
-    assert_true(gar_verify_agrees_with_band(&tol, 42500, 85000, 3000000));   /* half the bottom */
-    assert_false(gar_verify_agrees_with_band(&tol, 42000, 85000, 3000000));
-    assert_true(gar_verify_agrees_with_band(&tol, 100, 20000, 20000));       /* within 20 µs */
+    /* A knee: the band spans 80 µs to 3 ms; anything inside agrees. */
+    assert_true(gar_verify_agrees_with_band(&tol, 2800000, 80000, 3000000));
+    assert_true(gar_verify_agrees_with_band(&tol, 3750000, 80000, 3000000)); /* 1.25x the top */
+    assert_false(gar_verify_agrees_with_band(&tol, 3750001, 80000, 3000000));
+    assert_true(gar_verify_agrees_with_band(&tol, 64000, 80000, 3000000));   /* 0.8x the bottom */
+    assert_false(gar_verify_agrees_with_band(&tol, 63999, 80000, 3000000));
+    assert_true(gar_verify_agrees_with_band(&tol, 100, 1100, 1100));         /* within 1 µs */
 }
 
 static void tolerances_are_set_from_text_and_bad_text_is_refused(void **state)
 {
     (void)state;
     gar_verify_tolerance tol = gar_verify_tolerance_default();
-    assert_true(tol.ks_d_max == 0.25 && tol.ratio_min == 0.5 && tol.ratio_max == 2.0);
-    assert_int_equal(tol.abs_ns, 20000);
+    /* The defaults gar verify --help states. */
+    assert_true(tol.ks_d_max == 0.15 && tol.ks_d_block_max == 0.25);
+    assert_true(tol.ratio_min == 0.8 && tol.ratio_max == 1.25);
+    assert_int_equal(tol.abs_ns, 1000);
     assert_int_equal(tol.tail_waits_min, 10);
-    assert_true(tol.busy_diff_max == 0.15);
+    assert_true(tol.busy_diff_max == 0.05);
     assert_true(tol.band_z == 2.0);
+    assert_int_equal(gar_verify_tolerance_set(&tol, "ks_d_block=0.3", "verify", NULL), 0);
+    assert_true(tol.ks_d_block_max == 0.3);
 
     assert_int_equal(gar_verify_tolerance_set(&tol, "ks_d=0.2", "verify", NULL), 0);
     assert_true(tol.ks_d_max == 0.2);
@@ -179,6 +183,68 @@ static void tolerances_are_set_from_text_and_bad_text_is_refused(void **state)
     }
 }
 
+/* n waits: value i is base + i * step (i = 0 .. n-1), in reverse order. */
+static void ramp(gar_dur_ns *v, size_t n, gar_dur_ns base, gar_dur_ns step)
+{
+    for (size_t i = 0; i < n; i++)
+        v[i] = base + (gar_dur_ns)(n - 1 - i) * step;
+}
+
+/* The verdict of two injected runs of 1000 waits, check by check. */
+static void a_comparison_judges_each_check_by_the_defaults(void **state)
+{
+    (void)state;
+    enum { n = 1000 };
+    static gar_dur_ns real[n], sim[n];
+    gar_verify_tolerance tol = gar_verify_tolerance_default();
+    gar_verify_comparison c;
+
+    /* The same samples: everything passes, D = 0, the max is never judged. */
+    ramp(real, n, 200, 1);
+    ramp(sim, n, 200, 1);
+    gar_verify_compare(&tol, false, real, sim, n, 1.0, 0.96, &c);
+    assert_true(c.agree);
+    assert_true(c.ks_d == 0 && c.ks_d_max == 0.15);
+    assert_int_equal(c.q[0].real, 699); /* nearest rank: the 500th */
+    assert_int_equal(c.q[0].check, GAR_CHECK_PASS);
+    assert_int_equal(c.q[3].check, GAR_CHECK_NOT_JUDGED);
+    assert_int_equal(c.busy_check, GAR_CHECK_PASS);
+
+    /* Busy 0.06 apart: only that check fails. */
+    gar_verify_compare(&tol, false, real, sim, n, 1.0, 0.94, &c);
+    assert_false(c.agree);
+    assert_int_equal(c.busy_check, GAR_CHECK_FAIL);
+    assert_int_equal(c.ks_check, GAR_CHECK_PASS);
+
+    /* Sim shifted up by 200 ns, a fifth of the ramp:
+     * D = 0.2 fails poll's 0.15 but passes a blocking plan's 0.25; the
+     * quantiles differ by 200 ns, within 1 µs. */
+    ramp(real, n, 200, 1);
+    ramp(sim, n, 400, 1);
+    gar_verify_compare(&tol, false, real, sim, n, 1, 1, &c);
+    assert_true(c.ks_d > 0.1999 && c.ks_d < 0.2001);
+    assert_int_equal(c.ks_check, GAR_CHECK_FAIL);
+    assert_int_equal(c.q[0].check, GAR_CHECK_PASS);
+    assert_false(c.agree);
+    ramp(real, n, 200, 1);
+    ramp(sim, n, 400, 1);
+    gar_verify_compare(&tol, true, real, sim, n, 1, 1, &c);
+    assert_true(c.ks_d_max == 0.25);
+    assert_true(c.agree);
+
+    /* Microseconds: block wakes of 30..39.99 µs real against 40..49.99 µs
+     * sim.  p50 35 µs against 45 µs: ratio 0.78, past 1/1.25, and 10 µs
+     * apart, past 1 µs: fails, as does D = 1. */
+    ramp(real, n, 30000, 10);
+    ramp(sim, n, 40000, 10);
+    gar_verify_compare(&tol, true, real, sim, n, 0, 0, &c);
+    assert_int_equal(c.q[0].real, 34990);
+    assert_int_equal(c.q[0].sim, 44990);
+    assert_int_equal(c.q[0].check, GAR_CHECK_FAIL);
+    assert_true(c.ks_d == 1.0);
+    assert_false(c.agree);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +255,7 @@ int main(void)
         cmocka_unit_test(ks_critical_value_matches_the_formula),
         cmocka_unit_test(quantiles_are_nearest_rank),
         cmocka_unit_test(ratios_are_real_over_sim),
+        cmocka_unit_test(a_comparison_judges_each_check_by_the_defaults),
         cmocka_unit_test(a_quantile_agrees_by_ratio_or_by_absolute_distance),
         cmocka_unit_test(a_quantile_is_judged_only_with_ten_waits_above_it),
         cmocka_unit_test(the_sampling_band_is_two_standard_errors_of_the_level),

@@ -35,7 +35,9 @@ static void bundled_profiles_load(void **state)
     assert_int_equal(gar_host_profile_load(GAR_DATA_DIR "/hosts/waitpkg.host", &wp, &err), 0);
     assert_false(vm.word_wait);
     assert_true(wp.word_wait);
-    assert_int_equal(vm.clock_ns, 24);
+    assert_int_equal(vm.clock_ns, 23);
+    assert_true(vm.store_visible.count > 0); /* measured: the optional keys too */
+    assert_true(vm.block_wake_at[2].count > 0);
     /* The anchors the files cite. */
     assert_in_range(gar_host_dist_median(&vm.sleep_overshoot), 25000, 50000);
     assert_in_range(gar_host_dist_median(&vm.block_wake), 35000, 50000);
@@ -106,6 +108,13 @@ static void faults_are_refused_with_their_line(void **state)
         { "gar-host v1\npark_wake_ns p0=0 p1=1 p2=1 p3=1 p4=1 p5=1 p6=1 p7=1 p8=1 p9=1 p10=1 "
           "p50=2 p90=3 p99=4 p99.5=4 p99.9=4 p100=5\n", "2", "more than 16 quantiles" },
         { "gar-host v1\npoll_period_ns p0=0 p50=2 p90=3 p99=4 p100=5\n", "2", "p0 must be at least 1" },
+        /* The optional keys: checked as any other, and only the stated leads exist. */
+        { "gar-host v1\n" VALID_TAIL "block_wake_ns@2ms p0=1 p50=2 p90=3 p99=4 p100=5\n", "9",
+          "unknown key 'block_wake_ns@2ms'" },
+        { "gar-host v1\n" VALID_TAIL "store_visible_ns p0=1 p50=2 p90=3 p99=4 p100=5\n"
+          "store_visible_ns p0=1 p50=2 p90=3 p99=4 p100=5\n", "10", "store_visible_ns given twice" },
+        { "gar-host v1\n" VALID_TAIL "sleep_overshoot_ns@1ms p0=1 p50=2 p90=3 p100=5\n", "9",
+          "sleep_overshoot_ns@1ms: missing p99" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gar_host_profile p;
@@ -119,6 +128,63 @@ static void faults_are_refused_with_their_line(void **state)
         assert_string_equal(err.argv[0], "t.host");
         assert_memory_equal(&p, &before, sizeof p); /* nothing half-loaded */
     }
+}
+
+/* The optional keys fill their fields; left out, a distribution has count 0. */
+static void optional_keys_fill_their_fields(void **state)
+{
+    (void)state;
+    gar_host_profile p;
+    gar_error err;
+    assert_int_equal(parse("gar-host v1\n" VALID_TAIL, &p, &err), 0);
+    assert_int_equal(p.store_visible.count, 0);
+    for (unsigned k = 0; k < GAR_HOST_LEADS; k++) {
+        assert_int_equal(p.sleep_overshoot_at[k].count, 0);
+        assert_int_equal(p.block_wake_at[k].count, 0);
+    }
+    const char *text = "gar-host v1\n" VALID_TAIL
+                       "store_visible_ns p0=100 p50=200 p90=300 p99=400 p100=500\n"
+                       "sleep_overshoot_ns@100us p0=1 p50=1 p90=1 p99=1 p100=1\n"
+                       "sleep_overshoot_ns@10ms p0=9 p50=9 p90=9 p99=9 p100=9\n"
+                       "block_wake_ns@300us p0=3 p50=3 p90=3 p99=3 p100=3\n"
+                       "block_wake_ns@1ms p0=4 p50=4 p90=4 p99=4 p100=4\n"
+                       "block_wake_ns@3ms p0=5 p50=5 p90=5 p99=5 p100=5\n";
+    assert_int_equal(parse(text, &p, &err), 0);
+    assert_int_equal(p.store_visible.count, 5);
+    assert_int_equal(p.store_visible.value[1], 200);
+    assert_int_equal(p.sleep_overshoot_at[0].value[0], 1);
+    assert_int_equal(p.sleep_overshoot_at[1].count, 0);
+    assert_int_equal(p.sleep_overshoot_at[4].value[0], 9);
+    assert_int_equal(p.block_wake_at[0].count, 0);
+    assert_int_equal(p.block_wake_at[1].value[0], 3);
+    assert_int_equal(p.block_wake_at[2].value[0], 4);
+    assert_int_equal(p.block_wake_at[3].value[0], 5);
+    assert_int_equal(gar_host_lead_ns(2), GAR_NS_PER_MS);
+    assert_string_equal(gar_host_lead_name(4), "10ms");
+    assert_null(gar_host_lead_name(GAR_HOST_LEADS));
+}
+
+/* A wait takes the stated lead nearest its length in ratio; none stated: the base. */
+static void a_wait_takes_the_nearest_stated_lead(void **state)
+{
+    (void)state;
+    gar_host_dist base = { 0 }, at[GAR_HOST_LEADS];
+    memset(at, 0, sizeof at);
+    assert_ptr_equal(gar_host_dist_for_lead(&base, at, GAR_NS_PER_MS), &base);
+    at[2].count = 5; /* 1 ms only: every length takes it */
+    assert_ptr_equal(gar_host_dist_for_lead(&base, at, 0), &at[2]);
+    assert_ptr_equal(gar_host_dist_for_lead(&base, at, 10 * GAR_NS_PER_S), &at[2]);
+    at[2].count = 0;
+    at[0].count = at[4].count = 5; /* 100 µs and 10 ms: the midpoint in ratio is 1 ms */
+    assert_ptr_equal(gar_host_dist_for_lead(&base, at, 999999), &at[0]);
+    assert_ptr_equal(gar_host_dist_for_lead(&base, at, GAR_NS_PER_MS), &at[4]); /* a tie: longer */
+    at[1].count = at[2].count = at[3].count = 5; /* all: 173, 548, 1732, 5477 µs between */
+    assert_ptr_equal(gar_host_dist_for_lead(&base, at, 173000), &at[0]);
+    assert_ptr_equal(gar_host_dist_for_lead(&base, at, 174000), &at[1]);
+    assert_ptr_equal(gar_host_dist_for_lead(&base, at, 850000), &at[2]);
+    assert_ptr_equal(gar_host_dist_for_lead(&base, at, 5 * GAR_NS_PER_MS), &at[3]);
+    assert_ptr_equal(gar_host_dist_for_lead(&base, at, 6 * GAR_NS_PER_MS), &at[4]);
+    assert_ptr_equal(gar_host_dist_for_lead(&base, at, UINT64_MAX), &at[4]);
 }
 
 static void a_nul_byte_is_refused(void **state)
@@ -235,6 +301,8 @@ int main(void)
         cmocka_unit_test(bundled_profiles_load),
         cmocka_unit_test(a_valid_text_fills_every_field),
         cmocka_unit_test(faults_are_refused_with_their_line),
+        cmocka_unit_test(optional_keys_fill_their_fields),
+        cmocka_unit_test(a_wait_takes_the_nearest_stated_lead),
         cmocka_unit_test(a_nul_byte_is_refused),
         cmocka_unit_test(a_missing_file_is_an_io_error),
         cmocka_unit_test(sampling_interpolates_the_inverse_cdf),

@@ -123,6 +123,81 @@ static void flag_predict_parks_only_after_the_sleep(void **state)
     assert_int_equal(r.report.parks, 2);
 }
 
+/* Store visibility: a query sees the completion only when it starts at or
+ * after it, and then takes max(query, v).  Poll turns run 1 + 2(k-1) .. 2k
+ * µs, their queries 2k .. 2k + 1 µs: the 500th query starts at 1000 µs, the
+ * completion, and answers done 1.5 µs later (1001 µs without it).  A wait
+ * whose work finished before it pays v on its first query instead. */
+static void a_poll_sees_the_completion_only_once_visible(void **state)
+{
+    (void)state;
+    for (int exact = 0; exact <= 1; exact++) {
+        world w;
+        gar_sim_wait_result r;
+        world_make(&w, true, GAR_SIM_FAULT_NONE, 0);
+        w.host.profile.store_visible = constant_dist(1500);
+        w.host.exact_polls = exact == 1;
+        assert_int_equal(run(&w, GAR_PARK_POLL, false, 0, GAR_MONO_NEVER, &r, NULL), 0);
+        assert_int_equal(r.end, 1001500);
+        assert_int_equal(r.report.polls, 500);
+        assert_int_equal(r.busy_ns, r.end);
+    }
+    world w;
+    gar_sim_wait_result r;
+    world_make(&w, true, GAR_SIM_FAULT_NONE, 0);
+    w.host.profile.store_visible = constant_dist(1500);
+    gar_plan plan = plan_of(GAR_PARK_POLL, false);
+    /* Started at 2 ms, 1 ms after the completion: one query, 1.5 µs. */
+    assert_int_equal(gar_sim_host_wait(&w.host, &w.dev, &w.work, &plan, false, 0, 2 * DONE_NS,
+                                       GAR_MONO_NEVER, &r, NULL), 0);
+    assert_int_equal(r.report.kind, GAR_WAIT_KIND_IMMEDIATE);
+    assert_int_equal(r.end - r.start, 1500);
+}
+
+/* A sleep's overshoot comes from the stated lead nearest its length: the
+ * 849 µs sleep (1 µs to 850 µs) takes @1ms (40 µs), not the base (20 µs)
+ * nor @300us (10 µs); then the query at 891 µs and polls of 2 µs to 1001 µs. */
+static void a_sleep_overshoots_by_its_length(void **state)
+{
+    (void)state;
+    world w;
+    gar_sim_wait_result r;
+    world_make(&w, true, GAR_SIM_FAULT_NONE, 0);
+    w.host.profile.sleep_overshoot_at[1] = constant_dist(10000);
+    w.host.profile.sleep_overshoot_at[2] = constant_dist(40000);
+    assert_int_equal(run(&w, GAR_PARK_POLL, true, 850000, GAR_MONO_NEVER, &r, NULL), 0);
+    assert_int_equal(r.asleep_ns, 850000 + 40000 - Q_NS);
+    assert_int_equal(r.report.polls, 55);
+    assert_int_equal(r.end, DONE_NS + Q_NS);
+}
+
+/* A blocking wake by how long the thread blocked: 999 µs takes @1ms
+ * (15 µs); 7.999 ms takes @10ms (90 µs; 8 ms is nearer 10 ms than 1 ms in
+ * ratio). */
+static void a_block_wakes_by_how_long_it_blocked(void **state)
+{
+    (void)state;
+    static const struct {
+        gar_mono_ns done;
+        gar_dur_ns wake;
+    } cases[] = { { GAR_NS_PER_MS, 15000 }, { 8 * GAR_NS_PER_MS, 90000 } };
+    for (size_t i = 0; i < 2; i++) {
+        world w;
+        gar_sim_wait_result r;
+        gar_sim_device_options o = { .streams = 1 };
+        assert_int_equal(gar_sim_device_init(&w.dev, &o, NULL), 0);
+        gar_host_profile hp = exact_profile(true);
+        hp.block_wake_at[2] = constant_dist(15000);
+        hp.block_wake_at[4] = constant_dist(90000);
+        assert_int_equal(gar_sim_host_init(&w.host, &hp, 1, NULL), 0);
+        assert_int_equal(gar_sim_device_enqueue(&w.dev, 0, 0, cases[i].done, GAR_SIM_FAULT_NONE,
+                                                &w.work, NULL), 0);
+        assert_int_equal(run(&w, GAR_PARK_BLOCK, false, 0, GAR_MONO_NEVER, &r, NULL), 0);
+        assert_int_equal(r.end, cases[i].done + cases[i].wake);
+        assert_int_equal(r.asleep_ns, cases[i].done + cases[i].wake - Q_NS);
+    }
+}
+
 static void a_late_wake_is_kind_late(void **state)
 {
     (void)state;
@@ -279,6 +354,9 @@ int main(void)
         cmocka_unit_test(poll_predict_is_busy_only_for_the_margin_less_the_overshoot),
         cmocka_unit_test(flag_parks_to_the_store_then_confirms),
         cmocka_unit_test(flag_predict_parks_only_after_the_sleep),
+        cmocka_unit_test(a_poll_sees_the_completion_only_once_visible),
+        cmocka_unit_test(a_sleep_overshoots_by_its_length),
+        cmocka_unit_test(a_block_wakes_by_how_long_it_blocked),
         cmocka_unit_test(a_late_wake_is_kind_late),
         cmocka_unit_test(a_hung_device_ends_at_the_deadline),
         cmocka_unit_test(a_hung_device_ends_at_any_deadline_at_once),
