@@ -4,9 +4,9 @@
  * the temporary one.
  *
  * The one recipe of gar's file writers: traces (trace.c), whole small files
- * such as calibrated host profiles (experiments/write_atomic.h) and merged
+ * such as calibrated host profiles (experiments/cli/write_atomic.h) and merged
  * databases (gar merge).  Plots and reports stage a whole folder instead
- * (experiments/plot.h).
+ * (experiments/report/plot.h).
  *
  * Use: begin; write to `fd` (or hand it to fdopen, then set fd to -1 after
  * fclose); sync; commit when all went well; end always.  Errors name the

@@ -1,7 +1,7 @@
 /* sim/key_index.h — u64 keys numbered 0, 1, 2, ... in the order they are
  * first added, so a run keeps what belongs to each key in a plain array.
  * The replay (replay.c) and the real-host verification
- * (experiments/verify_real.c) number a trace's readback points with it, so
+ * (experiments/verify/verify_real.c) number a trace's readback points with it, so
  * both find a point's estimator the same way; any other id a trace carries
  * (a stream's) can be numbered alike.
  *

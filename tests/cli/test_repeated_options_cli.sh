@@ -67,8 +67,8 @@ refused --seed verify "$tmp/t.csv" --plan poll --seed 1 --seed 2
     fail "--tolerance gave ks_d twice unrefused: $(cat "$tmp/err")"
 
 # No verb parses its options around the shared loop.
-if grep -n 'getopt_long *(' "$src"/experiments/*.c | grep -v '^[^:]*/cli\.c:'; then
-    fail "a verb calls getopt_long itself: use gar_cli_getopt (experiments/cli.h)"
+if grep -n 'getopt_long *(' "$src"/experiments/*/*.c | grep -v '^[^:]*/cli\.c:'; then
+    fail "a verb calls getopt_long itself: use gar_cli_getopt (experiments/cli/cli.h)"
 fi
 
 [ "$failures" -eq 0 ] || exit 1

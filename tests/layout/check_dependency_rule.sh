@@ -2,7 +2,10 @@
 # tests/layout/check_dependency_rule.sh SOURCE_ROOT — checks the one dependency
 # rule of the layout: core/ includes only the freestanding-style C headers it
 # is allowed and its own; sim/ and backends/ never include each other; only
-# experiments/ uses SQLite.  Prints each violation; exits 1 if there is any.
+# experiments/ uses SQLite; experiments/ keeps each part in its folder, and only
+# the command (cli/) reaches the verbs' helpers, and the importers (import/)
+# know nothing of reports or verification.  Prints each violation; exits 1 if
+# there is any.
 set -eu
 root=$1
 status=0
@@ -38,6 +41,29 @@ check_no_include backends '#[[:space:]]*include[[:space:]]*["<](\.\./)*sim/' "ba
 for dir in core sim backends; do
     check_no_include "$dir" '#[[:space:]]*include[[:space:]]*<sqlite3\.h>' "only experiments/ links SQLite"
 done
+
+# experiments/: every source sits in its part's folder.
+for file in "$root"/experiments/*.[ch]; do
+    [ -e "$file" ] && violation "$file: experiments/ keeps its sources in part folders (cli, import, sweep, report, verify)"
+done
+
+# Headers of part $1 that sources outside the folders $2 include.
+check_part_private() {
+    part=$1 users=$2 why=$3
+    for header in "$root/experiments/$part"/*.h; do
+        [ -e "$header" ] || continue
+        name=$(basename "$header")
+        for dir in "$root"/experiments/*/; do
+            owner=$(basename "$dir")
+            case " $users " in *" $owner "*) continue ;; esac
+            hits=$(grep -lE "#[[:space:]]*include[[:space:]]*\"$name\"" "$dir"*.[ch] 2>/dev/null || true)
+            for h in $hits; do violation "$h includes $part/$name: $why"; done
+        done
+    done
+}
+check_part_private cli "cli" "only the command uses the verbs' helpers"
+check_part_private report "cli report" "only the command and the report draw plots"
+check_part_private verify "cli report verify sweep" "the importers know nothing of verification"
 
 [ "$status" -eq 0 ] && echo "layout: dependency rule holds"
 exit "$status"

@@ -1,0 +1,93 @@
+/* experiments/cli/gar.c — the `gar` command: finds the verb and hands it argv. */
+#include <stdio.h>
+#include <string.h>
+
+#include "verbs.h"
+
+#ifndef GAR_VERSION
+#define GAR_VERSION "unknown"
+#endif
+
+static int verb_help_main(int argc, char **argv);
+
+const gar_verb gar_verbs[] = {
+    { "calibrate", "measure this host into a host profile for the simulator", gar_verb_calibrate_main },
+    { "estimate", "feed a point's deadline estimator samples; print its sleeps", gar_verb_estimate_main },
+    { "executor", "resolve an executor kind against this host", gar_verb_executor_main },
+    { "fill-demo", "the reference fill example, on this host with no GPU", gar_verb_fill_demo_main },
+    { "gen", "write a synthetic trace from a seed", gar_verb_gen_main },
+    { "help", "show this list, or a verb's help", verb_help_main },
+    { "import", "turn a Kineto or Nsight Systems profile into a trace", gar_verb_import_main },
+    { "merge", "join the databases of a sweep's shards into one", gar_verb_merge_main },
+    { "plan", "parse a wait plan or bands and resolve it against this host", gar_verb_plan_main },
+    { "plot", "draw a sweep database's results as PNGs with gnuplot", gar_verb_plot_main },
+    { "probe", "show what this host offers a wait: word wait, io_uring, clock, timer slack", gar_verb_probe_main },
+    { "replay", "replay a trace under one wait policy on a simulated host", gar_verb_replay_main },
+    { "report", "write a sweep database's plots and rankings as an HTML page", gar_verb_report_main },
+    { "sweep", "run a sweep spec's every combination into a SQLite database", gar_verb_sweep_main },
+    { "verify", "run a trace on a real device and in the simulator; compare", gar_verb_verify_main },
+    { NULL, NULL, NULL },
+};
+
+static const gar_verb *find_verb(const char *name)
+{
+    for (const gar_verb *v = gar_verbs; v->name != NULL; v++)
+        if (strcmp(v->name, name) == 0)
+            return v;
+    return NULL;
+}
+
+static void print_overview(FILE *out)
+{
+    fprintf(out,
+            "usage: gar VERB [OPTIONS] [ARGS]\n"
+            "\n"
+            "gar awaits GPU work as a memory descriptor and compares wait policies.\n"
+            "Every verb takes --help. Output is `key: value` lines; a refusal prints\n"
+            "`error N (Name): message` on stderr and exits 2.  An option is given\n"
+            "once (a repeat is refused), except --param, --tolerance and --without,\n"
+            "which add one setting each (--param and --tolerance: each key once).\n"
+            "\n"
+            "verbs:\n");
+    for (const gar_verb *v = gar_verbs; v->name != NULL; v++)
+        fprintf(out, "  %-12s %s\n", v->name, v->summary);
+}
+
+static int verb_help_main(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "--help") != 0 && strcmp(argv[1], "-h") != 0) {
+        const gar_verb *v = find_verb(argv[1]);
+        if (v == NULL || v->main == verb_help_main)
+            return gar_cli_usage_error("help", "no such verb");
+        char help[] = "--help";
+        char *verb_argv[] = { argv[1], help, NULL };
+        return v->main(2, verb_argv);
+    }
+    print_overview(stdout);
+    return GAR_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_overview(stderr);
+        return GAR_EXIT_REFUSED;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        print_overview(stdout);
+        return GAR_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("gar %s\n", GAR_VERSION);
+        return GAR_EXIT_OK;
+    }
+    const gar_verb *verb = find_verb(argv[1]);
+    if (verb == NULL) {
+        char what[256];
+        snprintf(what, sizeof what, "unknown verb '%s' (see 'gar --help')", argv[1]);
+        gar_error err;
+        gar_error_set(&err, GAR_E_USAGE, 2, "gar", what);
+        return gar_cli_refuse(&err);
+    }
+    return verb->main(argc - 1, argv + 1);
+}

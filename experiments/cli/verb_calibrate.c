@@ -1,0 +1,151 @@
+/* experiments/cli/verb_calibrate.c — `gar calibrate`: measures this host into a
+ * gar-host v1 profile (backends/calibrate.h says what each number is). */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "calibrate.h"
+#include "cli_options.h"
+#include "verbs.h"
+#include "write_atomic.h"
+
+static const char verb[] = "calibrate";
+
+static void print_help(FILE *out)
+{
+    fprintf(out,
+            "usage: gar calibrate [--out FILE] [--samples N] [--quick]\n"
+            "\n"
+            "Measures this host into a host profile (gar-host v1, see data/hosts/README.md)\n"
+            "for the simulator: the status query and clock costs, and the distributions of\n"
+            "sleep overshoot and blocking-wait wake (also by how long the thread slept),\n"
+            "park wake, store visibility and poll-loop turn, each with the primitive a real\n"
+            "wait here uses (the POSIX host, the emulated device, the inline driver).\n"
+            "Each measurement runs in %u rounds; their p50 and p90 are printed, and where\n"
+            "the rounds differ by more than %.0f %% (and %u ns) a warning says so and the\n"
+            "profile carries a '# noisy:' line: something else ran meanwhile.\n"
+            "Takes about 40 s (--quick: about 3 s).  Keep the machine otherwise idle.\n"
+            "\n"
+            "options:\n"
+            "  --out FILE    write the profile to FILE atomically and print a summary\n"
+            "                (default: print the profile on standard output)\n"
+            "  --samples N   samples per latency distribution, 1 to %u\n"
+            "                (default %u; with --quick %u)\n"
+            "  --quick       fewer samples and a shorter poll run, for tests (default: off)\n"
+            "  --help        show this help\n"
+            "\n"
+            "example:\n"
+            "  gar calibrate --out this.host && gar verify trace.csv --plan poll --host this.host\n",
+            GAR_CALIBRATE_ROUNDS, GAR_CALIBRATE_NOISE_REL * 100, GAR_CALIBRATE_NOISE_ABS_NS,
+            GAR_CALIBRATE_SAMPLES_MAX, GAR_CALIBRATE_SAMPLES_DEFAULT, GAR_CALIBRATE_SAMPLES_QUICK);
+}
+
+static void print_summary(const char *path, const gar_calibration *cal)
+{
+    printf("profile: %s\n", path);
+    printf("elapsed_s: %.1f\n", (double)cal->elapsed_ns / 1e9);
+    printf("query_ns: %llu\n", (unsigned long long)cal->query_ns);
+    printf("clock_ns: %llu\n", (unsigned long long)cal->clock_ns);
+    printf("word_wait: %s\n", cal->word_wait ? "yes" : "no");
+    const struct {
+        const char *key;
+        const gar_calibrated_dist *dist;
+    } dists[] = {
+        { "sleep_overshoot", &cal->sleep_overshoot },
+        { "block_wake", &cal->block_wake },
+        { "park_wake", &cal->park_wake },
+        { "poll_period", &cal->poll_period },
+        { "store_visible", &cal->store_visible },
+    };
+    for (size_t i = 0; i < sizeof dists / sizeof dists[0]; i++) {
+        const gar_calibrated_dist *d = dists[i].dist;
+        /* The levels every distribution lists: p50 and p99 by rank, and max. */
+        gar_dur_ns p50 = 0, p99 = 0;
+        for (unsigned k = 0; k < d->count; k++) {
+            if (d->level_ppm[k] == 500000)
+                p50 = d->value[k];
+            if (d->level_ppm[k] == 990000)
+                p99 = d->value[k];
+        }
+        printf("%s_ns: p50=%llu p99=%llu max=%llu samples=%llu\n", dists[i].key,
+               (unsigned long long)p50, (unsigned long long)p99,
+               (unsigned long long)d->value[d->count - 1], (unsigned long long)d->samples);
+    }
+    for (unsigned i = 0; i < cal->spreads; i++) {
+        const gar_calibrate_spread *s = &cal->spread[i];
+        gar_dur_ns lo = s->round[0], hi = s->round[0];
+        for (unsigned r = 1; r < GAR_CALIBRATE_ROUNDS; r++) {
+            lo = s->round[r] < lo ? s->round[r] : lo;
+            hi = s->round[r] > hi ? s->round[r] : hi;
+        }
+        printf("rounds %s: %llu %llu %llu spread=%.0f%%%s\n", s->what,
+               (unsigned long long)s->round[0], (unsigned long long)s->round[1],
+               (unsigned long long)s->round[2], lo > 0 ? 100.0 * (double)(hi - lo) / (double)lo : 0.0,
+               s->noisy ? " noisy" : "");
+    }
+}
+
+/* One warning line (stderr) per measurement whose rounds disagree. */
+static void warn_noisy(const gar_calibration *cal)
+{
+    char bound[64];
+    snprintf(bound, sizeof bound, "more than %.0f %% and %u ns apart",
+             GAR_CALIBRATE_NOISE_REL * 100, GAR_CALIBRATE_NOISE_ABS_NS);
+    for (unsigned i = 0; i < cal->spreads; i++) {
+        const gar_calibrate_spread *s = &cal->spread[i];
+        if (!s->noisy)
+            continue;
+        char rounds[96];
+        snprintf(rounds, sizeof rounds, "%llu, %llu, %llu ns", (unsigned long long)s->round[0],
+                 (unsigned long long)s->round[1], (unsigned long long)s->round[2]);
+        gar_error w;
+        gar_error_set(&w, GAR_W_NOISY_CALIBRATION, 3, s->what, rounds, bound);
+        gar_cli_print_warning(stderr, &w);
+    }
+}
+
+int gar_verb_calibrate_main(int argc, char **argv)
+{
+    const char *out_path = NULL;
+    gar_calibrate_options copts = { 0 };
+    unsigned long long samples = 0;
+    char samples_refusal[64];
+    snprintf(samples_refusal, sizeof samples_refusal, "--samples must be 1 to %u",
+             GAR_CALIBRATE_SAMPLES_MAX);
+    const gar_cli_option options[] = {
+        { .name = "out", .takes = GAR_CLI_TEXT, .to = &out_path },
+        { .name = "samples", .takes = GAR_CLI_U64, .to = &samples, .min = 1,
+          .max = GAR_CALIBRATE_SAMPLES_MAX, .refusal = samples_refusal, .quote_value = true },
+        { .name = "quick", .takes = GAR_CLI_FLAG, .to = &copts.quick },
+        { .name = "help", .takes = GAR_CLI_HELP },
+        { .name = NULL },
+    };
+    int parsed = gar_cli_options(verb, argc, argv, options, print_help);
+    if (parsed != GAR_CLI_OPTIONS_DONE)
+        return parsed;
+    copts.samples = (size_t)samples;
+    if (optind != argc)
+        return gar_cli_usage_error(verb, "takes no arguments besides its options");
+
+    gar_error err;
+    gar_calibration cal;
+    if (gar_calibrate_run(&copts, &cal, &err) < 0)
+        return gar_cli_refuse(&err);
+    static char text[GAR_CALIBRATION_TEXT_BYTES];
+    size_t len = gar_calibration_format(&cal, text, sizeof text);
+    if (len >= sizeof text) { /* the header promises the size always suffices */
+        gar_error_set(&err, GAR_E_CAPACITY, 2, "the profile text", "GAR_CALIBRATION_TEXT_BYTES");
+        return gar_cli_refuse(&err);
+    }
+    warn_noisy(&cal);
+    if (out_path == NULL) {
+        fputs(text, stdout);
+        return GAR_EXIT_OK;
+    }
+    if (gar_write_file_atomic(out_path, text, len, &err) < 0)
+        return gar_cli_refuse(&err);
+    print_summary(out_path, &cal);
+    return GAR_EXIT_OK;
+}

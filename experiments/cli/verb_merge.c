@@ -1,0 +1,173 @@
+/* experiments/cli/verb_merge.c — `gar merge OUT.db IN.db...`: join the databases
+ * of a sweep's shards into one, all of them or nothing. */
+#define _POSIX_C_SOURCE 200809L /* stat, unlink */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "atomic_file.h"
+#include "cli.h"
+#include "cli_options.h"
+#include "store.h"
+#include "verbs.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gar merge OUT.db IN.db...\n"
+            "\n"
+            "Copies every run, trace and host of the sweep databases IN.db into OUT.db\n"
+            "(created if missing).  A run already in OUT.db is kept once; one there with\n"
+            "other results refuses the merge.  Every input is checked before anything is\n"
+            "written: a missing file, another program's database, another schema version\n"
+            "(naming the file and both versions) or OUT.db itself among the inputs is\n"
+            "refused.  The merge is built in a temporary file beside OUT.db and renamed\n"
+            "onto it only when every input is in: all of it or nothing, OUT.db untouched\n"
+            "by a refusal.  Do not merge into a database another process is writing.\n"
+            "\n"
+            "options:\n"
+            "  --help   this text\n"
+            "\n"
+            "example:\n"
+            "  gar merge results/sweep.db results/shard-*.db\n");
+}
+
+/* Removes a temporary database and the files SQLite keeps beside it. */
+static void remove_database(const char *path)
+{
+    static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
+    size_t n = strlen(path);
+    char *side = malloc(n + 16);
+    for (size_t i = 0; side != NULL && i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        memcpy(side, path, n);
+        strcpy(side + n, suffixes[i]);
+        unlink(side);
+    }
+    free(side);
+    if (side == NULL)
+        unlink(path);
+}
+
+/* Whether a non-empty write-ahead log lies beside `path`: another process
+ * has the database open (or died in it). */
+static bool log_in_use(const char *path)
+{
+    size_t n = strlen(path);
+    char *wal = malloc(n + 5);
+    if (wal == NULL)
+        return false;
+    memcpy(wal, path, n);
+    strcpy(wal + n, "-wal");
+    struct stat st;
+    bool used = stat(wal, &st) == 0 && st.st_size > 0;
+    free(wal);
+    return used;
+}
+
+static bool same_inode(const char *a, const char *b)
+{
+    struct stat x, y;
+    return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+/* Everything that can be refused before writing: each input a gar
+ * database of this schema version and not the output itself; the output
+ * missing, empty or a gar database.  Returns 1 when the output exists (a
+ * gar database), 0 when it is new, or a negated code. */
+static int check_all(const char *out_path, char **inputs, int count, gar_error *err)
+{
+    for (int i = 0; i < count; i++) {
+        if (same_inode(inputs[i], out_path))
+            return gar_error_set(err, GAR_E_IO, 3, inputs[i], "merge",
+                                 "is the output database itself (a database cannot be merged "
+                                 "into itself)");
+        int rc = gar_store_check(inputs[i], false, "merge", err);
+        if (rc < 0)
+            return rc;
+    }
+    return gar_store_check(out_path, true, "merge into", err);
+}
+
+typedef struct merged {
+    gar_store_merge_stats *stats; /* one per input */
+    unsigned long long added, present;
+} merged;
+
+/* Builds the merge in `temp` (an empty file): the output's rows first when
+ * it exists, then each input. */
+static int build(const char *temp, const char *out_path, bool out_exists, char **inputs,
+                 int count, merged *m, gar_error *err)
+{
+    if (out_exists) {
+        int rc = gar_store_snapshot(out_path, temp, err);
+        if (rc < 0)
+            return rc;
+    }
+    gar_store *store = NULL;
+    int rc = gar_store_open(temp, true, &store, err);
+    for (int i = 0; rc == 0 && i < count; i++) {
+        rc = gar_store_merge(store, inputs[i], &m->stats[i], err);
+        m->added += m->stats[i].added;
+        m->present += m->stats[i].present;
+    }
+    gar_store_close(store); /* checkpoints: the log goes into the file */
+    return rc;
+}
+
+int gar_verb_merge_main(int argc, char **argv)
+{
+    const gar_cli_option options[] = {
+        { .name = "help", .takes = GAR_CLI_HELP },
+        { .name = NULL },
+    };
+    int parsed = gar_cli_options("merge", argc, argv, options, usage);
+    if (parsed != GAR_CLI_OPTIONS_DONE)
+        return parsed;
+    if (argc - optind < 2)
+        return gar_cli_usage_error("merge", "give the output database and at least one input");
+    const char *out_path = argv[optind];
+    char **inputs = argv + optind + 1;
+    int count = argc - optind - 1;
+    gar_error err;
+    int exists = check_all(out_path, inputs, count, &err);
+    if (exists < 0)
+        return gar_cli_refuse(&err);
+
+    merged m = { calloc((size_t)count, sizeof *m.stats), 0, 0 };
+    if (m.stats == NULL) {
+        gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for the merge", "exhausted");
+        return gar_cli_refuse(&err);
+    }
+    /* SQLite builds the merge in an empty file beside the output, which
+     * takes the output's name only when it is whole. */
+    gar_atomic_file file;
+    int rc = gar_atomic_file_begin(&file, out_path, ".merge-XXXXXX", &err);
+    if (rc == 0) {
+        rc = gar_atomic_file_close(&file, &err);
+        if (rc == 0)
+            rc = build(file.temp, out_path, exists == 1, inputs, count, &m, &err);
+        if (rc == 0 && exists == 1 && log_in_use(out_path))
+            rc = gar_error_set(&err, GAR_E_IO, 3, out_path, "merge into",
+                               "another process has it open (its write-ahead log is in use); "
+                               "merge when it is done");
+        if (rc == 0)
+            rc = gar_atomic_file_commit(&file, "rename the merge onto", &err);
+        if (rc < 0)
+            remove_database(file.temp); /* and its journal or log, if SQLite left one */
+        gar_atomic_file_end(&file, rc);
+    }
+    if (rc < 0) {
+        free(m.stats);
+        return gar_cli_refuse(&err);
+    }
+    printf("out: %s\n", out_path);
+    for (int i = 0; i < count; i++)
+        printf("in: %s (%llu runs, %llu added, %llu already present)\n", inputs[i],
+               (unsigned long long)m.stats[i].runs, (unsigned long long)m.stats[i].added,
+               (unsigned long long)m.stats[i].present);
+    printf("added: %llu\n", m.added);
+    printf("present: %llu\n", m.present);
+    free(m.stats);
+    return GAR_EXIT_OK;
+}

@@ -1,0 +1,124 @@
+/* experiments/cli/verb_plot.c — `gar plot --db FILE --out DIR`: a sweep
+ * database's results as PNGs, each beside the gnuplot script that drew it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_options.h"
+#include "plot.h"
+#include "results.h"
+#include "store.h"
+#include "verbs.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gar plot --db FILE --out DIR [--trace T] [--run ID]\n"
+            "\n"
+            "Draws the results of the sweep database FILE with gnuplot into DIR (created\n"
+            "if missing), each PNG beside its script (NAME.gp) and data (NAME.dat):\n"
+            "  pareto-HOST-MODE.png   busy CPU against p99 overshoot per arm, the Pareto\n"
+            "                         frontier drawn, one panel per trace\n"
+            "  cdf-TRACE-HOST-MODE.png  the overshoot CDF of each plan on trace T\n"
+            "  prediction-ID.png      run ID's prediction against the true residual\n"
+            "The last two re-run stored runs to see every wait (they need the trace\n"
+            "files the sweep read) and refuse if the replay no longer reproduces the\n"
+            "stored metrics.  Needs gnuplot with the pngcairo terminal on PATH.\n"
+            "All or nothing: the files are made in a staging folder inside DIR and\n"
+            "moved into DIR only when every one is complete (each PNG checked whole), so\n"
+            "a refusal, a failing gnuplot or a full disk leaves DIR as it was.\n"
+            "\n"
+            "options:\n"
+            "  --db FILE    the sweep database (required)\n"
+            "  --out DIR    the output folder (required)\n"
+            "  --trace T    the trace of the CDF and prediction plots: its short name\n"
+            "               ('steady'), or its hash (4+ hex digits); default: the first\n"
+            "  --run ID     the run of the prediction plot (runs.id); default: trace T's\n"
+            "               first run with predict under adl, least seed\n"
+            "  --help       this text\n"
+            "\n"
+            "example:\n"
+            "  gar plot --db results/sweep.db --out results --trace bimodal\n");
+}
+
+int gar_verb_plot_main(int argc, char **argv)
+{
+    const char *db_path = NULL, *dir = NULL, *trace = NULL;
+    unsigned long long run_id = 0;
+    const gar_cli_option options[] = {
+        { .name = "db", .takes = GAR_CLI_TEXT, .to = &db_path },
+        { .name = "out", .takes = GAR_CLI_TEXT, .to = &dir },
+        { .name = "trace", .takes = GAR_CLI_TEXT, .to = &trace },
+        { .name = "run", .takes = GAR_CLI_U64, .to = &run_id, .min = 1, .max = INT64_MAX,
+          .refusal = "--run takes a run id (a whole number >= 1)" },
+        { .name = "help", .takes = GAR_CLI_HELP },
+        { .name = NULL },
+    };
+    int parsed = gar_cli_options("plot", argc, argv, options, usage);
+    if (parsed != GAR_CLI_OPTIONS_DONE)
+        return parsed;
+    if (optind != argc)
+        return gar_cli_usage_error("plot", "takes no arguments besides the options");
+    if (db_path == NULL || dir == NULL)
+        return gar_cli_usage_error("plot", "--db FILE and --out DIR are required");
+
+    gar_error err;
+    if (gar_plot_check_gnuplot(&err) < 0)
+        return gar_cli_refuse(&err);
+    gar_store *store = NULL;
+    if (gar_store_open(db_path, false, &store, &err) < 0)
+        return gar_cli_refuse(&err);
+    gar_arm_list arms = { NULL, 0 };
+    gar_plot_files *files = calloc(1, sizeof *files);
+    int rc = files == NULL ? gar_error_set(&err, GAR_E_CAPACITY, 2, "memory", "exhausted") : 0;
+    /* What can be checked is checked before a file is made. */
+    if (rc == 0)
+        rc = gar_results_check_rows(store, &err);
+    if (rc == 0)
+        rc = gar_results_arms(store, &arms, &err);
+    long pick = -1;
+    if (rc == 0 && arms.count == 0)
+        rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", db_path,
+                           "holds no runs to plot");
+    if (rc == 0 && (pick = gar_plot_find_trace(&arms, trace)) < 0)
+        rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", "--trace",
+                           "names no trace of the database");
+    if (rc == 0)
+        rc = gar_results_check_sources(store, arms.arm[pick].trace, &err);
+    if (rc == 0)
+        rc = gar_plot_stage_begin(dir, files, &err);
+    if (rc == 0)
+        rc = gar_plot_pareto(&arms, dir, files, &err);
+    if (rc == 0)
+        rc = gar_plot_cdf(store, &arms, arms.arm[pick].trace, dir, files, &err);
+    gar_run_key key;
+    if (rc == 0) {
+        int found = run_id > 0 ? gar_results_run(store, (int64_t)run_id, &key, &err)
+                               : gar_plot_pick_prediction_run(store, &arms, arms.arm[pick].trace,
+                                                              &key, &err);
+        if (found < 0)
+            rc = found;
+        else if (found == 0 && run_id > 0)
+            rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", "--run",
+                               "is no successful run of the database");
+        else if (found == 1)
+            rc = gar_plot_prediction(store, &key, dir, files, &err);
+    }
+    /* All of the command's files appear together, or none. */
+    if (rc == 0)
+        rc = gar_plot_stage_commit(files, &err);
+    else if (files != NULL)
+        gar_plot_stage_abort(files);
+    gar_arm_list_free(&arms);
+    gar_store_close(store);
+    if (rc < 0) {
+        free(files);
+        return gar_cli_refuse(&err);
+    }
+    printf("db: %s\n", db_path);
+    printf("out: %s\n", dir);
+    for (size_t i = 0; i < files->count; i++)
+        printf("png: %s/%s\n", dir, files->file[i].png);
+    free(files);
+    return GAR_EXIT_OK;
+}

@@ -1,0 +1,331 @@
+/* experiments/cli/verb_replay.c — `gar replay`: one trace under one wait policy on
+ * one simulated host, and what it cost.
+ *
+ * Everything is parsed and loaded before the run, and the run completes before
+ * anything is printed, so a refusal leaves nothing on stdout. */
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <yajl/yajl_gen.h>
+
+#include <gar/bands.h>
+#include <gar/caps.h>
+#include <gar/estimator_family.h>
+#include <gar/plan.h>
+
+#include "cli_options.h"
+#include "host_profile.h"
+#include "replay.h"
+#include "trace.h"
+#include "verbs.h"
+
+static const char verb[] = "replay";
+#define HOST_DEFAULT "data/hosts/dev-vm.host"
+
+static void print_help(FILE *out)
+{
+    fprintf(out,
+            "usage: gar replay TRACE (--plan PLAN | --bands BANDS) [--estimator E]\n"
+            "                  [--host PROFILE] [--mode open|closed] [--seed S] [--as-given]\n"
+            "                  [--fault KIND@ROW] [--late-store-ns N] [--store-delay-ns N]\n"
+            "                  [--deadline-ns N] [--exact-polls] [--json]\n"
+            "\n"
+            "Replays the gar-trace v1 file TRACE on a simulated device and host: every\n"
+            "wait runs gar's wait machine under the plan (or the band its row count falls\n"
+            "in), sleeping first as the point's estimator says when the plan has +predict,\n"
+            "with the host profile's costs.  Prints the metrics as `key: value` lines, or\n"
+            "one JSON object with --json.  Times are ns.\n"
+            "\n"
+            "options:\n"
+            "  --plan PLAN       the wait plan of every wait (this or --bands is required)\n"
+            "  --bands BANDS     a plan by the trace's rows column: PLAN;rows>=N:PLAN...\n"
+            "  --estimator E     adl, none, oracle, half-min, half-mean, ewma[:alpha=A],\n"
+            "                    quantile[:q=Q] (default: adl)\n"
+            "  --host PROFILE    a gar-host v1 profile (default: " HOST_DEFAULT ",\n"
+            "                    relative to the working directory)\n"
+            "  --mode MODE       open: each wait as recorded; closed: a late wake delays\n"
+            "                    everything after it (default: open)\n"
+            "  --seed S          the seed of the host's random latencies (default: 0)\n"
+            "  --as-given        run the plan as written; by default it is resolved\n"
+            "                    against the profile (flag without word_wait runs as poll,\n"
+            "                    with warning 2)\n"
+            "  --fault KIND@ROW  inject one fault on the wait of trace row ROW (from 0):\n"
+            "                    error (its query fails: error 17), hang (it never\n"
+            "                    completes: error 16 at the deadline), lost-store (done,\n"
+            "                    but the word never moves), late-store (default: none)\n"
+            "  --late-store-ns N how late a late store lands (default: 1000000)\n"
+            "  --store-delay-ns N  completion to every store landing (default: 0)\n"
+            "  --deadline-ns N   a wait still pending this long after it began fails\n"
+            "                    with error 16 (default: 10000000000; any u64: a hung\n"
+            "                    wait jumps to its deadline, saturated at 2^64-2)\n"
+            "  --exact-polls     simulate every poll turn alone; by default runs of turns\n"
+            "                    that surely answer pending are drawn as one normal total\n"
+            "                    (much faster; the same in distribution, to an\n"
+            "                    approximation: data/hosts/README.md)\n"
+            "  --json            print one JSON object instead of the table\n"
+            "  --help            show this help\n"
+            "\n"
+            "example:\n"
+            "  gar replay steady.trace --plan 'flag:park_us=100,backstop_us=1000+predict:"
+            "margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8' \\\n"
+            "      --host data/hosts/waitpkg.host --mode closed --seed 7\n");
+}
+
+typedef struct args {
+    const char *trace;
+    const char *plan;
+    const char *bands;
+    const char *estimator;
+    const char *host;
+    const char *mode;
+    unsigned long long seed;
+    int fault;
+    unsigned long long fault_row;
+    unsigned long long late_store_ns;
+    unsigned long long store_delay_ns;
+    unsigned long long deadline_ns;
+    bool as_given;
+    bool exact_polls;
+    bool json;
+} args;
+
+/* "KIND@ROW" into the args' fault and fault_row.  Returns 0, or -1. */
+static int parse_fault(const char *text, void *to)
+{
+    args *a = to;
+    const char *at = strchr(text, '@');
+    char kind[16];
+    size_t n = at != NULL ? (size_t)(at - text) : 0;
+    if (at == NULL || n == 0 || n >= sizeof kind)
+        return -1;
+    memcpy(kind, text, n);
+    kind[n] = '\0';
+    int fault = gar_sim_fault_from_name(kind);
+    if (fault <= GAR_SIM_FAULT_NONE || gar_cli_parse_u64(at + 1, &a->fault_row) != 0)
+        return -1;
+    a->fault = fault;
+    return 0;
+}
+
+/* Parses argv into `a`.  Returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, args *a)
+{
+    *a = (args){ .estimator = "adl", .host = HOST_DEFAULT, .mode = "open",
+                 .fault = GAR_SIM_FAULT_NONE, .late_store_ns = GAR_NS_PER_MS,
+                 .deadline_ns = GAR_REPLAY_DEADLINE_DEFAULT_NS };
+    static const char store_refusal[] = "--late-store-ns and --store-delay-ns take a decimal u64";
+    const gar_cli_option options[] = {
+        { .name = "plan", .takes = GAR_CLI_TEXT, .to = &a->plan },
+        { .name = "bands", .takes = GAR_CLI_TEXT, .to = &a->bands },
+        { .name = "estimator", .takes = GAR_CLI_TEXT, .to = &a->estimator },
+        { .name = "host", .takes = GAR_CLI_TEXT, .to = &a->host },
+        { .name = "mode", .takes = GAR_CLI_TEXT, .to = &a->mode },
+        { .name = "seed", .takes = GAR_CLI_U64, .to = &a->seed, .max = ULLONG_MAX,
+          .refusal = "--seed takes a decimal u64" },
+        { .name = "as-given", .takes = GAR_CLI_FLAG, .to = &a->as_given },
+        { .name = "fault", .takes = GAR_CLI_PARSE, .to = a, .parse = parse_fault,
+          .refusal = "--fault is KIND@ROW: error, hang, lost-store or late-store, @ a trace row "
+                     "from 0" },
+        { .name = "late-store-ns", .takes = GAR_CLI_U64, .to = &a->late_store_ns,
+          .max = ULLONG_MAX, .refusal = store_refusal },
+        { .name = "store-delay-ns", .takes = GAR_CLI_U64, .to = &a->store_delay_ns,
+          .max = ULLONG_MAX, .refusal = store_refusal },
+        { .name = "deadline-ns", .takes = GAR_CLI_U64, .to = &a->deadline_ns, .min = 1,
+          .max = ULLONG_MAX, .refusal = "--deadline-ns takes a decimal u64 above 0" },
+        { .name = "exact-polls", .takes = GAR_CLI_FLAG, .to = &a->exact_polls },
+        { .name = "json", .takes = GAR_CLI_FLAG, .to = &a->json },
+        { .name = "help", .takes = GAR_CLI_HELP },
+        { .name = NULL },
+    };
+    int rc = gar_cli_options(verb, argc, argv, options, print_help);
+    if (rc != GAR_CLI_OPTIONS_DONE)
+        return rc;
+    if (optind != argc - 1)
+        return gar_cli_usage_error(verb, optind == argc ? "give one TRACE file"
+                                                        : "give only one TRACE file");
+    a->trace = argv[optind];
+    if ((a->plan == NULL) == (a->bands == NULL))
+        return gar_cli_usage_error(verb, "give exactly one of --plan PLAN and --bands BANDS");
+    if (gar_replay_mode_from_name(a->mode) < 0)
+        return gar_cli_usage_error(verb, "--mode is open or closed");
+    return -1;
+}
+
+static void print_table(const args *a, const char *plan_label, const char *est_label,
+                        const gar_replay_metrics *m)
+{
+    printf("trace: %s\n", a->trace);
+    printf("plan: %s\n", plan_label);
+    printf("estimator: %s\n", est_label);
+    printf("host: %s\n", a->host);
+    printf("mode: %s\n", a->mode);
+    printf("seed: %llu\n", a->seed);
+    printf("waits: %llu\n", (unsigned long long)m->waits);
+    printf("overshoot_ns: p50 %llu p90 %llu p99 %llu max %llu\n",
+           (unsigned long long)m->overshoot_ns.p50, (unsigned long long)m->overshoot_ns.p90,
+           (unsigned long long)m->overshoot_ns.p99, (unsigned long long)m->overshoot_ns.max);
+    printf("busy_ns: %llu\n", (unsigned long long)m->busy_ns);
+    printf("parked_ns: %llu\n", (unsigned long long)m->parked_ns);
+    printf("asleep_ns: %llu\n", (unsigned long long)m->asleep_ns);
+    printf("busy_frac: %.6f\n", m->busy_frac);
+    printf("makespan_ns: %llu\n", (unsigned long long)m->makespan_ns);
+    printf("sleeps: %llu\n", (unsigned long long)m->sleeps);
+    printf("parks: %llu\n", (unsigned long long)m->parks);
+    printf("queries: %llu\n", (unsigned long long)m->queries);
+    printf("backstop_queries: %llu\n", (unsigned long long)m->backstop_queries);
+    printf("kinds: blocked %llu immediate %llu late %llu parked %llu\n",
+           (unsigned long long)m->blocked, (unsigned long long)m->immediate,
+           (unsigned long long)m->late, (unsigned long long)m->parked);
+    printf("estimator_error_ns: p50 %llu p99 %llu (over %llu predictions)\n",
+           (unsigned long long)m->estimator_error_ns.p50,
+           (unsigned long long)m->estimator_error_ns.p99, (unsigned long long)m->predictions);
+}
+
+static void put_key(yajl_gen g, const char *key)
+{
+    yajl_gen_string(g, (const unsigned char *)key, strlen(key));
+}
+
+static void put_u64(yajl_gen g, const char *key, unsigned long long v)
+{
+    char text[24];
+    int n = snprintf(text, sizeof text, "%llu", v);
+    put_key(g, key);
+    yajl_gen_number(g, text, (size_t)n);
+}
+
+static void put_text(yajl_gen g, const char *key, const char *v)
+{
+    put_key(g, key);
+    yajl_gen_string(g, (const unsigned char *)v, strlen(v));
+}
+
+static void put_quantiles(yajl_gen g, const char *key, const gar_replay_quantiles *q, bool full)
+{
+    put_key(g, key);
+    yajl_gen_map_open(g);
+    put_u64(g, "p50", q->p50);
+    if (full)
+        put_u64(g, "p90", q->p90);
+    put_u64(g, "p99", q->p99);
+    if (full)
+        put_u64(g, "max", q->max);
+    yajl_gen_map_close(g);
+}
+
+static int print_json(const args *a, const char *plan_label, const char *est_label,
+                      const gar_replay_metrics *m)
+{
+    yajl_gen g = yajl_gen_alloc(NULL);
+    if (g == NULL)
+        return GAR_EXIT_FAILED;
+    yajl_gen_map_open(g);
+    put_u64(g, "waits", m->waits);
+    put_quantiles(g, "overshoot_ns", &m->overshoot_ns, true);
+    put_u64(g, "busy_ns", m->busy_ns);
+    put_u64(g, "parked_ns", m->parked_ns);
+    put_u64(g, "asleep_ns", m->asleep_ns);
+    char frac[32];
+    int n = snprintf(frac, sizeof frac, "%.6f", m->busy_frac);
+    put_key(g, "busy_frac");
+    yajl_gen_number(g, frac, (size_t)n);
+    put_u64(g, "makespan_ns", m->makespan_ns);
+    put_u64(g, "sleeps", m->sleeps);
+    put_u64(g, "parks", m->parks);
+    put_u64(g, "queries", m->queries);
+    put_u64(g, "backstop_queries", m->backstop_queries);
+    put_key(g, "kinds");
+    yajl_gen_map_open(g);
+    put_u64(g, "blocked", m->blocked);
+    put_u64(g, "immediate", m->immediate);
+    put_u64(g, "late", m->late);
+    put_u64(g, "parked", m->parked);
+    yajl_gen_map_close(g);
+    put_quantiles(g, "estimator_error_ns", &m->estimator_error_ns, false);
+    put_text(g, "plan", plan_label);
+    put_text(g, "estimator", est_label);
+    put_text(g, "host", a->host);
+    put_text(g, "mode", a->mode);
+    put_u64(g, "seed", a->seed);
+    put_text(g, "trace", a->trace);
+    yajl_gen_map_close(g);
+    const unsigned char *buf;
+    size_t len;
+    int status = yajl_gen_get_buf(g, &buf, &len) == yajl_gen_status_ok ? GAR_EXIT_OK
+                                                                        : GAR_EXIT_FAILED;
+    if (status == GAR_EXIT_OK)
+        printf("%.*s\n", (int)len, (const char *)buf);
+    yajl_gen_free(g);
+    return status;
+}
+
+int gar_verb_replay_main(int argc, char **argv)
+{
+    args a;
+    int status = parse_args(argc, argv, &a);
+    if (status >= 0)
+        return status;
+
+    gar_error err;
+    gar_plan plan;
+    gar_bands bands;
+    gar_estimator_spec spec;
+    gar_host_profile host;
+    if ((a.plan != NULL && gar_plan_parse(a.plan, &plan, &err) < 0) ||
+        (a.bands != NULL && gar_bands_parse(a.bands, &bands, &err) < 0) ||
+        gar_estimator_spec_parse(a.estimator, &spec, &err) < 0 ||
+        gar_host_profile_load(a.host, &host, &err) < 0)
+        return gar_cli_refuse(&err);
+
+    gar_error warning;
+    gar_error_clear(&warning);
+    if (!a.as_given) {
+        gar_caps caps = { .word_wait = host.word_wait,
+                          .word_wait_why = "the host profile says word_wait no",
+                          .io_uring = true };
+        int rc = a.plan != NULL ? gar_plan_resolve(&plan, &caps, &plan, &warning)
+                                : gar_bands_resolve(&bands, &caps, &bands, &warning);
+        if (rc < 0)
+            return gar_cli_refuse(&warning);
+    }
+
+    gar_trace trace;
+    if (gar_trace_read_file(&trace, a.trace, &err) < 0)
+        return gar_cli_refuse(&err);
+    gar_replay_config config;
+    gar_replay_config_init(&config);
+    config.trace = &trace;
+    config.plan = a.plan != NULL ? &plan : NULL;
+    config.bands = a.bands != NULL ? &bands : NULL;
+    config.estimator = spec;
+    config.host = &host;
+    config.mode = (gar_replay_mode)gar_replay_mode_from_name(a.mode);
+    config.seed = a.seed;
+    config.fault = (gar_sim_fault)a.fault;
+    config.fault_wait = a.fault_row;
+    config.late_store_ns = a.late_store_ns;
+    config.store_delay_ns = a.store_delay_ns;
+    config.wait_deadline_ns = a.deadline_ns;
+    config.exact_polls = a.exact_polls;
+    gar_replay_metrics m;
+    int rc = gar_replay_run(&config, &m, &err);
+    gar_trace_free(&trace);
+    if (rc < 0)
+        return gar_cli_refuse(&err);
+
+    char plan_label[GAR_BANDS_LABEL_BYTES];
+    if (a.plan != NULL)
+        gar_plan_label(&plan, plan_label, sizeof plan_label);
+    else
+        gar_bands_label(&bands, plan_label, sizeof plan_label);
+    char est_label[GAR_ESTIMATOR_LABEL_BYTES];
+    gar_estimator_spec_label(&spec, est_label, sizeof est_label);
+    if (warning.code != GAR_OK)
+        gar_cli_print_warning(a.json ? stderr : stdout, &warning);
+    if (a.json)
+        return print_json(&a, plan_label, est_label, &m);
+    print_table(&a, plan_label, est_label, &m);
+    return GAR_EXIT_OK;
+}

@@ -1,0 +1,79 @@
+/* experiments/cli/verb_report.c — `gar report --db FILE --out DIR`: report.html
+ * with the plots and a ranking per trace. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "cli_options.h"
+#include "report.h"
+#include "store.h"
+#include "verbs.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gar report --db FILE --out DIR\n"
+            "\n"
+            "Writes DIR/report.html (created with DIR if missing): a self-contained page\n"
+            "with the plots of 'gar plot' (every pareto plot, each trace's overshoot CDFs\n"
+            "and one prediction plot per trace, as PNGs beside it) and, per trace, host\n"
+            "and mode, a table ranking the arms.  The rule: among the arms whose p99\n"
+            "overshoot is within 10%% of the best (the oracle, a bound, excepted), the\n"
+            "winner has the lowest busy CPU fraction; it is set against poll (CPU\n"
+            "saved) and block (latency saved).  An arm with any failed run is shown as\n"
+            "failed, with its count of failed seeds, and not ranked.  The page names the\n"
+            "builds of gar that made the rows, and warns when they are mixed.  Prints one\n"
+            "'winner:' line per group (and a 'warning: mixed builds' line when mixed).\n"
+            "All or nothing: every file is made in a staging folder inside DIR and moved\n"
+            "into DIR only when all are complete, so a refusal or a full disk leaves DIR\n"
+            "as it was.  Needs gnuplot with the pngcairo terminal on PATH.\n"
+            "\n"
+            "options:\n"
+            "  --db FILE   the sweep database (required)\n"
+            "  --out DIR   the output folder (required)\n"
+            "  --help      this text\n"
+            "\n"
+            "example:\n"
+            "  gar report --db results/sweep.db --out results\n");
+}
+
+int gar_verb_report_main(int argc, char **argv)
+{
+    const char *db_path = NULL, *dir = NULL;
+    const gar_cli_option options[] = {
+        { .name = "db", .takes = GAR_CLI_TEXT, .to = &db_path },
+        { .name = "out", .takes = GAR_CLI_TEXT, .to = &dir },
+        { .name = "help", .takes = GAR_CLI_HELP },
+        { .name = NULL },
+    };
+    int parsed = gar_cli_options("report", argc, argv, options, usage);
+    if (parsed != GAR_CLI_OPTIONS_DONE)
+        return parsed;
+    if (optind != argc)
+        return gar_cli_usage_error("report", "takes no arguments besides the options");
+    if (db_path == NULL || dir == NULL)
+        return gar_cli_usage_error("report", "--db FILE and --out DIR are required");
+    gar_error err;
+    gar_store *store = NULL;
+    if (gar_store_open(db_path, false, &store, &err) < 0)
+        return gar_cli_refuse(&err);
+    /* A refused report prints nothing but its error: the summary waits. */
+    char *summary = NULL;
+    size_t summary_len = 0;
+    FILE *held = open_memstream(&summary, &summary_len);
+    int rc = held != NULL ? gar_report_write(store, dir, held, &err)
+                          : gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for the report",
+                                          "exhausted");
+    gar_store_close(store);
+    if (held != NULL)
+        fclose(held);
+    if (rc < 0) {
+        free(summary);
+        return gar_cli_refuse(&err);
+    }
+    printf("db: %s\n", db_path);
+    fwrite(summary, 1, summary_len, stdout);
+    free(summary);
+    printf("report: %s/report.html\n", dir);
+    return GAR_EXIT_OK;
+}

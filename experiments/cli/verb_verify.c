@@ -1,0 +1,787 @@
+/* experiments/cli/verb_verify.c — `gar verify`: one trace run on a real device and
+ * in the simulator, and how far apart the two runs are.
+ *
+ * The real run (verify_real.h) comes first; the simulator then replays the
+ * trace as it really ran (start and done times as the host and device really
+ * had them), open loop, with the host profile — so the two runs see the same
+ * world and differ only in what the host's waiting cost, which is what the
+ * profile claims to model.  The verdict applies the stated tolerances
+ * (verify_stats.h). */
+#define _POSIX_C_SOURCE 200809L
+
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yajl/yajl_gen.h>
+
+#include <gar/bands.h>
+#include <gar/estimator_family.h>
+
+#include "calibrate.h"
+#include "host_profile.h"
+#include "posix_host.h"
+#include "replay.h"
+#include "store.h"
+#include "sweep_spec.h"
+#include "trace.h"
+#include "verifications.h"
+#include "verbs.h"
+#include "verify_real.h"
+#include "verify_stats.h"
+
+static const char verb[] = "verify";
+
+#define SPAN_MAX_S 60 /* real time: a longer trace is refused, not run */
+#define SWEEP_LIMIT_DEFAULT 1000u /* --sweep: the first this many waits of each trace */
+#define SWEEP_LIMIT_MAX 1000000u
+#define CALIBRATE_SAMPLES_ON_THE_SPOT 1000u
+#if defined(GAR_HAVE_CUDA_BACKEND)
+#define CUDA_DEVICE_STATE "built into this gar"
+#else
+#define CUDA_DEVICE_STATE "not built into this gar (refused)"
+#endif
+
+static void print_help(FILE *out)
+{
+    fprintf(out,
+            "usage: gar verify TRACE --plan PLAN [--estimator E] [--device D]\n"
+            "                  [--host PROFILE] [--seed S] [--tolerance KEY=VALUE]... [--json]\n"
+            "       gar verify --sweep SPEC --db DB [--limit N] [--device D] [--host PROFILE]\n"
+            "                  [--seed S] [--tolerance KEY=VALUE]...\n"
+            "\n"
+            "Runs the waits of TRACE (gar-trace v1) on a real device, in real time, with\n"
+            "the inline driver on this thread, then replays the trace as it really ran in\n"
+            "the simulator with a host profile, and prints both runs' metrics side by side\n"
+            "(`key: real=X sim=Y`), the distance between them and a verdict against the\n"
+            "tolerances it prints.  Exit status: 0 the runs agree, 1 they do not, 2 refused.\n"
+            "Keep traces short (a few hundred waits of a few ms): at most %d s.\n"
+            "\n"
+            "With --sweep, every arm of the sweep spec SPEC (each trace, cut to its first\n"
+            "--limit waits, under each plan and estimator; the oracle is skipped) is\n"
+            "verified so, one line an arm, and stored in the database DB (created when\n"
+            "missing) as a row of its `verifications` table, which `gar report` shows as\n"
+            "\"Simulation vs this machine\".  The spec's host profiles and seeds are not\n"
+            "used: the simulator takes this machine's profile (--host, or calibrated once\n"
+            "on the spot) and --seed.  Exit status 0 when every arm agrees.\n"
+            "\n"
+            "options:\n"
+            "  --plan PLAN        the wait plan, or bands (required); resolved against this\n"
+            "                     host (flag without a word wait runs as poll, warning 2)\n"
+            "  --estimator E      estimator family (default adl; oracle is simulator-only)\n"
+            "  --device D         where the trace's work runs (default emulated):\n"
+            "                       emulated  a thread that completes it on time (no GPU)\n"
+            "                       cuda      GPU 0 through the CUDA driver (libcuda.so.1, or\n"
+            "                                 $GAR_CUDA_LIBRARY); completion times from CUDA\n"
+            "                                 events, %s\n"
+            "                       hip       not available yet (refused)\n"
+            "  --host PROFILE     the simulator's host profile (default: calibrate this host\n"
+            "                     on the spot: %u samples per distribution, ~16 s).  Wake\n"
+            "                     latencies move with the machine's load (an idle CPU\n"
+            "                     wakes slower), so calibrate right before verifying;\n"
+            "                     host_noisy: says how many of its measurements the\n"
+            "                     calibration flagged noisy (a verdict then says little)\n"
+            "  --seed S           the simulator's seed (default 0)\n"
+            "  --tolerance K=V    override one tolerance (repeatable; defaults):\n"
+            "                       ks_d=0.15       largest plain KS distance of the overshoots\n"
+            "                                       (every ns counts: no floor), poll and park\n"
+            "                       ks_d_block=0.25 the same for a plan with a blocking band\n"
+            "                       ratio_min=0.8   overshoot quantile real/sim at least\n"
+            "                       ratio_max=1.25  ... and at most, unless within abs_us\n"
+            "                       abs_us=1        a quantile this close agrees anyway\n"
+            "                       tail_waits=10   waits above a quantile for it to be judged\n"
+            "                       band_z=2        p99 compared over levels q +- this many\n"
+            "                                       standard errors (0: values alone); p50\n"
+            "                                       and p90 always value to value\n"
+            "                       busy_diff=0.05  largest busy-fraction difference\n"
+            "  --json             print one JSON object instead of key: value lines\n"
+            "  --sweep SPEC       verify every arm of this sweep spec (gar-sweep v1)\n"
+            "  --db DB            with --sweep: the database to store the verifications in\n"
+            "  --limit N          with --sweep: the first N waits of each trace (default %u)\n"
+            "  --help             show this help\n"
+            "\n"
+            "example:\n"
+            "  gar gen jitter --waits 300 --param mean_us=2000 --out short.csv\n"
+            "  gar calibrate --out this.host\n"
+            "  gar verify short.csv --plan "
+            "'poll+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8' \\\n"
+            "      --host this.host\n",
+            SPAN_MAX_S, CUDA_DEVICE_STATE, CALIBRATE_SAMPLES_ON_THE_SPOT, SWEEP_LIMIT_DEFAULT);
+}
+
+/* ---- output --------------------------------------------------------------- */
+
+typedef struct verify_run {
+    const char *trace_path;
+    char plan_label[GAR_BANDS_LABEL_BYTES];
+    char estimator_label[GAR_ESTIMATOR_LABEL_BYTES];
+    const char *device;
+    const char *host; /* the profile's path, or NULL: calibrated on the spot */
+    unsigned host_noisy; /* its calibration's measurements whose rounds disagreed */
+    uint64_t seed;
+    const gar_verify_tolerance *tol;
+    const gar_real_result *real;
+    const gar_replay_metrics *sim;
+    const gar_verify_comparison *cmp;
+} verify_run;
+
+static void print_kinds(const char *who, const gar_replay_metrics *m)
+{
+    printf("%s=blocked:%llu,immediate:%llu,late:%llu,parked:%llu", who,
+           (unsigned long long)m->blocked, (unsigned long long)m->immediate,
+           (unsigned long long)m->late, (unsigned long long)m->parked);
+}
+
+static void print_pair(const char *key, uint64_t real, uint64_t sim)
+{
+    printf("%s: real=%llu sim=%llu\n", key, (unsigned long long)real, (unsigned long long)sim);
+}
+
+static void print_late(const char *key, const gar_replay_quantiles *q)
+{
+    printf("%s: p50=%llu p99=%llu max=%llu\n", key, (unsigned long long)q->p50,
+           (unsigned long long)q->p99, (unsigned long long)q->max);
+}
+
+static void print_text(const verify_run *v)
+{
+    const gar_replay_metrics *rm = &v->real->metrics, *sm = v->sim;
+    const gar_verify_comparison *c = v->cmp;
+    const gar_verify_tolerance *tol = v->tol;
+    printf("trace: %s\n", v->trace_path);
+    printf("plan: %s\n", v->plan_label);
+    printf("estimator: %s\n", v->estimator_label);
+    printf("device: %s\n", v->device);
+    printf("host: %s\n", v->host != NULL ? v->host : "calibrated on the spot");
+    printf("host_noisy: %u\n", v->host_noisy);
+    printf("seed: %llu\n", (unsigned long long)v->seed);
+    print_pair("waits", rm->waits, sm->waits);
+    for (unsigned k = 0; k < 4; k++)
+        printf("%s: real=%llu sim=%llu ratio=%.3f\n", c->q[k].key,
+               (unsigned long long)c->q[k].real, (unsigned long long)c->q[k].sim,
+               gar_verify_ratio(c->q[k].real, c->q[k].sim));
+    for (unsigned k = 0; k < 3; k++) /* the max has no band */
+        printf("%.*s_band_ns: real=%llu..%llu sim=%llu..%llu\n",
+               (int)(strlen(c->q[k].key) - 3), c->q[k].key,
+               (unsigned long long)c->q[k].real_band[0], (unsigned long long)c->q[k].real_band[1],
+               (unsigned long long)c->q[k].sim_band[0], (unsigned long long)c->q[k].sim_band[1]);
+    printf("busy_frac: real=%.4f sim=%.4f diff=%.4f\n", c->busy_real, c->busy_sim, c->busy_diff);
+    printf("cpu_frac: real=%.4f\n",
+           rm->wait_ns > 0 ? (double)v->real->cpu_ns / (double)rm->wait_ns : 0.0);
+    printf("kinds: ");
+    print_kinds("real", rm);
+    printf(" ");
+    print_kinds("sim", sm);
+    printf("\n");
+    print_pair("sleeps", rm->sleeps, sm->sleeps);
+    print_pair("parks", rm->parks, sm->parks);
+    print_pair("queries", rm->queries, sm->queries);
+    print_pair("wait_ns", rm->wait_ns, sm->wait_ns);
+    print_late("device_late_ns", &v->real->device_late_ns);
+    print_late("start_late_ns", &v->real->start_late_ns);
+    printf("ks_d: %.4f\n", c->ks_d);
+    printf("ks_d_max: %g\n", c->ks_d_max);
+    printf("ks_critical_5pct: %.4f\n", c->ks_critical);
+    char tol_text[512];
+    gar_verify_tolerance_text(tol, tol_text, sizeof tol_text);
+    printf("tolerance: %s\n", tol_text);
+    printf("check_ks_d: %s\n", gar_verify_check_name(c->ks_check));
+    for (unsigned k = 0; k < 4; k++)
+        printf("check_%.*s: %s\n", (int)(strlen(c->q[k].key) - 3), c->q[k].key,
+               gar_verify_check_name(c->q[k].check));
+    printf("check_busy_frac: %s\n", gar_verify_check_name(c->busy_check));
+    printf("verdict: %s\n", c->agree ? "agree" : "disagree");
+}
+
+/* yajl_gen wants lengths; these keep the calls short. */
+static void j_key(yajl_gen g, const char *k)
+{
+    yajl_gen_string(g, (const unsigned char *)k, strlen(k));
+}
+
+static void j_str(yajl_gen g, const char *k, const char *v)
+{
+    j_key(g, k);
+    yajl_gen_string(g, (const unsigned char *)v, strlen(v));
+}
+
+static void j_u64(yajl_gen g, const char *k, uint64_t v)
+{
+    char num[24];
+    int n = snprintf(num, sizeof num, "%llu", (unsigned long long)v);
+    j_key(g, k);
+    yajl_gen_number(g, num, (size_t)n);
+}
+
+static void j_double(yajl_gen g, const char *k, double v)
+{
+    j_key(g, k);
+    if (isfinite(v))
+        yajl_gen_double(g, v);
+    else
+        yajl_gen_null(g);
+}
+
+static void j_metrics(yajl_gen g, const char *k, const gar_replay_metrics *m)
+{
+    j_key(g, k);
+    yajl_gen_map_open(g);
+    j_u64(g, "waits", m->waits);
+    j_u64(g, "overshoot_p50_ns", m->overshoot_ns.p50);
+    j_u64(g, "overshoot_p90_ns", m->overshoot_ns.p90);
+    j_u64(g, "overshoot_p99_ns", m->overshoot_ns.p99);
+    j_u64(g, "overshoot_max_ns", m->overshoot_ns.max);
+    j_double(g, "busy_frac", m->busy_frac);
+    j_u64(g, "wait_ns", m->wait_ns);
+    j_u64(g, "blocked", m->blocked);
+    j_u64(g, "immediate", m->immediate);
+    j_u64(g, "late", m->late);
+    j_u64(g, "parked", m->parked);
+    j_u64(g, "sleeps", m->sleeps);
+    j_u64(g, "parks", m->parks);
+    j_u64(g, "queries", m->queries);
+    yajl_gen_map_close(g);
+}
+
+static void print_json(const verify_run *v)
+{
+    const gar_verify_comparison *c = v->cmp;
+    const gar_verify_tolerance *tol = v->tol;
+    yajl_gen g = yajl_gen_alloc(NULL);
+    if (g == NULL)
+        return;
+    yajl_gen_map_open(g);
+    j_str(g, "trace", v->trace_path);
+    j_str(g, "plan", v->plan_label);
+    j_str(g, "estimator", v->estimator_label);
+    j_str(g, "device", v->device);
+    j_key(g, "host");
+    if (v->host != NULL)
+        yajl_gen_string(g, (const unsigned char *)v->host, strlen(v->host));
+    else
+        yajl_gen_null(g);
+    j_u64(g, "host_noisy", v->host_noisy);
+    j_u64(g, "seed", v->seed);
+    j_metrics(g, "real", &v->real->metrics);
+    j_double(g, "real_cpu_frac", v->real->metrics.wait_ns > 0
+                                     ? (double)v->real->cpu_ns / (double)v->real->metrics.wait_ns
+                                     : 0.0);
+    j_metrics(g, "sim", v->sim);
+    j_key(g, "distance");
+    yajl_gen_map_open(g);
+    j_double(g, "ks_d", c->ks_d);
+    j_double(g, "ks_critical_5pct", c->ks_critical);
+    for (unsigned k = 0; k < 4; k++) {
+        char key[48];
+        snprintf(key, sizeof key, "%.*s_ratio", (int)(strlen(c->q[k].key) - 3), c->q[k].key);
+        j_double(g, key, gar_verify_ratio(c->q[k].real, c->q[k].sim));
+    }
+    j_double(g, "busy_frac_diff", c->busy_diff);
+    yajl_gen_map_close(g);
+    j_key(g, "tolerance");
+    yajl_gen_map_open(g);
+    j_double(g, "ks_d", tol->ks_d_max);
+    j_double(g, "ks_d_block", tol->ks_d_block_max);
+    j_double(g, "ratio_min", tol->ratio_min);
+    j_double(g, "ratio_max", tol->ratio_max);
+    j_u64(g, "abs_ns", tol->abs_ns);
+    j_u64(g, "tail_waits", tol->tail_waits_min);
+    j_double(g, "band_z", tol->band_z);
+    j_double(g, "busy_diff", tol->busy_diff_max);
+    yajl_gen_map_close(g);
+    j_key(g, "checks");
+    yajl_gen_map_open(g);
+    j_str(g, "ks_d", gar_verify_check_name(c->ks_check));
+    for (unsigned k = 0; k < 4; k++) {
+        char key[48];
+        snprintf(key, sizeof key, "%.*s", (int)(strlen(c->q[k].key) - 3), c->q[k].key);
+        j_str(g, key, gar_verify_check_name(c->q[k].check));
+    }
+    j_str(g, "busy_frac", gar_verify_check_name(c->busy_check));
+    yajl_gen_map_close(g);
+    j_str(g, "verdict", c->agree ? "agree" : "disagree");
+    yajl_gen_map_close(g);
+    const unsigned char *buf;
+    size_t len;
+    if (yajl_gen_get_buf(g, &buf, &len) == yajl_gen_status_ok) {
+        fwrite(buf, 1, len, stdout);
+        putchar('\n');
+    }
+    yajl_gen_free(g);
+}
+
+/* ---- the verb ------------------------------------------------------------- */
+
+typedef struct verify_args {
+    const char *trace_path;
+    const char *plan_text;
+    const char *estimator_text;
+    const char *device;
+    const char *host_path;
+    uint64_t seed;
+    bool json;
+    gar_verify_tolerance tol;
+    const char *sweep_path; /* --sweep: verify every arm of this spec */
+    const char *db_path;
+    uint64_t limit;         /* --sweep: waits per trace */
+} verify_args;
+
+static int parse_args(int argc, char **argv, verify_args *a, bool *help)
+{
+    enum { OPT_PLAN = 1, OPT_ESTIMATOR, OPT_DEVICE, OPT_HOST, OPT_SEED, OPT_TOLERANCE,
+           OPT_JSON, OPT_HELP, OPT_SWEEP, OPT_DB, OPT_LIMIT };
+    static const struct option options[] = {
+        { "plan", required_argument, NULL, OPT_PLAN },
+        { "estimator", required_argument, NULL, OPT_ESTIMATOR },
+        { "device", required_argument, NULL, OPT_DEVICE },
+        { "host", required_argument, NULL, OPT_HOST },
+        { "seed", required_argument, NULL, OPT_SEED },
+        { "tolerance", required_argument, NULL, OPT_TOLERANCE },
+        { "json", no_argument, NULL, OPT_JSON },
+        { "help", no_argument, NULL, OPT_HELP },
+        { "sweep", required_argument, NULL, OPT_SWEEP },
+        { "db", required_argument, NULL, OPT_DB },
+        { "limit", required_argument, NULL, OPT_LIMIT },
+        { NULL, 0, NULL, 0 },
+    };
+    *a = (verify_args){ .estimator_text = "adl", .device = "emulated",
+                        .tol = gar_verify_tolerance_default(), .limit = SWEEP_LIMIT_DEFAULT };
+    bool estimator_given = false, limit_given = false;
+    *help = false;
+    const char *tolerances[32]; /* the --tolerance keys so far (there are seven) */
+    size_t tolerances_given = 0;
+    opterr = 0; /* bad options are refused below, as coded errors */
+    optind = 1;
+    for (;;) {
+        int opt = gar_cli_getopt(argc, argv, ":", options, NULL);
+        if (opt == -1)
+            break;
+        char what[256];
+        gar_error err;
+        switch (opt) {
+        case OPT_PLAN:
+            a->plan_text = optarg;
+            break;
+        case OPT_ESTIMATOR:
+            a->estimator_text = optarg;
+            estimator_given = true;
+            break;
+        case OPT_SWEEP:
+            a->sweep_path = optarg;
+            break;
+        case OPT_DB:
+            a->db_path = optarg;
+            break;
+        case OPT_LIMIT: {
+            unsigned long long n;
+            if (gar_cli_parse_u64(optarg, &n) != 0 || n < 1 || n > SWEEP_LIMIT_MAX) {
+                snprintf(what, sizeof what, "--limit must be 1 to %u waits, found '%s'",
+                         SWEEP_LIMIT_MAX, optarg);
+                return gar_cli_usage_error(verb, what);
+            }
+            a->limit = n;
+            limit_given = true;
+            break;
+        }
+        case OPT_DEVICE:
+            a->device = optarg;
+            break;
+        case OPT_HOST:
+            a->host_path = optarg;
+            break;
+        case OPT_SEED: {
+            unsigned long long s;
+            if (gar_cli_parse_u64(optarg, &s) != 0) {
+                snprintf(what, sizeof what, "--seed must be a decimal u64, found '%s'", optarg);
+                return gar_cli_usage_error(verb, what);
+            }
+            a->seed = s;
+            break;
+        }
+        case OPT_TOLERANCE:
+            if (gar_cli_key_repeats(optarg, tolerances, tolerances_given))
+                return gar_cli_usage_error(verb, "--tolerance sets a key given before; give "
+                                                 "each key once");
+            if (gar_verify_tolerance_set(&a->tol, optarg, verb, &err) < 0)
+                return gar_cli_refuse(&err);
+            if (tolerances_given < sizeof tolerances / sizeof tolerances[0])
+                tolerances[tolerances_given++] = optarg;
+            break;
+        case OPT_JSON:
+            a->json = true;
+            break;
+        case OPT_HELP:
+            *help = true;
+            return GAR_EXIT_OK;
+        default:
+            return gar_cli_bad_option(verb, opt, argv);
+        }
+    }
+    if (a->sweep_path != NULL) {
+        if (optind != argc)
+            return gar_cli_usage_error(verb, "--sweep takes its traces from the spec: give no TRACE");
+        if (a->plan_text != NULL || estimator_given)
+            return gar_cli_usage_error(verb, "--sweep runs the spec's plans and estimators: "
+                                             "give no --plan or --estimator");
+        if (a->db_path == NULL)
+            return gar_cli_usage_error(verb, "--sweep needs --db DB to store the verifications");
+        if (a->json)
+            return gar_cli_usage_error(verb, "--sweep prints one line an arm; --json is for one "
+                                             "trace");
+        return GAR_EXIT_OK;
+    }
+    if (a->db_path != NULL || limit_given)
+        return gar_cli_usage_error(verb, "--db and --limit go with --sweep SPEC");
+    if (optind == argc)
+        return gar_cli_usage_error(verb, "give the TRACE to run");
+    if (optind + 1 != argc)
+        return gar_cli_usage_error(verb, "takes one TRACE");
+    a->trace_path = argv[optind];
+    if (a->plan_text == NULL)
+        return gar_cli_usage_error(verb, "--plan PLAN is required");
+    return GAR_EXIT_OK;
+}
+
+/* The replay's observer: each wait's overshoot, by its row. */
+static void keep_overshoot(void *context, const gar_replay_wait *wait)
+{
+    gar_dur_ns *overshoot = context;
+    overshoot[wait->index] = wait->overshoot_ns;
+}
+
+/* How many measurements of the profile at `path` its calibration flagged
+ * noisy: lines that start with "# noisy:" (gar calibrate writes one each).
+ * 0 for a file that cannot be read (the load refuses it). */
+static unsigned count_noisy(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return 0;
+    unsigned noisy = 0;
+    char line[1024];
+    bool at_start = true;
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (at_start && strncmp(line, "# noisy:", 8) == 0)
+            noisy++;
+        at_start = strchr(line, '\n') != NULL; /* a long line's rest is not a start */
+    }
+    fclose(f);
+    return noisy;
+}
+
+/* The host profile: the file given, or this host calibrated now; *noisy
+ * gets how many of its measurements' calibration rounds disagreed. */
+static int load_profile(const char *path, gar_host_profile *out, unsigned *noisy,
+                        gar_error *err)
+{
+    *noisy = 0;
+    if (path != NULL) {
+        int rc = gar_host_profile_load(path, out, err);
+        if (rc == 0)
+            *noisy = count_noisy(path);
+        return rc;
+    }
+    /* Fewer samples, but the full poll run: the poll period's tail (the
+     * waiter preempted) needs seconds of polling to be seen at its rate. */
+    gar_calibrate_options copts = { .samples = CALIBRATE_SAMPLES_ON_THE_SPOT, .quick = false };
+    gar_calibration cal;
+    int rc = gar_calibrate_run(&copts, &cal, err);
+    if (rc < 0)
+        return rc;
+    for (unsigned i = 0; i < cal.spreads; i++)
+        *noisy += cal.spread[i].noisy;
+    static char text[GAR_CALIBRATION_TEXT_BYTES];
+    size_t len = gar_calibration_format(&cal, text, sizeof text);
+    if (len >= sizeof text)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "the profile text",
+                             "GAR_CALIBRATION_TEXT_BYTES");
+    return gar_host_profile_parse(text, len, "the calibration", out, err);
+}
+
+/* The span of `trace` in real time; a usage refusal naming `name` when it
+ * is longer than SPAN_MAX_S. */
+static int check_span(const gar_trace *trace, const char *name, gar_error *err)
+{
+    uint64_t first = trace->row[0].submit_ns, last = 0;
+    for (size_t i = 0; i < trace->count; i++) {
+        if (trace->row[i].submit_ns < first)
+            first = trace->row[i].submit_ns;
+        if (trace->row[i].done_ns > last)
+            last = trace->row[i].done_ns;
+        if (trace->row[i].start_ns > last)
+            last = trace->row[i].start_ns;
+    }
+    if (last - first <= (uint64_t)SPAN_MAX_S * GAR_NS_PER_S)
+        return 0;
+    char what[512];
+    snprintf(what, sizeof what,
+             "trace '%s' spans %.1f s; verify runs it in real time, so at most %d s", name,
+             (double)(last - first) / 1e9, SPAN_MAX_S);
+    return gar_error_set(err, GAR_E_USAGE, 2, verb, what);
+}
+
+/* Both runs of one trace, and how far apart they are. */
+typedef struct arm_runs {
+    gar_real_result real;
+    gar_replay_metrics sim;
+    gar_dur_ns *sim_overshoot; /* one per wait, row order until compared, then sorted */
+    gar_verify_comparison cmp;
+} arm_runs;
+
+static void arm_runs_free(arm_runs *r)
+{
+    free(r->sim_overshoot);
+    r->sim_overshoot = NULL;
+    gar_real_result_free(&r->real);
+}
+
+/* Runs `trace` for real under the resolved `bands`, then replays it as it
+ * ran in the simulator with `profile`, and compares (sorting both runs'
+ * overshoots).  Returns 0 with `out` filled (free it), or the refusal. */
+static int run_arm(const gar_trace *trace, const gar_bands *bands, gar_estimator_spec estimator,
+                   const gar_verify_device_ops *device, const gar_host_profile *profile,
+                   uint64_t seed, const gar_verify_tolerance *tol, arm_runs *out, gar_error *err)
+{
+    memset(out, 0, sizeof *out);
+    gar_real_config rc_config = {
+        .trace = trace,
+        .bands = bands,
+        .estimator = estimator,
+        .device = device,
+        .wait_deadline_ns = GAR_REPLAY_DEADLINE_DEFAULT_NS,
+    };
+    int rc = gar_real_run(&rc_config, &out->real, err);
+    if (rc < 0)
+        return rc;
+    const size_t n = trace->count;
+    out->sim_overshoot = malloc(n * sizeof *out->sim_overshoot);
+    gar_replay_config sim_config;
+    gar_replay_config_init(&sim_config);
+    sim_config.trace = &out->real.as_run;
+    sim_config.bands = bands;
+    sim_config.estimator = estimator;
+    sim_config.host = profile;
+    sim_config.mode = GAR_REPLAY_OPEN;
+    sim_config.seed = seed;
+    sim_config.on_wait = keep_overshoot;
+    sim_config.on_wait_context = out->sim_overshoot;
+    rc = out->sim_overshoot == NULL
+             ? gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the overshoots", "exhausted")
+             : gar_replay_run(&sim_config, &out->sim, err);
+    if (rc < 0) {
+        arm_runs_free(out);
+        return rc;
+    }
+    gar_verify_compare(tol, gar_verify_bands_block(bands), out->real.overshoot,
+                       out->sim_overshoot, n, out->real.metrics.busy_frac, out->sim.busy_frac,
+                       &out->cmp);
+    return 0;
+}
+
+/* ---- one trace ------------------------------------------------------------ */
+
+static int verify_one(const verify_args *a)
+{
+    gar_error err, warning;
+    gar_bands requested, bands;
+    gar_estimator_spec estimator;
+    const gar_verify_device_ops *device;
+    if (gar_bands_parse(a->plan_text, &requested, &err) < 0 ||
+        gar_estimator_spec_parse(a->estimator_text, &estimator, &err) < 0 ||
+        gar_verify_device_find(a->device, verb, &device, &err) < 0)
+        return gar_cli_refuse(&err);
+    if (estimator.family == GAR_ESTIMATOR_ORACLE)
+        return gar_cli_usage_error(verb, "--estimator oracle knows the future, which only the "
+                                         "simulator can: choose another family");
+    gar_posix_host host;
+    gar_caps caps;
+    if (gar_posix_host_init(&host, NULL, &err) < 0)
+        return gar_cli_refuse(&err);
+    gar_posix_host_caps(&host, &caps);
+    int resolved = gar_bands_resolve(&requested, &caps, &bands, &warning);
+    if (resolved < 0)
+        return gar_cli_refuse(&warning);
+
+    gar_trace trace;
+    if (gar_trace_read_file(&trace, a->trace_path, &err) < 0)
+        return gar_cli_refuse(&err);
+    gar_host_profile profile;
+    unsigned host_noisy = 0;
+    arm_runs runs;
+    if (check_span(&trace, a->trace_path, &err) < 0 ||
+        load_profile(a->host_path, &profile, &host_noisy, &err) < 0 ||
+        run_arm(&trace, &bands, estimator, device, &profile, a->seed, &a->tol, &runs, &err) < 0) {
+        gar_trace_free(&trace);
+        return gar_cli_refuse(&err);
+    }
+    verify_run v = {
+        .trace_path = a->trace_path,
+        .device = device->name,
+        .host = a->host_path,
+        .host_noisy = host_noisy,
+        .seed = a->seed,
+        .tol = &a->tol,
+        .real = &runs.real,
+        .sim = &runs.sim,
+        .cmp = &runs.cmp,
+    };
+    gar_bands_label(&bands, v.plan_label, sizeof v.plan_label);
+    gar_estimator_spec_label(&estimator, v.estimator_label, sizeof v.estimator_label);
+    if (resolved == 1 && !a->json)
+        gar_cli_print_warning(stdout, &warning);
+    if (a->json)
+        print_json(&v);
+    else
+        print_text(&v);
+    bool agree = runs.cmp.agree;
+    arm_runs_free(&runs);
+    gar_trace_free(&trace);
+    return agree ? GAR_EXIT_OK : GAR_EXIT_FAILED;
+}
+
+/* ---- every arm of a sweep ------------------------------------------------- */
+
+/* The first `limit` rows of `in` (all when fewer), into `out`. */
+static int first_rows(const gar_trace *in, uint64_t limit, gar_trace *out, gar_error *err)
+{
+    size_t n = in->count < limit ? in->count : (size_t)limit;
+    gar_trace_init(out);
+    int rc = gar_trace_reserve(out, n, err);
+    out->columns = in->columns;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = gar_trace_append(out, &in->row[i], err);
+    if (rc < 0)
+        gar_trace_free(out);
+    return rc;
+}
+
+static int verify_sweep(const verify_args *a)
+{
+    gar_error err, warning;
+    gar_sweep_spec spec;
+    const gar_verify_device_ops *device;
+    if (gar_verify_device_find(a->device, verb, &device, &err) < 0 ||
+        gar_sweep_spec_load(a->sweep_path, &spec, &err) < 0)
+        return gar_cli_refuse(&err);
+    gar_posix_host host;
+    gar_caps caps;
+    int rc = gar_posix_host_init(&host, NULL, &err);
+    if (rc == 0)
+        gar_posix_host_caps(&host, &caps);
+
+    /* Every trace cut and checked before anything runs: a spec that cannot
+     * be verified is refused whole. */
+    gar_trace *cut = calloc(spec.trace_count, sizeof *cut);
+    if (rc == 0 && cut == NULL)
+        rc = gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for the traces", "exhausted");
+    for (size_t t = 0; rc == 0 && t < spec.trace_count; t++)
+        if ((rc = first_rows(&spec.traces[t].trace, a->limit, &cut[t], &err)) == 0)
+            rc = check_span(&cut[t], spec.traces[t].name, &err);
+    gar_host_profile profile;
+    unsigned host_noisy = 0;
+    if (rc == 0)
+        rc = load_profile(a->host_path, &profile, &host_noisy, &err);
+    gar_store *store = NULL;
+    if (rc == 0)
+        rc = gar_store_open(a->db_path, true, &store, &err);
+    char profile_hash[GAR_HASH_HEX_BYTES];
+    if (rc == 0)
+        gar_sweep_hash_hex(gar_sweep_host_hash(&profile), profile_hash);
+    char tol_text[512];
+    gar_verify_tolerance_text(&a->tol, tol_text, sizeof tol_text);
+
+    unsigned verified = 0, agreed = 0, skipped = 0;
+    gar_verification *v = calloc(1, sizeof *v);
+    if (rc == 0 && v == NULL)
+        rc = gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for a verification", "exhausted");
+    for (size_t t = 0; rc == 0 && t < spec.trace_count; t++) {
+        char trace_hash[GAR_HASH_HEX_BYTES];
+        gar_sweep_hash_hex(gar_sweep_trace_hash(&cut[t]), trace_hash);
+        for (size_t k = 0; rc == 0 && k < spec.arm_count; k++) {
+            gar_sweep_run run = { .trace = t, .plan = spec.arms[k].plan,
+                                  .estimator = spec.arms[k].estimator };
+            const gar_sweep_plan *plan = &spec.plans[run.plan];
+            gar_estimator_spec estimator = gar_sweep_run_estimator(&spec, &run);
+            const char *est_label = gar_sweep_run_estimator_label(&spec, &run);
+            if (estimator.family == GAR_ESTIMATOR_ORACLE) {
+                printf("skipped: trace=%s plan=%s estimator=%s (the oracle runs only in the "
+                       "simulator)\n", spec.traces[t].name, plan->label, est_label);
+                skipped++;
+                continue;
+            }
+            gar_bands bands;
+            if ((rc = gar_bands_resolve(&plan->bands, &caps, &bands, &warning)) < 0) {
+                err = warning;
+                break;
+            }
+            arm_runs runs;
+            if ((rc = run_arm(&cut[t], &bands, estimator, device, &profile, a->seed, &a->tol,
+                              &runs, &err)) < 0)
+                break;
+            memset(v, 0, sizeof *v);
+            snprintf(v->trace, sizeof v->trace, "%s", trace_hash);
+            snprintf(v->trace_name, sizeof v->trace_name, "%s", spec.traces[t].name);
+            snprintf(v->plan, sizeof v->plan, "%s", plan->label);
+            gar_bands_label(&bands, v->plan_ran, sizeof v->plan_ran);
+            snprintf(v->estimator, sizeof v->estimator, "%s", est_label);
+            snprintf(v->device, sizeof v->device, "%s", device->name);
+            snprintf(v->host_profile, sizeof v->host_profile, "%s", profile_hash);
+            snprintf(v->tolerance, sizeof v->tolerance, "%s", tol_text);
+            v->waits = cut[t].count;
+            v->seed = a->seed;
+            for (int i = 0; i < 3; i++) {
+                v->real_q[i] = runs.cmp.q[i].real;
+                v->sim_q[i] = runs.cmp.q[i].sim;
+            }
+            v->ks_d = runs.cmp.ks_d;
+            v->busy_real = runs.cmp.busy_real;
+            v->busy_sim = runs.cmp.busy_sim;
+            v->agree = runs.cmp.agree;
+            /* gar_verify_compare sorted both runs' overshoots. */
+            gar_verification_cdf(runs.real.overshoot, cut[t].count, v->real_cdf);
+            gar_verification_cdf(runs.sim_overshoot, cut[t].count, v->sim_cdf);
+            arm_runs_free(&runs);
+            if ((rc = gar_verification_put(store, v, &err)) < 0)
+                break;
+            verified++;
+            agreed += v->agree;
+            printf("verified: trace=%s plan=%s estimator=%s waits=%llu p50_ns=%llu/%llu "
+                   "p90_ns=%llu/%llu ks_d=%.3f busy=%.3f/%.3f verdict=%s\n",
+                   v->trace_name, v->plan_ran, v->estimator, (unsigned long long)v->waits,
+                   (unsigned long long)v->real_q[0], (unsigned long long)v->sim_q[0],
+                   (unsigned long long)v->real_q[1], (unsigned long long)v->sim_q[1], v->ks_d,
+                   v->busy_real, v->busy_sim, v->agree ? "agree" : "disagree");
+            fflush(stdout);
+        }
+    }
+    free(v);
+    gar_store_close(store);
+    for (size_t t = 0; cut != NULL && t < spec.trace_count; t++)
+        gar_trace_free(&cut[t]);
+    free(cut);
+    gar_sweep_spec_free(&spec);
+    if (rc < 0)
+        return gar_cli_refuse(&err);
+    printf("db: %s\nhost_profile: %s (%s)\nhost_noisy: %u\nverifications: %u\nagree: %u\n"
+           "skipped: %u\ntolerance: %s\n",
+           a->db_path, profile_hash, a->host_path != NULL ? a->host_path : "calibrated on the spot",
+           host_noisy, verified, agreed, skipped, tol_text);
+    return agreed == verified ? GAR_EXIT_OK : GAR_EXIT_FAILED;
+}
+
+int gar_verb_verify_main(int argc, char **argv)
+{
+    verify_args a;
+    bool help;
+    int exit_code = parse_args(argc, argv, &a, &help);
+    if (exit_code != GAR_EXIT_OK)
+        return exit_code;
+    if (help) {
+        print_help(stdout);
+        return GAR_EXIT_OK;
+    }
+    return a.sweep_path != NULL ? verify_sweep(&a) : verify_one(&a);
+}

@@ -1,0 +1,43 @@
+/* experiments/cli/write_atomic.c — a whole buffer written through sim/atomic_file.h. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "write_atomic.h"
+
+#include "atomic_file.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Writes all of `data`, resuming after short writes and signals. */
+static int write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        data += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int gar_write_file_atomic(const char *path, const void *data, size_t len, gar_error *err)
+{
+    if (path == NULL || (data == NULL && len > 0))
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_write_file_atomic",
+                             path == NULL ? "path" : "data", "is NULL");
+    gar_atomic_file file;
+    int rc = gar_atomic_file_begin(&file, path, NULL, err);
+    if (rc < 0)
+        return rc;
+    if (write_all(file.fd, data, len) != 0)
+        rc = gar_error_set(err, GAR_E_IO, 3, file.temp, "write", strerror(errno));
+    else
+        rc = gar_atomic_file_sync(&file, err);
+    if (rc == 0)
+        rc = gar_atomic_file_commit(&file, NULL, err);
+    return gar_atomic_file_end(&file, rc);
+}

@@ -1,0 +1,17 @@
+/* experiments/cli/write_atomic.h — writing a whole small file so that readers see
+ * the old one or the new one, never a part (sim/atomic_file.h does the
+ * temporary file, sync and rename). */
+#ifndef GAR_WRITE_ATOMIC_H
+#define GAR_WRITE_ATOMIC_H
+
+#include <stddef.h>
+
+#include <gar/error.h>
+
+/* Writes the `len` bytes at `data` into a temporary file beside `path`
+ * (mode 0644), syncs it and renames it over `path`.  Returns 0, or -GAR_E_IO
+ * (path, operation, system message) with `path` untouched and the temporary
+ * file removed, or -GAR_E_CAPACITY when memory runs out. */
+int gar_write_file_atomic(const char *path, const void *data, size_t len, gar_error *err);
+
+#endif

@@ -1,0 +1,621 @@
+/* experiments/import/import_kineto.c — PyTorch profiler (Kineto) Chrome-trace JSON.
+ *
+ * The file is streamed through yajl's callback parser in blocks (through
+ * zlib's gz reader, which reads gzip and plain files alike), so a trace of any
+ * size needs memory only for the few fields kept per event.  Of the events,
+ * complete events (ph "X") of these categories are kept:
+ *   kernel, gpu_memcpy, gpu_memset   GPU ops: ts, dur, args.device (else pid),
+ *                                    args.stream (else tid), args.correlation
+ *   cuda_runtime, cuda_driver        host calls: ts, dur, args.correlation, name
+ *   cuda_sync                        args.correlation, device, stream,
+ *                                    wait_on_stream,
+ *                                    wait_on_cuda_event_record_corr_id
+ * `ts` and `dur` are microseconds, integers or decimals; they are converted
+ * from their text, so a decimal's nanosecond digits are kept exactly (a double
+ * would lose them at today's epoch timestamps). */
+#define _POSIX_C_SOURCE 200809L
+
+#include "import.h"
+#include "alloc.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yajl/yajl_parse.h>
+#include <zlib.h>
+
+/* The keys of an event, and of its args, that matter here. */
+typedef enum key {
+    K_NONE,
+    K_PH,
+    K_CAT,
+    K_NAME,
+    K_TS,
+    K_DUR,
+    K_PID,
+    K_TID,
+    K_ARGS,
+    K_A_STREAM,
+    K_A_CORRELATION,
+    K_A_DEVICE,
+    K_A_WAIT_STREAM,
+    K_A_RECORD_CORR,
+    K_COUNT
+} key;
+
+typedef enum category { CAT_OTHER, CAT_KERNEL, CAT_MEMCPY, CAT_MEMSET, CAT_CALL, CAT_SYNC } category;
+
+#define NAME_KEEP 96 /* bytes of a name kept: every name matched is shorter */
+
+typedef struct event {
+    bool seen[K_COUNT];
+    bool complete; /* ph "X" */
+    category cat;
+    char name[NAME_KEEP];
+    size_t name_len; /* the whole name's length, which may exceed what is kept */
+    uint64_t ts_ns, dur_ns;
+    int64_t value[K_COUNT]; /* integer-valued keys */
+    key bad_time;           /* K_TS or K_DUR when that value is no usable time */
+    bool negative_time;     /* ... because it is negative */
+} event;
+
+typedef struct kineto {
+    const char *file;
+    gar_error *err;
+    gar_import im;
+    int depth;        /* containers open */
+    int events_depth; /* depth of the traceEvents array's items, 0 before it */
+    bool top_key_events;
+    key key;          /* the key whose value comes next, at the event or args level */
+    bool in_args;
+    bool in_event;
+    uint64_t events;  /* events begun, for "event N" in errors */
+    event ev;
+    int failed;       /* a callback's refusal, already in err */
+} kineto;
+
+static int refuse_event(kineto *k, const char *column, const char *fault)
+{
+    char where[40];
+    snprintf(where, sizeof where, "event %" PRIu64, k->events);
+    k->failed = gar_error_set(k->err, GAR_E_INVALID_TRACE, 4, k->file, where, column, fault);
+    return 0; /* stops yajl */
+}
+
+static bool text_is(const unsigned char *s, size_t n, const char *lit)
+{
+    return strlen(lit) == n && memcmp(s, lit, n) == 0;
+}
+
+static key event_key(const unsigned char *s, size_t n)
+{
+    static const struct {
+        const char *text;
+        key k;
+    } keys[] = {
+        { "ph", K_PH }, { "cat", K_CAT }, { "name", K_NAME }, { "ts", K_TS },
+        { "dur", K_DUR }, { "pid", K_PID }, { "tid", K_TID }, { "args", K_ARGS },
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (text_is(s, n, keys[i].text))
+            return keys[i].k;
+    return K_NONE;
+}
+
+static key args_key(const unsigned char *s, size_t n)
+{
+    static const struct {
+        const char *text;
+        key k;
+    } keys[] = {
+        { "stream", K_A_STREAM },
+        { "correlation", K_A_CORRELATION },
+        { "device", K_A_DEVICE },
+        { "wait_on_stream", K_A_WAIT_STREAM },
+        { "wait_on_cuda_event_record_corr_id", K_A_RECORD_CORR },
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (text_is(s, n, keys[i].text))
+            return keys[i].k;
+    return K_NONE;
+}
+
+/* Microseconds as JSON number text to whole nanoseconds, rounded half up.
+ * False for a negative, malformed or too large value. */
+static bool us_text_to_ns(const char *s, size_t n, uint64_t *out, bool *negative)
+{
+    size_t i = 0;
+    *negative = false;
+    if (i < n && s[i] == '-') {
+        *negative = true;
+        return false;
+    }
+    uint64_t mant = 0;
+    int exp10 = 3; /* µs to ns */
+    int digits = 0;
+    bool any = false;
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, any = true) {
+        if (digits < 19) {
+            mant = mant * 10 + (uint64_t)(s[i] - '0');
+            if (mant != 0)
+                digits++;
+        } else {
+            exp10++;
+        }
+    }
+    if (i < n && s[i] == '.') {
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, any = true) {
+            if (digits < 19) {
+                mant = mant * 10 + (uint64_t)(s[i] - '0');
+                if (mant != 0)
+                    digits++;
+                exp10--;
+            }
+        }
+    }
+    if (!any)
+        return false;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        bool neg = false;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            neg = s[i++] == '-';
+        int e = 0;
+        bool edigit = false;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, edigit = true)
+            if (e < 1000)
+                e = e * 10 + (s[i] - '0');
+        if (!edigit)
+            return false;
+        exp10 += neg ? -e : e;
+    }
+    if (i != n)
+        return false;
+    if (mant == 0) {
+        *out = 0;
+        return true;
+    }
+    for (; exp10 > 0; exp10--) {
+        if (mant > UINT64_MAX / 10)
+            return false;
+        mant *= 10;
+    }
+    if (exp10 < 0) {
+        if (exp10 < -19) {
+            *out = 0;
+            return true;
+        }
+        uint64_t div = 1;
+        for (int e = exp10; e < 0; e++)
+            div *= 10;
+        uint64_t q = mant / div, r = mant % div;
+        mant = q + (r >= div - r ? 1 : 0);
+    }
+    *out = mant;
+    return true;
+}
+
+/* A JSON integer's text to int64; false for fractions, exponents, overflow. */
+static bool int_text(const char *s, size_t n, int64_t *out)
+{
+    size_t i = 0;
+    bool neg = n > 0 && s[0] == '-';
+    if (neg)
+        i++;
+    if (i == n)
+        return false;
+    uint64_t v = 0;
+    for (; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9' || v > (UINT64_C(1) << 62))
+            return false;
+        v = v * 10 + (uint64_t)(s[i] - '0');
+    }
+    *out = neg ? -(int64_t)v : (int64_t)v;
+    return true;
+}
+
+static int on_number(void *ctx, const char *s, size_t n)
+{
+    kineto *k = ctx;
+    key which = k->key;
+    k->key = K_NONE;
+    if (!k->in_event || which == K_NONE)
+        return 1;
+    event *ev = &k->ev;
+    if (which == K_TS || which == K_DUR) {
+        uint64_t ns;
+        bool negative;
+        /* Judged once the event is whole: only the events kept need times. */
+        if (!us_text_to_ns(s, n, &ns, &negative)) {
+            ev->bad_time = which;
+            ev->negative_time = negative;
+            return 1;
+        }
+        *(which == K_TS ? &ev->ts_ns : &ev->dur_ns) = ns;
+        ev->seen[which] = true;
+        return 1;
+    }
+    int64_t v;
+    if (int_text(s, n, &v)) {
+        ev->value[which] = v;
+        ev->seen[which] = true;
+    }
+    return 1;
+}
+
+static int on_string(void *ctx, const unsigned char *s, size_t n)
+{
+    kineto *k = ctx;
+    key which = k->key;
+    k->key = K_NONE;
+    if (!k->in_event || k->in_args)
+        return 1;
+    event *ev = &k->ev;
+    switch (which) {
+    case K_PH:
+        ev->complete = text_is(s, n, "X");
+        break;
+    case K_CAT:
+        ev->cat = text_is(s, n, "kernel")       ? CAT_KERNEL
+                  : text_is(s, n, "gpu_memcpy") ? CAT_MEMCPY
+                  : text_is(s, n, "gpu_memset") ? CAT_MEMSET
+                  : text_is(s, n, "cuda_runtime") || text_is(s, n, "cuda_driver") ? CAT_CALL
+                  : text_is(s, n, "cuda_sync") ? CAT_SYNC
+                                               : CAT_OTHER;
+        break;
+    case K_NAME:
+        ev->name_len = n;
+        memcpy(ev->name, s, n < NAME_KEEP ? n : NAME_KEEP);
+        break;
+    default:
+        return 1;
+    }
+    ev->seen[which] = true;
+    return 1;
+}
+
+static int on_scalar(void *ctx)
+{
+    ((kineto *)ctx)->key = K_NONE;
+    return 1;
+}
+
+static int on_boolean(void *ctx, int value)
+{
+    (void)value;
+    return on_scalar(ctx);
+}
+
+static int on_map_key(void *ctx, const unsigned char *s, size_t n)
+{
+    kineto *k = ctx;
+    if (k->depth == 1 && k->events_depth == 0) {
+        k->top_key_events = text_is(s, n, "traceEvents");
+        return 1;
+    }
+    if (!k->in_event)
+        return 1;
+    if (k->in_args && k->depth == k->events_depth + 2)
+        k->key = args_key(s, n);
+    else if (!k->in_args && k->depth == k->events_depth + 1)
+        k->key = event_key(s, n);
+    else
+        k->key = K_NONE;
+    return 1;
+}
+
+static bool memcpy_name_is_dtoh_pageable(const event *ev)
+{
+    size_t n = ev->name_len < NAME_KEEP ? ev->name_len : NAME_KEEP;
+    /* "Memcpy DtoH (Device -> Pageable)" */
+    char name[NAME_KEEP + 1];
+    memcpy(name, ev->name, n);
+    name[n] = '\0';
+    return strstr(name, "DtoH") != NULL && strstr(name, "Pageable") != NULL;
+}
+
+static uint32_t id_or_any(const event *ev, key primary, key fallback)
+{
+    key use = ev->seen[primary] ? primary : fallback;
+    if (use == K_NONE || !ev->seen[use] || ev->value[use] < 0 ||
+        ev->value[use] >= (int64_t)UINT32_MAX)
+        return GAR_IMPORT_ANY;
+    return (uint32_t)ev->value[use];
+}
+
+static uint64_t correlation_of(const event *ev)
+{
+    return ev->seen[K_A_CORRELATION] && ev->value[K_A_CORRELATION] > 0
+               ? (uint64_t)ev->value[K_A_CORRELATION]
+               : 0;
+}
+
+/* Needs ts and dur; refuses an op or call without them. */
+static int timed(kineto *k, uint64_t *start, uint64_t *end)
+{
+    const event *ev = &k->ev;
+    if (!ev->seen[K_TS] || !ev->seen[K_DUR])
+        return refuse_event(k, ev->seen[K_TS] ? "dur" : "ts",
+                            "a GPU op or host call without ts and dur");
+    if (ev->dur_ns > UINT64_MAX - ev->ts_ns)
+        return refuse_event(k, "dur", "ts + dur passes 2^64 ns");
+    *start = ev->ts_ns;
+    *end = ev->ts_ns + ev->dur_ns;
+    return 1;
+}
+
+static int finish_event(kineto *k)
+{
+    event *ev = &k->ev;
+    if (!ev->complete || ev->cat == CAT_OTHER)
+        return 1;
+    if (ev->bad_time != K_NONE)
+        return refuse_event(k, ev->bad_time == K_TS ? "ts" : "dur",
+                            ev->negative_time ? "a negative time"
+                                              : "not a number of microseconds below 2^64 ns");
+    int rc = 0;
+    switch (ev->cat) {
+    case CAT_KERNEL:
+    case CAT_MEMCPY:
+    case CAT_MEMSET: {
+        gar_import_op op = { 0, 0, correlation_of(ev), id_or_any(ev, K_A_DEVICE, K_PID),
+                             id_or_any(ev, K_A_STREAM, K_TID),
+                             ev->cat == CAT_MEMCPY && memcpy_name_is_dtoh_pageable(ev) };
+        if (!timed(k, &op.start_ns, &op.end_ns))
+            return 0;
+        if (op.stream == GAR_IMPORT_ANY || op.device == GAR_IMPORT_ANY) {
+            /* Name the id that is missing or out of range, as it was read. */
+            bool dev = op.device == GAR_IMPORT_ANY;
+            const char *field = dev ? (ev->seen[K_A_DEVICE] ? "args.device" : "pid")
+                                    : (ev->seen[K_A_STREAM] ? "args.stream" : "tid");
+            return refuse_event(k, field, dev ? "a GPU op without a device id below 2^32 - 1"
+                                              : "a GPU op without a stream id below 2^32 - 1");
+        }
+        rc = gar_import_add_op(&k->im, &op, k->err);
+        break;
+    }
+    case CAT_CALL: {
+        size_t kept = ev->name_len < NAME_KEEP ? ev->name_len : 0;
+        gar_import_call call = { 0, 0, correlation_of(ev), gar_import_sync_name(ev->name, kept) };
+        if (call.correlation == 0 && call.name < 0)
+            return 1; /* neither a launch nor a wait */
+        if (!timed(k, &call.start_ns, &call.end_ns))
+            return 0;
+        rc = gar_import_add_call(&k->im, &call, k->err);
+        break;
+    }
+    case CAT_SYNC: {
+        gar_import_sync sync = { correlation_of(ev), id_or_any(ev, K_A_DEVICE, K_PID),
+                                 id_or_any(ev, K_A_STREAM, K_NONE),
+                                 id_or_any(ev, K_A_WAIT_STREAM, K_NONE),
+                                 ev->seen[K_A_RECORD_CORR] && ev->value[K_A_RECORD_CORR] > 0
+                                     ? (uint64_t)ev->value[K_A_RECORD_CORR]
+                                     : 0 };
+        if (sync.correlation == 0)
+            return 1;
+        rc = gar_import_add_sync(&k->im, &sync, k->err);
+        break;
+    }
+    case CAT_OTHER:
+        break;
+    }
+    if (rc < 0) {
+        k->failed = rc;
+        return 0;
+    }
+    return 1;
+}
+
+static int on_start_map(void *ctx)
+{
+    kineto *k = ctx;
+    key which = k->key;
+    k->key = K_NONE;
+    k->depth++;
+    if (k->events_depth != 0 && k->depth == k->events_depth + 1 && !k->in_event) {
+        k->in_event = true;
+        k->in_args = false;
+        k->events++;
+        memset(&k->ev, 0, sizeof k->ev);
+    } else if (k->in_event && !k->in_args && which == K_ARGS &&
+               k->depth == k->events_depth + 2) {
+        k->in_args = true;
+    }
+    return 1;
+}
+
+static int on_end_map(void *ctx)
+{
+    kineto *k = ctx;
+    k->key = K_NONE;
+    int ok = 1;
+    if (k->in_args && k->depth == k->events_depth + 2)
+        k->in_args = false;
+    else if (k->in_event && k->depth == k->events_depth + 1) {
+        k->in_event = false;
+        ok = finish_event(k);
+    }
+    k->depth--;
+    return ok;
+}
+
+static int on_start_array(void *ctx)
+{
+    kineto *k = ctx;
+    k->key = K_NONE;
+    k->depth++;
+    /* The events: the array under "traceEvents", or a bare top-level array
+     * (the Chrome trace format allows both). */
+    if (k->events_depth == 0 && (k->depth == 1 || (k->depth == 2 && k->top_key_events)))
+        k->events_depth = k->depth;
+    return 1;
+}
+
+static int on_end_array(void *ctx)
+{
+    kineto *k = ctx;
+    k->key = K_NONE;
+    k->depth--;
+    return 1;
+}
+
+static const yajl_callbacks callbacks = {
+    .yajl_null = on_scalar,
+    .yajl_boolean = on_boolean,
+    .yajl_number = on_number,
+    .yajl_string = on_string,
+    .yajl_start_map = on_start_map,
+    .yajl_map_key = on_map_key,
+    .yajl_end_map = on_end_map,
+    .yajl_start_array = on_start_array,
+    .yajl_end_array = on_end_array,
+};
+
+/* A streaming parse: begin, feed blocks, end. */
+typedef struct kineto_parse {
+    kineto k;
+    yajl_handle yajl;
+    uint64_t line;         /* lines fed before the current block, from 1 */
+    uint64_t line_start;   /* bytes fed before the current line began */
+    uint64_t fed;          /* bytes fed before the current block */
+} kineto_parse;
+
+static int parse_begin(kineto_parse *p, const char *file, gar_error *err)
+{
+    memset(p, 0, sizeof *p);
+    p->k.file = file;
+    p->k.err = err;
+    gar_import_init(&p->k.im);
+    p->line = 1;
+    p->yajl = yajl_alloc(&callbacks, NULL, &p->k);
+    if (p->yajl == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "JSON parser", "out of memory");
+    return 0;
+}
+
+/* The JSON fault at byte `at` of `block` (yajl's message, with the place). */
+static int refuse_json(kineto_parse *p, const unsigned char *block, size_t len, size_t at)
+{
+    if (p->k.failed < 0)
+        return p->k.failed;
+    uint64_t line = p->line, line_start = p->line_start;
+    for (size_t i = 0; i < at && i < len; i++) {
+        if (block[i] == '\n') {
+            line++;
+            line_start = p->fed + i + 1;
+        }
+    }
+    unsigned char *msg = yajl_get_error(p->yajl, 0, NULL, 0);
+    char fault[GAR_ERROR_ARG_BYTES];
+    snprintf(fault, sizeof fault, "%s", msg != NULL ? (const char *)msg : "malformed JSON");
+    if (msg != NULL)
+        yajl_free_error(p->yajl, msg);
+    size_t cut = strcspn(fault, "\n");
+    fault[cut] = '\0';
+    char line_text[24], column_text[24];
+    snprintf(line_text, sizeof line_text, "%" PRIu64, line);
+    snprintf(column_text, sizeof column_text, "%" PRIu64, p->fed + at - line_start + 1);
+    return gar_error_set(p->k.err, GAR_E_INVALID_TRACE, 4, p->k.file, line_text, column_text,
+                         fault);
+}
+
+static int parse_feed(kineto_parse *p, const unsigned char *block, size_t len)
+{
+    if (yajl_parse(p->yajl, block, len) != yajl_status_ok)
+        return refuse_json(p, block, len, yajl_get_bytes_consumed(p->yajl));
+    for (size_t i = 0; i < len; i++) {
+        if (block[i] == '\n') {
+            p->line++;
+            p->line_start = p->fed + i + 1;
+        }
+    }
+    p->fed += len;
+    return 0;
+}
+
+static int parse_end(kineto_parse *p, int rc, gar_trace *out, gar_import_counts *counts)
+{
+    if (rc == 0 && yajl_complete_parse(p->yajl) != yajl_status_ok)
+        rc = refuse_json(p, NULL, 0, 0);
+    if (rc == 0 && p->k.events_depth == 0)
+        rc = gar_error_set(p->k.err, GAR_E_INVALID_TRACE, 4, p->k.file, "1", "1",
+                           "no traceEvents array (not a Chrome trace)");
+    if (rc == 0)
+        rc = gar_import_finish(&p->k.im, p->k.file, out, counts, p->k.err);
+    else
+        gar_trace_init(out);
+    if (p->yajl != NULL)
+        yajl_free(p->yajl);
+    gar_import_free(&p->k.im);
+    return rc;
+}
+
+int gar_import_kineto_memory(const void *data, size_t size, const char *name, gar_trace *out,
+                             gar_import_counts *counts, gar_error *err)
+{
+    if (out == NULL || (data == NULL && size > 0))
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_kineto_memory",
+                             out == NULL ? "out" : "data", "is NULL");
+    if (counts != NULL)
+        memset(counts, 0, sizeof *counts);
+    kineto_parse p;
+    int rc = parse_begin(&p, name != NULL ? name : "profile", err);
+    /* Fed in blocks, as a file is, so tokens split across blocks and the
+     * place of a fault in a later block are the same code path. */
+    enum { BLOCK = 4096 };
+    const unsigned char *bytes = data;
+    for (size_t at = 0; rc == 0 && at < size; at += BLOCK)
+        rc = parse_feed(&p, bytes + at, size - at < BLOCK ? size - at : BLOCK);
+    return parse_end(&p, rc, out, counts);
+}
+
+int gar_import_kineto_file(const char *path, gar_trace *out, gar_import_counts *counts,
+                           gar_error *err)
+{
+    if (path == NULL || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_kineto_file",
+                             path == NULL ? "path" : "out", "is NULL");
+    gar_trace_init(out);
+    if (counts != NULL)
+        memset(counts, 0, sizeof *counts);
+    errno = 0;
+    gzFile gz = gzopen(path, "rb");
+    if (gz == NULL)
+        return gar_error_set(err, GAR_E_IO, 3, path, "open",
+                             errno != 0 ? strerror(errno) : "out of memory");
+    gzbuffer(gz, 1 << 17);
+    kineto_parse p;
+    int rc = parse_begin(&p, path, err);
+    enum { BLOCK = 1 << 16 };
+    unsigned char *block = rc == 0 ? gar_malloc(BLOCK) : NULL;
+    if (rc == 0 && block == NULL)
+        rc = gar_error_set(err, GAR_E_CAPACITY, 2, "read buffer", "out of memory");
+    while (rc == 0) {
+        int got = gzread(gz, block, BLOCK);
+        if (got < 0) {
+            int zerr;
+            const char *msg = gzerror(gz, &zerr);
+            rc = gar_error_set(err, GAR_E_IO, 3, path, zerr == Z_ERRNO ? "read" : "decompress",
+                               zerr == Z_ERRNO ? strerror(errno) : msg);
+            break;
+        }
+        if (got == 0) {
+            /* A gzip stream cut short reads as a clean end; zlib says so here. */
+            int zerr;
+            const char *msg = gzerror(gz, &zerr);
+            if (zerr != Z_OK && zerr != Z_BUF_ERROR)
+                rc = gar_error_set(err, GAR_E_IO, 3, path, "decompress", msg);
+            else if (zerr == Z_BUF_ERROR)
+                rc = gar_error_set(err, GAR_E_IO, 3, path, "decompress",
+                                   "the compressed file is cut short");
+            break;
+        }
+        rc = parse_feed(&p, block, (size_t)got);
+    }
+    gar_free(block);
+    gzclose(gz);
+    return parse_end(&p, rc, out, counts);
+}

@@ -1,0 +1,971 @@
+/* experiments/report/plot.c — gnuplot scripts and data for a sweep's results. */
+#define _POSIX_C_SOURCE 200809L /* fork, chdir, mkdtemp */
+#include "plot.h"
+#include "verifications.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gar/bands.h>
+
+#include "format.h"
+#include "sweep_spec.h"
+
+/* One colour per plan (in plan order) and one point type per estimator; the
+ * colours are a colour-blind-safe qualitative set. */
+static const char *const plan_colors[] = {
+    "#000000", "#e69f00", "#cc79a7", "#009e73", "#0072b2", "#d55e00", "#56b4e9", "#999999",
+};
+/* Filled shapes first; `none` and `oracle` get a plus and a cross, which
+ * stay visible on top of a filled point. */
+static const int estimator_points[] = { 7, 5, 9, 11, 13, 1, 2, 4, 6, 8, 10, 12 };
+#define COLORS (sizeof plan_colors / sizeof plan_colors[0])
+#define POINTS (sizeof estimator_points / sizeof estimator_points[0])
+
+/* Values drawn on a log axis are at least this (a 0 has no place there). */
+#define LOG_FLOOR_US 0.001
+#define LOG_FLOOR_PERCENT 0.0001
+
+/* ---- files and gnuplot -------------------------------------------------- */
+
+int gar_plot_make_dir(const char *dir, gar_error *err)
+{
+    if (mkdir(dir, 0777) == 0 || errno == EEXIST) {
+        struct stat st;
+        if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+            return 0;
+        return gar_error_set(err, GAR_E_IO, 3, dir, "use as the output folder", "not a folder");
+    }
+    return gar_error_set(err, GAR_E_IO, 3, dir, "create", strerror(errno));
+}
+
+int gar_plot_check_gnuplot(gar_error *err)
+{
+    const char *path = getenv("PATH");
+    if (path == NULL)
+        path = "/usr/bin:/bin";
+    char dir[4096];
+    while (*path != '\0') {
+        size_t n = strcspn(path, ":");
+        if (n > 0 && n < sizeof dir - 16) {
+            memcpy(dir, path, n);
+            gar_format(dir + n, sizeof dir - n, "/gnuplot");
+            if (access(dir, X_OK) == 0)
+                return 0;
+        }
+        path += n;
+        if (*path == ':')
+            path++;
+    }
+    return gar_error_set(err, GAR_E_IO, 3, "gnuplot", "run",
+                         "no gnuplot on PATH (install gnuplot, e.g. the Debian package "
+                         "gnuplot-nox)");
+}
+
+/* ---- staging: all of a command's files, or none ------------------------ */
+
+const char *gar_plot_out_dir(const gar_plot_files *files, const char *dir)
+{
+    return files != NULL && files->stage[0] != '\0' ? files->stage : dir;
+}
+
+/* Calls `each(folder, name, context)` for every plain file in `folder`;
+ * stops at the first non-zero return and returns it. */
+static int each_file(const char *folder, int (*each)(const char *, const char *, void *),
+                     void *context)
+{
+    DIR *d = opendir(folder);
+    if (d == NULL)
+        return -1;
+    int rc = 0;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        rc = each(folder, e->d_name, context);
+    }
+    closedir(d);
+    return rc;
+}
+
+static int remove_one(const char *folder, const char *name, void *context)
+{
+    (void)context;
+    char path[4600];
+    gar_format(path, sizeof path, "%s/%s", folder, name);
+    remove(path);
+    return 0;
+}
+
+void gar_plot_stage_abort(gar_plot_files *files)
+{
+    if (files->stage[0] != '\0') {
+        each_file(files->stage, remove_one, NULL);
+        rmdir(files->stage);
+        files->stage[0] = '\0';
+    }
+    if (files->made_dir == 1)
+        rmdir(files->dir); /* only if nothing else came into it meanwhile */
+    files->made_dir = 0;
+}
+
+int gar_plot_stage_begin(const char *dir, gar_plot_files *files, gar_error *err)
+{
+    struct stat st;
+    bool existed = stat(dir, &st) == 0;
+    int rc = gar_plot_make_dir(dir, err);
+    if (rc < 0)
+        return rc;
+    if (gar_format(files->dir, sizeof files->dir, "%s", dir) >= (int)sizeof files->dir)
+        return gar_error_set(err, GAR_E_IO, 3, dir, "use as the output folder", "path too long");
+    files->made_dir = existed ? 0 : 1;
+    gar_format(files->stage, sizeof files->stage, "%s/.gar-stage-XXXXXX", dir);
+    if (mkdtemp(files->stage) == NULL) {
+        rc = gar_error_set(err, GAR_E_IO, 3, dir, "make a staging folder in", strerror(errno));
+        files->stage[0] = '\0';
+        gar_plot_stage_abort(files);
+        return rc;
+    }
+    return 0;
+}
+
+typedef struct commit_state {
+    gar_error *err;
+    const char *dir;
+    int rc;
+} commit_state;
+
+/* A staged file is complete only once it is on the disk: a full disk can
+ * still refuse a write at sync time. */
+static int sync_one(const char *folder, const char *name, void *context)
+{
+    commit_state *c = context;
+    char path[4600];
+    gar_format(path, sizeof path, "%s/%s", folder, name);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0 || fsync(fd) != 0) {
+        c->rc = gar_error_set(c->err, GAR_E_IO, 3, path, "sync", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
+
+static int rename_one(const char *folder, const char *name, void *context)
+{
+    commit_state *c = context;
+    char from[4600], to[4600];
+    gar_format(from, sizeof from, "%s/%s", folder, name);
+    gar_format(to, sizeof to, "%s/%s", c->dir, name);
+    if (rename(from, to) != 0) {
+        c->rc = gar_error_set(c->err, GAR_E_IO, 3, to, "rename a finished file onto",
+                              strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int gar_plot_stage_commit(gar_plot_files *files, gar_error *err)
+{
+    if (files->stage[0] == '\0')
+        return 0;
+    commit_state c = { err, files->dir, 0 };
+    if (each_file(files->stage, sync_one, &c) != 0) {
+        if (c.rc == 0)
+            c.rc = gar_error_set(err, GAR_E_IO, 3, files->stage, "list", strerror(errno));
+        gar_plot_stage_abort(files);
+        return c.rc;
+    }
+    /* Every file is whole: now they take their names, together. */
+    if (each_file(files->stage, rename_one, &c) != 0 && c.rc == 0)
+        c.rc = gar_error_set(err, GAR_E_IO, 3, files->stage, "list", strerror(errno));
+    files->made_dir = 0; /* some files may be in place: never remove the folder now */
+    gar_plot_stage_abort(files);
+    return c.rc;
+}
+
+/* ---- files and gnuplot -------------------------------------------------- */
+
+static FILE *open_in(const char *dir, const char *name, char *path, size_t size, gar_error *err)
+{
+    gar_format(path, size, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        gar_error_set(err, GAR_E_IO, 3, path, "write", strerror(errno));
+    return f;
+}
+
+/* Closes a written file, reporting any write that failed on the way (a
+ * full disk, a file size limit) with the system's reason. */
+static int close_file(FILE *f, const char *path, gar_error *err)
+{
+    errno = 0;
+    int bad = fflush(f) != 0 || ferror(f);
+    int saved = errno;
+    if (fclose(f) != 0 && !bad) {
+        bad = 1;
+        saved = errno;
+    }
+    if (bad)
+        return gar_error_set(err, GAR_E_IO, 3, path, "write",
+                             saved != 0 ? strerror(saved) : "write error");
+    return 0;
+}
+
+/* Whether the file at `path` is a whole PNG: the signature first and the
+ * IEND chunk (length 0, type, its fixed CRC) last.  gnuplot does not always
+ * notice that the disk filled up under it. */
+static bool png_complete(const char *path)
+{
+    static const unsigned char signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+    static const unsigned char iend[12] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82 };
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return false;
+    unsigned char head[8], tail[12];
+    bool ok = fread(head, 1, 8, f) == 8 && memcmp(head, signature, 8) == 0 &&
+              fseek(f, -12, SEEK_END) == 0 && fread(tail, 1, 12, f) == 12 &&
+              memcmp(tail, iend, 12) == 0;
+    fclose(f);
+    return ok;
+}
+
+/* Runs `gnuplot SCRIPT` inside `dir`, so the script's relative names work
+ * there and wherever the folder is moved.  Drawn means: gnuplot exited 0
+ * and left a whole PNG.  On failure the PNG is removed: no half-drawn
+ * picture is left. */
+static int run_gnuplot(const char *dir, const char *script, const char *png, gar_error *err)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return gar_error_set(err, GAR_E_IO, 3, "gnuplot", "start", strerror(errno));
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, STDOUT_FILENO);
+        if (chdir(dir) == 0)
+            execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    char path[GAR_PLOT_NAME_BYTES * 2 + 4200];
+    gar_format(path, sizeof path, "%s/%s", dir, png);
+    bool exited_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (exited_ok && png_complete(path))
+        return 0;
+    remove(path);
+    char why[GAR_PLOT_NAME_BYTES + 160];
+    if (exited_ok)
+        gar_format(why, sizeof why,
+                   "gnuplot exited 0 but %s is not a whole PNG (a full disk or a file size "
+                   "limit?)",
+                   png);
+    else if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        gar_format(why, sizeof why, "gnuplot could not be started");
+    else if (WIFSIGNALED(status))
+        gar_format(why, sizeof why, "gnuplot was killed by signal %d on %s", WTERMSIG(status),
+                   script);
+    else
+        gar_format(why, sizeof why, "gnuplot failed (status %d) on %s",
+                   WIFEXITED(status) ? WEXITSTATUS(status) : -1, script);
+    return gar_error_set(err, GAR_E_IO, 3, "gnuplot", "run", why);
+}
+
+static int add_file(gar_plot_files *files, const char *png, const char *caption,
+                    const char *trace, const char *host, gar_error *err)
+{
+    if (files->count == GAR_PLOT_FILES_MAX) {
+        char cap[16];
+        gar_format(cap, sizeof cap, "%d", GAR_PLOT_FILES_MAX);
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "the plot list", cap);
+    }
+    gar_plot_file *f = &files->file[files->count++];
+    gar_format(f->png, sizeof f->png, "%s", png);
+    gar_format(f->caption, sizeof f->caption, "%s", caption);
+    gar_format(f->trace, sizeof f->trace, "%s", trace);
+    gar_format(f->host, sizeof f->host, "%s", host);
+    return 0;
+}
+
+/* A plot's three files: NAME.gp, NAME.dat, NAME.png. */
+typedef struct plot_files {
+    char name[GAR_PLOT_NAME_BYTES - 8];
+    char gp[GAR_PLOT_NAME_BYTES], dat[GAR_PLOT_NAME_BYTES], png[GAR_PLOT_NAME_BYTES];
+    char gp_path[GAR_PLOT_NAME_BYTES + 4200], dat_path[GAR_PLOT_NAME_BYTES + 4200];
+} plot_files;
+
+static void name_plot(plot_files *p, const char *name)
+{
+    gar_format(p->name, sizeof p->name, "%s", name);
+    gar_format(p->gp, sizeof p->gp, "%s.gp", p->name);
+    gar_format(p->dat, sizeof p->dat, "%s.dat", p->name);
+    gar_format(p->png, sizeof p->png, "%s.png", p->name);
+}
+
+/* Closes a plot's written script and has gnuplot draw its PNG.  Returns 0
+ * or a negated code (the script unwritten, or gnuplot failing). */
+static int draw(const char *dir, FILE *gp, const plot_files *pf, gar_error *err)
+{
+    int rc = close_file(gp, pf->gp_path, err);
+    return rc < 0 ? rc : run_gnuplot(dir, pf->gp, pf->png, err);
+}
+
+/* A label for gnuplot's enhanced text: quotes, and the characters enhanced
+ * mode reads as markup (_ ^ @ & { }), escaped. */
+static void gp_text(const char *in, char *out, size_t size)
+{
+    size_t n = 0;
+    for (; *in != '\0' && n + 3 < size; in++) {
+        if (strchr("_^@&{}~\\'", *in) != NULL) {
+            if (*in == '\'') {
+                out[n++] = '\'';
+            } else {
+                out[n++] = '\\';
+                out[n++] = '\\';
+            }
+        }
+        out[n++] = *in;
+    }
+    out[n] = '\0';
+}
+
+/* ---- Pareto ------------------------------------------------------------- */
+
+typedef struct point {
+    double x, y;
+} point;
+
+static int by_x_then_y(const void *a, const void *b)
+{
+    const point *p = a, *q = b;
+    if (p->x != q->x)
+        return p->x < q->x ? -1 : 1;
+    return (p->y > q->y) - (p->y < q->y);
+}
+
+/* The points no other point beats on both axes (lower is better on both),
+ * ordered by x; written into `out`, their count returned. */
+static size_t pareto_frontier(point *pts, size_t n, point *out)
+{
+    qsort(pts, n, sizeof *pts, by_x_then_y);
+    size_t m = 0;
+    double best_y = INFINITY;
+    for (size_t i = 0; i < n; i++)
+        if (pts[i].y < best_y) {
+            best_y = pts[i].y;
+            out[m++] = pts[i];
+        }
+    return m;
+}
+
+static bool same_group(const gar_arm_summary *a, const gar_arm_summary *b)
+{
+    return strcmp(a->host, b->host) == 0 && strcmp(a->mode, b->mode) == 0;
+}
+
+static double busy_percent(const gar_arm_summary *a)
+{
+    double v = 100.0 * a->busy_frac;
+    return v < LOG_FLOOR_PERCENT ? LOG_FLOOR_PERCENT : v;
+}
+
+static double p99_us(const gar_arm_summary *a)
+{
+    double v = a->p99_ns / 1000.0;
+    return v < LOG_FLOOR_US ? LOG_FLOOR_US : v;
+}
+
+/* An arm with an ok run to re-run (CDFs and predictions show one run). */
+static bool arm_usable(const gar_arm_summary *a)
+{
+    return a->runs > a->failed;
+}
+
+/* An arm every run of which succeeded: only those are means over the same
+ * seeds, so only those are drawn against each other (as the report ranks). */
+static bool arm_complete(const gar_arm_summary *a)
+{
+    return a->runs > 0 && a->failed == 0;
+}
+
+/* One pareto plot of the arms of one host and mode (those equal to `first`). */
+static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
+                      gar_plot_files *files, gar_error *err)
+{
+    const gar_arm_summary *g = &arms->arm[first];
+    char base[GAR_PLOT_NAME_BYTES - 16];
+    gar_format(base, sizeof base, "pareto-%s-%s", g->host_short, g->mode);
+    plot_files pf;
+    name_plot(&pf, base);
+
+    /* The traces of this group, in arm order, and the plan/estimator ranks
+     * present (for the legend). */
+    const char *traces[64];
+    char trace_names[64][GAR_RESULTS_TEXT];
+    size_t tn = 0;
+    unsigned plan_max = 0, est_max = 0;
+    bool plan_seen[256] = { false }, est_seen[256] = { false };
+    const char *plan_name[256] = { NULL }, *est_name[256] = { NULL };
+    for (size_t i = first; i < arms->count; i++) {
+        const gar_arm_summary *a = &arms->arm[i];
+        if (!same_group(a, g))
+            continue;
+        if (tn == 0 || strcmp(traces[tn - 1], a->trace) != 0) {
+            if (tn == 64)
+                return gar_error_set(err, GAR_E_CAPACITY, 2, "traces in one pareto plot", "64");
+            traces[tn] = a->trace;
+            gar_format(trace_names[tn], sizeof trace_names[tn], "%s", a->trace_short);
+            tn++;
+        }
+        if (a->plan_rank < 256 && a->estimator_rank < 256) {
+            plan_seen[a->plan_rank] = true;
+            plan_name[a->plan_rank] = a->plan_short;
+            est_seen[a->estimator_rank] = true;
+            est_name[a->estimator_rank] = a->estimator;
+            if (a->plan_rank + 1 > plan_max)
+                plan_max = a->plan_rank + 1;
+            if (a->estimator_rank + 1 > est_max)
+                est_max = a->estimator_rank + 1;
+        }
+    }
+
+    FILE *dat = open_in(dir, pf.dat, pf.dat_path, sizeof pf.dat_path, err);
+    if (dat == NULL)
+        return -GAR_E_IO;
+    fprintf(dat, "# gar plot data: busy CPU against p99 overshoot, host %s, %s loop.\n"
+                 "# Per trace two blocks: the arms (p99_us busy_percent plan estimator_point"
+                 " \"plan / estimator\"), then the Pareto frontier (p99_us busy_percent).\n"
+                 "# Means over seeds; values below %g µs or %g %% are drawn at that floor"
+                 " (log axes).\n# Arms with a failed run are left out.\n",
+            g->host_short, g->mode, LOG_FLOOR_US, LOG_FLOOR_PERCENT);
+    double xlo[64], xhi[64], ylo[64], yhi[64];
+    point pts[1024], front[1024];
+    for (size_t t = 0; t < tn; t++) {
+        size_t n = 0;
+        xlo[t] = ylo[t] = INFINITY;
+        xhi[t] = yhi[t] = 0;
+        fprintf(dat, "# trace %s\n", trace_names[t]);
+        for (size_t i = first; i < arms->count; i++) {
+            const gar_arm_summary *a = &arms->arm[i];
+            if (!same_group(a, g) || strcmp(a->trace, traces[t]) != 0 || !arm_complete(a))
+                continue;
+            double x = p99_us(a), y = busy_percent(a);
+            fprintf(dat, "%.6g %.6g %u %d \"%s / %s\"\n", x, y, a->plan_rank,
+                    estimator_points[a->estimator_rank % POINTS], a->plan_short, a->estimator);
+            /* The oracle knows each residual in advance: a bound, drawn but
+             * kept off the frontier of what a policy can reach. */
+            if (n < 1024 && strcmp(a->estimator, "oracle") != 0)
+                pts[n++] = (point){ x, y };
+            xlo[t] = fmin(xlo[t], x);
+            xhi[t] = fmax(xhi[t], x);
+            ylo[t] = fmin(ylo[t], y);
+            yhi[t] = fmax(yhi[t], y);
+        }
+        fprintf(dat, "\n\n# frontier %s\n", trace_names[t]);
+        size_t m = pareto_frontier(pts, n, front);
+        for (size_t k = 0; k < m; k++)
+            fprintf(dat, "%.6g %.6g\n", front[k].x, front[k].y);
+        fprintf(dat, "\n\n");
+    }
+    int rc = close_file(dat, pf.dat_path, err);
+    if (rc < 0)
+        return rc;
+
+    FILE *gp = open_in(dir, pf.gp, pf.gp_path, sizeof pf.gp_path, err);
+    if (gp == NULL)
+        return -GAR_E_IO;
+    size_t cells = tn + 1; /* the last cell holds the legend */
+    size_t cols = cells <= 2 ? cells : cells <= 4 ? 2 : 3;
+    size_t rows = (cells + cols - 1) / cols;
+    char host[GAR_RESULTS_TEXT * 2];
+    gp_text(g->host_short, host, sizeof host);
+    fprintf(gp,
+            "# gar plot: busy CPU against p99 overshoot, one panel per trace.\n"
+            "# Host %s, %s loop; each point is an arm (plan / estimator), the mean over\n"
+            "# its seeds; the dashed staircase is the Pareto frontier (nothing is better\n"
+            "# on both axes; the oracle, a bound, is left off it).  Data: %s.  Re-draw: gnuplot %s\n"
+            "set terminal pngcairo size %zu,%zu enhanced font 'Sans,11'\n"
+            "set output '%s'\n"
+            "set multiplot layout %zu,%zu title \"Busy CPU against p99 overshoot: host %s, %s loop"
+            " (mean over seeds)\" font ',14'\n"
+            "set grid\n"
+            "unset key\n"
+            "set xlabel 'p99 overshoot (µs, log)'\n"
+            "set ylabel 'busy CPU (%% of wait time)'\n"
+            "set format x '%%g'\n"
+            "set format y '%%g'\n",
+            host, g->mode, pf.dat, pf.gp, 560 * cols, 440 * rows, pf.png, rows, cols, host,
+            g->mode);
+    for (size_t t = 0; t < tn; t++) {
+        char title[GAR_RESULTS_TEXT * 2];
+        gp_text(trace_names[t], title, sizeof title);
+        fprintf(gp, "\nset title '%s'\nset logscale x\n", title);
+        if (xhi[t] > 0 && xlo[t] > 0)
+            fprintf(gp, "set xrange [%.6g:%.6g]\n", xlo[t] / 1.6, xhi[t] * 1.6);
+        if (yhi[t] > 0 && ylo[t] > 0 && yhi[t] / ylo[t] > 100)
+            fprintf(gp, "set logscale y\nset ylabel 'busy CPU (%% of wait time, log)'\n"
+                        "set yrange [%.6g:%.6g]\n",
+                    ylo[t] / 2, yhi[t] * 2 > 100 ? 200.0 : yhi[t] * 2);
+        else
+            fprintf(gp, "unset logscale y\nset ylabel 'busy CPU (%% of wait time)'\n"
+                        "set yrange [0:%.6g]\n",
+                    yhi[t] * 1.1 > 100 ? 105.0 : yhi[t] * 1.1 + 1);
+        fprintf(gp, "plot '%s' index %zu using 1:2 with steps dt 2 lw 1.5 lc rgb '#555555'",
+                pf.dat, 2 * t + 1);
+        for (unsigned p = 0; p < plan_max; p++)
+            if (plan_seen[p])
+                fprintf(gp,
+                        ", \\\n     '' index %zu using ($3 == %u ? $1 : NaN):2:4 with points"
+                        " pt variable ps 1.7 lw 1.5 lc rgb '%s'",
+                        2 * t, p, plan_colors[p % COLORS]);
+        fprintf(gp, "\n");
+    }
+    /* The legend: colours are plans, point shapes are estimators. */
+    fprintf(gp, "\n# The legend cell.\nset title ''\nunset border\nunset tics\nunset grid\n"
+                "unset xlabel\nunset ylabel\nunset logscale\nset xrange [0:1]\nset yrange [0:1]\n"
+                "set key center center vertical Left reverse box spacing 1.3 font ',11'\n"
+                "plot NaN notitle");
+    fprintf(gp, ", \\\n     keyentry with lines dt 2 lw 1.5 lc rgb '#555555' title 'Pareto frontier'");
+    fprintf(gp, ", \\\n     keyentry with points pt -1 lc rgb 'white' title '{/:Bold colour: plan}'");
+    for (unsigned p = 0; p < plan_max; p++)
+        if (plan_seen[p]) {
+            char t[GAR_RESULTS_TEXT * 2];
+            gp_text(plan_name[p], t, sizeof t);
+            fprintf(gp, ", \\\n     keyentry with points pt 7 ps 1.7 lc rgb '%s' title '%s'",
+                    plan_colors[p % COLORS], t);
+        }
+    fprintf(gp, ", \\\n     keyentry with points pt -1 lc rgb 'white' title '{/:Bold shape: estimator}'");
+    for (unsigned e = 0; e < est_max; e++)
+        if (est_seen[e]) {
+            char t[GAR_RESULTS_TEXT * 2];
+            bool none = strcmp(est_name[e], GAR_SWEEP_NO_ESTIMATOR_LABEL) == 0;
+            bool oracle = strcmp(est_name[e], "oracle") == 0;
+            gp_text(none ? "- (plan without predict)" : oracle ? "oracle (a bound: off the frontier)" : est_name[e], t, sizeof t);
+            fprintf(gp, ", \\\n     keyentry with points pt %d ps 1.7 lw 1.5 lc rgb '#333333' title '%s'",
+                    estimator_points[e % POINTS], t);
+        }
+    fprintf(gp, "\nunset multiplot\n");
+    if ((rc = draw(dir, gp, &pf, err)) < 0)
+        return rc;
+    char caption[512];
+    gar_format(caption, sizeof caption,
+             "Busy CPU against p99 overshoot on host %s (%s loop): one point per arm, the mean "
+             "over its seeds; the dashed staircase is the Pareto frontier.",
+             g->host_short, g->mode);
+    return add_file(files, pf.png, caption, "", g->host, err);
+}
+
+int gar_plot_pareto(const gar_arm_list *arms, const char *dir, gar_plot_files *files,
+                    gar_error *err)
+{
+    dir = gar_plot_out_dir(files, dir);
+    int rc = gar_plot_check_gnuplot(err);
+    for (size_t i = 0; rc == 0 && i < arms->count; i++) {
+        bool first = true;
+        for (size_t j = 0; j < i && first; j++)
+            first = !same_group(&arms->arm[j], &arms->arm[i]);
+        if (first)
+            rc = pareto_one(arms, i, dir, files, err);
+    }
+    return rc;
+}
+
+/* ---- per-wait plots ----------------------------------------------------- */
+
+typedef struct wait_log {
+    size_t count, capacity;
+    double *overshoot_us;
+    double *truth_us;
+    double *prediction_us; /* NaN where there was none */
+    bool failed;           /* out of memory */
+} wait_log;
+
+static void log_wait(void *context, const gar_replay_wait *w)
+{
+    wait_log *log = context;
+    if (log->failed)
+        return;
+    if (log->count == log->capacity) {
+        size_t cap = log->capacity > 0 ? 2 * log->capacity : 4096;
+        double *a = realloc(log->overshoot_us, cap * sizeof *a);
+        if (a != NULL)
+            log->overshoot_us = a;
+        double *b = realloc(log->truth_us, cap * sizeof *b);
+        if (b != NULL)
+            log->truth_us = b;
+        double *c = realloc(log->prediction_us, cap * sizeof *c);
+        if (c != NULL)
+            log->prediction_us = c;
+        if (a == NULL || b == NULL || c == NULL) {
+            log->failed = true;
+            return;
+        }
+        log->capacity = cap;
+    }
+    log->overshoot_us[log->count] = (double)w->overshoot_ns / 1000.0;
+    log->truth_us[log->count] = (double)w->truth_ns / 1000.0;
+    log->prediction_us[log->count] = w->predicted ? (double)w->prediction_ns / 1000.0 : NAN;
+    log->count++;
+}
+
+static void wait_log_free(wait_log *log)
+{
+    free(log->overshoot_us);
+    free(log->truth_us);
+    free(log->prediction_us);
+    memset(log, 0, sizeof *log);
+}
+
+static int rerun_into(gar_store *store, const gar_run_key *key, wait_log *log, gar_error *err)
+{
+    memset(log, 0, sizeof *log);
+    int rc = gar_results_rerun(store, key, log_wait, log, err);
+    if (rc == 0 && log->failed)
+        rc = gar_error_set(err, GAR_E_CAPACITY, 2, "memory for a run's waits", "exhausted");
+    if (rc < 0)
+        wait_log_free(log);
+    return rc;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+long gar_plot_find_trace(const gar_arm_list *arms, const char *which)
+{
+    for (size_t i = 0; i < arms->count; i++) {
+        const gar_arm_summary *a = &arms->arm[i];
+        if (which == NULL || strcmp(a->trace_short, which) == 0 ||
+            (strlen(which) >= 4 && strncmp(a->trace, which, strlen(which)) == 0))
+            return (long)i;
+    }
+    return -1;
+}
+
+/* The estimator a per-plan plot uses for a plan with predict: adl when the
+ * group has it, else the first stored. */
+static const char *plot_estimator(const gar_arm_list *arms, const gar_arm_summary *like)
+{
+    const char *first = NULL;
+    for (size_t i = 0; i < arms->count; i++) {
+        const gar_arm_summary *a = &arms->arm[i];
+        if (strcmp(a->trace, like->trace) != 0 || strcmp(a->host, like->host) != 0 ||
+            strcmp(a->mode, like->mode) != 0 || strcmp(a->plan, like->plan) != 0 ||
+            !arm_usable(a))
+            continue;
+        if (strcmp(a->estimator, "adl") == 0)
+            return a->estimator;
+        if (first == NULL)
+            first = a->estimator;
+    }
+    return first;
+}
+
+static int cdf_one(gar_store *store, const gar_arm_list *arms, size_t first, const char *dir,
+                   gar_plot_files *files, gar_error *err)
+{
+    const gar_arm_summary *g = &arms->arm[first];
+    char base[GAR_PLOT_NAME_BYTES - 16];
+    gar_format(base, sizeof base, "cdf-%.80s-%.60s-%s", g->trace_short, g->host_short, g->mode);
+    plot_files pf;
+    name_plot(&pf, base);
+    FILE *dat = open_in(dir, pf.dat, pf.dat_path, sizeof pf.dat_path, err);
+    if (dat == NULL)
+        return -GAR_E_IO;
+    fprintf(dat, "# gar plot data: overshoot CDF, trace %s, host %s, %s loop.\n"
+                 "# One block per plan: overshoot_us fraction_of_waits_at_most_that.\n",
+            g->trace_short, g->host_short, g->mode);
+    char titles[16][GAR_RESULTS_TEXT * 2];
+    unsigned colors[16];
+    size_t blocks = 0;
+    uint64_t seed = 0;
+    int rc = 0;
+    double lo = INFINITY, hi = 0;
+    for (size_t i = first; rc == 0 && i < arms->count && blocks < 16; i++) {
+        const gar_arm_summary *a = &arms->arm[i];
+        if (strcmp(a->trace, g->trace) != 0 || !same_group(a, g) || !arm_usable(a))
+            continue;
+        const char *est = plot_estimator(arms, a);
+        if (est == NULL || strcmp(a->estimator, est) != 0)
+            continue;
+        gar_run_key key;
+        rc = gar_results_find_run(store, a->trace, a->host, a->mode, a->plan, a->estimator, &key,
+                                  err);
+        if (rc <= 0)
+            continue;
+        wait_log log;
+        if ((rc = rerun_into(store, &key, &log, err)) < 0)
+            break;
+        seed = key.seed;
+        qsort(log.overshoot_us, log.count, sizeof *log.overshoot_us, compare_double);
+        fprintf(dat, "# plan %s, estimator %s, seed %llu\n", a->plan, a->estimator,
+                (unsigned long long)key.seed);
+        /* At most ~2000 points a curve, the extremes always kept. */
+        size_t step = log.count / 2000 + 1;
+        for (size_t k = 0; k < log.count; k++) {
+            if (k % step != 0 && k + 1 != log.count)
+                continue;
+            double v = log.overshoot_us[k] < LOG_FLOOR_US ? LOG_FLOOR_US : log.overshoot_us[k];
+            lo = fmin(lo, v);
+            hi = fmax(hi, v);
+            fprintf(dat, "%.6g %.6g\n", v, (double)(k + 1) / (double)log.count);
+        }
+        fprintf(dat, "\n\n");
+        char label[GAR_RESULTS_TEXT * 2];
+        gar_format(label, sizeof label, "%s%s%s", a->plan_short,
+                 strcmp(a->estimator, GAR_SWEEP_NO_ESTIMATOR_LABEL) == 0 ? "" : " / ",
+                 strcmp(a->estimator, GAR_SWEEP_NO_ESTIMATOR_LABEL) == 0 ? "" : a->estimator);
+        gp_text(label, titles[blocks], sizeof titles[blocks]);
+        colors[blocks] = a->plan_rank;
+        blocks++;
+        wait_log_free(&log);
+        rc = 0;
+    }
+    int closed = close_file(dat, pf.dat_path, err);
+    if (rc < 0)
+        return rc;
+    if (closed < 0)
+        return closed;
+    if (blocks == 0) {
+        remove(pf.dat_path); /* no plan to draw: no header-only data file either */
+        return 0;
+    }
+    FILE *gp = open_in(dir, pf.gp, pf.gp_path, sizeof pf.gp_path, err);
+    if (gp == NULL)
+        return -GAR_E_IO;
+    char trace[GAR_RESULTS_TEXT * 2], host[GAR_RESULTS_TEXT * 2];
+    gp_text(g->trace_short, trace, sizeof trace);
+    gp_text(g->host_short, host, sizeof host);
+    fprintf(gp,
+            "# gar plot: the overshoot CDF of each plan (the run with the least seed;\n"
+            "# plans with predict under the estimator named).  Data: %s.\n"
+            "# Re-draw: gnuplot %s\n"
+            "set terminal pngcairo size 1000,620 enhanced font 'Sans,11'\n"
+            "set output '%s'\n"
+            "set title \"Overshoot CDF: trace %s, host %s, %s loop, seed %llu\" font ',13'\n"
+            "set xlabel 'overshoot: wait end - completion (µs, log)'\n"
+            "set ylabel 'fraction of waits with at most that overshoot'\n"
+            "set logscale x\n"
+            "set format x '%%g'\n"
+            "set xrange [%.6g:%.6g]\n"
+            "set yrange [0:1.02]\n"
+            "set ytics 0.1\n"
+            "set grid xtics mxtics ytics\n"
+            "set key outside right top Left reverse\n",
+            pf.dat, pf.gp, pf.png, trace, host, g->mode, (unsigned long long)seed,
+            lo / 1.5, hi * 1.5);
+    fprintf(gp, "plot ");
+    for (size_t b = 0; b < blocks; b++)
+        fprintf(gp, "%s'%s' index %zu using 1:2 with steps lw 2 dt %zu lc rgb '%s' title '%s'",
+                b > 0 ? ", \\\n     " : "", b == 0 ? pf.dat : "", b, b % 3 + 1,
+                plan_colors[colors[b] % COLORS], titles[b]);
+    fprintf(gp, "\n");
+    if ((rc = draw(dir, gp, &pf, err)) < 0)
+        return rc;
+    char caption[512];
+    gar_format(caption, sizeof caption,
+             "Overshoot CDF per plan on trace %s, host %s (%s loop, seed %llu; plans with predict "
+             "under adl or the first estimator): further left and higher is better.",
+             g->trace_short, g->host_short, g->mode, (unsigned long long)seed);
+    return add_file(files, pf.png, caption, g->trace, g->host, err);
+}
+
+int gar_plot_cdf(gar_store *store, const gar_arm_list *arms, const char *trace, const char *dir,
+                 gar_plot_files *files, gar_error *err)
+{
+    dir = gar_plot_out_dir(files, dir);
+    int rc = gar_plot_check_gnuplot(err);
+    for (size_t i = 0; rc == 0 && i < arms->count; i++) {
+        const gar_arm_summary *a = &arms->arm[i];
+        if (strcmp(a->trace, trace) != 0)
+            continue;
+        bool first = true;
+        for (size_t j = 0; j < i && first; j++)
+            first = !(strcmp(arms->arm[j].trace, trace) == 0 && same_group(&arms->arm[j], a));
+        if (first)
+            rc = cdf_one(store, arms, i, dir, files, err);
+    }
+    return rc;
+}
+
+int gar_plot_pick_prediction_run(gar_store *store, const gar_arm_list *arms, const char *trace,
+                                 gar_run_key *out, gar_error *err)
+{
+    /* Arms are in plan order (flag+predict before bands); take the first
+     * single plan with predict, else any arm with an estimator. */
+    const gar_arm_summary *pick = NULL;
+    for (int pass = 0; pass < 2 && pick == NULL; pass++)
+        for (size_t i = 0; i < arms->count && pick == NULL; i++) {
+            const gar_arm_summary *a = &arms->arm[i];
+            if (strcmp(a->trace, trace) != 0 || !arm_usable(a) ||
+                strcmp(a->estimator, GAR_SWEEP_NO_ESTIMATOR_LABEL) == 0)
+                continue;
+            if (pass == 0 && (strchr(a->plan, ';') != NULL || strncmp(a->plan, "flag", 4) != 0))
+                continue;
+            const char *est = plot_estimator(arms, a);
+            if (est != NULL && strcmp(est, a->estimator) == 0)
+                pick = a;
+        }
+    if (pick == NULL)
+        return 0;
+    return gar_results_find_run(store, pick->trace, pick->host, pick->mode, pick->plan,
+                                pick->estimator, out, err);
+}
+
+int gar_plot_prediction(gar_store *store, const gar_run_key *run, const char *dir,
+                        gar_plot_files *files, gar_error *err)
+{
+    dir = gar_plot_out_dir(files, dir);
+    int rc = gar_plot_check_gnuplot(err);
+    if (rc < 0)
+        return rc;
+    wait_log log;
+    if ((rc = rerun_into(store, run, &log, err)) < 0)
+        return rc;
+    char base[GAR_PLOT_NAME_BYTES - 16];
+    gar_format(base, sizeof base, "prediction-%lld", (long long)run->id);
+    plot_files pf;
+    name_plot(&pf, base);
+    FILE *dat = open_in(dir, pf.dat, pf.dat_path, sizeof pf.dat_path, err);
+    if (dat == NULL) {
+        wait_log_free(&log);
+        return -GAR_E_IO;
+    }
+    double lo = INFINITY, hi = 0;
+    size_t predicted = 0;
+    fprintf(dat, "# gar plot data: run %lld, trace %s, host %s, plan %s, estimator %s, %s loop,"
+                 " seed %llu.\n# wait true_residual_us prediction_us (NaN: no prediction)\n",
+            (long long)run->id, run->trace_short, run->host_short, run->plan, run->estimator,
+            run->mode, (unsigned long long)run->seed);
+    for (size_t k = 0; k < log.count; k++) {
+        double t = log.truth_us[k], p = log.prediction_us[k];
+        fprintf(dat, "%zu %.6g %.6g\n", k, t, p);
+        if (t > 0) {
+            lo = fmin(lo, t);
+            hi = fmax(hi, t);
+        }
+        if (!isnan(p) && p > 0) {
+            predicted++;
+            lo = fmin(lo, p);
+            hi = fmax(hi, p);
+        }
+    }
+    wait_log_free(&log);
+    if ((rc = close_file(dat, pf.dat_path, err)) < 0)
+        return rc;
+    FILE *gp = open_in(dir, pf.gp, pf.gp_path, sizeof pf.gp_path, err);
+    if (gp == NULL)
+        return -GAR_E_IO;
+    char trace[GAR_RESULTS_TEXT * 2], host[GAR_RESULTS_TEXT * 2], plan[GAR_RESULTS_PLAN_TEXT * 2],
+        est[GAR_RESULTS_TEXT * 2];
+    gp_text(run->trace_short, trace, sizeof trace);
+    gp_text(run->host_short, host, sizeof host);
+    gp_text(run->plan, plan, sizeof plan);
+    gp_text(run->estimator, est, sizeof est);
+    bool log_y = hi > 0 && lo < INFINITY && hi / lo > 30;
+    fprintf(gp,
+            "# gar plot: one run's prediction against the true residual, wait by wait.\n"
+            "# Data: %s.  Re-draw: gnuplot %s\n"
+            "set terminal pngcairo size 1200,560 enhanced font 'Sans,11'\n"
+            "set output '%s'\n"
+            "set title \"Prediction against the true residual: run %lld, trace %s, host %s,"
+            " estimator %s, seed %llu\\n{/*0.8 plan %s}\" font ',13'\n"
+            "set xlabel 'wait (trace row)'\n"
+            "set ylabel 'time from the wait''s start (µs%s)'\n"
+            "%s"
+            "set format y '%%g'\n"
+            "set grid\n"
+            "set key top right box opaque\n"
+            "plot '%s' using 1:2 with lines lw 1 lc rgb '#999999' title 'true residual', \\\n"
+            "     '' using 1:3 with points pt 7 ps 0.35 lc rgb '#d55e00' title 'prediction (%zu waits)'\n",
+            pf.dat, pf.gp, pf.png, (long long)run->id, trace, host, est,
+            (unsigned long long)run->seed, plan, log_y ? ", log" : "",
+            log_y ? "set logscale y\n" : "set yrange [0:*]\n", pf.dat, predicted);
+    if ((rc = draw(dir, gp, &pf, err)) < 0)
+        return rc;
+    char caption[512];
+    gar_format(caption, sizeof caption,
+             "Run %lld (trace %s, host %s, plan %s, estimator %s, seed %llu): the estimator's "
+             "prediction for each wait against the residual the wait really had.",
+             (long long)run->id, run->trace_short, run->host_short, run->plan, run->estimator,
+             (unsigned long long)run->seed);
+    return add_file(files, pf.png, caption, run->trace, run->host, err);
+}
+
+/* ---- simulation against this machine ------------------------------------ */
+
+int gar_plot_verification(const gar_verification *v, unsigned n, const char *dir,
+                          gar_plot_files *files, gar_error *err)
+{
+    dir = gar_plot_out_dir(files, dir);
+    int rc = gar_plot_check_gnuplot(err);
+    if (rc < 0)
+        return rc;
+    char base[GAR_PLOT_NAME_BYTES - 16];
+    gar_format(base, sizeof base, "verify-%u", n);
+    plot_files pf;
+    name_plot(&pf, base);
+    FILE *dat = open_in(dir, pf.dat, pf.dat_path, sizeof pf.dat_path, err);
+    if (dat == NULL)
+        return -GAR_E_IO;
+    fprintf(dat, "# gar plot data: verification %u, trace %s, plan %s, estimator %s, %llu waits"
+                 " on %s.\n# level real_overshoot_us sim_overshoot_us (nearest rank)\n",
+            n, v->trace_name, v->plan_ran, v->estimator, (unsigned long long)v->waits,
+            v->device);
+    for (unsigned k = 0; k < GAR_VERIFY_CDF_LEVELS; k++)
+        /* A log axis cannot show 0: a zero overshoot is drawn at 1 ns. */
+        fprintf(dat, "%.4f %.6g %.6g\n", (double)k / (GAR_VERIFY_CDF_LEVELS - 1),
+                (double)(v->real_cdf[k] > 0 ? v->real_cdf[k] : 1) / 1e3,
+                (double)(v->sim_cdf[k] > 0 ? v->sim_cdf[k] : 1) / 1e3);
+    if ((rc = close_file(dat, pf.dat_path, err)) < 0)
+        return rc;
+    FILE *gp = open_in(dir, pf.gp, pf.gp_path, sizeof pf.gp_path, err);
+    if (gp == NULL)
+        return -GAR_E_IO;
+    char trace[GAR_VERIFY_TEXT * 2], plan[GAR_VERIFY_TEXT * 2], est[GAR_VERIFY_TEXT * 2];
+    gp_text(v->trace_name, trace, sizeof trace);
+    gp_text(v->plan_ran, plan, sizeof plan);
+    gp_text(v->estimator, est, sizeof est);
+    fprintf(gp,
+            "# gar plot: real and simulated overshoot CDFs of one verified arm.\n"
+            "# Data: %s.  Re-draw: gnuplot %s\n"
+            "set terminal pngcairo size 900,520 enhanced font 'Sans,11'\n"
+            "set output '%s'\n"
+            "set title \"This machine against the simulator: trace %s, estimator %s, %llu waits\\n"
+            "{/*0.8 plan %s; KS D %.3f, %s}\" font ',12'\n"
+            "set xlabel 'overshoot (µs, log)'\n"
+            "set ylabel 'fraction of waits'\n"
+            "set logscale x\n"
+            "set format x '%%g'\n"
+            "set yrange [0:1]\n"
+            "set grid\n"
+            "set key bottom right box opaque\n"
+            "plot '%s' using 2:1 with steps lw 2 lc rgb '#0072b2' title 'real (%s)', \\\n"
+            "     '' using 3:1 with steps lw 2 dt 2 lc rgb '#d55e00' title 'simulated'\n",
+            pf.dat, pf.gp, pf.png, trace, est, (unsigned long long)v->waits, plan, v->ks_d,
+            v->agree ? "agree" : "disagree", pf.dat, v->device);
+    if ((rc = draw(dir, gp, &pf, err)) < 0)
+        return rc;
+    char caption[512];
+    gar_format(caption, sizeof caption,
+               "Trace %s, plan %s, estimator %s: the overshoot CDF of %llu waits run for real "
+               "(%s device) and simulated with this machine's profile; KS D %.3f (%s).",
+               v->trace_name, v->plan_ran, v->estimator, (unsigned long long)v->waits,
+               v->device, v->ks_d, v->agree ? "agree" : "disagree");
+    return add_file(files, pf.png, caption, v->trace, "", err);
+}

@@ -1,0 +1,116 @@
+/* experiments/report/plot.h — a sweep database drawn as PNGs by gnuplot.
+ *
+ * Each plot is a gnuplot script (NAME.gp) and its data (NAME.dat) written
+ * into the output folder, where gnuplot is run on the script to make
+ * NAME.png; script and data stay beside the picture so a researcher can
+ * tweak and re-run them (`cd DIR && gnuplot NAME.gp`).  Three kinds:
+ *
+ *   pareto-HOST-MODE   busy CPU fraction against p99 overshoot, one point per
+ *                      arm (plan, estimator; mean over seeds), the Pareto
+ *                      frontier drawn, one panel per trace
+ *   cdf-TRACE-HOST-MODE  the overshoot CDF of each plan on one trace
+ *   prediction-RUN     one run's prediction against the true residual, wait
+ *                      by wait
+ *
+ * The last two need every wait's numbers, which the database does not keep:
+ * they re-run the stored run with the replay's per-wait observer
+ * (gar_results_rerun), which refuses when the replay no longer reproduces the
+ * stored metrics.  A CDF uses, for each plan, the run with the least seed;
+ * plans with predict use the estimator `adl` (or the first one stored).
+ *
+ * gnuplot (with the pngcairo terminal) must be on PATH: without it every
+ * entry point refuses with GAR_E_IO naming gnuplot, before writing anything.
+ * A PNG counts as drawn only when gnuplot exits 0 and the file is a whole
+ * PNG (its signature first, its IEND chunk last): gnuplot can exit 0 with a
+ * picture cut short by a full disk.  Every write is checked, and a failure
+ * is GAR_E_IO naming the file and the system's reason. */
+#ifndef GAR_PLOT_H
+#define GAR_PLOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gar/error.h>
+
+#include "results.h"
+#include "store.h"
+
+#define GAR_PLOT_FILES_MAX 128
+#define GAR_PLOT_NAME_BYTES 256
+
+/* The PNGs a call wrote, in order, with a caption each (for reports). */
+typedef struct gar_plot_file {
+    char png[GAR_PLOT_NAME_BYTES];   /* file name inside the output folder */
+    char caption[512];
+    char trace[GAR_RESULTS_TEXT];    /* the trace's hash ("" for every trace) */
+    char host[GAR_RESULTS_TEXT];     /* the host's hash */
+} gar_plot_file;
+
+typedef struct gar_plot_files {
+    size_t count;
+    gar_plot_file file[GAR_PLOT_FILES_MAX];
+    /* Staging (gar_plot_stage_begin): every file is written into `stage`, a
+     * fresh folder inside `dir`, and moved into `dir` only by
+     * gar_plot_stage_commit.  Zeroed (calloc), the plots go straight to the
+     * `dir` each call names. */
+    char dir[4096];
+    char stage[4200];
+    int made_dir; /* 1: `dir` did not exist and was made (removed on abort) */
+} gar_plot_files;
+
+/* Output, all or nothing: one command's files (scripts, data, PNGs, a
+ * report) appear together or not at all.  gar_plot_stage_begin creates
+ * `dir` when missing and a staging folder `.gar-stage-XXXXXX` inside it
+ * (so the final renames stay on one file system); the plot calls then write
+ * there, whatever `dir` they are given.  gar_plot_stage_commit syncs every
+ * staged file and renames each into `dir` (replacing older files of the
+ * same name), then removes the staging folder; only a failing rename, after
+ * everything was complete, can leave a part.  gar_plot_stage_abort removes
+ * the staging folder with its files, and `dir` when begin made it.
+ * Begin and commit return 0 or -GAR_E_IO (path, operation, why). */
+int gar_plot_stage_begin(const char *dir, gar_plot_files *files, gar_error *err);
+int gar_plot_stage_commit(gar_plot_files *files, gar_error *err);
+void gar_plot_stage_abort(gar_plot_files *files);
+
+/* The folder files of this command are written into now: the staging
+ * folder while staging, else `dir`. */
+const char *gar_plot_out_dir(const gar_plot_files *files, const char *dir);
+
+/* Refuses with GAR_E_IO ("gnuplot", "run", why) when no gnuplot is on PATH. */
+int gar_plot_check_gnuplot(gar_error *err);
+
+/* One pareto-HOST-MODE plot per host and mode of `arms`. */
+int gar_plot_pareto(const gar_arm_list *arms, const char *dir, gar_plot_files *files,
+                    gar_error *err);
+
+/* The CDF plot of the trace with content hash `trace`, one per host and mode. */
+int gar_plot_cdf(gar_store *store, const gar_arm_list *arms, const char *trace, const char *dir,
+                 gar_plot_files *files, gar_error *err);
+
+/* The prediction plot of one run. */
+int gar_plot_prediction(gar_store *store, const gar_run_key *run, const char *dir,
+                        gar_plot_files *files, gar_error *err);
+
+/* The run a prediction plot shows by default for `trace`: on its first host
+ * and mode, the first plan with predict (flag before poll, bands last) under
+ * `adl` (or the first estimator), least seed.  Returns 1 with `out`, 0 when
+ * the trace has no run with predict, or -GAR_E_IO. */
+int gar_plot_pick_prediction_run(gar_store *store, const gar_arm_list *arms, const char *trace,
+                                 gar_run_key *out, gar_error *err);
+
+/* One verification's plot, verify-N (N its 1-based place in the report):
+ * the real and the simulated overshoot CDFs on one chart (log overshoot
+ * axis), from the 201 stored quantiles of each. */
+struct gar_verification;
+int gar_plot_verification(const struct gar_verification *v, unsigned n, const char *dir,
+                          gar_plot_files *files, gar_error *err);
+
+/* Finds a trace of `arms` by short name, name or hash (prefix of at least 4
+ * hex digits).  NULL `which` picks the first.  Returns the arm index of its
+ * first arm, or -1 when none matches. */
+long gar_plot_find_trace(const gar_arm_list *arms, const char *which);
+
+/* Creates `dir` (one level) when missing.  Returns 0 or -GAR_E_IO. */
+int gar_plot_make_dir(const char *dir, gar_error *err);
+
+#endif

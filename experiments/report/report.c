@@ -1,0 +1,503 @@
+/* experiments/report/report.c — report.html: the plots and a ranking per trace. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include "report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "plot.h"
+#include "report_verify.h"
+#include "sweep_spec.h"
+
+static bool is_oracle(const gar_arm_summary *a)
+{
+    return strcmp(a->estimator, "oracle") == 0;
+}
+
+bool gar_report_complete(const gar_arm_summary *a)
+{
+    return a->runs > 0 && a->failed == 0;
+}
+
+bool gar_report_eligible(const gar_arm_summary *a, double best_p99_ns)
+{
+    return gar_report_complete(a) && a->p99_ns <= best_p99_ns * (1.0 + GAR_REPORT_SLACK);
+}
+
+/* A table row with what it is ranked by, so qsort needs no context. */
+typedef struct ranked {
+    gar_report_row row;
+    double key; /* busy fraction when eligible, p99 otherwise */
+} ranked;
+
+static int by_rank(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->row.standing != y->row.standing)
+        return x->row.standing < y->row.standing ? -1 : 1;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    if (x->row.arm->plan_rank != y->row.arm->plan_rank)
+        return x->row.arm->plan_rank < y->row.arm->plan_rank ? -1 : 1;
+    return (x->row.arm->estimator_rank > y->row.arm->estimator_rank) -
+           (x->row.arm->estimator_rank < y->row.arm->estimator_rank);
+}
+
+/* Orders rows[0 .. count-1] for the table; without memory, leaves them in
+ * plan order (standing still set). */
+static void order_rows(const gar_arm_summary *arms, size_t count, const gar_report_winner *w,
+                       gar_report_row *rows)
+{
+    ranked *order = malloc(count > 0 ? count * sizeof *order : 1);
+    for (size_t i = 0; i < count; i++) {
+        const gar_arm_summary *a = &arms[i];
+        gar_report_row r = { a, !gar_report_complete(a)                  ? GAR_REPORT_FAILED
+                                : is_oracle(a)                           ? GAR_REPORT_BOUND
+                                : gar_report_eligible(a, w->best_p99_ns) ? GAR_REPORT_ELIGIBLE
+                                                                         : GAR_REPORT_OUTSIDE };
+        rows[i] = r;
+        if (order != NULL) {
+            order[i].row = r;
+            order[i].key = r.standing == GAR_REPORT_ELIGIBLE ? a->busy_frac : a->p99_ns;
+        }
+    }
+    if (order == NULL)
+        return;
+    qsort(order, count, sizeof *order, by_rank);
+    for (size_t i = 0; i < count; i++)
+        rows[i] = order[i].row;
+    free(order);
+}
+
+gar_report_winner gar_report_rank(const gar_arm_summary *arms, size_t count,
+                                  gar_report_row *rows)
+{
+    gar_report_winner w = { NULL, NULL, NULL, 0, false, false };
+    bool any = false;
+    for (size_t i = 0; i < count; i++) {
+        const gar_arm_summary *a = &arms[i];
+        if (!gar_report_complete(a)) {
+            w.poll_failed |= strcmp(a->plan, "poll") == 0;
+            w.block_failed |= strcmp(a->plan, "block") == 0;
+            continue;
+        }
+        if (strcmp(a->plan, "poll") == 0)
+            w.poll = a;
+        if (strcmp(a->plan, "block") == 0)
+            w.block = a;
+        if (is_oracle(a))
+            continue;
+        if (!any || a->p99_ns < w.best_p99_ns)
+            w.best_p99_ns = a->p99_ns;
+        any = true;
+    }
+    for (size_t i = 0; any && i < count; i++) {
+        const gar_arm_summary *a = &arms[i];
+        if (is_oracle(a) || !gar_report_eligible(a, w.best_p99_ns))
+            continue;
+        /* Arms come in plan order, so a strict compare keeps the earlier plan
+         * on a tie. */
+        if (w.winner == NULL || a->busy_frac < w.winner->busy_frac ||
+            (a->busy_frac == w.winner->busy_frac && a->p99_ns < w.winner->p99_ns))
+            w.winner = a;
+    }
+    if (rows != NULL)
+        order_rows(arms, count, &w, rows);
+    return w;
+}
+
+gar_report_winner gar_report_pick(const gar_arm_summary *arms, size_t count)
+{
+    return gar_report_rank(arms, count, NULL);
+}
+
+/* ---- HTML --------------------------------------------------------------- */
+
+static void html_text(FILE *f, const char *s)
+{
+    for (; *s != '\0'; s++) {
+        switch (*s) {
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(*s, f);
+        }
+    }
+}
+
+static void arm_name(const gar_arm_summary *a, char *out, size_t size)
+{
+    if (strcmp(a->estimator, GAR_SWEEP_NO_ESTIMATOR_LABEL) == 0)
+        gar_format(out, size, "%s", a->plan_short);
+    else
+        gar_format(out, size, "%s / %s", a->plan_short, a->estimator);
+}
+
+/* "1.3 µs", "140 µs", "2.1 ms": durations as people read them. */
+static void duration_text(double ns, char *out, size_t size)
+{
+    if (ns >= 1e6)
+        gar_format(out, size, "%.3g ms", ns / 1e6);
+    else
+        gar_format(out, size, "%.3g µs", ns / 1e3);
+}
+
+static void savings_text(const gar_report_winner *w, char *cpu, size_t cpu_size, char *lat,
+                         size_t lat_size)
+{
+    const gar_arm_summary *win = w->winner;
+    if (w->poll != NULL) {
+        double saved = w->poll->busy_frac - win->busy_frac;
+        gar_format(cpu, cpu_size, "busy %.3g %% against poll's %.3g %%: %.3g points less",
+                 100 * win->busy_frac, 100 * w->poll->busy_frac, 100 * saved);
+    } else {
+        gar_format(cpu, cpu_size, "busy %.3g %% (%s)", 100 * win->busy_frac,
+                   w->poll_failed ? "poll had a failed run" : "the sweep ran no poll");
+    }
+    if (w->block != NULL) {
+        char a[32], b[32], d[32];
+        duration_text(win->p99_ns, a, sizeof a);
+        duration_text(w->block->p99_ns, b, sizeof b);
+        double less = w->block->p99_ns - win->p99_ns;
+        duration_text(less < 0 ? -less : less, d, sizeof d);
+        gar_format(lat, lat_size, "p99 %s against block's %s: %s %s", a, b, d,
+                 less >= 0 ? "less" : "more");
+    } else {
+        char a[32];
+        duration_text(win->p99_ns, a, sizeof a);
+        gar_format(lat, lat_size, "p99 %s (%s)", a,
+                   w->block_failed ? "block had a failed run" : "the sweep ran no block");
+    }
+}
+
+/* "winner: TRACE | HOST | MODE | ARM | p99 .. | busy .. | poll .. | block ..":
+ * fields split by '|' so a script can lay them out as a table. */
+static void summary_line(FILE *out, const gar_arm_summary *g, const char *name,
+                         const gar_report_winner *w)
+{
+    char p99[32];
+    duration_text(w->winner->p99_ns, p99, sizeof p99);
+    fprintf(out, "winner: %s | %s | %s | %s | p99 %s | busy %.3g %%", g->trace_short,
+            g->host_short, g->mode, name, p99, 100 * w->winner->busy_frac);
+    const gar_arm_summary *refs[2] = { w->poll, w->block };
+    const char *ref_names[2] = { "poll", "block" };
+    const bool ref_failed[2] = { w->poll_failed, w->block_failed };
+    for (int r = 0; r < 2; r++) {
+        if (refs[r] == NULL) {
+            fprintf(out, " | %s: %s", ref_names[r], ref_failed[r] ? "failed" : "not run");
+            continue;
+        }
+        duration_text(refs[r]->p99_ns, p99, sizeof p99);
+        fprintf(out, " | %s: p99 %s, busy %.3g %%", ref_names[r], p99, 100 * refs[r]->busy_frac);
+    }
+    fputc('\n', out);
+}
+
+/* The table of one group, its rows in gar_report_rank's order. */
+static void write_table(FILE *f, const gar_report_row *rows, size_t count,
+                        const gar_report_winner *w)
+{
+    fprintf(f, "<table>\n<tr><th>#</th><th>plan / estimator</th><th>p99 overshoot</th>"
+               "<th>p50</th><th>max</th><th>busy CPU</th><th>runs</th><th></th></tr>\n");
+    size_t place = 0;
+    for (size_t i = 0; i < count; i++) {
+        const gar_arm_summary *a = rows[i].arm;
+        bool failed = rows[i].standing == GAR_REPORT_FAILED;
+        char name[GAR_RESULTS_TEXT * 2], p99[32], p50[32], max[32];
+        arm_name(a, name, sizeof name);
+        duration_text(a->p99_ns, p99, sizeof p99);
+        duration_text(a->p50_ns, p50, sizeof p50);
+        duration_text(a->max_ns, max, sizeof max);
+        const char *note = a == w->winner                               ? "winner"
+                           : failed                                     ? "failed: not ranked"
+                           : is_oracle(a)                               ? "bound (oracle)"
+                           : rows[i].standing == GAR_REPORT_ELIGIBLE ? "within 10 %"
+                                                                        : "";
+        /* A failed arm has no place in the ranking, so no number. */
+        char rank[24] = "";
+        if (!failed)
+            gar_format(rank, sizeof rank, "%zu", ++place);
+        fprintf(f, "<tr class=\"%s\"><td>%s</td><td title=\"",
+                a == w->winner ? "win" : failed ? "failed" : "", rank);
+        html_text(f, a->plan);
+        fprintf(f, "\">");
+        html_text(f, name);
+        if (strcmp(a->plan_ran, a->plan) != 0 && strstr(a->plan_ran, "(fallback from") != NULL)
+            fprintf(f, " <small>(flag ran as poll: no word wait on this host)</small>");
+        if (failed)
+            fprintf(f, "</td><td colspan=\"4\">failed on %llu of %llu seeds",
+                    (unsigned long long)a->failed, (unsigned long long)a->runs);
+        else
+            fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td><td>%.3g %%", p99, p50, max,
+                    100 * a->busy_frac);
+        fprintf(f, "</td><td>%llu</td><td>%s</td></tr>\n", (unsigned long long)a->runs, note);
+    }
+    fprintf(f, "</table>\n");
+}
+
+static void write_image(FILE *f, const gar_plot_file *p)
+{
+    fprintf(f, "<figure><a href=\"");
+    html_text(f, p->png);
+    fprintf(f, "\"><img src=\"");
+    html_text(f, p->png);
+    fprintf(f, "\" alt=\"");
+    html_text(f, p->caption);
+    fprintf(f, "\"></a><figcaption>");
+    html_text(f, p->caption);
+    fprintf(f, "</figcaption></figure>\n");
+}
+
+static const char style[] =
+    "body{font-family:sans-serif;max-width:1250px;margin:2em auto;padding:0 1em;color:#222}"
+    "h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}h3{margin-bottom:.3em}"
+    "table{border-collapse:collapse;margin:.5em 0 1em}"
+    "td,th{border:1px solid #ddd;padding:.25em .6em;text-align:right}"
+    "td:nth-child(2),th:nth-child(2){text-align:left}th{background:#f3f3f3}"
+    "tr.win td{background:#e6f4ea;font-weight:bold}"
+    "img{max-width:100%;border:1px solid #eee}figure{margin:1em 0}"
+    "figcaption{font-size:.9em;color:#555}code{background:#f5f5f5;padding:0 .2em}"
+    ".winner{background:#f6f8fa;border-left:4px solid #0a7;padding:.4em .8em}"
+    ".warn{background:#fff4e5;border-left:4px solid #d55e00;padding:.4em .8em}"
+    "tr.failed td{color:#888}";
+
+static bool same_group(const gar_arm_summary *a, const gar_arm_summary *b)
+{
+    return strcmp(a->trace, b->trace) == 0 && strcmp(a->host, b->host) == 0 &&
+           strcmp(a->mode, b->mode) == 0;
+}
+
+/* Which database, which gar made it, and which builds of gar made its rows:
+ * a resumed sweep or a merge can mix them, and the reader must know. */
+static int meta_line(gar_store *store, FILE *f, FILE *summary, gar_error *err)
+{
+    char version[64], commit[64], schema[16];
+    int rc = gar_store_meta(store, "gar_version", version, sizeof version, err);
+    if (rc == 0)
+        rc = gar_store_meta(store, "source_commit", commit, sizeof commit, err);
+    if (rc == 0)
+        rc = gar_store_meta(store, "schema_version", schema, sizeof schema, err);
+    gar_results_build builds[GAR_RESULTS_BUILDS_MAX];
+    size_t count = 0;
+    bool more = false;
+    if (rc == 0)
+        rc = gar_results_builds(store, builds, &count, &more, err);
+    if (rc < 0)
+        return rc;
+    fprintf(f, "<p>Database <code>");
+    html_text(f, gar_store_path(store));
+    fprintf(f, "</code>: schema version %s, created by gar ", schema);
+    html_text(f, version);
+    fprintf(f, " (source ");
+    html_text(f, commit);
+    fprintf(f, "). Its runs were made by ");
+    for (size_t i = 0; i < count; i++) {
+        fprintf(f, "%sgar ", i == 0 ? "" : i + 1 == count && !more ? " and " : ", ");
+        html_text(f, builds[i].version);
+        fprintf(f, " (source ");
+        html_text(f, builds[i].commit);
+        fprintf(f, ", %llu run%s)", (unsigned long long)builds[i].runs,
+                builds[i].runs == 1 ? "" : "s");
+    }
+    fprintf(f, "%s.</p>\n", more ? " and other builds" : "");
+    if (count > 1) {
+        fprintf(f, "<p class=\"warn\"><b>Warning: mixed builds.</b> The runs come from %s%zu "
+                   "builds of gar (a sweep resumed by another gar, or a merge of databases "
+                   "made by different ones). Numbers from different builds compare only if "
+                   "the simulator did not change between them.</p>\n",
+                more ? "more than " : "", count);
+        if (summary != NULL) {
+            fprintf(summary, "warning: mixed builds: the runs come from %s%zu builds of gar:",
+                    more ? "more than " : "", count);
+            for (size_t i = 0; i < count; i++)
+                fprintf(summary, "%s %s (%s) %llu runs", i == 0 ? "" : ";", builds[i].version,
+                        builds[i].commit, (unsigned long long)builds[i].runs);
+            fputc('\n', summary);
+        }
+    }
+    return 0;
+}
+
+int gar_report_write(gar_store *store, const char *dir, FILE *summary_out, gar_error *err)
+{
+    int rc = gar_plot_check_gnuplot(err);
+    if (rc < 0)
+        return rc;
+    /* The summary is held back until the files are in place: a refused
+     * report prints no winner. */
+    char *held = NULL;
+    size_t held_len = 0;
+    FILE *summary = NULL;
+    if (summary_out != NULL && (summary = open_memstream(&held, &held_len)) == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
+    gar_arm_list arms = { NULL, 0 };
+    gar_plot_files *files = calloc(1, sizeof *files);
+    if (files == NULL) {
+        if (summary != NULL)
+            fclose(summary);
+        free(held);
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
+    }
+    /* What can be checked is checked before a file is made: rows, traces,
+     * host profiles.  Then everything is staged and appears together. */
+    rc = gar_results_check_rows(store, err);
+    if (rc == 0)
+        rc = gar_results_arms(store, &arms, err);
+    if (rc == 0 && arms.count == 0)
+        rc = gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "report", gar_store_path(store),
+                           "holds no runs to report");
+    if (rc == 0)
+        rc = gar_results_check_sources(store, NULL, err);
+    if (rc == 0)
+        rc = gar_plot_stage_begin(dir, files, err);
+    if (rc == 0)
+        rc = gar_plot_pareto(&arms, dir, files, err);
+    size_t pareto_count = files->count;
+    /* Each trace's CDFs and one prediction plot. */
+    for (size_t i = 0; rc == 0 && i < arms.count; i++) {
+        if (i > 0 && strcmp(arms.arm[i - 1].trace, arms.arm[i].trace) == 0)
+            continue;
+        rc = gar_plot_cdf(store, &arms, arms.arm[i].trace, dir, files, err);
+        gar_run_key key;
+        int found = rc == 0 ? gar_plot_pick_prediction_run(store, &arms, arms.arm[i].trace, &key,
+                                                           err)
+                            : 0;
+        if (found < 0)
+            rc = found;
+        else if (found == 1)
+            rc = gar_plot_prediction(store, &key, dir, files, err);
+    }
+
+    char tmp[4400];
+    gar_format(tmp, sizeof tmp, "%s/report.html", gar_plot_out_dir(files, dir));
+    FILE *f = NULL;
+    if (rc == 0 && (f = fopen(tmp, "w")) == NULL)
+        rc = gar_error_set(err, GAR_E_IO, 3, tmp, "write", strerror(errno));
+    if (rc == 0) {
+        fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                   "<title>gar sweep report</title>\n<style>%s</style></head><body>\n"
+                   "<h1>gar sweep report</h1>\n",
+                style);
+        rc = meta_line(store, f, summary, err);
+    }
+    if (rc == 0) {
+        fprintf(f,
+                "<p><b>Ranking rule.</b> Per trace, host and mode, on the means over seeds: "
+                "take the lowest p99 overshoot of any arm (the oracle excepted: it knows each "
+                "residual in advance, so it is shown as a bound); the arms within 10 %% of it "
+                "are eligible; the <b>winner</b> is the eligible arm with the lowest busy CPU "
+                "fraction (busy time over waiting time). The table lists the eligible arms by "
+                "busy CPU, then the rest by p99. CPU saved is against <code>poll</code>, "
+                "latency saved against <code>block</code>. An arm with any failed run (a seed "
+                "whose replay returned an error) is shown as failed, with its count of failed "
+                "seeds, and is not ranked: its mean over the seeds that succeeded would not be "
+                "comparable.</p>\n"
+                "<p>Overshoot is how much later than possible a wait learnt of its completion "
+                "(wait end less the later of completion and wait start). An arm is a plan and "
+                "the estimator feeding its predict; <code>-</code> marks a plan without "
+                "predict, which consults none. Each plan runs as the host profile resolves it "
+                "(see gar/plan.h): on a host without a user-mode word wait, flag runs as poll, keeping "
+                "its predict, and the table says so.</p>\n<h2>Busy CPU against p99 overshoot</h2>\n");
+        for (size_t p = 0; p < pareto_count; p++)
+            write_image(f, &files->file[p]);
+    }
+    for (size_t i = 0; rc == 0 && i < arms.count;) {
+        const gar_arm_summary *g = &arms.arm[i];
+        bool new_trace = i == 0 || strcmp(arms.arm[i - 1].trace, g->trace) != 0;
+        size_t n = 0;
+        while (i + n < arms.count && same_group(&arms.arm[i + n], g))
+            n++;
+        if (new_trace) {
+            fprintf(f, "<h2>Trace ");
+            html_text(f, g->trace_short);
+            fprintf(f, "</h2>\n<p>Content hash <code>%s</code>.</p>\n", g->trace);
+        }
+        gar_report_row *rows = malloc(n * sizeof *rows);
+        if (rows == NULL) {
+            rc = gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
+            break;
+        }
+        gar_report_winner w = gar_report_rank(g, n, rows);
+        fprintf(f, "<h3>Host ");
+        html_text(f, g->host_short);
+        fprintf(f, ", %s loop</h3>\n", g->mode);
+        if (w.winner != NULL) {
+            char name[GAR_RESULTS_TEXT * 2], cpu[256], lat[256];
+            arm_name(w.winner, name, sizeof name);
+            savings_text(&w, cpu, sizeof cpu, lat, sizeof lat);
+            fprintf(f, "<p class=\"winner\">Winner: <b>");
+            html_text(f, name);
+            fprintf(f, "</b> — %s; %s.</p>\n", cpu, lat);
+            if (summary != NULL)
+                summary_line(summary, g, name, &w);
+        } else {
+            fprintf(f, "<p>No complete arm here: every arm has a failed run.</p>\n");
+        }
+        size_t failed_arms = 0;
+        for (size_t k = 0; k < n; k++)
+            failed_arms += rows[k].standing == GAR_REPORT_FAILED;
+        if (failed_arms > 0)
+            fprintf(f, "<p>%zu arm%s had a failed run: shown last with the count of failed "
+                       "seeds, not ranked.</p>\n",
+                    failed_arms, failed_arms == 1 ? "" : "s");
+        write_table(f, rows, n, &w);
+        free(rows);
+        for (size_t p = pareto_count; p < files->count; p++)
+            if (strcmp(files->file[p].trace, g->trace) == 0 &&
+                strcmp(files->file[p].host, g->host) == 0 &&
+                strncmp(files->file[p].png, "cdf-", 4) == 0 &&
+                strstr(files->file[p].png, g->mode) != NULL)
+                write_image(f, &files->file[p]);
+        i += n;
+        bool last_of_trace = i == arms.count || strcmp(arms.arm[i].trace, g->trace) != 0;
+        if (last_of_trace)
+            for (size_t p = pareto_count; p < files->count; p++)
+                if (strcmp(files->file[p].trace, g->trace) == 0 &&
+                    strncmp(files->file[p].png, "prediction-", 11) == 0)
+                    write_image(f, &files->file[p]);
+    }
+    if (rc == 0)
+        rc = gar_report_verifications(store, dir, files, f, err);
+    if (f != NULL) {
+        fprintf(f, "</body></html>\n");
+        errno = 0;
+        bool bad = fflush(f) != 0 || ferror(f) != 0;
+        int saved = errno;
+        if (fclose(f) != 0 && !bad) {
+            bad = true;
+            saved = errno;
+        }
+        if (bad && rc == 0)
+            rc = gar_error_set(err, GAR_E_IO, 3, tmp, "write",
+                               saved != 0 ? strerror(saved) : "write error");
+    }
+    /* The page and every plot appear together, or nothing does. */
+    if (rc == 0)
+        rc = gar_plot_stage_commit(files, err);
+    else
+        gar_plot_stage_abort(files);
+    if (summary != NULL) {
+        bool lost = fclose(summary) != 0;
+        if (rc == 0 && lost)
+            rc = gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
+        if (rc == 0)
+            fwrite(held, 1, held_len, summary_out);
+        free(held);
+    }
+    gar_arm_list_free(&arms);
+    free(files);
+    return rc;
+}

@@ -1,0 +1,111 @@
+/* experiments/report/report_verify.c — simulation against this machine, in the report. */
+#define _POSIX_C_SOURCE 200809L
+#include "report_verify.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot.h"
+#include "verifications.h"
+
+typedef struct section {
+    const char *dir;
+    FILE *html;
+    gar_plot_files *files;
+    unsigned rows, agree, left_out;
+} section;
+
+static void html_text(FILE *f, const char *s)
+{
+    for (; *s != '\0'; s++) {
+        switch (*s) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+static void us(FILE *f, gar_dur_ns ns)
+{
+    fprintf(f, "<td>%.3g</td>", (double)ns / 1e3);
+}
+
+static int add_row(void *ctx, const gar_verification *v, gar_error *err)
+{
+    section *s = ctx;
+    if (s->rows == 0)
+        fprintf(s->html,
+                "<table>\n<tr><th>#</th><th>trace / plan / estimator</th><th>waits</th>"
+                "<th>p50 real / sim (µs)</th><th></th><th>p90 real / sim</th><th></th>"
+                "<th>p99 real / sim</th><th></th><th>KS D</th><th>busy real / sim</th>"
+                "<th></th><th>verdict</th></tr>\n");
+    s->rows++;
+    s->agree += v->agree;
+    fprintf(s->html, "<tr class=\"%s\"><td>%u</td><td>", v->agree ? "win" : "", s->rows);
+    html_text(s->html, v->trace_name);
+    fprintf(s->html, " / ");
+    html_text(s->html, v->plan_ran);
+    fprintf(s->html, " / ");
+    html_text(s->html, v->estimator);
+    fprintf(s->html, "</td><td>%llu</td>", (unsigned long long)v->waits);
+    for (int i = 0; i < 3; i++) {
+        us(s->html, v->real_q[i]);
+        us(s->html, v->sim_q[i]);
+    }
+    fprintf(s->html, "<td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%s</td></tr>\n", v->ks_d,
+            v->busy_real, v->busy_sim, v->agree ? "agree" : "disagree");
+    if (s->files->count == GAR_PLOT_FILES_MAX) {
+        s->left_out++;
+        return 0;
+    }
+    return gar_plot_verification(v, s->rows, s->dir, s->files, err);
+}
+
+int gar_report_verifications(gar_store *store, const char *dir, gar_plot_files *files,
+                             FILE *html, gar_error *err)
+{
+    const size_t first_plot = files->count;
+    /* The table is written into a temporary stream first: the section's
+     * heading and its explanation come before it, but only when there are rows. */
+    char *table = NULL;
+    size_t table_len = 0;
+    FILE *t = open_memstream(&table, &table_len);
+    if (t == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
+    section s = { dir, t, files, 0, 0, 0 };
+    int rc = gar_verifications_each(store, add_row, &s, err);
+    if (s.rows > 0)
+        fprintf(t, "</table>\n");
+    fclose(t);
+    if (rc == 0 && s.rows > 0) {
+        fprintf(html,
+                "<h2>Simulation vs this machine</h2>\n"
+                "<p>Each arm below ran for real on the machine <code>gar verify --sweep</code> "
+                "ran on (the device named) and in the simulator with that machine's host "
+                "profile, on the same waits; %u of %u agree.  Overshoot quantiles in µs; KS D "
+                "is the plain two-sample Kolmogorov–Smirnov distance of the overshoots; busy "
+                "is the fraction of waiting time the CPU was busy.  Each row was judged by the "
+                "tolerances stored with it (the defaults: <code>gar verify --help</code>).</p>\n",
+                s.agree, s.rows);
+        fwrite(table, 1, table_len, html);
+        for (size_t i = first_plot; i < files->count; i++) {
+            fprintf(html, "<figure><a href=\"");
+            html_text(html, files->file[i].png);
+            fprintf(html, "\"><img src=\"");
+            html_text(html, files->file[i].png);
+            fprintf(html, "\" alt=\"");
+            html_text(html, files->file[i].caption);
+            fprintf(html, "\"></a><figcaption>%zu. ", i - first_plot + 1);
+            html_text(html, files->file[i].caption);
+            fprintf(html, "</figcaption></figure>\n");
+        }
+        if (s.left_out > 0)
+            fprintf(html, "<p>The charts of the last %u verifications are left out (at most %d "
+                          "a report).</p>\n", s.left_out, GAR_PLOT_FILES_MAX);
+    }
+    free(table);
+    return rc;
+}

@@ -1,0 +1,23 @@
+/* experiments/report/report_verify.h — the report's "Simulation vs this machine"
+ * section: the database's verifications (gar verify --sweep) as a table,
+ * and for each a chart of its real and simulated overshoot CDFs. */
+#ifndef GAR_REPORT_VERIFY_H
+#define GAR_REPORT_VERIFY_H
+
+#include <stdio.h>
+
+#include <gar/error.h>
+
+#include "plot.h"
+#include "store.h"
+
+/* Draws the verify-N plots into `dir` (the staging folder while `files`
+ * stages: they appear with the rest of the report), adding them to `files`,
+ * and writes the section's HTML to `html`; writes nothing when the database
+ * holds no verification.  Plots beyond GAR_PLOT_FILES_MAX in `files` are
+ * left out, and the section says so.  Returns 0, or -GAR_E_IO (the
+ * database, gnuplot, files). */
+int gar_report_verifications(gar_store *store, const char *dir, gar_plot_files *files,
+                             FILE *html, gar_error *err);
+
+#endif

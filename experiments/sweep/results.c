@@ -1,0 +1,538 @@
+/* experiments/sweep/results.c — reading a sweep database back. */
+#define _POSIX_C_SOURCE 200809L /* strdup */
+#include "results.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gar/bands.h>
+
+#include "format.h"
+#include "gar_source.h"
+#include "sweep_spec.h"
+
+#ifndef GAR_VERSION
+#define GAR_VERSION "unknown"
+#endif
+
+static int db_fault(gar_store *store, const char *doing, gar_error *err)
+{
+    return gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), doing,
+                         sqlite3_errmsg(gar_store_db(store)));
+}
+
+static void copy_column(sqlite3_stmt *st, int column, char *out, size_t size)
+{
+    const unsigned char *text = sqlite3_column_text(st, column);
+    gar_format(out, size, "%s", text != NULL ? (const char *)text : "");
+}
+
+void gar_results_short_name(const char *name, char *out, size_t size)
+{
+    if (size == 0)
+        return;
+    const char *start = name;
+    size_t len = strlen(name);
+    if (strncmp(name, "gen:", 4) != 0) {
+        const char *slash = strrchr(name, '/');
+        if (slash != NULL)
+            start = slash + 1;
+        len = strlen(start);
+        const char *dot = strrchr(start, '.');
+        if (dot != NULL && dot != start)
+            len = (size_t)(dot - start);
+    }
+    if (len >= size)
+        len = size - 1;
+    for (size_t i = 0; i < len; i++) {
+        char c = start[i];
+        bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '+' || c == '-';
+        out[i] = keep ? c : '_';
+    }
+    out[len] = '\0';
+}
+
+/* ---- plans and estimators in a fixed order ------------------------------ */
+
+typedef struct plan_entry {
+    char label[GAR_RESULTS_PLAN_TEXT];
+    char base[GAR_RESULTS_TEXT - 8]; /* the short name before numbering */
+    char short_name[GAR_RESULTS_TEXT];
+    unsigned klass; /* block, block+predict, poll, ..., then bands */
+} plan_entry;
+
+static void describe_plan(const char *label, plan_entry *e)
+{
+    gar_format(e->label, sizeof e->label, "%s", label);
+    gar_bands bands;
+    if (gar_bands_parse(label, &bands, NULL) < 0) {
+        gar_format(e->base, sizeof e->base, "%s", label);
+        e->klass = 100;
+        return;
+    }
+    size_t n = 0;
+    if (bands.count > 1)
+        n += (size_t)gar_format(e->base, sizeof e->base, "bands ");
+    for (uint32_t b = 0; b < bands.count && n < sizeof e->base; b++) {
+        const gar_plan *p = &bands.band[b].plan;
+        if (b > 0)
+            n += (size_t)gar_format(e->base + n, sizeof e->base - n, "|%u:",
+                                  (unsigned)bands.band[b].first_rows);
+        if (n < sizeof e->base)
+            n += (size_t)gar_format(e->base + n, sizeof e->base - n, "%s%s",
+                                  gar_park_name(p->park), p->predict ? "+predict" : "");
+    }
+    const gar_plan *first = &bands.band[0].plan;
+    e->klass = bands.count > 1 ? 10 : (unsigned)first->park * 2 + (first->predict ? 1 : 0);
+}
+
+static int compare_plans(const void *a, const void *b)
+{
+    const plan_entry *x = a, *y = b;
+    if (x->klass != y->klass)
+        return x->klass < y->klass ? -1 : 1;
+    return strcmp(x->label, y->label);
+}
+
+static int compare_estimators(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    bool xn = strcmp(x, GAR_SWEEP_NO_ESTIMATOR_LABEL) == 0;
+    bool yn = strcmp(y, GAR_SWEEP_NO_ESTIMATOR_LABEL) == 0;
+    if (xn != yn)
+        return xn ? -1 : 1;
+    return strcmp(x, y);
+}
+
+static int compare_arms(const void *a, const void *b)
+{
+    const gar_arm_summary *x = a, *y = b;
+    int c;
+    if ((c = strcmp(x->trace_short, y->trace_short)) != 0 || (c = strcmp(x->trace, y->trace)) != 0 ||
+        (c = strcmp(x->host_short, y->host_short)) != 0 || (c = strcmp(x->host, y->host)) != 0 ||
+        (c = strcmp(x->mode, y->mode)) != 0)
+        return c;
+    if (x->plan_rank != y->plan_rank)
+        return x->plan_rank < y->plan_rank ? -1 : 1;
+    if (x->estimator_rank != y->estimator_rank)
+        return x->estimator_rank < y->estimator_rank ? -1 : 1;
+    return 0;
+}
+
+/* Ranks the distinct plans and estimators of the arms and names each plan
+ * shortly, numbering short names that two plans share. */
+static int rank_arms(gar_arm_list *list, gar_error *err)
+{
+    size_t n = list->count;
+    plan_entry *plans = calloc(n > 0 ? n : 1, sizeof *plans);
+    const char **estimators = calloc(n > 0 ? n : 1, sizeof *estimators);
+    if (plans == NULL || estimators == NULL) {
+        free(plans);
+        free(estimators);
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the results", "exhausted");
+    }
+    size_t np = 0, ne = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gar_arm_summary *a = &list->arm[i];
+        bool seen = false;
+        for (size_t j = 0; j < np && !seen; j++)
+            seen = strcmp(plans[j].label, a->plan) == 0;
+        if (!seen)
+            describe_plan(a->plan, &plans[np++]);
+        seen = false;
+        for (size_t j = 0; j < ne && !seen; j++)
+            seen = strcmp(estimators[j], a->estimator) == 0;
+        if (!seen)
+            estimators[ne++] = a->estimator;
+    }
+    qsort(plans, np, sizeof *plans, compare_plans);
+    qsort(estimators, ne, sizeof *estimators, compare_estimators);
+    /* Two plans of one short name (two margins, say) become "name#1", "name#2". */
+    for (size_t j = 0; j < np; j++) {
+        unsigned before = 0, all = 0;
+        for (size_t k = 0; k < np; k++) {
+            if (strcmp(plans[k].base, plans[j].base) != 0)
+                continue;
+            all++;
+            before += k < j;
+        }
+        if (all > 1)
+            gar_format(plans[j].short_name, sizeof plans[j].short_name, "%s#%u", plans[j].base,
+                     before + 1);
+        else
+            gar_format(plans[j].short_name, sizeof plans[j].short_name, "%s", plans[j].base);
+    }
+    for (size_t i = 0; i < n; i++) {
+        gar_arm_summary *a = &list->arm[i];
+        for (size_t j = 0; j < np; j++)
+            if (strcmp(plans[j].label, a->plan) == 0) {
+                a->plan_rank = (unsigned)j;
+                gar_format(a->plan_short, sizeof a->plan_short, "%s", plans[j].short_name);
+            }
+        for (size_t j = 0; j < ne; j++)
+            if (strcmp(estimators[j], a->estimator) == 0)
+                a->estimator_rank = (unsigned)j;
+    }
+    free(plans);
+    free(estimators);
+    return 0;
+}
+
+int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err)
+{
+    out->arm = NULL;
+    out->count = 0;
+    static const char sql[] =
+        "SELECT r.trace, t.name, r.host, h.name, r.mode, r.plan, r.estimator, count(*),"
+        " sum(r.status = 'failed'), avg(r.busy_frac), avg(r.overshoot_p50_ns),"
+        " avg(r.overshoot_p99_ns), avg(r.overshoot_max_ns), max(r.plan_ran)"
+        " FROM runs r JOIN traces t ON t.trace = r.trace JOIN hosts h ON h.host = r.host"
+        " GROUP BY r.trace, r.host, r.mode, r.plan, r.estimator";
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(store, "read the arms of", err);
+    size_t capacity = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (out->count == capacity) {
+            capacity = capacity > 0 ? 2 * capacity : 64;
+            gar_arm_summary *bigger = realloc(out->arm, capacity * sizeof *bigger);
+            if (bigger == NULL) {
+                sqlite3_finalize(st);
+                gar_arm_list_free(out);
+                return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the results",
+                                     "exhausted");
+            }
+            out->arm = bigger;
+        }
+        gar_arm_summary *a = &out->arm[out->count++];
+        memset(a, 0, sizeof *a);
+        char name[GAR_RESULTS_TEXT];
+        copy_column(st, 0, a->trace, sizeof a->trace);
+        copy_column(st, 1, name, sizeof name);
+        gar_results_short_name(name, a->trace_short, sizeof a->trace_short);
+        copy_column(st, 2, a->host, sizeof a->host);
+        copy_column(st, 3, name, sizeof name);
+        gar_results_short_name(name, a->host_short, sizeof a->host_short);
+        copy_column(st, 4, a->mode, sizeof a->mode);
+        copy_column(st, 5, a->plan, sizeof a->plan);
+        copy_column(st, 6, a->estimator, sizeof a->estimator);
+        a->runs = (uint64_t)sqlite3_column_int64(st, 7);
+        a->failed = (uint64_t)sqlite3_column_int64(st, 8);
+        a->busy_frac = sqlite3_column_double(st, 9);
+        a->p50_ns = sqlite3_column_double(st, 10);
+        a->p99_ns = sqlite3_column_double(st, 11);
+        a->max_ns = sqlite3_column_double(st, 12);
+        copy_column(st, 13, a->plan_ran, sizeof a->plan_ran);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        gar_arm_list_free(out);
+        return db_fault(store, "read the arms of", err);
+    }
+    if ((rc = rank_arms(out, err)) < 0) {
+        gar_arm_list_free(out);
+        return rc;
+    }
+    qsort(out->arm, out->count, sizeof *out->arm, compare_arms);
+    return 0;
+}
+
+void gar_arm_list_free(gar_arm_list *list)
+{
+    if (list == NULL)
+        return;
+    free(list->arm);
+    list->arm = NULL;
+    list->count = 0;
+}
+
+int gar_results_builds(gar_store *store, gar_results_build *out, size_t *count, bool *more,
+                       gar_error *err)
+{
+    static const char sql[] = "SELECT gar_version, source_commit, count(*) FROM runs"
+                              " GROUP BY gar_version, source_commit"
+                              " ORDER BY count(*) DESC, gar_version, source_commit";
+    *count = 0;
+    *more = false;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(store, "read the builds of", err);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*count == GAR_RESULTS_BUILDS_MAX) {
+            *more = true;
+            continue;
+        }
+        gar_results_build *b = &out[(*count)++];
+        copy_column(st, 0, b->version, sizeof b->version);
+        copy_column(st, 1, b->commit, sizeof b->commit);
+        b->runs = (uint64_t)sqlite3_column_int64(st, 2);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : db_fault(store, "read the builds of", err);
+}
+
+int gar_results_check_rows(gar_store *store, gar_error *err)
+{
+    /* The columns the plots and the report read, and a re-run compares. */
+    static const char sql[] =
+        "SELECT id FROM runs WHERE status = 'ok' AND (waits IS NULL OR busy_frac IS NULL"
+        " OR overshoot_p50_ns IS NULL OR overshoot_p99_ns IS NULL OR overshoot_max_ns IS NULL"
+        " OR busy_ns IS NULL OR queries IS NULL) ORDER BY id LIMIT 1";
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(store, "check the runs of", err);
+    int rc = sqlite3_step(st);
+    long long id = rc == SQLITE_ROW ? (long long)sqlite3_column_int64(st, 0) : 0;
+    sqlite3_finalize(st);
+    if (rc == SQLITE_DONE)
+        return 0;
+    if (rc != SQLITE_ROW)
+        return db_fault(store, "check the runs of", err);
+    char what[64];
+    gar_format(what, sizeof what, "read run %lld of", id);
+    return gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), what,
+                         "its status is 'ok' but its metrics are missing (a damaged or edited "
+                         "database)");
+}
+
+/* Loads the trace of `source` and checks its hash is still `hash`. */
+static int check_trace(gar_store *store, const char *hash, const char *source, gar_error *err)
+{
+    gar_sweep_trace trace;
+    int rc = gar_sweep_trace_load(source, NULL, &trace, err);
+    if (rc < 0)
+        return rc;
+    if (strcmp(trace.hash, hash) != 0) {
+        char why[160];
+        gar_format(why, sizeof why, "its content hash is now %s, not the sweep's %s", trace.hash,
+                   hash);
+        rc = gar_error_set(err, GAR_E_IO, 3, source, "re-run the trace", why);
+    }
+    gar_sweep_trace_free(&trace);
+    (void)store;
+    return rc;
+}
+
+int gar_results_check_sources(gar_store *store, const char *trace, gar_error *err)
+{
+    static const char traces_sql[] =
+        "SELECT t.trace, t.source FROM traces t WHERE t.trace IN"
+        " (SELECT DISTINCT trace FROM runs WHERE status = 'ok' AND (?1 IS NULL OR trace = ?1))"
+        " ORDER BY t.trace";
+    static const char hosts_sql[] =
+        "SELECT h.host, h.name, h.profile FROM hosts h WHERE h.host IN"
+        " (SELECT DISTINCT host FROM runs WHERE status = 'ok' AND (?1 IS NULL OR trace = ?1))"
+        " ORDER BY h.host";
+    sqlite3 *db = gar_store_db(store);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, traces_sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(store, "read the traces of", err);
+    sqlite3_bind_text(st, 1, trace, -1, SQLITE_STATIC);
+    int rc = 0, step;
+    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        char hash[GAR_RESULTS_TEXT];
+        copy_column(st, 0, hash, sizeof hash);
+        const unsigned char *source = sqlite3_column_text(st, 1);
+        char *copy = strdup(source != NULL ? (const char *)source : "");
+        if (copy == NULL)
+            rc = gar_error_set(err, GAR_E_CAPACITY, 2, "memory for a trace check", "exhausted");
+        else
+            rc = check_trace(store, hash, copy, err);
+        free(copy);
+    }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = db_fault(store, "read the traces of", err);
+    sqlite3_finalize(st);
+    if (rc < 0)
+        return rc;
+    if (sqlite3_prepare_v2(db, hosts_sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(store, "read the hosts of", err);
+    sqlite3_bind_text(st, 1, trace, -1, SQLITE_STATIC);
+    while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        char name[GAR_RESULTS_TEXT], short_name[GAR_RESULTS_TEXT];
+        copy_column(st, 1, name, sizeof name);
+        gar_results_short_name(name, short_name, sizeof short_name);
+        const char *text = (const char *)sqlite3_column_text(st, 2);
+        gar_host_profile host;
+        rc = gar_host_profile_parse(text != NULL ? text : "", text != NULL ? strlen(text) : 0,
+                                    short_name, &host, err);
+    }
+    if (rc == 0 && step != SQLITE_DONE)
+        rc = db_fault(store, "read the hosts of", err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* ---- single runs -------------------------------------------------------- */
+
+static const char run_columns[] =
+    "SELECT r.id, r.trace, t.name, r.host, h.name, r.plan, r.estimator, r.mode, r.seed"
+    " FROM runs r JOIN traces t ON t.trace = r.trace JOIN hosts h ON h.host = r.host"
+    " WHERE r.status = 'ok' AND ";
+
+static int read_key(gar_store *store, sqlite3_stmt *st, gar_run_key *out, gar_error *err)
+{
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE)
+        return 0;
+    if (rc != SQLITE_ROW)
+        return db_fault(store, "read a run of", err);
+    memset(out, 0, sizeof *out);
+    char name[GAR_RESULTS_TEXT];
+    out->id = sqlite3_column_int64(st, 0);
+    copy_column(st, 1, out->trace, sizeof out->trace);
+    copy_column(st, 2, name, sizeof name);
+    gar_results_short_name(name, out->trace_short, sizeof out->trace_short);
+    copy_column(st, 3, out->host, sizeof out->host);
+    copy_column(st, 4, name, sizeof name);
+    gar_results_short_name(name, out->host_short, sizeof out->host_short);
+    copy_column(st, 5, out->plan, sizeof out->plan);
+    copy_column(st, 6, out->estimator, sizeof out->estimator);
+    copy_column(st, 7, out->mode, sizeof out->mode);
+    out->seed = (uint64_t)sqlite3_column_int64(st, 8);
+    return 1;
+}
+
+int gar_results_run(gar_store *store, int64_t id, gar_run_key *out, gar_error *err)
+{
+    char sql[512];
+    gar_format(sql, sizeof sql, "%sr.id = ?1", run_columns);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(store, "look a run up in", err);
+    sqlite3_bind_int64(st, 1, id);
+    int rc = read_key(store, st, out, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int gar_results_find_run(gar_store *store, const char *trace, const char *host, const char *mode,
+                         const char *plan, const char *estimator, gar_run_key *out,
+                         gar_error *err)
+{
+    char sql[768];
+    gar_format(sql, sizeof sql,
+             "%sr.trace = ?1 AND r.host = ?2 AND r.mode = ?3 AND r.plan = ?4 AND r.estimator = ?5"
+             " ORDER BY r.seed LIMIT 1",
+             run_columns);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(store, "look a run up in", err);
+    const char *texts[] = { trace, host, mode, plan, estimator };
+    for (int i = 0; i < 5; i++)
+        sqlite3_bind_text(st, i + 1, texts[i], -1, SQLITE_STATIC);
+    int rc = read_key(store, st, out, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* The stored metrics a re-run must reproduce. */
+typedef struct stored_check {
+    int64_t waits, p50, p99, max, busy, queries;
+    char version[64], commit[64]; /* the build that made the run */
+} stored_check;
+
+static int read_sources(gar_store *store, const gar_run_key *key, char **trace_source,
+                        char **host_text, stored_check *check, gar_error *err)
+{
+    static const char sql[] =
+        "SELECT t.source, h.profile, r.waits, r.overshoot_p50_ns, r.overshoot_p99_ns,"
+        " r.overshoot_max_ns, r.busy_ns, r.queries, r.gar_version, r.source_commit"
+        " FROM runs r JOIN traces t ON t.trace = r.trace JOIN hosts h ON h.host = r.host"
+        " WHERE r.id = ?1";
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(store, "read a run's sources from", err);
+    sqlite3_bind_int64(st, 1, key->id);
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return db_fault(store, "read a run's sources from", err);
+    }
+    *trace_source = strdup((const char *)sqlite3_column_text(st, 0));
+    *host_text = strdup((const char *)sqlite3_column_text(st, 1));
+    check->waits = sqlite3_column_int64(st, 2);
+    check->p50 = sqlite3_column_int64(st, 3);
+    check->p99 = sqlite3_column_int64(st, 4);
+    check->max = sqlite3_column_int64(st, 5);
+    check->busy = sqlite3_column_int64(st, 6);
+    check->queries = sqlite3_column_int64(st, 7);
+    copy_column(st, 8, check->version, sizeof check->version);
+    copy_column(st, 9, check->commit, sizeof check->commit);
+    sqlite3_finalize(st);
+    if (*trace_source == NULL || *host_text == NULL) {
+        free(*trace_source);
+        free(*host_text);
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for a re-run", "exhausted");
+    }
+    return 0;
+}
+
+int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_observer on_wait,
+                      void *context, gar_error *err)
+{
+    char *source = NULL, *host_text = NULL;
+    stored_check want;
+    memset(&want, 0, sizeof want);
+    int rc = read_sources(store, key, &source, &host_text, &want, err);
+    if (rc < 0)
+        return rc;
+    gar_sweep_trace trace;
+    gar_host_profile host;
+    gar_bands bands;
+    gar_estimator_spec estimator = gar_estimator_spec_default();
+    rc = gar_sweep_trace_load(source, NULL, &trace, err);
+    if (rc == 0 && strcmp(trace.hash, key->trace) != 0) {
+        char why[160];
+        gar_format(why, sizeof why, "its content hash is now %s, not the sweep's %s", trace.hash,
+                 key->trace);
+        rc = gar_error_set(err, GAR_E_IO, 3, source, "re-run the trace", why);
+        gar_sweep_trace_free(&trace);
+    }
+    if (rc < 0) {
+        free(source);
+        free(host_text);
+        return rc;
+    }
+    rc = gar_host_profile_parse(host_text, strlen(host_text), key->host_short, &host, err);
+    if (rc == 0)
+        rc = gar_bands_parse(key->plan, &bands, err);
+    char ran[GAR_BANDS_LABEL_BYTES];
+    if (rc == 0)
+        gar_sweep_resolve(&bands, &host, &bands, ran, sizeof ran);
+    if (rc == 0 && strcmp(key->estimator, GAR_SWEEP_NO_ESTIMATOR_LABEL) != 0)
+        rc = gar_estimator_spec_parse(key->estimator, &estimator, err);
+    int mode = gar_replay_mode_from_name(key->mode);
+    gar_replay_metrics m = { 0 };
+    if (rc == 0)
+        rc = gar_sweep_replay(&trace.trace, &bands, &estimator, &host,
+                              mode < 0 ? GAR_REPLAY_OPEN : (gar_replay_mode)mode, key->seed,
+                              on_wait, context, &m, err);
+    if (rc == 0 &&
+        ((int64_t)m.waits != want.waits || (int64_t)m.overshoot_ns.p50 != want.p50 ||
+         (int64_t)m.overshoot_ns.p99 != want.p99 || (int64_t)m.overshoot_ns.max != want.max ||
+         (int64_t)m.busy_ns != want.busy || (int64_t)m.queries != want.queries)) {
+        char what[64], why[400];
+        gar_format(what, sizeof what, "re-run run %lld of", (long long)key->id);
+        bool same_build = strcmp(want.version, GAR_VERSION) == 0 &&
+                          strcmp(want.commit, GAR_SOURCE_COMMIT) == 0;
+        if (same_build)
+            gar_format(why, sizeof why,
+                       "the replay no longer gives its stored metrics (the run was made by "
+                       "this build of gar: was the row edited?)");
+        else
+            gar_format(why, sizeof why,
+                       "the replay no longer gives its stored metrics (the run was made by gar "
+                       "%s, source %s; this is gar %s, source %s)",
+                       want.version, want.commit, GAR_VERSION, GAR_SOURCE_COMMIT);
+        rc = gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), what, why);
+    }
+    gar_sweep_trace_free(&trace);
+    free(source);
+    free(host_text);
+    return rc;
+}

@@ -1,0 +1,117 @@
+/* experiments/sweep/results.h — a sweep database read back for plots and reports.
+ *
+ * An arm's summary is the mean, over its seeds, of the runs of one (trace,
+ * host, mode, plan, estimator) that succeeded.  Failed runs are counted, not
+ * averaged.  Arms come in a fixed order: by trace name, host name, mode, then
+ * plan (block, poll, flag, each without then with predict, then bands, ties
+ * by label) and estimator ("-" first, then by label).
+ *
+ * Re-running a stored run (gar_results_rerun) replays it again with a
+ * per-wait observer, from the trace's recorded source and the host profile
+ * text the database keeps, and checks that the replay reproduces the stored
+ * metrics — so a plot drawn from per-wait data always matches the numbers
+ * beside it, or is refused. */
+#ifndef GAR_RESULTS_H
+#define GAR_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gar/error.h>
+
+#include "replay.h"
+#include "store.h"
+
+#define GAR_RESULTS_TEXT 192   /* bytes for a hash, name or label, NUL included */
+#define GAR_RESULTS_PLAN_TEXT 800
+
+typedef struct gar_arm_summary {
+    char trace[GAR_RESULTS_TEXT];       /* content hash */
+    char trace_short[GAR_RESULTS_TEXT]; /* "steady": file name without folder and extension */
+    char host[GAR_RESULTS_TEXT];
+    char host_short[GAR_RESULTS_TEXT];
+    char mode[16];
+    char plan[GAR_RESULTS_PLAN_TEXT];
+    char plan_short[GAR_RESULTS_TEXT];  /* "flag+predict", "bands block|32:flag+predict" */
+    char plan_ran[GAR_RESULTS_PLAN_TEXT]; /* the plan as the host ran it (names a fallback) */
+    char estimator[GAR_RESULTS_TEXT];
+    unsigned plan_rank;                 /* the plan's place among the database's plans */
+    unsigned estimator_rank;            /* the estimator's place among its estimators */
+    uint64_t runs, failed;
+    double busy_frac;                   /* mean over the arm's ok runs */
+    double p50_ns, p99_ns, max_ns;      /* mean over the ok runs of each quantile */
+} gar_arm_summary;
+
+typedef struct gar_arm_list {
+    gar_arm_summary *arm;
+    size_t count;
+} gar_arm_list;
+
+/* Reads every arm's summary.  Returns 0 (free the list) or -GAR_E_IO. */
+int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err);
+void gar_arm_list_free(gar_arm_list *list);
+
+/* "steady" from "../traces/steady.csv"; a gen call keeps its text.  Then
+ * every byte but [A-Za-z0-9._+-] becomes '_', so the result names files. */
+void gar_results_short_name(const char *name, char *out, size_t size);
+
+/* One build of gar that made runs of a database (schema version 2 on). */
+typedef struct gar_results_build {
+    char version[64];
+    char commit[64];
+    uint64_t runs;
+} gar_results_build;
+
+#define GAR_RESULTS_BUILDS_MAX 16
+
+/* The builds (gar version and source commit) that made the database's runs,
+ * most runs first, at most GAR_RESULTS_BUILDS_MAX of them (`*more` set when
+ * there were others).  Returns 0 with `*count`, or -GAR_E_IO. */
+int gar_results_builds(gar_store *store, gar_results_build *out, size_t *count, bool *more,
+                       gar_error *err);
+
+/* Refuses (-GAR_E_IO naming the database and the run) an 'ok' run without
+ * its metrics: the means would silently leave it out.  Returns 0 or the
+ * refusal. */
+int gar_results_check_rows(gar_store *store, gar_error *err);
+
+/* Checks what a re-run of the runs of `trace` (a content hash; NULL: every
+ * trace with runs) will need, before anything is drawn: each trace loads
+ * from its recorded source with the same content hash, and each host
+ * profile those runs used parses.  Returns 0, or the refusal a re-run would
+ * meet (-GAR_E_IO for a trace gone or changed, the parser's code for a bad
+ * profile). */
+int gar_results_check_sources(gar_store *store, const char *trace, gar_error *err);
+
+/* A stored run's key. */
+typedef struct gar_run_key {
+    int64_t id;
+    char trace[GAR_RESULTS_TEXT];
+    char trace_short[GAR_RESULTS_TEXT];
+    char host[GAR_RESULTS_TEXT];
+    char host_short[GAR_RESULTS_TEXT];
+    char plan[GAR_RESULTS_PLAN_TEXT];
+    char estimator[GAR_RESULTS_TEXT];
+    char mode[16];
+    uint64_t seed;
+} gar_run_key;
+
+/* The run with `id`.  Returns 1 with `out`, 0 when there is none (or it
+ * failed: only ok runs are re-run), or -GAR_E_IO. */
+int gar_results_run(gar_store *store, int64_t id, gar_run_key *out, gar_error *err);
+
+/* The ok run of (trace, host, mode, plan, estimator) with the least seed.
+ * Same returns. */
+int gar_results_find_run(gar_store *store, const char *trace, const char *host, const char *mode,
+                         const char *plan, const char *estimator, gar_run_key *out,
+                         gar_error *err);
+
+/* Replays the stored run `key` again, handing each wait to `on_wait`, and
+ * checks the result against the stored row.  Returns 0; -GAR_E_IO when the
+ * trace's source is gone or changed, or the replay does not reproduce the
+ * stored metrics; or a parse/replay refusal. */
+int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_observer on_wait,
+                      void *context, gar_error *err);
+
+#endif

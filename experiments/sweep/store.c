@@ -1,0 +1,757 @@
+/* experiments/sweep/store.c — the sweep database on SQLite. */
+#define _POSIX_C_SOURCE 200809L /* struct stat's st_ino */
+#include "store.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "gar_source.h"
+
+#ifndef GAR_VERSION
+#define GAR_VERSION "unknown"
+#endif
+
+struct gar_store {
+    sqlite3 *db;
+    sqlite3_stmt *has;
+    sqlite3_stmt *insert;
+    char *path;
+    dev_t dev; /* the file's identity, to refuse merging it into itself */
+    ino_t ino;
+};
+
+/* The metric columns, named as `gar replay --json` names the metrics, in the
+ * order they are bound. */
+static const char *const metric_columns[] = {
+    "waits",
+    "overshoot_p50_ns", "overshoot_p90_ns", "overshoot_p99_ns", "overshoot_max_ns",
+    "wait_ns", "busy_ns", "parked_ns", "asleep_ns", "busy_frac", "makespan_ns",
+    "sleeps", "parks", "queries", "polls", "backstop_queries",
+    "kinds_blocked", "kinds_immediate", "kinds_late", "kinds_parked",
+    "predictions",
+    "estimator_error_p50_ns", "estimator_error_p90_ns", "estimator_error_p99_ns",
+    "estimator_error_max_ns",
+};
+enum { METRICS = sizeof metric_columns / sizeof metric_columns[0] };
+
+/* The schema, version 2, one CREATE statement per table.  A new table is a
+ * new entry here (and in data/sweeps/README.md) and takes the next schema
+ * version.  Durations are integer ns; busy_frac is a REAL. */
+static const char *const schema_tables[] = {
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+
+    "CREATE TABLE traces (\n"
+    "  trace TEXT PRIMARY KEY,  -- content hash, 16 hex digits\n"
+    "  name TEXT NOT NULL,      -- as the spec wrote it\n"
+    "  source TEXT NOT NULL,    -- absolute path, or the gen: call\n"
+    "  waits INTEGER NOT NULL)",
+
+    "CREATE TABLE hosts (\n"
+    "  host TEXT PRIMARY KEY,   -- content hash of the parsed profile\n"
+    "  name TEXT NOT NULL,\n"
+    "  source TEXT NOT NULL,    -- absolute path when recorded\n"
+    "  profile TEXT NOT NULL)   -- the profile's text",
+
+    "CREATE TABLE runs (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  trace TEXT NOT NULL REFERENCES traces(trace),\n"
+    "  trace_name TEXT NOT NULL,\n"
+    "  plan TEXT NOT NULL,      -- as the spec asked for it\n"
+    "  plan_ran TEXT NOT NULL,  -- as the host ran it: resolved, naming a fallback\n"
+    "  estimator TEXT NOT NULL,\n"
+    "  host TEXT NOT NULL REFERENCES hosts(host),\n"
+    "  host_name TEXT NOT NULL,\n"
+    "  mode TEXT NOT NULL CHECK (mode IN ('open', 'closed')),\n"
+    "  seed INTEGER NOT NULL,\n"
+    "  status TEXT NOT NULL CHECK (status IN ('ok', 'failed')),\n"
+    "  error_code INTEGER,      -- failed: the gar error code\n"
+    "  error TEXT,              -- failed: its message\n"
+    "  waits INTEGER,\n"
+    "  overshoot_p50_ns INTEGER, overshoot_p90_ns INTEGER,\n"
+    "  overshoot_p99_ns INTEGER, overshoot_max_ns INTEGER,\n"
+    "  wait_ns INTEGER, busy_ns INTEGER, parked_ns INTEGER, asleep_ns INTEGER,\n"
+    "  busy_frac REAL, makespan_ns INTEGER,\n"
+    "  sleeps INTEGER, parks INTEGER, queries INTEGER, polls INTEGER,\n"
+    "  backstop_queries INTEGER,\n"
+    "  kinds_blocked INTEGER, kinds_immediate INTEGER, kinds_late INTEGER,\n"
+    "  kinds_parked INTEGER,\n"
+    "  predictions INTEGER,\n"
+    "  estimator_error_p50_ns INTEGER, estimator_error_p90_ns INTEGER,\n"
+    "  estimator_error_p99_ns INTEGER, estimator_error_max_ns INTEGER,\n"
+    "  run_ns INTEGER NOT NULL,        -- wall time of the replay\n"
+    "  finished_unix INTEGER NOT NULL, -- when the row was written\n"
+    "  gar_version TEXT NOT NULL,      -- the gar that ran it (version 2 on)\n"
+    "  source_commit TEXT NOT NULL,    -- and the source it was built from\n"
+    "  UNIQUE (trace, plan, estimator, host, mode, seed))",
+
+    /* gar verify --sweep: each arm of a spec run for real on the machine and
+     * in the simulator with that machine's profile (experiments/verify/verifications.h). */
+    "CREATE TABLE verifications (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  trace TEXT NOT NULL,      -- content hash of the trace's first `waits` rows\n"
+    "  trace_name TEXT NOT NULL,\n"
+    "  plan TEXT NOT NULL,       -- as the spec asked for it\n"
+    "  plan_ran TEXT NOT NULL,   -- as this machine ran it (names a fallback)\n"
+    "  estimator TEXT NOT NULL,\n"
+    "  waits INTEGER NOT NULL,\n"
+    "  device TEXT NOT NULL,     -- emulated, cuda\n"
+    "  host_profile TEXT NOT NULL, -- content hash of the simulator's profile\n"
+    "  seed INTEGER NOT NULL,    -- the simulator's\n"
+    "  real_p50_ns INTEGER NOT NULL, real_p90_ns INTEGER NOT NULL,\n"
+    "  real_p99_ns INTEGER NOT NULL,\n"
+    "  sim_p50_ns INTEGER NOT NULL, sim_p90_ns INTEGER NOT NULL, sim_p99_ns INTEGER NOT NULL,\n"
+    "  ks_d REAL NOT NULL,       -- plain two-sample KS distance of the overshoots\n"
+    "  busy_real REAL NOT NULL, busy_sim REAL NOT NULL,\n"
+    "  verdict TEXT NOT NULL CHECK (verdict IN ('agree', 'disagree')),\n"
+    "  tolerance TEXT NOT NULL,  -- the tolerances judged by, as text\n"
+    "  real_cdf TEXT NOT NULL,   -- overshoot ns at levels 0, 0.5, ..., 100 %, comma-separated\n"
+    "  sim_cdf TEXT NOT NULL,\n"
+    "  gar_version TEXT NOT NULL,\n"
+    "  finished_unix INTEGER NOT NULL,\n"
+    "  UNIQUE (trace, plan, estimator, waits, device, host_profile, seed))",
+};
+enum { SCHEMA_TABLES = sizeof schema_tables / sizeof schema_tables[0] };
+
+/* The insert's parameters: 1..14 the key and outcome, then the metrics,
+ * then the gar version and source commit. */
+enum { METRIC_PARAMETER = 15, VERSION_PARAMETER = METRIC_PARAMETER + METRICS };
+
+static const char key_where[] =
+    "trace = ?1 AND plan = ?2 AND estimator = ?3 AND host = ?4 AND mode = ?5 AND seed = ?6";
+
+static int db_fault(gar_error *err, const char *path, const char *doing, sqlite3 *db)
+{
+    return gar_error_set(err, GAR_E_IO, 3, path, doing,
+                         db != NULL ? sqlite3_errmsg(db) : "out of memory");
+}
+
+static int exec(gar_store *s, const char *sql, const char *doing, gar_error *err)
+{
+    if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return db_fault(err, s->path, doing, s->db);
+    return 0;
+}
+
+sqlite3 *gar_store_db(gar_store *store)
+{
+    return store->db;
+}
+
+const char *gar_store_path(const gar_store *store)
+{
+    return store->path;
+}
+
+void gar_store_close(gar_store *store)
+{
+    if (store == NULL)
+        return;
+    sqlite3_finalize(store->has);
+    sqlite3_finalize(store->insert);
+    sqlite3_close(store->db);
+    free(store->path);
+    free(store);
+}
+
+/* A meta value of the database `db` (main or an attached `schema`). */
+static int read_meta(sqlite3 *db, const char *schema, const char *key, char *buf, size_t size,
+                     bool *found)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT value FROM %s.meta WHERE key = ?1", schema);
+    sqlite3_stmt *st = NULL;
+    *found = false;
+    if (size > 0)
+        buf[0] = '\0';
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        snprintf(buf, size, "%s", (const char *)sqlite3_column_text(st, 0));
+        *found = true;
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+int gar_store_meta(gar_store *store, const char *key, char *buf, size_t size, gar_error *err)
+{
+    bool found;
+    if (read_meta(store->db, "main", key, buf, size, &found) < 0)
+        return db_fault(err, store->path, "read meta", store->db);
+    return 0;
+}
+
+/* Refuses a database of another schema version, naming both, and what to do
+ * with an older one. */
+static int check_version(sqlite3 *db, const char *schema, const char *path, const char *doing,
+                         gar_error *err)
+{
+    char version[32];
+    bool found;
+    if (read_meta(db, schema, "schema_version", version, sizeof version, &found) < 0 || !found)
+        return gar_error_set(err, GAR_E_IO, 3, path, doing,
+                             "not a gar sweep database (no meta schema_version)");
+    char want[32];
+    snprintf(want, sizeof want, "%d", GAR_STORE_SCHEMA_VERSION);
+    if (strcmp(version, want) != 0) {
+        char *end = NULL;
+        long older = strtol(version, &end, 10);
+        bool is_older = end != version && *end == '\0' && older >= 1 &&
+                        older < GAR_STORE_SCHEMA_VERSION;
+        char why[400];
+        snprintf(why, sizeof why, "its schema version is %s; this gar reads schema version %s%s",
+                 version, want,
+                 is_older ? " (an older database is not converted: it does not record which gar "
+                            "made each run; sweep again into a new file with this gar, or read "
+                            "it with the gar that made it)"
+                          : "");
+        return gar_error_set(err, GAR_E_IO, 3, path, doing, why);
+    }
+    return 0;
+}
+
+/* Percent-escapes `path` into a SQLite URI naming it read-only and
+ * immutable: read without locks or side files, so checking a file creates
+ * or changes nothing beside it. */
+static char *inspect_uri(const char *path, bool immutable)
+{
+    size_t n = strlen(path);
+    char *uri = malloc(3 * n + 40);
+    if (uri == NULL)
+        return NULL;
+    size_t k = (size_t)sprintf(uri, "file:");
+    /* "file://x" would name a host: a path starting with "//" is written
+     * as the same path with one leading slash, under an empty authority. */
+    if (path[0] == '/' && path[1] == '/') {
+        k += (size_t)sprintf(uri + k, "//");
+        while (path[1] == '/')
+            path++;
+    }
+    for (const char *p = path; *p != '\0'; p++) {
+        if (*p == '%' || *p == '?' || *p == '#')
+            k += (size_t)sprintf(uri + k, "%%%02X", (unsigned char)*p);
+        else
+            uri[k++] = *p;
+    }
+    sprintf(uri + k, "?mode=ro%s", immutable ? "&immutable=1" : "");
+    return uri;
+}
+
+/* The tables of the open database `db`: how many, the first that is not
+ * gar's meta (into `first`), and whether meta is one. */
+static int list_tables(sqlite3 *db, size_t *count, bool *has_meta, char *first, size_t size)
+{
+    sqlite3_stmt *st = NULL;
+    *count = 0;
+    *has_meta = false;
+    first[0] = '\0';
+    if (sqlite3_prepare_v2(db,
+                           "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"
+                           " ORDER BY rowid",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        (*count)++;
+        if (name != NULL && strcmp(name, "meta") == 0)
+            *has_meta = true;
+        else if (first[0] == '\0')
+            snprintf(first, size, "%s", name != NULL ? name : "");
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int gar_store_check(const char *path, bool may_be_new, const char *doing, gar_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT && may_be_new)
+            return 0;
+        return gar_error_set(err, GAR_E_IO, 3, path, doing, strerror(errno));
+    }
+    if (!S_ISREG(st.st_mode))
+        return gar_error_set(err, GAR_E_IO, 3, path, doing, "not a regular file");
+    if (st.st_size == 0) {
+        if (may_be_new)
+            return 0;
+        return gar_error_set(err, GAR_E_IO, 3, path, doing,
+                             "an empty file, not a gar sweep database");
+    }
+    /* A non-empty write-ahead log beside it holds pages the file itself does
+     * not have yet (a writer is at work, or one died): read through it,
+     * read-only.  Otherwise read the file alone, touching nothing. */
+    char *wal = malloc(strlen(path) + 5);
+    if (wal == NULL)
+        return gar_error_set(err, GAR_E_IO, 3, path, doing, "out of memory");
+    sprintf(wal, "%s-wal", path);
+    struct stat ws;
+    bool live = stat(wal, &ws) == 0 && ws.st_size > 0;
+    free(wal);
+    char *uri = inspect_uri(path, !live);
+    if (uri == NULL)
+        return gar_error_set(err, GAR_E_IO, 3, path, doing, "out of memory");
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    free(uri);
+    size_t tables = 0;
+    bool has_meta = false;
+    char first[128];
+    if (rc == SQLITE_OK) {
+        sqlite3_busy_timeout(db, 10000);
+        rc = list_tables(db, &tables, &has_meta, first, sizeof first) == 0 ? SQLITE_OK
+                                                                             : SQLITE_ERROR;
+    }
+    if (rc != SQLITE_OK) {
+        char why[300];
+        snprintf(why, sizeof why, "not a gar sweep database (%s)",
+                 db != NULL ? sqlite3_errmsg(db) : "out of memory");
+        sqlite3_close(db);
+        return gar_error_set(err, GAR_E_IO, 3, path, doing, why);
+    }
+    if (tables == 0) {
+        sqlite3_close(db);
+        if (may_be_new)
+            return 0;
+        return gar_error_set(err, GAR_E_IO, 3, path, doing,
+                             "holds no tables: not a gar sweep database");
+    }
+    if (!has_meta) {
+        sqlite3_close(db);
+        char why[300];
+        snprintf(why, sizeof why,
+                 "not a gar sweep database: it holds another program's tables ('%.100s'%s), "
+                 "and gar changes nothing in it (give a new file)",
+                 first, tables > 1 ? " and more" : "");
+        return gar_error_set(err, GAR_E_IO, 3, path, doing, why);
+    }
+    rc = check_version(db, "main", path, doing, err);
+    sqlite3_close(db);
+    return rc < 0 ? rc : 1;
+}
+
+static int create_schema(gar_store *s, gar_error *err)
+{
+    int rc = exec(s, "BEGIN IMMEDIATE", "begin creating the schema", err);
+    if (rc < 0)
+        return rc;
+    /* Another process may have created it, or another program written
+     * tables of its own, since we looked. */
+    sqlite3_stmt *st = NULL;
+    size_t tables = 0;
+    bool exists = false;
+    char first[128];
+    if (list_tables(s->db, &tables, &exists, first, sizeof first) < 0) {
+        rc = db_fault(err, s->path, "read the tables of", s->db);
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return rc;
+    }
+    if (!exists && tables > 0) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return gar_error_set(err, GAR_E_IO, 3, s->path, "open",
+                             "not a gar sweep database: it holds another program's tables");
+    }
+    if (!exists) {
+        for (size_t i = 0; rc == 0 && i < SCHEMA_TABLES; i++)
+            rc = exec(s, schema_tables[i], "create the schema", err);
+        if (rc < 0) {
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            return rc;
+        }
+        char version[16], created[32];
+        snprintf(version, sizeof version, "%d", GAR_STORE_SCHEMA_VERSION);
+        snprintf(created, sizeof created, "%lld", (long long)time(NULL));
+        const char *rows[][2] = {
+            { "schema_version", version },
+            { "gar_version", GAR_VERSION },
+            { "source_commit", GAR_SOURCE_COMMIT },
+            { "created_unix", created },
+        };
+        if (sqlite3_prepare_v2(s->db, "INSERT INTO meta (key, value) VALUES (?1, ?2)", -1, &st,
+                               NULL) != SQLITE_OK)
+            rc = db_fault(err, s->path, "write meta", s->db);
+        for (size_t i = 0; rc == 0 && i < sizeof rows / sizeof rows[0]; i++) {
+            sqlite3_bind_text(st, 1, rows[i][0], -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 2, rows[i][1], -1, SQLITE_STATIC);
+            if (sqlite3_step(st) != SQLITE_DONE)
+                rc = db_fault(err, s->path, "write meta", s->db);
+            sqlite3_reset(st);
+        }
+        sqlite3_finalize(st);
+        if (rc < 0) {
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            return rc;
+        }
+    }
+    return exec(s, "COMMIT", "commit the schema", err);
+}
+
+static int prepare_statements(gar_store *s, gar_error *err)
+{
+    char sql[2048];
+    snprintf(sql, sizeof sql, "SELECT 1 FROM runs WHERE %s", key_where);
+    if (sqlite3_prepare_v2(s->db, sql, -1, &s->has, NULL) != SQLITE_OK)
+        return db_fault(err, s->path, "prepare the key lookup", s->db);
+    int n = snprintf(sql, sizeof sql,
+                     "INSERT INTO runs (trace, trace_name, plan, estimator, host, host_name, mode, "
+                     "seed, status, error_code, error, run_ns, finished_unix, plan_ran");
+    for (size_t i = 0; i < METRICS; i++)
+        n += snprintf(sql + n, sizeof sql - (size_t)n, ", %s", metric_columns[i]);
+    n += snprintf(sql + n, sizeof sql - (size_t)n, ", gar_version, source_commit) VALUES (?1");
+    for (size_t i = 2; i <= VERSION_PARAMETER + 1; i++)
+        n += snprintf(sql + n, sizeof sql - (size_t)n, ", ?%zu", i);
+    snprintf(sql + n, sizeof sql - (size_t)n,
+             ") ON CONFLICT (trace, plan, estimator, host, mode, seed) DO NOTHING");
+    if (sqlite3_prepare_v2(s->db, sql, -1, &s->insert, NULL) != SQLITE_OK)
+        return db_fault(err, s->path, "prepare the insert", s->db);
+    return 0;
+}
+
+int gar_store_open(const char *path, bool create, gar_store **out, gar_error *err)
+{
+    if (path == NULL || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_store_open",
+                             path == NULL ? "path" : "out", "is NULL");
+    *out = NULL;
+    gar_store *s = calloc(1, sizeof *s);
+    if (s == NULL || (s->path = malloc(strlen(path) + 1)) == NULL) {
+        free(s);
+        return gar_error_set(err, GAR_E_IO, 3, path, "open", "out of memory");
+    }
+    strcpy(s->path, path);
+    /* Refuse before changing anything: not even the journal mode of a file
+     * that is not ours, or of another schema version. */
+    int rc = gar_store_check(path, create, "open", err);
+    if (rc < 0) {
+        gar_store_close(s);
+        return rc;
+    }
+    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+        rc = db_fault(err, path, "open", s->db);
+        gar_store_close(s);
+        return rc;
+    }
+    sqlite3_busy_timeout(s->db, 10000);
+    rc = exec(s, "PRAGMA journal_mode = WAL", "set WAL mode on", err);
+    if (rc == 0)
+        rc = exec(s, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON",
+                  "set the pragmas of", err);
+    if (rc == 0 && create)
+        rc = create_schema(s, err);
+    if (rc == 0)
+        rc = check_version(s->db, "main", path, "open", err);
+    if (rc == 0)
+        rc = prepare_statements(s, err);
+    struct stat st;
+    if (rc == 0 && stat(path, &st) != 0)
+        rc = gar_error_set(err, GAR_E_IO, 3, path, "open", strerror(errno));
+    if (rc < 0) {
+        gar_store_close(s);
+        return rc;
+    }
+    s->dev = st.st_dev;
+    s->ino = st.st_ino;
+    *out = s;
+    return 0;
+}
+
+int gar_store_put_sources(gar_store *s, const gar_sweep_spec *spec, gar_error *err)
+{
+    int rc = exec(s, "BEGIN IMMEDIATE", "begin recording the sources in", err);
+    if (rc < 0)
+        return rc;
+    sqlite3_stmt *tr = NULL, *ho = NULL;
+    if (sqlite3_prepare_v2(s->db,
+                           "INSERT OR IGNORE INTO traces (trace, name, source, waits) "
+                           "VALUES (?1, ?2, ?3, ?4)",
+                           -1, &tr, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(s->db,
+                           "INSERT OR IGNORE INTO hosts (host, name, source, profile) "
+                           "VALUES (?1, ?2, ?3, ?4)",
+                           -1, &ho, NULL) != SQLITE_OK)
+        rc = db_fault(err, s->path, "prepare the sources insert", s->db);
+    for (size_t i = 0; rc == 0 && i < spec->trace_count; i++) {
+        const gar_sweep_trace *t = &spec->traces[i];
+        sqlite3_bind_text(tr, 1, t->hash, -1, SQLITE_STATIC);
+        sqlite3_bind_text(tr, 2, t->name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(tr, 3, t->source, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(tr, 4, (sqlite3_int64)t->trace.count);
+        if (sqlite3_step(tr) != SQLITE_DONE)
+            rc = db_fault(err, s->path, "record a trace in", s->db);
+        sqlite3_reset(tr);
+    }
+    for (size_t i = 0; rc == 0 && i < spec->host_count; i++) {
+        const gar_sweep_host *h = &spec->hosts[i];
+        sqlite3_bind_text(ho, 1, h->hash, -1, SQLITE_STATIC);
+        sqlite3_bind_text(ho, 2, h->name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(ho, 3, h->source, -1, SQLITE_STATIC);
+        sqlite3_bind_text(ho, 4, h->text, -1, SQLITE_STATIC);
+        if (sqlite3_step(ho) != SQLITE_DONE)
+            rc = db_fault(err, s->path, "record a host in", s->db);
+        sqlite3_reset(ho);
+    }
+    sqlite3_finalize(tr);
+    sqlite3_finalize(ho);
+    if (rc < 0) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return rc;
+    }
+    return exec(s, "COMMIT", "commit the sources to", err);
+}
+
+static void bind_key(sqlite3_stmt *st, const gar_store_run *r)
+{
+    sqlite3_bind_text(st, 1, r->trace, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, r->plan, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, r->estimator, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, r->host, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, r->mode, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 6, (sqlite3_int64)r->seed);
+}
+
+int gar_store_has(gar_store *s, const gar_store_run *key, gar_error *err)
+{
+    bind_key(s->has, key);
+    int rc = sqlite3_step(s->has);
+    sqlite3_reset(s->has);
+    if (rc == SQLITE_ROW)
+        return 1;
+    if (rc == SQLITE_DONE)
+        return 0;
+    return db_fault(err, s->path, "look a run up in", s->db);
+}
+
+/* SQLite integers are signed 64-bit; no simulated duration comes near 2^63,
+ * but a saturated one is stored as the largest rather than wrapped. */
+static sqlite3_int64 as_integer(uint64_t v)
+{
+    return v > (uint64_t)INT64_MAX ? INT64_MAX : (sqlite3_int64)v;
+}
+
+int gar_store_insert(gar_store *s, const gar_store_run *r, gar_error *err)
+{
+    sqlite3_stmt *st = s->insert;
+    sqlite3_clear_bindings(st); /* a failed run leaves the metrics NULL */
+    sqlite3_bind_text(st, 1, r->trace, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, r->trace_name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, r->plan, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, r->estimator, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, r->host, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 6, r->host_name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 7, r->mode, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 8, (sqlite3_int64)r->seed);
+    char message[1024];
+    if (r->failure != NULL) {
+        gar_error_message(r->failure, message, sizeof message);
+        sqlite3_bind_text(st, 9, "failed", -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 10, r->failure->code);
+        sqlite3_bind_text(st, 11, message, -1, SQLITE_STATIC);
+    } else {
+        sqlite3_bind_text(st, 9, "ok", -1, SQLITE_STATIC);
+    }
+    sqlite3_bind_int64(st, 12, as_integer(r->run_ns));
+    sqlite3_bind_int64(st, 13, (sqlite3_int64)time(NULL));
+    sqlite3_bind_text(st, 14, r->plan_ran != NULL ? r->plan_ran : r->plan, -1, SQLITE_STATIC);
+    if (r->failure == NULL) {
+        const gar_replay_metrics *m = r->metrics;
+        const uint64_t values[METRICS] = {
+            m->waits,
+            m->overshoot_ns.p50, m->overshoot_ns.p90, m->overshoot_ns.p99, m->overshoot_ns.max,
+            m->wait_ns, m->busy_ns, m->parked_ns, m->asleep_ns, 0 /* busy_frac */, m->makespan_ns,
+            m->sleeps, m->parks, m->queries, m->polls, m->backstop_queries,
+            m->blocked, m->immediate, m->late, m->parked,
+            m->predictions,
+            m->estimator_error_ns.p50, m->estimator_error_ns.p90, m->estimator_error_ns.p99,
+            m->estimator_error_ns.max,
+        };
+        for (int i = 0; i < METRICS; i++) {
+            if (strcmp(metric_columns[i], "busy_frac") == 0)
+                sqlite3_bind_double(st, METRIC_PARAMETER + i, m->busy_frac);
+            else
+                sqlite3_bind_int64(st, METRIC_PARAMETER + i, as_integer(values[i]));
+        }
+    }
+    sqlite3_bind_text(st, VERSION_PARAMETER, GAR_VERSION, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, VERSION_PARAMETER + 1, GAR_SOURCE_COMMIT, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fault(err, s->path, "store a run in", s->db);
+    return sqlite3_changes(s->db) == 1 ? 1 : 0;
+}
+
+/* ---- merge -------------------------------------------------------------- */
+
+int gar_store_same_file(const gar_store *s, const char *path, gar_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return 0;
+        return gar_error_set(err, GAR_E_IO, 3, path, "look at", strerror(errno));
+    }
+    return st.st_dev == s->dev && st.st_ino == s->ino ? 1 : 0;
+}
+
+static int count_of(sqlite3 *db, const char *sql, uint64_t *out)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        *out = (uint64_t)sqlite3_column_int64(st, 0);
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_OK ? 0 : -1;
+}
+
+/* The columns a merge copies and compares: all but id (each file numbers its
+ * own rows) and the two timing columns (when and how fast it ran). */
+static size_t result_columns(char *buf, size_t size, const char *prefix, const char *separator)
+{
+    static const char *const fixed[] = { "plan_ran", "status", "error_code", "error" };
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s%s", n > 0 ? separator : "", prefix,
+                              fixed[i]);
+    for (size_t i = 0; i < METRICS; i++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s%s", separator, prefix, metric_columns[i]);
+    return n;
+}
+
+int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats, gar_error *err)
+{
+    memset(stats, 0, sizeof *stats);
+    /* Check it on its own first, read-only, so ATTACH neither creates a
+     * missing file nor meets a foreign one. */
+    int rc = gar_store_same_file(s, path, err);
+    if (rc == 1)
+        return gar_error_set(err, GAR_E_IO, 3, path, "merge",
+                             "is the output database itself (a database cannot be merged into "
+                             "itself)");
+    if (rc < 0)
+        return rc;
+    if ((rc = gar_store_check(path, false, "merge", err)) < 0)
+        return rc;
+
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, "ATTACH DATABASE ?1 AS src", -1, &st, NULL) != SQLITE_OK)
+        return db_fault(err, path, "attach", s->db);
+    sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return db_fault(err, path, "attach", s->db);
+
+    char columns[2048], differ[4096], key[] = "trace, plan, estimator, host, mode, seed";
+    char sql[8192];
+    rc = exec(s, "BEGIN IMMEDIATE", "begin the merge into", err);
+    if (rc == 0 && count_of(s->db, "SELECT count(*) FROM src.runs", &stats->runs) < 0)
+        rc = db_fault(err, path, "count the runs of", s->db);
+    if (rc == 0) {
+        /* A key both files hold must carry the same results. */
+        size_t n = 0;
+        static const char *const compared[] = { "plan_ran", "status", "error_code", "error" };
+        for (size_t i = 0; i < sizeof compared / sizeof compared[0]; i++)
+            n += (size_t)snprintf(differ + n, sizeof differ - n, "%sa.%s IS NOT b.%s",
+                                  i > 0 ? " OR " : "", compared[i], compared[i]);
+        for (size_t i = 0; i < METRICS; i++)
+            n += (size_t)snprintf(differ + n, sizeof differ - n, " OR a.%s IS NOT b.%s",
+                                  metric_columns[i], metric_columns[i]);
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) FROM src.runs a JOIN main.runs b USING (%s) WHERE %s", key,
+                 differ);
+        uint64_t conflicts = 0;
+        if (count_of(s->db, sql, &conflicts) < 0) {
+            rc = db_fault(err, path, "compare the runs of", s->db);
+        } else if (conflicts > 0) {
+            char why[160];
+            snprintf(why, sizeof why,
+                     "%llu of its runs are in the output with other results (made by another gar?)",
+                     (unsigned long long)conflicts);
+            rc = gar_error_set(err, GAR_E_IO, 3, path, "merge", why);
+        }
+    }
+    if (rc == 0)
+        rc = exec(s,
+                  "INSERT OR IGNORE INTO main.traces SELECT trace, name, source, waits "
+                  "FROM src.traces;"
+                  "INSERT OR IGNORE INTO main.hosts SELECT host, name, source, profile "
+                  "FROM src.hosts",
+                  "merge the traces and hosts into", err);
+    if (rc == 0) {
+        result_columns(columns, sizeof columns, "", ", ");
+        snprintf(sql, sizeof sql,
+                 "INSERT INTO main.runs (%s, trace_name, host_name, run_ns, finished_unix, "
+                 "gar_version, source_commit, %s) "
+                 "SELECT %s, trace_name, host_name, run_ns, finished_unix, "
+                 "gar_version, source_commit, %s FROM src.runs "
+                 "WHERE true ORDER BY id ON CONFLICT (%s) DO NOTHING",
+                 key, columns, key, columns, key);
+        if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+            rc = db_fault(err, path, "merge the runs of", s->db);
+        else
+            stats->added = (uint64_t)sqlite3_changes(s->db);
+    }
+    if (rc == 0)
+        rc = exec(s, "COMMIT", "commit the merge into", err);
+    else
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_exec(s->db, "DETACH DATABASE src", NULL, NULL, NULL);
+    if (rc == 0)
+        stats->present = stats->runs - stats->added;
+    return rc;
+}
+
+int gar_store_snapshot(const char *path, const char *into, gar_error *err)
+{
+    int rc = gar_store_check(path, false, "copy", err);
+    if (rc < 0)
+        return rc;
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+        rc = db_fault(err, path, "open to copy", db);
+        sqlite3_close(db);
+        return rc;
+    }
+    sqlite3_busy_timeout(db, 10000);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, "VACUUM INTO ?1", -1, &st, NULL) != SQLITE_OK) {
+        rc = db_fault(err, path, "copy", db);
+    } else {
+        sqlite3_bind_text(st, 1, into, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            rc = db_fault(err, path, "copy", db);
+    }
+    sqlite3_finalize(st);
+    /* The last connection to close checkpoints the log into the file and
+     * removes it. */
+    sqlite3_close(db);
+    return rc;
+}
+
+int gar_store_other_builds(gar_store *s, uint64_t *runs, gar_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    *runs = 0;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT count(*) FROM runs WHERE gar_version IS NOT ?1"
+                           " OR source_commit IS NOT ?2",
+                           -1, &st, NULL) != SQLITE_OK)
+        return db_fault(err, s->path, "count the runs of other builds in", s->db);
+    sqlite3_bind_text(st, 1, GAR_VERSION, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, GAR_SOURCE_COMMIT, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *runs = (uint64_t)sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : db_fault(err, s->path, "count the runs of other builds in", s->db);
+}

@@ -1,0 +1,125 @@
+/* experiments/sweep/store.h — a sweep's database: one SQLite file per sweep (or
+ * per shard), schema documented in data/sweeps/README.md.
+ *
+ * Tables (schema version GAR_STORE_SCHEMA_VERSION):
+ *   meta    key/value: schema_version, gar_version, source_commit, created_unix
+ *           (the gar that created the file)
+ *   traces  one row per trace content hash: its name and how to load it again
+ *   hosts   one row per host profile content hash: its name, path and text
+ *   runs    one row per run, UNIQUE (trace, plan, estimator, host, mode, seed);
+ *           status 'ok' with the metrics, or 'failed' with the error; the
+ *           gar_version and source_commit of the gar that ran it
+ *
+ * The file is in WAL mode with synchronous=NORMAL: every run is one INSERT,
+ * its own transaction, so a process killed at any moment (kill -9 included)
+ * leaves each run either whole or absent, and a commit is never lost to a
+ * process crash (only a power cut can drop the last few, which a resumed
+ * sweep then runs again).  Inserting a key already present does nothing, so
+ * two writers never duplicate a row.
+ *
+ * Storage faults are GAR_E_IO naming the file, what was being done and
+ * SQLite's message.  A gar_store is used by one thread. */
+#ifndef GAR_STORE_H
+#define GAR_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include <gar/error.h>
+
+#include "replay.h"
+#include "sweep_spec.h"
+
+/* Version 2 added the gar version and source commit of every run. */
+#define GAR_STORE_SCHEMA_VERSION 2
+
+typedef struct gar_store gar_store;
+
+/* Checks, reading only (no lock, no side file, nothing changed), that
+ * `path` is a gar sweep database of schema version GAR_STORE_SCHEMA_VERSION
+ * or, when `may_be_new`, a missing or empty file (an empty SQLite database
+ * included).  Returns 1 for a gar database, 0 for a new one, or -GAR_E_IO
+ * (path, `doing`, why): another program's database (tables but no gar
+ * meta), not SQLite at all, another schema version (naming both, and what
+ * to do with an older one), or unreadable. */
+int gar_store_check(const char *path, bool may_be_new, const char *doing, gar_error *err);
+
+/* Opens (creating when `create`) the database at `path`, after
+ * gar_store_check: a refused file is left exactly as it was.  A new (or
+ * empty) file gets the schema and its meta rows.  Returns 0 with `*out`
+ * (close it), or -GAR_E_IO. */
+int gar_store_open(const char *path, bool create, gar_store **out, gar_error *err);
+
+/* Closes the database.  Accepts NULL. */
+void gar_store_close(gar_store *store);
+
+/* The open SQLite handle, for queries (plots, reports); owned by the store. */
+sqlite3 *gar_store_db(gar_store *store);
+
+/* The file's path as given to gar_store_open. */
+const char *gar_store_path(const gar_store *store);
+
+/* A meta value by key into `buf` ("" when absent).  Returns 0 or -GAR_E_IO. */
+int gar_store_meta(gar_store *store, const char *key, char *buf, size_t size, gar_error *err);
+
+/* Records the spec's traces and hosts (those not yet recorded), in one
+ * transaction.  Returns 0 or -GAR_E_IO. */
+int gar_store_put_sources(gar_store *store, const gar_sweep_spec *spec, gar_error *err);
+
+/* A run's key and what became of it. */
+typedef struct gar_store_run {
+    const char *trace;      /* content hash, hex */
+    const char *trace_name;
+    const char *plan;       /* label, as the spec asked for it */
+    const char *plan_ran;   /* label as the host ran it (names a fallback) */
+    const char *estimator;  /* label */
+    const char *host;       /* content hash, hex */
+    const char *host_name;
+    const char *mode;       /* "open" / "closed" */
+    uint64_t seed;          /* at most GAR_SWEEP_SEED_MAX */
+    const gar_error *failure;          /* NULL for a run that succeeded, else its error */
+    const gar_replay_metrics *metrics; /* the metrics when it succeeded */
+    uint64_t run_ns;        /* wall time the replay took */
+} gar_store_run;
+
+/* Whether the run's key is already stored.  Returns 1, 0, or -GAR_E_IO. */
+int gar_store_has(gar_store *store, const gar_store_run *key, gar_error *err);
+
+/* Stores one run as its own transaction.  Returns 1 when inserted, 0 when
+ * its key was already there (nothing changed), or -GAR_E_IO. */
+int gar_store_insert(gar_store *store, const gar_store_run *run, gar_error *err);
+
+/* How many stored runs another build of gar made (another gar_version or
+ * source_commit than this one's).  Returns 0 with `*runs`, or -GAR_E_IO. */
+int gar_store_other_builds(gar_store *store, uint64_t *runs, gar_error *err);
+
+/* Whether `path` names the store's own file (same device and inode: also
+ * through another path or a hard link).  Returns 1, 0 (another file, or
+ * none), or -GAR_E_IO. */
+int gar_store_same_file(const gar_store *store, const char *path, gar_error *err);
+
+/* Copies the gar database at `path` (checked as gar_store_check does) into
+ * the empty or missing file `into`: a consistent snapshot, its log
+ * included.  Returns 0 or -GAR_E_IO. */
+int gar_store_snapshot(const char *path, const char *into, gar_error *err);
+
+/* Counts of one merged input. */
+typedef struct gar_store_merge_stats {
+    uint64_t runs;      /* rows in the input */
+    uint64_t added;     /* rows new to the output */
+    uint64_t present;   /* rows whose key the output already had, equal */
+} gar_store_merge_stats;
+
+/* Copies every trace, host and run (each run with the build that made it)
+ * of the database at `path` into `out`, in one transaction.  Refused, with
+ * nothing copied (-GAR_E_IO): the output's own file (also under another
+ * path or a hard link), an input that gar_store_check refuses (missing, not
+ * a gar database, another schema version), or one holding a run whose key
+ * the output has with different results.  All-or-nothing over several
+ * inputs is the caller's (gar merge builds into a temporary file). */
+int gar_store_merge(gar_store *out, const char *path, gar_store_merge_stats *stats,
+                    gar_error *err);
+
+#endif

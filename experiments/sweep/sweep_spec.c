@@ -1,0 +1,784 @@
+/* experiments/sweep/sweep_spec.c — reading a sweep spec, and loading what it names. */
+#define _GNU_SOURCE /* realpath */
+#include "sweep_spec.h"
+#include "alloc.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+
+/* ---- small helpers ------------------------------------------------------ */
+
+void gar_sweep_hash_hex(uint64_t hash, char out[GAR_HASH_HEX_BYTES])
+{
+    snprintf(out, GAR_HASH_HEX_BYTES, "%016llx", (unsigned long long)hash);
+}
+
+static char *copy_text(const char *text, size_t len)
+{
+    char *copy = gar_malloc(len + 1);
+    if (copy != NULL) {
+        memcpy(copy, text, len);
+        copy[len] = '\0';
+    }
+    return copy;
+}
+
+/* A plain decimal u64: digits only, no sign or space, no overflow. */
+static int parse_whole(const char *text, unsigned long long *out)
+{
+    if (*text < '0' || *text > '9')
+        return -1;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long value = strtoull(text, &end, 10);
+    if (errno != 0 || *end != '\0')
+        return -1;
+    *out = value;
+    return 0;
+}
+
+static int out_of_memory(gar_error *err)
+{
+    return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the sweep spec", "exhausted");
+}
+
+/* Adds " (FILE:LINE)" to the last argument of a refusal from a loader, so the
+ * message says both what was wrong and where the spec asked for it. */
+static int located(gar_error *err, int rc, const char *file, unsigned line)
+{
+    if (err != NULL && err->argc > 0) {
+        char *last = err->argv[err->argc - 1];
+        size_t used = strlen(last);
+        snprintf(last + used, GAR_ERROR_ARG_BYTES - used, " (%s:%u)", file, line);
+    }
+    return rc;
+}
+
+/* A fault of the spec's own grammar. */
+static int spec_fault(gar_error *err, const char *file, unsigned line, const char *keyword,
+                      const char *fault)
+{
+    char where[GAR_ERROR_ARG_BYTES];
+    snprintf(where, sizeof where, "%s:%u", file, line);
+    return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, where, keyword, fault);
+}
+
+/* Reads a whole file of at most `limit` bytes into a NUL-terminated buffer. */
+static int read_whole(const char *path, size_t limit, char **text, size_t *len, gar_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return gar_error_set(err, GAR_E_IO, 3, path, "open", strerror(errno));
+    char *buf = gar_malloc(limit + 1);
+    if (buf == NULL) {
+        fclose(f);
+        return out_of_memory(err);
+    }
+    size_t n = fread(buf, 1, limit + 1, f);
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        gar_free(buf);
+        return gar_error_set(err, GAR_E_IO, 3, path, "read", "read error");
+    }
+    if (n > limit) {
+        gar_free(buf);
+        char why[96];
+        snprintf(why, sizeof why, "is larger than %zu bytes, the most a spec or profile may be",
+                 limit);
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, path, "file", why);
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+/* `path` taken from `base_dir` unless it is absolute (malloc'd). */
+static char *joined_path(const char *base_dir, const char *path)
+{
+    if (path[0] == '/' || base_dir == NULL || base_dir[0] == '\0')
+        return copy_text(path, strlen(path));
+    size_t a = strlen(base_dir), b = strlen(path);
+    char *out = gar_malloc(a + 1 + b + 1);
+    if (out != NULL)
+        snprintf(out, a + 1 + b + 1, "%s/%s", base_dir, path);
+    return out;
+}
+
+/* ---- hashes ------------------------------------------------------------- */
+
+uint64_t gar_sweep_trace_hash(const gar_trace *trace)
+{
+    uint64_t h = gar_hash_u64(GAR_HASH_OFFSET, trace->columns);
+    h = gar_hash_u64(h, trace->count);
+    for (size_t i = 0; i < trace->count; i++) {
+        const gar_trace_row *r = &trace->row[i];
+        h = gar_hash_u64(h, r->point);
+        h = gar_hash_u64(h, r->submit_ns);
+        h = gar_hash_u64(h, r->start_ns);
+        h = gar_hash_u64(h, r->done_ns);
+        h = gar_hash_u64(h, ((uint64_t)r->rows << 32) | r->stream);
+    }
+    return h;
+}
+
+static uint64_t hash_dist(uint64_t h, const gar_host_dist *d)
+{
+    h = gar_hash_u64(h, d->count);
+    for (unsigned i = 0; i < d->count; i++) {
+        h = gar_hash_u64(h, d->level[i]);
+        h = gar_hash_u64(h, d->value[i]);
+    }
+    return h;
+}
+
+uint64_t gar_sweep_host_hash(const gar_host_profile *p)
+{
+    uint64_t h = gar_hash_u64(GAR_HASH_OFFSET, p->query_ns);
+    h = gar_hash_u64(h, p->clock_ns);
+    h = gar_hash_u64(h, p->word_wait);
+    h = hash_dist(h, &p->sleep_overshoot);
+    h = hash_dist(h, &p->block_wake);
+    h = hash_dist(h, &p->park_wake);
+    h = hash_dist(h, &p->poll_period);
+    /* The optional keys count only when stated, so a profile without them
+     * keeps the hash it had before they existed. */
+    if (p->store_visible.count > 0)
+        h = hash_dist(gar_hash_u64(h, 1), &p->store_visible);
+    for (unsigned k = 0; k < GAR_HOST_LEADS; k++) {
+        if (p->sleep_overshoot_at[k].count > 0)
+            h = hash_dist(gar_hash_u64(h, 2 + k), &p->sleep_overshoot_at[k]);
+        if (p->block_wake_at[k].count > 0)
+            h = hash_dist(gar_hash_u64(h, 2 + GAR_HOST_LEADS + k), &p->block_wake_at[k]);
+        if (p->store_visible_at[k].count > 0)
+            h = hash_dist(gar_hash_u64(h, 2 + 2 * GAR_HOST_LEADS + k), &p->store_visible_at[k]);
+    }
+    return h;
+}
+
+/* ---- traces ------------------------------------------------------------- */
+
+void gar_sweep_trace_free(gar_sweep_trace *t)
+{
+    if (t == NULL)
+        return;
+    gar_free(t->name);
+    gar_free(t->source);
+    gar_trace_free(&t->trace);
+    memset(t, 0, sizeof *t);
+}
+
+/* "gen:KIND:waits=N,seed=S[,KEY=VALUE...]": the trace a generator makes.  The
+ * wait count and the seed are required, since nothing else says how long
+ * the trace is or which one it is; the kind's other parameters default. */
+static int generate(const char *text, gar_trace *out, gar_error *err)
+{
+    const char *fn = "trace generator";
+    const char *kind_text = text + strlen("gen:");
+    const char *colon = strchr(kind_text, ':');
+    size_t kind_len = colon != NULL ? (size_t)(colon - kind_text) : strlen(kind_text);
+    char kind_name[32];
+    if (kind_len == 0 || kind_len >= sizeof kind_name)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, text,
+                             "has no generator kind (gen:KIND:waits=N,seed=S,...)");
+    memcpy(kind_name, kind_text, kind_len);
+    kind_name[kind_len] = '\0';
+    gar_gen_kind kind;
+    int rc = gar_gen_kind_parse(kind_name, &kind, err);
+    if (rc < 0)
+        return rc;
+    gar_gen_spec spec = gar_gen_spec_default(kind);
+    unsigned long long waits = 0, seed = 0;
+    bool have_waits = false, have_seed = false;
+    unsigned given = 0; /* the kind's parameters set so far: each once */
+    const char *p = colon != NULL ? colon + 1 : NULL;
+    while (p != NULL) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma != NULL ? (size_t)(comma - p) : strlen(p);
+        char assignment[128];
+        if (n == 0 || n >= sizeof assignment)
+            return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, text,
+                                 "has an empty or overlong KEY=VALUE");
+        memcpy(assignment, p, n);
+        assignment[n] = '\0';
+        if (strncmp(assignment, "waits=", 6) == 0 || strncmp(assignment, "seed=", 5) == 0) {
+            bool is_waits = assignment[0] == 'w';
+            unsigned long long *value = is_waits ? &waits : &seed;
+            bool *have = is_waits ? &have_waits : &have_seed;
+            if (*have)
+                return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, text,
+                                     is_waits ? "gives waits twice" : "gives seed twice");
+            if (parse_whole(strchr(assignment, '=') + 1, value) < 0)
+                return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, text,
+                                     is_waits ? "has a waits that is not a whole number"
+                                              : "has a seed that is not a whole number");
+            *have = true;
+        } else if ((rc = gar_gen_spec_set_once(&spec, &given, assignment, err)) < 0) {
+            return rc;
+        }
+        p = comma != NULL ? comma + 1 : NULL;
+    }
+    if (!have_waits || !have_seed)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, text,
+                             "needs both waits=N and seed=S");
+    return gar_gen_run(&spec, waits, seed, out, err);
+}
+
+int gar_sweep_trace_load(const char *text, const char *base_dir, gar_sweep_trace *out,
+                         gar_error *err)
+{
+    if (text == NULL || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_sweep_trace_load",
+                             text == NULL ? "text" : "out", "is NULL");
+    gar_sweep_trace t;
+    memset(&t, 0, sizeof t);
+    gar_trace_init(&t.trace);
+    int rc;
+    t.name = copy_text(text, strlen(text));
+    if (t.name == NULL)
+        return out_of_memory(err);
+    if (strncmp(text, "gen:", 4) == 0) {
+        t.source = copy_text(text, strlen(text));
+        rc = t.source == NULL ? out_of_memory(err) : generate(text, &t.trace, err);
+    } else {
+        char *path = joined_path(base_dir, text);
+        rc = path == NULL ? out_of_memory(err) : gar_trace_read_file(&t.trace, path, err);
+        if (rc == 0) {
+            t.source = realpath(path, NULL);
+            if (t.source == NULL)
+                rc = gar_error_set(err, GAR_E_IO, 3, path, "resolve", strerror(errno));
+        }
+        gar_free(path);
+    }
+    if (rc < 0) {
+        gar_sweep_trace_free(&t);
+        return rc;
+    }
+    gar_sweep_hash_hex(gar_sweep_trace_hash(&t.trace), t.hash);
+    *out = t;
+    return 0;
+}
+
+/* ---- hosts -------------------------------------------------------------- */
+
+static void host_free(gar_sweep_host *h)
+{
+    gar_free(h->name);
+    gar_free(h->source);
+    gar_free(h->text);
+    memset(h, 0, sizeof *h);
+}
+
+static int host_load(const char *text, const char *base_dir, gar_sweep_host *out, gar_error *err)
+{
+    gar_sweep_host h;
+    memset(&h, 0, sizeof h);
+    char *path = joined_path(base_dir, text);
+    h.name = copy_text(text, strlen(text));
+    int rc = path == NULL || h.name == NULL ? out_of_memory(err) : 0;
+    size_t len = 0;
+    if (rc == 0)
+        rc = read_whole(path, GAR_SWEEP_FILE_MAX, &h.text, &len, err);
+    if (rc == 0)
+        rc = gar_host_profile_parse(h.text, len, path, &h.profile, err);
+    if (rc == 0) {
+        h.source = realpath(path, NULL);
+        if (h.source == NULL)
+            rc = gar_error_set(err, GAR_E_IO, 3, path, "resolve", strerror(errno));
+    }
+    gar_free(path);
+    if (rc < 0) {
+        host_free(&h);
+        return rc;
+    }
+    gar_sweep_hash_hex(gar_sweep_host_hash(&h.profile), h.hash);
+    *out = h;
+    return 0;
+}
+
+/* ---- the spec ----------------------------------------------------------- */
+
+void gar_sweep_spec_free(gar_sweep_spec *spec)
+{
+    if (spec == NULL)
+        return;
+    for (size_t i = 0; i < spec->trace_count; i++)
+        gar_sweep_trace_free(&spec->traces[i]);
+    for (size_t i = 0; i < spec->host_count; i++)
+        host_free(&spec->hosts[i]);
+    gar_free(spec->traces);
+    gar_free(spec->plans);
+    gar_free(spec->estimators);
+    gar_free(spec->hosts);
+    gar_free(spec->seeds);
+    gar_free(spec->arms);
+    gar_free(spec->path);
+    memset(spec, 0, sizeof *spec);
+}
+
+/* Grows an axis array by one element; false when memory runs out. */
+static bool grow(void **array, size_t count, size_t size)
+{
+    void *bigger = gar_realloc(*array, (count + 1) * size);
+    if (bigger == NULL)
+        return false;
+    *array = bigger;
+    memset((char *)bigger + count * size, 0, size);
+    return true;
+}
+
+typedef struct parse_state {
+    const char *file;
+    const char *base_dir;
+    unsigned line;
+    gar_sweep_spec *spec;
+    gar_error *err;
+    unsigned first_line[6]; /* per axis, the line that first gave it; 0: none */
+} parse_state;
+
+enum { AXIS_TRACE, AXIS_PLAN, AXIS_ESTIMATOR, AXIS_HOST, AXIS_MODE, AXIS_SEED };
+static const char *const axis_keyword[] = { "trace", "plan", "estimator", "host", "mode", "seed" };
+
+static int duplicate(parse_state *s, const char *keyword, const char *value, unsigned other_line,
+                     const char *how)
+{
+    char fault[GAR_ERROR_ARG_BYTES];
+    snprintf(fault, sizeof fault, "'%s' %s the one on line %u (a run would repeat)", value, how,
+             other_line);
+    return spec_fault(s->err, s->file, s->line, keyword, fault);
+}
+
+static int add_trace(parse_state *s, const char *value)
+{
+    gar_sweep_spec *spec = s->spec;
+    gar_sweep_trace t;
+    int rc = gar_sweep_trace_load(value, s->base_dir, &t, s->err);
+    if (rc < 0)
+        return located(s->err, rc, s->file, s->line);
+    t.line = s->line;
+    for (size_t i = 0; i < spec->trace_count; i++)
+        if (strcmp(spec->traces[i].hash, t.hash) == 0) {
+            unsigned other = spec->traces[i].line;
+            gar_sweep_trace_free(&t);
+            return duplicate(s, "trace", value, other, "has the same content as");
+        }
+    if (!grow((void **)&spec->traces, spec->trace_count, sizeof t)) {
+        gar_sweep_trace_free(&t);
+        return out_of_memory(s->err);
+    }
+    spec->traces[spec->trace_count++] = t;
+    return 0;
+}
+
+static int add_plan(parse_state *s, const char *value, bool bands)
+{
+    gar_sweep_spec *spec = s->spec;
+    gar_sweep_plan p;
+    memset(&p, 0, sizeof p);
+    p.line = s->line;
+    int rc;
+    if (bands) {
+        rc = gar_bands_parse(value, &p.bands, s->err);
+    } else {
+        p.bands.count = 1;
+        rc = gar_plan_parse(value, &p.bands.band[0].plan, s->err);
+    }
+    if (rc < 0)
+        return located(s->err, rc, s->file, s->line);
+    gar_bands_label(&p.bands, p.label, sizeof p.label);
+    for (size_t i = 0; i < spec->plan_count; i++)
+        if (strcmp(spec->plans[i].label, p.label) == 0)
+            return duplicate(s, bands ? "bands" : "plan", value, spec->plans[i].line, "repeats");
+    if (!grow((void **)&spec->plans, spec->plan_count, sizeof p))
+        return out_of_memory(s->err);
+    spec->plans[spec->plan_count++] = p;
+    return 0;
+}
+
+static int add_estimator(parse_state *s, const char *value)
+{
+    gar_sweep_spec *spec = s->spec;
+    gar_sweep_estimator e;
+    memset(&e, 0, sizeof e);
+    e.line = s->line;
+    int rc = gar_estimator_spec_parse(value, &e.spec, s->err);
+    if (rc < 0)
+        return located(s->err, rc, s->file, s->line);
+    gar_estimator_spec_label(&e.spec, e.label, sizeof e.label);
+    for (size_t i = 0; i < spec->estimator_count; i++)
+        if (strcmp(spec->estimators[i].label, e.label) == 0)
+            return duplicate(s, "estimator", value, spec->estimators[i].line, "is the same as");
+    if (!grow((void **)&spec->estimators, spec->estimator_count, sizeof e))
+        return out_of_memory(s->err);
+    spec->estimators[spec->estimator_count++] = e;
+    return 0;
+}
+
+static int add_host(parse_state *s, const char *value)
+{
+    gar_sweep_spec *spec = s->spec;
+    gar_sweep_host h;
+    int rc = host_load(value, s->base_dir, &h, s->err);
+    if (rc < 0)
+        return located(s->err, rc, s->file, s->line);
+    h.line = s->line;
+    for (size_t i = 0; i < spec->host_count; i++)
+        if (strcmp(spec->hosts[i].hash, h.hash) == 0) {
+            unsigned other = spec->hosts[i].line;
+            host_free(&h);
+            return duplicate(s, "host", value, other, "has the same profile as");
+        }
+    if (!grow((void **)&spec->hosts, spec->host_count, sizeof h)) {
+        host_free(&h);
+        return out_of_memory(s->err);
+    }
+    spec->hosts[spec->host_count++] = h;
+    return 0;
+}
+
+static int add_mode(parse_state *s, const char *value)
+{
+    gar_sweep_spec *spec = s->spec;
+    int mode = gar_replay_mode_from_name(value);
+    if (mode < 0) {
+        char fault[GAR_ERROR_ARG_BYTES];
+        snprintf(fault, sizeof fault, "'%s' is neither open nor closed", value);
+        return spec_fault(s->err, s->file, s->line, "mode", fault);
+    }
+    for (size_t i = 0; i < spec->mode_count; i++)
+        if (spec->modes[i] == (gar_replay_mode)mode)
+            return duplicate(s, "mode", value, s->first_line[AXIS_MODE], "repeats");
+    spec->modes[spec->mode_count++] = (gar_replay_mode)mode;
+    return 0;
+}
+
+static int add_seed(parse_state *s, const char *value)
+{
+    gar_sweep_spec *spec = s->spec;
+    unsigned long long seed;
+    if (parse_whole(value, &seed) < 0 || seed > GAR_SWEEP_SEED_MAX) {
+        char fault[GAR_ERROR_ARG_BYTES];
+        snprintf(fault, sizeof fault, "'%s' is not a whole number from 0 to 2^63-1", value);
+        return spec_fault(s->err, s->file, s->line, "seed", fault);
+    }
+    for (size_t i = 0; i < spec->seed_count; i++)
+        if (spec->seeds[i] == seed)
+            return duplicate(s, "seed", value, s->first_line[AXIS_SEED], "repeats");
+    if (!grow((void **)&spec->seeds, spec->seed_count, sizeof *spec->seeds))
+        return out_of_memory(s->err);
+    spec->seeds[spec->seed_count++] = seed;
+    return 0;
+}
+
+/* One "KEYWORD VALUE..." line, already split into NUL-terminated words. */
+static int parse_line(parse_state *s, char **word, size_t words)
+{
+    const char *keyword = word[0];
+    int axis = -1;
+    bool bands = false;
+    for (int a = 0; a <= AXIS_SEED; a++)
+        if (strcmp(keyword, axis_keyword[a]) == 0)
+            axis = a;
+    if (strcmp(keyword, "bands") == 0) {
+        axis = AXIS_PLAN;
+        bands = true;
+    }
+    if (axis < 0)
+        return spec_fault(s->err, s->file, s->line, keyword,
+                          "is no keyword (trace, plan, bands, estimator, host, mode, seed)");
+    if (words < 2)
+        return spec_fault(s->err, s->file, s->line, keyword, "has no value");
+    if (s->first_line[axis] == 0)
+        s->first_line[axis] = s->line;
+    for (size_t i = 1; i < words; i++) {
+        int rc;
+        switch (axis) {
+        case AXIS_TRACE:
+            rc = add_trace(s, word[i]);
+            break;
+        case AXIS_PLAN:
+            rc = add_plan(s, word[i], bands);
+            break;
+        case AXIS_ESTIMATOR:
+            rc = add_estimator(s, word[i]);
+            break;
+        case AXIS_HOST:
+            rc = add_host(s, word[i]);
+            break;
+        case AXIS_MODE:
+            rc = add_mode(s, word[i]);
+            break;
+        default:
+            rc = add_seed(s, word[i]);
+            break;
+        }
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+#define VALUES_MAX 256 /* values one line may give */
+#define WORDS_MAX (VALUES_MAX + 1)
+
+/* Splits `line` in place into words separated by spaces and tabs. */
+static size_t split_words(char *line, char **word)
+{
+    size_t n = 0;
+    char *p = line;
+    while (*p != '\0') {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '\0')
+            break;
+        if (n == WORDS_MAX)
+            return WORDS_MAX + 1;
+        word[n++] = p;
+        while (*p != '\0' && *p != ' ' && *p != '\t')
+            p++;
+        if (*p != '\0')
+            *p++ = '\0';
+    }
+    return n;
+}
+
+bool gar_sweep_bands_predict(const gar_bands *bands)
+{
+    for (uint32_t b = 0; b < bands->count; b++)
+        if (bands->band[b].plan.predict)
+            return true;
+    return false;
+}
+
+/* The arms: each plan with each estimator, or alone when it has no predict. */
+static int make_arms(gar_sweep_spec *spec, gar_error *err)
+{
+    size_t most = spec->plan_count * spec->estimator_count;
+    spec->arms = gar_malloc(most * sizeof *spec->arms);
+    if (spec->arms == NULL)
+        return out_of_memory(err);
+    for (size_t p = 0; p < spec->plan_count; p++) {
+        if (!gar_sweep_bands_predict(&spec->plans[p].bands)) {
+            spec->arms[spec->arm_count++] = (gar_sweep_arm){ p, GAR_SWEEP_NO_ESTIMATOR };
+            continue;
+        }
+        for (size_t e = 0; e < spec->estimator_count; e++)
+            spec->arms[spec->arm_count++] = (gar_sweep_arm){ p, e };
+    }
+    return 0;
+}
+
+static int check_axes(parse_state *s)
+{
+    gar_sweep_spec *spec = s->spec;
+    size_t length[6] = { spec->trace_count, spec->plan_count, spec->estimator_count,
+                         spec->host_count, spec->mode_count, spec->seed_count };
+    for (int a = 0; a <= AXIS_SEED; a++)
+        if (length[a] == 0)
+            return spec_fault(s->err, s->file, s->line, axis_keyword[a],
+                              "is missing: every axis needs at least one value");
+    int rc = make_arms(spec, s->err);
+    if (rc < 0)
+        return rc;
+    size_t factors[5] = { spec->trace_count, spec->arm_count, spec->host_count,
+                          spec->mode_count, spec->seed_count };
+    uint64_t runs = 1;
+    for (int f = 0; f < 5; f++) {
+        if (runs > GAR_SWEEP_RUNS_MAX / factors[f])
+            runs = GAR_SWEEP_RUNS_MAX + 1;
+        else
+            runs *= factors[f];
+    }
+    if (runs > GAR_SWEEP_RUNS_MAX) {
+        char cap[64];
+        snprintf(cap, sizeof cap, "%llu runs", (unsigned long long)GAR_SWEEP_RUNS_MAX);
+        return gar_error_set(s->err, GAR_E_CAPACITY, 2, s->file, cap);
+    }
+    spec->runs = runs;
+    return 0;
+}
+
+static int parse_lines(parse_state *s, char *text, size_t len)
+{
+    char *end = text + len;
+    char *p = text;
+    bool magic_seen = false;
+    while (p < end) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        char *line_end = nl != NULL ? nl : end;
+        s->line++;
+        if (memchr(p, '\0', (size_t)(line_end - p)) != NULL)
+            return spec_fault(s->err, s->file, s->line, "line", "holds a NUL byte");
+        *line_end = '\0';
+        if (line_end > p && line_end[-1] == '\r')
+            line_end[-1] = '\0';
+        if (!magic_seen) {
+            if (strcmp(p, GAR_SWEEP_MAGIC) != 0)
+                return spec_fault(s->err, s->file, s->line, "header",
+                                  "is not 'gar-sweep v1' (the first line names the format)");
+            magic_seen = true;
+        } else {
+            char *hash = strchr(p, '#');
+            if (hash != NULL)
+                *hash = '\0';
+            char *word[WORDS_MAX];
+            size_t words = split_words(p, word);
+            if (words > WORDS_MAX)
+                return spec_fault(s->err, s->file, s->line, word[0], "has over 256 values");
+            if (words > 0) {
+                int rc = parse_line(s, word, words);
+                if (rc < 0)
+                    return rc;
+            }
+        }
+        p = line_end + 1;
+    }
+    if (!magic_seen)
+        return spec_fault(s->err, s->file, 1, "header", "is missing: the file is empty");
+    return check_axes(s);
+}
+
+int gar_sweep_spec_parse(const char *text, size_t len, const char *name, const char *base_dir,
+                         gar_sweep_spec *out, gar_error *err)
+{
+    if (text == NULL || out == NULL || name == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_sweep_spec_parse",
+                             out == NULL ? "out" : text == NULL ? "text" : "name", "is NULL");
+    memset(out, 0, sizeof *out);
+    char *copy = copy_text(text, len);
+    gar_sweep_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.path = copy_text(name, strlen(name));
+    if (copy == NULL || spec.path == NULL) {
+        gar_free(copy);
+        gar_free(spec.path);
+        return out_of_memory(err);
+    }
+    parse_state s = { .file = name, .base_dir = base_dir, .spec = &spec, .err = err };
+    int rc = parse_lines(&s, copy, len);
+    gar_free(copy);
+    if (rc < 0) {
+        gar_sweep_spec_free(&spec);
+        return rc;
+    }
+    *out = spec;
+    return 0;
+}
+
+int gar_sweep_spec_load(const char *path, gar_sweep_spec *out, gar_error *err)
+{
+    if (path == NULL || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_sweep_spec_load",
+                             path == NULL ? "path" : "out", "is NULL");
+    memset(out, 0, sizeof *out);
+    char *text = NULL;
+    size_t len = 0;
+    int rc = read_whole(path, GAR_SWEEP_FILE_MAX, &text, &len, err);
+    if (rc < 0)
+        return rc;
+    char *dir = copy_text(path, strlen(path));
+    if (dir == NULL) {
+        gar_free(text);
+        return out_of_memory(err);
+    }
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    rc = gar_sweep_spec_parse(text, len, path, dir, out, err);
+    gar_free(dir);
+    gar_free(text);
+    return rc;
+}
+
+/* ---- runs --------------------------------------------------------------- */
+
+gar_sweep_run gar_sweep_run_at(const gar_sweep_spec *spec, uint64_t index)
+{
+    gar_sweep_run r;
+    r.seed = (size_t)(index % spec->seed_count);
+    index /= spec->seed_count;
+    r.mode = (size_t)(index % spec->mode_count);
+    index /= spec->mode_count;
+    r.host = (size_t)(index % spec->host_count);
+    index /= spec->host_count;
+    const gar_sweep_arm *arm = &spec->arms[index % spec->arm_count];
+    r.plan = arm->plan;
+    r.estimator = arm->estimator;
+    index /= spec->arm_count;
+    r.trace = (size_t)index;
+    return r;
+}
+
+const char *gar_sweep_run_estimator_label(const gar_sweep_spec *spec, const gar_sweep_run *run)
+{
+    if (run->estimator == GAR_SWEEP_NO_ESTIMATOR)
+        return GAR_SWEEP_NO_ESTIMATOR_LABEL;
+    return spec->estimators[run->estimator].label;
+}
+
+gar_estimator_spec gar_sweep_run_estimator(const gar_sweep_spec *spec, const gar_sweep_run *run)
+{
+    if (run->estimator == GAR_SWEEP_NO_ESTIMATOR)
+        return gar_estimator_spec_default();
+    return spec->estimators[run->estimator].spec;
+}
+
+uint64_t gar_sweep_run_key_hash(const gar_sweep_spec *spec, const gar_sweep_run *run)
+{
+    const char *texts[] = {
+        spec->traces[run->trace].hash,
+        spec->plans[run->plan].label,
+        gar_sweep_run_estimator_label(spec, run),
+        spec->hosts[run->host].hash,
+        gar_replay_mode_name(spec->modes[run->mode]),
+    };
+    uint64_t h = GAR_HASH_OFFSET;
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        h = gar_hash_bytes(h, texts[i], strlen(texts[i]) + 1); /* the NUL separates */
+    return gar_hash_u64(h, spec->seeds[run->seed]);
+}
+
+void gar_sweep_resolve(const gar_bands *requested, const gar_host_profile *host,
+                       gar_bands *running, char *label, size_t size)
+{
+    gar_caps caps = { .word_wait = host->word_wait,
+                      .word_wait_why = "the host profile says word_wait no",
+                      .io_uring = true,
+                      .io_uring_why = NULL };
+    gar_error warning; /* the fallback's warning: the label names it */
+    int rc = gar_bands_resolve(requested, &caps, running, &warning);
+    assert(rc == 0 || rc == 1); /* 1: a band fell back */
+    (void)rc;
+    gar_bands_label(running, label, size);
+}
+
+int gar_sweep_replay(const gar_trace *trace, const gar_bands *bands,
+                     const gar_estimator_spec *estimator, const gar_host_profile *host,
+                     gar_replay_mode mode, uint64_t seed, gar_replay_observer on_wait,
+                     void *context, gar_replay_metrics *out, gar_error *err)
+{
+    gar_replay_config config;
+    gar_replay_config_init(&config);
+    config.trace = trace;
+    if (bands->count == 1)
+        config.plan = &bands->band[0].plan;
+    else
+        config.bands = bands;
+    config.estimator = *estimator;
+    config.host = host;
+    config.mode = mode;
+    config.seed = seed;
+    config.on_wait = on_wait;
+    config.on_wait_context = context;
+    return gar_replay_run(&config, out, err);
+}
