@@ -8,7 +8,8 @@
 #
 # Needs root and apt (it installs Slurm and munge when they are missing);
 # skips (77) without them, and in a sanitizer build (B_SANITIZE other than
-# 'none'), whose gar the daemons' job environment does not set up.
+# 'none'): it tests the scripts and Slurm, not gar's memory, which the
+# sweep_cli test covers there, and one cluster a checkout is enough.
 set -u
 gar=$1
 sanitize=${2:-none}
