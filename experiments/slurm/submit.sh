@@ -62,7 +62,10 @@ else
     gar=gar
 fi
 case $gar in
-*/*) [ -x "$gar" ] && [ ! -d "$gar" ] || { echo "$me: '$gar' is not an executable gar" >&2; exit 2; }
+*/*) if [ ! -x "$gar" ] || [ -d "$gar" ]; then
+         echo "$me: '$gar' is not an executable gar" >&2
+         exit 2
+     fi
      gar=$(cd "$(dirname "$gar")" && pwd)/$(basename "$gar") ;;
 *) resolved=$(command -v "$gar" 2>/dev/null) || { echo "$me: no gar on PATH: set GAR to its path" >&2; exit 2; }
    gar=$resolved ;;

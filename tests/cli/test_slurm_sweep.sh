@@ -46,6 +46,7 @@ pids=
 cleanup() {
     if [ -n "$pids" ]; then
         ids=$(squeue -h -o %i 2>/dev/null)
+        # shellcheck disable=SC2086 # one word per job id
         [ -z "$ids" ] || scancel $ids 2>/dev/null
         wait_until_no_jobs 20 || true
         for pid in $pids; do
