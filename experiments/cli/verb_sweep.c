@@ -1,5 +1,8 @@
 /* experiments/cli/verb_sweep.c — `gar sweep SPEC --db FILE`: every run of a sweep
  * spec into a SQLite database, resumable, in parallel, one shard or all. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_ALLOC */
+#include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,7 +31,9 @@ static void usage(FILE *out)
             "\n"
             "options:\n"
             "  --db FILE     the database (required)\n"
-            "  --jobs N      worker threads, 1..1024 (default: the online cores)\n"
+            "  --jobs N      worker threads, 1..1024 (default: the CPUs this process may\n"
+            "                run on, its affinity mask, which taskset, a cpuset or a\n"
+            "                Slurm task's binding narrow; at most 1024)\n"
             "  --shard I/N   run only shard I of N (0 <= I < N; default 0/1, all runs);\n"
             "                each shard into its own database, joined by 'gar merge'\n"
             "  --quiet       no progress on stderr\n"
@@ -38,6 +43,34 @@ static void usage(FILE *out)
             "\n"
             "example:\n"
             "  gar sweep data/sweeps/default.sweep --db results/sweep.db --jobs 2\n");
+}
+
+/* The CPUs this process may run on: its affinity mask, which taskset, cgroup
+ * cpusets and batch schedulers narrow, unlike the online count.  Falls back
+ * to the online count when the mask cannot be read; 1 .. GAR_SWEEP_JOBS_MAX. */
+static unsigned allowed_cpus(void)
+{
+    long count = 0;
+    /* The kernel refuses (EINVAL) a mask smaller than its own: grow it. */
+    for (int cpus = 1024; count == 0 && cpus <= (1 << 20); cpus *= 2) {
+        cpu_set_t *set = CPU_ALLOC(cpus);
+        if (set == NULL)
+            break;
+        size_t size = CPU_ALLOC_SIZE(cpus);
+        CPU_ZERO_S(size, set);
+        int rc = sched_getaffinity(0, size, set);
+        int saved = errno;
+        if (rc == 0)
+            count = CPU_COUNT_S(size, set);
+        CPU_FREE(set);
+        if (rc != 0 && saved != EINVAL)
+            break;
+    }
+    if (count < 1)
+        count = sysconf(_SC_NPROCESSORS_ONLN);
+    if (count < 1)
+        count = 1;
+    return count > (long)GAR_SWEEP_JOBS_MAX ? GAR_SWEEP_JOBS_MAX : (unsigned)count;
 }
 
 /* "I/N" with 0 <= I < N into the gar_sweep_options' shard and shards. */
@@ -62,8 +95,7 @@ static int parse_shard(const char *text, void *to)
 int gar_verb_sweep_main(int argc, char **argv)
 {
     const char *db_path = NULL;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    gar_sweep_options o = { .jobs = cores > 0 ? (unsigned)cores : 1, .shard = 0, .shards = 1 };
+    gar_sweep_options o = { .jobs = allowed_cpus(), .shard = 0, .shards = 1 };
     unsigned long long jobs = o.jobs;
     bool quiet = false;
     const gar_cli_option options[] = {
