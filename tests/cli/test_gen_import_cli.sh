@@ -91,8 +91,13 @@ expect 0 "$gar" import --help
 # --- import nsys (needs the sqlite3 shell to build the fixture) ---
 if command -v sqlite3 >/dev/null 2>&1; then
     sqlite3 "$tmp/r.sqlite" <"$fixtures/nsys/two_streams.sql" || fail "fixture SQL does not load"
+    expect 0 "$gar" import nsys "$tmp/r.sqlite" --no-infer
+    grep -q '^waits: 3$' "$tmp/err" || fail "nsys import --no-infer did not count 3 waits"
+    grep -q '^inferred_stream: 0$' "$tmp/err" || fail "--no-infer inferred a stream"
     expect 0 "$gar" import nsys "$tmp/r.sqlite"
-    grep -q '^waits: 3$' "$tmp/err" || fail "nsys import did not count 3 waits"
+    grep -q '^waits: 4$' "$tmp/err" || fail "nsys import did not count 4 waits"
+    grep -q '^inferred_stream: 1$' "$tmp/err" || fail "the event sync's stream was not inferred"
+    grep -q '^# processes: 0$' "$tmp/out" || fail "the header does not list the process"
     grep -q '^514176635145694834,5200,5400,8500,7$' "$tmp/out" || fail "nsys device sync row"
     sqlite3 "$tmp/r.sqlite" "DROP TABLE CUPTI_ACTIVITY_KIND_RUNTIME"
     expect 2 "$gar" import nsys "$tmp/r.sqlite"

@@ -101,12 +101,28 @@ static void float_timestamps_keep_their_nanoseconds(void **state)
     };
     const char *names[] = { "float_ts.json", "float_ts.json.gz" };
     for (int i = 0; i < 2; i++) {
+        /* Strict: the last stream sync has no cuda_sync and two streams exist. */
+        char *path = fixture(names[i]);
+        const char *paths[] = { path };
+        gar_import_options strict = { .no_infer = true };
         gar_import_counts c;
-        gar_trace t = import_ok(names[i], &c);
+        gar_trace t;
+        assert_int_equal(gar_import_kineto_files(paths, 1, &strict, &t, &c, NULL, NULL), 0);
         assert_rows(&t, want, 2);
         assert_int_equal(c.sync_calls, 4);
         assert_int_equal(c.no_stream, 1);
         assert_int_equal(c.no_launch, 1);
+        assert_int_equal(c.inferred_stream, 0);
+        gar_trace_free(&t);
+        free(path);
+        /* Inferred: the same thread's last launch was the copy on stream 7. */
+        const gar_trace_row inferred[] = {
+            want[0], want[1], { P_STREAM_SYNC_7, 59000, 79000, 69001, 0, 7 },
+        };
+        t = import_ok(names[i], &c);
+        assert_rows(&t, inferred, 3);
+        assert_int_equal(c.no_stream, 0);
+        assert_int_equal(c.inferred_stream, 1);
         gar_trace_free(&t);
     }
 }

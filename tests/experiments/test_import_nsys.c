@@ -20,6 +20,7 @@
 #define P_STREAM_SYNC_7 UINT64_C(4736720261508363923)
 #define P_MEMCPY_ASYNC_7 UINT64_C(8072867669459855690)
 #define P_DEVICE_SYNC UINT64_C(514176635145694834)
+#define P_EVENT_SYNC_7 UINT64_C(15370667951839086975)
 
 static char db_path[64];
 
@@ -82,15 +83,29 @@ static void two_streams_give_the_worked_rows(void **state)
         gar_error_format(&err, msg, sizeof msg);
         fail_msg("%s", msg);
     }
+    /* The event sync's stream is not in the export: its thread's last launch
+     * before it (correlation 7 ... the kernel launched at 5700 on stream 7)
+     * names it. */
     const gar_trace_row want[] = {
         { P_STREAM_SYNC_7, 0, 300, 4500, 0, 7 },
         { P_MEMCPY_ASYNC_7, 4700, 4700, 5000, 0, 7 },
         { P_DEVICE_SYNC, 5200, 5400, 8500, 0, 7 },
+        { P_EVENT_SYNC_7, 5200, 8700, 8500, 0, 7 },
     };
-    assert_int_equal(t.count, 3);
+    assert_int_equal(t.count, 4);
     assert_memory_equal(t.row, want, sizeof want);
     assert_int_equal(c.sync_calls, 4); /* the HtoD async copy is no wait */
-    assert_int_equal(c.no_stream, 1);  /* the event sync */
+    assert_int_equal(c.no_stream, 0);
+    assert_int_equal(c.inferred_stream, 1);
+    gar_trace_free(&t);
+
+    /* Strict: the event sync is skipped, as no stream. */
+    gar_import_options strict = { .no_infer = true };
+    assert_int_equal(gar_import_nsys_file_with(db_path, &strict, &t, &c, NULL, NULL), 0);
+    assert_int_equal(t.count, 3);
+    assert_memory_equal(t.row, want, 3 * sizeof *want);
+    assert_int_equal(c.no_stream, 1);
+    assert_int_equal(c.inferred_stream, 0);
     gar_trace_free(&t);
 }
 
@@ -123,9 +138,15 @@ static void missing_tables_are_named(void **state)
     make_db(sql, "DROP TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
     gar_trace t;
     gar_import_counts c;
-    assert_int_equal(gar_import_nsys_file(db_path, &t, &c, NULL), 0);
+    gar_import_options strict = { .no_infer = true };
+    assert_int_equal(gar_import_nsys_file_with(db_path, &strict, &t, &c, NULL, NULL), 0);
     assert_int_equal(t.count, 2);
     assert_int_equal(c.no_stream, 2);
+    gar_trace_free(&t);
+    /* Inferred, both are placed on their thread's last launch's stream. */
+    assert_int_equal(gar_import_nsys_file(db_path, &t, &c, NULL), 0);
+    assert_int_equal(c.no_stream, 0);
+    assert_int_equal(c.inferred_stream, 2);
     gar_trace_free(&t);
     free(sql);
 }
@@ -143,10 +164,11 @@ static void bad_files_are_refused(void **state)
     assert_int_equal(gar_import_nsys_file(db_path, &t, NULL, &err), -GAR_E_INVALID_TRACE);
     assert_non_null(strstr(err.argv[3], "not a database"));
     make_db("CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);"
-            "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start, end, correlationId, nameId);"
+            "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start, end, correlationId, nameId,"
+            " globalTid);"
             "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, streamId,"
-            " correlationId);"
-            "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (10, 5, 0, 7, 1);",
+            " correlationId, globalPid);"
+            "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (10, 5, 0, 7, 1, 0);",
             NULL);
     assert_int_equal(gar_import_nsys_file(db_path, &t, NULL, &err), -GAR_E_INVALID_TRACE);
     assert_non_null(strstr(err.argv[3], "end before start"));
