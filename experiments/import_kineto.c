@@ -677,29 +677,50 @@ static bool word_byte(unsigned char c)
            c == '-' || c == '+' || c == '.';
 }
 
-/* Scans `block` (the bytes after all scanned before) and returns how many of
- * its leading bytes end outside any token: the rest may be an unfinished
- * token.  A token longer than GAR_IMPORT_TOKEN_MAX is refused (-1, err set). */
+/* Refuses the open token if it would reach byte `end` (exclusive) of the
+ * stream and so be longer than GAR_IMPORT_TOKEN_MAX. */
+static int too_long(kineto_parse *p, uint64_t end)
+{
+    if (end - p->token_start <= GAR_IMPORT_TOKEN_MAX)
+        return 0;
+    char line_text[24], column_text[24], fault[80];
+    snprintf(line_text, sizeof line_text, "%" PRIu64, p->token_line);
+    snprintf(column_text, sizeof column_text, "%" PRIu64, p->token_column);
+    snprintf(fault, sizeof fault, "a %s longer than %u bytes",
+             p->scan == SCAN_WORD ? "number or literal" : "string",
+             (unsigned)GAR_IMPORT_TOKEN_MAX);
+    return gar_error_set(p->k.err, GAR_E_INVALID_TRACE, 4, p->k.file, line_text, column_text,
+                         fault);
+}
+
+/* Scans `block` (the bytes after all scanned before) and sets `*cut` to how
+ * many of its leading bytes end outside any token: the rest may be an
+ * unfinished token.  A token (quotes included) longer than
+ * GAR_IMPORT_TOKEN_MAX is refused at its start.  Returns 0 or the refusal. */
 static int scan_block(kineto_parse *p, const unsigned char *block, size_t len, size_t *cut)
 {
     size_t safe = 0;
-    for (size_t i = 0; i < len; i++) {
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < len; i++) {
         unsigned char c = block[i];
         uint64_t at = p->scanned + i;
         switch (p->scan) {
         case SCAN_STRING: {
-            /* Skip to the next quote or backslash: the hot loop of long strings. */
+            /* Skip to the next quote, backslash or newline: the hot loop of
+             * long strings. */
             size_t j = i;
             while (j < len && block[j] != '"' && block[j] != '\\' && block[j] != '\n')
                 j++;
             if (j == len) {
+                rc = too_long(p, p->scanned + len);
                 i = len - 1;
                 break;
             }
             i = j;
-            if (block[j] == '\\')
+            rc = too_long(p, p->scanned + j + 1);
+            if (block[j] == '\\') {
                 p->scan = SCAN_ESCAPE;
-            else if (block[j] == '"') {
+            } else if (block[j] == '"') {
                 p->scan = SCAN_BETWEEN;
                 safe = i + 1;
             } else { /* a raw newline: invalid JSON, left for yajl to refuse */
@@ -709,11 +730,14 @@ static int scan_block(kineto_parse *p, const unsigned char *block, size_t len, s
             break;
         }
         case SCAN_ESCAPE:
+            rc = too_long(p, at + 1);
             p->scan = SCAN_STRING;
             break;
         case SCAN_WORD:
-            if (word_byte(c))
+            if (word_byte(c)) {
+                rc = too_long(p, at + 1);
                 break;
+            }
             /* This byte begins what follows the word. */
             p->scan = SCAN_BETWEEN;
             safe = i;
@@ -733,20 +757,10 @@ static int scan_block(kineto_parse *p, const unsigned char *block, size_t len, s
             }
             break;
         }
-        if (p->scan != SCAN_BETWEEN && p->scanned + i + 1 - p->token_start > GAR_IMPORT_TOKEN_MAX) {
-            char line_text[24], column_text[24], fault[80];
-            snprintf(line_text, sizeof line_text, "%" PRIu64, p->token_line);
-            snprintf(column_text, sizeof column_text, "%" PRIu64, p->token_column);
-            snprintf(fault, sizeof fault, "a %s longer than %u bytes",
-                     p->scan == SCAN_WORD ? "number or literal" : "string",
-                     (unsigned)GAR_IMPORT_TOKEN_MAX);
-            return gar_error_set(p->k.err, GAR_E_INVALID_TRACE, 4, p->k.file, line_text,
-                                 column_text, fault);
-        }
     }
     p->scanned += len;
     *cut = safe;
-    return 0;
+    return rc;
 }
 
 /* Keeps `len` bytes back for the next block. */
