@@ -1,8 +1,8 @@
 /* experiments/verb_import.c — `gar import`: a profiler trace into gar-trace v1. */
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+#include <stdarg.h>
+#include <stdlib.h>
 
 #include "alloc.h"
 #include "cli_options.h"
