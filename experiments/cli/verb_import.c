@@ -1,7 +1,10 @@
 /* experiments/cli/verb_import.c — `gar import`: a profiler trace into gar-trace v1. */
 #include <stdio.h>
 #include <string.h>
+#include <stdarg.h>
+#include <stdlib.h>
 
+#include "alloc.h"
 #include "cli_options.h"
 #include "import.h"
 #include "trace.h"
@@ -10,23 +13,30 @@
 static void print_help(FILE *out)
 {
     fprintf(out,
-            "usage: gar import kineto FILE.json[.gz] [--out FILE]\n"
-            "       gar import nsys FILE.sqlite [--out FILE]\n"
+            "usage: gar import kineto FILE.json[.gz]... [--no-infer] [--out FILE]\n"
+            "       gar import nsys FILE.sqlite [--process PID] [--no-infer] [--out FILE]\n"
             "\n"
             "Turns a profile into a gar-trace v1 (see data/README.md): one row per host call\n"
             "that waited for GPU work (stream, event and device synchronizes, synchronous\n"
             "copies, and async device-to-pageable-host copies, which block), sorted by the\n"
             "wait's start.  kineto reads a PyTorch profiler Chrome-trace JSON, plain or\n"
-            "gzip-compressed; nsys reads an Nsight Systems SQLite export.  How many calls\n"
-            "were found and why any made no row is printed on standard error.\n"
+            "gzip-compressed; several files are one per rank (rank = position on the command\n"
+            "line) and make one trace with rank-qualified streams.  nsys reads an Nsight\n"
+            "Systems SQLite export, every process in it (process-qualified streams) unless\n"
+            "--process names one.  How many calls were found and why any made no row is\n"
+            "printed on standard error, and kept in the trace's header.\n"
             "\n"
             "options:\n"
-            "  --out FILE   write FILE atomically (default: standard output)\n"
-            "  --help       show this help\n"
+            "  --out FILE      write FILE atomically (default: standard output)\n"
+            "  --process PID   nsys: import only the process with this pid\n"
+            "  --no-infer      do not infer the stream of a stream or event sync that has no\n"
+            "                  sync record (such calls are skipped as no stream)\n"
+            "  --help          show this help\n"
             "\n"
             "examples:\n"
             "  gar import kineto trace.json.gz --out steps.csv\n"
-            "  gar import nsys report.sqlite > steps.csv\n");
+            "  gar import kineto rank0.json rank1.json --out job.csv\n"
+            "  gar import nsys report.sqlite --process 4321 > steps.csv\n");
 }
 
 static void print_counts(FILE *out, const gar_import_counts *c)
@@ -34,15 +44,16 @@ static void print_counts(FILE *out, const gar_import_counts *c)
     fprintf(out,
             "sync_calls: %llu\n"
             "waits: %llu\n"
+            "inferred_stream: %llu\n"
             "skipped_no_gpu_op: %llu\n"
             "skipped_no_stream: %llu\n"
             "skipped_no_launch: %llu\n"
             "skipped_inconsistent: %llu\n"
             "skipped_out_of_order: %llu\n",
             (unsigned long long)c->sync_calls, (unsigned long long)c->waits,
-            (unsigned long long)c->no_gpu_op, (unsigned long long)c->no_stream,
-            (unsigned long long)c->no_launch, (unsigned long long)c->inconsistent,
-            (unsigned long long)c->out_of_order);
+            (unsigned long long)c->inferred_stream, (unsigned long long)c->no_gpu_op,
+            (unsigned long long)c->no_stream, (unsigned long long)c->no_launch,
+            (unsigned long long)c->inconsistent, (unsigned long long)c->out_of_order);
 }
 
 static const char *base_name(const char *path)
@@ -51,43 +62,128 @@ static const char *base_name(const char *path)
     return slash != NULL ? slash + 1 : path;
 }
 
+/* A growing text: the trace's header comment. */
+typedef struct text {
+    char *s;
+    size_t len, cap;
+    bool failed;
+} text;
+
+static void add(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void add(text *t, const char *fmt, ...)
+{
+    if (t->failed)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(t->s != NULL ? t->s + t->len : NULL, t->cap - t->len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            t->failed = true;
+            return;
+        }
+        if ((size_t)n < t->cap - t->len) {
+            t->len += (size_t)n;
+            return;
+        }
+        size_t want = (t->cap == 0 ? 1024 : t->cap * 2) + (size_t)n;
+        char *grown = gar_realloc(t->s, want);
+        if (grown == NULL) {
+            t->failed = true;
+            return;
+        }
+        t->s = grown;
+        t->cap = want;
+    }
+}
+
+/* The header: the command, the counts, the processes and, for several, what
+ * each qualified stream id is.  Lines stay well under the reader's limit. */
+static void header(text *t, const char *format, int files, char **paths,
+                   const gar_import_counts *c, const gar_import_legend *legend, bool kineto)
+{
+    add(t, "imported by: gar import %s", format);
+    for (int i = 0; i < files && i < 8; i++)
+        add(t, " %s", base_name(paths[i]));
+    if (files > 8)
+        add(t, " (and %d more)", files - 8);
+    add(t,
+        "\nsync calls %llu, waits %llu, inferred_stream %llu; skipped: no gpu op %llu,"
+        " no stream %llu, no launch %llu, inconsistent %llu, out of order %llu",
+        (unsigned long long)c->sync_calls, (unsigned long long)c->waits,
+        (unsigned long long)c->inferred_stream, (unsigned long long)c->no_gpu_op,
+        (unsigned long long)c->no_stream, (unsigned long long)c->no_launch,
+        (unsigned long long)c->inconsistent, (unsigned long long)c->out_of_order);
+    const char *what = kineto ? "ranks" : "processes";
+    for (size_t i = 0; i < legend->processes; i++) {
+        if (i % 256 == 0)
+            add(t, "\n%s:", what);
+        add(t, " %llu", (unsigned long long)legend->process[i]);
+    }
+    for (size_t i = 0; i < legend->streams; i++) {
+        const gar_import_stream_name *s = &legend->stream[i];
+        add(t, "\nstream %u: %s %llu device %u stream %u", (unsigned)s->id,
+            kineto ? "rank" : "process", (unsigned long long)s->process, (unsigned)s->device,
+            (unsigned)s->stream);
+    }
+}
+
 int gar_verb_import_main(int argc, char **argv)
 {
     const char *out_path = NULL;
-    const gar_cli_option options[] = {
+    gar_import_options options = { 0 };
+    unsigned long long process = 0;
+    const gar_cli_option table[] = {
         { .name = "out", .takes = GAR_CLI_TEXT, .to = &out_path },
+        { .name = "process", .takes = GAR_CLI_U64, .to = &process, .max = 0xFFFFFF,
+          .refusal = "--process takes a pid, 0..16777215", .quote_value = true,
+          .given = &options.one_process },
+        { .name = "no-infer", .takes = GAR_CLI_FLAG, .to = &options.no_infer },
         { .name = "help", .takes = GAR_CLI_HELP },
         { .name = NULL },
     };
-    int parsed = gar_cli_options("import", argc, argv, options, print_help);
+    int parsed = gar_cli_options("import", argc, argv, table, print_help);
     if (parsed != GAR_CLI_OPTIONS_DONE)
         return parsed;
-    if (argc - optind != 2)
+    if (argc - optind < 2)
         return gar_cli_usage_error("import", "expected a FORMAT (kineto or nsys) and a FILE");
-    const char *format = argv[optind], *path = argv[optind + 1];
+    const char *format = argv[optind];
     bool kineto = strcmp(format, "kineto") == 0;
     if (!kineto && strcmp(format, "nsys") != 0)
         return gar_cli_usage_error("import", "the FORMAT is kineto or nsys");
+    int files = argc - optind - 1;
+    char **paths = argv + optind + 1;
+    if (!kineto && files != 1)
+        return gar_cli_usage_error("import", "nsys takes one FILE");
+    if (kineto && options.one_process)
+        return gar_cli_usage_error("import", "--process is for nsys; kineto takes one file per rank");
+    options.process = (uint32_t)process;
 
     gar_error err;
     gar_trace trace;
     gar_import_counts counts;
-    int rc = kineto ? gar_import_kineto_file(path, &trace, &counts, &err)
-                    : gar_import_nsys_file(path, &trace, &counts, &err);
+    gar_import_legend legend;
+    int rc = kineto ? gar_import_kineto_files((const char *const *)paths, (size_t)files, &options,
+                                              &trace, &counts, &legend, &err)
+                    : gar_import_nsys_file_with(paths[0], &options, &trace, &counts, &legend,
+                                                &err);
     if (rc < 0)
         return gar_cli_refuse(&err);
-    char comment[512];
-    snprintf(comment, sizeof comment,
-             "imported by: gar import %s %s\n"
-             "sync calls %llu, waits %llu; skipped: no gpu op %llu, no stream %llu,"
-             " no launch %llu, inconsistent %llu, out of order %llu",
-             format, base_name(path), (unsigned long long)counts.sync_calls,
-             (unsigned long long)counts.waits, (unsigned long long)counts.no_gpu_op,
-             (unsigned long long)counts.no_stream, (unsigned long long)counts.no_launch,
-             (unsigned long long)counts.inconsistent, (unsigned long long)counts.out_of_order);
-    rc = out_path != NULL ? gar_trace_write_file(&trace, comment, out_path, &err)
-                          : gar_trace_write_stream(&trace, comment, stdout, "standard output",
+    text comment = { 0 };
+    header(&comment, format, files, paths, &counts, &legend, kineto);
+    gar_import_legend_free(&legend);
+    if (comment.failed) {
+        gar_free(comment.s);
+        gar_trace_free(&trace);
+        gar_error_set(&err, GAR_E_CAPACITY, 2, "trace header", "out of memory");
+        return gar_cli_refuse(&err);
+    }
+    rc = out_path != NULL ? gar_trace_write_file(&trace, comment.s, out_path, &err)
+                          : gar_trace_write_stream(&trace, comment.s, stdout, "standard output",
                                                    &err);
+    gar_free(comment.s);
     gar_trace_free(&trace);
     if (rc < 0)
         return gar_cli_refuse(&err);

@@ -11,18 +11,25 @@
  *   start  = the synchronizing call's start (host clock)
  *   done   = the end of the last GPU op the call waited for
  *   submit = the start of the host call that launched that op (same correlation)
- *   stream = device × 65536 + the op's stream id
+ *   stream = device × 65536 + the op's stream id (one process); with several
+ *            processes or ranks, the index of the (process, device, stream)
+ *            in that order, listed in the trace's header (gar_import_legend)
  *   point  = FNV-1a-64 of the call's name (version suffix dropped), then the
  *            four little-endian bytes of the stream the call names
- *            (0xFFFFFFFF for a device-wide sync)
+ *            (0xFFFFFFFF for a device-wide sync), then, with several
+ *            processes, the four little-endian bytes of the process id
  *
  * "The last GPU op the call waited for" is the op that started last, before
  * the call ended, among the ops launched no later than the call began (for an
  * event sync: no later than the event was recorded), on the stream the call
  * names (stream sync: its stream; event sync: the event's stream; memcpy: the
  * copy's own stream), or — for a device sync — the latest-ending such op over
- * every stream of the device.  Times are moved so that the earliest submit of
- * the trace is 0.
+ * every stream of the device.  A stream or event sync without a sync record
+ * naming its stream takes the device's only stream, else (unless
+ * `no_infer`) the stream of the op most recently launched by the same host
+ * thread before the call (counted as inferred_stream).  Correlation ids and
+ * streams are qualified by process: records of different processes never
+ * join.  Times are moved so that the earliest submit of the trace is 0.
  *
  * Ownership: a gar_import owns its arrays; gar_import_free releases them.
  * Nothing here is thread-safe; use one gar_import per thread. */
@@ -39,6 +46,7 @@
 
 #define GAR_IMPORT_ANY UINT32_MAX     /* device or stream not known */
 #define GAR_IMPORT_ID_LIMIT 65536u    /* device and stream ids must be below this */
+#define GAR_IMPORT_TOKEN_MAX (1u << 20) /* longest JSON token (string, number) accepted */
 
 /* What a host call does, by its name. */
 typedef enum gar_sync_kind {
@@ -54,6 +62,7 @@ typedef enum gar_sync_kind {
 typedef struct gar_import_op {
     uint64_t start_ns, end_ns;
     uint64_t correlation; /* 0: none */
+    uint32_t process;     /* index from gar_import_process */
     uint32_t device, stream;
     bool dtoh_pageable;   /* a device-to-pageable-host copy (blocks its caller) */
 } gar_import_op;
@@ -62,6 +71,8 @@ typedef struct gar_import_op {
 typedef struct gar_import_call {
     uint64_t start_ns, end_ns;
     uint64_t correlation; /* 0: none */
+    uint64_t thread;      /* the host thread that made the call */
+    uint32_t process;     /* index from gar_import_process */
     int name;             /* index of a synchronizing name (gar_import_sync_name), or -1 */
 } gar_import_call;
 
@@ -69,6 +80,7 @@ typedef struct gar_import_call {
  * CUPTI_ACTIVITY_KIND_SYNCHRONIZATION), joined to its call by correlation. */
 typedef struct gar_import_sync {
     uint64_t correlation;
+    uint32_t process;           /* index from gar_import_process */
     uint32_t device;            /* GAR_IMPORT_ANY when not recorded */
     uint32_t stream;            /* the stream synchronized, or GAR_IMPORT_ANY */
     uint32_t event_stream;      /* an event sync: the event's stream, or GAR_IMPORT_ANY */
@@ -84,7 +96,34 @@ typedef struct gar_import_counts {
     uint64_t no_launch;    /* the awaited op's launch call is not in the trace */
     uint64_t inconsistent; /* the op ends before its launch began (clock skew) */
     uint64_t out_of_order; /* would make its stream's submit or done go backwards */
+    uint64_t inferred_stream; /* rows made whose stream was inferred (of `waits`) */
 } gar_import_counts;
+
+/* How to map.  A zeroed struct is the default: infer streams, every process. */
+typedef struct gar_import_options {
+    bool no_infer;     /* no stream inference: a sync without a stream record is skipped */
+    bool one_process;  /* Nsight: import only the process whose pid is `process` */
+    uint32_t process;
+} gar_import_options;
+
+/* A qualified stream of a several-process trace: what trace stream `id` is. */
+typedef struct gar_import_stream_name {
+    uint32_t id;
+    uint64_t process; /* the process's id (Nsight pid, Kineto rank) */
+    uint32_t device, stream;
+} gar_import_stream_name;
+
+/* What the header of an imported trace lists: the processes (ids in the order
+ * of their indices) and, with more than one, the qualified streams.  Owned
+ * arrays; gar_import_legend_free releases them. */
+typedef struct gar_import_legend {
+    uint64_t *process;
+    size_t processes;
+    gar_import_stream_name *stream;
+    size_t streams;
+} gar_import_legend;
+
+void gar_import_legend_free(gar_import_legend *legend);
 
 typedef struct gar_import {
     gar_import_op *op;
@@ -93,10 +132,18 @@ typedef struct gar_import {
     size_t calls, calls_cap;
     gar_import_sync *sync;
     size_t syncs, syncs_cap;
+    uint64_t *process_id; /* the processes' ids, by index */
+    size_t processes, processes_cap;
+    gar_import_options options;
 } gar_import;
 
 void gar_import_init(gar_import *im);
 void gar_import_free(gar_import *im);
+
+/* The index of the process with id `id` (registered on first sight; the
+ * readers see few processes, so this is a short scan).  Returns 0 and sets
+ * `*index`, or -GAR_E_CAPACITY. */
+int gar_import_process(gar_import *im, uint64_t id, uint32_t *index, gar_error *err);
 
 /* Append one record.  Return 0 or -GAR_E_CAPACITY. */
 int gar_import_add_op(gar_import *im, const gar_import_op *op, gar_error *err);
@@ -120,23 +167,46 @@ const char *gar_import_sync_base(int name);
 int gar_import_finish(gar_import *im, const char *name, gar_trace *out,
                       gar_import_counts *counts, gar_error *err);
 
+/* As gar_import_finish, and fills `legend` (may be NULL; empty on failure). */
+int gar_import_finish_legend(gar_import *im, const char *name, gar_trace *out,
+                             gar_import_counts *counts, gar_import_legend *legend,
+                             gar_error *err);
+
 /* Kineto (PyTorch profiler) Chrome-trace JSON, plain or gzip-compressed (told
  * apart by content), streamed through yajl.  `out` as for gar_import_finish.  Returns 0, -GAR_E_IO,
  * -GAR_E_INVALID_TRACE or -GAR_E_CAPACITY.  Malformed JSON is refused with
  * its line and column (where yajl stopped: at the offending byte or just past
- * it); a kept event without usable times with "event N" (1-based, in the
- * events array) and the key. */
+ * it), as is a token longer than GAR_IMPORT_TOKEN_MAX (at the token's
+ * start); a kept event without usable times, or with an id that is not an
+ * integer of its type's range, with "event N" (1-based, in the events array)
+ * and the key. */
 int gar_import_kineto_file(const char *path, gar_trace *out, gar_import_counts *counts,
                            gar_error *err);
+
+/* Several Kineto files, one per rank (rank = position in `paths`), into one
+ * trace: each file's correlation ids and streams are its own (the legend
+ * names rank-qualified streams when n > 1).  `options` may be NULL (defaults);
+ * `legend` may be NULL.  Same returns as gar_import_kineto_file. */
+int gar_import_kineto_files(const char *const *paths, size_t n, const gar_import_options *options,
+                            gar_trace *out, gar_import_counts *counts, gar_import_legend *legend,
+                            gar_error *err);
 
 /* As gar_import_kineto_file, from uncompressed JSON in memory. */
 int gar_import_kineto_memory(const void *data, size_t size, const char *name, gar_trace *out,
                              gar_import_counts *counts, gar_error *err);
 
 /* An Nsight Systems SQLite export (nsys export --type sqlite).  A missing
- * table is -GAR_E_INVALID_TRACE naming it; SQLite running out of memory is
+ * table, a column of the wrong type, or NULL where a time or id is needed is
+ * -GAR_E_INVALID_TRACE naming the table; SQLite running out of memory is
  * -GAR_E_CAPACITY; other SQLite failures are -GAR_E_IO. */
 int gar_import_nsys_file(const char *path, gar_trace *out, gar_import_counts *counts,
                          gar_error *err);
+
+/* As gar_import_nsys_file, with options (NULL: defaults) and the legend (may
+ * be NULL).  With options->one_process, a pid not in the export is
+ * -GAR_E_INVALID_TRACE. */
+int gar_import_nsys_file_with(const char *path, const gar_import_options *options,
+                              gar_trace *out, gar_import_counts *counts,
+                              gar_import_legend *legend, gar_error *err);
 
 #endif

@@ -12,7 +12,16 @@
  *                                    wait_on_cuda_event_record_corr_id
  * `ts` and `dur` are microseconds, integers or decimals; they are converted
  * from their text, so a decimal's nanosecond digits are kept exactly (a double
- * would lose them at today's epoch timestamps). */
+ * would lose them at today's epoch timestamps).  The args ids must be JSON
+ * integers in their type's range (a kept event with a string, fraction or
+ * too-large id is refused, never wrapped or replaced by pid/tid).
+ *
+ * yajl re-lexes a token split across blocks from its start at every block,
+ * which is quadratic in the token's length; so before yajl sees a block, a
+ * small scanner finds where the last token of the block may still go on,
+ * and holds that tail back until the token ends.  yajl thus gets every token
+ * in at most two pieces, and a token longer than GAR_IMPORT_TOKEN_MAX is
+ * refused at its start. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "import.h"
@@ -52,6 +61,9 @@ typedef enum category { CAT_OTHER, CAT_KERNEL, CAT_MEMCPY, CAT_MEMSET, CAT_CALL,
 
 typedef struct event {
     bool seen[K_COUNT];
+    const char *bad_id[K_COUNT]; /* why an args id is unusable, NULL when fine */
+    bool id_negative[K_COUNT];   /* an args id's sign ... */
+    uint64_t id_magnitude[K_COUNT]; /* ... and magnitude */
     bool complete; /* ph "X" */
     category cat;
     char name[NAME_KEEP];
@@ -65,7 +77,8 @@ typedef struct event {
 typedef struct kineto {
     const char *file;
     gar_error *err;
-    gar_import im;
+    gar_import *im;
+    uint32_t process; /* the rank's process index */
     int depth;        /* containers open */
     int events_depth; /* depth of the traceEvents array's items, 0 before it */
     bool top_key_events;
@@ -103,6 +116,29 @@ static key event_key(const unsigned char *s, size_t n)
         if (text_is(s, n, keys[i].text))
             return keys[i].k;
     return K_NONE;
+}
+
+static bool is_args_id(key k)
+{
+    return k >= K_A_STREAM && k <= K_A_RECORD_CORR;
+}
+
+static const char *key_text(key k)
+{
+    switch (k) {
+    case K_A_STREAM:
+        return "args.stream";
+    case K_A_CORRELATION:
+        return "args.correlation";
+    case K_A_DEVICE:
+        return "args.device";
+    case K_A_WAIT_STREAM:
+        return "args.wait_on_stream";
+    case K_A_RECORD_CORR:
+        return "args.wait_on_cuda_event_record_corr_id";
+    default:
+        return "-";
+    }
 }
 
 static key args_key(const unsigned char *s, size_t n)
@@ -217,6 +253,29 @@ static bool int_text(const char *s, size_t n, int64_t *out)
     return true;
 }
 
+/* A JSON integer's text to sign and magnitude; false for fractions,
+ * exponents, and magnitudes past 2^64 - 1. */
+static bool integer_text(const char *s, size_t n, bool *negative, uint64_t *magnitude)
+{
+    size_t i = 0;
+    *negative = n > 0 && s[0] == '-';
+    if (*negative)
+        i++;
+    if (i == n)
+        return false;
+    uint64_t v = 0;
+    for (; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        unsigned d = (unsigned)(s[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    *magnitude = v;
+    return true;
+}
+
 static int on_number(void *ctx, const char *s, size_t n)
 {
     kineto *k = ctx;
@@ -238,6 +297,12 @@ static int on_number(void *ctx, const char *s, size_t n)
         ev->seen[which] = true;
         return 1;
     }
+    if (is_args_id(which)) {
+        ev->seen[which] = true;
+        if (!integer_text(s, n, &ev->id_negative[which], &ev->id_magnitude[which]))
+            ev->bad_id[which] = "not an integer below 2^64";
+        return 1;
+    }
     int64_t v;
     if (int_text(s, n, &v)) {
         ev->value[which] = v;
@@ -246,11 +311,21 @@ static int on_number(void *ctx, const char *s, size_t n)
     return 1;
 }
 
+/* An args id that is a string, boolean, null, array or object. */
+static void id_not_a_number(kineto *k, key which)
+{
+    if (k->in_event && k->in_args && is_args_id(which)) {
+        k->ev.seen[which] = true;
+        k->ev.bad_id[which] = "not a JSON integer";
+    }
+}
+
 static int on_string(void *ctx, const unsigned char *s, size_t n)
 {
     kineto *k = ctx;
     key which = k->key;
     k->key = K_NONE;
+    id_not_a_number(k, which);
     if (!k->in_event || k->in_args)
         return 1;
     event *ev = &k->ev;
@@ -279,7 +354,9 @@ static int on_string(void *ctx, const unsigned char *s, size_t n)
 
 static int on_scalar(void *ctx)
 {
-    ((kineto *)ctx)->key = K_NONE;
+    kineto *k = ctx;
+    id_not_a_number(k, k->key);
+    k->key = K_NONE;
     return 1;
 }
 
@@ -317,20 +394,49 @@ static bool memcpy_name_is_dtoh_pageable(const event *ev)
     return strstr(name, "DtoH") != NULL && strstr(name, "Pageable") != NULL;
 }
 
-static uint32_t id_or_any(const event *ev, key primary, key fallback)
+/* A pid or tid fallback: GAR_IMPORT_ANY unless an integer in 0 .. 2^32-2. */
+static uint32_t fallback_id(const event *ev, key which)
 {
-    key use = ev->seen[primary] ? primary : fallback;
-    if (use == K_NONE || !ev->seen[use] || ev->value[use] < 0 ||
-        ev->value[use] >= (int64_t)UINT32_MAX)
+    if (which == K_NONE || !ev->seen[which] || ev->value[which] < 0 ||
+        ev->value[which] >= (int64_t)UINT32_MAX)
         return GAR_IMPORT_ANY;
-    return (uint32_t)ev->value[use];
+    return (uint32_t)ev->value[which];
 }
 
-static uint64_t correlation_of(const event *ev)
+/* Refuses args id `which` unless it is an integer in range: 0 .. `max`, or
+ * -1 when `minus_one_is_none` (then read as `none`).  An absent id is `none`. */
+static bool args_id(kineto *k, key which, uint64_t max, bool minus_one_is_none, uint64_t none,
+                    uint64_t *out)
 {
-    return ev->seen[K_A_CORRELATION] && ev->value[K_A_CORRELATION] > 0
-               ? (uint64_t)ev->value[K_A_CORRELATION]
-               : 0;
+    const event *ev = &k->ev;
+    *out = none;
+    if (!ev->seen[which])
+        return true;
+    const char *fault = ev->bad_id[which];
+    if (fault == NULL && ev->id_negative[which]) {
+        if (minus_one_is_none && ev->id_magnitude[which] == 1)
+            return true;
+        fault = "a negative id";
+    }
+    if (fault == NULL && ev->id_magnitude[which] > max)
+        fault = max == UINT64_MAX ? "an id past 2^64 - 1" : "an id past 2^32 - 2";
+    if (fault != NULL) {
+        refuse_event(k, key_text(which), fault);
+        return false;
+    }
+    *out = ev->id_magnitude[which];
+    return true;
+}
+
+/* A device or stream: the args id when present (refused when unusable),
+ * else the pid/tid fallback. */
+static bool id32(kineto *k, key primary, key fallback, bool minus_one_is_none, uint32_t *out)
+{
+    uint64_t v;
+    if (!args_id(k, primary, UINT32_MAX - 1, minus_one_is_none, GAR_IMPORT_ANY, &v))
+        return false;
+    *out = k->ev.seen[primary] ? (uint32_t)v : fallback_id(&k->ev, fallback);
+    return true;
 }
 
 /* Needs ts and dur; refuses an op or call without them. */
@@ -357,13 +463,19 @@ static int finish_event(kineto *k)
                             ev->negative_time ? "a negative time"
                                               : "not a number of microseconds below 2^64 ns");
     int rc = 0;
+    uint64_t correlation;
+    if (!args_id(k, K_A_CORRELATION, UINT64_MAX, false, 0, &correlation))
+        return 0;
     switch (ev->cat) {
     case CAT_KERNEL:
     case CAT_MEMCPY:
     case CAT_MEMSET: {
-        gar_import_op op = { 0, 0, correlation_of(ev), id_or_any(ev, K_A_DEVICE, K_PID),
-                             id_or_any(ev, K_A_STREAM, K_TID),
-                             ev->cat == CAT_MEMCPY && memcpy_name_is_dtoh_pageable(ev) };
+        gar_import_op op = { .correlation = correlation, .process = k->process,
+                             .dtoh_pageable = ev->cat == CAT_MEMCPY &&
+                                              memcpy_name_is_dtoh_pageable(ev) };
+        if (!id32(k, K_A_DEVICE, K_PID, false, &op.device) ||
+            !id32(k, K_A_STREAM, K_TID, false, &op.stream))
+            return 0;
         if (!timed(k, &op.start_ns, &op.end_ns))
             return 0;
         if (op.stream == GAR_IMPORT_ANY || op.device == GAR_IMPORT_ANY) {
@@ -374,29 +486,32 @@ static int finish_event(kineto *k)
             return refuse_event(k, field, dev ? "a GPU op without a device id below 2^32 - 1"
                                               : "a GPU op without a stream id below 2^32 - 1");
         }
-        rc = gar_import_add_op(&k->im, &op, k->err);
+        rc = gar_import_add_op(k->im, &op, k->err);
         break;
     }
     case CAT_CALL: {
         size_t kept = ev->name_len < NAME_KEEP ? ev->name_len : 0;
-        gar_import_call call = { 0, 0, correlation_of(ev), gar_import_sync_name(ev->name, kept) };
+        gar_import_call call = { .correlation = correlation,
+                                 .thread = ev->seen[K_TID] ? (uint64_t)ev->value[K_TID] : 0,
+                                 .process = k->process,
+                                 .name = gar_import_sync_name(ev->name, kept) };
         if (call.correlation == 0 && call.name < 0)
             return 1; /* neither a launch nor a wait */
         if (!timed(k, &call.start_ns, &call.end_ns))
             return 0;
-        rc = gar_import_add_call(&k->im, &call, k->err);
+        rc = gar_import_add_call(k->im, &call, k->err);
         break;
     }
     case CAT_SYNC: {
-        gar_import_sync sync = { correlation_of(ev), id_or_any(ev, K_A_DEVICE, K_PID),
-                                 id_or_any(ev, K_A_STREAM, K_NONE),
-                                 id_or_any(ev, K_A_WAIT_STREAM, K_NONE),
-                                 ev->seen[K_A_RECORD_CORR] && ev->value[K_A_RECORD_CORR] > 0
-                                     ? (uint64_t)ev->value[K_A_RECORD_CORR]
-                                     : 0 };
+        gar_import_sync sync = { .correlation = correlation, .process = k->process };
+        if (!id32(k, K_A_DEVICE, K_PID, false, &sync.device) ||
+            !id32(k, K_A_STREAM, K_NONE, true, &sync.stream) ||
+            !id32(k, K_A_WAIT_STREAM, K_NONE, true, &sync.event_stream) ||
+            !args_id(k, K_A_RECORD_CORR, UINT64_MAX, true, 0, &sync.event_correlation))
+            return 0;
         if (sync.correlation == 0)
             return 1;
-        rc = gar_import_add_sync(&k->im, &sync, k->err);
+        rc = gar_import_add_sync(k->im, &sync, k->err);
         break;
     }
     case CAT_OTHER:
@@ -413,6 +528,7 @@ static int on_start_map(void *ctx)
 {
     kineto *k = ctx;
     key which = k->key;
+    id_not_a_number(k, which);
     k->key = K_NONE;
     k->depth++;
     if (k->events_depth != 0 && k->depth == k->events_depth + 1 && !k->in_event) {
@@ -445,6 +561,7 @@ static int on_end_map(void *ctx)
 static int on_start_array(void *ctx)
 {
     kineto *k = ctx;
+    id_not_a_number(k, k->key);
     k->key = K_NONE;
     k->depth++;
     /* The events: the array under "traceEvents", or a bare top-level array
@@ -474,22 +591,36 @@ static const yajl_callbacks callbacks = {
     .yajl_end_array = on_end_array,
 };
 
+/* Where a token may still go on: the scanner's state between blocks. */
+typedef enum scan_state { SCAN_BETWEEN, SCAN_STRING, SCAN_ESCAPE, SCAN_WORD } scan_state;
+
 /* A streaming parse: begin, feed blocks, end. */
 typedef struct kineto_parse {
     kineto k;
     yajl_handle yajl;
-    uint64_t line;         /* lines fed before the current block, from 1 */
+    uint64_t line;         /* lines fed to yajl before the current block, from 1 */
     uint64_t line_start;   /* bytes fed before the current line began */
-    uint64_t fed;          /* bytes fed before the current block */
+    uint64_t fed;          /* bytes fed to yajl before the current block */
+    /* The scanner, which runs ahead of yajl over the bytes received. */
+    scan_state scan;
+    uint64_t scanned;      /* bytes scanned */
+    uint64_t scan_line, scan_line_start;
+    uint64_t token_start;  /* where the open token began (SCAN_STRING.. SCAN_WORD) */
+    uint64_t token_line, token_column;
+    unsigned char *held;   /* the tail held back: an unfinished token */
+    size_t held_len, held_cap;
 } kineto_parse;
 
-static int parse_begin(kineto_parse *p, const char *file, gar_error *err)
+static int parse_begin(kineto_parse *p, const char *file, gar_import *im, uint32_t process,
+                       gar_error *err)
 {
     memset(p, 0, sizeof *p);
     p->k.file = file;
     p->k.err = err;
-    gar_import_init(&p->k.im);
+    p->k.im = im;
+    p->k.process = process;
     p->line = 1;
+    p->scan_line = 1;
     p->yajl = yajl_alloc(&callbacks, NULL, &p->k);
     if (p->yajl == NULL)
         return gar_error_set(err, GAR_E_CAPACITY, 2, "JSON parser", "out of memory");
@@ -522,65 +653,188 @@ static int refuse_json(kineto_parse *p, const unsigned char *block, size_t len, 
                          fault);
 }
 
-static int parse_feed(kineto_parse *p, const unsigned char *block, size_t len)
+/* Hands `len` bytes, which continue what yajl was given, to yajl. */
+static int yajl_feed(kineto_parse *p, const unsigned char *block, size_t len)
 {
+    if (len == 0)
+        return 0;
     if (yajl_parse(p->yajl, block, len) != yajl_status_ok)
         return refuse_json(p, block, len, yajl_get_bytes_consumed(p->yajl));
-    for (size_t i = 0; i < len; i++) {
-        if (block[i] == '\n') {
-            p->line++;
-            p->line_start = p->fed + i + 1;
-        }
+    const unsigned char *nl = block, *end = block + len;
+    while ((nl = memchr(nl, '\n', (size_t)(end - nl))) != NULL) {
+        p->line++;
+        p->line_start = p->fed + (uint64_t)(nl - block) + 1;
+        nl++;
     }
     p->fed += len;
     return 0;
 }
 
-static int parse_end(kineto_parse *p, int rc, gar_trace *out, gar_import_counts *counts)
+static bool word_byte(unsigned char c)
 {
+    /* numbers and the literals true, false, null */
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           c == '-' || c == '+' || c == '.';
+}
+
+/* Refuses the open token if it would reach byte `end` (exclusive) of the
+ * stream and so be longer than GAR_IMPORT_TOKEN_MAX. */
+static int too_long(kineto_parse *p, uint64_t end)
+{
+    if (end - p->token_start <= GAR_IMPORT_TOKEN_MAX)
+        return 0;
+    char line_text[24], column_text[24], fault[80];
+    snprintf(line_text, sizeof line_text, "%" PRIu64, p->token_line);
+    snprintf(column_text, sizeof column_text, "%" PRIu64, p->token_column);
+    snprintf(fault, sizeof fault, "a %s longer than %u bytes",
+             p->scan == SCAN_WORD ? "number or literal" : "string",
+             (unsigned)GAR_IMPORT_TOKEN_MAX);
+    return gar_error_set(p->k.err, GAR_E_INVALID_TRACE, 4, p->k.file, line_text, column_text,
+                         fault);
+}
+
+/* Scans `block` (the bytes after all scanned before) and sets `*cut` to how
+ * many of its leading bytes end outside any token: the rest may be an
+ * unfinished token.  A token (quotes included) longer than
+ * GAR_IMPORT_TOKEN_MAX is refused at its start.  Returns 0 or the refusal. */
+static int scan_block(kineto_parse *p, const unsigned char *block, size_t len, size_t *cut)
+{
+    size_t safe = 0;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < len; i++) {
+        unsigned char c = block[i];
+        uint64_t at = p->scanned + i;
+        switch (p->scan) {
+        case SCAN_STRING: {
+            /* Skip to the next quote, backslash or newline: the hot loop of
+             * long strings. */
+            size_t j = i;
+            while (j < len && block[j] != '"' && block[j] != '\\' && block[j] != '\n')
+                j++;
+            if (j == len) {
+                rc = too_long(p, p->scanned + len);
+                i = len - 1;
+                break;
+            }
+            i = j;
+            rc = too_long(p, p->scanned + j + 1);
+            if (block[j] == '\\') {
+                p->scan = SCAN_ESCAPE;
+            } else if (block[j] == '"') {
+                p->scan = SCAN_BETWEEN;
+                safe = i + 1;
+            } else { /* a raw newline: invalid JSON, left for yajl to refuse */
+                p->scan_line++;
+                p->scan_line_start = p->scanned + j + 1;
+            }
+            break;
+        }
+        case SCAN_ESCAPE:
+            rc = too_long(p, at + 1);
+            p->scan = SCAN_STRING;
+            break;
+        case SCAN_WORD:
+            if (word_byte(c)) {
+                rc = too_long(p, at + 1);
+                break;
+            }
+            /* This byte begins what follows the word. */
+            p->scan = SCAN_BETWEEN;
+            safe = i;
+            /* fall through */
+        case SCAN_BETWEEN:
+            if (c == '"' || word_byte(c)) {
+                p->scan = c == '"' ? SCAN_STRING : SCAN_WORD;
+                p->token_start = at;
+                p->token_line = p->scan_line;
+                p->token_column = at - p->scan_line_start + 1;
+            } else {
+                if (c == '\n') {
+                    p->scan_line++;
+                    p->scan_line_start = at + 1;
+                }
+                safe = i + 1;
+            }
+            break;
+        }
+    }
+    p->scanned += len;
+    *cut = safe;
+    return rc;
+}
+
+/* Keeps `len` bytes back for the next block. */
+static int hold(kineto_parse *p, const unsigned char *bytes, size_t len)
+{
+    if (p->held_len + len > p->held_cap) {
+        size_t want = p->held_cap == 0 ? 4096 : p->held_cap;
+        while (want < p->held_len + len)
+            want *= 2;
+        unsigned char *grown = gar_realloc(p->held, want);
+        if (grown == NULL)
+            return gar_error_set(p->k.err, GAR_E_CAPACITY, 2, "JSON token buffer",
+                                 "out of memory");
+        p->held = grown;
+        p->held_cap = want;
+    }
+    memcpy(p->held + p->held_len, bytes, len);
+    p->held_len += len;
+    return 0;
+}
+
+static int parse_feed(kineto_parse *p, const unsigned char *block, size_t len)
+{
+    size_t cut = 0;
+    int rc = scan_block(p, block, len, &cut);
+    if (rc < 0)
+        return rc;
+    if (cut == 0) /* the held token goes on through the whole block */
+        return hold(p, block, len);
+    rc = yajl_feed(p, p->held, p->held_len);
+    p->held_len = 0;
+    if (rc == 0)
+        rc = yajl_feed(p, block, cut);
+    if (rc == 0)
+        rc = hold(p, block + cut, len - cut);
+    return rc;
+}
+
+/* Ends one file's parse: the held tail, then yajl's end.  Frees the parser. */
+static int parse_end(kineto_parse *p, int rc)
+{
+    if (rc == 0) {
+        rc = yajl_feed(p, p->held, p->held_len);
+        p->held_len = 0;
+    }
     if (rc == 0 && yajl_complete_parse(p->yajl) != yajl_status_ok)
         rc = refuse_json(p, NULL, 0, 0);
     if (rc == 0 && p->k.events_depth == 0)
         rc = gar_error_set(p->k.err, GAR_E_INVALID_TRACE, 4, p->k.file, "1", "1",
                            "no traceEvents array (not a Chrome trace)");
-    if (rc == 0)
-        rc = gar_import_finish(&p->k.im, p->k.file, out, counts, p->k.err);
-    else
-        gar_trace_init(out);
     if (p->yajl != NULL)
         yajl_free(p->yajl);
-    gar_import_free(&p->k.im);
+    gar_free(p->held);
     return rc;
 }
 
-int gar_import_kineto_memory(const void *data, size_t size, const char *name, gar_trace *out,
-                             gar_import_counts *counts, gar_error *err)
+/* The records of the Kineto JSON in `data` into `im`, as process `process`. */
+static int read_memory(const void *data, size_t size, const char *name, gar_import *im,
+                       uint32_t process, gar_error *err)
 {
-    if (out == NULL || (data == NULL && size > 0))
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_kineto_memory",
-                             out == NULL ? "out" : "data", "is NULL");
-    if (counts != NULL)
-        memset(counts, 0, sizeof *counts);
     kineto_parse p;
-    int rc = parse_begin(&p, name != NULL ? name : "profile", err);
+    int rc = parse_begin(&p, name, im, process, err);
     /* Fed in blocks, as a file is, so tokens split across blocks and the
      * place of a fault in a later block are the same code path. */
     enum { BLOCK = 4096 };
     const unsigned char *bytes = data;
     for (size_t at = 0; rc == 0 && at < size; at += BLOCK)
         rc = parse_feed(&p, bytes + at, size - at < BLOCK ? size - at : BLOCK);
-    return parse_end(&p, rc, out, counts);
+    return parse_end(&p, rc);
 }
 
-int gar_import_kineto_file(const char *path, gar_trace *out, gar_import_counts *counts,
-                           gar_error *err)
+/* The records of the Kineto file at `path` into `im`, as process `process`. */
+static int read_file(const char *path, gar_import *im, uint32_t process, gar_error *err)
 {
-    if (path == NULL || out == NULL)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_kineto_file",
-                             path == NULL ? "path" : "out", "is NULL");
-    gar_trace_init(out);
-    if (counts != NULL)
-        memset(counts, 0, sizeof *counts);
     errno = 0;
     gzFile gz = gzopen(path, "rb");
     if (gz == NULL)
@@ -588,7 +842,7 @@ int gar_import_kineto_file(const char *path, gar_trace *out, gar_import_counts *
                              errno != 0 ? strerror(errno) : "out of memory");
     gzbuffer(gz, 1 << 17);
     kineto_parse p;
-    int rc = parse_begin(&p, path, err);
+    int rc = parse_begin(&p, path, im, process, err);
     enum { BLOCK = 1 << 16 };
     unsigned char *block = rc == 0 ? gar_malloc(BLOCK) : NULL;
     if (rc == 0 && block == NULL)
@@ -617,5 +871,72 @@ int gar_import_kineto_file(const char *path, gar_trace *out, gar_import_counts *
     }
     gar_free(block);
     gzclose(gz);
-    return parse_end(&p, rc, out, counts);
+    return parse_end(&p, rc);
+}
+
+int gar_import_kineto_memory(const void *data, size_t size, const char *name, gar_trace *out,
+                             gar_import_counts *counts, gar_error *err)
+{
+    if (out == NULL || (data == NULL && size > 0))
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_kineto_memory",
+                             out == NULL ? "out" : "data", "is NULL");
+    gar_trace_init(out);
+    if (counts != NULL)
+        memset(counts, 0, sizeof *counts);
+    if (name == NULL)
+        name = "profile";
+    gar_import im;
+    gar_import_init(&im);
+    uint32_t process;
+    int rc = gar_import_process(&im, 0, &process, err);
+    if (rc == 0)
+        rc = read_memory(data, size, name, &im, process, err);
+    if (rc == 0)
+        rc = gar_import_finish(&im, name, out, counts, err);
+    gar_import_free(&im);
+    return rc;
+}
+
+int gar_import_kineto_files(const char *const *paths, size_t n, const gar_import_options *options,
+                            gar_trace *out, gar_import_counts *counts, gar_import_legend *legend,
+                            gar_error *err)
+{
+    if (legend != NULL)
+        memset(legend, 0, sizeof *legend);
+    if (paths == NULL || n == 0 || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_kineto_files",
+                             out == NULL ? "out" : "paths", "is NULL or empty");
+    gar_trace_init(out);
+    if (counts != NULL)
+        memset(counts, 0, sizeof *counts);
+    gar_import im;
+    gar_import_init(&im);
+    if (options != NULL)
+        im.options = *options;
+    int rc = 0;
+    for (size_t rank = 0; rc == 0 && rank < n; rank++) {
+        if (paths[rank] == NULL) {
+            rc = gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_kineto_files",
+                               "paths", "holds NULL");
+            break;
+        }
+        uint32_t process;
+        rc = gar_import_process(&im, rank, &process, err);
+        if (rc == 0)
+            rc = read_file(paths[rank], &im, process, err);
+    }
+    if (rc == 0)
+        rc = gar_import_finish_legend(&im, n == 1 ? paths[0] : "the ranks' profiles", out,
+                                      counts, legend, err);
+    gar_import_free(&im);
+    return rc;
+}
+
+int gar_import_kineto_file(const char *path, gar_trace *out, gar_import_counts *counts,
+                           gar_error *err)
+{
+    if (path == NULL || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_kineto_file",
+                             path == NULL ? "path" : "out", "is NULL");
+    return gar_import_kineto_files(&path, 1, NULL, out, counts, NULL, err);
 }

@@ -22,7 +22,17 @@ void gar_import_free(gar_import *im)
     gar_free(im->op);
     gar_free(im->call);
     gar_free(im->sync);
+    gar_free(im->process_id);
     gar_import_init(im);
+}
+
+void gar_import_legend_free(gar_import_legend *legend)
+{
+    if (legend == NULL)
+        return;
+    gar_free(legend->process);
+    gar_free(legend->stream);
+    memset(legend, 0, sizeof *legend);
 }
 
 /* Grows `*array` of `*cap` elements of `size` bytes to hold one more. */
@@ -61,6 +71,25 @@ int gar_import_add_sync(gar_import *im, const gar_import_sync *sync, gar_error *
     if (rc == 0)
         im->sync[im->syncs++] = *sync;
     return rc;
+}
+
+int gar_import_process(gar_import *im, uint64_t id, uint32_t *index, gar_error *err)
+{
+    for (size_t i = im->processes; i > 0; i--) {
+        if (im->process_id[i - 1] == id) {
+            *index = (uint32_t)(i - 1);
+            return 0;
+        }
+    }
+    if (im->processes >= UINT32_MAX)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "import processes", "too many");
+    int rc = grow((void **)&im->process_id, &im->processes_cap, im->processes,
+                  sizeof *im->process_id, err);
+    if (rc < 0)
+        return rc;
+    im->process_id[im->processes] = id;
+    *index = (uint32_t)im->processes++;
+    return 0;
 }
 
 /* The host calls that wait for the device (CUDA runtime and driver, HIP). */
@@ -123,7 +152,9 @@ static int cmp_u64(uint64_t a, uint64_t b)
 static int op_by_stream(const void *x, const void *y)
 {
     const gar_import_op *a = x, *b = y;
-    int c = cmp_u64(a->device, b->device);
+    int c = cmp_u64(a->process, b->process);
+    if (c == 0)
+        c = cmp_u64(a->device, b->device);
     if (c == 0)
         c = cmp_u64(a->stream, b->stream);
     if (c == 0)
@@ -136,19 +167,41 @@ static int op_by_stream(const void *x, const void *y)
 static int call_by_correlation(const void *x, const void *y)
 {
     const gar_import_call *a = x, *b = y;
-    int c = cmp_u64(a->correlation, b->correlation);
+    int c = cmp_u64(a->process, b->process);
+    if (c == 0)
+        c = cmp_u64(a->correlation, b->correlation);
     return c != 0 ? c : cmp_u64(a->start_ns, b->start_ns);
 }
 
 static int sync_by_correlation(const void *x, const void *y)
 {
     const gar_import_sync *a = x, *b = y;
-    return cmp_u64(a->correlation, b->correlation);
+    int c = cmp_u64(a->process, b->process);
+    return c != 0 ? c : cmp_u64(a->correlation, b->correlation);
 }
 
-/* Ops of one (device, stream), a run of the sorted op array. */
+static int op_ptr_by_correlation(const void *x, const void *y)
+{
+    const gar_import_op *const *a = x, *const *b = y;
+    int c = cmp_u64((*a)->process, (*b)->process);
+    return c != 0 ? c : cmp_u64((*a)->correlation, (*b)->correlation);
+}
+
+/* Launch calls by host thread, then start: the index stream inference uses. */
+static int launch_by_thread(const void *x, const void *y)
+{
+    const gar_import_call *const *a = x, *const *b = y;
+    int c = cmp_u64((*a)->process, (*b)->process);
+    if (c == 0)
+        c = cmp_u64((*a)->thread, (*b)->thread);
+    if (c == 0)
+        c = cmp_u64((*a)->start_ns, (*b)->start_ns);
+    return c != 0 ? c : cmp_u64((*a)->correlation, (*b)->correlation);
+}
+
+/* Ops of one (process, device, stream), a run of the sorted op array. */
 typedef struct stream_run {
-    uint32_t device, stream;
+    uint32_t process, device, stream;
     size_t first, count;
 } stream_run;
 
@@ -156,73 +209,134 @@ typedef struct mapper {
     gar_import *im;
     stream_run *run;
     size_t runs;
-    const gar_import_op **by_corr; /* ops sorted by correlation */
+    const gar_import_op **by_corr; /* ops sorted by (process, correlation) */
     size_t by_corr_count;
+    const gar_import_call **launch; /* calls that launched an op, by thread and start */
+    size_t launches;
 } mapper;
 
-static const gar_import_call *find_call(const mapper *m, uint64_t correlation)
+static const gar_import_call *find_call(const mapper *m, uint32_t process, uint64_t correlation)
 {
     if (correlation == 0)
         return NULL;
     size_t lo = 0, hi = m->im->calls;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (m->im->call[mid].correlation < correlation)
+        const gar_import_call *c = &m->im->call[mid];
+        if (c->process < process || (c->process == process && c->correlation < correlation))
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < m->im->calls && m->im->call[lo].correlation == correlation ? &m->im->call[lo]
-                                                                           : NULL;
+    const gar_import_call *c = lo < m->im->calls ? &m->im->call[lo] : NULL;
+    return c != NULL && c->process == process && c->correlation == correlation ? c : NULL;
 }
 
-static const gar_import_sync *find_sync(const mapper *m, uint64_t correlation)
+static const gar_import_sync *find_sync(const mapper *m, uint32_t process, uint64_t correlation)
 {
     if (correlation == 0 || m->im->syncs == 0)
         return NULL;
-    gar_import_sync key = { correlation, 0, 0, 0, 0 };
+    gar_import_sync key = { .correlation = correlation, .process = process };
     return bsearch(&key, m->im->sync, m->im->syncs, sizeof key, sync_by_correlation);
 }
 
-static int op_ptr_by_correlation(const void *x, const void *y)
+static const gar_import_op *find_op(const mapper *m, uint32_t process, uint64_t correlation)
 {
-    const gar_import_op *const *a = x, *const *b = y;
-    return cmp_u64((*a)->correlation, (*b)->correlation);
-}
-
-static const gar_import_op *find_op(const mapper *m, uint64_t correlation)
-{
-    if (correlation == 0)
+    if (correlation == 0 || m->by_corr_count == 0)
         return NULL;
-    gar_import_op key = { 0, 0, correlation, 0, 0, false };
+    gar_import_op key = { .correlation = correlation, .process = process };
     const gar_import_op *pkey = &key;
     const gar_import_op **hit = bsearch(&pkey, m->by_corr, m->by_corr_count, sizeof pkey,
                                         op_ptr_by_correlation);
     return hit != NULL ? *hit : NULL;
 }
 
-static const stream_run *find_run(const mapper *m, uint32_t device, uint32_t stream)
+/* The run of (process, device, stream); any device for GAR_IMPORT_ANY. */
+static const stream_run *find_run(const mapper *m, uint32_t process, uint32_t device,
+                                  uint32_t stream)
 {
-    for (size_t i = 0; i < m->runs; i++)
-        if (m->run[i].stream == stream &&
-            (device == GAR_IMPORT_ANY || m->run[i].device == device))
-            return &m->run[i];
+    if (device == GAR_IMPORT_ANY) {
+        for (size_t i = 0; i < m->runs; i++)
+            if (m->run[i].process == process && m->run[i].stream == stream)
+                return &m->run[i];
+        return NULL;
+    }
+    size_t lo = 0, hi = m->runs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const stream_run *r = &m->run[mid];
+        int c = cmp_u64(r->process, process);
+        if (c == 0)
+            c = cmp_u64(r->device, device);
+        if (c == 0)
+            c = cmp_u64(r->stream, stream);
+        if (c == 0)
+            return r;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return NULL;
 }
 
-/* The only stream of `device` (any device for GAR_IMPORT_ANY), when it has
- * exactly one: the fallback for a sync whose stream was not recorded. */
-static const stream_run *only_run(const mapper *m, uint32_t device)
+/* The run holding op `op` (runs are in op order). */
+static const stream_run *run_of(const mapper *m, const gar_import_op *op)
+{
+    size_t at = (size_t)(op - m->im->op), lo = 0, hi = m->runs;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->run[mid].first <= at)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return &m->run[lo];
+}
+
+/* The only stream of `device` (any device for GAR_IMPORT_ANY) in `process`,
+ * when it has exactly one: the exact answer for a sync whose stream was not
+ * recorded. */
+static const stream_run *only_run(const mapper *m, uint32_t process, uint32_t device)
 {
     const stream_run *found = NULL;
     for (size_t i = 0; i < m->runs; i++) {
-        if (device != GAR_IMPORT_ANY && m->run[i].device != device)
+        if (m->run[i].process != process ||
+            (device != GAR_IMPORT_ANY && m->run[i].device != device))
             continue;
         if (found != NULL)
             return NULL;
         found = &m->run[i];
     }
     return found;
+}
+
+/* Stream inference: the run of the op that `call`'s own host thread launched
+ * last before the call began (the `.item()` pattern: a kernel or copy, then a
+ * sync of its stream).  NULL when the thread launched nothing before it. */
+static const stream_run *inferred_run(const mapper *m, const gar_import_call *call)
+{
+    size_t lo = 0, hi = m->launches;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const gar_import_call *l = m->launch[mid];
+        int c = cmp_u64(l->process, call->process);
+        if (c == 0)
+            c = cmp_u64(l->thread, call->thread);
+        if (c == 0)
+            c = l->start_ns < call->start_ns ? -1 : 1;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    const gar_import_call *l = m->launch[lo - 1];
+    if (l->process != call->process || l->thread != call->thread)
+        return NULL;
+    const gar_import_op *op = find_op(m, l->process, l->correlation);
+    return op != NULL ? run_of(m, op) : NULL;
 }
 
 /* The op of `run` that the wait ended on: the one that started last before
@@ -245,7 +359,7 @@ static const gar_import_op *last_op(const mapper *m, const stream_run *run, uint
     }
     while (lo > 0) {
         const gar_import_op *cand = &op[--lo];
-        const gar_import_call *launch = find_call(m, cand->correlation);
+        const gar_import_call *launch = find_call(m, cand->process, cand->correlation);
         if (launch == NULL || launch->start_ns <= launched_by)
             return cand;
     }
@@ -254,8 +368,10 @@ static const gar_import_op *last_op(const mapper *m, const stream_run *run, uint
 
 /* What one synchronizing call waited for. */
 typedef struct awaited {
-    const gar_import_op *op; /* NULL: no row */
-    uint32_t named_stream;   /* for the point id */
+    const gar_import_op *op;   /* NULL: no row */
+    const stream_run *run;     /* the op's run */
+    const stream_run *named;   /* the stream the call names (NULL: device-wide) */
+    bool inferred;             /* the named stream was inferred */
 } awaited;
 
 /* Finds the op `call` waited for, or counts why there is none.  Returns false
@@ -265,17 +381,16 @@ static bool find_awaited(const mapper *m, const gar_import_call *call, awaited *
                          gar_import_counts *counts)
 {
     gar_sync_kind kind = gar_import_sync_kind(call->name);
-    const gar_import_sync *sync = find_sync(m, call->correlation);
+    const gar_import_sync *sync = find_sync(m, call->process, call->correlation);
     uint32_t device = sync != NULL ? sync->device : GAR_IMPORT_ANY;
     const stream_run *run = NULL;
     uint64_t launched_by = call->start_ns;
-    out->op = NULL;
-    out->named_stream = UINT32_MAX;
+    memset(out, 0, sizeof *out);
 
     switch (kind) {
     case GAR_SYNC_MEMCPY:
     case GAR_SYNC_MEMCPY_ASYNC: {
-        const gar_import_op *copy = find_op(m, call->correlation);
+        const gar_import_op *copy = find_op(m, call->process, call->correlation);
         if (kind == GAR_SYNC_MEMCPY_ASYNC && (copy == NULL || !copy->dtoh_pageable))
             return false;
         counts->sync_calls++;
@@ -283,7 +398,7 @@ static bool find_awaited(const mapper *m, const gar_import_call *call, awaited *
             counts->no_gpu_op++;
             return true;
         }
-        run = find_run(m, copy->device, copy->stream);
+        run = run_of(m, copy);
         break;
     }
     case GAR_SYNC_STREAM:
@@ -295,11 +410,19 @@ static bool find_awaited(const mapper *m, const gar_import_call *call, awaited *
                          ? sync->event_stream
                          : sync->stream;
         if (kind == GAR_SYNC_EVENT && sync != NULL && sync->event_correlation != 0) {
-            const gar_import_call *record = find_call(m, sync->event_correlation);
+            const gar_import_call *record = find_call(m, call->process, sync->event_correlation);
             if (record != NULL && record->start_ns < launched_by)
                 launched_by = record->start_ns;
         }
-        run = stream != GAR_IMPORT_ANY ? find_run(m, device, stream) : only_run(m, device);
+        if (stream != GAR_IMPORT_ANY) {
+            run = find_run(m, call->process, device, stream);
+        } else {
+            run = only_run(m, call->process, device);
+            if (run == NULL && !m->im->options.no_infer) {
+                run = inferred_run(m, call);
+                out->inferred = run != NULL;
+            }
+        }
         if (run == NULL) {
             if (stream == GAR_IMPORT_ANY)
                 counts->no_stream++;
@@ -313,11 +436,14 @@ static bool find_awaited(const mapper *m, const gar_import_call *call, awaited *
         counts->sync_calls++;
         const gar_import_op *best = NULL;
         for (size_t i = 0; i < m->runs; i++) {
-            if (device != GAR_IMPORT_ANY && m->run[i].device != device)
+            if (m->run[i].process != call->process ||
+                (device != GAR_IMPORT_ANY && m->run[i].device != device))
                 continue;
             const gar_import_op *op = last_op(m, &m->run[i], call->end_ns, launched_by);
-            if (op != NULL && (best == NULL || op->end_ns > best->end_ns))
+            if (op != NULL && (best == NULL || op->end_ns > best->end_ns)) {
                 best = op;
+                out->run = &m->run[i];
+            }
         }
         if (best == NULL)
             counts->no_gpu_op++;
@@ -327,26 +453,47 @@ static bool find_awaited(const mapper *m, const gar_import_call *call, awaited *
     case GAR_SYNC_NONE:
         return false;
     }
-    if (run == NULL) {
-        counts->no_gpu_op++;
-        return true;
-    }
     out->op = last_op(m, run, call->end_ns, launched_by);
     if (out->op == NULL)
         counts->no_gpu_op++;
-    out->named_stream = run->device * GAR_IMPORT_ID_LIMIT + run->stream;
+    out->run = run;
+    out->named = run;
     return true;
 }
 
-static uint64_t point_of(int name, uint32_t named_stream)
+/* The trace's stream id of a run: device × 65536 + stream for one process
+ * (UINT32_MAX when an id is too large), the run's index for several. */
+static uint32_t trace_stream(const mapper *m, const stream_run *run)
+{
+    if (m->im->processes > 1)
+        return (uint32_t)(run - m->run);
+    if (run->device >= GAR_IMPORT_ID_LIMIT || run->stream >= GAR_IMPORT_ID_LIMIT)
+        return UINT32_MAX;
+    return run->device * GAR_IMPORT_ID_LIMIT + run->stream;
+}
+
+static void le32(unsigned char out[4], uint32_t v)
+{
+    out[0] = (unsigned char)v;
+    out[1] = (unsigned char)(v >> 8);
+    out[2] = (unsigned char)(v >> 16);
+    out[3] = (unsigned char)(v >> 24);
+}
+
+static uint64_t point_of(const mapper *m, int name, uint32_t named_stream, uint32_t process)
 {
     const char *base = gar_import_sync_base(name);
-    unsigned char le[4] = { (unsigned char)named_stream, (unsigned char)(named_stream >> 8),
-                            (unsigned char)(named_stream >> 16),
-                            (unsigned char)(named_stream >> 24) };
+    unsigned char le[4];
+    le32(le, named_stream);
     /* FNV-1a, 64 bits: small, stable, and documented everywhere. */
     uint64_t h = gar_hash_bytes(GAR_HASH_OFFSET, base, strlen(base));
-    return gar_hash_bytes(h, le, sizeof le);
+    h = gar_hash_bytes(h, le, sizeof le);
+    if (m->im->processes > 1) {
+        /* Each process's (rank's) host loop is its own set of call sites. */
+        le32(le, (uint32_t)m->im->process_id[process]);
+        h = gar_hash_bytes(h, le, sizeof le);
+    }
+    return h;
 }
 
 static int row_by_start(const void *x, const void *y)
@@ -363,37 +510,33 @@ static int row_by_start(const void *x, const void *y)
 }
 
 /* Drops rows that would move their stream's submit or done backwards (calls
- * from several host threads can overlap), counting them.  Returns 0, or
- * -GAR_E_CAPACITY when memory runs out (rows are then half moved: the
- * caller drops the trace). */
+ * from several host threads can overlap), counting them.  The last submit and
+ * done of each stream sit in an open-addressed table, so this is linear in the
+ * rows whatever the number of streams.  Returns 0, or -GAR_E_CAPACITY when
+ * memory runs out (nothing is moved then). */
 static int keep_stream_order(gar_trace *t, gar_import_counts *counts, gar_error *err)
 {
     typedef struct {
+        bool used;
         uint32_t stream;
         uint64_t submit_ns, done_ns;
     } last;
-    last *seen = NULL;
-    size_t seen_n = 0, kept = 0;
+    size_t slots = 16;
+    while (slots < 2 * t->count)
+        slots *= 2;
+    last *seen = gar_calloc(slots, sizeof *seen);
+    if (seen == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "import stream table", "out of memory");
+    size_t kept = 0;
     for (size_t i = 0; i < t->count; i++) {
         gar_trace_row *row = &t->row[i];
-        last *s = NULL;
-        for (size_t j = 0; j < seen_n; j++)
-            if (seen[j].stream == row->stream)
-                s = &seen[j];
-        if (s == NULL) {
-            last *grown = gar_realloc(seen, (seen_n + 1) * sizeof *seen);
-            if (grown == NULL) {
-                /* Refused, never read as "out of order": the rows kept so
-                 * far were moved down, so the trace is no longer whole. */
-                gar_free(seen);
-                return gar_error_set(err, GAR_E_CAPACITY, 2, "import stream table",
-                                     "out of memory");
-            }
-            seen = grown;
-            s = &seen[seen_n++];
+        size_t at = (size_t)((row->stream * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (slots - 1);
+        while (seen[at].used && seen[at].stream != row->stream)
+            at = (at + 1) & (slots - 1);
+        last *s = &seen[at];
+        if (!s->used) {
+            s->used = true;
             s->stream = row->stream;
-            s->submit_ns = 0;
-            s->done_ns = 0;
         }
         if (row->submit_ns < s->submit_ns || row->done_ns < s->done_ns)
             continue;
@@ -414,8 +557,7 @@ static void sort_table(void *base, size_t count, size_t size, int (*order)(const
         qsort(base, count, size, order);
 }
 
-static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_counts *counts,
-                       gar_error *err)
+static int build_tables(mapper *m, gar_error *err)
 {
     gar_import *im = m->im;
     sort_table(im->op, im->ops, sizeof *im->op, op_by_stream);
@@ -424,18 +566,34 @@ static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_c
 
     m->run = gar_malloc((im->ops > 0 ? im->ops : 1) * sizeof *m->run);
     m->by_corr = gar_malloc((im->ops > 0 ? im->ops : 1) * sizeof *m->by_corr);
-    if (m->run == NULL || m->by_corr == NULL)
+    m->launch = gar_malloc((im->calls > 0 ? im->calls : 1) * sizeof *m->launch);
+    if (m->run == NULL || m->by_corr == NULL || m->launch == NULL)
         return gar_error_set(err, GAR_E_CAPACITY, 2, "import tables", "out of memory");
     for (size_t i = 0; i < im->ops; i++) {
         const gar_import_op *op = &im->op[i];
-        if (m->runs == 0 || m->run[m->runs - 1].device != op->device ||
-            m->run[m->runs - 1].stream != op->stream)
-            m->run[m->runs++] = (stream_run){ op->device, op->stream, i, 0 };
+        const stream_run *last = m->runs > 0 ? &m->run[m->runs - 1] : NULL;
+        if (last == NULL || last->process != op->process || last->device != op->device ||
+            last->stream != op->stream)
+            m->run[m->runs++] = (stream_run){ op->process, op->device, op->stream, i, 0 };
         m->run[m->runs - 1].count++;
         if (op->correlation != 0)
             m->by_corr[m->by_corr_count++] = op;
     }
     sort_table(m->by_corr, m->by_corr_count, sizeof *m->by_corr, op_ptr_by_correlation);
+    for (size_t i = 0; i < im->calls; i++)
+        if (find_op(m, im->call[i].process, im->call[i].correlation) != NULL)
+            m->launch[m->launches++] = &im->call[i];
+    sort_table(m->launch, m->launches, sizeof *m->launch, launch_by_thread);
+    return 0;
+}
+
+static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_counts *counts,
+                       gar_error *err)
+{
+    gar_import *im = m->im;
+    int rc = build_tables(m, err);
+    if (rc < 0)
+        return rc;
 
     gar_trace trace;
     gar_trace_init(&trace);
@@ -448,12 +606,13 @@ static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_c
         if (!find_awaited(m, call, &aw, counts) || aw.op == NULL)
             continue;
         const gar_import_op *op = aw.op;
-        const gar_import_call *launch = find_call(m, op->correlation);
+        const gar_import_call *launch = find_call(m, op->process, op->correlation);
         if (launch == NULL) {
             counts->no_launch++;
             continue;
         }
-        if (op->device >= GAR_IMPORT_ID_LIMIT || op->stream >= GAR_IMPORT_ID_LIMIT) {
+        uint32_t stream = trace_stream(m, aw.run);
+        if (stream == UINT32_MAX) {
             counts->no_stream++;
             continue;
         }
@@ -464,29 +623,32 @@ static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_c
             counts->inconsistent++;
             continue;
         }
-        uint32_t named = gar_import_sync_kind(call->name) == GAR_SYNC_DEVICE ? UINT32_MAX
-                                                                              : aw.named_stream;
+        uint32_t named = aw.named != NULL ? trace_stream(m, aw.named) : UINT32_MAX;
         gar_trace_row row = {
-            .point = point_of(call->name, named),
+            .point = point_of(m, call->name, named, call->process),
             .submit_ns = launch->start_ns,
             .start_ns = call->start_ns,
             .done_ns = op->end_ns,
-            .rows = 0,
-            .stream = op->device * GAR_IMPORT_ID_LIMIT + op->stream,
+            .rows = aw.inferred ? 1 : 0, /* a mark until the rows are kept; then 0 */
+            .stream = stream,
         };
-        int rc = gar_trace_append(&trace, &row, err);
+        rc = gar_trace_append(&trace, &row, err);
         if (rc < 0) {
             gar_trace_free(&trace);
             return rc;
         }
     }
     sort_table(trace.row, trace.count, sizeof *trace.row, row_by_start);
-    int kept = keep_stream_order(&trace, counts, err);
-    if (kept < 0) {
+    rc = keep_stream_order(&trace, counts, err);
+    if (rc < 0) {
         gar_trace_free(&trace);
-        return kept;
+        return rc;
     }
     counts->waits = trace.count;
+    for (size_t i = 0; i < trace.count; i++) {
+        counts->inferred_stream += trace.row[i].rows;
+        trace.row[i].rows = 0;
+    }
     if (trace.count == 0) {
         gar_trace_free(&trace);
         char fault[GAR_ERROR_ARG_BYTES];
@@ -504,7 +666,7 @@ static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_c
         trace.row[i].start_ns -= origin;
         trace.row[i].done_ns -= origin;
     }
-    int rc = gar_trace_check(&trace, name, err);
+    rc = gar_trace_check(&trace, name, err);
     if (rc < 0) {
         gar_trace_free(&trace);
         return rc;
@@ -513,9 +675,35 @@ static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_c
     return 0;
 }
 
-int gar_import_finish(gar_import *im, const char *name, gar_trace *out,
-                      gar_import_counts *counts, gar_error *err)
+/* The processes, and with several the qualified streams, for the header. */
+static int fill_legend(const mapper *m, gar_import_legend *legend, gar_error *err)
 {
+    const gar_import *im = m->im;
+    legend->process = gar_malloc((im->processes > 0 ? im->processes : 1) * sizeof *legend->process);
+    if (legend->process == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "import legend", "out of memory");
+    if (im->processes > 0)
+        memcpy(legend->process, im->process_id, im->processes * sizeof *legend->process);
+    legend->processes = im->processes;
+    if (im->processes <= 1)
+        return 0;
+    legend->stream = gar_malloc((m->runs > 0 ? m->runs : 1) * sizeof *legend->stream);
+    if (legend->stream == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "import legend", "out of memory");
+    for (size_t i = 0; i < m->runs; i++)
+        legend->stream[i] = (gar_import_stream_name){ (uint32_t)i,
+                                                      im->process_id[m->run[i].process],
+                                                      m->run[i].device, m->run[i].stream };
+    legend->streams = m->runs;
+    return 0;
+}
+
+int gar_import_finish_legend(gar_import *im, const char *name, gar_trace *out,
+                             gar_import_counts *counts, gar_import_legend *legend,
+                             gar_error *err)
+{
+    if (legend != NULL)
+        memset(legend, 0, sizeof *legend);
     if (im == NULL || out == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_finish",
                              im == NULL ? "im" : "out", "is NULL");
@@ -524,9 +712,23 @@ int gar_import_finish(gar_import *im, const char *name, gar_trace *out,
     if (counts == NULL)
         counts = &local;
     memset(counts, 0, sizeof *counts);
-    mapper m = { im, NULL, 0, NULL, 0 };
+    mapper m = { .im = im };
     int rc = map_records(&m, name != NULL ? name : "profile", out, counts, err);
+    if (rc == 0 && legend != NULL) {
+        rc = fill_legend(&m, legend, err);
+        if (rc < 0) {
+            gar_import_legend_free(legend);
+            gar_trace_free(out);
+        }
+    }
     gar_free(m.run);
     gar_free(m.by_corr);
+    gar_free(m.launch);
     return rc;
+}
+
+int gar_import_finish(gar_import *im, const char *name, gar_trace *out,
+                      gar_import_counts *counts, gar_error *err)
+{
+    return gar_import_finish_legend(im, name, out, counts, NULL, err);
 }

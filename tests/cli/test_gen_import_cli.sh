@@ -85,15 +85,46 @@ grep -q '^error 13 (InvalidTrace)' "$tmp/err" || fail "bad JSON is not InvalidTr
 expect 2 "$gar" import kineto "$tmp/none.json"
 grep -q '^error 12 (Io)' "$tmp/err" || fail "a missing file is not an Io error"
 expect 2 "$gar" import chrome "$fixtures/kineto/event_sync.json"
+
+# A 2.0-era profile: inferred streams by default, today's strict rule with --no-infer.
+expect 0 "$gar" import kineto "$fixtures/kineto/train_pt20.json"
+grep -q '^waits: 174$' "$tmp/err" || fail "the pre-2.1 profile did not keep 174 waits"
+grep -q '^inferred_stream: 144$' "$tmp/err" || fail "inferred_stream not on stderr"
+grep -q '^# sync calls 178, waits 174, inferred_stream 144;' "$tmp/out" ||
+    fail "inferred_stream not in the header"
+expect 0 "$gar" import kineto "$fixtures/kineto/train_pt20.json" --no-infer
+grep -q '^waits: 30$' "$tmp/err" || fail "--no-infer did not restore the strict count"
+# Two ranks: rank-qualified streams, listed in the header.
+expect 0 "$gar" import kineto "$fixtures/kineto/event_sync.json" "$fixtures/kineto/event_sync.json"
+grep -q '^waits: 8$' "$tmp/err" || fail "two ranks did not make twice the waits"
+grep -q '^# ranks: 0 1$' "$tmp/out" || fail "the header does not list the ranks"
+grep -q '^# stream 1: rank 1 device 0 stream 7$' "$tmp/out" || fail "rank 1's stream not named"
+expect 2 "$gar" import kineto "$fixtures/kineto/event_sync.json" --process 3
+expect 2 "$gar" import nsys a.sqlite b.sqlite
 expect 2 "$gar" import kineto
 expect 0 "$gar" import --help
 
 # --- import nsys (needs the sqlite3 shell to build the fixture) ---
 if command -v sqlite3 >/dev/null 2>&1; then
     sqlite3 "$tmp/r.sqlite" <"$fixtures/nsys/two_streams.sql" || fail "fixture SQL does not load"
+    expect 0 "$gar" import nsys "$tmp/r.sqlite" --no-infer
+    grep -q '^waits: 3$' "$tmp/err" || fail "nsys import --no-infer did not count 3 waits"
+    grep -q '^inferred_stream: 0$' "$tmp/err" || fail "--no-infer inferred a stream"
     expect 0 "$gar" import nsys "$tmp/r.sqlite"
-    grep -q '^waits: 3$' "$tmp/err" || fail "nsys import did not count 3 waits"
+    grep -q '^waits: 4$' "$tmp/err" || fail "nsys import did not count 4 waits"
+    grep -q '^inferred_stream: 1$' "$tmp/err" || fail "the event sync's stream was not inferred"
+    grep -q '^# processes: 0$' "$tmp/out" || fail "the header does not list the process"
     grep -q '^514176635145694834,5200,5400,8500,7$' "$tmp/out" || fail "nsys device sync row"
+    sqlite3 "$tmp/p.sqlite" <"$fixtures/nsys/two_processes.sql" || fail "fixture SQL does not load"
+    expect 0 "$gar" import nsys "$tmp/p.sqlite"
+    grep -q '^# processes: 100 200$' "$tmp/out" || fail "the header does not list the processes"
+    grep -q '^# stream 3: process 200 device 0 stream 13$' "$tmp/out" || fail "stream 3 not named"
+    expect 0 "$gar" import nsys "$tmp/p.sqlite" --process 100
+    grep -q '^waits: 2$' "$tmp/err" || fail "--process 100 did not keep its 2 waits"
+    grep -q '^4736720261508363923,0,300,4500,7$' "$tmp/out" || fail "--process 100 stream 7 row"
+    expect 2 "$gar" import nsys "$tmp/p.sqlite" --process 300
+    grep -q 'process 300 is not in the export' "$tmp/err" || fail "an absent pid not refused"
+    expect 2 "$gar" import nsys "$tmp/p.sqlite" --process x
     sqlite3 "$tmp/r.sqlite" "DROP TABLE CUPTI_ACTIVITY_KIND_RUNTIME"
     expect 2 "$gar" import nsys "$tmp/r.sqlite"
     grep -q 'CUPTI_ACTIVITY_KIND_RUNTIME' "$tmp/err" || fail "missing table not named"

@@ -54,6 +54,27 @@ static int read_nsys(reader *r, void *out, gar_error *err)
     return gar_import_nsys_file(r->path, out, NULL, err);
 }
 
+/* Two ranks (the same file twice) and the header's legend, which must be
+ * empty after a refusal. */
+static int read_kineto_ranks(reader *r, void *out, gar_error *err)
+{
+    const char *paths[] = { r->path, r->path };
+    gar_import_legend legend;
+    int rc = gar_import_kineto_files(paths, 2, NULL, out, NULL, &legend, err);
+    assert_true(rc == 0 || (legend.process == NULL && legend.stream == NULL));
+    gar_import_legend_free(&legend);
+    return rc;
+}
+
+static int read_nsys_legend(reader *r, void *out, gar_error *err)
+{
+    gar_import_legend legend;
+    int rc = gar_import_nsys_file_with(r->path, NULL, out, NULL, &legend, err);
+    assert_true(rc == 0 || (legend.process == NULL && legend.stream == NULL));
+    gar_import_legend_free(&legend);
+    return rc;
+}
+
 static int read_spec(reader *r, void *out, gar_error *err)
 {
     return gar_sweep_spec_load(r->path, out, err);
@@ -174,13 +195,15 @@ static void the_kineto_importer(void **state)
                      trace_same, trace_release };
         every_allocation_fails_cleanly(&r);
     }
+    reader ranks = { "two ranks", fixture_path("kineto/event_sync.json"), false,
+                     read_kineto_ranks, trace_empty, trace_same, trace_release };
+    every_allocation_fails_cleanly(&ranks);
 }
 
-static void the_nsys_importer(void **state)
+static void nsys_fixture(const char *name, int (*run)(reader *, void *, gar_error *))
 {
-    (void)state;
     char sql_path[1024];
-    snprintf(sql_path, sizeof sql_path, "%s", fixture_path("nsys/two_streams.sql"));
+    snprintf(sql_path, sizeof sql_path, "%s", fixture_path(name));
     FILE *f = fopen(sql_path, "rb");
     assert_non_null(f);
     static char sql[1 << 16];
@@ -194,10 +217,16 @@ static void the_nsys_importer(void **state)
     assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
-    reader r = { "nsys importer", db_path, true, read_nsys, trace_empty, trace_same,
-                 trace_release };
+    reader r = { name, db_path, true, run, trace_empty, trace_same, trace_release };
     every_allocation_fails_cleanly(&r);
     unlink(db_path);
+}
+
+static void the_nsys_importer(void **state)
+{
+    (void)state;
+    nsys_fixture("nsys/two_streams.sql", read_nsys);
+    nsys_fixture("nsys/two_processes.sql", read_nsys_legend);
 }
 
 static void the_sweep_spec_reader(void **state)

@@ -101,12 +101,28 @@ static void float_timestamps_keep_their_nanoseconds(void **state)
     };
     const char *names[] = { "float_ts.json", "float_ts.json.gz" };
     for (int i = 0; i < 2; i++) {
+        /* Strict: the last stream sync has no cuda_sync and two streams exist. */
+        char *path = fixture(names[i]);
+        const char *paths[] = { path };
+        gar_import_options strict = { .no_infer = true };
         gar_import_counts c;
-        gar_trace t = import_ok(names[i], &c);
+        gar_trace t;
+        assert_int_equal(gar_import_kineto_files(paths, 1, &strict, &t, &c, NULL, NULL), 0);
         assert_rows(&t, want, 2);
         assert_int_equal(c.sync_calls, 4);
         assert_int_equal(c.no_stream, 1);
         assert_int_equal(c.no_launch, 1);
+        assert_int_equal(c.inferred_stream, 0);
+        gar_trace_free(&t);
+        free(path);
+        /* Inferred: the same thread's last launch was the copy on stream 7. */
+        const gar_trace_row inferred[] = {
+            want[0], want[1], { P_STREAM_SYNC_7, 59000, 79000, 69001, 0, 7 },
+        };
+        t = import_ok(names[i], &c);
+        assert_rows(&t, inferred, 3);
+        assert_int_equal(c.no_stream, 0);
+        assert_int_equal(c.inferred_stream, 1);
         gar_trace_free(&t);
     }
 }
@@ -357,6 +373,230 @@ static void io_failures_are_coded(void **state)
     assert_int_equal(t.count, 0);
 }
 
+static bool has_row(const gar_trace *t, const gar_trace_row *row)
+{
+    for (size_t i = 0; i < t->count; i++)
+        if (memcmp(&t->row[i], row, sizeof *row) == 0)
+            return true;
+    return false;
+}
+
+/* A PyTorch 2.0-era training run (no cuda_sync events; see
+ * make_train_profiles.py) and the same run as 2.1 records it: inference
+ * keeps at least 90% of the synchronizing calls, and every row it makes is
+ * the row the sync records give. */
+static void a_pre_2_1_profile_keeps_its_waits(void **state)
+{
+    (void)state;
+    gar_import_counts c20, c21, strict;
+    gar_trace t20 = import_ok("train_pt20.json", &c20);
+    gar_trace t21 = import_ok("train_pt21.json", &c21);
+    assert_int_equal(c21.sync_calls, 178);
+    assert_int_equal(c21.waits, 178);
+    assert_int_equal(c21.inferred_stream, 0);
+    assert_int_equal(c20.sync_calls, 178);
+    assert_true(c20.waits * 10 >= c20.sync_calls * 9);
+    assert_int_equal(c20.waits, 174);
+    assert_int_equal(c20.inferred_stream, 144); /* 6 stream/event syncs a step, 24 steps */
+    assert_int_equal(c20.no_stream, 4);         /* the logger thread launched nothing */
+    for (size_t i = 0; i < t20.count; i++)
+        assert_true(has_row(&t21, &t20.row[i]));
+    gar_trace_free(&t20);
+
+    /* Strict, only the blocking copies and the device syncs remain. */
+    char *path = fixture("train_pt20.json");
+    const char *paths[] = { path };
+    gar_import_options no_infer = { .no_infer = true };
+    assert_int_equal(gar_import_kineto_files(paths, 1, &no_infer, &t20, &strict, NULL, NULL), 0);
+    assert_int_equal(strict.waits, 30);
+    assert_int_equal(strict.no_stream, 148);
+    free(path);
+    gar_trace_free(&t20);
+    gar_trace_free(&t21);
+}
+
+/* Two ranks' files (the same run twice, so every correlation id and stream
+ * collides) make one trace: each rank's rows are its own, on its own
+ * streams, at its own points. */
+static void ranks_are_kept_apart(void **state)
+{
+    (void)state;
+    gar_import_counts one, two;
+    gar_trace single = import_ok("train_pt21.json", &one);
+    char *path = fixture("train_pt21.json");
+    const char *paths[] = { path, path };
+    gar_trace t;
+    gar_import_legend legend;
+    gar_error err;
+    assert_int_equal(gar_import_kineto_files(paths, 2, NULL, &t, &two, &legend, &err), 0);
+    free(path);
+    assert_int_equal(t.count, 2 * single.count);
+    assert_int_equal(two.sync_calls, 2 * one.sync_calls);
+    assert_int_equal(legend.processes, 2);
+    assert_int_equal(legend.process[0], 0);
+    assert_int_equal(legend.process[1], 1);
+    assert_int_equal(legend.streams, 12); /* six streams a rank */
+    for (size_t i = 0; i < legend.streams; i++) {
+        assert_int_equal(legend.stream[i].id, i);
+        assert_int_equal(legend.stream[i].process, i / 6);
+    }
+    /* Rows of rank 0 are on streams 0..5, of rank 1 on 6..11; the two sets
+     * of points do not meet; each rank has as many rows as alone. */
+    size_t rank1 = 0;
+    for (size_t i = 0; i < t.count; i++) {
+        assert_true(t.row[i].stream < 12);
+        bool r1 = t.row[i].stream >= 6;
+        rank1 += r1;
+        for (size_t j = 0; j < i; j++)
+            if ((t.row[j].stream >= 6) != r1)
+                assert_true(t.row[j].point != t.row[i].point);
+    }
+    assert_int_equal(rank1, single.count);
+    gar_import_legend_free(&legend);
+    gar_trace_free(&t);
+    gar_trace_free(&single);
+}
+
+/* An id that does not fit its type is refused, naming the event and key,
+ * never wrapped, truncated or replaced by pid/tid. */
+static void ids_that_do_not_fit_are_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args;
+        const char *key, *fault;
+    } cases[] = {
+        { "\"correlation\": 18446744073709551628", "args.correlation", "not an integer" },
+        { "\"correlation\": -3", "args.correlation", "negative" },
+        { "\"correlation\": \"12\"", "args.correlation", "not a JSON integer" },
+        { "\"stream\": 1180591620717411303424", "args.stream", "not an integer" },
+        { "\"stream\": \"7\"", "args.stream", "not a JSON integer" },
+        { "\"stream\": 7.5", "args.stream", "not an integer" },
+        { "\"stream\": 7e0", "args.stream", "not an integer" },
+        { "\"stream\": true", "args.stream", "not a JSON integer" },
+        { "\"stream\": null", "args.stream", "not a JSON integer" },
+        { "\"stream\": [7]", "args.stream", "not a JSON integer" },
+        { "\"stream\": -1", "args.stream", "negative" },
+        { "\"stream\": 4294967295", "args.stream", "past 2^32 - 2" },
+        { "\"device\": {\"id\": 0}", "args.device", "not a JSON integer" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"pid\": 0,"
+                 " \"tid\": 7, \"ts\": 1, \"dur\": 3, \"args\": {%s}}]}",
+                 cases[i].args);
+        gar_error err;
+        assert_int_equal(import_text(text, &err), -GAR_E_INVALID_TRACE);
+        assert_string_equal(err.argv[1], "event 1");
+        assert_string_equal(err.argv[2], cases[i].key);
+        if (strstr(err.argv[3], cases[i].fault) == NULL)
+            fail_msg("case %zu: '%s' does not say '%s'", i, err.argv[3], cases[i].fault);
+    }
+    /* The largest ids that fit are read as they are. */
+    const char *fits =
+        "{\"traceEvents\": ["
+        "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"tid\":1,"
+        "\"ts\":1,\"dur\":1,\"args\":{\"correlation\":18446744073709551615}},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":2,\"dur\":5,\"args\":{\"device\":0,"
+        "\"stream\":4294967294,\"correlation\":18446744073709551615}},"
+        "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaDeviceSynchronize\",\"tid\":1,"
+        "\"ts\":3,\"dur\":5,\"args\":{\"correlation\":7}}]}";
+    gar_trace t;
+    gar_import_counts c;
+    assert_int_equal(gar_import_kineto_memory(fits, strlen(fits), "m", &t, &c, NULL),
+                     -GAR_E_INVALID_TRACE); /* the stream id is past the trace's 65536 */
+    assert_int_equal(c.no_stream, 1);
+    /* A cuda_sync's -1 means none. */
+    const char *none = "{\"traceEvents\": [{\"ph\":\"X\",\"cat\":\"cuda_sync\",\"ts\":0,"
+                       "\"dur\":0,\"args\":{\"stream\":-1,\"wait_on_stream\":-1,"
+                       "\"wait_on_cuda_event_record_corr_id\":-1,\"correlation\":3}}]}";
+    gar_error err;
+    assert_int_equal(import_text(none, &err), -GAR_E_INVALID_TRACE);
+    assert_non_null(strstr(err.argv[3], "no host call waited"));
+}
+
+/* A JSON text with a `len`-byte token of `fill` (a string when `quoted`) as
+ * an ignored args value on line 3. */
+static char *with_long_token(size_t len, char fill, bool quoted, size_t *size)
+{
+    const char *head =
+        "{\"traceEvents\": [\n"
+        "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"tid\":1,"
+        "\"ts\":1,\"dur\":1,\"args\":{\"correlation\":1}},\n"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":2,\"dur\":5,\"args\":{\"note\": ";
+    const char *tail =
+        ", \"device\":0,\"stream\":7,\"correlation\":1}},\n"
+        "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaDeviceSynchronize\",\"tid\":1,"
+        "\"ts\":3,\"dur\":5,\"args\":{\"correlation\":2}}]}\n";
+    size_t n = strlen(head) + len + 2 + strlen(tail);
+    char *text = malloc(n + 1);
+    size_t at = (size_t)sprintf(text, "%s", head);
+    if (quoted)
+        text[at++] = '"';
+    memset(text + at, fill, len);
+    at += len;
+    if (quoted)
+        text[at++] = '"';
+    at += (size_t)sprintf(text + at, "%s", tail);
+    *size = at;
+    return text;
+}
+
+/* A string or number longer than 1 MiB is refused at its start (line 3, the
+ * column after "note": ); one of exactly 1 MiB is read. */
+static void tokens_past_1_mib_are_refused(void **state)
+{
+    (void)state;
+    const size_t column = strlen("{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":2,\"dur\":5,"
+                                 "\"args\":{\"note\": ") + 1;
+    char want_column[24];
+    snprintf(want_column, sizeof want_column, "%zu", column);
+    static const struct {
+        char fill;
+        bool quoted;
+        const char *what;
+    } kinds[] = { { 'a', true, "string" }, { '7', false, "number" } };
+    for (size_t k = 0; k < 2; k++) {
+        size_t size;
+        /* A quoted token's length counts its quotes. */
+        size_t fits = GAR_IMPORT_TOKEN_MAX - (kinds[k].quoted ? 2 : 0);
+        char *text = with_long_token(fits, kinds[k].fill, kinds[k].quoted, &size);
+        gar_trace t;
+        gar_error err;
+        int rc = gar_import_kineto_memory(text, size, "long.json", &t, NULL, &err);
+        if (rc != 0) {
+            char msg[512];
+            gar_error_format(&err, msg, sizeof msg);
+            fail_msg("%s: %s", kinds[k].what, msg);
+        }
+        assert_int_equal(t.count, 1);
+        gar_trace_free(&t);
+        free(text);
+
+        text = with_long_token(fits + 1, kinds[k].fill, kinds[k].quoted, &size);
+        assert_int_equal(gar_import_kineto_memory(text, size, "long.json", &t, NULL, &err),
+                         -GAR_E_INVALID_TRACE);
+        assert_string_equal(err.argv[0], "long.json");
+        assert_string_equal(err.argv[1], "3");
+        assert_string_equal(err.argv[2], want_column);
+        assert_non_null(strstr(err.argv[3], kinds[k].what));
+        assert_non_null(strstr(err.argv[3], "longer than 1048576 bytes"));
+        assert_int_equal(t.count, 0);
+        free(text);
+    }
+    /* Escaped quotes do not end a string early. */
+    size_t size;
+    char *text = with_long_token(GAR_IMPORT_TOKEN_MAX, '\\', true, &size);
+    gar_error err;
+    gar_trace t;
+    assert_int_equal(gar_import_kineto_memory(text, size, "long.json", &t, NULL, &err),
+                     -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[1], "3");
+    assert_string_equal(err.argv[2], want_column);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -368,6 +608,10 @@ int main(void)
         cmocka_unit_test(bad_json_is_refused_with_its_place),
         cmocka_unit_test(a_long_profile_streams_through_blocks),
         cmocka_unit_test(io_failures_are_coded),
+        cmocka_unit_test(a_pre_2_1_profile_keeps_its_waits),
+        cmocka_unit_test(ranks_are_kept_apart),
+        cmocka_unit_test(ids_that_do_not_fit_are_refused),
+        cmocka_unit_test(tokens_past_1_mib_are_refused),
     };
     return cmocka_run_group_tests_name("import_kineto", tests, NULL, NULL);
 }
