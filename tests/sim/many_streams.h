@@ -49,8 +49,9 @@ static inline int many_streams_serial(gar_trace *t, uint64_t waits, uint32_t str
     return 0;
 }
 
-/* `waits` waits 10 µs apart, each on a stream drawn at random of `streams`,
- * with work of 1 µs to 200 ms submitted up to 5 ms before: streams queue
+/* `waits` waits 10 µs apart: the first `streams` on every stream once, in
+ * a scrambled order (when there are that many waits), the rest each on a
+ * stream drawn at random, all with work of 1 µs to 200 ms submitted up to 5 ms before: streams queue
  * their work (an item often starts when its stream's previous one is done,
  * not when it was submitted), and completions come in no global order.
  * Returns 0, or a negative code with the trace empty. */
@@ -64,7 +65,10 @@ static inline int many_streams_queued(gar_trace *t, uint64_t waits, uint32_t str
     int rc = last_submit != NULL && last_done != NULL ? 0 : -GAR_E_CAPACITY;
     gar_prng g = gar_prng_seeded(seed);
     for (uint64_t i = 0; rc == 0 && i < waits; i++) {
-        uint32_t k = (uint32_t)gar_prng_below(&g, streams);
+        /* 7919 is a prime that divides no stream count used here, so the
+         * first `streams` waits visit every stream once. */
+        uint32_t k = i < streams ? (uint32_t)(i * 7919 % streams)
+                                 : (uint32_t)gar_prng_below(&g, streams);
         uint64_t start = 5000000 + 10000 * i;
         uint64_t submit = start - gar_prng_below(&g, 5000000);
         if (submit < last_submit[k])
