@@ -1,13 +1,13 @@
-/* sim/sim_device.h — a simulated device: in-order streams on one completion line.
+/* sim/sim_device.h — a simulated device: in-order streams, a completion line per eight.
  *
  * Each stream executes its work items in the order they were enqueued: an
  * item submitted at `submit` that takes `duration` completes at
  * max(submit, the stream's previous completion) + duration.  Its status turns
  * done at that instant.  Arming an item enqueues, behind it, the store of
- * the stream's next sequence number into the stream's slot of the device's
- * line; the store lands store_delay_ns after the later of the completion and
+ * the stream's next sequence number into the stream's word (below); the
+ * store lands store_delay_ns after the later of the completion and
  * the arm (a store cannot land before it was enqueued).  The simulator's
- * host reads the line only through gar_line_load, as a real host would.
+ * host reads the lines only through gar_line_load, as a real host would.
  *
  * Faults are chosen per item when it is enqueued:
  *   ERROR       from its completion on, the status query answers
@@ -19,7 +19,7 @@
  *   LATE_STORE  the store lands late_store_ns after it otherwise would.
  *
  * Time is the caller's: every call takes the virtual `now`, and the device
- * changes only when told (a store lands in the line on the first call whose
+ * changes only when told (a store lands in its line on the first call whose
  * `now` is at or past it).  One pending store per stream is kept: arming an
  * item while its stream's earlier store is still in flight keeps stores in
  * order (the new one lands no earlier than the old) and the old value is
@@ -135,7 +135,7 @@ static inline int gar_sim_device_status(gar_sim_device *dev, const gar_sim_work 
  * enqueues a second store, as a port would. */
 void gar_sim_device_arm(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now);
 
-/* Lets the device reach `now`: every store due by then lands in the line. */
+/* Lets the device reach `now`: every store due by then lands in its line. */
 static inline void gar_sim_device_advance(gar_sim_device *dev, gar_mono_ns now);
 
 /* The fault's name ("none", "error", "hang", "lost-store", "late-store"),
