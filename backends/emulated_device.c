@@ -19,14 +19,17 @@
 /* One item as its port sees it: the port's context. */
 typedef struct item_port {
     gar_emulated_device *dev;
-    size_t index; /* in the schedule, for messages */
-    gar_slot slot; /* the stream's slot */
-    uint64_t seq;  /* the item's number on its stream, from 1: the value its store writes */
+    size_t index;    /* in the schedule, for messages */
+    unsigned stream;
+    gar_line *line;  /* the stream's line */
+    gar_slot slot;   /* the stream's word of it */
+    uint64_t seq;    /* the item's number on its stream, from 1: the value its store writes */
 } item_port;
 
 struct gar_emulated_device {
-    gar_line line; /* first: the device is allocated 64-byte aligned */
-    _Atomic uint64_t completed[GAR_EMULATED_STREAMS_MAX]; /* items finished per stream */
+    gar_line *lines;             /* one per eight streams, 64-byte aligned */
+    _Atomic uint64_t *completed; /* items finished, per stream */
+    unsigned streams;
     atomic_bool stopped;
     pthread_mutex_t mutex; /* guards nothing but the wait on `changed` */
     pthread_cond_t changed; /* broadcast after every bump, and on stop */
@@ -50,7 +53,7 @@ static void item_completed(void *ctx, size_t index, gar_mono_ns stored_at)
      * The broadcast then comes under the mutex, so a blocked waiter that
      * checked the counter before this store is already waiting (it holds the
      * mutex from its check to its wait) and cannot miss it. */
-    atomic_store_explicit(&dev->completed[item->slot.index], item->seq, memory_order_release);
+    atomic_store_explicit(&dev->completed[item->stream], item->seq, memory_order_release);
     pthread_mutex_lock(&dev->mutex);
     pthread_cond_broadcast(&dev->changed);
     pthread_mutex_unlock(&dev->mutex);
@@ -60,7 +63,7 @@ static void item_completed(void *ctx, size_t index, gar_mono_ns stored_at)
 
 static bool item_done(const item_port *item)
 {
-    return atomic_load_explicit(&item->dev->completed[item->slot.index], memory_order_acquire) >=
+    return atomic_load_explicit(&item->dev->completed[item->stream], memory_order_acquire) >=
            item->seq;
 }
 
@@ -108,7 +111,7 @@ static int port_arm(void *ctx, gar_descriptor *word, gar_error *err)
 {
     (void)err;
     const item_port *item = ctx;
-    *word = (gar_descriptor){ .line = &item->dev->line, .slot = item->slot, .target = item->seq };
+    *word = (gar_descriptor){ .line = item->line, .slot = item->slot, .target = item->seq };
     return 0;
 }
 
@@ -154,6 +157,8 @@ static int no_memory(gar_error *err)
 
 static void device_free(gar_emulated_device *dev)
 {
+    free(dev->lines);
+    free(dev->completed);
     free(dev->items);
     free(dev->by_time);
     free(dev->stored_at);
@@ -161,21 +166,37 @@ static void device_free(gar_emulated_device *dev)
 }
 
 /* Sorts `order` (item indices) by completion time, stably: a stream's items
- * keep their order, so its stores carry increasing numbers.  Insertion sort
- * on runs that are nearly sorted already (a trace's waits come in time
- * order); set-up only. */
-static void sort_by_time(size_t *order, const gar_emulated_item *schedule, size_t count)
+ * keep their order, so its stores carry increasing numbers.  A bottom-up
+ * merge sort through `tmp` (count indices): O(count log count) whatever
+ * the interleaving, where an insertion sort took O(count^2) on streams
+ * whose times cross.  A run already in order costs one comparison a merge
+ * step. */
+static void sort_by_time(size_t *order, size_t *tmp, const gar_emulated_item *schedule,
+                         size_t count)
 {
     for (size_t i = 0; i < count; i++)
         order[i] = i;
-    for (size_t i = 1; i < count; i++) {
-        size_t moving = order[i], j = i;
-        while (j > 0 && schedule[order[j - 1]].done_at > schedule[moving].done_at) {
-            order[j] = order[j - 1];
-            j--;
+    size_t *from = order, *to = tmp;
+    for (size_t width = 1; width < count; width *= 2) {
+        for (size_t lo = 0; lo < count; lo += 2 * width) {
+            size_t mid = lo + width < count ? lo + width : count;
+            size_t hi = mid + width < count ? mid + width : count;
+            size_t a = lo, b = mid, k = lo;
+            /* Ties take the left run first: that is what keeps it stable. */
+            while (a < mid && b < hi)
+                to[k++] = schedule[from[b]].done_at < schedule[from[a]].done_at ? from[b++]
+                                                                                : from[a++];
+            while (a < mid)
+                to[k++] = from[a++];
+            while (b < hi)
+                to[k++] = from[b++];
         }
-        order[j] = moving;
+        size_t *swap = from;
+        from = to;
+        to = swap;
     }
+    if (from != order)
+        memcpy(order, from, count * sizeof *order);
 }
 
 int gar_emulated_device_start(gar_emulated_device **out, const gar_emulated_item *schedule,
@@ -187,31 +208,28 @@ int gar_emulated_device_start(gar_emulated_device **out, const gar_emulated_item
         return refuse(err, "schedule", "is NULL");
     if (count == 0)
         return refuse(err, "count", "is 0 (a device needs work)");
-    gar_mono_ns last[GAR_EMULATED_STREAMS_MAX] = { 0 };
+    /* A bound on the streams that bounds the memory by the schedule. */
+    const size_t stream_limit = count > GAR_LINE_WORDS ? count : GAR_LINE_WORDS;
+    unsigned streams = 0;
     for (size_t i = 0; i < count; i++) {
-        char what[96];
         unsigned s = schedule[i].stream;
-        if (s >= GAR_EMULATED_STREAMS_MAX) {
-            snprintf(what, sizeof what, "has item %zu on stream %u (streams are 0..%u)", i, s,
-                     GAR_EMULATED_STREAMS_MAX - 1);
-            return refuse(err, "schedule", what);
-        }
-        if (schedule[i].done_at < last[s]) {
+        if (s >= stream_limit) {
+            char what[128];
             snprintf(what, sizeof what,
-                     "has item %zu due before the item before it on stream %u", i, s);
+                     "has item %zu on stream %u (streams are 0..%zu: number them densely)", i,
+                     s, stream_limit - 1);
             return refuse(err, "schedule", what);
         }
-        last[s] = schedule[i].done_at;
+        streams = s + 1 > streams ? s + 1 : streams;
     }
 
-    size_t bytes = sizeof(gar_emulated_device); /* a multiple of the line's 64 */
-    gar_emulated_device *dev = aligned_alloc(GAR_LINE_BYTES, bytes);
+    gar_emulated_device *dev = calloc(1, sizeof *dev);
     if (dev == NULL)
         return no_memory(err);
-    memset(dev, 0, bytes);
-    gar_line_init(&dev->line);
-    for (unsigned s = 0; s < GAR_EMULATED_STREAMS_MAX; s++)
-        atomic_init(&dev->completed[s], 0);
+    size_t lines = ((size_t)streams + GAR_LINE_WORDS - 1) / GAR_LINE_WORDS;
+    dev->lines = aligned_alloc(GAR_LINE_BYTES, lines * sizeof *dev->lines);
+    dev->completed = calloc(streams, sizeof *dev->completed);
+    dev->streams = streams;
     atomic_init(&dev->stopped, false);
     dev->park = park;
     dev->count = count;
@@ -219,29 +237,62 @@ int gar_emulated_device_start(gar_emulated_device **out, const gar_emulated_item
     dev->by_time = calloc(count, sizeof *dev->by_time);
     dev->stored_at = calloc(count, sizeof *dev->stored_at);
     gar_store *stores = calloc(count, sizeof *stores);
-    if (dev->items == NULL || dev->by_time == NULL || dev->stored_at == NULL || stores == NULL) {
+    /* Per stream, scratch: the latest time seen, then the next number. */
+    gar_mono_ns *last = calloc(streams, sizeof *last);
+    if (dev->lines == NULL || dev->completed == NULL || dev->items == NULL ||
+        dev->by_time == NULL || dev->stored_at == NULL || stores == NULL || last == NULL) {
         free(stores);
+        free(last);
         device_free(dev);
         return no_memory(err);
     }
+    for (size_t i = 0; i < count; i++) {
+        unsigned s = schedule[i].stream;
+        if (schedule[i].done_at < last[s]) {
+            char what[96];
+            snprintf(what, sizeof what,
+                     "has item %zu due before the item before it on stream %u", i, s);
+            free(stores);
+            free(last);
+            device_free(dev);
+            return refuse(err, "schedule", what);
+        }
+        last[s] = schedule[i].done_at;
+    }
+    for (size_t l = 0; l < lines; l++)
+        gar_line_init(&dev->lines[l]);
+    for (unsigned s = 0; s < streams; s++) {
+        atomic_init(&dev->completed[s], 0);
+        last[s] = 0;
+    }
 
-    uint64_t next_seq[GAR_EMULATED_STREAMS_MAX] = { 0 };
     for (size_t i = 0; i < count; i++) {
         unsigned s = schedule[i].stream;
         dev->items[i] = (item_port){
             .dev = dev,
             .index = i,
-            .slot = { .index = (uint8_t)s },
-            .seq = ++next_seq[s],
+            .stream = s,
+            .line = &dev->lines[s / GAR_LINE_WORDS],
+            .slot = { .index = (uint8_t)(s % GAR_LINE_WORDS) },
+            .seq = ++last[s],
         };
     }
-    sort_by_time(dev->by_time, schedule, count);
+    free(last);
+    size_t *scratch = malloc(count * sizeof *scratch);
+    if (scratch == NULL) {
+        free(stores);
+        device_free(dev);
+        return no_memory(err);
+    }
+    sort_by_time(dev->by_time, scratch, schedule, count);
+    free(scratch);
     for (size_t k = 0; k < count; k++) {
         const item_port *item = &dev->items[dev->by_time[k]];
         stores[k] = (gar_store){
             .slot = item->slot,
             .value = item->seq,
             .at = schedule[dev->by_time[k]].done_at,
+            .line = item->line,
         };
     }
 
@@ -263,8 +314,8 @@ int gar_emulated_device_start(gar_emulated_device **out, const gar_emulated_item
         .notify_ctx = dev,
         .cpu = cpu,
     };
-    rc = gar_store_thread_start_with(&dev->thread, &dev->line, stores, count, &thread_options,
-                                     err);
+    rc = gar_store_thread_start_with(&dev->thread, &dev->lines[0], stores, count,
+                                     &thread_options, err);
     free(stores); /* the thread keeps its own copy */
     if (rc < 0) {
         pthread_cond_destroy(&dev->changed);
@@ -292,10 +343,10 @@ int gar_emulated_device_port(gar_emulated_device *dev, size_t item, gar_port *ou
     return 0;
 }
 
-gar_line *gar_emulated_device_line(gar_emulated_device *dev)
+gar_line *gar_emulated_device_line(gar_emulated_device *dev, unsigned stream)
 {
     assert(dev != NULL);
-    return &dev->line;
+    return stream < dev->streams ? &dev->lines[stream / GAR_LINE_WORDS] : NULL;
 }
 
 int gar_emulated_device_stop(gar_emulated_device *dev, gar_error *err)

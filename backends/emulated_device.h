@@ -2,8 +2,9 @@
  * that completes scheduled work in real time, behind a completion port.
  *
  * The device is given, up front, the work it will run: one item per wait,
- * each on a stream (0..7, also its slot of the device's line) and with the
- * host time it completes at.  A store thread (store_thread.h) plays it open
+ * each on a stream and with the host time it completes at.  Any number of
+ * streams: stream s owns word s % 8 of the device's line s / 8 (one line
+ * per eight streams), so a stream's word is never shared.  A store thread (store_thread.h) plays it open
  * loop: at each item's time it stores the stream's next sequence number into
  * the stream's slot (release order), then marks the item complete.  Nothing a
  * waiter does moves the schedule, as nothing a host does moves a GPU's clock.
@@ -33,8 +34,9 @@
  *          until `until`; 1 when the word reached the target.
  * Ports of items may be used from any thread, concurrently.
  *
- * Ownership: start copies the schedule and allocates the device (its line
- * included); the idle is borrowed and must outlive the device.  Every started
+ * Ownership: start copies the schedule and allocates the device (its lines
+ * and a status counter per stream included: 16 bytes a stream, plus about
+ * 80 bytes an item); the idle is borrowed and must outlive the device.  Every started
  * device is finished exactly once, which joins the thread and frees it; ports
  * handed out must not be used after that. */
 #ifndef GAR_EMULATED_DEVICE_H
@@ -49,12 +51,10 @@
 #include <gar/port.h>
 #include <gar/time.h>
 
-#define GAR_EMULATED_STREAMS_MAX GAR_LINE_WORDS /* one slot per stream */
-
 /* One item of work: it completes on `stream` at `done_at` (gar_posix_now's
  * clock).  Along the schedule, each stream's times must not decrease. */
 typedef struct gar_emulated_item {
-    unsigned stream;    /* 0 .. GAR_EMULATED_STREAMS_MAX - 1 */
+    unsigned stream;    /* 0 .. max(the schedule's count, 8) - 1: number them densely */
     gar_mono_ns done_at;
 } gar_emulated_item;
 
@@ -62,7 +62,11 @@ typedef struct gar_emulated_device gar_emulated_device; /* opaque */
 
 /* Starts the device thread on the `count` items of `schedule` (count >= 1).
  * Items of different streams may come in any time order (the thread takes
- * them in time order); times already past complete at once.  `park` is the
+ * them in time order, sorted stably in O(count log count)); times already
+ * past complete at once.  The device has as many streams as the highest
+ * stream named plus one; a schedule of n items names at most n streams, so
+ * a stream number must be below max(n, 8) (a dense numbering always is),
+ * which bounds the device's memory by its schedule.  `park` is the
  * host's Idle port whose park the ports' park runs (its sleep is not used);
  * a park with NULL ops makes the ports' park refuse.  `cpu` is -1 (the
  * thread runs wherever the system puts it) or the CPU the thread pins
@@ -79,8 +83,9 @@ int gar_emulated_device_start(gar_emulated_device **out, const gar_emulated_item
 int gar_emulated_device_port(gar_emulated_device *dev, size_t item, gar_port *out,
                              gar_error *err);
 
-/* The device's line (owned by the device, valid until the finish). */
-gar_line *gar_emulated_device_line(gar_emulated_device *dev);
+/* The line holding `stream`'s word (owned by the device, valid until the
+ * finish); NULL for a stream the device does not have. */
+gar_line *gar_emulated_device_line(gar_emulated_device *dev, unsigned stream);
 
 /* Asks the thread to complete nothing more; returns at once.  Items it did
  * not finish then answer -GAR_E_DEVICE_FAULT, and blocked waiters wake to

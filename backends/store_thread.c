@@ -63,7 +63,8 @@ static void *store_thread_main(void *arg)
         if (t->stop)
             break;
         e->stored_at = now;
-        gar_line_store(t->line, e->store.slot, e->store.value);
+        gar_line_store(e->store.line != NULL ? e->store.line : t->line, e->store.slot,
+                       e->store.value);
         t->stored = i + 1;
         if (t->options.notify != NULL)
             t->options.notify(t->options.notify_ctx, i, now);

@@ -33,6 +33,8 @@ typedef struct gar_store {
     gar_slot slot;     /* the word to store into */
     uint64_t value;    /* what to store */
     gar_mono_ns at;    /* not before this time (gar_posix_now's clock) */
+    gar_line *line;    /* NULL: the thread's line; else this one (borrowed, outliving the
+                        * join): a device of many streams has a line per eight */
 } gar_store;
 
 /* What a store thread did, filled by the join. */

@@ -47,24 +47,6 @@ int gar_replay_mode_from_name(const char *name)
     return -1;
 }
 
-/* ---- streams: trace stream ids -> device slots -------------------------- */
-
-typedef struct stream_map {
-    uint32_t id[GAR_SIM_STREAMS_MAX];
-    unsigned count;
-} stream_map;
-
-static int stream_slot(stream_map *m, uint32_t id)
-{
-    for (unsigned i = 0; i < m->count; i++)
-        if (m->id[i] == id)
-            return (int)i;
-    if (m->count == GAR_SIM_STREAMS_MAX)
-        return -1;
-    m->id[m->count] = id;
-    return (int)m->count++;
-}
-
 /* ---- quantiles ---------------------------------------------------------- */
 
 /* Sorts v[0..n-1] ascending: LSD radix sort by 11-bit digits, through `tmp`
@@ -163,9 +145,20 @@ static int check_config(const gar_replay_config *c, gar_error *err)
     return 0;
 }
 
+/* What the run keeps of one stream (device stream s is the s-th stream id
+ * the trace names). */
+typedef struct stream_state {
+    gar_mono_ns recorded_done; /* the trace's done of the stream's latest row */
+    uint64_t waits;
+    gar_dur_ns busy_ns;
+} stream_state;
+
 /* Everything a run allocates, released together. */
 typedef struct run_memory {
     gar_key_index points;
+    gar_key_index stream_ids;   /* trace stream id -> device stream */
+    uint32_t *stream_of_row;    /* device stream of each row */
+    stream_state *streams;
     gar_family_point *estimators;
     uint64_t *overshoot;
     uint64_t *est_error;
@@ -175,21 +168,73 @@ typedef struct run_memory {
 static void run_memory_free(run_memory *m)
 {
     gar_key_index_free(&m->points);
+    gar_key_index_free(&m->stream_ids);
+    free(m->stream_of_row);
+    free(m->streams);
     free(m->estimators);
     free(m->overshoot);
     free(m->est_error);
     free(m->sort_space);
 }
 
-static int count_streams(const gar_trace *trace, stream_map *streams, gar_error *err)
+/* Numbers the trace's streams 0, 1, ... in the order they first appear and
+ * notes each row's.  False when memory runs out. */
+static bool number_streams(run_memory *m, const gar_trace *trace)
 {
-    for (size_t r = 0; r < trace->count; r++)
-        if (stream_slot(streams, trace->row[r].stream) < 0) {
-            char cap[24];
-            snprintf(cap, sizeof cap, "%u", (unsigned)GAR_SIM_STREAMS_MAX);
-            return gar_error_set(err, GAR_E_CAPACITY, 2, "the simulated device's streams", cap);
-        }
-    return 0;
+    if (!gar_key_index_init(&m->stream_ids))
+        return false;
+    m->stream_of_row = malloc(trace->count * sizeof *m->stream_of_row);
+    if (m->stream_of_row == NULL)
+        return false;
+    for (size_t r = 0; r < trace->count; r++) {
+        uint32_t s = gar_key_index_add(&m->stream_ids, trace->row[r].stream);
+        if (s == GAR_KEY_INDEX_NONE)
+            return false;
+        m->stream_of_row[r] = s;
+    }
+    m->streams = calloc(m->stream_ids.count, sizeof *m->streams);
+    return m->streams != NULL;
+}
+
+/* Fills `out` with each stream's waits, busy time and overshoot quantiles,
+ * in the order the trace first names them: the rows' overshoots, grouped by
+ * stream (a counting sort), each group sorted through `tmp` (n values of
+ * room).  m->overshoot is left as it was.  False when memory runs out. */
+static bool per_stream(const run_memory *m, size_t n, const gar_trace *trace, uint64_t *tmp,
+                       gar_replay_streams *out)
+{
+    size_t count = m->stream_ids.count;
+    gar_replay_stream *stream = calloc(count, sizeof *stream);
+    size_t *at = malloc(count * sizeof *at);
+    uint64_t *grouped = malloc(n * sizeof *grouped);
+    if (stream == NULL || at == NULL || grouped == NULL) {
+        free(stream);
+        free(at);
+        free(grouped);
+        return false;
+    }
+    size_t next = 0;
+    for (size_t s = 0; s < count; s++) {
+        at[s] = next;
+        next += m->streams[s].waits;
+    }
+    for (size_t r = 0; r < n; r++)
+        grouped[at[m->stream_of_row[r]]++] = m->overshoot[r];
+    for (size_t r = 0; r < n; r++)
+        stream[m->stream_of_row[r]].stream = trace->row[r].stream;
+    size_t from = 0;
+    for (size_t s = 0; s < count; s++) {
+        size_t waits = m->streams[s].waits;
+        stream[s].waits = waits;
+        stream[s].busy_ns = m->streams[s].busy_ns;
+        stream[s].overshoot_ns = quantiles_of(grouped + from, tmp, waits);
+        from += waits;
+    }
+    free(at);
+    free(grouped);
+    out->stream = stream;
+    out->count = count;
+    return true;
 }
 
 /* The range rule (replay.h): every count and duration fits a signed 64-bit
@@ -232,13 +277,8 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
         one_band.band[0].plan = *config->plan;
     const gar_bands *bands = config->bands != NULL ? config->bands : &one_band;
 
-    stream_map streams = { .count = 0 };
-    rc = count_streams(trace, &streams, err);
-    if (rc < 0)
-        return rc;
-
     run_memory mem = { 0 };
-    bool ok = gar_key_index_of_points(&mem.points, trace);
+    bool ok = gar_key_index_of_points(&mem.points, trace) && number_streams(&mem, trace);
     if (ok) {
         mem.estimators = malloc(mem.points.count * sizeof *mem.estimators);
         mem.overshoot = malloc(n * sizeof *mem.overshoot);
@@ -254,15 +294,16 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     for (size_t p = 0; p < mem.points.count; p++)
         gar_family_point_init(&mem.estimators[p]);
 
-    gar_sim_device dev;
+    gar_sim_device dev = { 0 };
     gar_sim_device_options dev_options = {
-        .streams = streams.count,
+        .streams = (unsigned)mem.stream_ids.count,
         .store_delay_ns = config->store_delay_ns,
         .late_store_ns = config->late_store_ns,
     };
     gar_sim_host host;
     if ((rc = gar_sim_device_init(&dev, &dev_options, err)) < 0 ||
         (rc = gar_sim_host_init(&host, config->host, config->seed, err)) < 0) {
+        gar_sim_device_free(&dev);
         run_memory_free(&mem);
         return rc;
     }
@@ -272,7 +313,6 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     const bool consults = spec->family != GAR_ESTIMATOR_NONE;
     gar_replay_metrics m;
     memset(&m, 0, sizeof m);
-    gar_mono_ns recorded_done[GAR_SIM_STREAMS_MAX] = { 0 };
     gar_mono_ns first_start = trace->row[0].start_ns;
     gar_mono_ns last_end = first_start; /* the simulated previous wait's end */
     gar_mono_ns latest_end = first_start;
@@ -285,11 +325,12 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
         /* One band (a plain plan) needs no choosing, wait after wait. */
         const gar_plan *plan = bands->count == 1 ? &bands->band[0].plan
                                                  : gar_bands_select(bands, row->rows);
-        unsigned slot = (unsigned)stream_slot(&streams, row->stream);
-        gar_mono_ns stream_free = row->submit_ns > recorded_done[slot] ? row->submit_ns
-                                                                       : recorded_done[slot];
+        const uint32_t slot = mem.stream_of_row[i];
+        stream_state *stream = &mem.streams[slot];
+        gar_mono_ns stream_free = row->submit_ns > stream->recorded_done ? row->submit_ns
+                                                                         : stream->recorded_done;
         gar_dur_ns duration = gar_since(row->done_ns, stream_free);
-        recorded_done[slot] = row->done_ns;
+        stream->recorded_done = row->done_ns;
 
         gar_mono_ns start = row->start_ns, submit = row->submit_ns;
         if (config->mode == GAR_REPLAY_CLOSED && i > 0) {
@@ -368,6 +409,8 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
             config->on_wait(config->on_wait_context, &seen);
         }
         /* Saturating, so a sum past 2^63 - 1 is caught below, not wrapped. */
+        stream->waits++;
+        stream->busy_ns = gar_after(stream->busy_ns, res.busy_ns);
         m.busy_ns = gar_after(m.busy_ns, res.busy_ns);
         m.parked_ns = gar_after(m.parked_ns, res.parked_ns);
         m.asleep_ns = gar_after(m.asleep_ns, res.asleep_ns);
@@ -396,11 +439,19 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
         if (res.end > latest_end)
             latest_end = res.end;
     }
+    gar_sim_device_free(&dev);
     if (rc < 0) {
         run_memory_free(&mem);
         return rc;
     }
 
+    /* Per stream first: the overall quantiles sort the rows' overshoots. */
+    gar_replay_streams streams = { NULL, 0 };
+    if (config->streams_out != NULL && !per_stream(&mem, n, trace, mem.sort_space, &streams)) {
+        run_memory_free(&mem);
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the replay's streams",
+                             "exhausted");
+    }
     m.waits = n;
     m.wait_ns = gar_after(gar_after(m.busy_ns, m.parked_ns), m.asleep_ns);
     m.busy_frac = m.wait_ns > 0 ? (double)m.busy_ns / (double)m.wait_ns : 0.0;
@@ -409,8 +460,21 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     m.predictions = predictions;
     m.estimator_error_ns = quantiles_of(mem.est_error, mem.sort_space, predictions);
     run_memory_free(&mem);
-    if ((rc = check_range(&m, err)) < 0)
+    if ((rc = check_range(&m, err)) < 0) {
+        gar_replay_streams_free(&streams);
         return rc;
+    }
     *out = m;
+    if (config->streams_out != NULL)
+        *config->streams_out = streams;
     return 0;
+}
+
+void gar_replay_streams_free(gar_replay_streams *streams)
+{
+    if (streams == NULL)
+        return;
+    free(streams->stream);
+    streams->stream = NULL;
+    streams->count = 0;
 }

@@ -111,7 +111,7 @@ typedef void (*gar_replay_observer)(void *context, const gar_replay_wait *wait);
 /* What to run.  gar_replay_config_init gives the defaults; the pointers are
  * borrowed for the call. */
 typedef struct gar_replay_config {
-    const gar_trace *trace;         /* required; streams: at most GAR_SIM_STREAMS_MAX distinct */
+    const gar_trace *trace;         /* required; any number of streams */
     const gar_plan *plan;           /* one plan for every wait, or */
     const gar_bands *bands;         /* a plan by the row's `rows`: exactly one of the two.
                                      * Run as given: resolve first to see a fallback. */
@@ -128,6 +128,8 @@ typedef struct gar_replay_config {
                                      * approximation (sim_host.h); true: every turn alone */
     gar_replay_observer on_wait;    /* default NULL: no observer */
     void *on_wait_context;          /* handed to on_wait */
+    struct gar_replay_streams *streams_out; /* default NULL; else filled on success with
+                                     * the per-stream metrics (free them) */
 } gar_replay_config;
 
 typedef struct gar_replay_quantiles {
@@ -158,17 +160,40 @@ typedef struct gar_replay_metrics {
     gar_replay_quantiles estimator_error_ns; /* max kept too */
 } gar_replay_metrics;
 
+/* One stream's share of a replay: its waits and their overshoots, and the
+ * CPU time its waits held the core (the busy account of sim_host.h).  The
+ * quantiles are nearest rank over the stream's own waits, as above. */
+typedef struct gar_replay_stream {
+    uint32_t stream;                 /* the id the trace names */
+    uint64_t waits;
+    gar_replay_quantiles overshoot_ns;
+    gar_dur_ns busy_ns;
+} gar_replay_stream;
+
+/* Every stream of a run, in the order the trace first names them.  Owns
+ * `stream`; release with gar_replay_streams_free. */
+typedef struct gar_replay_streams {
+    gar_replay_stream *stream;
+    size_t count;
+} gar_replay_streams;
+
+/* Frees the array and leaves `streams` empty.  Accepts NULL. */
+void gar_replay_streams_free(gar_replay_streams *streams);
+
 /* Fills `config` with the defaults above and NULL pointers. */
 void gar_replay_config_init(gar_replay_config *config);
 
 /* Runs the replay.  Returns 0 with `out` filled; -GAR_E_INVALID_ARGUMENT for
  * a missing trace or host, not exactly one of plan and bands, empty bands, an empty trace, a deadline of 0, an unknown
- * mode or fault, or a plan the wait machine refuses; -GAR_E_CAPACITY for
- * more than GAR_SIM_STREAMS_MAX streams, when memory runs out or a metric
- * is out of range (above, "Range"); or the code
+ * mode or fault, or a plan the wait machine refuses; -GAR_E_CAPACITY when
+ * memory runs out or a metric is out of range (above, "Range"); or the code
  * of the first wait that failed (GAR_E_DEVICE_FAULT, GAR_E_WAIT_DEADLINE).
- * `out` is written only on success.  Memory: three u64 per wait and a table
- * of the points, allocated for the call. */
+ * `out` (and *config->streams_out) is written only on success.  Memory:
+ * three u64 and a u32 per wait, a table of the points and one of the
+ * streams, and the simulated device (sim_device.h, about 60 bytes a
+ * stream), allocated for the call; one u64 more per wait for streams_out.
+ * Any number of streams: the trace's distinct stream ids become the
+ * device's streams 0, 1, ... in the order they first appear. */
 int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar_error *err);
 
 /* "open" / "closed", or "?"; and the inverse, -1 for an unknown name. */

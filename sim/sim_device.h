@@ -1,13 +1,13 @@
-/* sim/sim_device.h — a simulated device: in-order streams on one completion line.
+/* sim/sim_device.h — a simulated device: in-order streams, a completion line per eight.
  *
  * Each stream executes its work items in the order they were enqueued: an
  * item submitted at `submit` that takes `duration` completes at
  * max(submit, the stream's previous completion) + duration.  Its status turns
  * done at that instant.  Arming an item enqueues, behind it, the store of
- * the stream's next sequence number into the stream's slot of the device's
- * line; the store lands store_delay_ns after the later of the completion and
+ * the stream's next sequence number into the stream's word (below); the
+ * store lands store_delay_ns after the later of the completion and
  * the arm (a store cannot land before it was enqueued).  The simulator's
- * host reads the line only through gar_line_load, as a real host would.
+ * host reads the lines only through gar_line_load, as a real host would.
  *
  * Faults are chosen per item when it is enqueued:
  *   ERROR       from its completion on, the status query answers
@@ -19,15 +19,25 @@
  *   LATE_STORE  the store lands late_store_ns after it otherwise would.
  *
  * Time is the caller's: every call takes the virtual `now`, and the device
- * changes only when told (a store lands in the line on the first call whose
+ * changes only when told (a store lands in its line on the first call whose
  * `now` is at or past it).  One pending store per stream is kept: arming an
  * item while its stream's earlier store is still in flight keeps stores in
  * order (the new one lands no earlier than the old) and the old value is
  * never seen, which only a waiter on the old target — already done — could
  * notice.
  *
- * The device is a caller-owned plain value; it allocates nothing.  Not
- * thread-safe: one simulated host drives it. */
+ * Any number of streams.  Stream s owns word s % 8 of line s / 8: the device
+ * holds one completion line per eight streams, so a stream's word is never
+ * shared and a waiter's park sees the stores of at most seven neighbours.
+ * The pending stores sit in a min-heap by landing time (one entry per
+ * stream with a store in flight), so advancing the device costs O(log n)
+ * per store that lands and O(1) when none is due, however many streams
+ * there are; the status of one item touches only its own stream.
+ *
+ * Ownership: the device is a caller-owned value whose init allocates one
+ * block (the lines, the per-stream state and the heap: about 60 bytes a
+ * stream, through the allocation hook, alloc.h); gar_sim_device_free
+ * releases it.  Not thread-safe: one simulated host drives it. */
 #ifndef GAR_SIM_DEVICE_H
 #define GAR_SIM_DEVICE_H
 
@@ -39,7 +49,9 @@
 #include <gar/line.h>
 #include <gar/time.h>
 
-#define GAR_SIM_STREAMS_MAX GAR_LINE_WORDS /* one line, one slot per stream */
+/* The most streams a device takes: its heap positions are 32-bit. */
+#define GAR_SIM_STREAMS_MAX (UINT32_MAX - 1u)
+#define GAR_SIM_NOT_PENDING UINT32_MAX /* a stream with no store in the heap */
 
 typedef enum gar_sim_fault {
     GAR_SIM_FAULT_NONE,
@@ -50,7 +62,7 @@ typedef enum gar_sim_fault {
 } gar_sim_fault;
 
 typedef struct gar_sim_device_options {
-    unsigned streams;          /* 1 .. GAR_SIM_STREAMS_MAX */
+    unsigned streams;          /* 1 .. GAR_SIM_STREAMS_MAX (memory permitting) */
     gar_dur_ns store_delay_ns; /* completion (or arm, if later) to the store landing */
     gar_dur_ns late_store_ns;  /* the extra delay of a LATE_STORE item's store */
 } gar_sim_device_options;
@@ -61,12 +73,16 @@ typedef struct gar_sim_stream {
     uint64_t next_seq;     /* the value the next arm stores; the word starts at 0 */
     gar_mono_ns store_at;  /* the pending store lands then; GAR_MONO_NEVER when none */
     uint64_t store_value;
+    uint32_t heap_at;      /* its place in the pending heap; GAR_SIM_NOT_PENDING when none */
 } gar_sim_stream;
 
 typedef struct gar_sim_device {
-    gar_line line;
+    gar_line *lines;          /* ceil(streams / 8) lines, 64-byte aligned; in `block` */
+    gar_sim_stream *streams;  /* one per stream; in `block` */
+    uint32_t *pending;        /* min-heap of streams by store_at; in `block` */
+    uint32_t pending_count;
     gar_sim_device_options options;
-    gar_sim_stream streams[GAR_SIM_STREAMS_MAX];
+    void *block;              /* the one allocation, owned */
 } gar_sim_device;
 
 /* One item of pending work: what one wait awaits.  Filled by enqueue and
@@ -81,11 +97,23 @@ typedef struct gar_sim_work {
     gar_mono_ns store_at;  /* once armed: when the word moves; GAR_MONO_NEVER if never */
 } gar_sim_work;
 
-/* Sets up an idle device with a new line (all words 0).  Returns 0, or
- * -GAR_E_INVALID_ARGUMENT (device untouched) for NULL pointers or a stream
- * count outside 1..GAR_SIM_STREAMS_MAX. */
+/* Sets up an idle device with new lines (all words 0).  Returns 0, or
+ * (device untouched, nothing to free) -GAR_E_INVALID_ARGUMENT for NULL
+ * pointers or a stream count outside 1..GAR_SIM_STREAMS_MAX, or
+ * -GAR_E_CAPACITY when its memory cannot be had. */
 int gar_sim_device_init(gar_sim_device *dev, const gar_sim_device_options *options,
                         gar_error *err);
+
+/* Releases what init allocated; the device must be initialised again before
+ * any other use.  Accepts NULL and a device already freed. */
+void gar_sim_device_free(gar_sim_device *dev);
+
+/* The line that holds `stream`'s word (word stream % 8 of it). */
+static inline gar_line *gar_sim_device_line(gar_sim_device *dev, unsigned stream)
+{
+    assert(stream < dev->options.streams);
+    return &dev->lines[stream / GAR_LINE_WORDS];
+}
 
 /* Enqueues one item on `stream` and describes it in `out`.  Returns 0, or
  * -GAR_E_INVALID_ARGUMENT for a stream out of range or an unknown fault.
@@ -107,7 +135,7 @@ static inline int gar_sim_device_status(gar_sim_device *dev, const gar_sim_work 
  * enqueues a second store, as a port would. */
 void gar_sim_device_arm(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now);
 
-/* Lets the device reach `now`: every store due by then lands in the line. */
+/* Lets the device reach `now`: every store due by then lands in its line. */
 static inline void gar_sim_device_advance(gar_sim_device *dev, gar_mono_ns now);
 
 /* The fault's name ("none", "error", "hang", "lost-store", "late-store"),
@@ -121,21 +149,24 @@ int gar_sim_fault_from_name(const char *name);
  * line: it writes text, and runs at most once a replay. */
 int gar_sim_device_fault_status(const gar_sim_work *work, gar_error *err);
 
+/* Lands the pending store of `stream` into its word and takes it out of
+ * the heap; nothing when it has none.  Out of line: it runs once a store,
+ * not once a query. */
+void gar_sim_device_land(gar_sim_device *dev, unsigned stream);
+
 /* Lands the stream's pending store when it is due by `now`. */
 static inline void gar_sim_device_land_due(gar_sim_device *dev, unsigned stream, gar_mono_ns now)
 {
-    gar_sim_stream *s = &dev->streams[stream];
-    if (s->store_at <= now) {
-        gar_slot slot = { (uint8_t)stream };
-        gar_line_store(&dev->line, slot, s->store_value);
-        s->store_at = GAR_MONO_NEVER;
-    }
+    if (dev->streams[stream].store_at <= now)
+        gar_sim_device_land(dev, stream);
 }
 
 static inline void gar_sim_device_advance(gar_sim_device *dev, gar_mono_ns now)
 {
-    for (unsigned s = 0; s < dev->options.streams; s++)
-        gar_sim_device_land_due(dev, s, now);
+    /* The heap's top is the earliest store in flight: nothing is due when
+     * it is not. */
+    while (dev->pending_count > 0 && dev->streams[dev->pending[0]].store_at <= now)
+        gar_sim_device_land(dev, dev->pending[0]);
 }
 
 static inline int gar_sim_device_status(gar_sim_device *dev, const gar_sim_work *work,

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <yajl/yajl_gen.h>
@@ -35,8 +36,11 @@ static void print_help(FILE *out)
             "Replays the gar-trace v1 file TRACE on a simulated device and host: every\n"
             "wait runs gar's wait machine under the plan (or the band its row count falls\n"
             "in), sleeping first as the point's estimator says when the plan has +predict,\n"
-            "with the host profile's costs.  Prints the metrics as `key: value` lines, or\n"
-            "one JSON object with --json.  Times are ns.\n"
+            "with the host profile's costs.  The trace may name any number of streams.\n"
+            "Prints the metrics as `key: value` lines, then, when the trace has several\n"
+            "streams, a table of the ten with the most waits (waits, overshoot p50 and\n"
+            "p99, busy time); or one JSON object with --json, ending with a `streams`\n"
+            "array of every stream's share.  Times are ns.\n"
             "\n"
             "options:\n"
             "  --plan PLAN       the wait plan of every wait (this or --bands is required)\n"
@@ -153,6 +157,52 @@ static int parse_args(int argc, char **argv, args *a)
     return -1;
 }
 
+#define STREAMS_SHOWN 10 /* the text table's rows: the streams with the most waits */
+
+typedef struct ranked_stream {
+    uint64_t waits;
+    size_t index; /* in the trace's order */
+} ranked_stream;
+
+/* Most waits first; ties in the trace's order. */
+static int by_waits(const void *x, const void *y)
+{
+    const ranked_stream *a = x, *b = y;
+    if (a->waits != b->waits)
+        return a->waits > b->waits ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+/* The per-stream table of the text output, when the trace has more than one
+ * stream: the STREAMS_SHOWN with the most waits.  Returns false when memory
+ * for the ordering runs out (nothing printed). */
+static bool print_streams(const gar_replay_streams *streams)
+{
+    if (streams->count < 2)
+        return true;
+    ranked_stream *order = malloc(streams->count * sizeof *order);
+    if (order == NULL)
+        return false;
+    for (size_t k = 0; k < streams->count; k++)
+        order[k] = (ranked_stream){ streams->stream[k].waits, k };
+    qsort(order, streams->count, sizeof *order, by_waits);
+    size_t shown = streams->count < STREAMS_SHOWN ? streams->count : STREAMS_SHOWN;
+    if (shown < streams->count)
+        printf("streams: %zu (the %zu with the most waits)\n", streams->count, shown);
+    else
+        printf("streams: %zu\n", streams->count);
+    printf("  %10s %12s %18s %18s %16s\n", "stream", "waits", "overshoot_p50_ns",
+           "overshoot_p99_ns", "busy_ns");
+    for (size_t k = 0; k < shown; k++) {
+        const gar_replay_stream *s = &streams->stream[order[k].index];
+        printf("  %10lu %12llu %18llu %18llu %16llu\n", (unsigned long)s->stream,
+               (unsigned long long)s->waits, (unsigned long long)s->overshoot_ns.p50,
+               (unsigned long long)s->overshoot_ns.p99, (unsigned long long)s->busy_ns);
+    }
+    free(order);
+    return true;
+}
+
 static void print_table(const args *a, const char *plan_label, const char *est_label,
                         const gar_replay_metrics *m)
 {
@@ -216,7 +266,7 @@ static void put_quantiles(yajl_gen g, const char *key, const gar_replay_quantile
 }
 
 static int print_json(const args *a, const char *plan_label, const char *est_label,
-                      const gar_replay_metrics *m)
+                      const gar_replay_metrics *m, const gar_replay_streams *streams)
 {
     yajl_gen g = yajl_gen_alloc(NULL);
     if (g == NULL)
@@ -250,6 +300,19 @@ static int print_json(const args *a, const char *plan_label, const char *est_lab
     put_text(g, "mode", a->mode);
     put_u64(g, "seed", a->seed);
     put_text(g, "trace", a->trace);
+    /* Last, so the keys before it read as they always have. */
+    put_key(g, "streams");
+    yajl_gen_array_open(g);
+    for (size_t k = 0; k < streams->count; k++) {
+        const gar_replay_stream *s = &streams->stream[k];
+        yajl_gen_map_open(g);
+        put_u64(g, "stream", s->stream);
+        put_u64(g, "waits", s->waits);
+        put_quantiles(g, "overshoot_ns", &s->overshoot_ns, true);
+        put_u64(g, "busy_ns", s->busy_ns);
+        yajl_gen_map_close(g);
+    }
+    yajl_gen_array_close(g);
     yajl_gen_map_close(g);
     const unsigned char *buf;
     size_t len;
@@ -309,6 +372,8 @@ int gar_verb_replay_main(int argc, char **argv)
     config.store_delay_ns = a.store_delay_ns;
     config.wait_deadline_ns = a.deadline_ns;
     config.exact_polls = a.exact_polls;
+    gar_replay_streams streams = { NULL, 0 };
+    config.streams_out = &streams;
     gar_replay_metrics m;
     int rc = gar_replay_run(&config, &m, &err);
     gar_trace_free(&trace);
@@ -324,8 +389,12 @@ int gar_verb_replay_main(int argc, char **argv)
     gar_estimator_spec_label(&spec, est_label, sizeof est_label);
     if (warning.code != GAR_OK)
         gar_cli_print_warning(a.json ? stderr : stdout, &warning);
-    if (a.json)
-        return print_json(&a, plan_label, est_label, &m);
-    print_table(&a, plan_label, est_label, &m);
-    return GAR_EXIT_OK;
+    if (a.json) {
+        status = print_json(&a, plan_label, est_label, &m, &streams);
+    } else {
+        print_table(&a, plan_label, est_label, &m);
+        status = print_streams(&streams) ? GAR_EXIT_OK : GAR_EXIT_FAILED;
+    }
+    gar_replay_streams_free(&streams);
+    return status;
 }

@@ -511,7 +511,7 @@ int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_obser
     if (rc == 0)
         rc = gar_sweep_replay(&trace.trace, &bands, &estimator, &host,
                               mode < 0 ? GAR_REPLAY_OPEN : (gar_replay_mode)mode, key->seed,
-                              on_wait, context, &m, err);
+                              on_wait, context, &m, NULL, err);
     if (rc == 0 &&
         ((int64_t)m.waits != want.waits || (int64_t)m.overshoot_ns.p50 != want.p50 ||
          (int64_t)m.overshoot_ns.p99 != want.p99 || (int64_t)m.overshoot_ns.max != want.max ||

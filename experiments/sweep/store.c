@@ -19,6 +19,7 @@ struct gar_store {
     sqlite3 *db;
     sqlite3_stmt *has;
     sqlite3_stmt *insert;
+    sqlite3_stmt *insert_stream;
     char *path;
     dev_t dev; /* the file's identity, to refuse merging it into itself */
     ino_t ino;
@@ -38,7 +39,7 @@ static const char *const metric_columns[] = {
 };
 enum { METRICS = sizeof metric_columns / sizeof metric_columns[0] };
 
-/* The schema, version 2, one CREATE statement per table.  A new table is a
+/* The schema, version 3, one CREATE statement per table.  A new table is a
  * new entry here (and in data/sweeps/README.md) and takes the next schema
  * version.  Durations are integer ns; busy_frac is a REAL. */
 static const char *const schema_tables[] = {
@@ -113,6 +114,20 @@ static const char *const schema_tables[] = {
     "  gar_version TEXT NOT NULL,\n"
     "  finished_unix INTEGER NOT NULL,\n"
     "  UNIQUE (trace, plan, estimator, waits, device, host_profile, seed))",
+
+    /* Version 3: each ok run's streams, so a user sees which stream's waits
+     * dominate.  Keyed by the run's key, not its id: a merge renumbers ids. */
+    "CREATE TABLE run_streams (\n"
+    "  trace TEXT NOT NULL, plan TEXT NOT NULL, estimator TEXT NOT NULL,\n"
+    "  host TEXT NOT NULL, mode TEXT NOT NULL, seed INTEGER NOT NULL, -- the run's key\n"
+    "  stream INTEGER NOT NULL,  -- the stream id as the trace names it\n"
+    "  waits INTEGER NOT NULL,\n"
+    "  overshoot_p50_ns INTEGER NOT NULL, overshoot_p99_ns INTEGER NOT NULL,\n"
+    "  overshoot_max_ns INTEGER NOT NULL,\n"
+    "  busy_ns INTEGER NOT NULL,\n"
+    "  PRIMARY KEY (trace, plan, estimator, host, mode, seed, stream),\n"
+    "  FOREIGN KEY (trace, plan, estimator, host, mode, seed)\n"
+    "    REFERENCES runs (trace, plan, estimator, host, mode, seed))",
 };
 enum { SCHEMA_TABLES = sizeof schema_tables / sizeof schema_tables[0] };
 
@@ -152,6 +167,7 @@ void gar_store_close(gar_store *store)
         return;
     sqlite3_finalize(store->has);
     sqlite3_finalize(store->insert);
+    sqlite3_finalize(store->insert_stream);
     sqlite3_close(store->db);
     free(store->path);
     free(store);
@@ -207,10 +223,14 @@ static int check_version(sqlite3 *db, const char *schema, const char *path, cons
         char why[400];
         snprintf(why, sizeof why, "its schema version is %s; this gar reads schema version %s%s",
                  version, want,
-                 is_older ? " (an older database is not converted: it does not record which gar "
-                            "made each run; sweep again into a new file with this gar, or read "
-                            "it with the gar that made it)"
-                          : "");
+                 !is_older ? ""
+                 : older == 1
+                     ? " (an older database is not converted: it does not record which gar "
+                       "made each run; sweep again into a new file with this gar, or read "
+                       "it with the gar that made it)"
+                     : " (an older database is not converted: it has no per-stream counts; "
+                       "sweep again into a new file with this gar, or read it with the gar "
+                       "that made it)");
         return gar_error_set(err, GAR_E_IO, 3, path, doing, why);
     }
     return 0;
@@ -411,6 +431,13 @@ static int prepare_statements(gar_store *s, gar_error *err)
              ") ON CONFLICT (trace, plan, estimator, host, mode, seed) DO NOTHING");
     if (sqlite3_prepare_v2(s->db, sql, -1, &s->insert, NULL) != SQLITE_OK)
         return db_fault(err, s->path, "prepare the insert", s->db);
+    if (sqlite3_prepare_v2(s->db,
+                           "INSERT INTO run_streams (trace, plan, estimator, host, mode, seed, "
+                           "stream, waits, overshoot_p50_ns, overshoot_p99_ns, "
+                           "overshoot_max_ns, busy_ns) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                           -1, &s->insert_stream, NULL) != SQLITE_OK)
+        return db_fault(err, s->path, "prepare the streams insert", s->db);
     return 0;
 }
 
@@ -536,6 +563,27 @@ static sqlite3_int64 as_integer(uint64_t v)
     return v > (uint64_t)INT64_MAX ? INT64_MAX : (sqlite3_int64)v;
 }
 
+/* The run_streams rows of run `r`, inside the caller's transaction. */
+static int insert_streams(gar_store *s, const gar_store_run *r, gar_error *err)
+{
+    sqlite3_stmt *st = s->insert_stream;
+    for (size_t k = 0; k < r->streams->count; k++) {
+        const gar_replay_stream *one = &r->streams->stream[k];
+        bind_key(st, r);
+        sqlite3_bind_int64(st, 7, (sqlite3_int64)one->stream);
+        sqlite3_bind_int64(st, 8, as_integer(one->waits));
+        sqlite3_bind_int64(st, 9, as_integer(one->overshoot_ns.p50));
+        sqlite3_bind_int64(st, 10, as_integer(one->overshoot_ns.p99));
+        sqlite3_bind_int64(st, 11, as_integer(one->overshoot_ns.max));
+        sqlite3_bind_int64(st, 12, as_integer(one->busy_ns));
+        int rc = sqlite3_step(st);
+        sqlite3_reset(st);
+        if (rc != SQLITE_DONE)
+            return db_fault(err, s->path, "store a run's streams in", s->db);
+    }
+    return 0;
+}
+
 int gar_store_insert(gar_store *s, const gar_store_run *r, gar_error *err)
 {
     sqlite3_stmt *st = s->insert;
@@ -581,11 +629,27 @@ int gar_store_insert(gar_store *s, const gar_store_run *r, gar_error *err)
     }
     sqlite3_bind_text(st, VERSION_PARAMETER, GAR_VERSION, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, VERSION_PARAMETER + 1, GAR_SOURCE_COMMIT, -1, SQLITE_STATIC);
+    /* The run and its streams land together or not at all. */
+    if (exec(s, "BEGIN IMMEDIATE", "begin storing a run in", err) < 0)
+        return -GAR_E_IO;
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return db_fault(err, s->path, "store a run in", s->db);
-    return sqlite3_changes(s->db) == 1 ? 1 : 0;
+    if (rc != SQLITE_DONE) {
+        rc = db_fault(err, s->path, "store a run in", s->db);
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return rc;
+    }
+    int inserted = sqlite3_changes(s->db) == 1 ? 1 : 0;
+    if (inserted && r->failure == NULL && r->streams != NULL &&
+        (rc = insert_streams(s, r, err)) < 0) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return rc;
+    }
+    if (exec(s, "COMMIT", "commit a run to", err) < 0) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return -GAR_E_IO;
+    }
+    return inserted;
 }
 
 /* ---- merge -------------------------------------------------------------- */
@@ -701,6 +765,11 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
         else
             stats->added = (uint64_t)sqlite3_changes(s->db);
     }
+    /* A run both files hold has the same results, so the same streams: only
+     * the new runs' rows are new. */
+    if (rc == 0)
+        rc = exec(s, "INSERT OR IGNORE INTO main.run_streams SELECT * FROM src.run_streams",
+                  "merge the run streams into", err);
     if (rc == 0)
         rc = exec(s, "COMMIT", "commit the merge into", err);
     else

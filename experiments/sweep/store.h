@@ -9,9 +9,12 @@
  *   runs    one row per run, UNIQUE (trace, plan, estimator, host, mode, seed);
  *           status 'ok' with the metrics, or 'failed' with the error; the
  *           gar_version and source_commit of the gar that ran it
+ *   run_streams  one row per stream of each 'ok' run, under the run's key:
+ *           the stream id as the trace names it, its waits, overshoot
+ *           quantiles and busy time (none for a failed run)
  *
- * The file is in WAL mode with synchronous=NORMAL: every run is one INSERT,
- * its own transaction, so a process killed at any moment (kill -9 included)
+ * The file is in WAL mode with synchronous=NORMAL: every run (its runs row
+ * and its run_streams rows) is its own transaction, so a process killed at any moment (kill -9 included)
  * leaves each run either whole or absent, and a commit is never lost to a
  * process crash (only a power cut can drop the last few, which a resumed
  * sweep then runs again).  Inserting a key already present does nothing, so
@@ -32,8 +35,9 @@
 #include "replay.h"
 #include "sweep_spec.h"
 
-/* Version 2 added the gar version and source commit of every run. */
-#define GAR_STORE_SCHEMA_VERSION 2
+/* Version 2 added the gar version and source commit of every run; version
+ * 3 the run_streams table. */
+#define GAR_STORE_SCHEMA_VERSION 3
 
 typedef struct gar_store gar_store;
 
@@ -81,14 +85,16 @@ typedef struct gar_store_run {
     uint64_t seed;          /* at most GAR_SWEEP_SEED_MAX */
     const gar_error *failure;          /* NULL for a run that succeeded, else its error */
     const gar_replay_metrics *metrics; /* the metrics when it succeeded */
+    const gar_replay_streams *streams; /* and its streams' (NULL: none stored) */
     uint64_t run_ns;        /* wall time the replay took */
 } gar_store_run;
 
 /* Whether the run's key is already stored.  Returns 1, 0, or -GAR_E_IO. */
 int gar_store_has(gar_store *store, const gar_store_run *key, gar_error *err);
 
-/* Stores one run as its own transaction.  Returns 1 when inserted, 0 when
- * its key was already there (nothing changed), or -GAR_E_IO. */
+/* Stores one run, its streams' rows with it, as its own transaction.
+ * Returns 1 when inserted, 0 when its key was already there (nothing
+ * changed), or -GAR_E_IO (nothing stored). */
 int gar_store_insert(gar_store *store, const gar_store_run *run, gar_error *err);
 
 /* How many stored runs another build of gar made (another gar_version or
@@ -112,8 +118,8 @@ typedef struct gar_store_merge_stats {
     uint64_t present;   /* rows whose key the output already had, equal */
 } gar_store_merge_stats;
 
-/* Copies every trace, host and run (each run with the build that made it)
- * of the database at `path` into `out`, in one transaction.  Refused, with
+/* Copies every trace, host and run (each run with the build that made it,
+ * and its run_streams rows) of the database at `path` into `out`, in one transaction.  Refused, with
  * nothing copied (-GAR_E_IO): the output's own file (also under another
  * path or a hard link), an input that gar_store_check refuses (missing, not
  * a gar database, another schema version), or one holding a run whose key

@@ -16,6 +16,7 @@ typedef struct result {
     int rc;
     gar_error err;
     gar_replay_metrics metrics;
+    gar_replay_streams streams; /* owned: freed by whoever drops or stores the result */
     char plan_ran[GAR_BANDS_LABEL_BYTES]; /* the plan as the host runs it */
     uint64_t run_ns;
 } result;
@@ -39,6 +40,7 @@ static void replay_one(const gar_sweep_spec *spec, uint64_t index, result *out)
 {
     gar_sweep_run run = gar_sweep_run_at(spec, index);
     out->index = index;
+    out->streams = (gar_replay_streams){ NULL, 0 };
     gar_error_clear(&out->err);
     double t0 = gar_progress_now();
     gar_estimator_spec estimator = gar_sweep_run_estimator(spec, &run);
@@ -47,7 +49,8 @@ static void replay_one(const gar_sweep_spec *spec, uint64_t index, result *out)
                       out->plan_ran, sizeof out->plan_ran);
     out->rc = gar_sweep_replay(&spec->traces[run.trace].trace, &running, &estimator,
                                &spec->hosts[run.host].profile, spec->modes[run.mode],
-                               spec->seeds[run.seed], NULL, NULL, &out->metrics, &out->err);
+                               spec->seeds[run.seed], NULL, NULL, &out->metrics, &out->streams,
+                               &out->err);
     out->run_ns = (uint64_t)((gar_progress_now() - t0) * 1e9);
 }
 
@@ -64,12 +67,15 @@ static void *worker(void *arg)
         pthread_mutex_lock(&p->lock);
         while (p->count == p->capacity && !atomic_load(&p->stop))
             pthread_cond_wait(&p->not_full, &p->lock);
-        if (!atomic_load(&p->stop)) {
+        bool kept = !atomic_load(&p->stop);
+        if (kept) {
             p->ring[(p->head + p->count) % p->capacity] = r;
             p->count++;
             pthread_cond_signal(&p->not_empty);
         }
         pthread_mutex_unlock(&p->lock);
+        if (!kept)
+            gar_replay_streams_free(&r.streams);
     }
     return NULL;
 }
@@ -129,6 +135,7 @@ static int store_result(const gar_sweep_spec *spec, gar_store *store, const resu
     row.plan_ran = r->plan_ran;
     row.failure = r->rc < 0 ? &r->err : NULL;
     row.metrics = &r->metrics;
+    row.streams = &r->streams;
     row.run_ns = r->run_ns;
     double t0 = gar_progress_now();
     int rc = gar_store_insert(store, &row, err);
@@ -358,6 +365,7 @@ static int run_pool(const gar_sweep_spec *spec, gar_store *store, const gar_swee
                 stats->copied++;
             }
         }
+        gar_replay_streams_free(&r.streams); /* the twins shared it */
         if (rc == 0)
             gar_progress_update(&bar, stored);
     }
@@ -370,6 +378,8 @@ static int run_pool(const gar_sweep_spec *spec, gar_store *store, const gar_swee
     for (unsigned i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
     gar_progress_finish(&bar, stored);
+    for (; p.count > 0; p.count--, p.head = (p.head + 1) % p.capacity)
+        gar_replay_streams_free(&p.ring[p.head].streams); /* results left when it gave up */
 
     pthread_cond_destroy(&p.not_full);
     pthread_cond_destroy(&p.not_empty);

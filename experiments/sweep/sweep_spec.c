@@ -765,7 +765,8 @@ void gar_sweep_resolve(const gar_bands *requested, const gar_host_profile *host,
 int gar_sweep_replay(const gar_trace *trace, const gar_bands *bands,
                      const gar_estimator_spec *estimator, const gar_host_profile *host,
                      gar_replay_mode mode, uint64_t seed, gar_replay_observer on_wait,
-                     void *context, gar_replay_metrics *out, gar_error *err)
+                     void *context, gar_replay_metrics *out, gar_replay_streams *streams,
+                     gar_error *err)
 {
     gar_replay_config config;
     gar_replay_config_init(&config);
@@ -780,5 +781,6 @@ int gar_sweep_replay(const gar_trace *trace, const gar_bands *bands,
     config.seed = seed;
     config.on_wait = on_wait;
     config.on_wait_context = context;
+    config.streams_out = streams;
     return gar_replay_run(&config, out, err);
 }

@@ -179,10 +179,13 @@ void gar_sweep_resolve(const gar_bands *requested, const gar_host_profile *host,
 
 /* Runs one replay of `trace` under the bands (as given: resolve them first),
  * estimator, host, mode and seed, with an optional per-wait observer (NULL
- * for none).  Returns what gar_replay_run returns. */
+ * for none), and the per-stream metrics into `streams` when it is not NULL
+ * (filled on success only; free them).  Returns what gar_replay_run
+ * returns. */
 int gar_sweep_replay(const gar_trace *trace, const gar_bands *bands,
                      const gar_estimator_spec *estimator, const gar_host_profile *host,
                      gar_replay_mode mode, uint64_t seed, gar_replay_observer on_wait,
-                     void *context, gar_replay_metrics *out, gar_error *err);
+                     void *context, gar_replay_metrics *out, gar_replay_streams *streams,
+                     gar_error *err);
 
 #endif

@@ -92,25 +92,21 @@ static int emulated_open(void **ctx, const gar_trace *trace, gar_mono_ns *at, ga
     const uint64_t base = gar_verify_trace_base(trace);
     emulated_ctx *e = malloc(sizeof *e);
     gar_emulated_item *items = malloc(n * sizeof *items);
-    uint8_t *slot_of_row = malloc(n);
-    if (e == NULL || items == NULL || slot_of_row == NULL) {
-        free(e);
-        free(items);
-        free(slot_of_row);
-        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the emulated device",
-                             "exhausted");
-    }
-    unsigned streams;
-    int rc = gar_verify_stream_slots(trace, GAR_EMULATED_STREAMS_MAX, slot_of_row, &streams, err);
-    for (size_t i = 0; rc == 0 && i < n; i++)
+    gar_key_index streams; /* the trace's stream ids, numbered densely: any number of them */
+    bool ok = gar_key_index_init(&streams) && e != NULL && items != NULL;
+    for (size_t i = 0; ok && i < n; i++) {
+        uint32_t stream = gar_key_index_add(&streams, trace->row[i].stream);
+        ok = stream != GAR_KEY_INDEX_NONE;
         items[i] = (gar_emulated_item){
-            .stream = slot_of_row[i],
+            .stream = stream,
             .done_at = gar_after(origin, trace->row[i].done_ns - base),
         };
-    if (rc == 0)
-        rc = gar_emulated_device_start(&e->dev, items, n, park, cpu, err);
+    }
+    gar_key_index_free(&streams);
+    int rc = ok ? gar_emulated_device_start(&e->dev, items, n, park, cpu, err)
+                : gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the emulated device",
+                                "exhausted");
     free(items);
-    free(slot_of_row);
     if (rc < 0) {
         free(e);
         return rc;

@@ -105,7 +105,8 @@ void gar_verify_work_durations(const gar_trace *trace, const uint8_t *slot_of_ro
                                gar_dur_ns *duration);
 
 typedef struct gar_real_config {
-    const gar_trace *trace;                /* required: at most 8 streams */
+    const gar_trace *trace;                /* required: any number of streams on the emulated
+                                            * device, at most 8 on the CUDA one */
     const gar_bands *bands;                /* required: a plan is bands of one */
     gar_estimator_spec estimator;          /* not oracle: only a simulator knows the future */
     const gar_verify_device_ops *device;   /* required */

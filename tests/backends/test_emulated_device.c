@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -59,7 +60,7 @@ static void stores_land_in_order_each_not_before_its_time(void **state)
     };
     gar_emulated_device *dev = NULL;
     assert_int_equal(gar_emulated_device_start(&dev, schedule, COUNT, f->idle, -1, NULL), 0);
-    gar_line *line = gar_emulated_device_line(dev);
+    gar_line *line = gar_emulated_device_line(dev, 0); /* streams 0..2: one line */
 
     /* Watch the line: each slot's word never goes back and never runs ahead
      * of the clock, and whenever an item's status says done its word has
@@ -158,14 +159,19 @@ static void arm_describes_the_word_and_park_sees_it(void **state)
 {
     fixture *f = *state;
     const gar_mono_ns t0 = gar_posix_now();
-    const gar_emulated_item schedule[2] = { { 5, t0 + 1 * MS }, { 5, t0 + 3 * MS } };
+    /* Stream 9 is word 1 of the device's second line. */
+    gar_emulated_item schedule[10] = { { 9, t0 + 1 * MS }, { 9, t0 + 3 * MS } };
+    for (unsigned s = 0; s < 8; s++)
+        schedule[2 + s] = (gar_emulated_item){ s, t0 + 1 * MS };
     gar_emulated_device *dev = NULL;
-    assert_int_equal(gar_emulated_device_start(&dev, schedule, 2, f->idle, -1, NULL), 0);
+    assert_int_equal(gar_emulated_device_start(&dev, schedule, 10, f->idle, -1, NULL), 0);
     gar_port port = port_of(dev, 1);
     gar_descriptor word;
     assert_int_equal(port.ops->arm(port.ctx, &word, NULL), 0);
-    assert_ptr_equal(word.line, gar_emulated_device_line(dev));
-    assert_int_equal(word.slot.index, 5);
+    assert_ptr_equal(word.line, gar_emulated_device_line(dev, 9));
+    assert_ptr_not_equal(word.line, gar_emulated_device_line(dev, 7));
+    assert_null(gar_emulated_device_line(dev, 10));
+    assert_int_equal(word.slot.index, 1);
     assert_int_equal(word.target, 2);
 
     int parked;
@@ -220,6 +226,43 @@ static void stop_wakes_a_blocked_waiter_with_a_device_fault(void **state)
     assert_true(done == GAR_MONO_NEVER);
 }
 
+/* Thousands of streams whose times cross everywhere (each stream's items
+ * due in order, the streams' interleaved backwards): every item completes,
+ * not before its time, each stream's in its order, and each stream's word
+ * ends at its item count. */
+static void many_interleaved_streams_complete_in_each_streams_order(void **state)
+{
+    fixture *f = *state;
+    enum { STREAMS = 3000, PER_STREAM = 20, COUNT = STREAMS * PER_STREAM };
+    gar_emulated_item *schedule = malloc(COUNT * sizeof *schedule);
+    gar_mono_ns *done = malloc(COUNT * sizeof *done);
+    assert_true(schedule != NULL && done != NULL);
+    const gar_mono_ns t0 = gar_posix_now() + 2 * MS;
+    /* Round j of the streams, each round's times going down the streams:
+     * an insertion sort would move almost every item past all the others. */
+    for (size_t j = 0; j < PER_STREAM; j++)
+        for (unsigned s = 0; s < STREAMS; s++)
+            schedule[j * STREAMS + s] = (gar_emulated_item){
+                s, t0 + (gar_mono_ns)j * 10 * GAR_NS_PER_US + (STREAMS - s) * 3 * GAR_NS_PER_US
+            };
+    gar_emulated_device *dev = NULL;
+    assert_int_equal(gar_emulated_device_start(&dev, schedule, COUNT, f->idle, -1, NULL), 0);
+    for (unsigned s = 0; s < STREAMS; s++) {
+        gar_port last = port_of(dev, (PER_STREAM - 1) * STREAMS + s);
+        assert_int_equal(last.ops->block(last.ctx, NULL), 0);
+        gar_slot slot = { .index = (uint8_t)(s % GAR_LINE_WORDS) };
+        assert_int_equal(gar_line_load(gar_emulated_device_line(dev, s), slot), PER_STREAM);
+    }
+    assert_int_equal(gar_emulated_device_finish(dev, done, NULL), 0);
+    for (size_t i = 0; i < COUNT; i++) {
+        assert_true(done[i] != GAR_MONO_NEVER && done[i] >= schedule[i].done_at);
+        if (i >= STREAMS) /* the stream's item before it completed no later */
+            assert_true(done[i] >= done[i - STREAMS]);
+    }
+    free(schedule);
+    free(done);
+}
+
 static void bad_schedules_and_items_are_refused(void **state)
 {
     fixture *f = *state;
@@ -256,6 +299,7 @@ int main(void)
         cmocka_unit_test(block_returns_only_after_completion),
         cmocka_unit_test(arm_describes_the_word_and_park_sees_it),
         cmocka_unit_test(stop_wakes_a_blocked_waiter_with_a_device_fault),
+        cmocka_unit_test(many_interleaved_streams_complete_in_each_streams_order),
         cmocka_unit_test(bad_schedules_and_items_are_refused),
     };
     return cmocka_run_group_tests_name("emulated_device", tests, setup, NULL);

@@ -46,10 +46,10 @@ static void stores_land_in_order_with_their_values_never_early(void **state)
     enum { COUNT = 4 };
     const gar_mono_ns start = gar_posix_now();
     const gar_store schedule[COUNT] = {
-        { slot_or_fail(0), 11, start + 1 * MS },
-        { slot_or_fail(1), 22, start + 2 * MS },
-        { slot_or_fail(6), 33, start + 3 * MS },
-        { slot_or_fail(2), 44, start + 3 * MS }, /* due with the one before: order still holds */
+        { slot_or_fail(0), 11, start + 1 * MS, NULL },
+        { slot_or_fail(1), 22, start + 2 * MS, NULL },
+        { slot_or_fail(6), 33, start + 3 * MS, NULL },
+        { slot_or_fail(2), 44, start + 3 * MS, NULL }, /* due with the one before: order still holds */
     };
     gar_store_thread *thread = NULL;
     assert_int_equal(gar_store_thread_start(&thread, &line, schedule, COUNT, NULL), 0);
@@ -106,9 +106,9 @@ static void stores_into_one_slot_leave_the_last_value(void **state)
     gar_line_init(&line);
     const gar_mono_ns now = gar_posix_now();
     const gar_store schedule[] = {
-        { slot_or_fail(4), 1, now },
-        { slot_or_fail(4), 2, now + 1 * MS },
-        { slot_or_fail(4), UINT64_MAX, now + 1 * MS },
+        { slot_or_fail(4), 1, now, NULL },
+        { slot_or_fail(4), 2, now + 1 * MS, NULL },
+        { slot_or_fail(4), UINT64_MAX, now + 1 * MS, NULL },
     };
     gar_store_thread *thread = NULL;
     assert_int_equal(gar_store_thread_start(&thread, &line, schedule, 3, NULL), 0);
@@ -134,8 +134,8 @@ static void stop_interrupts_the_sleep_and_makes_no_further_store(void **state)
 
     const gar_mono_ns now = gar_posix_now();
     const gar_store schedule[] = {
-        { slot_or_fail(0), 1, 0 },                        /* long past: stored at once */
-        { slot_or_fail(1), 1, now + 3600 * GAR_NS_PER_S }, /* an hour away */
+        { slot_or_fail(0), 1, 0, NULL },                        /* long past: stored at once */
+        { slot_or_fail(1), 1, now + 3600 * GAR_NS_PER_S, NULL }, /* an hour away */
     };
     gar_store_thread *thread = NULL;
     assert_int_equal(gar_store_thread_start(&thread, &line, schedule, 2, NULL), 0);
@@ -172,9 +172,9 @@ static void start_refuses_bad_arguments_and_starts_nothing(void **state)
     gar_line line;
     gar_line_init(&line);
     const gar_store schedule[] = {
-        { slot_or_fail(0), 1, 10 },
-        { slot_or_fail(1), 1, 20 },
-        { slot_or_fail(2), 1, 19 }, /* before the one before */
+        { slot_or_fail(0), 1, 10, NULL },
+        { slot_or_fail(1), 1, 20, NULL },
+        { slot_or_fail(2), 1, 19, NULL }, /* before the one before */
     };
     gar_store_thread *thread = NULL;
     gar_error err;
@@ -194,7 +194,7 @@ static void start_refuses_bad_arguments_and_starts_nothing(void **state)
     assert_string_equal(err.argv[1], "schedule");
     assert_non_null(strstr(err.argv[2], "entry 2 due before entry 1"));
 
-    gar_store bad_slot = { { 8 }, 1, 0 }; /* not made by gar_slot_make */
+    gar_store bad_slot = { { 8 }, 1, 0, NULL }; /* not made by gar_slot_make */
     assert_int_equal(gar_store_thread_start(&thread, &line, &bad_slot, 1, &err),
                      -GAR_E_INVALID_ARGUMENT);
     assert_non_null(strstr(err.argv[2], "slot 8"));

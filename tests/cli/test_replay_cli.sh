@@ -40,7 +40,9 @@ printf '%s%s%s%s\n' \
     '"makespan_ns":5030000,"sleeps":0,"parks":0,"queries":0,"backstop_queries":0,' \
     '"kinds":{"blocked":3,"immediate":0,"late":0,"parked":0},' >"$tmp/want"
 sed -i '$ s/$/"estimator_error_ns":{"p50":0,"p99":0},"plan":"block","estimator":"adl",/' "$tmp/want"
-sed -i "\$ s|\$|\"host\":\"$tmp/exact.host\",\"mode\":\"open\",\"seed\":0,\"trace\":\"$tmp/t.trace\"}|" "$tmp/want"
+sed -i "\$ s|\$|\"host\":\"$tmp/exact.host\",\"mode\":\"open\",\"seed\":0,\"trace\":\"$tmp/t.trace\",|" "$tmp/want"
+# Last, each stream's share: the trace has no stream column, so one stream 0.
+sed -i '$ s/$/"streams":[{"stream":0,"waits":3,"overshoot_ns":{"p50":30000,"p90":30000,"p99":30000,"max":30000},"busy_ns":3000}]}/' "$tmp/want"
 tr -d '\n' <"$tmp/want" >"$tmp/want1" && echo >>"$tmp/want1"
 "$gar" replay "$tmp/t.trace" --plan block --host "$tmp/exact.host" --json >"$tmp/out" 2>"$tmp/err" ||
     fail "block json: exit $? ($(cat "$tmp/err"))"
@@ -143,6 +145,29 @@ refused "unknown option" 11 "$tmp/t.trace" --plan poll --frobnicate $h
 grep -q '^usage: gar replay' "$tmp/out" || fail "help: no usage line"
 grep -q 'example' "$tmp/out" || fail "help: no example"
 grep -q -- '--exact-polls' "$tmp/out" || fail "help: no --exact-polls"
+
+# Streams: each its own share, past one line's eight; the text table lists
+# the ten with the most waits, most first.
+{
+    echo '# gar-trace v1'
+    echo 'point,submit_ns,start_ns,done_ns,stream'
+    i=0
+    for s in 70000 1 2 3 4 5 6 7 8 9 10 11 70000 5 5 5; do
+        echo "1,${i}000000,${i}000000,${i}500000,$s"
+        i=$((i + 1))
+    done
+} >"$tmp/streams.trace"
+"$gar" replay "$tmp/streams.trace" --plan block --host "$tmp/exact.host" >"$tmp/out" ||
+    fail "streams table: exit $?"
+grep -qx 'streams: 12 (the 10 with the most waits)' "$tmp/out" || fail "streams: no heading"
+[ "$(sed -n '/^streams:/,$p' "$tmp/out" | awk 'NR > 2 { print $1 ":" $2 }' | tr '\n' ' ')" = \
+    "5:4 70000:2 1:1 2:1 3:1 4:1 6:1 7:1 8:1 9:1 " ] ||
+    fail "streams table order: $(sed -n '/^streams:/,$p' "$tmp/out")"
+"$gar" replay "$tmp/streams.trace" --plan block --host "$tmp/exact.host" --json >"$tmp/out" ||
+    fail "streams json: exit $?"
+grep -q '"streams":\[{"stream":70000,"waits":2,"overshoot_ns":{"p50":30000,' "$tmp/out" ||
+    fail "streams json: the first stream named is not first ($(cat "$tmp/out"))"
+[ "$(grep -o '"stream":' "$tmp/out" | wc -l)" -eq 12 ] || fail "streams json: not 12 streams"
 
 [ "$failures" -eq 0 ] || exit 1
 echo "replay: all checks passed"

@@ -58,7 +58,7 @@ grep -q '^status: done$' "$tmp/out" || fail "no 'status: done'"
     || fail "rows lack their metrics"
 [ "$(q "$tmp/a.db" "SELECT count(*) FROM runs WHERE plan = 'poll' AND estimator = '-'")" -eq 8 ] \
     || fail "poll did not run once per trace, mode and seed"
-[ "$(q "$tmp/a.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 2 ] || fail "no schema_version"
+[ "$(q "$tmp/a.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 3 ] || fail "no schema_version"
 [ "$(q "$tmp/a.db" "PRAGMA journal_mode")" = wal ] || fail "not in WAL mode"
 [ "$(q "$tmp/a.db" 'SELECT count(*) FROM traces')" -eq 2 ] || fail "traces not recorded"
 expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/a.db" --jobs 2 --quiet
@@ -86,13 +86,13 @@ grep -q '^copied: 2$' "$tmp/out" || fail "flag on dev-vm was not copied from pol
 [ "$(q "$tmp/t.db" "SELECT count(*) FROM runs WHERE plan_ran LIKE 'flag%'")" -eq 2 ] \
     || fail "flag did not run as flag on the word-wait host"
 
-# --- a run whose replay fails is stored as failed, and not retried ---
+# --- a trace of nine streams (past one completion line) runs like any other ---
 {
     echo '# gar-trace v1'
     echo 'point,submit_ns,start_ns,done_ns,stream'
     for k in 0 1 2 3 4 5 6 7 8; do echo "1,${k}000,${k}000,${k}500,$k"; done
 } >"$tmp/streams.csv"
-cat >"$tmp/fails.sweep" <<SPEC
+cat >"$tmp/streams.sweep" <<SPEC
 gar-sweep v1
 trace streams.csv
 plan poll
@@ -101,11 +101,34 @@ host $data/hosts/dev-vm.host
 mode open
 seed 1
 SPEC
+expect 0 "$gar" sweep "$tmp/streams.sweep" --db "$tmp/s.db" --quiet
+grep -q '^ran: 1$' "$tmp/out" || fail "a replay with 9 streams did not run"
+[ "$(q "$tmp/s.db" "SELECT count(*) || ' ' || sum(waits) FROM run_streams")" = "9 9" ] \
+    || fail "the 9-stream run's run_streams rows are not one a stream"
+
+# --- a run whose replay fails is stored as failed, and not retried ---
+{
+    echo '# gar-trace v1'
+    echo 'point,submit_ns,start_ns,done_ns'
+    echo '1,0,0,1000'
+    echo '1,9223372036854775000,9223372036854775000,9223372036854775807'
+} >"$tmp/fails.csv"
+cat >"$tmp/fails.sweep" <<SPEC
+gar-sweep v1
+trace fails.csv
+plan poll
+estimator adl
+host $data/hosts/dev-vm.host
+mode open
+seed 1
+SPEC
 expect 0 "$gar" sweep "$tmp/fails.sweep" --db "$tmp/f.db" --quiet
-grep -q '^failed: 1$' "$tmp/out" || fail "a replay with 9 streams did not fail"
+grep -q '^failed: 1$' "$tmp/out" || fail "a replay whose makespan passes 2^63 - 1 did not fail"
 [ "$(q "$tmp/f.db" "SELECT status || ' ' || error_code || ' ' || (waits IS NULL) FROM runs")" = "failed 10 1" ] \
     || fail "the failed run is not stored with its code and no metrics"
-q "$tmp/f.db" "SELECT error FROM runs" | grep -q 'streams' || fail "the failed run's message is not stored"
+q "$tmp/f.db" "SELECT error FROM runs" | grep -q 'makespan' || fail "the failed run's message is not stored"
+[ "$(q "$tmp/f.db" "SELECT count(*) FROM run_streams")" = "0" ] \
+    || fail "a failed run has run_streams rows"
 expect 0 "$gar" sweep "$tmp/fails.sweep" --db "$tmp/f.db" --quiet
 grep -q '^ran: 0$' "$tmp/out" || fail "a failed run was retried"
 
@@ -177,7 +200,7 @@ grep -q '^added: 0$' "$tmp/out" || fail "merging a shard twice added rows"
 cp "$tmp/s0.db" "$tmp/v9.db"
 q "$tmp/v9.db" "UPDATE meta SET value = '9' WHERE key = 'schema_version'"
 expect 2 "$gar" merge "$tmp/m2.db" "$tmp/v9.db"
-grep -q "error 12 (Io): cannot merge '$tmp/v9.db': its schema version is 9; this gar reads schema version 2" "$tmp/err" \
+grep -q "error 12 (Io): cannot merge '$tmp/v9.db': its schema version is 9; this gar reads schema version 3" "$tmp/err" \
     || fail "schema version not refused as wanted ($(cat "$tmp/err"))"
 
 # --- plots and the report ---

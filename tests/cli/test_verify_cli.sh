@@ -83,6 +83,16 @@ grep -q '"real":{"waits":40' "$tmp/out" || fail "json: no real run"
 grep -q '"sim":{"waits":40' "$tmp/out" || fail "json: no sim run"
 grep -Eq '"verdict":"(agree|disagree)"' "$tmp/out" || fail "json: no verdict"
 
+# The emulated device takes any number of streams: the same waits spread
+# over twelve (past one completion line's eight) run and replay whole.
+awk -F, 'BEGIN { OFS = "," } /^#/ { print; next }
+         /^point/ { print $0 ",stream"; next } { print $0, (n++ % 12) * 3 }' \
+    "$trace" >"$tmp/streams.csv"
+"$gar" verify "$tmp/streams.csv" --plan block --host "$tmp/this.host" >"$tmp/out" 2>"$tmp/err"
+status=$?
+shape "twelve streams" "$tmp/out"
+verdict_exit "twelve streams" "$status" "$tmp/out"
+
 # Without --host, the host is calibrated on the spot.
 "$gar" verify "$trace" --plan poll >"$tmp/out" 2>"$tmp/err"
 status=$?

@@ -96,7 +96,7 @@ static void a_new_database_has_its_schema_and_meta(void **state)
     assert_int_equal(gar_store_open(f->a, true, &s, NULL), 0);
     char v[64];
     assert_int_equal(gar_store_meta(s, "schema_version", v, sizeof v, NULL), 0);
-    assert_string_equal(v, "2");
+    assert_string_equal(v, "3");
     assert_int_equal(gar_store_meta(s, "gar_version", v, sizeof v, NULL), 0);
     assert_true(strlen(v) > 0);
     assert_int_equal(gar_store_meta(s, "source_commit", v, sizeof v, NULL), 0);
@@ -133,6 +133,65 @@ static void a_key_is_stored_once_and_failures_too(void **state)
                      GAR_E_DEVICE_FAULT);
     assert_int_equal(count(s, "SELECT count(*) FROM runs WHERE seed = 2 AND waits IS NULL"), 1);
     gar_store_close(s);
+}
+
+/* An ok run's streams are stored with it, under its key; a failed run has
+ * none; a run whose streams cannot all be stored is not stored at all; a
+ * merge brings the new runs' streams along. */
+static void runs_keep_their_streams_and_merges_bring_them(void **state)
+{
+    fixture *f = *state;
+    gar_store *a = NULL, *c = NULL;
+    assert_int_equal(gar_store_open(f->a, true, &a, NULL), 0);
+    assert_int_equal(gar_store_open(f->c, true, &c, NULL), 0);
+    seed_sources(a);
+    seed_sources(c);
+    gar_replay_stream two[2] = {
+        { .stream = 70000, .waits = 6, .overshoot_ns = { 1, 2, 3, 4 }, .busy_ns = 3 },
+        { .stream = 4, .waits = 4, .overshoot_ns = { 5, 6, 7, 8 }, .busy_ns = 2 },
+    };
+    gar_replay_streams streams = { two, 2 };
+    gar_replay_metrics m = metrics(7);
+    gar_store_run r = run_of(1, &m);
+    r.streams = &streams;
+    assert_int_equal(gar_store_insert(a, &r, NULL), 1);
+    assert_int_equal(gar_store_insert(a, &r, NULL), 0); /* already there: no second rows */
+    assert_int_equal(count(a, "SELECT count(*) FROM run_streams"), 2);
+    assert_int_equal(count(a, "SELECT waits * 1000 + overshoot_p99_ns * 100 + overshoot_p50_ns "
+                              "* 10 + busy_ns FROM run_streams WHERE stream = 70000 AND seed = 1 "
+                              "AND plan = 'poll' AND mode = 'open'"),
+                     6000 + 300 + 10 + 3);
+    assert_int_equal(count(a, "SELECT overshoot_max_ns FROM run_streams WHERE stream = 4"), 8);
+
+    gar_error failure;
+    gar_error_set(&failure, GAR_E_DEVICE_FAULT, 1, "a lost store");
+    gar_store_run bad = run_of(2, &m);
+    bad.failure = &failure;
+    bad.streams = &streams;
+    assert_int_equal(gar_store_insert(a, &bad, NULL), 1);
+    assert_int_equal(count(a, "SELECT count(*) FROM run_streams WHERE seed = 2"), 0);
+
+    /* A stream named twice breaks the table's key: the run goes with it. */
+    gar_replay_stream twice[2] = { two[1], two[1] };
+    gar_replay_streams broken = { twice, 2 };
+    gar_store_run r3 = run_of(3, &m);
+    r3.streams = &broken;
+    gar_error err;
+    assert_int_equal(gar_store_insert(a, &r3, &err), -GAR_E_IO);
+    assert_int_equal(count(a, "SELECT count(*) FROM runs WHERE seed = 3"), 0);
+    assert_int_equal(count(a, "SELECT count(*) FROM run_streams WHERE seed = 3"), 0);
+
+    gar_store_run r4 = run_of(4, &m);
+    r4.streams = &streams;
+    assert_int_equal(gar_store_insert(c, &r, NULL), 1);
+    assert_int_equal(gar_store_insert(c, &r4, NULL), 1);
+    gar_store_close(c);
+    gar_store_merge_stats st;
+    assert_int_equal(gar_store_merge(a, f->c, &st, NULL), 0);
+    assert_int_equal(st.added, 1);
+    assert_int_equal(count(a, "SELECT count(*) FROM run_streams"), 4);
+    assert_int_equal(count(a, "SELECT count(*) FROM run_streams WHERE seed = 4"), 2);
+    gar_store_close(a);
 }
 
 static void merge_adds_the_new_and_refuses_other_versions(void **state)
@@ -177,7 +236,7 @@ static void merge_adds_the_new_and_refuses_other_versions(void **state)
     gar_error_message(&err, text, sizeof text);
     assert_non_null(strstr(text, f->b));
     assert_non_null(strstr(text, "version is 99"));
-    assert_non_null(strstr(text, "schema version 2"));
+    assert_non_null(strstr(text, "schema version 3"));
     /* And opened directly, too. */
     assert_int_equal(gar_store_open(f->b, true, &b, &err), -GAR_E_IO);
     gar_store_close(a);
@@ -289,8 +348,20 @@ static void a_version_1_database_is_refused_saying_what_to_do(void **state)
     assert_int_equal(gar_store_open(f->a, true, &s, &err), -GAR_E_IO);
     char text[1024];
     gar_error_message(&err, text, sizeof text);
-    assert_non_null(strstr(text, "its schema version is 1; this gar reads schema version 2"));
+    assert_non_null(strstr(text, "its schema version is 1; this gar reads schema version 3"));
     assert_non_null(strstr(text, "sweep again into a new file"));
+
+    /* Version 2 had no run_streams: refused too, saying so. */
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(f->a, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "UPDATE meta SET value = '2' WHERE key = 'schema_version'",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(gar_store_open(f->a, true, &s, &err), -GAR_E_IO);
+    gar_error_message(&err, text, sizeof text);
+    assert_non_null(strstr(text, "its schema version is 2; this gar reads schema version 3"));
+    assert_non_null(strstr(text, "no per-stream counts"));
 }
 
 static void a_database_is_not_merged_into_itself(void **state)
@@ -316,6 +387,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(a_new_database_has_its_schema_and_meta, setup, teardown),
         cmocka_unit_test_setup_teardown(a_key_is_stored_once_and_failures_too, setup, teardown),
+        cmocka_unit_test_setup_teardown(runs_keep_their_streams_and_merges_bring_them, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(merge_adds_the_new_and_refuses_other_versions, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(another_programs_database_is_refused_and_left_as_it_was,

@@ -212,6 +212,7 @@ static void a_fast_forwarded_poll_still_fails_at_the_deadline(void **state)
             gar_error err;
             assert_int_equal(gar_sim_host_wait(&host, &dev, &work, &plan, false, 0, 0, deadline,
                                                &r, &err), -GAR_E_WAIT_DEADLINE);
+            gar_sim_device_free(&dev);
             assert_in_range(r.end, deadline, deadline + host.poll_turn.max);
             assert_int_equal(r.busy_ns, r.end);
             /* About 5 ms of the profile's mean turns, either way (within

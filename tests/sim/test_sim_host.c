@@ -28,6 +28,11 @@ static void world_make(world *w, bool word_wait, gar_sim_fault fault, gar_dur_ns
     assert_int_equal(gar_sim_device_enqueue(&w->dev, 0, 0, DONE_NS, fault, &w->work, NULL), 0);
 }
 
+static void world_free(world *w)
+{
+    gar_sim_device_free(&w->dev);
+}
+
 static int run(world *w, gar_park park, bool predict, gar_dur_ns sleep_ns,
                gar_mono_ns deadline, gar_sim_wait_result *r, gar_error *err)
 {
@@ -52,6 +57,7 @@ static void block_sleeps_until_the_blocking_wake(void **state)
     assert_int_equal(r.busy_ns, Q_NS);
     assert_int_equal(r.asleep_ns, DONE_NS + BLOCK_NS - Q_NS);
     assert_int_equal(r.report.sample.kind, GAR_SAMPLE_NONE);
+    world_free(&w);
 }
 
 static void poll_is_busy_the_whole_wait(void **state)
@@ -69,6 +75,7 @@ static void poll_is_busy_the_whole_wait(void **state)
     assert_int_equal(r.report.kind, GAR_WAIT_KIND_PARKED);
     assert_int_equal(r.report.sample.kind, GAR_SAMPLE_EXACT);
     assert_int_equal(r.report.sample.ns, DONE_NS + Q_NS);
+    world_free(&w);
 }
 
 static void poll_predict_is_busy_only_for_the_margin_less_the_overshoot(void **state)
@@ -86,6 +93,7 @@ static void poll_predict_is_busy_only_for_the_margin_less_the_overshoot(void **s
     assert_int_equal(r.report.sleeps, 1);
     assert_int_equal(r.report.polls, 65);
     assert_int_equal(r.report.kind, GAR_WAIT_KIND_PARKED);
+    world_free(&w);
 }
 
 static void flag_parks_to_the_store_then_confirms(void **state)
@@ -105,7 +113,8 @@ static void flag_parks_to_the_store_then_confirms(void **state)
         gar_dur_ns parked = DONE_NS + PARK_NS - 2 * Q_NS;
         assert_int_equal(ww ? r.parked_ns : r.busy_ns - 3 * Q_NS, parked);
         assert_int_equal(ww ? r.busy_ns : r.parked_ns + 3 * Q_NS, 3 * Q_NS);
-        assert_int_equal(gar_line_load(&w.dev.line, w.work.word.slot), 1);
+        assert_int_equal(gar_line_load(w.work.word.line, w.work.word.slot), 1);
+        world_free(&w);
     }
 }
 
@@ -121,6 +130,7 @@ static void flag_predict_parks_only_after_the_sleep(void **state)
     assert_int_equal(r.asleep_ns, 850000 + OVER_NS - 2 * Q_NS);
     assert_int_equal(r.parked_ns, DONE_NS + PARK_NS - (850000 + OVER_NS + Q_NS));
     assert_int_equal(r.report.parks, 2);
+    world_free(&w);
 }
 
 /* Store visibility: a query sees the completion only when it starts at or
@@ -141,6 +151,7 @@ static void a_poll_sees_the_completion_only_once_visible(void **state)
         assert_int_equal(r.end, 1001500);
         assert_int_equal(r.report.polls, 500);
         assert_int_equal(r.busy_ns, r.end);
+        world_free(&w);
     }
     world w;
     gar_sim_wait_result r;
@@ -152,6 +163,7 @@ static void a_poll_sees_the_completion_only_once_visible(void **state)
                                        GAR_MONO_NEVER, &r, NULL), 0);
     assert_int_equal(r.report.kind, GAR_WAIT_KIND_IMMEDIATE);
     assert_int_equal(r.end - r.start, 1500);
+    world_free(&w);
 }
 
 /* A sleep's overshoot comes from the stated lead nearest its length: the
@@ -169,6 +181,7 @@ static void a_sleep_overshoots_by_its_length(void **state)
     assert_int_equal(r.asleep_ns, 850000 + 40000 - Q_NS);
     assert_int_equal(r.report.polls, 55);
     assert_int_equal(r.end, DONE_NS + Q_NS);
+    world_free(&w);
 }
 
 /* A blocking wake by how long the thread blocked: 999 µs takes @1ms
@@ -195,6 +208,7 @@ static void a_block_wakes_by_how_long_it_blocked(void **state)
         assert_int_equal(run(&w, GAR_PARK_BLOCK, false, 0, GAR_MONO_NEVER, &r, NULL), 0);
         assert_int_equal(r.end, cases[i].done + cases[i].wake);
         assert_int_equal(r.asleep_ns, cases[i].done + cases[i].wake - Q_NS);
+        world_free(&w);
     }
 }
 
@@ -208,6 +222,7 @@ static void a_late_wake_is_kind_late(void **state)
     assert_int_equal(r.report.kind, GAR_WAIT_KIND_LATE);
     assert_int_equal(r.end, 990000 + OVER_NS + Q_NS);
     assert_int_equal(r.report.sample.kind, GAR_SAMPLE_LATE);
+    world_free(&w);
 }
 
 static void a_hung_device_ends_at_the_deadline(void **state)
@@ -223,6 +238,7 @@ static void a_hung_device_ends_at_the_deadline(void **state)
         assert_int_equal(err.code, GAR_E_WAIT_DEADLINE);
         assert_in_range(r.end, deadline, deadline + POLL_NS + Q_NS);
         assert_int_equal(r.report.kind, GAR_WAIT_KIND_NONE);
+        world_free(&w);
     }
 }
 
@@ -249,6 +265,7 @@ static void a_hung_device_ends_at_any_deadline_at_once(void **state)
                     assert_true(r.end - deadlines[d] <= POLL_NS + Q_NS);
                     assert_true(r.report.parks <= 2);
                     assert_true(r.report.queries <= 3);
+                    world_free(&w);
                 }
 }
 
@@ -265,6 +282,7 @@ static void a_hung_device_without_a_deadline_is_refused(void **state)
                                            GAR_MONO_NEVER, &r, &err),
                          -GAR_E_INVALID_ARGUMENT);
         assert_int_equal(r.end, 7); /* untouched */
+        world_free(&w);
     }
 }
 
@@ -279,7 +297,8 @@ static void a_lost_store_is_caught_by_the_backstop(void **state)
     assert_int_equal(r.end, Q_NS + GAR_NS_PER_MS + Q_NS);
     assert_int_equal(r.report.backstop_queries, 1);
     assert_int_equal(r.report.kind, GAR_WAIT_KIND_PARKED);
-    assert_int_equal(gar_line_load(&w.dev.line, w.work.word.slot), 0); /* the word never moved */
+    assert_int_equal(gar_line_load(w.work.word.line, w.work.word.slot), 0); /* the word never moved */
+    world_free(&w);
 }
 
 static void a_late_store_wakes_the_park_late_or_the_backstop_first(void **state)
@@ -292,10 +311,12 @@ static void a_late_store_wakes_the_park_late_or_the_backstop_first(void **state)
     assert_int_equal(r.end, DONE_NS + 500 + PARK_NS + Q_NS);
     assert_int_equal(r.report.backstop_queries, 0);
 
+    world_free(&w);
     world_make(&w, true, GAR_SIM_FAULT_LATE_STORE, 5 * GAR_NS_PER_MS);
     assert_int_equal(run(&w, GAR_PARK_FLAG, false, 0, GAR_MONO_NEVER, &r, NULL), 0);
     assert_int_equal(r.end, Q_NS + GAR_NS_PER_MS + Q_NS);
     assert_int_equal(r.report.backstop_queries, 1);
+    world_free(&w);
 }
 
 static void a_device_error_ends_the_wait_with_code_17(void **state)
@@ -315,6 +336,7 @@ static void a_device_error_ends_the_wait_with_code_17(void **state)
         assert_int_equal(err.code, GAR_E_DEVICE_FAULT);
         assert_string_equal(err.argv[0], "stream 0 work item 0 failed");
         assert_int_equal(r.end, ends[park]);
+        world_free(&w);
     }
 }
 
@@ -330,6 +352,7 @@ static void work_done_before_the_wait_is_immediate(void **state)
     assert_int_equal(r.report.kind, GAR_WAIT_KIND_IMMEDIATE);
     assert_int_equal(r.end, 2 * DONE_NS + Q_NS);
     assert_false(w.work.armed);
+    world_free(&w);
 }
 
 static void a_refused_plan_leaves_the_result_untouched(void **state)
@@ -344,6 +367,7 @@ static void a_refused_plan_leaves_the_result_untouched(void **state)
     assert_int_equal(gar_sim_host_wait(&w.host, &w.dev, &w.work, &plan, false, 0, 0,
                                        GAR_MONO_NEVER, &r, NULL), -GAR_E_INVALID_ARGUMENT);
     assert_memory_equal(&r, &before, sizeof r);
+    world_free(&w);
 }
 
 int main(void)

@@ -272,6 +272,7 @@ static void run_sim(const gar_plan *plan, gar_mono_ns done, gar_dur_ns sleep_ns,
     gar_sim_wait_result r;
     o->rc = gar_sim_host_wait(&host, &dev, &work, plan, sleep_ns > 0, sleep_ns, START_NS,
                               GAR_MONO_NEVER, &r, NULL);
+    gar_sim_device_free(&dev);
     o->report = r.report;
     o->end = r.end;
 }
