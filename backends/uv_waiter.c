@@ -65,6 +65,7 @@ struct gar_uv {
     gar_executor ex;
     gar_task control;
     gar_uv_wait *live;
+    gar_uv_wait *ended;  /* finished tasks, posted once the executor let go of them */
 };
 
 static gar_uv_wait *of_task(gar_task *task)
@@ -101,7 +102,8 @@ static const gar_port_ops word_port_ops = {
 
 /* ---- between the threads -------------------------------------------------- */
 
-/* Watcher: hands an ended record to the loop.  Takes the lock. */
+/* Watcher: hands an ended record to the loop, which may free it at once.
+ * Takes the lock. */
 static void post(gar_uv *uv, gar_uv_wait *w)
 {
     pthread_mutex_lock(&uv->lock);
@@ -113,6 +115,19 @@ static void post(gar_uv *uv, gar_uv_wait *w)
     uv->outbox_last = w;
     pthread_mutex_unlock(&uv->lock);
     uv_async_send(&uv->async);
+}
+
+/* Watcher: posts the waits whose tasks finished.  A task's poll cannot post
+ * itself: the executor still unlinks the task after the poll returns.  So it
+ * is posted at the next thing the executor does — another poll, an idle
+ * call — or when the run returns. */
+static void post_ended(gar_uv *uv)
+{
+    while (uv->ended != NULL) {
+        gar_uv_wait *w = uv->ended;
+        uv->ended = w->next;
+        post(uv, w);
+    }
 }
 
 static void live_add(gar_uv *uv, gar_uv_wait *w)
@@ -141,6 +156,7 @@ static int wait_poll(gar_task *task, gar_executor *ex, gar_error *err)
 {
     (void)err; /* a wait's failure is its own, kept in its record */
     gar_uv_wait *w = of_task(task);
+    post_ended(w->uv);
     int rc;
     if (atomic_load_explicit(&w->cancel, memory_order_acquire)) {
         w->status = GAR_UV_CANCELLED;
@@ -152,9 +168,33 @@ static int wait_poll(gar_task *task, gar_executor *ex, gar_error *err)
         w->code = rc == GAR_TASK_DONE ? 0 : rc;
     }
     live_remove(w->uv, w);
-    post(w->uv, w);
+    w->next = w->uv->ended;
+    w->uv->ended = w;
     return GAR_TASK_DONE;
 }
+
+/* The watcher's Idle port: the host's, posting ended waits first. */
+static int watcher_sleep_until(void *ctx, gar_mono_ns until, gar_error *err)
+{
+    gar_uv *uv = ctx;
+    post_ended(uv);
+    gar_idle host = gar_posix_host_idle(&uv->host);
+    return host.ops->sleep_until(host.ctx, until, err);
+}
+
+static int watcher_park(void *ctx, gar_line *line, const uint64_t seen[GAR_LINE_WORDS],
+                        gar_mono_ns until, gar_error *err)
+{
+    gar_uv *uv = ctx;
+    post_ended(uv);
+    gar_idle host = gar_posix_host_idle(&uv->host);
+    return host.ops->park(host.ctx, line, seen, until, err);
+}
+
+static const gar_idle_ops watcher_idle_ops = {
+    .sleep_until = watcher_sleep_until,
+    .park = watcher_park,
+};
 
 /* The sentinel the control task fails the run with when the adapter closes. */
 #define CLOSING_CODE (-GAR_E_STALLED)
@@ -162,6 +202,7 @@ static int wait_poll(gar_task *task, gar_executor *ex, gar_error *err)
 static int control_poll(gar_task *task, gar_executor *ex, gar_error *err)
 {
     gar_uv *uv = task->data;
+    post_ended(uv);
     pthread_mutex_lock(&uv->lock);
     gar_uv_wait *in = uv->inbox;
     uv->inbox = NULL;
@@ -199,6 +240,7 @@ static int control_poll(gar_task *task, gar_executor *ex, gar_error *err)
 static void end_live(gar_uv *uv, bool closing, int code, const gar_error *error)
 {
     gar_executor_forget(&uv->ex);
+    post_ended(uv);
     while (uv->live != NULL) {
         gar_uv_wait *w = uv->live;
         live_remove(uv, w);
@@ -219,7 +261,8 @@ static void *watcher_main(void *arg)
     gar_error err;
     int rc = gar_posix_host_init(&uv->host, NULL, &err); /* this thread's timer slack */
     if (rc == 0)
-        rc = gar_executor_init(&uv->ex, gar_posix_clock(), gar_posix_host_idle(&uv->host), &err);
+        rc = gar_executor_init(&uv->ex, gar_posix_clock(),
+                               (gar_idle){ .ops = &watcher_idle_ops, .ctx = uv }, &err);
     pthread_mutex_lock(&uv->lock);
     uv->setup_done = true;
     uv->setup_code = rc;
@@ -242,6 +285,7 @@ static void *watcher_main(void *arg)
         gar_error_clear(&err);
         rc = gar_executor_run(&uv->ex, &err);
 
+        post_ended(uv);
         pthread_mutex_lock(&uv->lock);
         bool closing = uv->closing;
         pthread_mutex_unlock(&uv->lock);

@@ -5,8 +5,8 @@
  * runs one watcher thread that waits on lines for the loop: each wait is a
  * task of gar's executor on that thread (the reactor driver, gar/wait_task.h),
  * so the plan's rules hold exactly as elsewhere — the first status query,
- * the predicted sleep, parks of at most park_us on the word, a status query
- * at least every backstop_us, the deadline — and the outcome is handed to the
+ * parks of at most park_us on the word, a status query at least every
+ * backstop_us, the deadline — and the outcome is handed to the
  * loop through a uv_async_t: the callback runs on the loop thread.
  *
  *     gar_uv *uv;
@@ -28,10 +28,10 @@
  * Latency.  The watcher parks on one line at a time (the reactor's rule,
  * gar/reactor.h): a store into another line is seen when that park ends,
  * at most the park bound (100 µs) later.  The watcher looks at new starts
- * and cancellations at least every GAR_UV_CONTROL_PERIOD_NS while waits
- * pend, and at once when none pend (it then sleeps on a condition variable,
- * costing nothing).  A cancelled wait lets go of its line and port at its
- * next step: within a park bound, a poll, or the rest of its predicted sleep.
+ * at least every GAR_UV_CONTROL_PERIOD_NS (100 µs) while waits pend, and at
+ * once when none pend (it then sleeps on a condition variable, costing
+ * nothing).  A cancelled wait lets go of its line and port at its next step:
+ * within a park bound or a poll.
  *
  * Threads.  gar_uv_init, gar_uv_start, gar_uv_cancel and gar_uv_close are
  * called on the loop's thread (the one that runs uv_run for `loop`), and
@@ -60,12 +60,14 @@
 #include <gar/line.h>
 #include <gar/plan.h>
 #include <gar/port.h>
+#include <gar/reactor.h>
 #include <gar/time.h>
 #include <gar/wait.h>
 
 /* The longest the watcher goes, while waits pend, before it takes in new
- * starts and cancellations. */
-#define GAR_UV_CONTROL_PERIOD_NS (1 * GAR_NS_PER_MS)
+ * starts: the reactor's park bound, which the watcher wakes at anyway (the
+ * adapter runs no predicted sleeps, so its idle is parks of that bound). */
+#define GAR_UV_CONTROL_PERIOD_NS GAR_REACTOR_PARK_BOUND_DEFAULT_NS
 
 typedef struct gar_uv gar_uv;           /* opaque: one adapter on one loop */
 typedef struct gar_uv_wait gar_uv_wait; /* opaque: one wait, until its callback */
