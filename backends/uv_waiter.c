@@ -204,9 +204,12 @@ static int control_poll(gar_task *task, gar_executor *ex, gar_error *err)
     gar_uv *uv = task->data;
     post_ended(uv);
     pthread_mutex_lock(&uv->lock);
-    gar_uv_wait *in = uv->inbox;
-    uv->inbox = NULL;
     bool closing = uv->closing;
+    gar_uv_wait *in = NULL;
+    if (!closing) { /* when closing, the watcher cancels what is left in the inbox */
+        in = uv->inbox;
+        uv->inbox = NULL;
+    }
     pthread_mutex_unlock(&uv->lock);
     if (closing)
         return CLOSING_CODE; /* the watcher forgets every task and cancels the live */

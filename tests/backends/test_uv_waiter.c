@@ -334,6 +334,43 @@ static void close_with_waits_pending_cancels_them_and_leaks_nothing(void **state
     assert_int_equal(uv_loop_close(&loop), 0);
 }
 
+/* Close right after the starts, before the loop ever ran: every wait gets
+ * exactly one callback inside close — cancelled, or done for one whose work
+ * was done and that the watcher had already finished. */
+static void close_right_after_starts_calls_every_callback_once(void **state)
+{
+    (void)state;
+    uv_loop_t loop;
+    gar_uv *uv;
+    open_loop(&loop, &uv);
+    enum { COUNT = 64 };
+    gar_line done_line, pending_line;
+    gar_line_init(&done_line);
+    gar_line_init(&pending_line);
+    gar_slot s0 = slot_of(0);
+    gar_line_store(&done_line, s0, 1);
+    outcome o[COUNT];
+    memset(o, 0, sizeof o);
+    gar_plan plan = plan_of(FLAG_PLAN);
+    for (unsigned i = 0; i < COUNT; i++) {
+        o[i].word = (gar_descriptor){ .line = i % 2 ? &done_line : &pending_line, .slot = s0,
+                                      .target = 1 };
+        assert_int_equal(gar_uv_start(uv, &o[i].word, NULL, &plan, GAR_MONO_NEVER, record, &o[i],
+                                      NULL, NULL),
+                         0);
+    }
+    gar_uv_close(uv);
+    for (unsigned i = 0; i < COUNT; i++) {
+        assert_int_equal(o[i].calls, 1);
+        if (i % 2)
+            assert_true(o[i].status == GAR_UV_DONE || o[i].status == GAR_UV_CANCELLED);
+        else
+            assert_int_equal(o[i].status, GAR_UV_CANCELLED);
+    }
+    assert_int_equal(uv_run(&loop, UV_RUN_DEFAULT), 0);
+    assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 /* An adapter closed with nothing started, and one never run. */
 static void close_idle_adapter(void **state)
 {
@@ -418,6 +455,7 @@ int main(void)
         cmocka_unit_test(the_port_status_ends_a_wait_not_the_word),
         cmocka_unit_test(cancelled_mid_wait_reports_cancelled_once),
         cmocka_unit_test(close_with_waits_pending_cancels_them_and_leaks_nothing),
+        cmocka_unit_test(close_right_after_starts_calls_every_callback_once),
         cmocka_unit_test(close_idle_adapter),
         cmocka_unit_test(a_deadline_ends_a_wait_nothing_completes),
         cmocka_unit_test(refuses_what_it_cannot_run),
