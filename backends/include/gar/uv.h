@@ -31,7 +31,7 @@
  * at least every GAR_UV_CONTROL_PERIOD_NS (100 µs) while waits pend, and at
  * once when none pend (it then sleeps on a condition variable, costing
  * nothing).  A cancelled wait lets go of its line and port at its next step:
- * within a park bound or a poll.
+ * within its plan's park_us, or at its next poll.
  *
  * Threads.  gar_uv_init, gar_uv_start, gar_uv_cancel and gar_uv_close are
  * called on the loop's thread (the one that runs uv_run for `loop`), and
@@ -97,7 +97,8 @@ typedef void (*gar_uv_callback)(gar_uv_wait *handle, const gar_uv_result *result
  * where the CPU has one, else spin-yield).  Returns 0 with *out set, or with
  * *out untouched -GAR_E_INVALID_ARGUMENT (NULL out or loop) or
  * -GAR_E_BACKEND (no memory, the host's set-up, uv_async_init, or the
- * thread failed: it names which). */
+ * thread failed: it names which).  After a failure past uv_async_init, the
+ * handle is left closing on the loop: run the loop once before closing it. */
 int gar_uv_init(gar_uv **out, uv_loop_t *loop, gar_error *err);
 
 /* Starts a wait for `*word` (line, slot, target) under `plan`, resolved for
