@@ -407,6 +407,16 @@ int gar_uv_init(gar_uv **out, uv_loop_t *loop, gar_error *err)
     return 0;
 }
 
+int gar_uv_caps(const gar_uv *uv, gar_caps *out, gar_error *err)
+{
+    if (uv == NULL || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_uv_caps",
+                             uv == NULL ? "uv" : "out", "is NULL");
+    /* The watcher set its host up before init returned, and never changes it. */
+    gar_posix_host_caps(&uv->host, out);
+    return 0;
+}
+
 int gar_uv_start(gar_uv *uv, const gar_descriptor *word, const gar_port *port,
                  const gar_plan *plan, gar_mono_ns deadline, gar_uv_callback callback,
                  void *user, gar_uv_wait **handle, gar_error *err)

@@ -46,10 +46,17 @@ int main(void)
     }
 
     /* The plan: park on the word at most 100 µs at a time, and ask the status
-     * at least every 1 ms.  On a host without a user-mode word wait, resolve
-     * it to poll first (gar_plan_resolve); the adapter runs what it is given. */
-    gar_plan plan;
-    gar_plan_parse("flag:park_us=100,backstop_us=1000", &plan, NULL);
+     * at least every 1 ms.  Resolved against the watcher's host: without a
+     * user-mode word wait it runs as poll (the warning says so). */
+    gar_plan asked, plan;
+    gar_plan_parse("flag:park_us=100,backstop_us=1000", &asked, NULL);
+    gar_caps caps;
+    gar_uv_caps(uv, &caps, NULL);
+    if (gar_plan_resolve(&asked, &caps, &plan, &err) == 1) {
+        char why[512];
+        gar_error_format(&err, why, sizeof why);
+        printf("%s\n", why);
+    }
 
     /* Each line is 64 bytes the "device" stores into; slot 0 of line k reaches
      * 1 at (k + 1) ms.  The lines must outlive their waits' callbacks. */

@@ -442,6 +442,12 @@ static void refuses_what_it_cannot_run(void **state)
     assert_int_equal(gar_uv_start(uv, &word, &p, &poll, GAR_MONO_NEVER, record, &o, NULL, &err),
                      -GAR_E_INVALID_ARGUMENT); /* poll needs the port's poll */
     assert_int_equal(gar_uv_init(NULL, &loop, &err), -GAR_E_INVALID_ARGUMENT);
+    gar_caps caps;
+    assert_int_equal(gar_uv_caps(NULL, &caps, &err), -GAR_E_INVALID_ARGUMENT);
+    assert_int_equal(gar_uv_caps(uv, &caps, &err), 0);
+    assert_false(caps.io_uring);
+    if (!caps.word_wait)
+        assert_non_null(caps.word_wait_why);
     assert_int_equal(gar_uv_cancel(NULL, &err), -GAR_E_INVALID_ARGUMENT);
     assert_int_equal(o.calls, 0);
     close_loop(&loop, uv);

@@ -56,6 +56,7 @@
 
 #include <uv.h>
 
+#include <gar/caps.h>
 #include <gar/error.h>
 #include <gar/line.h>
 #include <gar/plan.h>
@@ -101,8 +102,13 @@ typedef void (*gar_uv_callback)(gar_uv_wait *handle, const gar_uv_result *result
  * handle is left closing on the loop: run the loop once before closing it. */
 int gar_uv_init(gar_uv **out, uv_loop_t *loop, gar_error *err);
 
+/* What the watcher's host offers (its word wait, or why not; no io_uring:
+ * the watcher does not use one), for resolving plans with gar_plan_resolve.
+ * Returns 0, or -GAR_E_INVALID_ARGUMENT for NULL.  The reasons are static. */
+int gar_uv_caps(const gar_uv *uv, gar_caps *out, gar_error *err);
+
 /* Starts a wait for `*word` (line, slot, target) under `plan`, resolved for
- * this host (gar_plan_resolve against what the host offers; the "block" arm
+ * this host (gar_plan_resolve against gar_uv_caps; the "block" arm
  * is refused: it would hold the watcher, and so every other wait, for its
  * whole length).  `port` is NULL (the word is the status) or the completion
  * port whose query is the authority and whose arm names the word to park
