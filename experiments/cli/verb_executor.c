@@ -20,6 +20,8 @@ static void print_help(FILE *out)
             "  running: NAME\n"
             "  warning: ...      the fallback warning, when one was taken\n"
             "gpu-reactor needs word-wait; io-uring needs io-uring and word-wait.\n"
+            "`gar fill-demo --executor NAME` and `gar verify --executor NAME` run the\n"
+            "kind resolved so (without --without or --strict).\n"
             "\n"
             "options:\n"
             "  --strict       refuse (error 4, exit 2) instead of falling back\n"

@@ -20,8 +20,10 @@
 
 #include <gar/bands.h>
 #include <gar/estimator_family.h>
+#include <gar/executor_kind.h>
 
 #include "calibrate.h"
+#include "host_caps.h"
 #include "host_profile.h"
 #include "posix_host.h"
 #include "replay.h"
@@ -48,14 +50,15 @@ static const char verb[] = "verify";
 static void print_help(FILE *out)
 {
     fprintf(out,
-            "usage: gar verify TRACE --plan PLAN [--estimator E] [--device D]\n"
+            "usage: gar verify TRACE --plan PLAN [--estimator E] [--device D] [--executor K]\n"
             "                  [--host PROFILE] [--seed S] [--tolerance KEY=VALUE]... [--json]\n"
-            "       gar verify --sweep SPEC --db DB [--limit N] [--device D] [--host PROFILE]\n"
-            "                  [--seed S] [--tolerance KEY=VALUE]...\n"
+            "       gar verify --sweep SPEC --db DB [--limit N] [--device D] [--executor K]\n"
+            "                  [--host PROFILE] [--seed S] [--tolerance KEY=VALUE]...\n"
             "\n"
-            "Runs the waits of TRACE (gar-trace v1) on a real device, in real time, with\n"
-            "the inline driver on this thread, then replays the trace as it really ran in\n"
-            "the simulator with a host profile, and prints both runs' metrics side by side\n"
+            "Runs the waits of TRACE (gar-trace v1) on a real device, in real time, on\n"
+            "this thread by the executor kind --executor resolves to (the inline driver by\n"
+            "default), then replays the trace as it really ran in the simulator with a\n"
+            "host profile, and prints both runs' metrics side by side\n"
             "(`key: real=X sim=Y`), the distance between them and a verdict against the\n"
             "tolerances it prints.  Exit status: 0 the runs agree, 1 they do not, 2 refused.\n"
             "Keep traces short (a few hundred waits of a few ms): at most %d s.\n"
@@ -78,6 +81,15 @@ static void print_help(FILE *out)
             "                                 $GAR_CUDA_LIBRARY); completion times from CUDA\n"
             "                                 events, %s\n"
             "                       hip       not available yet (refused)\n"
+            "  --executor K       the executor kind that runs the real waits, resolved along\n"
+            "                     io-uring -> gpu-reactor -> naive as `gar executor` does\n"
+            "                     (prints `executor: KIND` and, on a fallback, warning 3):\n"
+            "                       naive        the inline driver (the default)\n"
+            "                       gpu-reactor  each wait a task of gar's executor (the\n"
+            "                                    reactor driver)\n"
+            "                       io-uring     the same, its sleeps io_uring timeouts\n",
+            SPAN_MAX_S, CUDA_DEVICE_STATE);
+    fprintf(out,
             "  --host PROFILE     the simulator's host profile (default: calibrate this host\n"
             "                     on the spot: %u samples per distribution, ~16 s).  Wake\n"
             "                     latencies move with the machine's load (an idle CPU\n"
@@ -109,7 +121,7 @@ static void print_help(FILE *out)
             "  gar verify short.csv --plan "
             "'poll+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8' \\\n"
             "      --host this.host\n",
-            SPAN_MAX_S, CUDA_DEVICE_STATE, CALIBRATE_SAMPLES_ON_THE_SPOT, SWEEP_LIMIT_DEFAULT);
+            CALIBRATE_SAMPLES_ON_THE_SPOT, SWEEP_LIMIT_DEFAULT);
 }
 
 /* ---- output --------------------------------------------------------------- */
@@ -119,6 +131,7 @@ typedef struct verify_run {
     char plan_label[GAR_BANDS_LABEL_BYTES];
     char estimator_label[GAR_ESTIMATOR_LABEL_BYTES];
     const char *device;
+    const char *executor; /* the kind that ran the real waits */
     const char *host; /* the profile's path, or NULL: calibrated on the spot */
     unsigned host_noisy; /* its calibration's measurements whose rounds disagreed */
     uint64_t seed;
@@ -155,6 +168,7 @@ static void print_text(const verify_run *v)
     printf("plan: %s\n", v->plan_label);
     printf("estimator: %s\n", v->estimator_label);
     printf("device: %s\n", v->device);
+    printf("executor: %s\n", v->executor);
     printf("host: %s\n", v->host != NULL ? v->host : "calibrated on the spot");
     printf("host_noisy: %u\n", v->host_noisy);
     printf("seed: %llu\n", (unsigned long long)v->seed);
@@ -258,6 +272,7 @@ static void print_json(const verify_run *v)
     j_str(g, "plan", v->plan_label);
     j_str(g, "estimator", v->estimator_label);
     j_str(g, "device", v->device);
+    j_str(g, "executor", v->executor);
     j_key(g, "host");
     if (v->host != NULL)
         yajl_gen_string(g, (const unsigned char *)v->host, strlen(v->host));
@@ -320,6 +335,7 @@ typedef struct verify_args {
     const char *plan_text;
     const char *estimator_text;
     const char *device;
+    const char *executor_text;
     const char *host_path;
     uint64_t seed;
     bool json;
@@ -332,11 +348,12 @@ typedef struct verify_args {
 static int parse_args(int argc, char **argv, verify_args *a, bool *help)
 {
     enum { OPT_PLAN = 1, OPT_ESTIMATOR, OPT_DEVICE, OPT_HOST, OPT_SEED, OPT_TOLERANCE,
-           OPT_JSON, OPT_HELP, OPT_SWEEP, OPT_DB, OPT_LIMIT };
+           OPT_JSON, OPT_HELP, OPT_SWEEP, OPT_DB, OPT_LIMIT, OPT_EXECUTOR };
     static const struct option options[] = {
         { "plan", required_argument, NULL, OPT_PLAN },
         { "estimator", required_argument, NULL, OPT_ESTIMATOR },
         { "device", required_argument, NULL, OPT_DEVICE },
+        { "executor", required_argument, NULL, OPT_EXECUTOR },
         { "host", required_argument, NULL, OPT_HOST },
         { "seed", required_argument, NULL, OPT_SEED },
         { "tolerance", required_argument, NULL, OPT_TOLERANCE },
@@ -347,7 +364,7 @@ static int parse_args(int argc, char **argv, verify_args *a, bool *help)
         { "limit", required_argument, NULL, OPT_LIMIT },
         { NULL, 0, NULL, 0 },
     };
-    *a = (verify_args){ .estimator_text = "adl", .device = "emulated",
+    *a = (verify_args){ .estimator_text = "adl", .device = "emulated", .executor_text = "naive",
                         .tol = gar_verify_tolerance_default(), .limit = SWEEP_LIMIT_DEFAULT };
     bool estimator_given = false, limit_given = false;
     *help = false;
@@ -388,6 +405,9 @@ static int parse_args(int argc, char **argv, verify_args *a, bool *help)
         }
         case OPT_DEVICE:
             a->device = optarg;
+            break;
+        case OPT_EXECUTOR:
+            a->executor_text = optarg;
             break;
         case OPT_HOST:
             a->host_path = optarg;
@@ -542,7 +562,8 @@ static void arm_runs_free(arm_runs *r)
  * ran in the simulator with `profile`, and compares (sorting both runs'
  * overshoots).  Returns 0 with `out` filled (free it), or the refusal. */
 static int run_arm(const gar_trace *trace, const gar_bands *bands, gar_estimator_spec estimator,
-                   const gar_verify_device_ops *device, const gar_host_profile *profile,
+                   const gar_verify_device_ops *device, gar_executor_kind executor,
+                   const gar_host_profile *profile,
                    uint64_t seed, const gar_verify_tolerance *tol, arm_runs *out, gar_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -551,6 +572,7 @@ static int run_arm(const gar_trace *trace, const gar_bands *bands, gar_estimator
         .bands = bands,
         .estimator = estimator,
         .device = device,
+        .executor = executor,
         .wait_deadline_ns = GAR_REPLAY_DEADLINE_DEFAULT_NS,
     };
     int rc = gar_real_run(&rc_config, &out->real, err);
@@ -583,6 +605,19 @@ static int run_arm(const gar_trace *trace, const gar_bands *bands, gar_estimator
 
 /* ---- one trace ------------------------------------------------------------ */
 
+/* Parses and resolves --executor against `caps` as `gar executor` does (never
+ * strict).  Returns 0 (runs as asked), 1 (fell back: `report` holds warning
+ * 3), or the refusal's code with `report` filled. */
+static int resolve_executor(const char *text, const gar_caps *caps, gar_executor_kind *running,
+                            gar_error *report)
+{
+    gar_executor_kind requested;
+    int rc = gar_executor_kind_parse(text, &requested, report);
+    if (rc < 0)
+        return rc;
+    return gar_executor_kind_resolve(requested, caps, false, running, report);
+}
+
 static int verify_one(const verify_args *a)
 {
     gar_error err, warning;
@@ -597,13 +632,18 @@ static int verify_one(const verify_args *a)
         return gar_cli_usage_error(verb, "--estimator oracle knows the future, which only the "
                                          "simulator can: choose another family");
     gar_posix_host host;
-    gar_caps caps;
     if (gar_posix_host_init(&host, NULL, &err) < 0)
         return gar_cli_refuse(&err);
-    gar_posix_host_caps(&host, &caps);
+    gar_caps caps = gar_host_caps_of(&host);
     int resolved = gar_bands_resolve(&requested, &caps, &bands, &warning);
     if (resolved < 0)
         return gar_cli_refuse(&warning);
+    gar_executor_kind executor;
+    gar_error executor_warning;
+    int executor_fell_back = resolve_executor(a->executor_text, &caps, &executor,
+                                              &executor_warning);
+    if (executor_fell_back < 0)
+        return gar_cli_refuse(&executor_warning);
 
     gar_trace trace;
     if (gar_trace_read_file(&trace, a->trace_path, &err) < 0)
@@ -613,13 +653,15 @@ static int verify_one(const verify_args *a)
     arm_runs runs;
     if (check_span(&trace, a->trace_path, &err) < 0 ||
         load_profile(a->host_path, &profile, &host_noisy, &err) < 0 ||
-        run_arm(&trace, &bands, estimator, device, &profile, a->seed, &a->tol, &runs, &err) < 0) {
+        run_arm(&trace, &bands, estimator, device, executor, &profile, a->seed, &a->tol, &runs,
+                &err) < 0) {
         gar_trace_free(&trace);
         return gar_cli_refuse(&err);
     }
     verify_run v = {
         .trace_path = a->trace_path,
         .device = device->name,
+        .executor = gar_executor_kind_name(executor),
         .host = a->host_path,
         .host_noisy = host_noisy,
         .seed = a->seed,
@@ -630,6 +672,8 @@ static int verify_one(const verify_args *a)
     };
     gar_bands_label(&bands, v.plan_label, sizeof v.plan_label);
     gar_estimator_spec_label(&estimator, v.estimator_label, sizeof v.estimator_label);
+    if (executor_fell_back == 1 && !a->json)
+        gar_cli_print_warning(stdout, &executor_warning);
     if (resolved == 1 && !a->json)
         gar_cli_print_warning(stdout, &warning);
     if (a->json)
@@ -668,9 +712,21 @@ static int verify_sweep(const verify_args *a)
         return gar_cli_refuse(&err);
     gar_posix_host host;
     gar_caps caps;
+    gar_executor_kind executor = GAR_EXECUTOR_NAIVE;
     int rc = gar_posix_host_init(&host, NULL, &err);
-    if (rc == 0)
-        gar_posix_host_caps(&host, &caps);
+    if (rc == 0) {
+        caps = gar_host_caps_of(&host);
+        gar_error executor_warning;
+        int fell_back = resolve_executor(a->executor_text, &caps, &executor, &executor_warning);
+        if (fell_back < 0) {
+            rc = fell_back;
+            err = executor_warning;
+        } else {
+            printf("executor: %s\n", gar_executor_kind_name(executor));
+            if (fell_back == 1)
+                gar_cli_print_warning(stdout, &executor_warning);
+        }
+    }
 
     /* Every trace cut and checked before anything runs: a spec that cannot
      * be verified is refused whole. */
@@ -718,8 +774,8 @@ static int verify_sweep(const verify_args *a)
                 break;
             }
             arm_runs runs;
-            if ((rc = run_arm(&cut[t], &bands, estimator, device, &profile, a->seed, &a->tol,
-                              &runs, &err)) < 0)
+            if ((rc = run_arm(&cut[t], &bands, estimator, device, executor, &profile, a->seed,
+                              &a->tol, &runs, &err)) < 0)
                 break;
             memset(v, 0, sizeof *v);
             snprintf(v->trace, sizeof v->trace, "%s", trace_hash);

@@ -15,6 +15,7 @@
 #include "cpu_pin.h"
 #include "emulated_device.h"
 #include "key_index.h"
+#include "kind_host.h"
 #include "posix_host.h"
 #if defined(GAR_HAVE_CUDA_BACKEND)
 #include "verify_cuda.h"
@@ -229,6 +230,34 @@ static int timed_park(void *ctx, const gar_descriptor *word, gar_mono_ns until, 
     return rc;
 }
 
+/* ---- an Idle port that times its parks (the reactor kinds park through it) -- */
+
+typedef struct timed_idle {
+    gar_idle inner;
+    gar_dur_ns *parked_ns; /* the current wait's counter */
+} timed_idle;
+
+static int timed_idle_sleep_until(void *ctx, gar_mono_ns until, gar_error *err)
+{
+    timed_idle *t = ctx;
+    return t->inner.ops->sleep_until(t->inner.ctx, until, err);
+}
+
+static int timed_idle_park(void *ctx, gar_line *line, const uint64_t seen[GAR_LINE_WORDS],
+                           gar_mono_ns until, gar_error *err)
+{
+    timed_idle *t = ctx;
+    gar_mono_ns t0 = gar_posix_now();
+    int rc = t->inner.ops->park(t->inner.ctx, line, seen, until, err);
+    *t->parked_ns += gar_since(gar_posix_now(), t0);
+    return rc;
+}
+
+static const gar_idle_ops timed_idle_ops = {
+    .sleep_until = timed_idle_sleep_until,
+    .park = timed_idle_park,
+};
+
 static void timed_port_init(timed_port *t, gar_port inner)
 {
     const gar_port_ops *in = inner.ops;
@@ -401,11 +430,13 @@ static int run_waits(const gar_real_config *c, void *dev, gar_mono_ns origin, ui
         timed_port_init(&port, m->ports[i]);
         recording_clock rec = { 0, 0, false };
         gar_clock clock = { .now = recording_now, .ctx = &rec };
+        timed_idle waiting_idle = { .inner = idle, .parked_ns = &port.parked_ns };
         gar_dur_ns cpu0 = thread_cpu_now();
-        rc = gar_wait_inline(plan, has_sleep, sleep_ns,
-                             gar_after(gar_posix_now(), c->wait_deadline_ns),
-                             (gar_port){ .ops = &port.ops, .ctx = &port }, clock, idle,
-                             &w->report, err);
+        rc = gar_kind_wait(c->executor, plan, has_sleep, sleep_ns,
+                           gar_after(gar_posix_now(), c->wait_deadline_ns),
+                           (gar_port){ .ops = &port.ops, .ctx = &port }, clock,
+                           (gar_idle){ .ops = &timed_idle_ops, .ctx = &waiting_idle },
+                           &w->report, NULL, err);
         *cpu_ns += gar_since(thread_cpu_now(), cpu0);
         if (rc < 0)
             return rc;
@@ -535,21 +566,22 @@ int gar_real_run(const gar_real_config *config, gar_real_result *out, gar_error 
     int waiter_cpu, device_cpu;
     if (gar_cpu_split(&waiter_cpu, &device_cpu) && gar_cpu_pin_self(waiter_cpu, NULL) < 0)
         device_cpu = -1;
-    gar_posix_host host;
-    if ((rc = gar_posix_host_init(&host, NULL, err)) < 0) {
+    gar_kind_host host;
+    if ((rc = gar_kind_host_open(&host, config->executor, err)) < 0) {
         gar_cpu_restore(&affinity);
         run_memory_free(&m);
         free(result.overshoot);
         return rc;
     }
-    gar_idle idle = gar_posix_host_idle(&host);
+    gar_idle idle = gar_kind_host_idle(&host);
     gar_caps caps;
-    gar_posix_host_caps(&host, &caps);
+    gar_posix_host_caps(&host.posix, &caps);
 
     const uint64_t base = gar_verify_trace_base(trace);
     gar_mono_ns origin = gar_posix_now() + HEAD_START_NS;
     void *dev = NULL;
     if ((rc = config->device->open(&dev, trace, &origin, idle, device_cpu, err)) < 0) {
+        gar_kind_host_close(&host);
         gar_cpu_restore(&affinity);
         run_memory_free(&m);
         free(result.overshoot);
@@ -557,6 +589,7 @@ int gar_real_run(const gar_real_config *config, gar_real_result *out, gar_error 
     }
     rc = run_waits(config, dev, origin, base, idle, &m, &result.cpu_ns, err);
     int closed = config->device->close(dev, rc < 0, m.completed, rc < 0 ? NULL : err);
+    gar_kind_host_close(&host);
     gar_cpu_restore(&affinity);
     if (rc == 0)
         rc = closed;

@@ -15,6 +15,11 @@
  * thread is pinned to the first and the device to the last (cpu_pin.h), as
  * gar calibrate places them; the waiting thread's own set is put back after.
  *
+ * The driver.  The config's executor kind runs each wait: the inline driver
+ * (naive), or the wait as the one task of an executor (gpu-reactor,
+ * io-uring: the reactor driver over that kind's host, whose parks are timed
+ * like the port's).  The machine decides the same either way.
+ *
  * The run, open loop.  Row i's work is submitted when the host clock reaches
  * origin + submit_ns (rows in order; every row up to i is submitted before
  * wait i starts), wait i starts at origin + start_ns (or when wait i-1 ended,
@@ -43,6 +48,7 @@
 #include <gar/bands.h>
 #include <gar/error.h>
 #include <gar/estimator_family.h>
+#include <gar/executor_kind.h>
 #include <gar/idle.h>
 #include <gar/port.h>
 #include <gar/time.h>
@@ -110,6 +116,10 @@ typedef struct gar_real_config {
     const gar_bands *bands;                /* required: a plan is bands of one */
     gar_estimator_spec estimator;          /* not oracle: only a simulator knows the future */
     const gar_verify_device_ops *device;   /* required */
+    gar_executor_kind executor;            /* the resolved kind that runs the waits: naive
+                                            * (the inline driver; zero), or a reactor kind
+                                            * (each wait a task of gar's executor over that
+                                            * kind's host, kind_host.h) */
     gar_dur_ns wait_deadline_ns;           /* > 0: no wait runs longer */
 } gar_real_config;
 

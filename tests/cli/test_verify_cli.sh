@@ -31,7 +31,7 @@ grep -q '^profile: ' "$tmp/cal" || fail "calibrate --out: no summary"
 # shape NAME FILE: the side-by-side keys are there and both runs saw every wait.
 shape() {
     name=$1 out=$2
-    for key in trace plan estimator device host host_noisy seed waits overshoot_p50_ns overshoot_p90_ns \
+    for key in trace plan estimator device executor host host_noisy seed waits overshoot_p50_ns overshoot_p90_ns \
                overshoot_p99_ns overshoot_max_ns busy_frac cpu_frac kinds sleeps parks \
                queries ks_d ks_d_max ks_critical_5pct tolerance check_ks_d \
                check_overshoot_p50 check_busy_frac overshoot_p90_band_ns verdict; do
@@ -67,6 +67,27 @@ done
 status=$?
 shape flag "$tmp/out"
 verdict_exit flag "$status" "$tmp/out"
+
+# --executor runs the kind this host resolves, as `gar executor` reports it,
+# with warning 3 when it falls back; the default is naive.
+grep -qx 'executor: naive' "$tmp/out" || fail "the default executor is not naive"
+for kind in naive gpu-reactor io-uring; do
+    "$gar" executor "$kind" >"$tmp/resolved"
+    running=$(sed -n 's/^running: //p' "$tmp/resolved")
+    "$gar" verify "$trace" --plan poll --executor "$kind" --host "$tmp/this.host" \
+        >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    shape "executor $kind" "$tmp/out"
+    verdict_exit "executor $kind" "$status" "$tmp/out"
+    grep -qx "executor: $running" "$tmp/out" ||
+        fail "executor $kind: $(grep '^executor:' "$tmp/out"), wanted $running"
+    if grep -q '^warning: 3 ' "$tmp/resolved"; then
+        grep -q "^warning: 3 (ExecutorFallback): executor '$kind'" "$tmp/out" ||
+            fail "executor $kind: falls back to $running without warning 3"
+    elif grep -q '^warning: 3 ' "$tmp/out"; then
+        fail "executor $kind: warning 3 although it runs here"
+    fi
+done
 
 # host_noisy counts the profile's '# noisy:' lines.
 { cat "$tmp/this.host"; echo '# noisy: block_wake_ns p50: made up'; echo '# noisy: x'; } \
@@ -168,11 +189,15 @@ refused "db without sweep" 'error 11 (Usage)' "$trace" --plan poll --db "$tmp/v.
 refused "limit 0" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep" --db "$tmp/v.db" --limit 0
 refused "sweep with a plan" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep" --db "$tmp/v.db" --plan poll
 refused "missing spec" 'error 12 (Io)' --sweep "$tmp/none.sweep" --db "$tmp/v.db"
+refused "bad executor" 'error 5 (InvalidExecutor)' "$trace" --plan poll --executor fast
+refused "repeated executor" 'error 11 (Usage)' "$trace" --plan poll --executor naive \
+    --executor naive
 
 "$gar" verify --help >"$tmp/out" 2>&1 || fail "--help: exit $?"
 grep -q 'ks_d=0.15' "$tmp/out" || fail "--help: the KS tolerance is not stated"
 grep -q 'busy_diff=0.05' "$tmp/out" || fail "--help: the busy tolerance is not stated"
 grep -q -- '--sweep SPEC' "$tmp/out" || fail "--help: no --sweep"
+grep -q -- '--executor K ' "$tmp/out" || fail "--help: no --executor"
 grep -q '^usage: gar verify' "$tmp/out" || fail "--help: no usage line"
 "$gar" calibrate --help >"$tmp/out" 2>&1 || fail "calibrate --help: exit $?"
 "$gar" calibrate --samples 0 >"$tmp/out" 2>"$tmp/err"

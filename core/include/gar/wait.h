@@ -107,6 +107,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <gar/error.h>
 #include <gar/plan.h>
