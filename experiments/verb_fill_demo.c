@@ -17,10 +17,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <gar/emulated.h>
 #include <gar/executor.h>
+#include <gar/posix.h>
 
-#include "posix_host.h"
-#include "store_thread.h"
 #include "verbs.h"
 
 #define VERB "fill-demo"
