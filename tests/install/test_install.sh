@@ -42,7 +42,7 @@ sed "s#^prefix=.*#prefix=$root$prefix#" "$pc" > "$tmp/pc/gar.pc"
 export PKG_CONFIG_PATH="$tmp/pc"
 cflags=$(pkg-config --cflags gar) || fail "pkg-config --cflags gar"
 libs=$(pkg-config --libs gar) || fail "pkg-config --libs gar"
-static_libs=$(pkg-config --static --libs-only-l gar | sed 's/-lgar\b//') ||
+static_libs=$(pkg-config --static --libs-only-l --libs-only-other gar | sed 's/-lgar //') ||
     fail "pkg-config --static --libs gar"
 libdir=$(pkg-config --variable=libdir gar)
 incdir=$(pkg-config --variable=includedir gar)
