@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/install/test_install.sh BUILD_DIR SOURCE_DIR SANITIZE COVERAGE CC...
+# tests/install/test_install.sh BUILD_DIR SOURCE_DIR SANITIZE COVERAGE FUZZING CC...
 # — `meson install` of the build into a temporary folder, then an outside
 # program (outside.c) built against it with nothing but pkg-config, linked
 # once to the shared and once to the static libgar, and run.  Each installed
@@ -7,14 +7,21 @@
 #
 # SANITIZE is the build's b_sanitize ("none", "address,undefined", ...) and
 # COVERAGE its b_coverage: the outside program is built with the same
-# instrumentation, since the installed library needs its runtime.
+# instrumentation, since the installed library needs its runtime.  FUZZING
+# is the build's fuzzing option: such a build is skipped (see below).
 # Exits 0 on success, 1 on a failure, 77 (skip) where it cannot run.
 set -eu
-build=$1 src=$2 sanitize=$3 coverage=$4
-shift 4
+build=$1 src=$2 sanitize=$3 coverage=$4 fuzzing=$5
+shift 5
 # The rest of the arguments: the compiler command meson uses ("cc",
 # "ccache cc", ...).
 
+if [ "$fuzzing" = "true" ]; then
+    # -Dfuzzing=true instruments libgar for libFuzzer: a program linking it
+    # needs clang's coverage runtime, which no user of the library has.
+    echo "install: skipped: a -Dfuzzing=true build's libgar is instrumented for libFuzzer"
+    exit 77
+fi
 if ! command -v pkg-config > /dev/null 2>&1; then
     echo "install: skipped: no pkg-config on this machine"
     exit 77

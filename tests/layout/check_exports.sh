@@ -18,10 +18,13 @@ mkdir "$tmp"
 trap 'rm -rf "$tmp"' EXIT INT TERM
 status=0
 
-# Symbols the library exports, less the ones the toolchain adds to any
-# shared library.
+# Symbols the library exports, less the ones the toolchain adds: those of
+# any shared library, and those a sanitizer or coverage build instruments
+# it with (ASan's one-definition-rule markers, for one).
 "$nm" -D --defined-only "$lib" | awk 'NF == 3 && $2 != "A" { print $3 }' |
-    sed 's/@.*//' | grep -vxE '_init|_fini|_edata|_end|__bss_start' | sort -u > "$tmp/exported"
+    sed 's/@.*//' | grep -vxE '_init|_fini|_edata|_end|__bss_start' |
+    grep -vE '^__*(odr_asan|asan|ubsan|tsan|msan|lsan|sanitizer|sancov|gcov|llvm_)' |
+    sort -u > "$tmp/exported"
 if [ ! -s "$tmp/exported" ]; then
     echo "exports: $lib exports nothing (is it the shared library?)"
     exit 1

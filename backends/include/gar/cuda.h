@@ -1,5 +1,11 @@
-/* gar/cuda.h — the CUDA driver API, loaded at run time.
+/* gar/cuda.h — waiting on CUDA streams: the driver table (loaded at run
+ * time), the CUDA mapped line, and a stream's port on it, in that order.
+ * Needs the CUDA toolkit's cuda.h on the include path (gar.pc names it) and
+ * a libgar built with the CUDA backend (GAR_HAVE_CUDA_BACKEND, gar/features.h).
+ * Threads: the driver table may be read from any thread once open; a line
+ * and its ports belong to one thread at a time (gar/mapped.h).
  *
+ * The driver table.
  * Nothing links against libcuda: gar_cuda_driver_open dlopens the driver
  * ("libcuda.so.1", or the file named by the environment variable
  * GAR_CUDA_LIBRARY) and resolves every entry point by name, taking the

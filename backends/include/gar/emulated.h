@@ -1,5 +1,7 @@
 /* gar/emulated.h — a device on a machine with no GPU: a thread
  * that completes scheduled work in real time, behind a completion port.
+ * Two parts: the emulated device (first), and the store thread it runs on
+ * (below), which may also be used alone to store into any line on time.
  *
  * The device is given, up front, the work it will run: one item per wait,
  * each on a stream (0..7, also its slot of the device's line) and with the

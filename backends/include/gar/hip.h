@@ -1,5 +1,10 @@
-/* gar/hip.h — the HIP runtime, loaded at run time, declared
- * here without the HIP headers.
+/* gar/hip.h — waiting on HIP streams: the runtime table (loaded at run
+ * time), the HIP mapped line, and a stream's port on it, in that order.
+ * Needs no HIP header, but a libgar built with the HIP backend
+ * (GAR_HAVE_HIP_BACKEND, gar/features.h).  Threads: as gar/cuda.h.
+ *
+ * The runtime table: the HIP runtime, loaded at run time, declared here
+ * without the HIP headers.
  *
  * gar uses a dozen HIP entry points, and needs from the headers only their
  * types and four constants, all part of HIP's documented, stable C ABI:

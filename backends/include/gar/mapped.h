@@ -1,5 +1,8 @@
 /* gar/mapped.h — a completion line in device-mapped host memory,
- * over any GPU driver that offers the few operations below (CUDA and HIP do).
+ * over any GPU driver that offers the few operations below (CUDA and HIP do),
+ * and the completion port of one stream on a slot of it (below).  The vendor
+ * headers (gar/cuda.h, gar/hip.h) create lines and ports; this one releases
+ * them and says what their faults mean.
  *
  * The line sits alone at the start of one page-locked, device-mapped page of
  * GAR_MAPPED_PAGE_BYTES host memory: the host reads it through `line`, a
