@@ -11,10 +11,10 @@
  * wait. */
 void gar__wait_fail_deadline(gar_wait *w, gar_error *err)
 {
-    char at[GAR_U64_TEXT_BYTES + 3];
-    gar_text_out text = gar_text_out_make(at, sizeof at);
-    gar_text_put_u64(&text, w->deadline);
-    gar_text_puts(&text, " ns");
+    char at[GAR__U64_TEXT_BYTES + 3];
+    gar__text_out text = gar__text_out_make(at, sizeof at);
+    gar__text_put_u64(&text, w->deadline);
+    gar__text_puts(&text, " ns");
     gar__wait_fail(w, gar_error_set(err, GAR_E_WAIT_DEADLINE, 2, "work", at));
 }
 
