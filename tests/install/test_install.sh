@@ -22,10 +22,12 @@ if [ "$fuzzing" = "true" ]; then
     echo "install: skipped: a -Dfuzzing=true build's libgar is instrumented for libFuzzer"
     exit 77
 fi
-if ! command -v pkg-config > /dev/null 2>&1; then
-    echo "install: skipped: no pkg-config on this machine"
-    exit 77
-fi
+for tool in meson pkg-config; do
+    if ! command -v "$tool" > /dev/null 2>&1; then
+        echo "install: skipped: no $tool on the PATH"
+        exit 77
+    fi
+done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gar-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
