@@ -13,13 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gar/emulated.h>
 #include <gar/nearest_rank.h>
 #include <gar/splitmix64.h>
 #include <gar/wait.h>
 #include <gar/wait_inline.h>
 
 #include "cpu_pin.h"
-#include "emulated_device.h"
 
 #define US GAR_NS_PER_US
 #define MS GAR_NS_PER_MS

@@ -57,7 +57,7 @@
  * virtual machine, a descheduled vCPU), so the @LEAD keys state it by
  * length, and the plain keys pool the bands.
  * A completion time is the device's clock reading just before its store (see
- * emulated_device.h), so a wake latency counts every nanosecond from there to
+ * gar/emulated.h), so a wake latency counts every nanosecond from there to
  * the waiter's clock reading after its call returned.
  *
  * Rounds.  Every measurement is taken in GAR_CALIBRATE_ROUNDS rounds, one
@@ -91,9 +91,8 @@
 #include <stdint.h>
 
 #include <gar/error.h>
+#include <gar/posix.h>
 #include <gar/time.h>
-
-#include "posix_host.h"
 
 #define GAR_CALIBRATE_LEVELS_MAX 16
 #define GAR_CALIBRATE_SAMPLES_DEFAULT 4000u

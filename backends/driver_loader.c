@@ -1,13 +1,13 @@
 /* backends/driver_loader.c — dlopen a driver, fill its table by name. */
 #define _POSIX_C_SOURCE 200809L /* dlopen */
 
+#include <gar/mapped.h>
+
 #include "driver_loader.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "mapped_line.h"
 
 /* A dlsym result goes into a function-pointer field by bytes: POSIX
  * guarantees the two pointers share one representation; ISO C does not

@@ -2,7 +2,7 @@
  * with a status counter per stream as the port's authority. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "emulated_device.h"
+#include <gar/emulated.h>
 
 #include <assert.h>
 #include <errno.h>
@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "cpu_relax.h"
-#include "store_thread.h"
 
 /* One item as its port sees it: the port's context. */
 typedef struct item_port {

@@ -7,7 +7,7 @@
 #include <gar/wait_task.h>
 
 #ifdef GAR_HAVE_URING_HOST
-#include "uring_host.h"
+#include <gar/uring.h>
 #endif
 
 int gar_kind_host_open(gar_kind_host *host, gar_executor_kind kind, gar_error *err)

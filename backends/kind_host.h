@@ -30,7 +30,7 @@
 #include <gar/time.h>
 #include <gar/wait.h>
 
-#include "posix_host.h"
+#include <gar/posix.h>
 
 typedef struct gar_uring_host gar_uring_host;
 

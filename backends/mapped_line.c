@@ -1,5 +1,5 @@
 /* backends/mapped_line.c — the mapped line's lifetime, vendor-neutral. */
-#include "mapped_line.h"
+#include <gar/mapped.h>
 
 #include <assert.h>
 #include <stdio.h>

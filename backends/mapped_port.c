@@ -1,8 +1,9 @@
 /* backends/mapped_port.c — a GPU stream's completion port on a mapped line. */
-#include "mapped_port.h"
 
 #include <assert.h>
 #include <stddef.h>
+
+#include <gar/mapped.h>
 
 #include "cpu_relax.h"
 

@@ -1,8 +1,6 @@
 /* backends/posix_host.c — the plain POSIX host's clock, sleep and park. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, clock_nanosleep, sched_yield */
 
-#include "posix_host.h"
-
 #include <assert.h>
 #include <errno.h>
 #include <sched.h>
@@ -13,6 +11,8 @@
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
+
+#include <gar/posix.h>
 
 #include "cpu_relax.h"
 

@@ -1,7 +1,7 @@
 /* backends/store_thread.c — a thread that stores scheduled values into a line. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "store_thread.h"
+#include <gar/emulated.h>
 
 #include "cpu_pin.h"
 

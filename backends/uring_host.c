@@ -1,13 +1,13 @@
 /* backends/uring_host.c — deadline sleeps as io_uring timeouts. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "uring_host.h"
-
 #include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 
 #include <liburing.h>
+
+#include <gar/uring.h>
 
 /* A timeout flag no kernel accepts (io_uring refuses unknown flags with
  * EINVAL): how refuse_timeouts makes the kernel itself refuse. */

@@ -30,7 +30,7 @@
 #include <gar/wait_task.h>
 
 #include "cpu_relax.h"
-#include "posix_host.h"
+#include <gar/posix.h>
 
 struct gar_uv_wait {
     gar_wait_task wt;           /* its task is what the watcher spawns */

@@ -8,15 +8,15 @@
  * probe filled from this CPU's own report. */
 #define _POSIX_C_SOURCE 200809L /* clock_nanosleep */
 
-#include "word_wait.h"
-
 #include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <time.h>
 
+#include <gar/posix.h>
+#include <gar/word_wait.h>
+
 #include "cpu_relax.h"
-#include "posix_host.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define GAR_WORD_WAIT_X86_64 1

@@ -14,34 +14,34 @@
 static const char *band_words(char *buf, size_t size, const char *first, uint32_t k,
                               const char *rest)
 {
-    gar_text_out out = gar_text_out_make(buf, size);
-    gar_text_puts(&out, first);
-    gar_text_puts(&out, "band ");
-    gar_text_put_u64(&out, k);
-    gar_text_puts(&out, rest);
+    gar__text_out out = gar__text_out_make(buf, size);
+    gar__text_puts(&out, first);
+    gar__text_puts(&out, "band ");
+    gar__text_put_u64(&out, k);
+    gar__text_puts(&out, rest);
     return buf;
 }
 
 /* The bytes of the plan that starts at the cursor: up to the next ';'. */
-static size_t plan_span(const gar_scan *s)
+static size_t plan_span(const gar__scan *s)
 {
     const char *semicolon = memchr(s->text + s->pos, ';', s->len - s->pos);
     return semicolon != NULL ? (size_t)(semicolon - (s->text + s->pos)) : s->len - s->pos;
 }
 
 /* Reads ";rows>=N:" in front of band `k` (k >= 2), N above the previous edge. */
-static bool read_edge(gar_scan *s, uint32_t k, uint32_t previous, uint32_t *edge)
+static bool read_edge(gar__scan *s, uint32_t k, uint32_t previous, uint32_t *edge)
 {
     char what[32];
-    if (!gar_scan_literal(s, ";") || !gar_scan_literal(s, "rows>="))
+    if (!gar__scan_literal(s, ";") || !gar__scan_literal(s, "rows>="))
         return false;
     if (k > 2 && previous == UINT32_MAX)
-        return gar_scan_fail(s, s->pos, band_words(what, sizeof what, "", k, ""),
+        return gar__scan_fail(s, s->pos, band_words(what, sizeof what, "", k, ""),
                              " cannot start above 4294967295 rows", (const char *)NULL);
     uint64_t value;
-    if (!gar_scan_decimal(s, band_words(what, sizeof what, "", k, " edge"), (uint64_t)previous + 1,
+    if (!gar__scan_decimal(s, band_words(what, sizeof what, "", k, " edge"), (uint64_t)previous + 1,
                           UINT32_MAX, "edges strictly increase", &value) ||
-        !gar_scan_literal(s, ":"))
+        !gar__scan_literal(s, ":"))
         return false;
     *edge = (uint32_t)value;
     return true;
@@ -54,17 +54,17 @@ int gar_bands_parse(const char *text, gar_bands *out, gar_error *err)
                              text == NULL ? "text" : "out", "is NULL");
     size_t len = strlen(text);
     bool one_band = memchr(text, ';', len) == NULL;
-    gar_scan s = gar_scan_make(text, len);
+    gar__scan s = gar__scan_make(text, len);
     gar_bands bands;
     memset(&bands, 0, sizeof bands);
 
-    if (gar_scan_looking_at(&s, "rows>="))
-        gar_scan_fail(&s, 0, "band 1 starts at 0 rows and states no edge, found 'rows>='",
+    if (gar__scan_looking_at(&s, "rows>="))
+        gar__scan_fail(&s, 0, "band 1 starts at 0 rows and states no edge, found 'rows>='",
                       (const char *)NULL);
-    for (uint32_t k = 1; !s.failed && (k == 1 || !gar_scan_at_end(&s)); k++) {
+    for (uint32_t k = 1; !s.failed && (k == 1 || !gar__scan_at_end(&s)); k++) {
         if (k > GAR_BANDS_MAX) {
-            char max[GAR_U64_TEXT_BYTES];
-            gar_scan_fail(&s, s.pos, "more than ", gar_u64_text(GAR_BANDS_MAX, max), " bands",
+            char max[GAR__U64_TEXT_BYTES];
+            gar__scan_fail(&s, s.pos, "more than ", gar__u64_text(GAR_BANDS_MAX, max), " bands",
                           (const char *)NULL);
             break;
         }
@@ -74,7 +74,7 @@ int gar_bands_parse(const char *text, gar_bands *out, gar_error *err)
         size_t n = plan_span(&s);
         char words[32];
         if (n == 0 && !one_band) {
-            gar_scan_fail_found(&s, s.pos, band_words(words, sizeof words, "expected ", k, "'s plan"));
+            gar__scan_fail_found(&s, s.pos, band_words(words, sizeof words, "expected ", k, "'s plan"));
             break;
         }
         const char *subject = one_band ? "plan" : band_words(words, sizeof words, "", k, " plan");
@@ -86,7 +86,7 @@ int gar_bands_parse(const char *text, gar_bands *out, gar_error *err)
     }
     if (s.failed) {
         char shown[GAR_ERROR_ARG_BYTES + 1];
-        gar_scan_copy_text(text, len, shown, sizeof shown);
+        gar__scan_copy_text(text, len, shown, sizeof shown);
         return gar_error_set(err, GAR_E_INVALID_PLAN, 3, "bands", shown, s.fault);
     }
     *out = bands;
@@ -105,24 +105,24 @@ const gar_plan *gar_bands_select(const gar_bands *bands, uint32_t rows)
 
 /* Appends one plan's label.  Any gar_plan's label fits `label`, even an
  * invalid one's: every number in it has at most 20 digits. */
-static void put_plan_label(gar_text_out *out, const gar_plan *plan)
+static void put_plan_label(gar__text_out *out, const gar_plan *plan)
 {
     char label[256];
     size_t n = gar_plan_label(plan, label, sizeof label);
-    gar_text_put(out, label, n < sizeof label ? n : sizeof label - 1);
+    gar__text_put(out, label, n < sizeof label ? n : sizeof label - 1);
 }
 
 size_t gar_bands_label(const gar_bands *bands, char *buf, size_t size)
 {
-    gar_text_out out = gar_text_out_make(buf, size);
+    gar__text_out out = gar__text_out_make(buf, size);
     if (bands == NULL)
         return 0;
     uint32_t count = bands->count < GAR_BANDS_MAX ? bands->count : GAR_BANDS_MAX;
     for (uint32_t i = 0; i < count; i++) {
         if (i > 0) {
-            gar_text_puts(&out, ";rows>=");
-            gar_text_put_u64(&out, bands->band[i].first_rows);
-            gar_text_puts(&out, ":");
+            gar__text_puts(&out, ";rows>=");
+            gar__text_put_u64(&out, bands->band[i].first_rows);
+            gar__text_puts(&out, ":");
         }
         put_plan_label(&out, &bands->band[i].plan);
     }

@@ -108,23 +108,23 @@ int gar_error_set(gar_error *err, gar_code code, unsigned argc, ...)
 
 /* Puts an argument escaped (gar_error_show_bytes), so a message stays one
  * line of valid UTF-8 whatever bytes a user gave. */
-static void put_argument(gar_text_out *out, const char *arg)
+static void put_argument(gar__text_out *out, const char *arg)
 {
-    gar_text_put_shown(out, arg, strlen(arg));
+    gar__text_put_shown(out, arg, strlen(arg));
 }
 
 size_t gar_error_show_bytes(const char *bytes, size_t n, char *buf, size_t size)
 {
-    gar_text_out out = gar_text_out_make(buf, size);
+    gar__text_out out = gar__text_out_make(buf, size);
     if (bytes != NULL)
-        gar_text_put_shown(&out, bytes, n);
+        gar__text_put_shown(&out, bytes, n);
     return out.len;
 }
 
-static void put_message(gar_text_out *out, const gar_error *err)
+static void put_message(gar__text_out *out, const gar_error *err)
 {
     if (!gar_code_registered(err->code)) {
-        gar_text_puts(out, "unregistered code");
+        gar__text_puts(out, "unregistered code");
         return;
     }
     for (const char *p = registry[err->code].template_text; *p != '\0'; p++) {
@@ -133,23 +133,23 @@ static void put_message(gar_text_out *out, const gar_error *err)
             put_argument(out, index < err->argc ? err->argv[index] : "?");
             p += 2;
         } else {
-            gar_text_put(out, p, 1);
+            gar__text_put(out, p, 1);
         }
     }
 }
 
-static void put_number_and_name(gar_text_out *out, const gar_error *err)
+static void put_number_and_name(gar__text_out *out, const gar_error *err)
 {
     const char *name = gar_code_name(err->code);
-    gar_text_put_u64(out, err->code < 0 ? 0u : (uint64_t)err->code);
-    gar_text_puts(out, " (");
-    gar_text_puts(out, name != NULL ? name : "Unknown");
-    gar_text_puts(out, "): ");
+    gar__text_put_u64(out, err->code < 0 ? 0u : (uint64_t)err->code);
+    gar__text_puts(out, " (");
+    gar__text_puts(out, name != NULL ? name : "Unknown");
+    gar__text_puts(out, "): ");
 }
 
 size_t gar_error_message(const gar_error *err, char *buf, size_t size)
 {
-    gar_text_out out = gar_text_out_make(buf, size);
+    gar__text_out out = gar__text_out_make(buf, size);
     if (err != NULL)
         put_message(&out, err);
     return out.len;
@@ -157,7 +157,7 @@ size_t gar_error_message(const gar_error *err, char *buf, size_t size)
 
 size_t gar_error_describe(const gar_error *err, char *buf, size_t size)
 {
-    gar_text_out out = gar_text_out_make(buf, size);
+    gar__text_out out = gar__text_out_make(buf, size);
     if (err != NULL) {
         put_number_and_name(&out, err);
         put_message(&out, err);
@@ -167,9 +167,9 @@ size_t gar_error_describe(const gar_error *err, char *buf, size_t size)
 
 size_t gar_error_format(const gar_error *err, char *buf, size_t size)
 {
-    gar_text_out out = gar_text_out_make(buf, size);
+    gar__text_out out = gar__text_out_make(buf, size);
     if (err != NULL) {
-        gar_text_puts(&out, gar_code_kind_of(err->code) == GAR_KIND_WARNING ? "warning " : "error ");
+        gar__text_puts(&out, gar_code_kind_of(err->code) == GAR_KIND_WARNING ? "warning " : "error ");
         put_number_and_name(&out, err);
         put_message(&out, err);
     }

@@ -20,19 +20,19 @@ static int check_deadline(const gar_deadline *deadline, const char *function, ga
         deadline->max_sleep_ns != 0 && deadline->min_sleep_ns <= deadline->max_sleep_ns)
         return 0; /* the common case, checked before any text is made: twice a wait */
     char why[96];
-    gar_text_out text = gar_text_out_make(why, sizeof why);
+    gar__text_out text = gar__text_out_make(why, sizeof why);
     if (deadline->window < 1 || deadline->window > GAR_WINDOW_MAX) {
-        gar_text_puts(&text, "has window ");
-        gar_text_put_u64(&text, deadline->window);
-        gar_text_puts(&text, ", not 1..");
-        gar_text_put_u64(&text, GAR_WINDOW_MAX);
+        gar__text_puts(&text, "has window ");
+        gar__text_put_u64(&text, deadline->window);
+        gar__text_puts(&text, ", not 1..");
+        gar__text_put_u64(&text, GAR_WINDOW_MAX);
     } else if (deadline->max_sleep_ns == 0) {
-        gar_text_puts(&text, "has max_sleep_ns 0");
+        gar__text_puts(&text, "has max_sleep_ns 0");
     } else if (deadline->min_sleep_ns > deadline->max_sleep_ns) {
-        gar_text_puts(&text, "has min_sleep_ns ");
-        gar_text_put_u64(&text, deadline->min_sleep_ns);
-        gar_text_puts(&text, " above max_sleep_ns ");
-        gar_text_put_u64(&text, deadline->max_sleep_ns);
+        gar__text_puts(&text, "has min_sleep_ns ");
+        gar__text_put_u64(&text, deadline->min_sleep_ns);
+        gar__text_puts(&text, " above max_sleep_ns ");
+        gar__text_put_u64(&text, deadline->max_sleep_ns);
     } else {
         return 0;
     }
@@ -180,9 +180,9 @@ int gar_point_table_get(gar_point_table *table, uint64_t key, gar_estimator **es
     assert(table != NULL && table->slots != NULL && est != NULL);
     gar_point_slot *slot = probe(table, key);
     if (slot == NULL) {
-        char capacity[GAR_U64_TEXT_BYTES];
+        char capacity[GAR__U64_TEXT_BYTES];
         return gar_error_set(err, GAR_E_CAPACITY, 2, "the point table",
-                             gar_u64_text(table->capacity, capacity));
+                             gar__u64_text(table->capacity, capacity));
     }
     *est = &slot->estimator;
     if (slot->used)

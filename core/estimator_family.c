@@ -104,9 +104,9 @@ int gar_estimator_spec_parse(const char *text, gar_estimator_spec *out, gar_erro
     return 0;
 }
 
-static void put_fraction(gar_text_out *out, uint32_t v)
+static void put_fraction(gar__text_out *out, uint32_t v)
 {
-    gar_text_put_u64(out, v / GAR_FRACTION_ONE);
+    gar__text_put_u64(out, v / GAR_FRACTION_ONE);
     uint32_t frac = v % GAR_FRACTION_ONE;
     if (frac == 0)
         return;
@@ -116,22 +116,22 @@ static void put_fraction(gar_text_out *out, uint32_t v)
     size_t n = 7;
     while (digits[n - 1] == '0')
         n--;
-    gar_text_put(out, digits, n);
+    gar__text_put(out, digits, n);
 }
 
 size_t gar_estimator_spec_label(const gar_estimator_spec *spec, char *buf, size_t size)
 {
-    gar_text_out out = gar_text_out_make(buf, size);
+    gar__text_out out = gar__text_out_make(buf, size);
     if (spec == NULL || (unsigned)spec->family >= FAMILY_COUNT) {
-        gar_text_puts(&out, "?");
+        gar__text_puts(&out, "?");
         return out.len;
     }
-    gar_text_puts(&out, families[spec->family].name);
+    gar__text_puts(&out, families[spec->family].name);
     if (spec->family == GAR_ESTIMATOR_EWMA) {
-        gar_text_puts(&out, ":alpha=");
+        gar__text_puts(&out, ":alpha=");
         put_fraction(&out, spec->alpha);
     } else if (spec->family == GAR_ESTIMATOR_QUANTILE) {
-        gar_text_puts(&out, ":q=");
+        gar__text_puts(&out, ":q=");
         put_fraction(&out, spec->quantile);
     }
     return out.len;

@@ -156,11 +156,11 @@ static int poll_one(gar_executor *ex, gar_task *task, gar_error *err)
     if (rc == GAR_TASK_DONE)
         return 0;
     if (rc > 0) {
-        char got[GAR_U64_TEXT_BYTES + 40];
-        gar_text_out text = gar_text_out_make(got, sizeof got);
-        gar_text_puts(&text, "returned ");
-        gar_text_put_u64(&text, (uint64_t)rc);
-        gar_text_puts(&text, ", not done, pending or an error");
+        char got[GAR__U64_TEXT_BYTES + 40];
+        gar__text_out text = gar__text_out_make(got, sizeof got);
+        gar__text_puts(&text, "returned ");
+        gar__text_put_u64(&text, (uint64_t)rc);
+        gar__text_puts(&text, ", not done, pending or an error");
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, task->name, "poll", got);
     }
     return rc;

@@ -46,7 +46,7 @@ int gar_executor_kind_parse(const char *text, gar_executor_kind *out, gar_error 
 
 /* Puts "no CAP: REASON" for each capability `kind` needs and `caps` lacks,
  * "; " between them, following the chain down to its end.  Returns how many. */
-static unsigned put_missing(gar_text_out *out, gar_executor_kind kind, const gar_caps *caps)
+static unsigned put_missing(gar__text_out *out, gar_executor_kind kind, const gar_caps *caps)
 {
     unsigned missing = 0;
     for (;;) {
@@ -54,11 +54,11 @@ static unsigned put_missing(gar_text_out *out, gar_executor_kind kind, const gar
         const char *why = NULL;
         if (step->needs != NULL && !gar_caps_has(caps, step->needs, &why)) {
             if (missing++ > 0)
-                gar_text_puts(out, "; ");
-            gar_text_puts(out, "no ");
-            gar_text_puts(out, step->needs);
-            gar_text_puts(out, ": ");
-            gar_text_puts(out, why);
+                gar__text_puts(out, "; ");
+            gar__text_puts(out, "no ");
+            gar__text_puts(out, step->needs);
+            gar__text_puts(out, ": ");
+            gar__text_puts(out, why);
         }
         if (step->next == kind)
             return missing;
@@ -77,7 +77,7 @@ int gar_executor_kind_resolve(gar_executor_kind requested, const gar_caps *caps,
                              "requested", "is not an executor kind");
 
     char why[2 * GAR_ERROR_ARG_BYTES]; /* longer than a record keeps, so it marks a cut */
-    gar_text_out out = gar_text_out_make(why, sizeof why);
+    gar__text_out out = gar__text_out_make(why, sizeof why);
     if (put_missing(&out, requested, caps) == 0) {
         *running = requested;
         gar_error_clear(report);
@@ -87,7 +87,7 @@ int gar_executor_kind_resolve(gar_executor_kind requested, const gar_caps *caps,
         return gar_error_set(report, GAR_E_EXECUTOR_REFUSED, 2, chain[requested].name, why);
 
     gar_executor_kind kind = chain[requested].next;
-    gar_text_out discard = gar_text_out_make(NULL, 0);
+    gar__text_out discard = gar__text_out_make(NULL, 0);
     while (put_missing(&discard, kind, caps) > 0)
         kind = chain[kind].next;
     *running = kind;

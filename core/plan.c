@@ -14,13 +14,13 @@
 #define PARK_COUNT ((size_t)GAR_PARK_FLAG + 1)
 
 enum { FLAG_PARK, FLAG_BACKSTOP, FLAG_KEYS };
-static const gar_scan_key flag_keys[FLAG_KEYS] = {
+static const gar__scan_key flag_keys[FLAG_KEYS] = {
     [FLAG_PARK] = { "park_us", 1, GAR_PARK_US_MAX, -1 },
     [FLAG_BACKSTOP] = { "backstop_us", 1, GAR_BACKSTOP_US_MAX, FLAG_PARK },
 };
 
 enum { DL_MARGIN, DL_MIN_SLEEP, DL_MAX_SLEEP, DL_WINDOW, DL_KEYS };
-static const gar_scan_key deadline_keys[DL_KEYS] = {
+static const gar__scan_key deadline_keys[DL_KEYS] = {
     [DL_MARGIN] = { "margin_us", 0, GAR_SLEEP_US_MAX, -1 },
     [DL_MIN_SLEEP] = { "min_sleep_us", 0, GAR_SLEEP_US_MAX, -1 },
     [DL_MAX_SLEEP] = { "max_sleep_us", 1, GAR_SLEEP_US_MAX, DL_MIN_SLEEP },
@@ -50,38 +50,38 @@ static int park_named(const char *word, size_t n)
     return -1;
 }
 
-static bool read_plan(gar_scan *s, gar_plan *plan)
+static bool read_plan(gar__scan *s, gar_plan *plan)
 {
     size_t at = s->pos;
-    int park = park_named(s->text + at, gar_scan_word(s));
+    int park = park_named(s->text + at, gar__scan_word(s));
     if (park < 0)
-        return gar_scan_fail_found(s, at, "expected a park ('block', 'poll' or 'flag')");
+        return gar__scan_fail_found(s, at, "expected a park ('block', 'poll' or 'flag')");
     plan->park = (gar_park)park;
 
     if (plan->park == GAR_PARK_FLAG) {
         uint64_t us[FLAG_KEYS];
-        if (!gar_scan_literal(s, ":") || !gar_scan_keys(s, flag_keys, FLAG_KEYS, us, NULL))
+        if (!gar__scan_literal(s, ":") || !gar__scan_keys(s, flag_keys, FLAG_KEYS, us, NULL))
             return false;
         plan->park_ns = us[FLAG_PARK] * GAR_NS_PER_US;
         plan->backstop_ns = us[FLAG_BACKSTOP] * GAR_NS_PER_US;
     }
-    if (gar_scan_at_end(s))
+    if (gar__scan_at_end(s))
         return true;
 
     if (plan->park == GAR_PARK_BLOCK) {
-        if (gar_scan_looking_at(s, "+predict"))
-            return gar_scan_fail(s, s->pos, "'block' takes no '+predict' (there is nothing to "
+        if (gar__scan_looking_at(s, "+predict"))
+            return gar__scan_fail(s, s->pos, "'block' takes no '+predict' (there is nothing to "
                                  "sleep in front of)", (const char *)NULL);
-        return gar_scan_fail_found(s, s->pos, "expected the end");
+        return gar__scan_fail_found(s, s->pos, "expected the end");
     }
-    if (!gar_scan_looking_at(s, "+"))
-        return gar_scan_fail_found(s, s->pos, "expected '+predict:' or the end");
+    if (!gar__scan_looking_at(s, "+"))
+        return gar__scan_fail_found(s, s->pos, "expected '+predict:' or the end");
 
     uint64_t v[DL_KEYS];
-    if (!gar_scan_literal(s, "+predict:") || !gar_scan_keys(s, deadline_keys, DL_KEYS, v, NULL))
+    if (!gar__scan_literal(s, "+predict:") || !gar__scan_keys(s, deadline_keys, DL_KEYS, v, NULL))
         return false;
-    if (!gar_scan_at_end(s))
-        return gar_scan_fail_found(s, s->pos, "expected the end");
+    if (!gar__scan_at_end(s))
+        return gar__scan_fail_found(s, s->pos, "expected the end");
     plan->predict = true;
     plan->deadline.margin_ns = v[DL_MARGIN] * GAR_NS_PER_US;
     plan->deadline.min_sleep_ns = v[DL_MIN_SLEEP] * GAR_NS_PER_US;
@@ -96,13 +96,13 @@ int gar_plan_parse_span(const char *text, size_t len, const char *subject, gar_p
     if (text == NULL || out == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_plan_parse",
                              text == NULL ? "text" : "out", "is NULL");
-    gar_scan s = gar_scan_make(text, len);
+    gar__scan s = gar__scan_make(text, len);
     gar_plan plan;
     memset(&plan, 0, sizeof plan);
     if (!read_plan(&s, &plan)) {
         assert(s.failed);
         char shown[GAR_ERROR_ARG_BYTES + 1];
-        gar_scan_copy_text(text, len, shown, sizeof shown);
+        gar__scan_copy_text(text, len, shown, sizeof shown);
         return gar_error_set(err, GAR_E_INVALID_PLAN, 3, subject != NULL ? subject : "plan",
                              shown, s.fault);
     }
@@ -116,18 +116,18 @@ int gar_plan_parse(const char *text, gar_plan *out, gar_error *err)
 }
 
 /* Writes a duration in whole µs (exact for every valid plan). */
-static void put_us(gar_text_out *out, const char *key, gar_dur_ns ns)
+static void put_us(gar__text_out *out, const char *key, gar_dur_ns ns)
 {
-    gar_text_puts(out, key);
-    gar_text_put_u64(out, ns / GAR_NS_PER_US);
+    gar__text_puts(out, key);
+    gar__text_put_u64(out, ns / GAR_NS_PER_US);
 }
 
 size_t gar_plan_label(const gar_plan *plan, char *buf, size_t size)
 {
-    gar_text_out out = gar_text_out_make(buf, size);
+    gar__text_out out = gar__text_out_make(buf, size);
     if (plan == NULL)
         return 0;
-    gar_text_puts(&out, gar_park_name(plan->park));
+    gar__text_puts(&out, gar_park_name(plan->park));
     if (plan->park == GAR_PARK_FLAG) {
         put_us(&out, ":park_us=", plan->park_ns);
         put_us(&out, ",backstop_us=", plan->backstop_ns);
@@ -136,13 +136,13 @@ size_t gar_plan_label(const gar_plan *plan, char *buf, size_t size)
         put_us(&out, "+predict:margin_us=", plan->deadline.margin_ns);
         put_us(&out, ",min_sleep_us=", plan->deadline.min_sleep_ns);
         put_us(&out, ",max_sleep_us=", plan->deadline.max_sleep_ns);
-        gar_text_puts(&out, ",window=");
-        gar_text_put_u64(&out, plan->deadline.window);
+        gar__text_puts(&out, ",window=");
+        gar__text_put_u64(&out, plan->deadline.window);
     }
     if (plan->fell_back) {
-        gar_text_puts(&out, " (fallback from ");
-        gar_text_puts(&out, gar_park_name(plan->requested_park));
-        gar_text_puts(&out, ")");
+        gar__text_puts(&out, " (fallback from ");
+        gar__text_puts(&out, gar_park_name(plan->requested_park));
+        gar__text_puts(&out, ")");
     }
     return out.len;
 }

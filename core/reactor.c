@@ -254,8 +254,8 @@ int gar_reactor_turn(gar_reactor *reactor, gar_clock clock, gar_idle idle, size_
 
     /* 4. Nothing to wait on: the tasks left can never be woken. */
     if (gar_reactor_pending(reactor) == 0) {
-        char left[GAR_U64_TEXT_BYTES];
-        return gar_error_set(err, GAR_E_STALLED, 1, gar_u64_text(tasks_left, left));
+        char left[GAR__U64_TEXT_BYTES];
+        return gar_error_set(err, GAR_E_STALLED, 1, gar__u64_text(tasks_left, left));
     }
 
     /* Nothing was due, so every time in the heap is after now. */

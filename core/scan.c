@@ -24,9 +24,9 @@ static bool is_shown_plainly(unsigned char c)
     return c > 0x20 && c < 0x7f;
 }
 
-gar_scan gar_scan_make(const char *text, size_t len)
+gar__scan gar__scan_make(const char *text, size_t len)
 {
-    gar_scan s;
+    gar__scan s;
     s.text = text;
     s.len = len;
     s.pos = 0;
@@ -35,40 +35,40 @@ gar_scan gar_scan_make(const char *text, size_t len)
     return s;
 }
 
-bool gar_scan_looking_at(const gar_scan *s, const char *literal)
+bool gar__scan_looking_at(const gar__scan *s, const char *literal)
 {
     size_t n = strlen(literal);
     return s->len - s->pos >= n && memcmp(s->text + s->pos, literal, n) == 0;
 }
 
-static unsigned char byte_at(const gar_scan *s, size_t at)
+static unsigned char byte_at(const gar__scan *s, size_t at)
 {
     return (unsigned char)s->text[at];
 }
 
 /* Puts the bytes [at, at+n) inside quotes, escaped as every message quotes
- * untrusted bytes (gar_text_put_shown). */
-static void put_quoted(gar_text_out *out, const gar_scan *s, size_t at, size_t n)
+ * untrusted bytes (gar__text_put_shown). */
+static void put_quoted(gar__text_out *out, const gar__scan *s, size_t at, size_t n)
 {
-    gar_text_puts(out, "'");
-    gar_text_put_shown(out, s->text + at, n);
-    gar_text_puts(out, "'");
+    gar__text_puts(out, "'");
+    gar__text_put_shown(out, s->text + at, n);
+    gar__text_puts(out, "'");
 }
 
-void gar_scan_put_found(gar_text_out *out, const gar_scan *s, size_t at)
+void gar__scan_put_found(gar__text_out *out, const gar__scan *s, size_t at)
 {
     static const char hex[] = "0123456789abcdef";
     if (at >= s->len) {
-        gar_text_puts(out, "the end");
+        gar__text_puts(out, "the end");
         return;
     }
     unsigned char c = byte_at(s, at);
     if (is_space(c)) {
-        gar_text_puts(out, "white space");
+        gar__text_puts(out, "white space");
     } else if (!is_shown_plainly(c)) {
         char code[5] = { '0', 'x', hex[c >> 4], hex[c & 15], '\0' };
-        gar_text_puts(out, "byte ");
-        gar_text_puts(out, code);
+        gar__text_puts(out, "byte ");
+        gar__text_puts(out, code);
     } else if (is_word_byte(c)) {
         /* Bytes outside ASCII inside a word are quoted with it: 'fl\xc3\xa9g'
          * is one wrong word at its start, not a right one cut short. */
@@ -76,81 +76,81 @@ void gar_scan_put_found(gar_text_out *out, const gar_scan *s, size_t at)
         while (end < s->len && (is_word_byte(byte_at(s, end)) || byte_at(s, end) >= 0x80))
             end++;
         size_t n = end - at;
-        if (n <= GAR_SCAN_SHOWN_BYTES) {
+        if (n <= GAR__SCAN_SHOWN_BYTES) {
             put_quoted(out, s, at, n);
         } else {
-            put_quoted(out, s, at, GAR_SCAN_SHOWN_BYTES);
-            gar_text_puts(out, "...");
+            put_quoted(out, s, at, GAR__SCAN_SHOWN_BYTES);
+            gar__text_puts(out, "...");
         }
     } else {
         put_quoted(out, s, at, 1);
     }
 }
 
-static bool fail_begin(gar_scan *s, size_t at, gar_text_out *out)
+static bool fail_begin(gar__scan *s, size_t at, gar__text_out *out)
 {
     if (s->failed)
         return false;
     s->failed = true;
-    *out = gar_text_out_make(s->fault, sizeof s->fault);
-    gar_text_puts(out, "at byte ");
-    gar_text_put_u64(out, at);
-    gar_text_puts(out, ": ");
+    *out = gar__text_out_make(s->fault, sizeof s->fault);
+    gar__text_puts(out, "at byte ");
+    gar__text_put_u64(out, at);
+    gar__text_puts(out, ": ");
     return true;
 }
 
-bool gar_scan_fail(gar_scan *s, size_t at, ...)
+bool gar__scan_fail(gar__scan *s, size_t at, ...)
 {
-    gar_text_out out;
+    gar__text_out out;
     if (!fail_begin(s, at, &out))
         return false;
     va_list ap;
     va_start(ap, at);
     for (const char *piece = va_arg(ap, const char *); piece != NULL;
          piece = va_arg(ap, const char *))
-        gar_text_puts(&out, piece);
+        gar__text_puts(&out, piece);
     va_end(ap);
     return false;
 }
 
-bool gar_scan_fail_found(gar_scan *s, size_t at, const char *expected)
+bool gar__scan_fail_found(gar__scan *s, size_t at, const char *expected)
 {
-    gar_text_out out;
+    gar__text_out out;
     if (!fail_begin(s, at, &out))
         return false;
-    gar_text_puts(&out, expected);
-    gar_text_puts(&out, ", found ");
-    gar_scan_put_found(&out, s, at);
+    gar__text_puts(&out, expected);
+    gar__text_puts(&out, ", found ");
+    gar__scan_put_found(&out, s, at);
     return false;
 }
 
-bool gar_scan_literal(gar_scan *s, const char *literal)
+bool gar__scan_literal(gar__scan *s, const char *literal)
 {
     if (s->failed)
         return false;
-    if (gar_scan_looking_at(s, literal)) {
+    if (gar__scan_looking_at(s, literal)) {
         s->pos += strlen(literal);
         return true;
     }
-    gar_text_out out;
+    gar__text_out out;
     fail_begin(s, s->pos, &out);
-    gar_text_puts(&out, "expected '");
-    gar_text_puts(&out, literal);
-    gar_text_puts(&out, "', found ");
+    gar__text_puts(&out, "expected '");
+    gar__text_puts(&out, literal);
+    gar__text_puts(&out, "', found ");
     size_t left = s->len - s->pos;
     size_t n = strlen(literal);
     if (left == 0) {
-        gar_text_puts(&out, "the end");
+        gar__text_puts(&out, "the end");
     } else if (left < n) {
         put_quoted(&out, s, s->pos, left);
-        gar_text_puts(&out, " and the end");
+        gar__text_puts(&out, " and the end");
     } else {
         put_quoted(&out, s, s->pos, n);
     }
     return false;
 }
 
-size_t gar_scan_word(gar_scan *s)
+size_t gar__scan_word(gar__scan *s)
 {
     size_t start = s->pos;
     while (s->pos < s->len && is_word_byte(byte_at(s, s->pos)))
@@ -159,27 +159,27 @@ size_t gar_scan_word(gar_scan *s)
 }
 
 /* Appends what the number at [at, end) says, cut like a quoted word. */
-static void put_digits(gar_text_out *out, const gar_scan *s, size_t at, size_t end)
+static void put_digits(gar__text_out *out, const gar__scan *s, size_t at, size_t end)
 {
     size_t n = end - at;
-    gar_text_put(out, s->text + at, n <= GAR_SCAN_SHOWN_BYTES ? n : GAR_SCAN_SHOWN_BYTES);
-    if (n > GAR_SCAN_SHOWN_BYTES)
-        gar_text_puts(out, "...");
+    gar__text_put(out, s->text + at, n <= GAR__SCAN_SHOWN_BYTES ? n : GAR__SCAN_SHOWN_BYTES);
+    if (n > GAR__SCAN_SHOWN_BYTES)
+        gar__text_puts(out, "...");
 }
 
-bool gar_scan_decimal(gar_scan *s, const char *what, uint64_t min, uint64_t max,
+bool gar__scan_decimal(gar__scan *s, const char *what, uint64_t min, uint64_t max,
                       const char *min_why, uint64_t *out)
 {
     if (s->failed)
         return false;
     size_t at = s->pos;
     if (at == s->len || !is_digit(byte_at(s, at))) {
-        gar_text_out text;
+        gar__text_out text;
         fail_begin(s, at, &text);
-        gar_text_puts(&text, "expected a number for ");
-        gar_text_puts(&text, what);
-        gar_text_puts(&text, ", found ");
-        gar_scan_put_found(&text, s, at);
+        gar__text_puts(&text, "expected a number for ");
+        gar__text_puts(&text, what);
+        gar__text_puts(&text, ", found ");
+        gar__scan_put_found(&text, s, at);
         return false;
     }
     uint64_t value = 0;
@@ -193,31 +193,31 @@ bool gar_scan_decimal(gar_scan *s, const char *what, uint64_t min, uint64_t max,
             value = value * 10 + digit;
         end++;
     }
-    gar_text_out text;
+    gar__text_out text;
     if (byte_at(s, at) == '0' && end - at > 1) {
         fail_begin(s, at, &text);
-        gar_text_puts(&text, "expected a number without leading zeros for ");
-        gar_text_puts(&text, what);
-        gar_text_puts(&text, ", found ");
+        gar__text_puts(&text, "expected a number without leading zeros for ");
+        gar__text_puts(&text, what);
+        gar__text_puts(&text, ", found ");
         put_digits(&text, s, at, end);
         return false;
     }
     if (overflow || value < min || value > max) {
         fail_begin(s, at, &text);
-        gar_text_puts(&text, what);
+        gar__text_puts(&text, what);
         if (!overflow && value < min && min_why != NULL) {
-            gar_text_puts(&text, " must be at least ");
-            gar_text_put_u64(&text, min);
-            gar_text_puts(&text, " (");
-            gar_text_puts(&text, min_why);
-            gar_text_puts(&text, ")");
+            gar__text_puts(&text, " must be at least ");
+            gar__text_put_u64(&text, min);
+            gar__text_puts(&text, " (");
+            gar__text_puts(&text, min_why);
+            gar__text_puts(&text, ")");
         } else {
-            gar_text_puts(&text, " must be ");
-            gar_text_put_u64(&text, min);
-            gar_text_puts(&text, "..");
-            gar_text_put_u64(&text, max);
+            gar__text_puts(&text, " must be ");
+            gar__text_put_u64(&text, min);
+            gar__text_puts(&text, "..");
+            gar__text_put_u64(&text, max);
         }
-        gar_text_puts(&text, ", found ");
+        gar__text_puts(&text, ", found ");
         put_digits(&text, s, at, end);
         return false;
     }
@@ -227,7 +227,7 @@ bool gar_scan_decimal(gar_scan *s, const char *what, uint64_t min, uint64_t max,
 }
 
 /* The index of the key named by the `n` bytes at `word`, or -1. */
-static int key_index(const gar_scan_key *keys, size_t count, const char *word, size_t n)
+static int key_index(const gar__scan_key *keys, size_t count, const char *word, size_t n)
 {
     for (size_t i = 0; i < count; i++)
         if (strlen(keys[i].name) == n && memcmp(keys[i].name, word, n) == 0)
@@ -237,7 +237,7 @@ static int key_index(const gar_scan_key *keys, size_t count, const char *word, s
 
 /* Whether ",NAME=" occurs at or after byte `from`: the key was written, only
  * later than its turn. */
-static bool written_later(const gar_scan *s, size_t from, const char *name)
+static bool written_later(const gar__scan *s, size_t from, const char *name)
 {
     size_t n = strlen(name);
     for (size_t i = from; i + n + 2 <= s->len; i++)
@@ -248,69 +248,69 @@ static bool written_later(const gar_scan *s, size_t from, const char *name)
 
 /* Reads key `k` and its '=' at the cursor, naming in a fault which key was
  * expected and how the text differs. */
-static bool read_key(gar_scan *s, const gar_scan_key *keys, size_t count, size_t k)
+static bool read_key(gar__scan *s, const gar__scan_key *keys, size_t count, size_t k)
 {
     size_t at = s->pos;
     const char *expected = keys[k].name;
-    size_t n = gar_scan_word(s);
+    size_t n = gar__scan_word(s);
     int found = key_index(keys, count, s->text + at, n);
     if (found == (int)k) {
-        if (gar_scan_looking_at(s, "=")) {
+        if (gar__scan_looking_at(s, "=")) {
             s->pos++;
             return true;
         }
-        gar_text_out out;
+        gar__text_out out;
         fail_begin(s, s->pos, &out);
-        gar_text_puts(&out, "expected '=' after key '");
-        gar_text_puts(&out, expected);
-        gar_text_puts(&out, "', found ");
-        gar_scan_put_found(&out, s, s->pos);
+        gar__text_puts(&out, "expected '=' after key '");
+        gar__text_puts(&out, expected);
+        gar__text_puts(&out, "', found ");
+        gar__scan_put_found(&out, s, s->pos);
         return false;
     }
-    gar_text_out out;
+    gar__text_out out;
     fail_begin(s, at, &out);
     if (found >= 0 && found < (int)k) {
-        gar_text_puts(&out, "duplicate key '");
-        gar_text_puts(&out, keys[found].name);
-        gar_text_puts(&out, "', expected key '");
-        gar_text_puts(&out, expected);
-        gar_text_puts(&out, "'");
+        gar__text_puts(&out, "duplicate key '");
+        gar__text_puts(&out, keys[found].name);
+        gar__text_puts(&out, "', expected key '");
+        gar__text_puts(&out, expected);
+        gar__text_puts(&out, "'");
     } else if (found > (int)k && written_later(s, at, expected)) {
-        gar_text_puts(&out, "key '");
-        gar_text_puts(&out, keys[found].name);
-        gar_text_puts(&out, "' out of order, expected key '");
-        gar_text_puts(&out, expected);
-        gar_text_puts(&out, "' first");
+        gar__text_puts(&out, "key '");
+        gar__text_puts(&out, keys[found].name);
+        gar__text_puts(&out, "' out of order, expected key '");
+        gar__text_puts(&out, expected);
+        gar__text_puts(&out, "' first");
     } else if (found > (int)k) {
-        gar_text_puts(&out, "missing key '");
-        gar_text_puts(&out, expected);
-        gar_text_puts(&out, "', found key '");
-        gar_text_puts(&out, keys[found].name);
-        gar_text_puts(&out, "'");
+        gar__text_puts(&out, "missing key '");
+        gar__text_puts(&out, expected);
+        gar__text_puts(&out, "', found key '");
+        gar__text_puts(&out, keys[found].name);
+        gar__text_puts(&out, "'");
     } else {
-        gar_text_puts(&out, "expected key '");
-        gar_text_puts(&out, expected);
-        gar_text_puts(&out, "', found ");
-        gar_scan_put_found(&out, s, at);
+        gar__text_puts(&out, "expected key '");
+        gar__text_puts(&out, expected);
+        gar__text_puts(&out, "', found ");
+        gar__scan_put_found(&out, s, at);
     }
     return false;
 }
 
-bool gar_scan_keys(gar_scan *s, const gar_scan_key *keys, size_t count, uint64_t *values,
+bool gar__scan_keys(gar__scan *s, const gar__scan_key *keys, size_t count, uint64_t *values,
                    size_t *offsets)
 {
     for (size_t k = 0; k < count && !s->failed; k++) {
         if (k > 0) {
-            if (gar_scan_at_end(s))
-                return gar_scan_fail(s, s->pos, "missing key '", keys[k].name,
+            if (gar__scan_at_end(s))
+                return gar__scan_fail(s, s->pos, "missing key '", keys[k].name,
                                      "', found the end", (const char *)NULL);
-            if (!gar_scan_looking_at(s, ",")) {
-                gar_text_out out;
+            if (!gar__scan_looking_at(s, ",")) {
+                gar__text_out out;
                 fail_begin(s, s->pos, &out);
-                gar_text_puts(&out, "expected ',' before key '");
-                gar_text_puts(&out, keys[k].name);
-                gar_text_puts(&out, "', found ");
-                gar_scan_put_found(&out, s, s->pos);
+                gar__text_puts(&out, "expected ',' before key '");
+                gar__text_puts(&out, keys[k].name);
+                gar__text_puts(&out, "', found ");
+                gar__scan_put_found(&out, s, s->pos);
                 return false;
             }
             s->pos++;
@@ -326,26 +326,26 @@ bool gar_scan_keys(gar_scan *s, const gar_scan_key *keys, size_t count, uint64_t
         }
         if (offsets != NULL)
             offsets[k] = s->pos;
-        if (!gar_scan_decimal(s, keys[k].name, min, keys[k].max, min_why, &values[k]))
+        if (!gar__scan_decimal(s, keys[k].name, min, keys[k].max, min_why, &values[k]))
             return false;
     }
-    if (!s->failed && gar_scan_looking_at(s, ",")) {
+    if (!s->failed && gar__scan_looking_at(s, ",")) {
         size_t at = s->pos + 1;
-        gar_scan ahead = *s;
+        gar__scan ahead = *s;
         ahead.pos = at;
-        size_t n = gar_scan_word(&ahead);
+        size_t n = gar__scan_word(&ahead);
         int found = key_index(keys, count, s->text + at, n);
         if (found >= 0)
-            return gar_scan_fail(s, at, "duplicate key '", keys[found].name, "'",
+            return gar__scan_fail(s, at, "duplicate key '", keys[found].name, "'",
                                  (const char *)NULL);
     }
     return !s->failed;
 }
 
-void gar_scan_copy_text(const char *text, size_t len, char *buf, size_t size)
+void gar__scan_copy_text(const char *text, size_t len, char *buf, size_t size)
 {
     if (size == 0)
         return;
-    gar_text_out out = gar_text_out_make(buf, size);
-    gar_text_put_shown(&out, text, len);
+    gar__text_out out = gar__text_out_make(buf, size);
+    gar__text_put_shown(&out, text, len);
 }

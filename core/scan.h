@@ -1,6 +1,7 @@
 /* core/scan.h — a cursor over a span of text for gar's small grammars (plans,
  * bands, estimator specs), and the first fault it met.
- * Internal: not installed, not part of the public API.
+ * Internal: not installed, not exported from the shared libgar, and named
+ * gar__ so no one mistakes them for the public API.
  *
  * A scan reads `len` bytes (no NUL needed; NUL bytes are just bytes) and keeps
  * the first fault only: once one is recorded every later call fails without
@@ -13,7 +14,7 @@
  *   "white space"    a space, tab or line break (gar's grammars have none);
  *   "byte 0xNN"      a control byte, or a byte outside ASCII;
  *   'word'           the run of letters, digits, '_' and bytes outside ASCII
- *                    starting there (cut with "..." past GAR_SCAN_SHOWN_BYTES),
+ *                    starting there (cut with "..." past GAR__SCAN_SHOWN_BYTES),
  *                    else the one byte; quoted bytes are escaped as
  *                    gar_error_show_bytes writes them. */
 #ifndef GAR_CORE_SCAN_H
@@ -27,44 +28,44 @@
 
 #include "text.h"
 
-#define GAR_SCAN_FAULT_BYTES GAR_ERROR_ARG_BYTES /* a fault is one error argument */
-#define GAR_SCAN_SHOWN_BYTES 24                  /* longest word a fault quotes whole */
+#define GAR__SCAN_FAULT_BYTES GAR_ERROR_ARG_BYTES /* a fault is one error argument */
+#define GAR__SCAN_SHOWN_BYTES 24                  /* longest word a fault quotes whole */
 
-typedef struct gar_scan {
+typedef struct gar__scan {
     const char *text;
     size_t len;
     size_t pos;  /* next byte to read, 0..len */
     bool failed; /* a fault is recorded */
-    char fault[GAR_SCAN_FAULT_BYTES];
-} gar_scan;
+    char fault[GAR__SCAN_FAULT_BYTES];
+} gar__scan;
 
 /* A key of a "key=N,key=N,..." list: its name and the bounds of its value.
  * When `floor_key` is a valid index of an earlier key (else -1), that key's
  * value is a further lower bound ("backstop_us is at least park_us"). */
-typedef struct gar_scan_key {
+typedef struct gar__scan_key {
     const char *name;
     uint64_t min;
     uint64_t max;
     int floor_key;
-} gar_scan_key;
+} gar__scan_key;
 
-gar_scan gar_scan_make(const char *text, size_t len);
+gar__scan gar__scan_make(const char *text, size_t len);
 
-static inline bool gar_scan_at_end(const gar_scan *s)
+static inline bool gar__scan_at_end(const gar__scan *s)
 {
     return s->pos == s->len;
 }
 
 /* Whether the bytes at the cursor begin with `literal` (the cursor stays). */
-bool gar_scan_looking_at(const gar_scan *s, const char *literal);
+bool gar__scan_looking_at(const gar__scan *s, const char *literal);
 
 /* Consumes `literal`, or records "expected 'LITERAL', found '...'" quoting as
  * many bytes as the literal has, and returns false. */
-bool gar_scan_literal(gar_scan *s, const char *literal);
+bool gar__scan_literal(gar__scan *s, const char *literal);
 
 /* Consumes the word (letters, digits, '_') at the cursor and returns its
  * length, 0 when none starts there. */
-size_t gar_scan_word(gar_scan *s);
+size_t gar__scan_word(gar__scan *s);
 
 /* Reads a decimal number N := "0" | [1-9][0-9]* for `what` into `out`,
  * refusing a non-number, a leading zero, and a value outside min..max
@@ -72,7 +73,7 @@ size_t gar_scan_word(gar_scan *s);
  * below `min` and `min_why` is not NULL, the fault explains the lower bound:
  * "WHAT must be at least MIN (MIN_WHY), found V"; otherwise it reads
  * "WHAT must be MIN..MAX, found V". */
-bool gar_scan_decimal(gar_scan *s, const char *what, uint64_t min, uint64_t max,
+bool gar__scan_decimal(gar__scan *s, const char *what, uint64_t min, uint64_t max,
                       const char *min_why, uint64_t *out);
 
 /* Reads "k0=N,k1=N,...,kn=N" with the keys in `keys` order, each once, values
@@ -80,24 +81,24 @@ bool gar_scan_decimal(gar_scan *s, const char *what, uint64_t min, uint64_t max,
  * Faults name the missing, duplicate, out-of-order or unknown key.  Stops
  * before whatever follows the last value, except that a ',' followed by one
  * of the keys again is refused as a duplicate. */
-bool gar_scan_keys(gar_scan *s, const gar_scan_key *keys, size_t count, uint64_t *values,
+bool gar__scan_keys(gar__scan *s, const gar__scan_key *keys, size_t count, uint64_t *values,
                    size_t *offsets);
 
 /* Records "at byte AT: " followed by the pieces, NULL-terminated (the first
  * fault only).  Returns false. */
-bool gar_scan_fail(gar_scan *s, size_t at, ...);
+bool gar__scan_fail(gar__scan *s, size_t at, ...);
 
 /* Records "at byte AT: EXPECTED, found X" with X described as the header says.
  * Returns false. */
-bool gar_scan_fail_found(gar_scan *s, size_t at, const char *expected);
+bool gar__scan_fail_found(gar__scan *s, size_t at, const char *expected);
 
 /* Appends the description of what is at byte `at` ("the end", "'poll'"...). */
-void gar_scan_put_found(gar_text_out *out, const gar_scan *s, size_t at);
+void gar__scan_put_found(gar__text_out *out, const gar__scan *s, size_t at);
 
 /* Writes the span into `buf` (at most `size - 1` bytes and a NUL) for an
  * error's text argument, escaped as gar_error_show_bytes writes it (a NUL
  * inside shows as \x00, not as the end); one byte more than the error
  * record keeps is enough for it to mark a cut with "...". */
-void gar_scan_copy_text(const char *text, size_t len, char *buf, size_t size);
+void gar__scan_copy_text(const char *text, size_t len, char *buf, size_t size);
 
 #endif

@@ -3,9 +3,9 @@
 
 #include <string.h>
 
-char *gar_u64_text(uint64_t value, char buf[GAR_U64_TEXT_BYTES])
+char *gar__u64_text(uint64_t value, char buf[GAR__U64_TEXT_BYTES])
 {
-    char digits[GAR_U64_TEXT_BYTES];
+    char digits[GAR__U64_TEXT_BYTES];
     size_t n = 0;
     do {
         digits[n++] = (char)('0' + value % 10);
@@ -17,15 +17,15 @@ char *gar_u64_text(uint64_t value, char buf[GAR_U64_TEXT_BYTES])
     return buf;
 }
 
-gar_text_out gar_text_out_make(char *buf, size_t size)
+gar__text_out gar__text_out_make(char *buf, size_t size)
 {
-    gar_text_out out = { buf, size, 0 };
+    gar__text_out out = { buf, size, 0 };
     if (buf != NULL && size > 0)
         buf[0] = '\0';
     return out;
 }
 
-void gar_text_put(gar_text_out *out, const char *s, size_t n)
+void gar__text_put(gar__text_out *out, const char *s, size_t n)
 {
     if (out->buf != NULL && out->size > 0 && out->len < out->size - 1) {
         size_t room = out->size - 1 - out->len;
@@ -36,15 +36,15 @@ void gar_text_put(gar_text_out *out, const char *s, size_t n)
     out->len += n;
 }
 
-void gar_text_puts(gar_text_out *out, const char *s)
+void gar__text_puts(gar__text_out *out, const char *s)
 {
-    gar_text_put(out, s, strlen(s));
+    gar__text_put(out, s, strlen(s));
 }
 
-void gar_text_put_u64(gar_text_out *out, uint64_t value)
+void gar__text_put_u64(gar__text_out *out, uint64_t value)
 {
-    char digits[GAR_U64_TEXT_BYTES];
-    gar_text_puts(out, gar_u64_text(value, digits));
+    char digits[GAR__U64_TEXT_BYTES];
+    gar__text_puts(out, gar__u64_text(value, digits));
 }
 
 /* The length of the well-formed UTF-8 sequence at `p` (at most `left`
@@ -82,7 +82,7 @@ static size_t utf8_length(const unsigned char *p, size_t left)
     return n;
 }
 
-void gar_text_put_shown(gar_text_out *out, const char *s, size_t n)
+void gar__text_put_shown(gar__text_out *out, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *p = (const unsigned char *)s;
@@ -91,17 +91,17 @@ void gar_text_put_shown(gar_text_out *out, const char *s, size_t n)
         size_t plain = i;
         while (plain < n && p[plain] >= 0x20 && p[plain] < 0x7f)
             plain++;
-        gar_text_put(out, s + i, plain - i);
+        gar__text_put(out, s + i, plain - i);
         i = plain;
         if (i == n)
             break;
         size_t seq = p[i] >= 0x80 ? utf8_length(p + i, n - i) : 0;
         if (seq > 0) {
-            gar_text_put(out, s + i, seq);
+            gar__text_put(out, s + i, seq);
             i += seq;
         } else {
             char code[4] = { '\\', 'x', hex[p[i] >> 4], hex[p[i] & 15] };
-            gar_text_put(out, code, sizeof code);
+            gar__text_put(out, code, sizeof code);
             i++;
         }
     }

@@ -9,21 +9,21 @@
 
 /* Out of line (gar/wait_steps.h): it writes text, and runs at most once a
  * wait. */
-void gar_wait_fail_deadline(gar_wait *w, gar_error *err)
+void gar__wait_fail_deadline(gar_wait *w, gar_error *err)
 {
-    char at[GAR_U64_TEXT_BYTES + 3];
-    gar_text_out text = gar_text_out_make(at, sizeof at);
-    gar_text_put_u64(&text, w->deadline);
-    gar_text_puts(&text, " ns");
-    gar_wait_fail(w, gar_error_set(err, GAR_E_WAIT_DEADLINE, 2, "work", at));
+    char at[GAR__U64_TEXT_BYTES + 3];
+    gar__text_out text = gar__text_out_make(at, sizeof at);
+    gar__text_put_u64(&text, w->deadline);
+    gar__text_puts(&text, " ns");
+    gar__wait_fail(w, gar_error_set(err, GAR_E_WAIT_DEADLINE, 2, "work", at));
 }
 
 /* A driver bug: the wait fails with it, so an unchecked feed still stops. */
-int gar_wait_refuse(gar_wait *w, const char *fn, const char *what, const char *why,
+int gar__wait_refuse(gar_wait *w, const char *fn, const char *what, const char *why,
                     gar_error *err)
 {
     int code = gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, what, why);
-    gar_wait_fail(w, code);
+    gar__wait_fail(w, code);
     return code;
 }
 
@@ -33,18 +33,18 @@ int gar_wait_feed_polls(gar_wait *wait, uint64_t pending, gar_mono_ns now, gar_e
     if (wait == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "wait", "is NULL");
     gar_wait *w = wait;
-    if (w->step == GAR_WAIT_STEP_ENDED)
+    if (w->step == GAR__WAIT_STEP_ENDED)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "wait",
                              "has ended; nothing more may be fed");
-    if (w->step != GAR_WAIT_STEP_POLL)
-        return gar_wait_refuse(w, fn, "wait", "is not at a poll (only polls are fed in batches)",
+    if (w->step != GAR__WAIT_STEP_POLL)
+        return gar__wait_refuse(w, fn, "wait", "is not at a poll (only polls are fed in batches)",
                                err);
     if (pending == 0)
-        return gar_wait_refuse(w, fn, "pending", "is 0 (a batch is at least one poll)", err);
+        return gar__wait_refuse(w, fn, "pending", "is 0 (a batch is at least one poll)", err);
     if (now < w->now)
-        return gar_wait_refuse(w, fn, "now", "is earlier than the last time fed", err);
+        return gar__wait_refuse(w, fn, "now", "is earlier than the last time fed", err);
     if (w->deadline != GAR_MONO_NEVER && now >= w->deadline)
-        return gar_wait_refuse(w, fn, "now",
+        return gar__wait_refuse(w, fn, "now",
                          "is at or past the deadline (feed the polls around it one by one)", err);
     /* What `pending` single feeds of 0 would do: each counts its poll and
      * moves the time on; none fails, since every time is before the

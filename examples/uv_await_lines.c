@@ -12,8 +12,8 @@
 
 #include <gar/uv.h>
 
-#include "posix_host.h"   /* gar_posix_now: the clock the deadlines and stores use */
-#include "store_thread.h" /* a thread that stores like a GPU stream, for a machine without one */
+#include <gar/posix.h>   /* gar_posix_now: the clock the deadlines and stores use */
+#include <gar/emulated.h> /* a thread that stores like a GPU stream, for a machine without one */
 
 enum { LINES = 3 };
 

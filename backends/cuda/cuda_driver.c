@@ -1,7 +1,7 @@
 /* backends/cuda/cuda_driver.c — dlopen the CUDA driver, resolve its table. */
 #define _POSIX_C_SOURCE 200809L /* getenv, dlclose */
 
-#include "cuda_driver.h"
+#include <gar/cuda.h>
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* backends/cuda/cuda_line.c — the mapped line's operations over CUDA. */
-#include "cuda_line.h"
+#include <gar/cuda.h>
 
 #include <assert.h>
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /* backends/cuda/cuda_port.c — a CUDA stream's port: the mapped port, typed. */
-#include "cuda_port.h"
+#include <gar/cuda.h>
 
 int gar_cuda_port_init(gar_mapped_port *port, gar_mapped_line *line, gar_slot slot,
                        CUstream stream, gar_idle idle, gar_error *err)

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cuda_line.h"
+#include <gar/cuda.h>
 
 #define DRIVER GAR_MAPPED_FAULT_DRIVER
 

@@ -24,10 +24,9 @@
 
 #include <cuda.h>
 
+#include <gar/cuda.h>
 #include <gar/error.h>
 #include <gar/time.h>
-
-#include "cuda_driver.h"
 
 #define GAR_CUDA_WORK_KERNEL_NAME "gar_spin_ns"
 #define GAR_CUDA_WORK_MEMSET_BYTES_PER_NS_DEFAULT UINT64_C(100)

@@ -1,13 +1,13 @@
 /* backends/hip/hip_driver.c — dlopen the HIP runtime, resolve its table. */
 #define _POSIX_C_SOURCE 200809L /* getenv, dlclose */
 
-#include "hip_driver.h"
-
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gar/hip.h>
 
 #include "driver_loader.h"
 

@@ -1,8 +1,9 @@
 /* backends/hip/hip_line.c — the mapped line's operations over HIP. */
-#include "hip_line.h"
 
 #include <stdint.h>
 #include <stdio.h>
+
+#include <gar/hip.h>
 
 #define DRIVER GAR_MAPPED_FAULT_DRIVER
 

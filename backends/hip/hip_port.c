@@ -1,5 +1,5 @@
 /* backends/hip/hip_port.c — a HIP stream's port: the mapped port, typed. */
-#include "hip_port.h"
+#include <gar/hip.h>
 
 int gar_hip_port_init(gar_mapped_port *port, gar_mapped_line *line, gar_slot slot,
                       gar_hip_stream stream, gar_idle idle, gar_error *err)

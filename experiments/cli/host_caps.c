@@ -2,10 +2,11 @@
  * them: the word wait through the POSIX host that would park with it, the
  * io_uring through a ring set up and timed out once.  Everything that asks
  * what the host offers goes through gar_host_caps_probe. */
+#include <gar/uring.h>
+
 #include "host_caps.h"
 
 #ifdef GAR_HAVE_URING_HOST
-#include "uring_host.h"
 #endif
 
 gar_caps gar_host_caps_probe(void)

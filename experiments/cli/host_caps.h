@@ -4,8 +4,7 @@
 #define GAR_HOST_CAPS_H
 
 #include <gar/caps.h>
-
-#include "posix_host.h"
+#include <gar/posix.h>
 
 /* Probes this host once (its word wait and its io_uring).  The reasons are
  * static text.  Sets the calling thread's timer slack to 1 ns, as the POSIX

@@ -25,11 +25,11 @@
 #include <gar/executor_kind.h>
 #include <gar/plan.h>
 #include <gar/wait_task.h>
+#include <gar/emulated.h>
+#include <gar/posix.h>
 
-#include "emulated_device.h"
 #include "host_caps.h"
 #include "kind_host.h"
-#include "posix_host.h"
 #include "verbs.h"
 
 #define VERB "fill-demo"

@@ -5,10 +5,10 @@
 #include <time.h>
 
 #include <gar/executor_kind.h>
+#include <gar/posix.h>
 
 #include "cli_options.h"
 #include "host_caps.h"
-#include "posix_host.h"
 #include "verbs.h"
 
 static void print_help(FILE *out)

@@ -21,11 +21,11 @@
 #include <gar/bands.h>
 #include <gar/estimator_family.h>
 #include <gar/executor_kind.h>
+#include <gar/posix.h>
 
 #include "calibrate.h"
 #include "host_caps.h"
 #include "host_profile.h"
-#include "posix_host.h"
 #include "replay.h"
 #include "store.h"
 #include "sweep_spec.h"

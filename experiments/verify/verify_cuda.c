@@ -8,15 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <gar/cuda.h>
 #include <gar/line.h>
+#include <gar/mapped.h>
 #include <gar/port.h>
+#include <gar/posix.h>
 
 #include "cpu_relax.h"
-#include "cuda_line.h"
-#include "cuda_port.h"
 #include "cuda_work.h"
-#include "mapped_port.h"
-#include "posix_host.h"
 
 #define DRIVER GAR_MAPPED_FAULT_DRIVER
 

@@ -1,11 +1,11 @@
 /* experiments/verify/verify_cuda.h — gar verify's CUDA device: a trace's work run on
  * device 0 of the CUDA driver, behind the device seam of verify_real.h.
  *
- * open     loads the driver (cuda_driver.h: libcuda.so.1, or
+ * open     loads the driver (gar/cuda.h: libcuda.so.1, or
  *          $GAR_CUDA_LIBRARY), creates the mapped line on device 0
- *          (cuda_line.h), one non-blocking stream per trace stream in the
+ *          (gar/cuda.h), one non-blocking stream per trace stream in the
  *          line's context, each bound to its slot of the line by a CUDA
- *          port (cuda_port.h), the work (cuda_work.h: the spin kernel,
+ *          port (gar/cuda.h), the work (cuda_work.h: the spin kernel,
  *          else a sized memset), one timing event per row, and the clock
  *          anchor below; the run's origin moves later by the time all
  *          this took (the seam's open), so the trace keeps its head start.
@@ -17,7 +17,7 @@
  *          taken back, so it is waited out, never freed under), reads each
  *          row's completion time, and releases events, ports, streams,
  *          work, line and driver in that order.  A line that did not
- *          settle is leaked (mapped_line.h), and the driver stays loaded
+ *          settle is leaked (gar/mapped.h), and the driver stays loaded
  *          with it.
  *
  * The row's port, not the stream's.  A stream's query answers for all its
@@ -53,11 +53,11 @@
 #ifndef GAR_VERIFY_CUDA_H
 #define GAR_VERIFY_CUDA_H
 
+#include <gar/cuda.h>
 #include <gar/error.h>
 #include <gar/idle.h>
 #include <gar/time.h>
 
-#include "cuda_driver.h"
 #include "trace.h"
 #include "verify_real.h"
 

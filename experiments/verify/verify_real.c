@@ -10,13 +10,13 @@
 #include <string.h>
 #include <time.h>
 
+#include <gar/emulated.h>
+#include <gar/posix.h>
 #include <gar/wait_inline.h>
 
 #include "cpu_pin.h"
-#include "emulated_device.h"
 #include "key_index.h"
 #include "kind_host.h"
-#include "posix_host.h"
 #if defined(GAR_HAVE_CUDA_BACKEND)
 #include "verify_cuda.h"
 #endif

@@ -6,8 +6,8 @@
  * The device seam.  A device is a table of three operations: open it for a
  * trace whose times count from a host-clock origin, submit one row's work and
  * get back the completion port its wait uses, and close it, learning when
- * each row's work really completed.  The emulated device (backends/
- * emulated_device.h) is the one built here; a GPU backend plugs in by
+ * each row's work really completed.  The emulated device
+ * (gar/emulated.h) is the one built here; a GPU backend plugs in by
  * providing the same table (submit_row enqueues work of the row's duration,
  * e.g. a clock-spinning kernel, then the store; the port is the stream's).
  *

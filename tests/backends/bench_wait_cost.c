@@ -21,7 +21,7 @@
 #include <gar/plan.h>
 #include <gar/wait_inline.h>
 
-#include "posix_host.h"
+#include <gar/posix.h>
 
 #define ROUNDS 9
 #define CLOCK_READS 2000000u

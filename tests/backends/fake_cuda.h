@@ -14,7 +14,7 @@
 
 #include <cuda.h>
 
-#include "cuda_driver.h"
+#include <gar/cuda.h>
 
 #define FAKE_LOG_MAX 128
 #define FAKE_DEVICE_BASE UINT64_C(0x7f0000000000)

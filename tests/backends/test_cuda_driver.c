@@ -14,8 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "cuda_driver.h"
-#include "cuda_line.h"
+#include <gar/cuda.h>
 
 static const char *message(const gar_error *err)
 {

@@ -15,14 +15,12 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <gar/cuda.h>
 #include <gar/plan.h>
+#include <gar/posix.h>
 #include <gar/wait_inline.h>
 
-#include "cuda_driver.h"
-#include "cuda_line.h"
-#include "cuda_port.h"
 #include "cuda_work.h"
-#include "posix_host.h"
 
 #define SKIP 77
 #define WORK_NS (2 * GAR_NS_PER_MS)

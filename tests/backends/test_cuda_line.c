@@ -8,10 +8,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cuda_line.h"
-#include "cuda_port.h"
+#include <gar/cuda.h>
+#include <gar/mapped.h>
+
 #include "fake_cuda.h"
-#include "mapped_line.h"
 
 static gar_cuda_driver drv;
 

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <gar/cuda.h>
 #include <gar/plan.h>
 #include <gar/wait_inline.h>
 
-#include "cuda_port.h"
 #include "fake_cuda.h"
 
 static gar_cuda_driver drv;

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "emulated_device.h"
-#include "posix_host.h"
+#include <gar/emulated.h>
+#include <gar/posix.h>
 
 #define MS GAR_NS_PER_MS
 

@@ -13,9 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "hip_driver.h"
-#include "hip_line.h"
-#include "hip_port.h"
+#include <gar/hip.h>
 
 #define LOG_MAX 64
 #define STREAM ((gar_hip_stream)(uintptr_t)0x3000)

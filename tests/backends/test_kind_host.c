@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "emulated_device.h"
+#include <gar/emulated.h>
 #include "kind_host.h"
 
 #define MS GAR_NS_PER_MS

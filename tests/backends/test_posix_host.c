@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "posix_host.h"
+#include <gar/posix.h>
 
 #define MS GAR_NS_PER_MS
 

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "posix_host.h"
-#include "store_thread.h"
+#include <gar/emulated.h>
+#include <gar/posix.h>
 
 #define MS GAR_NS_PER_MS
 /* Far beyond any scheduling delay: a bound so a broken thread fails a test

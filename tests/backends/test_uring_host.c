@@ -20,8 +20,8 @@
 
 #include <string.h>
 
-#include "posix_host.h"
-#include "uring_host.h"
+#include <gar/posix.h>
+#include <gar/uring.h>
 
 #define MS GAR_NS_PER_MS
 

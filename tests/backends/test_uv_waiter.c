@@ -20,8 +20,8 @@
 
 #include <gar/uv.h>
 
-#include "posix_host.h"
-#include "store_thread.h"
+#include <gar/posix.h>
+#include <gar/emulated.h>
 
 #define MS GAR_NS_PER_MS
 #define FLAG_PLAN "flag:park_us=100,backstop_us=1000"

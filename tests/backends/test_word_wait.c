@@ -13,8 +13,7 @@
 #include <string.h>
 
 #include <gar/idle.h>
-
-#include "word_wait.h"
+#include <gar/word_wait.h>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>

@@ -18,8 +18,8 @@
 
 #include <time.h>
 
-#include "posix_host.h"
-#include "word_wait.h"
+#include <gar/posix.h>
+#include <gar/word_wait.h>
 
 #define MS GAR_NS_PER_MS
 

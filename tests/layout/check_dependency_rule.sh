@@ -1,11 +1,12 @@
 #!/bin/sh
 # tests/layout/check_dependency_rule.sh SOURCE_ROOT — checks the one dependency
 # rule of the layout: core/ includes only the freestanding-style C headers it
-# is allowed and its own; sim/ and backends/ never include each other; only
-# experiments/ uses SQLite; experiments/ keeps each part in its folder, and only
-# the command (cli/) reaches the verbs' helpers, and the importers (import/)
-# know nothing of reports or verification.  Prints each violation; exits 1 if
-# there is any.
+# is allowed and its own (core/include/gar/, never the backends' public
+# headers in backends/include/gar/); sim/ and backends/ never include each
+# other; only experiments/ uses SQLite; experiments/ keeps each part in its
+# folder, only the command (cli/) reaches the verbs' helpers, and the
+# importers (import/) know nothing of reports or verification.  Prints each
+# violation; exits 1 if there is any.
 set -eu
 root=$1
 status=0
@@ -19,7 +20,12 @@ allowed_core='stdint.h stdbool.h stddef.h stdatomic.h string.h stdarg.h assert.h
 for file in $(find "$root/core" -name '*.[ch]' | sort); do
     grep -o '^[[:space:]]*#[[:space:]]*include[[:space:]]*<[^>]*>' "$file" |
         sed 's/.*<\(.*\)>/\1/' | while read -r header; do
-        case "$header" in gar/*) continue ;; esac
+        case "$header" in
+            gar/*)
+                [ -f "$root/core/include/$header" ] ||
+                    echo "$file includes <$header>, which is not core's"
+                continue ;;
+        esac
         ok=no
         for a in $allowed_core; do [ "$header" = "$a" ] && ok=yes; done
         [ "$ok" = yes ] || echo "$file includes <$header>"
@@ -38,6 +44,13 @@ check_no_include() {
 }
 check_no_include sim '#[[:space:]]*include[[:space:]]*["<](\.\./)*backends/' "sim/ may not include backends/"
 check_no_include backends '#[[:space:]]*include[[:space:]]*["<](\.\./)*sim/' "backends/ may not include sim/"
+# The backends' public headers are included as <gar/NAME.h>, like core's.
+for h in "$root"/backends/include/gar/*.h "$root"/backends/include/gar/*.h.in; do
+    [ -f "$h" ] || continue
+    name=${h##*/}
+    name=${name%.in}
+    check_no_include sim "#[[:space:]]*include[[:space:]]*<gar/$name>" "sim/ may not include backends/ (<gar/$name>)"
+done
 for dir in core sim backends; do
     check_no_include "$dir" '#[[:space:]]*include[[:space:]]*<sqlite3\.h>' "only experiments/ links SQLite"
 done

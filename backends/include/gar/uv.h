@@ -56,6 +56,7 @@
 
 #include <uv.h>
 
+#include <gar/api.h>
 #include <gar/caps.h>
 #include <gar/error.h>
 #include <gar/line.h>
@@ -100,12 +101,12 @@ typedef void (*gar_uv_callback)(gar_uv_wait *handle, const gar_uv_result *result
  * -GAR_E_BACKEND (no memory, the host's set-up, uv_async_init, or the
  * thread failed: it names which).  After a failure past uv_async_init, the
  * handle is left closing on the loop: run the loop once before closing it. */
-int gar_uv_init(gar_uv **out, uv_loop_t *loop, gar_error *err);
+GAR_API int gar_uv_init(gar_uv **out, uv_loop_t *loop, gar_error *err);
 
 /* What the watcher's host offers (its word wait, or why not; no io_uring:
  * the watcher does not use one), for resolving plans with gar_plan_resolve.
  * Returns 0, or -GAR_E_INVALID_ARGUMENT for NULL.  The reasons are static. */
-int gar_uv_caps(const gar_uv *uv, gar_caps *out, gar_error *err);
+GAR_API int gar_uv_caps(const gar_uv *uv, gar_caps *out, gar_error *err);
 
 /* Starts a wait for `*word` (line, slot, target) under `plan`, resolved for
  * this host (gar_plan_resolve against gar_uv_caps; the "block" arm
@@ -120,16 +121,16 @@ int gar_uv_caps(const gar_uv *uv, gar_caps *out, gar_error *err);
  * line, plan or callback; a block plan; a port lacking an op the plan needs;
  * an adapter being closed) or -GAR_E_BACKEND (no memory), with nothing
  * started and the callback never called. */
-int gar_uv_start(gar_uv *uv, const gar_descriptor *word, const gar_port *port,
-                 const gar_plan *plan, gar_mono_ns deadline, gar_uv_callback callback,
-                 void *user, gar_uv_wait **handle, gar_error *err);
+GAR_API int gar_uv_start(gar_uv *uv, const gar_descriptor *word, const gar_port *port,
+                         const gar_plan *plan, gar_mono_ns deadline, gar_uv_callback callback,
+                         void *user, gar_uv_wait **handle, gar_error *err);
 
 /* Asks for the wait to end: its callback then runs once, with
  * GAR_UV_CANCELLED, after the watcher let go of the line and port — even if
  * the work completed meanwhile but the callback had not run yet.  Only
  * before the handle's callback has run.  Cancelling twice is harmless.
  * Returns 0, or -GAR_E_INVALID_ARGUMENT for NULL. */
-int gar_uv_cancel(gar_uv_wait *handle, gar_error *err);
+GAR_API int gar_uv_cancel(gar_uv_wait *handle, gar_error *err);
 
 /* Stops the watcher (joining it: at most a control period and the step in
  * progress), cancels every wait still pending — their callbacks run before
@@ -137,6 +138,6 @@ int gar_uv_cancel(gar_uv_wait *handle, gar_error *err);
  * adapter is freed by the handle's close callback: run the loop until
  * uv_run returns before uv_loop_close.  NULL is allowed.  Not from inside a
  * callback of this adapter. */
-void gar_uv_close(gar_uv *uv);
+GAR_API void gar_uv_close(gar_uv *uv);
 
 #endif

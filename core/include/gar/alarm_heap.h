@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gar/api.h>
 #include <gar/time.h>
 
 typedef struct gar_alarm_node {
@@ -35,10 +36,10 @@ typedef struct gar_alarm_heap {
 } gar_alarm_heap;
 
 /* Empties a heap (forgetting, not touching, any nodes it held). */
-void gar_alarm_heap_init(gar_alarm_heap *heap);
+GAR_API void gar_alarm_heap_init(gar_alarm_heap *heap);
 
 /* An unlinked node, ready to insert. */
-void gar_alarm_node_init(gar_alarm_node *node);
+GAR_API void gar_alarm_node_init(gar_alarm_node *node);
 
 /* Whether `node` is in a heap now. */
 static inline bool gar_alarm_node_linked(const gar_alarm_node *node)
@@ -48,11 +49,11 @@ static inline bool gar_alarm_node_linked(const gar_alarm_node *node)
 
 /* Links `node` due at `at`.  A node that is already linked is first removed
  * from this heap (so it moves, taking a new place among ties).  Never fails. */
-void gar_alarm_heap_insert(gar_alarm_heap *heap, gar_alarm_node *node, gar_mono_ns at);
+GAR_API void gar_alarm_heap_insert(gar_alarm_heap *heap, gar_alarm_node *node, gar_mono_ns at);
 
 /* Unlinks `node` from `heap`.  Returns true when it was linked, false (and
  * does nothing) when it was not. */
-bool gar_alarm_heap_remove(gar_alarm_heap *heap, gar_alarm_node *node);
+GAR_API bool gar_alarm_heap_remove(gar_alarm_heap *heap, gar_alarm_node *node);
 
 /* The earliest node, or NULL when the heap is empty. */
 static inline gar_alarm_node *gar_alarm_heap_min(const gar_alarm_heap *heap)
@@ -61,11 +62,11 @@ static inline gar_alarm_node *gar_alarm_heap_min(const gar_alarm_heap *heap)
 }
 
 /* Unlinks and returns the earliest node, or NULL when the heap is empty. */
-gar_alarm_node *gar_alarm_heap_pop(gar_alarm_heap *heap);
+GAR_API gar_alarm_node *gar_alarm_heap_pop(gar_alarm_heap *heap);
 
 /* Unlinks and returns the earliest node when it is due by `now`
  * (at <= now), else NULL. */
-gar_alarm_node *gar_alarm_heap_pop_due(gar_alarm_heap *heap, gar_mono_ns now);
+GAR_API gar_alarm_node *gar_alarm_heap_pop_due(gar_alarm_heap *heap, gar_mono_ns now);
 
 /* Nodes linked now. */
 static inline size_t gar_alarm_heap_count(const gar_alarm_heap *heap)

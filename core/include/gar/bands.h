@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gar/api.h>
 #include <gar/caps.h>
 #include <gar/error.h>
 #include <gar/plan.h>
@@ -47,19 +48,19 @@ typedef struct gar_bands {
 /* Parses a bands text (NUL-terminated) into `out`.  Returns 0, or
  * -GAR_E_INVALID_PLAN as the header describes.  `out` is written only on
  * success.  NULL `text` or `out`: -GAR_E_INVALID_ARGUMENT. */
-int gar_bands_parse(const char *text, gar_bands *out, gar_error *err);
+GAR_API int gar_bands_parse(const char *text, gar_bands *out, gar_error *err);
 
 /* The plan of the band that `rows` falls in.  Never NULL for valid bands
  * (NULL only for a NULL or empty `bands`).  O(bands), at most 4 compares. */
-const gar_plan *gar_bands_select(const gar_bands *bands, uint32_t rows);
+GAR_API const gar_plan *gar_bands_select(const gar_bands *bands, uint32_t rows);
 
 /* Writes the bands' text: the text they were parsed from, byte for byte; a
  * resolved band that fell back carries its plan's fallback note.  snprintf
  * semantics, like gar_plan_label; GAR_BANDS_LABEL_BYTES always suffices. */
-size_t gar_bands_label(const gar_bands *bands, char *buf, size_t size);
+GAR_API size_t gar_bands_label(const gar_bands *bands, char *buf, size_t size);
 
 /* Whether two bands have the same edges and equal plans (gar_plan_equal). */
-bool gar_bands_equal(const gar_bands *a, const gar_bands *b);
+GAR_API bool gar_bands_equal(const gar_bands *a, const gar_bands *b);
 
 /* Resolves every band's plan with gar_plan_resolve.  Writes the bands that
  * run to `running` (which may be `requested`).  Returns 0 when every band
@@ -68,8 +69,8 @@ bool gar_bands_equal(const gar_bands *a, const gar_bands *b);
  * capability, its reason, and the label of the bands that run (without the
  * fallback notes).  Returns -GAR_E_INVALID_ARGUMENT for a NULL argument or
  * invalid bands; never fails on bands that gar_bands_parse accepted. */
-int gar_bands_resolve(const gar_bands *requested, const gar_caps *caps, gar_bands *running,
-                      gar_error *warning);
+GAR_API int gar_bands_resolve(const gar_bands *requested, const gar_caps *caps, gar_bands *running,
+                              gar_error *warning);
 
 /* StepRows: the row count of the step in flight, one cell shared by the
  * launcher (one writer) and every wait (many readers).  0 until the first

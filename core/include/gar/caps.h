@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include <gar/api.h>
 #include <gar/error.h>
 
 typedef struct gar_caps {
@@ -25,12 +26,12 @@ typedef struct gar_caps {
 /* Whether `caps` offers the capability spelled `name` (GAR_CAP_*).  When it
  * does not and `why` is not NULL, `*why` gets the record's reason ("no reason
  * given" when it has none; "not a capability" for an unknown name). */
-bool gar_caps_has(const gar_caps *caps, const char *name, const char **why);
+GAR_API bool gar_caps_has(const gar_caps *caps, const char *name, const char **why);
 
 /* Takes capability `name` away from `caps`, with `why` (borrowed, like every
  * reason of the record) as the reason.  For what-if runs: "this host without
  * word-wait".  Returns 0, or -GAR_E_INVALID_ARGUMENT when `name` is not a
  * capability or an argument is NULL. */
-int gar_caps_withdraw(gar_caps *caps, const char *name, const char *why, gar_error *err);
+GAR_API int gar_caps_withdraw(gar_caps *caps, const char *name, const char *why, gar_error *err);
 
 #endif

@@ -19,6 +19,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <gar/api.h>
+
 /* The registry.  Append only: a new code takes the next free number. */
 typedef enum gar_code {
     GAR_OK = 0,
@@ -58,31 +60,31 @@ typedef struct gar_error {
 } gar_error;
 
 /* Empties a record.  Accepts NULL. */
-void gar_error_clear(gar_error *err);
+GAR_API void gar_error_clear(gar_error *err);
 
 /* Fills `err` (when not NULL) with `code` and the `argc` text arguments that
  * follow (each a const char *, NULL read as "").  Returns -code, so a failing
  * function can end with `return gar_error_set(err, ...)`.  Extra arguments
  * beyond the code's template are kept but not shown. */
-int gar_error_set(gar_error *err, gar_code code, unsigned argc, ...);
-int gar_error_setv(gar_error *err, gar_code code, unsigned argc, va_list ap);
+GAR_API int gar_error_set(gar_error *err, gar_code code, unsigned argc, ...);
+GAR_API int gar_error_setv(gar_error *err, gar_code code, unsigned argc, va_list ap);
 
 /* The registered name ("InvalidPlan"), or NULL for a number never registered. */
-const char *gar_code_name(int code);
+GAR_API const char *gar_code_name(int code);
 
 /* Whether a registered code is an error or a warning (GAR_KIND_ERROR for
  * unregistered numbers). */
-gar_code_kind gar_code_kind_of(int code);
+GAR_API gar_code_kind gar_code_kind_of(int code);
 
 /* True for a number in the registry (1 .. GAR_CODE_COUNT-1). */
-bool gar_code_registered(int code);
+GAR_API bool gar_code_registered(int code);
 
 /* Writes the message alone, the code's template with the arguments put in
  * ("invalid plan 'x': unknown park 'x'").  Arguments are shown escaped as
  * gar_error_show_bytes writes them, so a message is one line of valid UTF-8.
  * Like snprintf: writes at most `size` bytes including the NUL and returns
  * the length the whole message needs. */
-size_t gar_error_message(const gar_error *err, char *buf, size_t size);
+GAR_API size_t gar_error_message(const gar_error *err, char *buf, size_t size);
 
 /* Writes the `n` bytes at `bytes` (NUL bytes included: a field is given by
  * its length) as a message shows untrusted text: printable ASCII and
@@ -91,13 +93,13 @@ size_t gar_error_message(const gar_error *err, char *buf, size_t size);
  * an argument holding bytes that gar_error_set would cut at a NUL.  Like
  * snprintf: at most `size` bytes including the NUL; returns the length the
  * whole text needs. */
-size_t gar_error_show_bytes(const char *bytes, size_t n, char *buf, size_t size);
+GAR_API size_t gar_error_show_bytes(const char *bytes, size_t n, char *buf, size_t size);
 
 /* Writes "N (Name): message". Same return as gar_error_message. */
-size_t gar_error_describe(const gar_error *err, char *buf, size_t size);
+GAR_API size_t gar_error_describe(const gar_error *err, char *buf, size_t size);
 
 /* Writes "error N (Name): message", or "warning N (Name): message" for a
  * warning.  Same return as gar_error_message. */
-size_t gar_error_format(const gar_error *err, char *buf, size_t size);
+GAR_API size_t gar_error_format(const gar_error *err, char *buf, size_t size);
 
 #endif

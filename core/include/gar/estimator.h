@@ -39,6 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gar/api.h>
 #include <gar/error.h>
 #include <gar/plan.h>
 #include <gar/sample.h>
@@ -53,30 +54,30 @@ typedef struct gar_estimator {
 } gar_estimator;
 
 /* Makes `est` a cold point: no samples. */
-void gar_estimator_init(gar_estimator *est);
+GAR_API void gar_estimator_init(gar_estimator *est);
 
 /* The samples the point holds, 0 (cold) .. GAR_WINDOW_MAX. */
-size_t gar_estimator_count(const gar_estimator *est);
+GAR_API size_t gar_estimator_count(const gar_estimator *est);
 
 /* The prediction p: the minimum of the last deadline->window samples (of all
  * of them while fewer are held).  Returns 1 with p in `*p_ns`, 0 at a cold
  * point (`*p_ns` untouched), or -GAR_E_INVALID_ARGUMENT for a bad deadline. */
-int gar_estimator_prediction(const gar_estimator *est, const gar_deadline *deadline,
-                             gar_dur_ns *p_ns, gar_error *err);
+GAR_API int gar_estimator_prediction(const gar_estimator *est, const gar_deadline *deadline,
+                                     gar_dur_ns *p_ns, gar_error *err);
 
 /* Learns from one wait's sample: Exact and Late push as described above; a
  * NONE sample (a blocking wait) teaches nothing and is accepted, so a caller
  * may feed every report's sample back.  Returns 0, or -GAR_E_INVALID_ARGUMENT
  * (nothing pushed) for a bad deadline or a sample kind none of the three. */
-int gar_estimator_observe(gar_estimator *est, const gar_deadline *deadline, gar_sample sample,
-                          gar_error *err);
+GAR_API int gar_estimator_observe(gar_estimator *est, const gar_deadline *deadline, gar_sample sample,
+                                  gar_error *err);
 
 /* The sleep the next wait at this point should take before it parks.
  * Returns 1 with the sleep in `*sleep_ns` (min_sleep_ns .. max_sleep_ns,
  * and never more than max_sleep_ns), 0 for no sleep (`*sleep_ns`
  * untouched), or -GAR_E_INVALID_ARGUMENT for a bad deadline. */
-int gar_estimator_sleep(const gar_estimator *est, const gar_deadline *deadline,
-                        gar_dur_ns *sleep_ns, gar_error *err);
+GAR_API int gar_estimator_sleep(const gar_estimator *est, const gar_deadline *deadline,
+                                gar_dur_ns *sleep_ns, gar_error *err);
 
 /* ---- the point table --------------------------------------------------- */
 
@@ -103,29 +104,29 @@ typedef struct gar_point_table {
 
 /* The table's 64-bit mix: a bijection on u64 that spreads nearby keys
  * (call-site addresses, small counters) over the whole range. */
-uint64_t gar_point_key_hash(uint64_t key);
+GAR_API uint64_t gar_point_key_hash(uint64_t key);
 
 /* Sets `table` up over `slots[0 .. capacity-1]` (every slot is cleared; the
  * caller keeps the storage alive and untouched while the table is in use).
  * Returns 0, or -GAR_E_INVALID_ARGUMENT for a NULL table or slots or a
  * capacity of 0. */
-int gar_point_table_init(gar_point_table *table, gar_point_slot *slots, size_t capacity,
-                         gar_error *err);
+GAR_API int gar_point_table_init(gar_point_table *table, gar_point_slot *slots, size_t capacity,
+                                 gar_error *err);
 
 /* Finds the point `key`, creating it cold when absent.  Returns 1 when it
  * was created, 0 when it was there, each with its estimator in `*est` (valid
  * while the table is); or -GAR_E_CAPACITY (`*est` untouched) when `key` is
  * absent and the table is full. */
-int gar_point_table_get(gar_point_table *table, uint64_t key, gar_estimator **est,
-                        gar_error *err);
+GAR_API int gar_point_table_get(gar_point_table *table, uint64_t key, gar_estimator **est,
+                                gar_error *err);
 
 /* The point `key`'s estimator, or NULL when the table does not hold it. */
-gar_estimator *gar_point_table_find(gar_point_table *table, uint64_t key);
+GAR_API gar_estimator *gar_point_table_find(gar_point_table *table, uint64_t key);
 
 /* The points held, 0 .. gar_point_table_capacity. */
-size_t gar_point_table_count(const gar_point_table *table);
+GAR_API size_t gar_point_table_count(const gar_point_table *table);
 
 /* The points the table can hold: its slot count. */
-size_t gar_point_table_capacity(const gar_point_table *table);
+GAR_API size_t gar_point_table_capacity(const gar_point_table *table);
 
 #endif

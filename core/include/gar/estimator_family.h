@@ -39,6 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gar/api.h>
 #include <gar/error.h>
 #include <gar/estimator.h>
 #include <gar/plan.h>
@@ -65,15 +66,15 @@ typedef struct gar_estimator_spec {
 } gar_estimator_spec;
 
 /* The default spec: adl. */
-gar_estimator_spec gar_estimator_spec_default(void);
+GAR_API gar_estimator_spec gar_estimator_spec_default(void);
 
 /* Parses `text` (NUL-terminated).  Returns 0, or -GAR_E_INVALID_ESTIMATOR
  * (text, first fault); `out` is written only on success. */
-int gar_estimator_spec_parse(const char *text, gar_estimator_spec *out, gar_error *err);
+GAR_API int gar_estimator_spec_parse(const char *text, gar_estimator_spec *out, gar_error *err);
 
 /* Writes the canonical text ("adl", "ewma:alpha=0.25").  snprintf semantics;
  * GAR_ESTIMATOR_LABEL_BYTES always suffices. */
-size_t gar_estimator_spec_label(const gar_estimator_spec *spec, char *buf, size_t size);
+GAR_API size_t gar_estimator_spec_label(const gar_estimator_spec *spec, char *buf, size_t size);
 
 /* One readback point's state under any family.  Private fields. */
 typedef struct gar_family_point {
@@ -88,27 +89,27 @@ typedef struct gar_family_point {
 } gar_family_point;
 
 /* Makes `point` cold. */
-void gar_family_point_init(gar_family_point *point);
+GAR_API void gar_family_point_init(gar_family_point *point);
 
 /* The prediction p.  Returns 1 with `*p_ns`, 0 for none (a cold point, the
  * `none` family, or `oracle`), or -GAR_E_INVALID_ARGUMENT for a bad deadline
  * (as gar/estimator.h checks it) or spec. */
-int gar_family_prediction(const gar_estimator_spec *spec, const gar_family_point *point,
-                          const gar_deadline *deadline, gar_dur_ns *p_ns, gar_error *err);
+GAR_API int gar_family_prediction(const gar_estimator_spec *spec, const gar_family_point *point,
+                                  const gar_deadline *deadline, gar_dur_ns *p_ns, gar_error *err);
 
 /* The deadline rule above applied to a prediction: 1 with `*sleep_ns`, or 0
  * for none.  The deadline must be valid (unchecked: an internal helper that
  * every family shares, exposed so the simulator's oracle uses it too). */
-int gar_deadline_sleep_for(const gar_deadline *deadline, gar_dur_ns p_ns, gar_dur_ns *sleep_ns);
+GAR_API int gar_deadline_sleep_for(const gar_deadline *deadline, gar_dur_ns p_ns, gar_dur_ns *sleep_ns);
 
 /* The sleep for the next wait: 1 with `*sleep_ns`, 0 for none, or
  * -GAR_E_INVALID_ARGUMENT. */
-int gar_family_sleep(const gar_estimator_spec *spec, const gar_family_point *point,
-                     const gar_deadline *deadline, gar_dur_ns *sleep_ns, gar_error *err);
+GAR_API int gar_family_sleep(const gar_estimator_spec *spec, const gar_family_point *point,
+                             const gar_deadline *deadline, gar_dur_ns *sleep_ns, gar_error *err);
 
 /* Feeds one wait's sample back.  NONE teaches nothing.  Returns 0, or
  * -GAR_E_INVALID_ARGUMENT (nothing learnt). */
-int gar_family_observe(const gar_estimator_spec *spec, gar_family_point *point,
-                       const gar_deadline *deadline, gar_sample sample, gar_error *err);
+GAR_API int gar_family_observe(const gar_estimator_spec *spec, gar_family_point *point,
+                               const gar_deadline *deadline, gar_sample sample, gar_error *err);
 
 #endif

@@ -35,6 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gar/api.h>
 #include <gar/error.h>
 #include <gar/idle.h>
 #include <gar/line.h>
@@ -108,27 +109,27 @@ struct gar_executor {
 };
 
 /* Makes an unspawned task.  `name` may be NULL ("task"). */
-void gar_task_init(gar_task *task, const char *name, gar_task_poll_fn poll, void *data);
+GAR_API void gar_task_init(gar_task *task, const char *name, gar_task_poll_fn poll, void *data);
 
 /* An empty executor that reads `clock` and idles through `idle`.  Returns 0,
  * or -GAR_E_INVALID_ARGUMENT for a clock without now or an idle without both
  * operations. */
-int gar_executor_init(gar_executor *ex, gar_clock clock, gar_idle idle, gar_error *err);
+GAR_API int gar_executor_init(gar_executor *ex, gar_clock clock, gar_idle idle, gar_error *err);
 
 /* The reactor's park bound (gar_reactor_set_park_bound). */
-int gar_executor_set_park_bound(gar_executor *ex, gar_dur_ns bound_ns, gar_error *err);
+GAR_API int gar_executor_set_park_bound(gar_executor *ex, gar_dur_ns bound_ns, gar_error *err);
 
 /* Queues `task` for its first poll (on the current run's next pass, or the
  * next run).  Returns 0, or -GAR_E_INVALID_ARGUMENT for a task without a
  * poll function, one already unfinished in an executor, or an inline
  * executor (it runs its one task only). */
-int gar_executor_spawn(gar_executor *ex, gar_task *task, gar_error *err);
+GAR_API int gar_executor_spawn(gar_executor *ex, gar_task *task, gar_error *err);
 
 /* Runs until every task finished: returns 0; or -GAR_E_STALLED (argument:
  * the number of unfinished tasks) when tasks are left and nothing is
  * registered; or a task's or the Idle port's error.  Refuses
  * (-GAR_E_INVALID_ARGUMENT) to be re-entered from a task. */
-int gar_executor_run(gar_executor *ex, gar_error *err);
+GAR_API int gar_executor_run(gar_executor *ex, gar_error *err);
 
 /* Tasks spawned and not yet finished. */
 static inline size_t gar_executor_unfinished(const gar_executor *ex)
@@ -137,29 +138,29 @@ static inline size_t gar_executor_unfinished(const gar_executor *ex)
 }
 
 /* The executor's clock, read now (for tasks). */
-gar_mono_ns gar_executor_now(const gar_executor *ex);
+GAR_API gar_mono_ns gar_executor_now(const gar_executor *ex);
 
-gar_executor_stats gar_executor_stats_get(const gar_executor *ex);
+GAR_API gar_executor_stats gar_executor_stats_get(const gar_executor *ex);
 
 /* Cancels every unfinished task's wait and returns each to the unspawned
  * state (spawnable again), leaving the executor empty.  For giving up after
  * an error or Stalled; not from inside a task. */
-void gar_executor_forget(gar_executor *ex);
+GAR_API void gar_executor_forget(gar_executor *ex);
 
 /* Runs `task` to completion on an executor of its own (over `clock` and
  * `idle`), with everything it spawns.  Returns as gar_executor_run; on
  * failure every task of that executor is forgotten before it returns, so
  * none refers to it afterwards.  `stats` (may be NULL) receives its
  * statistics. */
-int gar_block_on(gar_task *task, gar_clock clock, gar_idle idle, gar_executor_stats *stats,
-                 gar_error *err);
+GAR_API int gar_block_on(gar_task *task, gar_clock clock, gar_idle idle, gar_executor_stats *stats,
+                         gar_error *err);
 
 /* Polls `task` exactly once, for hosts whose every operation completes at
  * once.  Returns 0 when it finished, its error when it failed, or
  * -GAR_E_PENDED_INLINE naming the task's name as the site when it returned
  * pending (a host bug: such a host must never pend) — never a hang; its wait
  * is cancelled and it is unspawned again.  A task run inline may not spawn. */
-int gar_run_inline(gar_task *task, gar_clock clock, gar_error *err);
+GAR_API int gar_run_inline(gar_task *task, gar_clock clock, gar_error *err);
 
 /* ---- Wake sources, set by a task during its own poll. ---- */
 
@@ -167,24 +168,24 @@ int gar_run_inline(gar_task *task, gar_clock clock, gar_error *err);
  * `deadline` (GAR_WAKE_DEADLINE; GAR_MONO_NEVER: none).  Returns 0, or
  * -GAR_E_INVALID_ARGUMENT when the task is not being polled or the
  * descriptor is unusable. */
-int gar_task_await(gar_task *task, const gar_descriptor *descriptor, gar_mono_ns deadline,
-                   gar_error *err);
+GAR_API int gar_task_await(gar_task *task, const gar_descriptor *descriptor, gar_mono_ns deadline,
+                           gar_error *err);
 
 /* Wakes the task at `at` (GAR_WAKE_ALARM).  An `at` already past wakes it on
  * the next pass.  Returns 0, or -GAR_E_INVALID_ARGUMENT when the task is not
  * being polled or `at` is GAR_MONO_NEVER. */
-int gar_task_sleep_until(gar_task *task, gar_mono_ns at, gar_error *err);
+GAR_API int gar_task_sleep_until(gar_task *task, gar_mono_ns at, gar_error *err);
 
 /* Polls the task again once every other task that is ready when this poll
  * returns (those woken right then included) had its turn (GAR_WAKE_YIELDED):
  * cooperative slicing of CPU work between waits.  Returns 0, or
  * -GAR_E_INVALID_ARGUMENT when the task is not being polled. */
-int gar_task_yield_now(gar_task *task, gar_error *err);
+GAR_API int gar_task_yield_now(gar_task *task, gar_error *err);
 
 /* Cancels the task's wait or yield, if any (a waiting task is then never
  * woken, unless it is given a new wake source from its own poll).  Returns
  * true when there was one. */
-bool gar_task_cancel(gar_task *task);
+GAR_API bool gar_task_cancel(gar_task *task);
 
 /* Why the task is being polled now (valid during its poll). */
 static inline gar_wake gar_task_woken_by(const gar_task *task)

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 
+#include <gar/api.h>
 #include <gar/caps.h>
 #include <gar/error.h>
 
@@ -32,10 +33,10 @@ typedef enum gar_executor_kind {
 /* Parses a spelling, exactly (no case folding, no white space).  Returns 0,
  * or -GAR_E_INVALID_EXECUTOR (the text, GAR_EXECUTOR_NAMES); NULL `text` or
  * `out`: -GAR_E_INVALID_ARGUMENT. */
-int gar_executor_kind_parse(const char *text, gar_executor_kind *out, gar_error *err);
+GAR_API int gar_executor_kind_parse(const char *text, gar_executor_kind *out, gar_error *err);
 
 /* The spelling of a kind ("gpu-reactor"), or "?" for a value not a kind. */
-const char *gar_executor_kind_name(gar_executor_kind kind);
+GAR_API const char *gar_executor_kind_name(gar_executor_kind kind);
 
 /* Walks the chain once from `requested` and writes the kind that runs.
  * Returns:
@@ -47,7 +48,7 @@ const char *gar_executor_kind_name(gar_executor_kind kind);
  * `why` names each capability the requested kind lacks, in chain order, with
  * the caps' reason: "no io-uring: REASON; no word-wait: REASON".
  * -GAR_E_INVALID_ARGUMENT for a NULL pointer or a value not a kind. */
-int gar_executor_kind_resolve(gar_executor_kind requested, const gar_caps *caps, bool strict,
-                              gar_executor_kind *running, gar_error *report);
+GAR_API int gar_executor_kind_resolve(gar_executor_kind requested, const gar_caps *caps, bool strict,
+                                      gar_executor_kind *running, gar_error *report);
 
 #endif

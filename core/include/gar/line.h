@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <gar/api.h>
 #include <gar/error.h>
 
 #define GAR_LINE_WORDS 8
@@ -37,10 +38,10 @@ typedef struct gar_descriptor {
 } gar_descriptor;
 
 /* Sets every word of `line` to 0 (a new line). */
-void gar_line_init(gar_line *line);
+GAR_API void gar_line_init(gar_line *line);
 
 /* Makes a slot.  Returns 0, or -GAR_E_INVALID_ARGUMENT for index >= 8. */
-int gar_slot_make(unsigned index, gar_slot *out, gar_error *err);
+GAR_API int gar_slot_make(unsigned index, gar_slot *out, gar_error *err);
 
 /* Reached in wrapping order: the word is at or past the target, counting
  * forward less than half the u64 circle.  So 0 has reached 0, UINT64_MAX has

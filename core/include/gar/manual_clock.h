@@ -34,6 +34,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <gar/api.h>
 #include <gar/error.h>
 #include <gar/time.h>
 
@@ -63,47 +64,47 @@ struct gar_manual_clock {
 };
 
 /* Sets `clock` to time 0 with no timers. */
-void gar_manual_clock_init(gar_manual_clock *clock);
+GAR_API void gar_manual_clock_init(gar_manual_clock *clock);
 
 /* The Clock port view: its ctx is `clock`, so every view reads the same time. */
-gar_clock gar_manual_clock_port(gar_manual_clock *clock);
+GAR_API gar_clock gar_manual_clock_port(gar_manual_clock *clock);
 
 /* The clock's current time. */
-gar_mono_ns gar_manual_clock_now(const gar_manual_clock *clock);
+GAR_API gar_mono_ns gar_manual_clock_now(const gar_manual_clock *clock);
 
 /* Moves the clock forward by `d`, saturating at UINT64_MAX, firing every
  * timer due by then. */
-void gar_manual_clock_advance(gar_manual_clock *clock, gar_dur_ns d);
+GAR_API void gar_manual_clock_advance(gar_manual_clock *clock, gar_dur_ns d);
 
 /* Moves the clock forward to `at`, firing every timer due by then.  An `at`
  * at or before now is ignored: the clock never moves back. */
-void gar_manual_clock_set(gar_manual_clock *clock, gar_mono_ns at);
+GAR_API void gar_manual_clock_set(gar_manual_clock *clock, gar_mono_ns at);
 
 /* Prepares an idle timer that will call `fn(clock, timer, ctx)` when it fires.
  * Must not be called on a pending timer. */
-void gar_manual_timer_init(gar_manual_timer *timer, gar_manual_timer_fn fn, void *ctx);
+GAR_API void gar_manual_timer_init(gar_manual_timer *timer, gar_manual_timer_fn fn, void *ctx);
 
 /* Whether `timer` is pending on some clock. */
-bool gar_manual_timer_pending(const gar_manual_timer *timer);
+GAR_API bool gar_manual_timer_pending(const gar_manual_timer *timer);
 
 /* Makes `timer` pending on `clock`, due at `due` (a due time before now
  * counts as now; see Re-entrancy above for when such a timer fires).  A timer
  * already pending on `clock` is moved: it takes the new due time and counts as
  * added last.  Returns 0, or -GAR_E_INVALID_ARGUMENT when `timer` is pending
  * on another clock (nothing changes). */
-int gar_manual_clock_add(gar_manual_clock *clock, gar_manual_timer *timer, gar_mono_ns due,
-                         gar_error *err);
+GAR_API int gar_manual_clock_add(gar_manual_clock *clock, gar_manual_timer *timer, gar_mono_ns due,
+                                 gar_error *err);
 
 /* Removes `timer` from `clock`.  Returns true when it was pending there, false
  * when it was idle or pending on another clock (then nothing changes). */
-bool gar_manual_clock_cancel(gar_manual_clock *clock, gar_manual_timer *timer);
+GAR_API bool gar_manual_clock_cancel(gar_manual_clock *clock, gar_manual_timer *timer);
 
 /* The number of timers pending on `clock`. */
-size_t gar_manual_clock_pending_timers(const gar_manual_clock *clock);
+GAR_API size_t gar_manual_clock_pending_timers(const gar_manual_clock *clock);
 
 /* When a timer is pending, writes the earliest due time to `*out` and returns
  * true; otherwise returns false and leaves `*out` alone.  Outside a callback
  * the time written is always strictly after now. */
-bool gar_manual_clock_next_deadline(const gar_manual_clock *clock, gar_mono_ns *out);
+GAR_API bool gar_manual_clock_next_deadline(const gar_manual_clock *clock, gar_mono_ns *out);
 
 #endif

@@ -43,6 +43,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gar/api.h>
 #include <gar/caps.h>
 #include <gar/error.h>
 #include <gar/time.h>
@@ -83,14 +84,14 @@ typedef struct gar_plan {
  * -GAR_E_INVALID_PLAN with `err` naming subject "plan", the text, and the first
  * fault with its byte offset.  `out` is written only on success; fields that
  * the plan does not use are zero.  NULL `text` or `out`: -GAR_E_INVALID_ARGUMENT. */
-int gar_plan_parse(const char *text, gar_plan *out, gar_error *err);
+GAR_API int gar_plan_parse(const char *text, gar_plan *out, gar_error *err);
 
 /* As gar_plan_parse over the `len` bytes at `text` (no NUL needed, none
  * read past `len`), naming `subject` in a refusal (bands use "band 2 plan";
  * NULL means "plan").  A NUL byte inside the span is a byte like any other,
  * and refused. */
-int gar_plan_parse_span(const char *text, size_t len, const char *subject, gar_plan *out,
-                        gar_error *err);
+GAR_API int gar_plan_parse_span(const char *text, size_t len, const char *subject, gar_plan *out,
+                                gar_error *err);
 
 /* The park's word as a plan spells it: "block", "poll" or "flag" (static
  * text, never NULL); "?" for a value that is no gar_park.  The parser reads
@@ -115,12 +116,12 @@ static inline const char *gar_park_name(gar_park park)
  * included, and returns the length the whole label needs;
  * GAR_PLAN_LABEL_BYTES always suffices for a valid plan.  A NULL plan writes
  * "" and an invalid one writes what it holds (values shown in whole µs). */
-size_t gar_plan_label(const gar_plan *plan, char *buf, size_t size);
+GAR_API size_t gar_plan_label(const gar_plan *plan, char *buf, size_t size);
 
 /* Whether two plans are the same plan: the same park, flag bounds where they
  * count, the same deadline where there is one, the same fallback record.
  * Fields a plan does not use are not compared. */
-bool gar_plan_equal(const gar_plan *a, const gar_plan *b);
+GAR_API bool gar_plan_equal(const gar_plan *a, const gar_plan *b);
 
 /* Resolves `requested` against `caps` through the declared fallback chain
  * (one link: flag needs word-wait; without it the plan runs as poll, keeping
@@ -132,7 +133,7 @@ bool gar_plan_equal(const gar_plan *a, const gar_plan *b);
  * (without the fallback note, which the warning says in words).  Resolving a
  * resolved plan again changes nothing.  Returns -GAR_E_INVALID_ARGUMENT for a
  * NULL argument or an invalid plan; never fails on a valid one. */
-int gar_plan_resolve(const gar_plan *requested, const gar_caps *caps, gar_plan *running,
-                     gar_error *warning);
+GAR_API int gar_plan_resolve(const gar_plan *requested, const gar_caps *caps, gar_plan *running,
+                             gar_error *warning);
 
 #endif

@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include <gar/alarm_heap.h>
+#include <gar/api.h>
 #include <gar/error.h>
 #include <gar/idle.h>
 #include <gar/line.h>
@@ -102,17 +103,17 @@ typedef enum gar_turn {
 } gar_turn;
 
 /* An empty reactor with the default park bound and zeroed statistics. */
-void gar_reactor_init(gar_reactor *reactor);
+GAR_API void gar_reactor_init(gar_reactor *reactor);
 
 /* An idle registration that will call `wake(reg, reached, ctx)` when it
  * resolves.  `wake` may be NULL (nothing is called; read the state). */
-void gar_registration_init(gar_registration *reg, gar_wake_fn wake, void *ctx);
+GAR_API void gar_registration_init(gar_registration *reg, gar_wake_fn wake, void *ctx);
 
 /* Sets the longest single park.  Returns 0, or -GAR_E_INVALID_ARGUMENT for 0
  * (a park bound of 0 would be a spin).  GAR_MONO_NEVER means "only deadlines
  * bound a park". */
-int gar_reactor_set_park_bound(gar_reactor *reactor, gar_dur_ns bound_ns, gar_error *err);
-gar_dur_ns gar_reactor_park_bound(const gar_reactor *reactor);
+GAR_API int gar_reactor_set_park_bound(gar_reactor *reactor, gar_dur_ns bound_ns, gar_error *err);
+GAR_API gar_dur_ns gar_reactor_park_bound(const gar_reactor *reactor);
 
 /* Registers `reg` to wait for `*descriptor` (copied), until `deadline`
  * (GAR_MONO_NEVER: none).  A registration already in this reactor is first
@@ -120,20 +121,20 @@ gar_dur_ns gar_reactor_park_bound(const gar_reactor *reactor);
  * here: the next fire or turn finds it, even when it was reached already.
  * Returns 0, or -GAR_E_INVALID_ARGUMENT for a NULL argument or a descriptor
  * without a line. */
-int gar_reactor_add_descriptor(gar_reactor *reactor, gar_registration *reg,
-                               const gar_descriptor *descriptor, gar_mono_ns deadline,
-                               gar_error *err);
+GAR_API int gar_reactor_add_descriptor(gar_reactor *reactor, gar_registration *reg,
+                                       const gar_descriptor *descriptor, gar_mono_ns deadline,
+                                       gar_error *err);
 
 /* Registers `reg` as an alarm due at `at` (it resolves false at `at`).
  * Re-registers as above.  Returns 0, or -GAR_E_INVALID_ARGUMENT for a NULL
  * argument or `at` = GAR_MONO_NEVER (an alarm that never rings). */
-int gar_reactor_add_alarm(gar_reactor *reactor, gar_registration *reg, gar_mono_ns at,
-                          gar_error *err);
+GAR_API int gar_reactor_add_alarm(gar_reactor *reactor, gar_registration *reg, gar_mono_ns at,
+                                  gar_error *err);
 
 /* Removes `reg` if it is registered (or due and not yet woken); its wake is
  * then never called.  Returns true when it was there.  Safe from inside any
  * wake function. */
-bool gar_reactor_cancel(gar_reactor *reactor, gar_registration *reg);
+GAR_API bool gar_reactor_cancel(gar_reactor *reactor, gar_registration *reg);
 
 /* Whether `reg` is in a reactor (pending or due). */
 static inline bool gar_registration_active(const gar_registration *reg)
@@ -154,14 +155,14 @@ static inline size_t gar_reactor_pending(const gar_reactor *reactor)
 }
 
 /* The earliest deadline or alarm time pending, or GAR_MONO_NEVER. */
-gar_mono_ns gar_reactor_next_time(const gar_reactor *reactor);
+GAR_API gar_mono_ns gar_reactor_next_time(const gar_reactor *reactor);
 
 /* Wakes everything due at `now` without idling: first every descriptor wait
  * found reached (in registration order), then every deadline and alarm with
  * time <= now (earliest first, ties in registration order).  Registrations
  * added by wake functions during this call wait for the next one.  Returns
  * how many were woken. */
-size_t gar_reactor_fire(gar_reactor *reactor, gar_mono_ns now);
+GAR_API size_t gar_reactor_fire(gar_reactor *reactor, gar_mono_ns now);
 
 /* One turn, for when no task is ready (phases in the header comment).
  * `tasks_left` is how many unfinished tasks the caller has; it is only named
@@ -169,10 +170,10 @@ size_t gar_reactor_fire(gar_reactor *reactor, gar_mono_ns now);
  * is registered, or an Idle port's error unchanged (its `err` as it filled
  * it); GAR_E_INVALID_ARGUMENT for a clock without `now` or an idle without
  * ops. */
-int gar_reactor_turn(gar_reactor *reactor, gar_clock clock, gar_idle idle, size_t tasks_left,
-                     gar_error *err);
+GAR_API int gar_reactor_turn(gar_reactor *reactor, gar_clock clock, gar_idle idle, size_t tasks_left,
+                             gar_error *err);
 
 /* The statistics since init. */
-gar_reactor_stats gar_reactor_stats_get(const gar_reactor *reactor);
+GAR_API gar_reactor_stats gar_reactor_stats_get(const gar_reactor *reactor);
 
 #endif

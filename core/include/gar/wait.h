@@ -109,6 +109,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <gar/api.h>
 #include <gar/error.h>
 #include <gar/plan.h>
 #include <gar/sample.h>
@@ -222,7 +223,7 @@ static inline int gar_wait_feed(gar_wait *wait, int result, gar_mono_ns now, gar
  * pending action other than POLL, `pending` 0 (a batch is at least one poll),
  * a `now` earlier than the last one fed, or a `now` at or past the
  * deadline. */
-int gar_wait_feed_polls(gar_wait *wait, uint64_t pending, gar_mono_ns now, gar_error *err);
+GAR_API int gar_wait_feed_polls(gar_wait *wait, uint64_t pending, gar_mono_ns now, gar_error *err);
 
 /* The report so far; final once gar_wait_next says DONE or FAILED.  Inline,
  * like gar_wait_next. */
@@ -233,8 +234,8 @@ static inline gar_wait_report gar_wait_report_of(const gar_wait *wait)
 
 /* Lower-case names for logs and tables ("query", "sleep-until"; "parked"),
  * or "?" for a value out of range. */
-const char *gar_wait_op_name(gar_wait_op op);
-const char *gar_wait_kind_name(gar_wait_kind kind);
+GAR_API const char *gar_wait_op_name(gar_wait_op op);
+GAR_API const char *gar_wait_kind_name(gar_wait_kind kind);
 
 /* The bodies of gar_wait_init and gar_wait_feed: inline, so that drivers
  * run the machine without a call an action (gar/wait_steps.h says why). */

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 
+#include <gar/api.h>
 #include <gar/error.h>
 #include <gar/idle.h>
 #include <gar/plan.h>
@@ -28,8 +29,8 @@
  * before anything runs.  `report` (may be NULL) receives the machine's report
  * in every case but a refusal of arguments: on failure it holds the counters
  * up to the failing action. */
-int gar_wait_inline(const gar_plan *plan, bool has_sleep, gar_dur_ns sleep_ns,
-                    gar_mono_ns deadline, gar_port port, gar_clock clock, gar_idle idle,
-                    gar_wait_report *report, gar_error *err);
+GAR_API int gar_wait_inline(const gar_plan *plan, bool has_sleep, gar_dur_ns sleep_ns,
+                            gar_mono_ns deadline, gar_port port, gar_clock clock, gar_idle idle,
+                            gar_wait_report *report, gar_error *err);
 
 #endif

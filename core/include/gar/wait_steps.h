@@ -9,7 +9,9 @@
  * dozen actions was a sixth of its cost.  The refusals that write text stay
  * out of line (core/wait.c).  Every decision and what it is for is
  * documented in gar/wait.h; this file keeps to the mechanics.  Nothing here
- * but gar_wait_init and gar_wait_feed is for drivers to call. */
+ * but gar_wait_init and gar_wait_feed is for drivers to call: every other
+ * name is internal (gar__), and the two out-of-line refusals are exported
+ * only because the inline machine, compiled into the caller, calls them. */
 #ifndef GAR_WAIT_STEPS_H
 #define GAR_WAIT_STEPS_H
 
@@ -18,61 +20,61 @@
 #endif
 
 /* Fails `w` on its deadline, with GAR_E_WAIT_DEADLINE in `err`. */
-void gar_wait_fail_deadline(gar_wait *w, gar_error *err);
+GAR_API void gar__wait_fail_deadline(gar_wait *w, gar_error *err);
 
 /* Fails `w` with GAR_E_INVALID_ARGUMENT (`fn`, `what`, `why`) for a driver
  * bug, and returns that negated code. */
-int gar_wait_refuse(gar_wait *w, const char *fn, const char *what, const char *why,
-                    gar_error *err);
+GAR_API int gar__wait_refuse(gar_wait *w, const char *fn, const char *what, const char *why,
+                            gar_error *err);
 
 /* What the pending action is for.  Several steps share an op (four kinds of
  * query); the step says what its answer means. */
-enum gar_wait_step {
-    GAR_WAIT_STEP_BLOCK,          /* "block": the vendor's blocking wait */
-    GAR_WAIT_STEP_FIRST_QUERY,    /* the one query before anything else */
-    GAR_WAIT_STEP_ARM,            /* "flag": enqueue the word's store */
-    GAR_WAIT_STEP_SLEEP,          /* the predicted sleep */
-    GAR_WAIT_STEP_WAKE_QUERY,     /* the query after the sleep: done here is Late */
-    GAR_WAIT_STEP_POLL,           /* "poll" park stage */
-    GAR_WAIT_STEP_PARK,           /* "flag" park stage: one bounded park */
-    GAR_WAIT_STEP_HINT_QUERY,     /* confirms a park's "the word reached" */
-    GAR_WAIT_STEP_BACKSTOP_QUERY, /* the backstop (or the deadline) came due */
-    GAR_WAIT_STEP_ENDED,          /* DONE or FAILED: action says which */
+enum gar__wait_step {
+    GAR__WAIT_STEP_BLOCK,          /* "block": the vendor's blocking wait */
+    GAR__WAIT_STEP_FIRST_QUERY,    /* the one query before anything else */
+    GAR__WAIT_STEP_ARM,            /* "flag": enqueue the word's store */
+    GAR__WAIT_STEP_SLEEP,          /* the predicted sleep */
+    GAR__WAIT_STEP_WAKE_QUERY,     /* the query after the sleep: done here is Late */
+    GAR__WAIT_STEP_POLL,           /* "poll" park stage */
+    GAR__WAIT_STEP_PARK,           /* "flag" park stage: one bounded park */
+    GAR__WAIT_STEP_HINT_QUERY,     /* confirms a park's "the word reached" */
+    GAR__WAIT_STEP_BACKSTOP_QUERY, /* the backstop (or the deadline) came due */
+    GAR__WAIT_STEP_ENDED,          /* DONE or FAILED: action says which */
 };
 
-static const gar_wait_op gar_wait_step_op[] = {
-    [GAR_WAIT_STEP_BLOCK] = GAR_WAIT_OP_BLOCK,
-    [GAR_WAIT_STEP_FIRST_QUERY] = GAR_WAIT_OP_QUERY,
-    [GAR_WAIT_STEP_ARM] = GAR_WAIT_OP_ARM,
-    [GAR_WAIT_STEP_SLEEP] = GAR_WAIT_OP_SLEEP_UNTIL,
-    [GAR_WAIT_STEP_WAKE_QUERY] = GAR_WAIT_OP_QUERY,
-    [GAR_WAIT_STEP_POLL] = GAR_WAIT_OP_POLL,
-    [GAR_WAIT_STEP_PARK] = GAR_WAIT_OP_PARK,
-    [GAR_WAIT_STEP_HINT_QUERY] = GAR_WAIT_OP_QUERY,
-    [GAR_WAIT_STEP_BACKSTOP_QUERY] = GAR_WAIT_OP_QUERY,
+static const gar_wait_op gar__wait_step_op[] = {
+    [GAR__WAIT_STEP_BLOCK] = GAR_WAIT_OP_BLOCK,
+    [GAR__WAIT_STEP_FIRST_QUERY] = GAR_WAIT_OP_QUERY,
+    [GAR__WAIT_STEP_ARM] = GAR_WAIT_OP_ARM,
+    [GAR__WAIT_STEP_SLEEP] = GAR_WAIT_OP_SLEEP_UNTIL,
+    [GAR__WAIT_STEP_WAKE_QUERY] = GAR_WAIT_OP_QUERY,
+    [GAR__WAIT_STEP_POLL] = GAR_WAIT_OP_POLL,
+    [GAR__WAIT_STEP_PARK] = GAR_WAIT_OP_PARK,
+    [GAR__WAIT_STEP_HINT_QUERY] = GAR_WAIT_OP_QUERY,
+    [GAR__WAIT_STEP_BACKSTOP_QUERY] = GAR_WAIT_OP_QUERY,
 };
 
 /* The steps whose action may answer 1 (done, or the word reached). */
-static const bool gar_wait_step_answers_done[] = {
-    [GAR_WAIT_STEP_FIRST_QUERY] = true, [GAR_WAIT_STEP_WAKE_QUERY] = true,
-    [GAR_WAIT_STEP_POLL] = true,        [GAR_WAIT_STEP_PARK] = true,
-    [GAR_WAIT_STEP_HINT_QUERY] = true,  [GAR_WAIT_STEP_BACKSTOP_QUERY] = true,
+static const bool gar__wait_step_answers_done[] = {
+    [GAR__WAIT_STEP_FIRST_QUERY] = true, [GAR__WAIT_STEP_WAKE_QUERY] = true,
+    [GAR__WAIT_STEP_POLL] = true,        [GAR__WAIT_STEP_PARK] = true,
+    [GAR__WAIT_STEP_HINT_QUERY] = true,  [GAR__WAIT_STEP_BACKSTOP_QUERY] = true,
 };
 
-static inline gar_mono_ns gar_wait_earlier(gar_mono_ns a, gar_mono_ns b)
+static inline gar_mono_ns gar__wait_earlier(gar_mono_ns a, gar_mono_ns b)
 {
     return a < b ? a : b;
 }
 
-static inline void gar_wait_pend(gar_wait *w, enum gar_wait_step step, gar_mono_ns until)
+static inline void gar__wait_pend(gar_wait *w, enum gar__wait_step step, gar_mono_ns until)
 {
     w->step = step;
-    w->action = (gar_wait_action){ .op = gar_wait_step_op[step], .until = until, .code = 0 };
+    w->action = (gar_wait_action){ .op = gar__wait_step_op[step], .until = until, .code = 0 };
 }
 
-static inline void gar_wait_finish(gar_wait *w, gar_wait_kind kind, gar_sample_kind sample)
+static inline void gar__wait_finish(gar_wait *w, gar_wait_kind kind, gar_sample_kind sample)
 {
-    w->step = GAR_WAIT_STEP_ENDED;
+    w->step = GAR__WAIT_STEP_ENDED;
     w->action = (gar_wait_action){ .op = GAR_WAIT_OP_DONE, .until = 0, .code = 0 };
     w->report.kind = kind;
     w->report.sample.kind = sample;
@@ -80,52 +82,52 @@ static inline void gar_wait_finish(gar_wait *w, gar_wait_kind kind, gar_sample_k
 }
 
 /* `code` is negated (< 0), as every gar function returns it. */
-static inline void gar_wait_fail(gar_wait *w, int code)
+static inline void gar__wait_fail(gar_wait *w, int code)
 {
-    w->step = GAR_WAIT_STEP_ENDED;
+    w->step = GAR__WAIT_STEP_ENDED;
     w->action = (gar_wait_action){ .op = GAR_WAIT_OP_FAILED, .until = 0, .code = code };
 }
 
 /* The flag park stage's next step at w->now: a backstop query once `due`
  * came, else a park that ends no later than `due`. */
-static inline void gar_wait_flag_step(gar_wait *w)
+static inline void gar__wait_flag_step(gar_wait *w)
 {
     if (w->now >= w->due)
-        gar_wait_pend(w, GAR_WAIT_STEP_BACKSTOP_QUERY, 0);
+        gar__wait_pend(w, GAR__WAIT_STEP_BACKSTOP_QUERY, 0);
     else
-        gar_wait_pend(w, GAR_WAIT_STEP_PARK,
-                      gar_wait_earlier(gar_after(w->now, w->park_ns), w->due));
+        gar__wait_pend(w, GAR__WAIT_STEP_PARK,
+                      gar__wait_earlier(gar_after(w->now, w->park_ns), w->due));
 }
 
-static inline void gar_wait_park_stage(gar_wait *w)
+static inline void gar__wait_park_stage(gar_wait *w)
 {
     if (w->park == GAR_PARK_POLL)
-        gar_wait_pend(w, GAR_WAIT_STEP_POLL, 0);
+        gar__wait_pend(w, GAR__WAIT_STEP_POLL, 0);
     else
-        gar_wait_flag_step(w);
+        gar__wait_flag_step(w);
 }
 
 /* After the first query (and the arm, for flag): sleep if the predicted wake
  * is still ahead, else straight to the park stage. */
-static inline void gar_wait_sleep_or_park(gar_wait *w)
+static inline void gar__wait_sleep_or_park(gar_wait *w)
 {
     if (w->wake_at != GAR_MONO_NEVER && w->wake_at > w->now)
-        gar_wait_pend(w, GAR_WAIT_STEP_SLEEP, w->wake_at);
+        gar__wait_pend(w, GAR__WAIT_STEP_SLEEP, w->wake_at);
     else
-        gar_wait_park_stage(w);
+        gar__wait_park_stage(w);
 }
 
 /* Every query or poll that answers pending passes here: the deadline is
  * checked, and a query restarts the backstop.  Returns false when the wait
  * failed on its deadline. */
-static inline bool gar_wait_still_pending(gar_wait *w, bool was_query, gar_error *err)
+static inline bool gar__wait_still_pending(gar_wait *w, bool was_query, gar_error *err)
 {
     if (w->deadline != GAR_MONO_NEVER && w->now >= w->deadline) {
-        gar_wait_fail_deadline(w, err);
+        gar__wait_fail_deadline(w, err);
         return false;
     }
     if (was_query)
-        w->due = gar_wait_earlier(gar_after(w->now, w->backstop_ns), w->deadline);
+        w->due = gar__wait_earlier(gar_after(w->now, w->backstop_ns), w->deadline);
     return true;
 }
 
@@ -161,50 +163,50 @@ static inline int gar_wait_init(gar_wait *wait, const gar_plan *plan, bool has_s
     wait->backstop_ns = plan->backstop_ns;
     wait->start = start;
     /* A wake time that saturates would never come: no sleep then. */
-    wait->wake_at = sleeps ? gar_wait_earlier(gar_after(start, sleep_ns), deadline)
+    wait->wake_at = sleeps ? gar__wait_earlier(gar_after(start, sleep_ns), deadline)
                            : GAR_MONO_NEVER;
     wait->deadline = deadline;
     wait->now = start;
     wait->due = GAR_MONO_NEVER;
     /* The report is zeroed whole, padding too: callers compare reports bytewise. */
     memset(&wait->report, 0, sizeof wait->report);
-    gar_wait_pend(wait, plan->park == GAR_PARK_BLOCK ? GAR_WAIT_STEP_BLOCK
-                                                     : GAR_WAIT_STEP_FIRST_QUERY,
+    gar__wait_pend(wait, plan->park == GAR_PARK_BLOCK ? GAR__WAIT_STEP_BLOCK
+                                                      : GAR__WAIT_STEP_FIRST_QUERY,
                   0);
     return 0;
 }
 
-static inline int gar_wait_refuse_feed(gar_wait *w, const char *why, gar_error *err)
+static inline int gar__wait_refuse_feed(gar_wait *w, const char *why, gar_error *err)
 {
-    return gar_wait_refuse(w, "gar_wait_feed", "result", why, err);
+    return gar__wait_refuse(w, "gar_wait_feed", "result", why, err);
 }
 
-static inline void gar_wait_count(gar_wait *w, enum gar_wait_step step, gar_dur_ns took)
+static inline void gar__wait_count(gar_wait *w, enum gar__wait_step step, gar_dur_ns took)
 {
     gar_wait_report *r = &w->report;
     switch (step) {
-    case GAR_WAIT_STEP_FIRST_QUERY:
-    case GAR_WAIT_STEP_WAKE_QUERY:
-    case GAR_WAIT_STEP_HINT_QUERY:
+    case GAR__WAIT_STEP_FIRST_QUERY:
+    case GAR__WAIT_STEP_WAKE_QUERY:
+    case GAR__WAIT_STEP_HINT_QUERY:
         r->queries++;
         break;
-    case GAR_WAIT_STEP_BACKSTOP_QUERY:
+    case GAR__WAIT_STEP_BACKSTOP_QUERY:
         r->queries++;
         r->backstop_queries++;
         break;
-    case GAR_WAIT_STEP_POLL:
+    case GAR__WAIT_STEP_POLL:
         r->polls++;
         break;
-    case GAR_WAIT_STEP_PARK:
+    case GAR__WAIT_STEP_PARK:
         r->parks++;
         break;
-    case GAR_WAIT_STEP_SLEEP:
+    case GAR__WAIT_STEP_SLEEP:
         r->sleeps++;
         r->slept_ns = gar_after(r->slept_ns, took);
         break;
-    case GAR_WAIT_STEP_BLOCK:
-    case GAR_WAIT_STEP_ARM:
-    case GAR_WAIT_STEP_ENDED:
+    case GAR__WAIT_STEP_BLOCK:
+    case GAR__WAIT_STEP_ARM:
+    case GAR__WAIT_STEP_ENDED:
         break;
     }
 }
@@ -214,80 +216,80 @@ static inline int gar_wait_feed(gar_wait *wait, int result, gar_mono_ns now, gar
     if (wait == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_wait_feed", "wait", "is NULL");
     gar_wait *w = wait;
-    enum gar_wait_step step = (enum gar_wait_step)w->step;
-    if (step == GAR_WAIT_STEP_ENDED)
+    enum gar__wait_step step = (enum gar__wait_step)w->step;
+    if (step == GAR__WAIT_STEP_ENDED)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_wait_feed", "wait",
                              "has ended; nothing more may be fed");
     if (now < w->now)
-        return gar_wait_refuse_feed(w, "came with a time earlier than the last one fed", err);
+        return gar__wait_refuse_feed(w, "came with a time earlier than the last one fed", err);
 
     gar_mono_ns before = w->now;
     w->now = now;
     w->report.wait_ns = gar_since(now, w->start);
-    gar_wait_count(w, step, gar_since(now, before));
+    gar__wait_count(w, step, gar_since(now, before));
 
     if (result < 0) {
-        gar_wait_fail(w, result);
+        gar__wait_fail(w, result);
         return 0;
     }
-    bool answers_done = gar_wait_step_answers_done[step];
+    bool answers_done = gar__wait_step_answers_done[step];
     if (result > (answers_done ? 1 : 0))
-        return gar_wait_refuse_feed(w,
+        return gar__wait_refuse_feed(w,
                            answers_done ? "is above 1 (a query, poll or park answers 1, 0 or <0)"
                                         : "is above 0 (a sleep, arm or block answers 0 or <0)",
                            err);
     bool done = result == 1;
 
     switch (step) {
-    case GAR_WAIT_STEP_BLOCK:
-        gar_wait_finish(w, GAR_WAIT_KIND_BLOCKED, GAR_SAMPLE_NONE);
+    case GAR__WAIT_STEP_BLOCK:
+        gar__wait_finish(w, GAR_WAIT_KIND_BLOCKED, GAR_SAMPLE_NONE);
         break;
-    case GAR_WAIT_STEP_FIRST_QUERY:
+    case GAR__WAIT_STEP_FIRST_QUERY:
         if (done)
-            gar_wait_finish(w, GAR_WAIT_KIND_IMMEDIATE, GAR_SAMPLE_EXACT);
-        else if (gar_wait_still_pending(w, true, err)) {
+            gar__wait_finish(w, GAR_WAIT_KIND_IMMEDIATE, GAR_SAMPLE_EXACT);
+        else if (gar__wait_still_pending(w, true, err)) {
             if (w->park == GAR_PARK_FLAG)
-                gar_wait_pend(w, GAR_WAIT_STEP_ARM, 0);
+                gar__wait_pend(w, GAR__WAIT_STEP_ARM, 0);
             else
-                gar_wait_sleep_or_park(w);
+                gar__wait_sleep_or_park(w);
         }
         break;
-    case GAR_WAIT_STEP_ARM:
-        gar_wait_sleep_or_park(w);
+    case GAR__WAIT_STEP_ARM:
+        gar__wait_sleep_or_park(w);
         break;
-    case GAR_WAIT_STEP_SLEEP:
+    case GAR__WAIT_STEP_SLEEP:
         /* Idle may wake early; the sleep goes on to the same time. */
         if (now < w->wake_at)
-            gar_wait_pend(w, GAR_WAIT_STEP_SLEEP, w->wake_at);
+            gar__wait_pend(w, GAR__WAIT_STEP_SLEEP, w->wake_at);
         else
-            gar_wait_pend(w, GAR_WAIT_STEP_WAKE_QUERY, 0);
+            gar__wait_pend(w, GAR__WAIT_STEP_WAKE_QUERY, 0);
         break;
-    case GAR_WAIT_STEP_WAKE_QUERY:
+    case GAR__WAIT_STEP_WAKE_QUERY:
         if (done)
-            gar_wait_finish(w, GAR_WAIT_KIND_LATE, GAR_SAMPLE_LATE);
-        else if (gar_wait_still_pending(w, true, err))
-            gar_wait_park_stage(w);
+            gar__wait_finish(w, GAR_WAIT_KIND_LATE, GAR_SAMPLE_LATE);
+        else if (gar__wait_still_pending(w, true, err))
+            gar__wait_park_stage(w);
         break;
-    case GAR_WAIT_STEP_POLL:
+    case GAR__WAIT_STEP_POLL:
         if (done)
-            gar_wait_finish(w, GAR_WAIT_KIND_PARKED, GAR_SAMPLE_EXACT);
-        else if (gar_wait_still_pending(w, false, err))
-            gar_wait_pend(w, GAR_WAIT_STEP_POLL, 0);
+            gar__wait_finish(w, GAR_WAIT_KIND_PARKED, GAR_SAMPLE_EXACT);
+        else if (gar__wait_still_pending(w, false, err))
+            gar__wait_pend(w, GAR__WAIT_STEP_POLL, 0);
         break;
-    case GAR_WAIT_STEP_PARK:
+    case GAR__WAIT_STEP_PARK:
         if (done)
-            gar_wait_pend(w, GAR_WAIT_STEP_HINT_QUERY, 0);
+            gar__wait_pend(w, GAR__WAIT_STEP_HINT_QUERY, 0);
         else
-            gar_wait_flag_step(w);
+            gar__wait_flag_step(w);
         break;
-    case GAR_WAIT_STEP_HINT_QUERY:
-    case GAR_WAIT_STEP_BACKSTOP_QUERY:
+    case GAR__WAIT_STEP_HINT_QUERY:
+    case GAR__WAIT_STEP_BACKSTOP_QUERY:
         if (done)
-            gar_wait_finish(w, GAR_WAIT_KIND_PARKED, GAR_SAMPLE_EXACT);
-        else if (gar_wait_still_pending(w, true, err))
-            gar_wait_flag_step(w);
+            gar__wait_finish(w, GAR_WAIT_KIND_PARKED, GAR_SAMPLE_EXACT);
+        else if (gar__wait_still_pending(w, true, err))
+            gar__wait_flag_step(w);
         break;
-    case GAR_WAIT_STEP_ENDED: /* refused above */
+    case GAR__WAIT_STEP_ENDED: /* refused above */
         break;
     }
     return 0;

@@ -34,6 +34,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <gar/api.h>
 #include <gar/error.h>
 #include <gar/executor.h>
 #include <gar/line.h>
@@ -65,8 +66,8 @@ typedef struct gar_wait_task {
  * refuses, a NULL port ops table, or an op the plan needs left NULL (block:
  * block; poll: query and poll; flag: query and arm).  Not while its task is
  * unfinished in an executor. */
-int gar_wait_task_init(gar_wait_task *wt, const char *name, const gar_plan *plan, bool has_sleep,
-                       gar_dur_ns sleep_ns, gar_mono_ns deadline, gar_port port, gar_error *err);
+GAR_API int gar_wait_task_init(gar_wait_task *wt, const char *name, const gar_plan *plan, bool has_sleep,
+                               gar_dur_ns sleep_ns, gar_mono_ns deadline, gar_port port, gar_error *err);
 
 /* Whether the wait ended (done or failed). */
 static inline bool gar_wait_task_finished(const gar_wait_task *wt)
@@ -82,6 +83,6 @@ static inline int gar_wait_task_code(const gar_wait_task *wt)
 }
 
 /* The machine's report so far; final once finished. */
-gar_wait_report gar_wait_task_report(const gar_wait_task *wt);
+GAR_API gar_wait_report gar_wait_task_report(const gar_wait_task *wt);
 
 #endif

@@ -1,5 +1,10 @@
-/* backends/hip/hip_driver.h — the HIP runtime, loaded at run time, declared
- * here without the HIP headers.
+/* gar/hip.h — waiting on HIP streams: the runtime table (loaded at run
+ * time), the HIP mapped line, and a stream's port on it, in that order.
+ * Needs no HIP header, but a libgar built with the HIP backend
+ * (GAR_HAVE_HIP_BACKEND, gar/features.h).  Threads: as gar/cuda.h.
+ *
+ * The runtime table: the HIP runtime, loaded at run time, declared here
+ * without the HIP headers.
  *
  * gar uses a dozen HIP entry points, and needs from the headers only their
  * types and four constants, all part of HIP's documented, stable C ABI:
@@ -13,18 +18,20 @@
  * (gar_hip_*) so they never clash with the real headers if both are seen.
  *
  * gar_hip_driver_open dlopens "libamdhip64.so" (or $GAR_HIP_LIBRARY) and
- * resolves the table; a test builds one by hand.  As for CUDA (cuda_driver.h),
+ * resolves the table; a test builds one by hand.  As for CUDA (gar/cuda.h),
  * required entry points must all be there, while a runtime without
  * hipStreamWriteValue64 fails only line creation. */
-#ifndef GAR_HIP_DRIVER_H
-#define GAR_HIP_DRIVER_H
+#ifndef GAR_HIP_H
+#define GAR_HIP_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gar/api.h>
 #include <gar/error.h>
-
-#include "mapped_line.h"
+#include <gar/idle.h>
+#include <gar/line.h>
+#include <gar/mapped.h>
 
 #define GAR_HIP_LIBRARY_DEFAULT "libamdhip64.so"
 #define GAR_HIP_LIBRARY_ENV "GAR_HIP_LIBRARY"
@@ -73,21 +80,56 @@ typedef struct gar_hip_driver {
 } gar_hip_driver;
 
 /* As gar_cuda_driver_open, over libamdhip64.so and $GAR_HIP_LIBRARY. */
-int gar_hip_driver_open(gar_hip_driver *drv, const char *library, gar_error *err);
+GAR_API int gar_hip_driver_open(gar_hip_driver *drv, const char *library, gar_error *err);
 
 /* Unloads what open loaded and zeroes the table.  Accepts NULL. */
-void gar_hip_driver_close(gar_hip_driver *drv);
+GAR_API void gar_hip_driver_close(gar_hip_driver *drv);
 
 /* The first required entry point `drv` lacks, or NULL. */
-const char *gar_hip_driver_missing(const gar_hip_driver *drv);
+GAR_API const char *gar_hip_driver_missing(const gar_hip_driver *drv);
 
 /* "NAME (N): text" (from hipGetErrorName/String when present), else
  * "hipError_t N".  Returns the length the whole text needs. */
-size_t gar_hip_status_text(const gar_hip_driver *drv, gar_hip_status status, char *buf,
-                           size_t size);
+GAR_API size_t gar_hip_status_text(const gar_hip_driver *drv, gar_hip_status status, char *buf,
+                                   size_t size);
 
 /* Fills `err` through gar_mapped_fail.  Returns -GAR_E_BACKEND. */
-int gar_hip_fail(const gar_hip_driver *drv, gar_error *err, gar_mapped_fault fault,
-                 const char *what, gar_hip_status status);
+GAR_API int gar_hip_fail(const gar_hip_driver *drv, gar_error *err, gar_mapped_fault fault,
+                         const char *what, gar_hip_status status);
+
+/* The HIP line: the mapped line (gar/mapped.h) on HIP.
+ *
+ * The domain is the device's primary context, retained with
+ * hipDevicePrimaryCtxRetain for the line's life; the page is
+ * hipHostMalloc(Mapped|Coherent) of GAR_MAPPED_PAGE_BYTES (coherent, so the
+ * device's store is seen by the host without a flush), its device view
+ * hipHostGetDevicePointer; the domain settles when hipDeviceSynchronize
+ * succeeds with the line's device current; a stream belongs to the line
+ * when hipStreamGetDevice names the line's device.  HIP binds work to the
+ * thread's current device rather than a context stack, so calls that need
+ * it (allocation, settle, and every call on the NULL stream, which is then
+ * the line's device's) set the line's device and set the caller's back.
+ *
+ * Fault mapping: hipInit hipErrorNoDevice -> NoDomain; hipDeviceGet,
+ * hipDevicePrimaryCtxRetain failing -> NoDomain; a runtime without
+ * hipStreamWriteValue64 -> Unavailable at creation; all else Driver.
+ * Release with gar_mapped_line_release. */
+
+/* The mapped-line operations over a gar_hip_driver. */
+GAR_API extern const gar_mapped_ops gar_hip_mapped_ops;
+
+/* Creates a line on device `ordinal` (see gar_mapped_line_create). */
+GAR_API int gar_hip_line_create(gar_mapped_line *line, const gar_hip_driver *drv, int ordinal,
+                                gar_error *err);
+
+/* The HIP port: the completion port of a HIP stream on a slot of
+ * a HIP mapped line: the mapped port (gar/mapped.h) over hipStreamQuery
+ * (hipErrorNotReady = pending), hipStreamSynchronize and
+ * hipStreamWriteValue64, parking through the host's idle. */
+
+/* As gar_mapped_port_init; a line that is not a HIP line is
+ * -GAR_E_INVALID_ARGUMENT, a stream of another device ForeignStream. */
+GAR_API int gar_hip_port_init(gar_mapped_port *port, gar_mapped_line *line, gar_slot slot,
+                              gar_hip_stream stream, gar_idle idle, gar_error *err);
 
 #endif

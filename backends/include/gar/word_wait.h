@@ -1,4 +1,4 @@
-/* backends/word_wait.h — the CPU's user-mode wait on a memory word.
+/* gar/word_wait.h — the CPU's user-mode wait on a memory word.
  *
  * A word wait arms the CPU's monitor on the line's cache line and sleeps
  * the core until a store to that line, a bound, or any other wake event:
@@ -38,6 +38,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <gar/api.h>
 #include <gar/error.h>
 #include <gar/line.h>
 #include <gar/time.h>
@@ -87,19 +88,19 @@ typedef struct gar_word_wait_choice {
 
 /* Which word wait an x86-64 CPU with these CPUID words offers: umwait when
  * it has WAITPKG, else mwaitx when it has MONITORX, else none.  Pure. */
-gar_word_wait_choice gar_word_wait_decide_x86(const gar_x86_cpuid *cpuid);
+GAR_API gar_word_wait_choice gar_word_wait_decide_x86(const gar_x86_cpuid *cpuid);
 
 /* Which word wait an aarch64 CPU with these hwcaps offers: wfet with WFxT,
  * else wfe when the kernel runs its event stream, else none.  Pure. */
-gar_word_wait_choice gar_word_wait_decide_arm64(const gar_arm64_hwcaps *hwcaps);
+GAR_API gar_word_wait_choice gar_word_wait_decide_arm64(const gar_arm64_hwcaps *hwcaps);
 
 /* The TSC's rate that CPUID.15h enumerates (crystal Hz × EBX / EAX), or 0
  * when it does not (any of the three words 0, or the leaf absent).  Pure. */
-uint64_t gar_x86_tsc_hz_from_cpuid(const gar_x86_cpuid *cpuid);
+GAR_API uint64_t gar_x86_tsc_hz_from_cpuid(const gar_x86_cpuid *cpuid);
 
 /* Ticks of a counter running at `hz` in `ns` nanoseconds, rounded down and
  * saturated at UINT64_MAX.  Pure. */
-uint64_t gar_ns_to_ticks(gar_dur_ns ns, uint64_t hz);
+GAR_API uint64_t gar_ns_to_ticks(gar_dur_ns ns, uint64_t hz);
 
 /* A probed word wait. */
 typedef struct gar_word_wait {
@@ -122,7 +123,7 @@ typedef struct gar_word_wait {
  * for a NULL `out`.  The decision is made only on what the running CPU
  * reports, so a word wait it hands out runs here; it is not to be carried
  * to another machine. */
-int gar_word_wait_probe(gar_word_wait *out, gar_error *err);
+GAR_API int gar_word_wait_probe(gar_word_wait *out, gar_error *err);
 
 /* Parks on `line` while its words equal `seen`, at most until `until` on
  * gar_posix_now's clock: 1 when the line changed, 0 once the clock reached
@@ -131,7 +132,7 @@ int gar_word_wait_probe(gar_word_wait *out, gar_error *err);
  * `until`.  Refuses with -GAR_E_INVALID_ARGUMENT a NULL argument or a
  * `wait` that holds no word wait (kind GAR_WORD_WAIT_NONE or one this
  * build's architecture lacks). */
-int gar_word_wait_park(const gar_word_wait *wait, gar_line *line,
-                       const uint64_t seen[GAR_LINE_WORDS], gar_mono_ns until, gar_error *err);
+GAR_API int gar_word_wait_park(const gar_word_wait *wait, gar_line *line,
+                               const uint64_t seen[GAR_LINE_WORDS], gar_mono_ns until, gar_error *err);
 
 #endif

@@ -1,5 +1,8 @@
-/* backends/mapped_line.h — a completion line in device-mapped host memory,
- * over any GPU driver that offers the few operations below (CUDA and HIP do).
+/* gar/mapped.h — a completion line in device-mapped host memory,
+ * over any GPU driver that offers the few operations below (CUDA and HIP do),
+ * and the completion port of one stream on a slot of it (below).  The vendor
+ * headers (gar/cuda.h, gar/hip.h) create lines and ports; this one releases
+ * them and says what their faults mean.
  *
  * The line sits alone at the start of one page-locked, device-mapped page of
  * GAR_MAPPED_PAGE_BYTES host memory: the host reads it through `line`, a
@@ -11,7 +14,7 @@
  *   create   retain the device's primary context (the line's domain), then
  *            allocate and map the page; the line holds that reference from
  *            before the page exists until after it is freed.
- *   use      ports (mapped_port.h) bind a slot to a stream; a stream of any
+ *   use      ports (the mapped port, below) bind a slot to a stream; a stream of any
  *            other context is refused (ForeignStream).
  *   release  settle the domain (wait until everything it ran finished, so
  *            no store into the page is pending), free the page, release the
@@ -31,15 +34,18 @@
  * Ownership: the caller owns the gar_mapped_line (no allocation beyond the
  * page); the ops table and its driver context are borrowed and must outlive
  * the release.  Not thread-safe: one thread creates, binds and releases. */
-#ifndef GAR_MAPPED_LINE_H
-#define GAR_MAPPED_LINE_H
+#ifndef GAR_MAPPED_H
+#define GAR_MAPPED_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gar/api.h>
 #include <gar/error.h>
+#include <gar/idle.h>
 #include <gar/line.h>
+#include <gar/port.h>
 
 #define GAR_MAPPED_PAGE_BYTES 4096u
 
@@ -118,16 +124,16 @@ typedef struct gar_mapped_line {
  * where `status` is prefixed with the fault's name for every fault but
  * Driver (whose status already says what the driver said).  Returns
  * -GAR_E_BACKEND. */
-int gar_mapped_fail(gar_error *err, gar_mapped_fault fault, const char *what,
-                    const char *status);
+GAR_API int gar_mapped_fail(gar_error *err, gar_mapped_fault fault, const char *what,
+                            const char *status);
 
 /* The fault a backend error names, or GAR_MAPPED_FAULT_NONE for NULL, any
  * other code, or a GAR_E_BACKEND that no mapped line produced. */
-gar_mapped_fault gar_mapped_fault_of(const gar_error *err);
+GAR_API gar_mapped_fault gar_mapped_fault_of(const gar_error *err);
 
 /* The fault's name: "Driver", "Unavailable", "NoDomain", "ForeignStream";
  * "None" for GAR_MAPPED_FAULT_NONE and anything else. */
-const char *gar_mapped_fault_name(gar_mapped_fault fault);
+GAR_API const char *gar_mapped_fault_name(gar_mapped_fault fault);
 
 /* Creates a line on device `ordinal`: checks the entry points, retains the
  * domain, maps the page, puts the (zeroed) line at its start.  Returns 0
@@ -135,8 +141,8 @@ const char *gar_mapped_fault_name(gar_mapped_fault fault);
  * held: -GAR_E_INVALID_ARGUMENT (NULL line/ops/drv, negative ordinal),
  * -GAR_E_BACKEND (a fault as above; a page the driver could not map at
  * 64-byte alignment is Driver). */
-int gar_mapped_line_create(gar_mapped_line *line, const gar_mapped_ops *ops, const void *drv,
-                           int ordinal, gar_error *err);
+GAR_API int gar_mapped_line_create(gar_mapped_line *line, const gar_mapped_ops *ops, const void *drv,
+                                   int ordinal, gar_error *err);
 
 /* Releases a LIVE line with no slot bound.  Returns
  *   0  the domain settled, the page was freed, the context released
@@ -147,6 +153,56 @@ int gar_mapped_line_create(gar_mapped_line *line, const gar_mapped_ops *ops, con
  *  <0  -GAR_E_INVALID_ARGUMENT (NULL, not LIVE, a slot still bound: the
  *      line is untouched), or -GAR_E_BACKEND when only the final context
  *      release failed (the page is freed; state RELEASED). */
-int gar_mapped_line_release(gar_mapped_line *line, gar_error *err);
+GAR_API int gar_mapped_line_release(gar_mapped_line *line, gar_error *err);
+
+/* The mapped port: the completion port of one GPU stream over one
+ * slot of a mapped line (above), vendor-neutral.
+ *
+ * The port's ops (gar/port.h) are the line's vendor ops on the stream:
+ *   query  the stream's status query: done 1, pending 0 (CUDA_ERROR_NOT_READY,
+ *          hipErrorNotReady), any other failure an error;
+ *   block  the stream's synchronize;
+ *   poll   one status query, after the CPU's spin hint;
+ *   arm    enqueues on the stream, behind its pending work, the store of the
+ *          slot's next sequence number into the slot's word (through the
+ *          line's device address), and answers (line, slot, that number);
+ *   park   parks through the host's Idle port on the line, from a snapshot
+ *          taken after checking the word, bounded by `until`; answers 1 when
+ *          the descriptor is reached (a change of another slot is 0).
+ *
+ * Binding.  init checks that the stream belongs to the line's domain
+ * (ForeignStream otherwise) and holds the slot until fini, so two streams
+ * never store into one word.  The slot's sequence lives in the line, so a
+ * later port on the same slot goes on counting where the last one stopped.
+ *
+ * Ownership: the caller owns the gar_mapped_port; the line, the stream and
+ * the idle's context are borrowed and must outlive fini (and every wait on
+ * the port).  Not thread-safe: one thread waits on a port at a time. */
+
+typedef struct gar_mapped_port {
+    /* private */
+    gar_mapped_line *line;
+    void *stream;
+    gar_slot slot;
+    gar_idle idle;
+} gar_mapped_port;
+
+/* Binds `slot` of the LIVE `line` to `stream`, parking through `idle` (its
+ * park op is needed).  Returns 0, or -GAR_E_INVALID_ARGUMENT (NULL port or
+ * line, a line not LIVE, an idle without park, the slot already bound),
+ * -GAR_E_BACKEND (ForeignStream, or the driver failed to say whose the
+ * stream is).  On failure nothing is bound. */
+GAR_API int gar_mapped_port_init(gar_mapped_port *port, gar_mapped_line *line, gar_slot slot,
+                                 void *stream, gar_idle idle, gar_error *err);
+
+/* Frees the port's slot.  Pending stores stay queued on the stream; the
+ * line's release settles them.  Accepts NULL and an unbound port. */
+GAR_API void gar_mapped_port_fini(gar_mapped_port *port);
+
+/* The completion port (borrows `port`; every op is set). */
+GAR_API gar_port gar_mapped_port_port(gar_mapped_port *port);
+
+/* The last sequence number enqueued on the slot (0 before the first arm). */
+GAR_API uint64_t gar_mapped_port_issued(const gar_mapped_port *port);
 
 #endif

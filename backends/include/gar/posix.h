@@ -1,4 +1,4 @@
-/* backends/posix_host.h — the plain POSIX host: the clock and Idle port of a
+/* gar/posix.h — the plain POSIX host: the clock and Idle port of a
  * real machine with nothing but the operating system to lean on.
  *
  * Clock: CLOCK_MONOTONIC in ns, origin the system's (so every thread and
@@ -12,7 +12,7 @@
  *   park         chosen once at set-up (gar_posix_host_init), as the table
  *                of Idle operations the host hands out:
  *                "word wait"   the CPU's user-mode wait on the line
- *                              (word_wait.h: umwait, mwaitx, wfet or wfe),
+ *                              (gar/word_wait.h: umwait, mwaitx, wfet or wfe),
  *                              when its probe offers one;
  *                "spin-yield"  a spin that compares the line against the
  *                              snapshot with the CPU's pause hint between
@@ -27,18 +27,18 @@
  * in force on the thread that called gar_posix_host_init (the executor's
  * thread); a host used from another thread sleeps with that thread's slack
  * (call gar_posix_tighten_timer_slack there). */
-#ifndef GAR_POSIX_HOST_H
-#define GAR_POSIX_HOST_H
+#ifndef GAR_POSIX_H
+#define GAR_POSIX_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <gar/api.h>
 #include <gar/caps.h>
 #include <gar/error.h>
 #include <gar/idle.h>
 #include <gar/time.h>
-
-#include "word_wait.h"
+#include <gar/word_wait.h>
 
 /* Which park the host runs. */
 typedef enum gar_posix_park {
@@ -78,14 +78,14 @@ typedef struct gar_posix_host {
 } gar_posix_host;
 
 /* The time now on CLOCK_MONOTONIC, ns. */
-gar_mono_ns gar_posix_now(void);
+GAR_API gar_mono_ns gar_posix_now(void);
 
 /* The same clock as a Clock port (it needs no set-up and no context). */
-gar_clock gar_posix_clock(void);
+GAR_API gar_clock gar_posix_clock(void);
 
 /* Asks for a 1 ns timer slack on the calling thread and reads back the slack
  * in force into `out`.  On systems without the setting, records why. */
-void gar_posix_tighten_timer_slack(gar_timer_slack *out);
+GAR_API void gar_posix_tighten_timer_slack(gar_timer_slack *out);
 
 /* Sets a host up on the calling thread: tightens its timer slack, probes
  * the word wait (unless spin-yield is asked for) and chooses the park.
@@ -94,17 +94,17 @@ void gar_posix_tighten_timer_slack(gar_timer_slack *out);
  * unknown park) or -GAR_E_BACKEND (GAR_POSIX_PARK_WORD_WAIT where the probe
  * refuses, with its reason).  Set-up failing to tighten the slack is not an
  * error: the report says so and the host sleeps with the slack it has. */
-int gar_posix_host_init(gar_posix_host *host, const gar_posix_host_options *options,
-                        gar_error *err);
+GAR_API int gar_posix_host_init(gar_posix_host *host, const gar_posix_host_options *options,
+                                gar_error *err);
 
 /* The host's Idle port (borrows `host`).  Its operations refuse a NULL line
  * or snapshot with -GAR_E_INVALID_ARGUMENT; a failing system sleep is
  * -GAR_E_BACKEND naming the call and its error. */
-gar_idle gar_posix_host_idle(gar_posix_host *host);
+GAR_API gar_idle gar_posix_host_idle(gar_posix_host *host);
 
 /* What the host offers, for plan and executor resolution: the word wait
  * when its park is one (else the report's reason) and no io_uring (that is
  * the io_uring host's). */
-void gar_posix_host_caps(const gar_posix_host *host, gar_caps *out);
+GAR_API void gar_posix_host_caps(const gar_posix_host *host, gar_caps *out);
 
 #endif

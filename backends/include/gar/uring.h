@@ -1,4 +1,4 @@
-/* backends/uring_host.h — the io_uring host: the POSIX host with its
+/* gar/uring.h — the io_uring host: the POSIX host with its
  * deadline sleep run by the kernel as one io_uring timeout in ns.
  *
  * Idle port:
@@ -21,16 +21,16 @@
  * The POSIX host is borrowed and must outlive the io_uring host; the gar_idle
  * borrows the io_uring host.  One thread sleeps on a host at a time (the
  * executor's); the stats are that thread's to read. */
-#ifndef GAR_URING_HOST_H
-#define GAR_URING_HOST_H
+#ifndef GAR_URING_H
+#define GAR_URING_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <gar/api.h>
 #include <gar/error.h>
 #include <gar/idle.h>
-
-#include "posix_host.h"
+#include <gar/posix.h>
 
 #define GAR_URING_ENTRIES 8u /* the ring's submission entries: one sleep is in flight at a time */
 
@@ -53,7 +53,7 @@ typedef struct gar_uring_host gar_uring_host; /* opaque */
 /* Whether an io_uring can be set up here and runs an absolute timeout to
  * ETIME.  Returns true, or false with *why (static text; `why` may be NULL)
  * naming the refusal, e.g. ENOSYS or EPERM from the ring's creation. */
-bool gar_uring_probe(const char **why);
+GAR_API bool gar_uring_probe(const char **why);
 
 /* Opens a host over `posix` (set up, borrowed).  `options` may be NULL.  A
  * ring that cannot be set up is not an error: the host then sleeps as the
@@ -61,20 +61,20 @@ bool gar_uring_probe(const char **why);
  * gar_uring_host_ring_why says why.  Returns 0 with *out set, or with *out
  * untouched -GAR_E_INVALID_ARGUMENT (NULL out or posix) or -GAR_E_BACKEND
  * (no memory). */
-int gar_uring_host_open(gar_uring_host **out, gar_posix_host *posix,
-                        const gar_uring_host_options *options, gar_error *err);
+GAR_API int gar_uring_host_open(gar_uring_host **out, gar_posix_host *posix,
+                                const gar_uring_host_options *options, gar_error *err);
 
 /* Why the host has no ring (static text), or NULL when it has one. */
-const char *gar_uring_host_ring_why(const gar_uring_host *host);
+GAR_API const char *gar_uring_host_ring_why(const gar_uring_host *host);
 
 /* The counts so far. */
-gar_uring_stats gar_uring_host_stats(const gar_uring_host *host);
+GAR_API gar_uring_stats gar_uring_host_stats(const gar_uring_host *host);
 
 /* The host's Idle port (borrows `host`).  Its sleep refuses nothing and
  * fails only as the POSIX host's sleep does (-GAR_E_BACKEND). */
-gar_idle gar_uring_host_idle(gar_uring_host *host);
+GAR_API gar_idle gar_uring_host_idle(gar_uring_host *host);
 
 /* Releases the ring and the host.  NULL is allowed. */
-void gar_uring_host_close(gar_uring_host *host);
+GAR_API void gar_uring_host_close(gar_uring_host *host);
 
 #endif

@@ -1,5 +1,11 @@
-/* backends/cuda/cuda_driver.h — the CUDA driver API, loaded at run time.
+/* gar/cuda.h — waiting on CUDA streams: the driver table (loaded at run
+ * time), the CUDA mapped line, and a stream's port on it, in that order.
+ * Needs the CUDA toolkit's cuda.h on the include path (gar.pc names it) and
+ * a libgar built with the CUDA backend (GAR_HAVE_CUDA_BACKEND, gar/features.h).
+ * Threads: the driver table may be read from any thread once open; a line
+ * and its ports belong to one thread at a time (gar/mapped.h).
  *
+ * The driver table.
  * Nothing links against libcuda: gar_cuda_driver_open dlopens the driver
  * ("libcuda.so.1", or the file named by the environment variable
  * GAR_CUDA_LIBRARY) and resolves every entry point by name, taking the
@@ -19,16 +25,18 @@
  *
  * Ownership: the caller owns the table; open fills it, close unloads the
  * library (every line, port and work using the table must be gone first). */
-#ifndef GAR_CUDA_DRIVER_H
-#define GAR_CUDA_DRIVER_H
+#ifndef GAR_CUDA_H
+#define GAR_CUDA_H
 
 #include <stddef.h>
 
 #include <cuda.h>
 
+#include <gar/api.h>
 #include <gar/error.h>
-
-#include "mapped_line.h"
+#include <gar/idle.h>
+#include <gar/line.h>
+#include <gar/mapped.h>
 
 #define GAR_CUDA_LIBRARY_DEFAULT "libcuda.so.1"
 #define GAR_CUDA_LIBRARY_ENV "GAR_CUDA_LIBRARY"
@@ -89,30 +97,91 @@ typedef struct gar_cuda_driver {
  * libcuda.so.1) and resolves the table.  It does not call cuInit (the line
  * does, so a stub library or a machine without a device fails there, with
  * the driver's own status).  Returns 0, or -GAR_E_INVALID_ARGUMENT (NULL
- * drv), or -GAR_E_BACKEND with the fault Unavailable (mapped_line.h):
+ * drv), or -GAR_E_BACKEND with the fault Unavailable (gar/mapped.h):
  * "dlopen(LIB)" when the library cannot be loaded, "resolve NAME in LIB"
  * for the first required entry point missing.  On failure nothing stays
  * loaded and `drv` is zeroed.  A library name of GAR_CUDA_LIBRARY_BYTES
  * or more is -GAR_E_INVALID_ARGUMENT. */
-int gar_cuda_driver_open(gar_cuda_driver *drv, const char *library, gar_error *err);
+GAR_API int gar_cuda_driver_open(gar_cuda_driver *drv, const char *library, gar_error *err);
 
 /* Unloads what open loaded and zeroes the table.  Accepts NULL and a table
  * built by hand (then it only zeroes it). */
-void gar_cuda_driver_close(gar_cuda_driver *drv);
+GAR_API void gar_cuda_driver_close(gar_cuda_driver *drv);
 
 /* The name of the first required entry point `drv` lacks, or NULL when all
  * are there: for a table built by hand. */
-const char *gar_cuda_driver_missing(const gar_cuda_driver *drv);
+GAR_API const char *gar_cuda_driver_missing(const gar_cuda_driver *drv);
 
 /* Writes "NAME (N): text" for `status` into `buf` (the driver's own name and
  * text when it has get_error_name/get_error_string and they know `status`;
  * else gar's name for the few statuses gar treats specially, else
  * "CUresult N").  Like snprintf: returns the length the whole text needs. */
-size_t gar_cuda_status_text(const gar_cuda_driver *drv, CUresult status, char *buf, size_t size);
+GAR_API size_t gar_cuda_status_text(const gar_cuda_driver *drv, CUresult status, char *buf, size_t size);
 
 /* Fills `err` through gar_mapped_fail with `fault`, `what` and the status
  * text of `status`.  Returns -GAR_E_BACKEND. */
-int gar_cuda_fail(const gar_cuda_driver *drv, gar_error *err, gar_mapped_fault fault,
-                  const char *what, CUresult status);
+GAR_API int gar_cuda_fail(const gar_cuda_driver *drv, gar_error *err, gar_mapped_fault fault,
+                          const char *what, CUresult status);
+
+/* The CUDA line: the mapped line (gar/mapped.h) on CUDA.
+ *
+ * The domain is the device's primary context, retained with
+ * cuDevicePrimaryCtxRetain; the page is cuMemHostAlloc(DEVICEMAP|PORTABLE)
+ * of GAR_MAPPED_PAGE_BYTES, its device view cuMemHostGetDevicePointer_v2;
+ * the domain settles when cuCtxSynchronize succeeds with it current; a
+ * stream belongs to the line when cuStreamGetCtx names the line's context.
+ * Calls that need a current context (allocation, free, settle, and every
+ * call on the implicit streams NULL, CU_STREAM_LEGACY, CU_STREAM_PER_THREAD)
+ * push the line's context and pop it after, so the caller's current context
+ * is left as it was; an implicit stream is thus the default stream of the
+ * line's context.
+ *
+ * Fault mapping (the driver's status is always the error's text):
+ *   cuInit            CUDA_ERROR_STUB_LIBRARY -> Unavailable (a stub, no driver),
+ *                     CUDA_ERROR_NO_DEVICE -> NoDomain, else Driver
+ *   cuDeviceGet, cuDevicePrimaryCtxRetain failing -> NoDomain
+ *   every other failing call -> Driver
+ *   a driver without cuStreamWriteValue64_v2 -> Unavailable, at creation
+ *
+ * Release with gar_mapped_line_release (0 freed, 1 leaked: see there).
+ * The driver table is borrowed for the line's life. */
+
+/* The mapped-line operations over a gar_cuda_driver (the `drv` of every op). */
+GAR_API extern const gar_mapped_ops gar_cuda_mapped_ops;
+
+/* Creates a line on device `ordinal` (see gar_mapped_line_create). */
+GAR_API int gar_cuda_line_create(gar_mapped_line *line, const gar_cuda_driver *drv, int ordinal,
+                                 gar_error *err);
+
+/* The line's context (its retained primary context), for making streams
+ * and work in it; NULL for a line that is not a live CUDA line. */
+GAR_API CUcontext gar_cuda_line_context(const gar_mapped_line *line);
+
+/* Pushes `ctx` current on the calling thread, or pops it, as a pair around
+ * calls that need it: each returns 0 or -GAR_E_BACKEND (Driver). */
+GAR_API int gar_cuda_push(const gar_cuda_driver *drv, CUcontext ctx, gar_error *err);
+GAR_API int gar_cuda_pop(const gar_cuda_driver *drv, gar_error *err);
+
+/* The CUDA port: the completion port of a CUDA stream on a slot
+ * of a CUDA mapped line (above).
+ *
+ * The port is the vendor-neutral mapped port (gar/mapped.h) over the CUDA
+ * line's operations:
+ *   query  cuStreamQuery: CUDA_SUCCESS done, CUDA_ERROR_NOT_READY pending,
+ *          any other status an error (Driver);
+ *   block  cuStreamSynchronize;
+ *   poll   one cuStreamQuery after the CPU's spin hint;
+ *   arm    cuStreamWriteValue64_v2 of the slot's next sequence number into
+ *          the slot's word (the line's device pointer), behind the stream's
+ *          pending work;
+ *   park   the host's park (the gar_idle given at init) on the line.
+ * Use gar_mapped_port_port for the gar_port and gar_mapped_port_fini to
+ * unbind; the ownership rules are the mapped port's. */
+
+/* Binds `slot` of the CUDA line `line` to `stream` (see
+ * gar_mapped_port_init).  A line that is not a live CUDA line is
+ * -GAR_E_INVALID_ARGUMENT; a stream of another context is ForeignStream. */
+GAR_API int gar_cuda_port_init(gar_mapped_port *port, gar_mapped_line *line, gar_slot slot,
+                               CUstream stream, gar_idle idle, gar_error *err);
 
 #endif
