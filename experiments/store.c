@@ -19,6 +19,7 @@ struct gar_store {
     sqlite3 *db;
     sqlite3_stmt *has;
     sqlite3_stmt *insert;
+    sqlite3_stmt *insert_param;
     char *path;
     dev_t dev; /* the file's identity, to refuse merging it into itself */
     ino_t ino;
@@ -38,7 +39,7 @@ static const char *const metric_columns[] = {
 };
 enum { METRICS = sizeof metric_columns / sizeof metric_columns[0] };
 
-/* The schema, version 2, one CREATE statement per table.  A new table is a
+/* The schema, version 3, one CREATE statement per table.  A new table is a
  * new entry here (and in data/sweeps/README.md) and takes the next schema
  * version.  Durations are integer ns; busy_frac is a REAL. */
 static const char *const schema_tables[] = {
@@ -87,6 +88,17 @@ static const char *const schema_tables[] = {
     "  gar_version TEXT NOT NULL,      -- the gar that ran it (version 2 on)\n"
     "  source_commit TEXT NOT NULL,    -- and the source it was built from\n"
     "  UNIQUE (trace, plan, estimator, host, mode, seed))",
+
+    /* Each run's swept parameters (version 3 on): a spec's brace groups. */
+    "CREATE TABLE run_params (\n"
+    "  trace TEXT NOT NULL, plan TEXT NOT NULL, estimator TEXT NOT NULL,\n"
+    "  host TEXT NOT NULL, mode TEXT NOT NULL, seed INTEGER NOT NULL, -- the run's key\n"
+    "  name TEXT NOT NULL,   -- margin_us, block_wake_ns* (a what-if factor), plan, ...\n"
+    "  value TEXT NOT NULL,  -- as the range expanded it\n"
+    "  number REAL,          -- the value as a number; NULL when it is none\n"
+    "  PRIMARY KEY (trace, plan, estimator, host, mode, seed, name),\n"
+    "  FOREIGN KEY (trace, plan, estimator, host, mode, seed)\n"
+    "    REFERENCES runs (trace, plan, estimator, host, mode, seed))",
 
     /* gar verify --sweep: each arm of a spec run for real on the machine and
      * in the simulator with that machine's profile (experiments/verifications.h). */
@@ -152,6 +164,7 @@ void gar_store_close(gar_store *store)
         return;
     sqlite3_finalize(store->has);
     sqlite3_finalize(store->insert);
+    sqlite3_finalize(store->insert_param);
     sqlite3_close(store->db);
     free(store->path);
     free(store);
@@ -207,10 +220,14 @@ static int check_version(sqlite3 *db, const char *schema, const char *path, cons
         char why[400];
         snprintf(why, sizeof why, "its schema version is %s; this gar reads schema version %s%s",
                  version, want,
-                 is_older ? " (an older database is not converted: it does not record which gar "
-                            "made each run; sweep again into a new file with this gar, or read "
-                            "it with the gar that made it)"
-                          : "");
+                 !is_older ? ""
+                 : older == 1
+                     ? " (an older database is not converted: it does not record which gar "
+                       "made each run; sweep again into a new file with this gar, or read "
+                       "it with the gar that made it)"
+                     : " (an older database is not converted: it does not record each run's "
+                       "swept parameters; sweep again into a new file with this gar, or read "
+                       "it with the gar that made it)");
         return gar_error_set(err, GAR_E_IO, 3, path, doing, why);
     }
     return 0;
@@ -411,6 +428,11 @@ static int prepare_statements(gar_store *s, gar_error *err)
              ") ON CONFLICT (trace, plan, estimator, host, mode, seed) DO NOTHING");
     if (sqlite3_prepare_v2(s->db, sql, -1, &s->insert, NULL) != SQLITE_OK)
         return db_fault(err, s->path, "prepare the insert", s->db);
+    if (sqlite3_prepare_v2(s->db,
+                           "INSERT INTO run_params (trace, plan, estimator, host, mode, seed, "
+                           "name, value, number) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                           -1, &s->insert_param, NULL) != SQLITE_OK)
+        return db_fault(err, s->path, "prepare the parameter insert", s->db);
     return 0;
 }
 
@@ -536,7 +558,64 @@ static sqlite3_int64 as_integer(uint64_t v)
     return v > (uint64_t)INT64_MAX ? INT64_MAX : (sqlite3_int64)v;
 }
 
+/* The value as a number when the whole text is one. */
+static bool as_number(const char *text, double *out)
+{
+    if (text[0] == '\0' || strspn(text, "0123456789.-+eE") != strlen(text))
+        return false;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno != 0 || v != v)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int insert_params(gar_store *s, const gar_store_run *r, gar_error *err)
+{
+    sqlite3_stmt *st = s->insert_param;
+    for (size_t i = 0; i < r->param_count; i++) {
+        sqlite3_clear_bindings(st);
+        bind_key(st, r);
+        sqlite3_bind_text(st, 7, r->params[i].name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 8, r->params[i].value, -1, SQLITE_STATIC);
+        double number;
+        if (as_number(r->params[i].value, &number))
+            sqlite3_bind_double(st, 9, number);
+        int rc = sqlite3_step(st);
+        sqlite3_reset(st);
+        if (rc != SQLITE_DONE)
+            return db_fault(err, s->path, "store a run's parameters in", s->db);
+    }
+    return 0;
+}
+
+static int insert_run(gar_store *s, const gar_store_run *r, gar_error *err);
+
 int gar_store_insert(gar_store *s, const gar_store_run *r, gar_error *err)
+{
+    if (r->param_count == 0)
+        return insert_run(s, r, err);
+    /* The run and its parameters in one transaction: both or neither. */
+    int rc = exec(s, "BEGIN IMMEDIATE", "begin storing a run in", err);
+    if (rc < 0)
+        return rc;
+    int added = insert_run(s, r, err);
+    rc = added == 1 ? insert_params(s, r, err) : added;
+    if (rc < 0) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return rc;
+    }
+    rc = exec(s, "COMMIT", "commit a run to", err);
+    if (rc < 0) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return rc;
+    }
+    return added;
+}
+
+static int insert_run(gar_store *s, const gar_store_run *r, gar_error *err)
 {
     sqlite3_stmt *st = s->insert;
     sqlite3_clear_bindings(st); /* a failed run leaves the metrics NULL */
@@ -701,6 +780,14 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
         else
             stats->added = (uint64_t)sqlite3_changes(s->db);
     }
+    /* A run's parameters follow from its key and spec: a key both files
+     * hold has the same ones, so those already present are kept. */
+    if (rc == 0)
+        rc = exec(s,
+                  "INSERT OR IGNORE INTO main.run_params (trace, plan, estimator, host, mode, "
+                  "seed, name, value, number) SELECT trace, plan, estimator, host, mode, seed, "
+                  "name, value, number FROM src.run_params",
+                  "merge the run parameters into", err);
     if (rc == 0)
         rc = exec(s, "COMMIT", "commit the merge into", err);
     else

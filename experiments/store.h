@@ -9,6 +9,10 @@
  *   runs    one row per run, UNIQUE (trace, plan, estimator, host, mode, seed);
  *           status 'ok' with the metrics, or 'failed' with the error; the
  *           gar_version and source_commit of the gar that ran it
+ *   run_params  one row per run and swept parameter (a brace group of the
+ *           spec, sweep_spec.h): the run's key, the name, the value as text
+ *           and as a number (NULL when it is none); written in the run's
+ *           own transaction
  *
  * The file is in WAL mode with synchronous=NORMAL: every run is one INSERT,
  * its own transaction, so a process killed at any moment (kill -9 included)
@@ -32,8 +36,9 @@
 #include "replay.h"
 #include "sweep_spec.h"
 
-/* Version 2 added the gar version and source commit of every run. */
-#define GAR_STORE_SCHEMA_VERSION 2
+/* Version 2 added the gar version and source commit of every run; version 3
+ * the run_params table (each run's swept parameters). */
+#define GAR_STORE_SCHEMA_VERSION 3
 
 typedef struct gar_store gar_store;
 
@@ -82,13 +87,16 @@ typedef struct gar_store_run {
     const gar_error *failure;          /* NULL for a run that succeeded, else its error */
     const gar_replay_metrics *metrics; /* the metrics when it succeeded */
     uint64_t run_ns;        /* wall time the replay took */
+    const gar_sweep_param *params; /* the run's swept parameters (names unique) */
+    size_t param_count;
 } gar_store_run;
 
 /* Whether the run's key is already stored.  Returns 1, 0, or -GAR_E_IO. */
 int gar_store_has(gar_store *store, const gar_store_run *key, gar_error *err);
 
-/* Stores one run as its own transaction.  Returns 1 when inserted, 0 when
- * its key was already there (nothing changed), or -GAR_E_IO. */
+/* Stores one run, with its parameters, as its own transaction.  Returns 1
+ * when inserted, 0 when its key was already there (nothing changed), or
+ * -GAR_E_IO (nothing stored). */
 int gar_store_insert(gar_store *store, const gar_store_run *run, gar_error *err);
 
 /* How many stored runs another build of gar made (another gar_version or

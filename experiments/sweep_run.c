@@ -126,6 +126,10 @@ static int store_result(const gar_sweep_spec *spec, gar_store *store, const resu
                         gar_sweep_stats *stats, gar_error *err)
 {
     gar_store_run row = key_of(spec, r->index);
+    gar_sweep_param params[4 * GAR_SWEEP_PARAMS_MAX];
+    gar_sweep_run run = gar_sweep_run_at(spec, r->index);
+    row.params = params;
+    row.param_count = gar_sweep_run_params(spec, &run, params);
     row.plan_ran = r->plan_ran;
     row.failure = r->rc < 0 ? &r->err : NULL;
     row.metrics = &r->metrics;

@@ -48,6 +48,38 @@
 #define GAR_SWEEP_RUNS_MAX UINT64_C(100000000) /* largest product of the axes */
 #define GAR_SWEEP_SEED_MAX UINT64_C(9223372036854775807) /* seeds are SQLite integers */
 
+/* Ranges.  A value may hold brace groups, `{a,b,c}` (a list) or
+ * `{lo..hi..step}` (numbers lo, lo+step, ... up to hi; `{lo..hi}` steps by
+ * 1): the value stands for every combination of its groups, the last group
+ * varying fastest, as if each had been written out on the line.  Each group
+ * is a swept *parameter*, named by the key it gives a value to (`margin_us`
+ * in `margin_us={50..300..50}`, `block_wake_ns*` in a what-if host's
+ * `block_wake_ns*{0.5,1,2}`) or, standing alone, by the line's keyword.
+ * Every run stores the parameters of its trace, plan, estimator (when its
+ * plan consults one) and host (the database's `run_params`). */
+#define GAR_SWEEP_PARAMS_MAX 8       /* brace groups one value may hold */
+#define GAR_SWEEP_PARAM_NAME_BYTES 48
+#define GAR_SWEEP_PARAM_VALUE_BYTES 48
+
+/* One swept parameter's value in one axis value. */
+typedef struct gar_sweep_param {
+    char name[GAR_SWEEP_PARAM_NAME_BYTES];
+    char value[GAR_SWEEP_PARAM_VALUE_BYTES]; /* as expanded: "150", "0.5", "adl" */
+} gar_sweep_param;
+
+typedef struct gar_sweep_params {
+    unsigned count;
+    gar_sweep_param param[GAR_SWEEP_PARAMS_MAX];
+} gar_sweep_params;
+
+/* A brace group as the spec wrote it, for `gar sweep --dry-run`. */
+typedef struct gar_sweep_axis_param {
+    char name[GAR_SWEEP_PARAM_NAME_BYTES];
+    const char *keyword; /* the line's keyword ("plan", "host", ...) */
+    unsigned line;
+    uint64_t values;
+} gar_sweep_axis_param;
+
 /* A trace and where it came from. */
 typedef struct gar_sweep_trace {
     char *name;   /* as the spec wrote it: a path, or a "gen:" call */
@@ -55,6 +87,7 @@ typedef struct gar_sweep_trace {
     char hash[GAR_HASH_HEX_BYTES]; /* content hash (gar_sweep_trace_hash), hex */
     gar_trace trace;
     unsigned line; /* spec line; 0 when not from a spec */
+    gar_sweep_params params; /* its swept parameters (a gen: call's ranges) */
 } gar_sweep_trace;
 
 /* A plan or bands.  A plan is kept as bands of one band. */
@@ -62,22 +95,29 @@ typedef struct gar_sweep_plan {
     char label[GAR_BANDS_LABEL_BYTES];
     gar_bands bands;
     unsigned line;
+    gar_sweep_params params;
 } gar_sweep_plan;
 
 typedef struct gar_sweep_estimator {
     char label[GAR_ESTIMATOR_LABEL_BYTES];
     gar_estimator_spec spec;
     unsigned line;
+    gar_sweep_params params;
 } gar_sweep_estimator;
 
-/* A host profile, its text kept so a database can carry it. */
+/* A host profile, its text kept so a database can carry it.  A what-if
+ * host, `FILE@TERM,...` (experiments/host_whatif.h), is the file's profile
+ * changed by the terms: its name is the whole value, its text the changed
+ * profile written out (so a re-run from the database replays the same), and
+ * its hash that of the changed profile. */
 typedef struct gar_sweep_host {
-    char *name;   /* as the spec wrote it */
-    char *source; /* the file's absolute path */
-    char *text;   /* the file's contents, NUL-terminated */
+    char *name;   /* as the spec wrote it, what-if terms included */
+    char *source; /* the file's absolute path, then "@TERMS" for a what-if */
+    char *text;   /* the profile's text, NUL-terminated */
     char hash[GAR_HASH_HEX_BYTES]; /* content hash of the parsed profile, hex */
     gar_host_profile profile;
     unsigned line;
+    gar_sweep_params params;
 } gar_sweep_host;
 
 /* An arm: a plan and the estimator that feeds its predict.  A plan without
@@ -114,6 +154,8 @@ typedef struct gar_sweep_spec {
     gar_sweep_arm *arms; /* per plan in order: one arm per estimator, or one */
     size_t arm_count;
     uint64_t runs; /* traces x arms x hosts x modes x seeds, 1 .. GAR_SWEEP_RUNS_MAX */
+    gar_sweep_axis_param *swept; /* every brace group, in spec order */
+    size_t swept_count;
 } gar_sweep_spec;
 
 /* Loads the spec file at `path`: parses it, every plan and estimator in it,
@@ -131,6 +173,26 @@ int gar_sweep_spec_load(const char *path, gar_sweep_spec *out, gar_error *err);
  * paths taken from `base_dir`. */
 int gar_sweep_spec_parse(const char *text, size_t len, const char *name, const char *base_dir,
                          gar_sweep_spec *out, gar_error *err);
+
+/* Expands one value's brace groups: calls `each(value, params, context)`
+ * for every combination, in order, until it returns non-zero (which is
+ * returned).  `keyword` names a group without a key before it.  Returns 0,
+ * or GAR_E_INVALID_ARGUMENT (place, keyword, fault) for unbalanced or nested
+ * braces, an empty list item or range, a range bound or step that is not a
+ * number, a step of 0 or below, lo > hi, or more than GAR_SWEEP_PARAMS_MAX
+ * groups; `place` ("FILE:LINE") is quoted in refusals.  With `count` not
+ * NULL, only counts the combinations into it (saturating at
+ * GAR_SWEEP_RUNS_MAX + 1) and calls nothing. */
+typedef int (*gar_sweep_expand_fn)(const char *value, const gar_sweep_params *params,
+                                   void *context);
+int gar_sweep_expand(const char *value, const char *keyword, const char *place,
+                     gar_sweep_expand_fn each, void *context, uint64_t *count, gar_error *err);
+
+/* The parameters of a run: its trace's, plan's, estimator's (when its plan
+ * consults one) and host's, in that order, into `out` (room for 4 *
+ * GAR_SWEEP_PARAMS_MAX).  Returns how many. */
+size_t gar_sweep_run_params(const gar_sweep_spec *spec, const gar_sweep_run *run,
+                            gar_sweep_param *out);
 
 /* Releases everything the spec owns and leaves it empty.  Accepts NULL. */
 void gar_sweep_spec_free(gar_sweep_spec *spec);

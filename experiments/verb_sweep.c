@@ -15,6 +15,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gar sweep SPEC --db FILE [--jobs N] [--shard I/N] [--quiet]\n"
+            "       gar sweep SPEC --dry-run\n"
             "\n"
             "Runs every combination of the sweep spec SPEC (traces x plans x estimators x\n"
             "hosts x modes x seeds; format in data/sweeps/README.md) through the replay\n"
@@ -32,6 +33,9 @@ static void usage(FILE *out)
             "  --shard I/N   run only shard I of N (0 <= I < N; default 0/1, all runs);\n"
             "                each shard into its own database, joined by 'gar merge'\n"
             "  --quiet       no progress on stderr\n"
+            "  --dry-run     check the spec, print 'runs: N', each axis's size and each\n"
+            "                swept parameter ({a,b} lists, {lo..hi..step} ranges), and\n"
+            "                stop: nothing runs and no file is written (--db not needed)\n"
             "  --help        this text\n"
             "\n"
             "Progress goes to stderr: a bar on a terminal, a line per 10%% otherwise.\n"
@@ -59,14 +63,34 @@ static int parse_shard(const char *text, void *to)
     return 0;
 }
 
+/* --dry-run: the sweep's size, axis by axis, and its swept parameters. */
+static void print_dry_run(const char *path, const gar_sweep_spec *spec)
+{
+    printf("spec: %s\n", path);
+    printf("runs: %llu\n", (unsigned long long)spec->runs);
+    printf("axis trace: %zu\n", spec->trace_count);
+    printf("axis plan: %zu\n", spec->plan_count);
+    printf("axis estimator: %zu\n", spec->estimator_count);
+    printf("axis arms: %zu (plans with their estimators)\n", spec->arm_count);
+    printf("axis host: %zu\n", spec->host_count);
+    printf("axis mode: %zu\n", spec->mode_count);
+    printf("axis seed: %zu\n", spec->seed_count);
+    for (size_t i = 0; i < spec->swept_count; i++)
+        printf("param %s: %llu values (%s, line %u)\n", spec->swept[i].name,
+               (unsigned long long)spec->swept[i].values, spec->swept[i].keyword,
+               spec->swept[i].line);
+    printf("status: dry run (nothing ran, nothing written)\n");
+}
+
 int gar_verb_sweep_main(int argc, char **argv)
 {
     const char *db_path = NULL;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     gar_sweep_options o = { .jobs = cores > 0 ? (unsigned)cores : 1, .shard = 0, .shards = 1 };
     unsigned long long jobs = o.jobs;
-    bool quiet = false;
+    bool quiet = false, dry_run = false;
     const gar_cli_option options[] = {
+        { .name = "dry-run", .takes = GAR_CLI_FLAG, .to = &dry_run },
         { .name = "db", .takes = GAR_CLI_TEXT, .to = &db_path },
         { .name = "jobs", .takes = GAR_CLI_U64, .to = &jobs, .min = 1, .max = GAR_SWEEP_JOBS_MAX,
           .refusal = "--jobs takes a whole number 1..1024" },
@@ -82,7 +106,7 @@ int gar_verb_sweep_main(int argc, char **argv)
     o.jobs = (unsigned)jobs;
     if (optind + 1 != argc)
         return gar_cli_usage_error("sweep", "give exactly one sweep spec");
-    if (db_path == NULL)
+    if (db_path == NULL && !dry_run)
         return gar_cli_usage_error("sweep", "--db FILE is required");
     const char *spec_path = argv[optind];
 
@@ -90,6 +114,11 @@ int gar_verb_sweep_main(int argc, char **argv)
     gar_sweep_spec spec;
     if (gar_sweep_spec_load(spec_path, &spec, &err) < 0)
         return gar_cli_refuse(&err);
+    if (dry_run) {
+        print_dry_run(spec_path, &spec);
+        gar_sweep_spec_free(&spec);
+        return GAR_EXIT_OK;
+    }
     gar_store *store = NULL;
     if (gar_store_open(db_path, true, &store, &err) < 0) {
         gar_sweep_spec_free(&spec);

@@ -58,7 +58,7 @@ grep -q '^status: done$' "$tmp/out" || fail "no 'status: done'"
     || fail "rows lack their metrics"
 [ "$(q "$tmp/a.db" "SELECT count(*) FROM runs WHERE plan = 'poll' AND estimator = '-'")" -eq 8 ] \
     || fail "poll did not run once per trace, mode and seed"
-[ "$(q "$tmp/a.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 2 ] || fail "no schema_version"
+[ "$(q "$tmp/a.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 3 ] || fail "no schema_version"
 [ "$(q "$tmp/a.db" "PRAGMA journal_mode")" = wal ] || fail "not in WAL mode"
 [ "$(q "$tmp/a.db" 'SELECT count(*) FROM traces')" -eq 2 ] || fail "traces not recorded"
 expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/a.db" --jobs 2 --quiet
@@ -177,7 +177,7 @@ grep -q '^added: 0$' "$tmp/out" || fail "merging a shard twice added rows"
 cp "$tmp/s0.db" "$tmp/v9.db"
 q "$tmp/v9.db" "UPDATE meta SET value = '9' WHERE key = 'schema_version'"
 expect 2 "$gar" merge "$tmp/m2.db" "$tmp/v9.db"
-grep -q "error 12 (Io): cannot merge '$tmp/v9.db': its schema version is 9; this gar reads schema version 2" "$tmp/err" \
+grep -q "error 12 (Io): cannot merge '$tmp/v9.db': its schema version is 9; this gar reads schema version 3" "$tmp/err" \
     || fail "schema version not refused as wanted ($(cat "$tmp/err"))"
 
 # --- plots and the report ---

@@ -96,7 +96,7 @@ static void a_new_database_has_its_schema_and_meta(void **state)
     assert_int_equal(gar_store_open(f->a, true, &s, NULL), 0);
     char v[64];
     assert_int_equal(gar_store_meta(s, "schema_version", v, sizeof v, NULL), 0);
-    assert_string_equal(v, "2");
+    assert_string_equal(v, "3");
     assert_int_equal(gar_store_meta(s, "gar_version", v, sizeof v, NULL), 0);
     assert_true(strlen(v) > 0);
     assert_int_equal(gar_store_meta(s, "source_commit", v, sizeof v, NULL), 0);
@@ -177,7 +177,7 @@ static void merge_adds_the_new_and_refuses_other_versions(void **state)
     gar_error_message(&err, text, sizeof text);
     assert_non_null(strstr(text, f->b));
     assert_non_null(strstr(text, "version is 99"));
-    assert_non_null(strstr(text, "schema version 2"));
+    assert_non_null(strstr(text, "schema version 3"));
     /* And opened directly, too. */
     assert_int_equal(gar_store_open(f->b, true, &b, &err), -GAR_E_IO);
     gar_store_close(a);
@@ -289,7 +289,7 @@ static void a_version_1_database_is_refused_saying_what_to_do(void **state)
     assert_int_equal(gar_store_open(f->a, true, &s, &err), -GAR_E_IO);
     char text[1024];
     gar_error_message(&err, text, sizeof text);
-    assert_non_null(strstr(text, "its schema version is 1; this gar reads schema version 2"));
+    assert_non_null(strstr(text, "its schema version is 1; this gar reads schema version 3"));
     assert_non_null(strstr(text, "sweep again into a new file"));
 }
 
