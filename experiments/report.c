@@ -487,6 +487,9 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
     if (rc == 0)
         rc = gar_plot_pareto(&arms, dir, files, err);
     size_t pareto_count = files->count;
+    if (rc == 0)
+        rc = gar_plot_params(store, dir, files, err);
+    size_t param_end = files->count;
     /* Each trace's CDFs and one prediction plot. */
     for (size_t i = 0; rc == 0 && i < arms.count; i++) {
         if (i > 0 && strcmp(arms.arm[i - 1].trace, arms.arm[i].trace) == 0)
@@ -536,6 +539,16 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
                 "its predict, and the table says so.</p>\n<h2>Busy CPU against p99 overshoot</h2>\n");
         for (size_t p = 0; p < pareto_count; p++)
             write_image(f, &files->file[p]);
+        if (param_end > pareto_count)
+            fprintf(f, "<h2>Against the swept parameters</h2>\n<p>For each parameter a "
+                       "spec swept with a range or list (<code>{lo..hi..step}</code>, "
+                       "<code>{a,b}</code>; data/sweeps/README.md): p99 overshoot and busy "
+                       "CPU against its value, one line per plan family / estimator, each "
+                       "point the mean over the runs with that value (seeds, traces and the "
+                       "other swept values). A what-if host's factor is named "
+                       "<code>KEY*</code>.</p>\n");
+        for (size_t p = pareto_count; p < param_end; p++)
+            write_image(f, &files->file[p]);
     }
     for (size_t i = 0; rc == 0 && i < arms.count;) {
         const gar_arm_summary *g = &arms.arm[i];
@@ -578,7 +591,7 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
                     failed_arms, failed_arms == 1 ? "" : "s");
         write_table(f, rows, n, &w, rule);
         free(rows);
-        for (size_t p = pareto_count; p < files->count; p++)
+        for (size_t p = param_end; p < files->count; p++)
             if (strcmp(files->file[p].trace, g->trace) == 0 &&
                 strcmp(files->file[p].host, g->host) == 0 &&
                 strncmp(files->file[p].png, "cdf-", 4) == 0 &&
@@ -587,7 +600,7 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
         i += n;
         bool last_of_trace = i == arms.count || strcmp(arms.arm[i].trace, g->trace) != 0;
         if (last_of_trace)
-            for (size_t p = pareto_count; p < files->count; p++)
+            for (size_t p = param_end; p < files->count; p++)
                 if (strcmp(files->file[p].trace, g->trace) == 0 &&
                     strncmp(files->file[p].png, "prediction-", 11) == 0)
                     write_image(f, &files->file[p]);
