@@ -429,7 +429,8 @@ static int prepare_statements(gar_store *s, gar_error *err)
     if (sqlite3_prepare_v2(s->db, sql, -1, &s->insert, NULL) != SQLITE_OK)
         return db_fault(err, s->path, "prepare the insert", s->db);
     if (sqlite3_prepare_v2(s->db,
-                           "INSERT INTO run_params (trace, plan, estimator, host, mode, seed, "
+                           "INSERT OR IGNORE INTO run_params (trace, plan, estimator, host, mode, "
+                           "seed, "
                            "name, value, number) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                            -1, &s->insert_param, NULL) != SQLITE_OK)
         return db_fault(err, s->path, "prepare the parameter insert", s->db);
@@ -592,6 +593,19 @@ static int insert_params(gar_store *s, const gar_store_run *r, gar_error *err)
 }
 
 static int insert_run(gar_store *s, const gar_store_run *r, gar_error *err);
+
+int gar_store_add_params(gar_store *s, const gar_store_run *const *runs, size_t count,
+                         gar_error *err)
+{
+    int rc = exec(s, "BEGIN IMMEDIATE", "begin storing run parameters in", err);
+    for (size_t i = 0; rc == 0 && i < count; i++)
+        rc = insert_params(s, runs[i], err);
+    if (rc == 0)
+        rc = exec(s, "COMMIT", "commit run parameters to", err);
+    if (rc < 0)
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
+}
 
 int gar_store_insert(gar_store *s, const gar_store_run *r, gar_error *err)
 {

@@ -99,6 +99,12 @@ int gar_store_has(gar_store *store, const gar_store_run *key, gar_error *err);
  * -GAR_E_IO (nothing stored). */
 int gar_store_insert(gar_store *store, const gar_store_run *run, gar_error *err);
 
+/* Adds the parameters of runs already stored (a run another spec stored,
+ * where this one sweeps its plan): those a run lacks, in one transaction;
+ * a name it has keeps its value.  Returns 0 or -GAR_E_IO (none added). */
+int gar_store_add_params(gar_store *store, const gar_store_run *const *runs, size_t count,
+                         gar_error *err);
+
 /* How many stored runs another build of gar made (another gar_version or
  * source_commit than this one's).  Returns 0 with `*runs`, or -GAR_E_IO. */
 int gar_store_other_builds(gar_store *store, uint64_t *runs, gar_error *err);

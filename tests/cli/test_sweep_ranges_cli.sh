@@ -87,6 +87,17 @@ params='SELECT trace, plan, estimator, host, mode, seed, name, value, number FRO
 [ "$(q "$tmp/m.db" "$params")" = "$(q "$tmp/r.db" "$params")" ] \
     || fail "the merged shards' parameters differ from the single sweep's"
 
+# --- runs another spec stored first still get this spec's parameters ---
+sed -e 's/margin_us={50..150..50}/margin_us=100/' -e 's/seed={1,2}/seed=2/' \
+    -e 's/block_wake_ns\*{0.5,2}/block_wake_ns*2/' "$tmp/ranged.sweep" >"$tmp/plain.sweep"
+expect 0 "$gar" sweep "$tmp/plain.sweep" --db "$tmp/p.db" --quiet
+grep -q '^ran: 2$' "$tmp/out" || fail "the written-out spec did not run its 2 runs"
+[ "$(q "$tmp/p.db" "SELECT count(*) FROM run_params")" -eq 0 ] || fail "a spec without ranges stored parameters"
+expect 0 "$gar" sweep "$tmp/ranged.sweep" --db "$tmp/p.db" --quiet
+grep -q '^present: 2$' "$tmp/out" || fail "the ranged sweep did not find the 2 runs stored"
+[ "$(q "$tmp/p.db" "$params")" = "$(q "$tmp/r.db" "$params")" ] \
+    || fail "runs stored by another spec lack this spec's parameters"
+
 # --- refusals: the spec's place, nothing made ---
 refuse() { # VALUE-LINE WHAT [PLACE]
     place=${3:-bad.sweep:3}
