@@ -24,7 +24,8 @@ for host in dev-vm waitpkg; do
         [ -s "$tmp/results/cdf-$trace-$host-open.png" ] || fail "no CDF of $trace on $host"
     done
 done
-[ "$(ls "$tmp/results"/prediction-*.png | wc -l)" -eq 5 ] || fail "not one prediction plot per trace"
+# Five bundled traces and the ranged sweep's generated one.
+[ "$(ls "$tmp/results"/prediction-*.png | wc -l)" -eq 6 ] || fail "not one prediction plot per trace"
 grep -q '^  ran: 720$' "$tmp/first" || fail "the bundled sweep did not run its 720 runs"
 grep -q '^  ran: 72$' "$tmp/first" || fail "the ranged sweep did not run its 72 runs"
 # The ranged sweep's parameters: the predict margin and the what-if factor.
