@@ -356,10 +356,12 @@ static int scan_groups(const char *value, const char *keyword, const char *place
         size_t len = g->close - g->open - 1;
         if (len == 0)
             return brace_fault(err, place, keyword, value, "has an empty range '{}'%s", "");
-        bool dots = false;
+        /* "lo..hi..step" is a range; with a comma it is a list, whose items
+         * may hold ".." (relative paths). */
+        bool dots = false, comma = memchr(content, ',', len) != NULL;
         for (size_t k = 0; k + 1 < len; k++)
             dots |= content[k] == '.' && content[k + 1] == '.';
-        if (dots) {
+        if (dots && !comma) {
             int rc = parse_range(g, content, len, place, keyword, value, err);
             if (rc < 0)
                 return rc;

@@ -130,6 +130,10 @@ static void ranges_step_exactly_in_decimals(void **state)
     /* A list keeps its text; a value without braces is itself. */
     expand_into("e={adl,half-min}", &c);
     assert_string_equal(c.texts[1], "e=half-min");
+    /* A list's items may hold "..": relative paths. */
+    expand_into("{../traces/steady.csv,../traces/jitter.csv}", &c);
+    assert_int_equal(c.count, 2);
+    assert_string_equal(c.texts[1], "../traces/jitter.csv");
     expand_into("block", &c);
     assert_int_equal(c.count, 1);
     assert_string_equal(c.texts[0], "block");
