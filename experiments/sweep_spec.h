@@ -11,6 +11,13 @@
  *   mode open
  *   seed 1 2 3
  *
+ * Any value may hold `{a,b}` lists and `{lo..hi..step}` ranges
+ * (sweep_ranges.h), which stand for every combination, and a host may be a
+ * what-if copy of a profile, `FILE@KEY*F,KEY=V` (host_whatif.h).  A spec is
+ * read twice: first counting each axis's values (so a sweep over
+ * GAR_SWEEP_RUNS_MAX is refused before any range is expanded), then adding
+ * them.
+ *
  * Loading it parses every plan and estimator and loads every trace and host
  * profile before anything runs, so a bad spec is refused whole, naming the
  * spec's file and line and the fault.  Relative paths are taken from the
@@ -41,36 +48,13 @@
 #include "content_hash.h"
 #include "host_profile.h"
 #include "replay.h"
+#include "sweep_ranges.h"
 #include "trace.h"
 
 #define GAR_SWEEP_MAGIC "gar-sweep v1"
 #define GAR_SWEEP_FILE_MAX (1u << 20)          /* largest spec file read, bytes */
 #define GAR_SWEEP_RUNS_MAX UINT64_C(100000000) /* largest product of the axes */
 #define GAR_SWEEP_SEED_MAX UINT64_C(9223372036854775807) /* seeds are SQLite integers */
-
-/* Ranges.  A value may hold brace groups, `{a,b,c}` (a list) or
- * `{lo..hi..step}` (numbers lo, lo+step, ... up to hi; `{lo..hi}` steps by
- * 1): the value stands for every combination of its groups, the last group
- * varying fastest, as if each had been written out on the line.  Each group
- * is a swept *parameter*, named by the key it gives a value to (`margin_us`
- * in `margin_us={50..300..50}`, `block_wake_ns*` in a what-if host's
- * `block_wake_ns*{0.5,1,2}`) or, standing alone, by the line's keyword.
- * Every run stores the parameters of its trace, plan, estimator (when its
- * plan consults one) and host (the database's `run_params`). */
-#define GAR_SWEEP_PARAMS_MAX 8       /* brace groups one value may hold */
-#define GAR_SWEEP_PARAM_NAME_BYTES 48
-#define GAR_SWEEP_PARAM_VALUE_BYTES 48
-
-/* One swept parameter's value in one axis value. */
-typedef struct gar_sweep_param {
-    char name[GAR_SWEEP_PARAM_NAME_BYTES];
-    char value[GAR_SWEEP_PARAM_VALUE_BYTES]; /* as expanded: "150", "0.5", "adl" */
-} gar_sweep_param;
-
-typedef struct gar_sweep_params {
-    unsigned count;
-    gar_sweep_param param[GAR_SWEEP_PARAMS_MAX];
-} gar_sweep_params;
 
 /* A brace group as the spec wrote it, for `gar sweep --dry-run`. */
 typedef struct gar_sweep_axis_param {
@@ -173,20 +157,6 @@ int gar_sweep_spec_load(const char *path, gar_sweep_spec *out, gar_error *err);
  * paths taken from `base_dir`. */
 int gar_sweep_spec_parse(const char *text, size_t len, const char *name, const char *base_dir,
                          gar_sweep_spec *out, gar_error *err);
-
-/* Expands one value's brace groups: calls `each(value, params, context)`
- * for every combination, in order, until it returns non-zero (which is
- * returned).  `keyword` names a group without a key before it.  Returns 0,
- * or GAR_E_INVALID_ARGUMENT (place, keyword, fault) for unbalanced or nested
- * braces, an empty list item or range, a range bound or step that is not a
- * number, a step of 0 or below, lo > hi, or more than GAR_SWEEP_PARAMS_MAX
- * groups; `place` ("FILE:LINE") is quoted in refusals.  With `count` not
- * NULL, only counts the combinations into it (saturating at
- * GAR_SWEEP_RUNS_MAX + 1) and calls nothing. */
-typedef int (*gar_sweep_expand_fn)(const char *value, const gar_sweep_params *params,
-                                   void *context);
-int gar_sweep_expand(const char *value, const char *keyword, const char *place,
-                     gar_sweep_expand_fn each, void *context, uint64_t *count, gar_error *err);
 
 /* The parameters of a run: its trace's, plan's, estimator's (when its plan
  * consults one) and host's, in that order, into `out` (room for 4 *
