@@ -4,7 +4,9 @@
 #
 #   sh experiments/main-job.sh GAR_BINARY [--out DIR] [--jobs N]
 #
-# Runs data/sweeps/default.sweep into DIR/sweep.db (DIR: results/ by
+# Runs data/sweeps/default.sweep and the small ranged data/sweeps/ranges.sweep
+# (whose swept margin and what-if host give the report its parameter plots)
+# into DIR/sweep.db (DIR: results/ by
 # default), draws the plots and writes DIR/report.html, then prints where they
 # are and, per trace and host, the winning arm against poll and block.  The
 # sweep resumes what a killed run left, so the job is safe to rerun: a second
@@ -32,6 +34,7 @@ done
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 spec="$here/data/sweeps/default.sweep"
+ranges="$here/data/sweeps/ranges.sweep"
 mkdir -p "$out"
 db="$out/sweep.db"
 
@@ -42,7 +45,7 @@ echo "main-job: sweep $spec into $db"
 # Progress and errors still reach the terminal; the errors are kept to be read.
 sweep() {
     # shellcheck disable=SC2086 # $jobs is an option and its value, or nothing
-    ( "$gar" sweep "$spec" --db "$db" $jobs 2>&1 >"$out/sweep.txt"; echo $? >"$out/sweep.rc" ) |
+    ( "$gar" sweep "${1:-$spec}" --db "$db" $jobs 2>&1 >"$out/sweep.txt"; echo $? >"$out/sweep.rc" ) |
         tee "$out/sweep.err" >&2
     rc=$(cat "$out/sweep.rc")
     rm -f "$out/sweep.rc"
@@ -60,6 +63,10 @@ if ! sweep; then
 fi
 rm -f "$out/sweep.err"
 grep -E '^(runs|present|ran|failed|wall_s|storage_share|status):' "$out/sweep.txt" | sed 's/^/  /'
+echo "main-job: sweep $ranges into $db"
+sweep "$ranges" || exit 2
+rm -f "$out/sweep.err"
+grep -E '^(runs|present|ran|failed|wall_s|status):' "$out/sweep.txt" | sed 's/^/  /'
 
 echo "main-job: plots and report into $out"
 "$gar" report --db "$db" --out "$out" > "$out/report.txt"
@@ -71,7 +78,8 @@ echo "  database  $db"
 echo "  report    $out/report.html"
 echo "  plots     $out/*.png (each beside its gnuplot script, NAME.gp)"
 echo
-echo "winner per trace and host (lowest busy CPU within 10 % of the best p99"
+echo "winner per trace and host by the rule '$(sed -n 's/^rule: //p' "$out/report.txt")'"
+echo "(lowest busy CPU among the arms within max(10 %, 2 us) of the best p99"
 echo "overshoot; see the report for the rule and every arm):"
 sed -n 's/^winner: //p' "$out/report.txt" | awk -F ' [|] ' '
     BEGIN { printf "  %-10s %-9s %-32s %-10s %-10s %-26s %s\n", "trace", "host", "winner", "p99", "busy", "poll", "block" }

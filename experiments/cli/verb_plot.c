@@ -19,6 +19,11 @@ static void usage(FILE *out)
             "if missing), each PNG beside its script (NAME.gp) and data (NAME.dat):\n"
             "  pareto-HOST-MODE.png   busy CPU against p99 overshoot per arm, the Pareto\n"
             "                         frontier drawn, one panel per trace\n"
+            "  param-NAME-HOST-MODE.png  p99 overshoot and busy CPU against each swept\n"
+            "                         numeric parameter NAME (a spec's {..} range or\n"
+            "                         list), one line per plan family / estimator, each\n"
+            "                         point the mean over seeds, traces and the other\n"
+            "                         swept values ('*' in NAME is written '_scale')\n"
             "  cdf-TRACE-HOST-MODE.png  the overshoot CDF of each plan on trace T\n"
             "  prediction-ID.png      run ID's prediction against the true residual\n"
             "The last two re-run stored runs to see every wait (they need the trace\n"
@@ -89,6 +94,8 @@ int gar_verb_plot_main(int argc, char **argv)
         rc = gar_plot_stage_begin(dir, files, &err);
     if (rc == 0)
         rc = gar_plot_pareto(&arms, dir, files, &err);
+    if (rc == 0)
+        rc = gar_plot_params(store, dir, files, &err);
     if (rc == 0)
         rc = gar_plot_cdf(store, &arms, arms.arm[pick].trace, dir, files, &err);
     gar_run_key key;

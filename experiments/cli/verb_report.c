@@ -12,18 +12,19 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: gar report --db FILE --out DIR\n"
+            "usage: gar report --db FILE --out DIR [--rule RULE]\n"
             "\n"
             "Writes DIR/report.html (created with DIR if missing): a self-contained page\n"
             "with the plots of 'gar plot' (every pareto plot, each trace's overshoot CDFs\n"
             "and one prediction plot per trace, as PNGs beside it) and, per trace, host\n"
-            "and mode, a table ranking the arms.  The rule: among the arms whose p99\n"
-            "overshoot is within 10%% of the best (the oracle, a bound, excepted), the\n"
-            "winner has the lowest busy CPU fraction; it is set against poll (CPU\n"
-            "saved) and block (latency saved).  An arm with any failed run is shown as\n"
+            "and mode, a table ranking the arms by RULE (below); the winner is set\n"
+            "against poll (CPU saved) and block (latency saved).  For each swept numeric\n"
+            "parameter it also draws p99 overshoot and busy CPU against the parameter\n"
+            "(param-NAME-HOST-MODE.png).  An arm with any failed run is shown as\n"
             "failed, with its count of failed seeds, and not ranked.  The page names the\n"
             "builds of gar that made the rows, and warns when they are mixed.  Prints one\n"
-            "'winner:' line per group (and a 'warning: mixed builds' line when mixed).\n"
+            "'rule:' line, one 'winner:' line per group (and a 'warning: mixed builds'\n"
+            "line when mixed).\n"
             "All or nothing: every file is made in a staging folder inside DIR and moved\n"
             "into DIR only when all are complete, so a refusal or a full disk leaves DIR\n"
             "as it was.  Needs gnuplot with the pngcairo terminal on PATH.\n"
@@ -31,6 +32,13 @@ static void usage(FILE *out)
             "options:\n"
             "  --db FILE   the sweep database (required)\n"
             "  --out DIR   the output folder (required)\n"
+            "  --rule RULE how the winner is picked, on means over seeds, the oracle (a\n"
+            "              bound) never ranked:\n"
+            "                busy-within[:pct=P][,us=U]  the lowest busy CPU among the arms\n"
+            "                    whose p99 overshoot is at most best + max(P %% of best,\n"
+            "                    U us); the default, busy-within:pct=10,us=2\n"
+            "                p99   the lowest p99 overshoot (ties: lower busy CPU)\n"
+            "                busy  the lowest busy CPU (ties: lower p99 overshoot)\n"
             "  --help      this text\n"
             "\n"
             "example:\n"
@@ -39,8 +47,9 @@ static void usage(FILE *out)
 
 int gar_verb_report_main(int argc, char **argv)
 {
-    const char *db_path = NULL, *dir = NULL;
+    const char *db_path = NULL, *dir = NULL, *rule_text = NULL;
     const gar_cli_option options[] = {
+        { .name = "rule", .takes = GAR_CLI_TEXT, .to = &rule_text },
         { .name = "db", .takes = GAR_CLI_TEXT, .to = &db_path },
         { .name = "out", .takes = GAR_CLI_TEXT, .to = &dir },
         { .name = "help", .takes = GAR_CLI_HELP },
@@ -54,6 +63,9 @@ int gar_verb_report_main(int argc, char **argv)
     if (db_path == NULL || dir == NULL)
         return gar_cli_usage_error("report", "--db FILE and --out DIR are required");
     gar_error err;
+    gar_report_rule rule = gar_report_rule_default();
+    if (rule_text != NULL && gar_report_rule_parse(rule_text, &rule, &err) < 0)
+        return gar_cli_refuse(&err);
     gar_store *store = NULL;
     if (gar_store_open(db_path, false, &store, &err) < 0)
         return gar_cli_refuse(&err);
@@ -61,7 +73,7 @@ int gar_verb_report_main(int argc, char **argv)
     char *summary = NULL;
     size_t summary_len = 0;
     FILE *held = open_memstream(&summary, &summary_len);
-    int rc = held != NULL ? gar_report_write(store, dir, held, &err)
+    int rc = held != NULL ? gar_report_write(store, dir, &rule, held, &err)
                           : gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for the report",
                                           "exhausted");
     gar_store_close(store);

@@ -18,10 +18,15 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gar sweep SPEC --db FILE [--jobs N] [--shard I/N] [--quiet]\n"
+            "       gar sweep SPEC --dry-run\n"
             "\n"
             "Runs every combination of the sweep spec SPEC (traces x plans x estimators x\n"
             "hosts x modes x seeds; format in data/sweeps/README.md) through the replay\n"
             "and stores one row per run in the SQLite database FILE (created if missing).\n"
+            "A value may hold {a,b,c} lists and {lo..hi..step} ranges, which expand to\n"
+            "every combination (each run stores its swept values in run_params), and a\n"
+            "host may be a what-if copy of a profile, FILE@KEY*FACTOR,KEY=VALUE (e.g.\n"
+            "dev-vm.host@block_wake_ns*{0.5,1,2}).\n"
             "The whole spec is checked before anything runs, and FILE before anything is\n"
             "written to it: another program's database or one of another schema version\n"
             "is refused unchanged.  Runs already in FILE are skipped, so a killed sweep\n"
@@ -37,6 +42,9 @@ static void usage(FILE *out)
             "  --shard I/N   run only shard I of N (0 <= I < N; default 0/1, all runs);\n"
             "                each shard into its own database, joined by 'gar merge'\n"
             "  --quiet       no progress on stderr\n"
+            "  --dry-run     check the spec, print 'runs: N', each axis's size and each\n"
+            "                swept parameter ({a,b} lists, {lo..hi..step} ranges), and\n"
+            "                stop: nothing runs and no file is written (--db not needed)\n"
             "  --help        this text\n"
             "\n"
             "Progress goes to stderr: a bar on a terminal, a line per 10%% otherwise.\n"
@@ -92,13 +100,33 @@ static int parse_shard(const char *text, void *to)
     return 0;
 }
 
+/* --dry-run: the sweep's size, axis by axis, and its swept parameters. */
+static void print_dry_run(const char *path, const gar_sweep_spec *spec)
+{
+    printf("spec: %s\n", path);
+    printf("runs: %llu\n", (unsigned long long)spec->runs);
+    printf("axis trace: %zu\n", spec->trace_count);
+    printf("axis plan: %zu\n", spec->plan_count);
+    printf("axis estimator: %zu\n", spec->estimator_count);
+    printf("axis arms: %zu (plans with their estimators)\n", spec->arm_count);
+    printf("axis host: %zu\n", spec->host_count);
+    printf("axis mode: %zu\n", spec->mode_count);
+    printf("axis seed: %zu\n", spec->seed_count);
+    for (size_t i = 0; i < spec->swept_count; i++)
+        printf("param %s: %llu values (%s, line %u)\n", spec->swept[i].name,
+               (unsigned long long)spec->swept[i].values, spec->swept[i].keyword,
+               spec->swept[i].line);
+    printf("status: dry run (nothing ran, nothing written)\n");
+}
+
 int gar_verb_sweep_main(int argc, char **argv)
 {
     const char *db_path = NULL;
     gar_sweep_options o = { .jobs = allowed_cpus(), .shard = 0, .shards = 1 };
     unsigned long long jobs = o.jobs;
-    bool quiet = false;
+    bool quiet = false, dry_run = false;
     const gar_cli_option options[] = {
+        { .name = "dry-run", .takes = GAR_CLI_FLAG, .to = &dry_run },
         { .name = "db", .takes = GAR_CLI_TEXT, .to = &db_path },
         { .name = "jobs", .takes = GAR_CLI_U64, .to = &jobs, .min = 1, .max = GAR_SWEEP_JOBS_MAX,
           .refusal = "--jobs takes a whole number 1..1024" },
@@ -114,7 +142,7 @@ int gar_verb_sweep_main(int argc, char **argv)
     o.jobs = (unsigned)jobs;
     if (optind + 1 != argc)
         return gar_cli_usage_error("sweep", "give exactly one sweep spec");
-    if (db_path == NULL)
+    if (db_path == NULL && !dry_run)
         return gar_cli_usage_error("sweep", "--db FILE is required");
     const char *spec_path = argv[optind];
 
@@ -122,6 +150,11 @@ int gar_verb_sweep_main(int argc, char **argv)
     gar_sweep_spec spec;
     if (gar_sweep_spec_load(spec_path, &spec, &err) < 0)
         return gar_cli_refuse(&err);
+    if (dry_run) {
+        print_dry_run(spec_path, &spec);
+        gar_sweep_spec_free(&spec);
+        return GAR_EXIT_OK;
+    }
     gar_store *store = NULL;
     if (gar_store_open(db_path, true, &store, &err) < 0) {
         gar_sweep_spec_free(&spec);

@@ -583,6 +583,283 @@ int gar_plot_pareto(const gar_arm_list *arms, const char *dir, gar_plot_files *f
     return rc;
 }
 
+/* ---- metrics against a swept parameter ---------------------------------- */
+
+/* One ok run's value of one parameter, with what a parameter plot groups
+ * it by. */
+typedef struct param_point {
+    char name[GAR_SWEEP_PARAM_NAME_BYTES];
+    char host[GAR_RESULTS_TEXT]; /* the profile's short name, what-if terms left off */
+    char mode[16];
+    char line[GAR_RESULTS_TEXT]; /* plan family / estimator family */
+    double x, p99_ns, busy;
+} param_point;
+
+static int by_param_group(const void *a, const void *b)
+{
+    const param_point *p = a, *q = b;
+    int c = strcmp(p->name, q->name);
+    if (c == 0)
+        c = strcmp(p->host, q->host);
+    if (c == 0)
+        c = strcmp(p->mode, q->mode);
+    if (c == 0)
+        c = strcmp(p->line, q->line);
+    if (c == 0 && p->x != q->x)
+        c = p->x < q->x ? -1 : 1;
+    return c;
+}
+
+static bool same_param_plot(const param_point *a, const param_point *b)
+{
+    return strcmp(a->name, b->name) == 0 && strcmp(a->host, b->host) == 0 &&
+           strcmp(a->mode, b->mode) == 0;
+}
+
+/* "flag+predict" from a plan label (its parks, without their parameters;
+ * bands as "bands block|32:flag+predict"), then " / ewma" from the
+ * estimator label "ewma:alpha=0.25" ("-": none). */
+static void line_label(const char *plan, const char *estimator, char *out, size_t size)
+{
+    gar_bands bands;
+    size_t n = 0;
+    if (gar_bands_parse(plan, &bands, NULL) < 0) {
+        n += (size_t)gar_format(out, size, "%s", plan);
+    } else {
+        if (bands.count > 1)
+            n += (size_t)gar_format(out, size, "bands ");
+        for (uint32_t b = 0; b < bands.count && n < size; b++) {
+            const gar_plan *p = &bands.band[b].plan;
+            if (b > 0)
+                n += (size_t)gar_format(out + n, size - n, "|%u:",
+                                        (unsigned)bands.band[b].first_rows);
+            if (n < size)
+                n += (size_t)gar_format(out + n, size - n, "%s%s", gar_park_name(p->park),
+                                        p->predict ? "+predict" : "");
+        }
+    }
+    if (strcmp(estimator, GAR_SWEEP_NO_ESTIMATOR_LABEL) != 0 && n < size)
+        gar_format(out + n, size - n, " / %.*s", (int)strcspn(estimator, ":"), estimator);
+}
+
+/* A parameter's name as part of a file name: '*' (a what-if factor) reads
+ * "_scale", '@' "_at_", anything else not [A-Za-z0-9_] '_'. */
+static void param_file_name(const char *name, char *out, size_t size)
+{
+    size_t n = 0;
+    for (; *name != '\0' && n + 7 < size; name++) {
+        char c = *name;
+        if (c == '*')
+            n += (size_t)gar_format(out + n, size - n, "_scale");
+        else if (c == '@')
+            n += (size_t)gar_format(out + n, size - n, "_at_");
+        else
+            out[n++] = (char)(((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                               (c >= '0' && c <= '9') || c == '_')
+                                  ? c
+                                  : '_');
+    }
+    out[n] = '\0';
+}
+
+/* Reads every numeric parameter of every ok run. */
+static int read_param_points(gar_store *store, param_point **out, size_t *count, gar_error *err)
+{
+    static const char sql[] =
+        "SELECT p.name, p.number, r.host_name, r.mode, r.plan, r.estimator,"
+        " r.overshoot_p99_ns, r.busy_frac"
+        " FROM run_params p JOIN runs r USING (trace, plan, estimator, host, mode, seed)"
+        " WHERE r.status = 'ok' AND p.number IS NOT NULL";
+    sqlite3 *db = gar_store_db(store);
+    sqlite3_stmt *st = NULL;
+    *out = NULL;
+    *count = 0;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), "read the parameters of",
+                             sqlite3_errmsg(db));
+    size_t n = 0, cap = 0;
+    param_point *pts = NULL;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n == cap) {
+            size_t bigger = cap == 0 ? 256 : cap * 2;
+            param_point *grown = realloc(pts, bigger * sizeof *grown);
+            if (grown == NULL) {
+                free(pts);
+                sqlite3_finalize(st);
+                return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the parameter plots",
+                                     "exhausted");
+            }
+            pts = grown;
+            cap = bigger;
+        }
+        param_point *p = &pts[n++];
+        const char *host = (const char *)sqlite3_column_text(st, 2);
+        char base[GAR_RESULTS_TEXT];
+        gar_format(base, sizeof base, "%.*s", (int)strcspn(host != NULL ? host : "", "@"),
+                   host != NULL ? host : "");
+        gar_format(p->name, sizeof p->name, "%s", (const char *)sqlite3_column_text(st, 0));
+        p->x = sqlite3_column_double(st, 1);
+        gar_results_short_name(base, p->host, sizeof p->host);
+        gar_format(p->mode, sizeof p->mode, "%s", (const char *)sqlite3_column_text(st, 3));
+        line_label((const char *)sqlite3_column_text(st, 4),
+                   (const char *)sqlite3_column_text(st, 5), p->line, sizeof p->line);
+        p->p99_ns = sqlite3_column_double(st, 6);
+        p->busy = sqlite3_column_double(st, 7);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        free(pts);
+        return gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), "read the parameters of",
+                             sqlite3_errmsg(db));
+    }
+    qsort(pts, n, sizeof *pts, by_param_group);
+    *out = pts;
+    *count = n;
+    return 0;
+}
+
+/* One param-NAME-HOST-MODE plot from pts[0 .. n-1] (one name, host, mode;
+ * sorted by line, then x). */
+static int param_one(const param_point *pts, size_t n, const char *dir, gar_plot_files *files,
+                     gar_error *err)
+{
+    const param_point *g = &pts[0];
+    char file_name[GAR_SWEEP_PARAM_NAME_BYTES * 3], base[GAR_PLOT_NAME_BYTES - 16];
+    param_file_name(g->name, file_name, sizeof file_name);
+    gar_format(base, sizeof base, "param-%s-%s-%s", file_name, g->host, g->mode);
+    plot_files pf;
+    name_plot(&pf, base);
+
+    FILE *dat = open_in(dir, pf.dat, pf.dat_path, sizeof pf.dat_path, err);
+    if (dat == NULL)
+        return -GAR_E_IO;
+    fprintf(dat, "# gar plot data: p99 overshoot and busy CPU against the swept parameter %s,\n"
+                 "# host %s (its what-if variants included), %s loop.  One block per line\n"
+                 "# (plan family / estimator): x p99_us busy_percent runs.  Each point is\n"
+                 "# the mean over the ok runs with that value: seeds, traces and every other\n"
+                 "# swept parameter's values.\n",
+            g->name, g->host, g->mode);
+    size_t lines = 0;
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = 0, bhi = 0;
+    char labels[32][GAR_RESULTS_TEXT];
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && strcmp(pts[j].line, pts[i].line) == 0)
+            j++;
+        if (lines < 32) {
+            gar_format(labels[lines], sizeof labels[lines], "%s", pts[i].line);
+            fprintf(dat, "# line %s\n", pts[i].line);
+            for (size_t k = i; k < j;) {
+                size_t m = k;
+                double p99 = 0, busy = 0;
+                while (m < j && pts[m].x == pts[k].x) {
+                    p99 += pts[m].p99_ns;
+                    busy += pts[m].busy;
+                    m++;
+                }
+                double runs = (double)(m - k), y = p99 / runs / 1000.0, b = 100 * busy / runs;
+                y = y < LOG_FLOOR_US ? LOG_FLOOR_US : y;
+                fprintf(dat, "%.9g %.6g %.6g %zu\n", pts[k].x, y, b, m - k);
+                xlo = fmin(xlo, pts[k].x);
+                xhi = fmax(xhi, pts[k].x);
+                ylo = fmin(ylo, y);
+                yhi = fmax(yhi, y);
+                bhi = fmax(bhi, b);
+                k = m;
+            }
+            fprintf(dat, "\n\n");
+            lines++;
+        }
+        i = j;
+    }
+    int rc = close_file(dat, pf.dat_path, err);
+    if (rc < 0)
+        return rc;
+
+    FILE *gp = open_in(dir, pf.gp, pf.gp_path, sizeof pf.gp_path, err);
+    if (gp == NULL)
+        return -GAR_E_IO;
+    char name[GAR_SWEEP_PARAM_NAME_BYTES * 3], host[GAR_RESULTS_TEXT * 2];
+    gp_text(g->name, name, sizeof name);
+    gp_text(g->host, host, sizeof host);
+    bool log_x = xlo > 0 && xhi / xlo >= 20;
+    fprintf(gp,
+            "# gar plot: p99 overshoot and busy CPU against %s, one line per plan family /\n"
+            "# estimator (the mean over seeds, traces and the other swept values).\n"
+            "# Host %s, %s loop.  Data: %s.  Re-draw: gnuplot %s\n"
+            "set terminal pngcairo size 1200,520 enhanced font 'Sans,11'\n"
+            "set output '%s'\n"
+            "set multiplot layout 1,2 title \"Against %s: host %s, %s loop\" font ',14'\n"
+            "set grid\nset xlabel \"%s\"\nset format x '%%g'\nset format y '%%g'\n"
+            "set key outside bottom center horizontal font ',10'\n%s"
+            "set xrange [%.9g:%.9g]\n",
+            g->name, g->host, g->mode, pf.dat, pf.gp, pf.png, name, host, g->mode, name,
+            log_x ? "set logscale x\n" : "", log_x ? xlo / 1.2 : xlo - (xhi - xlo) * 0.05 - 1e-9,
+            log_x ? xhi * 1.2 : xhi + (xhi - xlo) * 0.05 + 1e-9);
+    /* At least 1.5 decades, so a flat line still has a labelled tick. */
+    double lo = ylo / 1.6, hi = yhi * 1.6;
+    if (hi / lo < 30) {
+        double widen = sqrt(30 / (hi / lo));
+        lo /= widen;
+        hi *= widen;
+    }
+    fprintf(gp, "\nset title 'p99 overshoot'\nset ylabel 'p99 overshoot (µs, log)'\n"
+                "set logscale y\nset yrange [%.6g:%.6g]\nplot",
+            lo, hi);
+    for (size_t l = 0; l < lines; l++) {
+        char t[GAR_RESULTS_TEXT * 2];
+        gp_text(labels[l], t, sizeof t);
+        fprintf(gp, "%s '%s' index %zu using 1:2 with linespoints pt 7 ps 1.2 lw 2 lc rgb '%s' "
+                    "title \"%s\"",
+                l > 0 ? ", \\\n    " : " ", pf.dat, l, plan_colors[l % COLORS], t);
+    }
+    fprintf(gp, "\n\nset title 'busy CPU'\nset ylabel 'busy CPU (%% of wait time)'\n"
+                "unset logscale y\nset yrange [0:%.6g]\nplot",
+            bhi * 1.1 > 100 ? 105.0 : bhi * 1.1 + 0.01);
+    for (size_t l = 0; l < lines; l++) {
+        char t[GAR_RESULTS_TEXT * 2];
+        gp_text(labels[l], t, sizeof t);
+        fprintf(gp, "%s '%s' index %zu using 1:3 with linespoints pt 7 ps 1.2 lw 2 lc rgb '%s' "
+                    "title \"%s\"",
+                l > 0 ? ", \\\n    " : " ", pf.dat, l, plan_colors[l % COLORS], t);
+    }
+    fprintf(gp, "\nunset multiplot\n");
+    if ((rc = draw(dir, gp, &pf, err)) < 0)
+        return rc;
+    char caption[512];
+    gar_format(caption, sizeof caption,
+               "p99 overshoot and busy CPU against the swept parameter %s on host %s (%s loop, "
+               "what-if variants included): one line per plan family / estimator, each point "
+               "the mean over the runs with that value (seeds, traces, other swept values).",
+               g->name, g->host, g->mode);
+    return add_file(files, pf.png, caption, "", "", err);
+}
+
+int gar_plot_params(gar_store *store, const char *dir, gar_plot_files *files, gar_error *err)
+{
+    dir = gar_plot_out_dir(files, dir);
+    int rc = gar_plot_check_gnuplot(err);
+    param_point *pts = NULL;
+    size_t n = 0;
+    if (rc == 0)
+        rc = read_param_points(store, &pts, &n, err);
+    for (size_t i = 0; rc == 0 && i < n;) {
+        size_t j = i;
+        bool varies = false;
+        while (j < n && same_param_plot(&pts[j], &pts[i])) {
+            varies |= pts[j].x != pts[i].x;
+            j++;
+        }
+        /* A parameter with one value here has nothing to draw against. */
+        if (varies)
+            rc = param_one(&pts[i], j - i, dir, files, err);
+        i = j;
+    }
+    free(pts);
+    return rc;
+}
+
 /* ---- per-wait plots ----------------------------------------------------- */
 
 typedef struct wait_log {

@@ -3,11 +3,13 @@
  * Each plot is a gnuplot script (NAME.gp) and its data (NAME.dat) written
  * into the output folder, where gnuplot is run on the script to make
  * NAME.png; script and data stay beside the picture so a researcher can
- * tweak and re-run them (`cd DIR && gnuplot NAME.gp`).  Three kinds:
+ * tweak and re-run them (`cd DIR && gnuplot NAME.gp`).  Four kinds:
  *
  *   pareto-HOST-MODE   busy CPU fraction against p99 overshoot, one point per
  *                      arm (plan, estimator; mean over seeds), the Pareto
  *                      frontier drawn, one panel per trace
+ *   param-NAME-HOST-MODE  p99 overshoot and busy CPU against a swept
+ *                      parameter, one line per plan family / estimator
  *   cdf-TRACE-HOST-MODE  the overshoot CDF of each plan on one trace
  *   prediction-RUN     one run's prediction against the true residual, wait
  *                      by wait
@@ -35,7 +37,7 @@
 #include "results.h"
 #include "store.h"
 
-#define GAR_PLOT_FILES_MAX 128
+#define GAR_PLOT_FILES_MAX 512
 #define GAR_PLOT_NAME_BYTES 256
 
 /* The PNGs a call wrote, in order, with a caption each (for reports). */
@@ -82,6 +84,15 @@ int gar_plot_check_gnuplot(gar_error *err);
 /* One pareto-HOST-MODE plot per host and mode of `arms`. */
 int gar_plot_pareto(const gar_arm_list *arms, const char *dir, gar_plot_files *files,
                     gar_error *err);
+
+/* One param-NAME-HOST-MODE plot per swept numeric parameter (run_params),
+ * profile and mode where it takes two values or more: p99 overshoot and
+ * busy CPU against the value, one line per plan family / estimator family,
+ * each point the mean over the ok runs with that value (seeds, traces and
+ * the other swept values).  HOST is the profile's short name: what-if
+ * variants of one profile share a plot.  Draws nothing for a database
+ * without swept parameters.  Returns 0, -GAR_E_IO or -GAR_E_CAPACITY. */
+int gar_plot_params(gar_store *store, const char *dir, gar_plot_files *files, gar_error *err);
 
 /* The CDF plot of the trace with content hash `trace`, one per host and mode. */
 int gar_plot_cdf(gar_store *store, const gar_arm_list *arms, const char *trace, const char *dir,

@@ -22,9 +22,109 @@ bool gar_report_complete(const gar_arm_summary *a)
     return a->runs > 0 && a->failed == 0;
 }
 
-bool gar_report_eligible(const gar_arm_summary *a, double best_p99_ns)
+gar_report_rule gar_report_rule_default(void)
 {
-    return gar_report_complete(a) && a->p99_ns <= best_p99_ns * (1.0 + GAR_REPORT_SLACK);
+    return (gar_report_rule){ GAR_RULE_BUSY_WITHIN, GAR_REPORT_RULE_PCT, GAR_REPORT_RULE_US };
+}
+
+/* A plain decimal ("10", "2.5") from 0 to `max`. */
+static bool rule_number(const char *s, double max, double *out)
+{
+    if (*s == '\0' || strspn(s, "0123456789.") != strlen(s) || strchr(s, '.') != strrchr(s, '.') ||
+        s[0] == '.' || s[strlen(s) - 1] == '.')
+        return false;
+    double v = strtod(s, NULL);
+    if (v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int rule_fault(gar_error *err, const char *text, const char *why)
+{
+    char argument[GAR_ERROR_ARG_BYTES], fault[GAR_ERROR_ARG_BYTES];
+    snprintf(argument, sizeof argument, "'%.200s'", text);
+    snprintf(fault, sizeof fault, "%.300s (rules: " GAR_REPORT_RULE_GRAMMAR ")", why);
+    return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "--rule", argument, fault);
+}
+
+int gar_report_rule_parse(const char *text, gar_report_rule *out, gar_error *err)
+{
+    gar_report_rule r = gar_report_rule_default();
+    if (strcmp(text, "p99") == 0 || strcmp(text, "busy") == 0) {
+        r.kind = text[0] == 'p' ? GAR_RULE_P99 : GAR_RULE_BUSY;
+        *out = r;
+        return 0;
+    }
+    static const char head[] = "busy-within";
+    if (strncmp(text, head, sizeof head - 1) != 0 ||
+        (text[sizeof head - 1] != '\0' && text[sizeof head - 1] != ':'))
+        return rule_fault(err, text, "is no rule");
+    const char *p = text[sizeof head - 1] == ':' ? text + sizeof head : NULL;
+    bool have_pct = false, have_us = false;
+    if (p != NULL && *p == '\0')
+        return rule_fault(err, text, "has nothing after ':'");
+    while (p != NULL) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma != NULL ? (size_t)(comma - p) : strlen(p);
+        char item[64];
+        if (n == 0 || n >= sizeof item)
+            return rule_fault(err, text, "has an empty or overlong KEY=VALUE");
+        memcpy(item, p, n);
+        item[n] = '\0';
+        bool pct = strncmp(item, "pct=", 4) == 0, us = strncmp(item, "us=", 3) == 0;
+        if (!pct && !us)
+            return rule_fault(err, text, "takes only pct=P and us=U");
+        if ((pct && have_pct) || (us && have_us))
+            return rule_fault(err, text, pct ? "gives pct twice" : "gives us twice");
+        if (pct && !rule_number(item + 4, 1000, &r.pct))
+            return rule_fault(err, text, "has a pct that is not a plain decimal 0..1000");
+        if (us && !rule_number(item + 3, 1e7, &r.us))
+            return rule_fault(err, text, "has a us that is not a plain decimal 0..10000000");
+        have_pct |= pct;
+        have_us |= us;
+        p = comma != NULL ? comma + 1 : NULL;
+    }
+    *out = r;
+    return 0;
+}
+
+void gar_report_rule_text(const gar_report_rule *rule, char *out, size_t size)
+{
+    if (rule->kind == GAR_RULE_P99)
+        snprintf(out, size, "p99");
+    else if (rule->kind == GAR_RULE_BUSY)
+        snprintf(out, size, "busy");
+    else
+        snprintf(out, size, "busy-within:pct=%g,us=%g", rule->pct, rule->us);
+}
+
+void gar_report_rule_words(const gar_report_rule *rule, char *out, size_t size)
+{
+    if (rule->kind == GAR_RULE_P99)
+        snprintf(out, size, "the arm with the lowest p99 overshoot wins (ties: the lower busy "
+                            "CPU)");
+    else if (rule->kind == GAR_RULE_BUSY)
+        snprintf(out, size, "the arm with the lowest busy CPU fraction wins (ties: the lower "
+                            "p99 overshoot)");
+    else
+        snprintf(out, size,
+                 "the arms whose p99 overshoot is within max(%g %%, %g µs) of the lowest are "
+                 "eligible, and the eligible arm with the lowest busy CPU fraction wins",
+                 rule->pct, rule->us);
+}
+
+bool gar_report_eligible(const gar_arm_summary *a, double best_p99_ns,
+                         const gar_report_rule *rule)
+{
+    if (!gar_report_complete(a))
+        return false;
+    if (rule->kind != GAR_RULE_BUSY_WITHIN)
+        return true;
+    double slack = best_p99_ns * rule->pct / 100.0;
+    if (slack < rule->us * 1000.0)
+        slack = rule->us * 1000.0;
+    return a->p99_ns <= best_p99_ns + slack;
 }
 
 /* A table row with what it is ranked by, so qsort needs no context. */
@@ -49,19 +149,22 @@ static int by_rank(const void *a, const void *b)
 /* Orders rows[0 .. count-1] for the table; without memory, leaves them in
  * plan order (standing still set). */
 static void order_rows(const gar_arm_summary *arms, size_t count, const gar_report_winner *w,
-                       gar_report_row *rows)
+                       const gar_report_rule *rule, gar_report_row *rows)
 {
     ranked *order = malloc(count > 0 ? count * sizeof *order : 1);
     for (size_t i = 0; i < count; i++) {
         const gar_arm_summary *a = &arms[i];
         gar_report_row r = { a, !gar_report_complete(a)                  ? GAR_REPORT_FAILED
                                 : is_oracle(a)                           ? GAR_REPORT_BOUND
-                                : gar_report_eligible(a, w->best_p99_ns) ? GAR_REPORT_ELIGIBLE
-                                                                         : GAR_REPORT_OUTSIDE };
+                                : gar_report_eligible(a, w->best_p99_ns, rule)
+                                    ? GAR_REPORT_ELIGIBLE
+                                    : GAR_REPORT_OUTSIDE };
         rows[i] = r;
         if (order != NULL) {
             order[i].row = r;
-            order[i].key = r.standing == GAR_REPORT_ELIGIBLE ? a->busy_frac : a->p99_ns;
+            order[i].key = r.standing == GAR_REPORT_ELIGIBLE && rule->kind != GAR_RULE_P99
+                               ? a->busy_frac
+                               : a->p99_ns;
         }
     }
     if (order == NULL)
@@ -72,8 +175,20 @@ static void order_rows(const gar_arm_summary *arms, size_t count, const gar_repo
     free(order);
 }
 
+/* Whether `a` beats the winner so far under the rule (a strict compare:
+ * arms come in plan order, so a tie keeps the earlier plan). */
+static bool beats(const gar_arm_summary *a, const gar_arm_summary *w, const gar_report_rule *rule)
+{
+    if (w == NULL)
+        return true;
+    if (rule->kind == GAR_RULE_P99)
+        return a->p99_ns < w->p99_ns || (a->p99_ns == w->p99_ns && a->busy_frac < w->busy_frac);
+    return a->busy_frac < w->busy_frac ||
+           (a->busy_frac == w->busy_frac && a->p99_ns < w->p99_ns);
+}
+
 gar_report_winner gar_report_rank(const gar_arm_summary *arms, size_t count,
-                                  gar_report_row *rows)
+                                  const gar_report_rule *rule, gar_report_row *rows)
 {
     gar_report_winner w = { NULL, NULL, NULL, 0, false, false };
     bool any = false;
@@ -96,22 +211,20 @@ gar_report_winner gar_report_rank(const gar_arm_summary *arms, size_t count,
     }
     for (size_t i = 0; any && i < count; i++) {
         const gar_arm_summary *a = &arms[i];
-        if (is_oracle(a) || !gar_report_eligible(a, w.best_p99_ns))
+        if (is_oracle(a) || !gar_report_eligible(a, w.best_p99_ns, rule))
             continue;
-        /* Arms come in plan order, so a strict compare keeps the earlier plan
-         * on a tie. */
-        if (w.winner == NULL || a->busy_frac < w.winner->busy_frac ||
-            (a->busy_frac == w.winner->busy_frac && a->p99_ns < w.winner->p99_ns))
+        if (beats(a, w.winner, rule))
             w.winner = a;
     }
     if (rows != NULL)
-        order_rows(arms, count, &w, rows);
+        order_rows(arms, count, &w, rule, rows);
     return w;
 }
 
-gar_report_winner gar_report_pick(const gar_arm_summary *arms, size_t count)
+gar_report_winner gar_report_pick(const gar_arm_summary *arms, size_t count,
+                                  const gar_report_rule *rule)
 {
-    return gar_report_rank(arms, count, NULL);
+    return gar_report_rank(arms, count, rule, NULL);
 }
 
 /* ---- HTML --------------------------------------------------------------- */
@@ -208,7 +321,7 @@ static void summary_line(FILE *out, const gar_arm_summary *g, const char *name,
 
 /* The table of one group, its rows in gar_report_rank's order. */
 static void write_table(FILE *f, const gar_report_row *rows, size_t count,
-                        const gar_report_winner *w)
+                        const gar_report_winner *w, const gar_report_rule *rule)
 {
     fprintf(f, "<table>\n<tr><th>#</th><th>plan / estimator</th><th>p99 overshoot</th>"
                "<th>p50</th><th>max</th><th>busy CPU</th><th>runs</th><th></th></tr>\n");
@@ -224,8 +337,10 @@ static void write_table(FILE *f, const gar_report_row *rows, size_t count,
         const char *note = a == w->winner                               ? "winner"
                            : failed                                     ? "failed: not ranked"
                            : is_oracle(a)                               ? "bound (oracle)"
-                           : rows[i].standing == GAR_REPORT_ELIGIBLE ? "within 10 %"
-                                                                        : "";
+                           : rows[i].standing == GAR_REPORT_ELIGIBLE &&
+                                   rule->kind == GAR_RULE_BUSY_WITHIN
+                               ? "eligible (near the best p99)"
+                               : "";
         /* A failed arm has no place in the ranking, so no number. */
         char rank[24] = "";
         if (!failed)
@@ -331,8 +446,12 @@ static int meta_line(gar_store *store, FILE *f, FILE *summary, gar_error *err)
     return 0;
 }
 
-int gar_report_write(gar_store *store, const char *dir, FILE *summary_out, gar_error *err)
+int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *rule,
+                     FILE *summary_out, gar_error *err)
 {
+    char rule_text[96], rule_words[400];
+    gar_report_rule_text(rule, rule_text, sizeof rule_text);
+    gar_report_rule_words(rule, rule_words, sizeof rule_words);
     int rc = gar_plot_check_gnuplot(err);
     if (rc < 0)
         return rc;
@@ -343,6 +462,8 @@ int gar_report_write(gar_store *store, const char *dir, FILE *summary_out, gar_e
     FILE *summary = NULL;
     if (summary_out != NULL && (summary = open_memstream(&held, &held_len)) == NULL)
         return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
+    if (summary != NULL)
+        fprintf(summary, "rule: %s\n", rule_text);
     gar_arm_list arms = { NULL, 0 };
     gar_plot_files *files = calloc(1, sizeof *files);
     if (files == NULL) {
@@ -366,6 +487,9 @@ int gar_report_write(gar_store *store, const char *dir, FILE *summary_out, gar_e
     if (rc == 0)
         rc = gar_plot_pareto(&arms, dir, files, err);
     size_t pareto_count = files->count;
+    if (rc == 0)
+        rc = gar_plot_params(store, dir, files, err);
+    size_t param_end = files->count;
     /* Each trace's CDFs and one prediction plot. */
     for (size_t i = 0; rc == 0 && i < arms.count; i++) {
         if (i > 0 && strcmp(arms.arm[i - 1].trace, arms.arm[i].trace) == 0)
@@ -395,12 +519,14 @@ int gar_report_write(gar_store *store, const char *dir, FILE *summary_out, gar_e
     }
     if (rc == 0) {
         fprintf(f,
-                "<p><b>Ranking rule.</b> Per trace, host and mode, on the means over seeds: "
-                "take the lowest p99 overshoot of any arm (the oracle excepted: it knows each "
-                "residual in advance, so it is shown as a bound); the arms within 10 %% of it "
-                "are eligible; the <b>winner</b> is the eligible arm with the lowest busy CPU "
-                "fraction (busy time over waiting time). The table lists the eligible arms by "
-                "busy CPU, then the rest by p99. CPU saved is against <code>poll</code>, "
+                "<p><b>Ranking rule</b> <code>--rule %s</code> (choose another with "
+                "<code>gar report --rule</code>: " GAR_REPORT_RULE_GRAMMAR "). Per trace, host "
+                "and mode, on the means over seeds: %s. The oracle is never ranked: it knows "
+                "each residual in advance, so it is shown as a bound. Busy CPU is busy time "
+                "over waiting time. The table lists the eligible arms by what the rule ranks "
+                "by, then the rest by p99. CPU saved is against <code>poll</code>, ",
+                rule_text, rule_words);
+        fprintf(f,
                 "latency saved against <code>block</code>. An arm with any failed run (a seed "
                 "whose replay returned an error) is shown as failed, with its count of failed "
                 "seeds, and is not ranked: its mean over the seeds that succeeded would not be "
@@ -412,6 +538,16 @@ int gar_report_write(gar_store *store, const char *dir, FILE *summary_out, gar_e
                 "(see gar/plan.h): on a host without a user-mode word wait, flag runs as poll, keeping "
                 "its predict, and the table says so.</p>\n<h2>Busy CPU against p99 overshoot</h2>\n");
         for (size_t p = 0; p < pareto_count; p++)
+            write_image(f, &files->file[p]);
+        if (param_end > pareto_count)
+            fprintf(f, "<h2>Against the swept parameters</h2>\n<p>For each parameter a "
+                       "spec swept with a range or list (<code>{lo..hi..step}</code>, "
+                       "<code>{a,b}</code>; data/sweeps/README.md): p99 overshoot and busy "
+                       "CPU against its value, one line per plan family / estimator, each "
+                       "point the mean over the runs with that value (seeds, traces and the "
+                       "other swept values). A what-if host's factor is named "
+                       "<code>KEY*</code>.</p>\n");
+        for (size_t p = pareto_count; p < param_end; p++)
             write_image(f, &files->file[p]);
     }
     for (size_t i = 0; rc == 0 && i < arms.count;) {
@@ -430,7 +566,7 @@ int gar_report_write(gar_store *store, const char *dir, FILE *summary_out, gar_e
             rc = gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
             break;
         }
-        gar_report_winner w = gar_report_rank(g, n, rows);
+        gar_report_winner w = gar_report_rank(g, n, rule, rows);
         fprintf(f, "<h3>Host ");
         html_text(f, g->host_short);
         fprintf(f, ", %s loop</h3>\n", g->mode);
@@ -453,9 +589,9 @@ int gar_report_write(gar_store *store, const char *dir, FILE *summary_out, gar_e
             fprintf(f, "<p>%zu arm%s had a failed run: shown last with the count of failed "
                        "seeds, not ranked.</p>\n",
                     failed_arms, failed_arms == 1 ? "" : "s");
-        write_table(f, rows, n, &w);
+        write_table(f, rows, n, &w, rule);
         free(rows);
-        for (size_t p = pareto_count; p < files->count; p++)
+        for (size_t p = param_end; p < files->count; p++)
             if (strcmp(files->file[p].trace, g->trace) == 0 &&
                 strcmp(files->file[p].host, g->host) == 0 &&
                 strncmp(files->file[p].png, "cdf-", 4) == 0 &&
@@ -464,7 +600,7 @@ int gar_report_write(gar_store *store, const char *dir, FILE *summary_out, gar_e
         i += n;
         bool last_of_trace = i == arms.count || strcmp(arms.arm[i].trace, g->trace) != 0;
         if (last_of_trace)
-            for (size_t p = pareto_count; p < files->count; p++)
+            for (size_t p = param_end; p < files->count; p++)
                 if (strcmp(files->file[p].trace, g->trace) == 0 &&
                     strncmp(files->file[p].png, "prediction-", 11) == 0)
                     write_image(f, &files->file[p]);

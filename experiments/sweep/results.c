@@ -34,24 +34,34 @@ void gar_results_short_name(const char *name, char *out, size_t size)
         return;
     const char *start = name;
     size_t len = strlen(name);
+    const char *terms = ""; /* a what-if host's "@TERMS", kept after the stem */
     if (strncmp(name, "gen:", 4) != 0) {
         const char *slash = strrchr(name, '/');
         if (slash != NULL)
             start = slash + 1;
-        len = strlen(start);
-        const char *dot = strrchr(start, '.');
+        const char *at = strchr(start, '@');
+        if (at != NULL)
+            terms = at;
+        len = at != NULL ? (size_t)(at - start) : strlen(start);
+        const char *dot = NULL;
+        for (size_t i = 0; i < len; i++)
+            if (start[i] == '.')
+                dot = start + i;
         if (dot != NULL && dot != start)
             len = (size_t)(dot - start);
     }
-    if (len >= size)
-        len = size - 1;
-    for (size_t i = 0; i < len; i++) {
-        char c = start[i];
-        bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '.' || c == '_' || c == '+' || c == '-';
-        out[i] = keep ? c : '_';
+    size_t n = 0;
+    for (int part = 0; part < 2; part++) {
+        const char *from = part == 0 ? start : terms;
+        size_t count = part == 0 ? len : strlen(terms);
+        for (size_t i = 0; i < count && n + 1 < size; i++) {
+            char c = from[i];
+            bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '+' || c == '-';
+            out[n++] = keep ? c : '_';
+        }
     }
-    out[len] = '\0';
+    out[n] = '\0';
 }
 
 /* ---- plans and estimators in a fixed order ------------------------------ */

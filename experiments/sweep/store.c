@@ -20,6 +20,7 @@ struct gar_store {
     sqlite3_stmt *has;
     sqlite3_stmt *insert;
     sqlite3_stmt *insert_stream;
+    sqlite3_stmt *insert_param;
     char *path;
     dev_t dev; /* the file's identity, to refuse merging it into itself */
     ino_t ino;
@@ -88,6 +89,17 @@ static const char *const schema_tables[] = {
     "  gar_version TEXT NOT NULL,      -- the gar that ran it (version 2 on)\n"
     "  source_commit TEXT NOT NULL,    -- and the source it was built from\n"
     "  UNIQUE (trace, plan, estimator, host, mode, seed))",
+
+    /* Each run's swept parameters (version 3 on): a spec's brace groups. */
+    "CREATE TABLE run_params (\n"
+    "  trace TEXT NOT NULL, plan TEXT NOT NULL, estimator TEXT NOT NULL,\n"
+    "  host TEXT NOT NULL, mode TEXT NOT NULL, seed INTEGER NOT NULL, -- the run's key\n"
+    "  name TEXT NOT NULL,   -- margin_us, block_wake_ns* (a what-if factor), plan, ...\n"
+    "  value TEXT NOT NULL,  -- as the range expanded it\n"
+    "  number REAL,          -- the value as a number; NULL when it is none\n"
+    "  PRIMARY KEY (trace, plan, estimator, host, mode, seed, name),\n"
+    "  FOREIGN KEY (trace, plan, estimator, host, mode, seed)\n"
+    "    REFERENCES runs (trace, plan, estimator, host, mode, seed))",
 
     /* gar verify --sweep: each arm of a spec run for real on the machine and
      * in the simulator with that machine's profile (experiments/verify/verifications.h). */
@@ -168,6 +180,7 @@ void gar_store_close(gar_store *store)
     sqlite3_finalize(store->has);
     sqlite3_finalize(store->insert);
     sqlite3_finalize(store->insert_stream);
+    sqlite3_finalize(store->insert_param);
     sqlite3_close(store->db);
     free(store->path);
     free(store);
@@ -228,9 +241,9 @@ static int check_version(sqlite3 *db, const char *schema, const char *path, cons
                      ? " (an older database is not converted: it does not record which gar "
                        "made each run; sweep again into a new file with this gar, or read "
                        "it with the gar that made it)"
-                     : " (an older database is not converted: it has no per-stream counts; "
-                       "sweep again into a new file with this gar, or read it with the gar "
-                       "that made it)");
+                     : " (an older database is not converted: it has no per-stream counts "
+                       "and does not record each run's swept parameters; sweep again into a "
+                       "new file with this gar, or read it with the gar that made it)");
         return gar_error_set(err, GAR_E_IO, 3, path, doing, why);
     }
     return 0;
@@ -438,6 +451,11 @@ static int prepare_statements(gar_store *s, gar_error *err)
                            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                            -1, &s->insert_stream, NULL) != SQLITE_OK)
         return db_fault(err, s->path, "prepare the streams insert", s->db);
+    if (sqlite3_prepare_v2(s->db,
+                           "INSERT OR IGNORE INTO run_params (trace, plan, estimator, host, mode, "
+                           "seed, name, value, number) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                           -1, &s->insert_param, NULL) != SQLITE_OK)
+        return db_fault(err, s->path, "prepare the parameter insert", s->db);
     return 0;
 }
 
@@ -584,7 +602,78 @@ static int insert_streams(gar_store *s, const gar_store_run *r, gar_error *err)
     return 0;
 }
 
+/* The value as a number when the whole text is one. */
+static bool as_number(const char *text, double *out)
+{
+    if (text[0] == '\0' || strspn(text, "0123456789.-+eE") != strlen(text))
+        return false;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno != 0 || v != v)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* The run_params rows of run `r`, inside the caller's transaction. */
+static int insert_params(gar_store *s, const gar_store_run *r, gar_error *err)
+{
+    sqlite3_stmt *st = s->insert_param;
+    for (size_t i = 0; i < r->param_count; i++) {
+        sqlite3_clear_bindings(st);
+        bind_key(st, r);
+        sqlite3_bind_text(st, 7, r->params[i].name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 8, r->params[i].value, -1, SQLITE_STATIC);
+        double number;
+        if (as_number(r->params[i].value, &number))
+            sqlite3_bind_double(st, 9, number);
+        int rc = sqlite3_step(st);
+        sqlite3_reset(st);
+        if (rc != SQLITE_DONE)
+            return db_fault(err, s->path, "store a run's parameters in", s->db);
+    }
+    return 0;
+}
+
+static int insert_run(gar_store *s, const gar_store_run *r, gar_error *err);
+
+int gar_store_add_params(gar_store *s, const gar_store_run *const *runs, size_t count,
+                         gar_error *err)
+{
+    int rc = exec(s, "BEGIN IMMEDIATE", "begin storing run parameters in", err);
+    for (size_t i = 0; rc == 0 && i < count; i++)
+        rc = insert_params(s, runs[i], err);
+    if (rc == 0)
+        rc = exec(s, "COMMIT", "commit run parameters to", err);
+    if (rc < 0)
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
+}
+
 int gar_store_insert(gar_store *s, const gar_store_run *r, gar_error *err)
+{
+    /* The run, its streams and its parameters land together or not at all. */
+    if (exec(s, "BEGIN IMMEDIATE", "begin storing a run in", err) < 0)
+        return -GAR_E_IO;
+    int added = insert_run(s, r, err);
+    int rc = added;
+    if (added == 1 && r->failure == NULL && r->streams != NULL)
+        rc = insert_streams(s, r, err);
+    if (added == 1 && rc >= 0)
+        rc = insert_params(s, r, err);
+    if (rc >= 0)
+        rc = exec(s, "COMMIT", "commit a run to", err);
+    if (rc < 0) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return rc;
+    }
+    return added;
+}
+
+/* The runs row of `r`, inside the caller's transaction.  Returns 1 when
+ * inserted, 0 when its key was already there, or -GAR_E_IO. */
+static int insert_run(gar_store *s, const gar_store_run *r, gar_error *err)
 {
     sqlite3_stmt *st = s->insert;
     sqlite3_clear_bindings(st); /* a failed run leaves the metrics NULL */
@@ -629,27 +718,11 @@ int gar_store_insert(gar_store *s, const gar_store_run *r, gar_error *err)
     }
     sqlite3_bind_text(st, VERSION_PARAMETER, GAR_VERSION, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, VERSION_PARAMETER + 1, GAR_SOURCE_COMMIT, -1, SQLITE_STATIC);
-    /* The run and its streams land together or not at all. */
-    if (exec(s, "BEGIN IMMEDIATE", "begin storing a run in", err) < 0)
-        return -GAR_E_IO;
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
-    if (rc != SQLITE_DONE) {
-        rc = db_fault(err, s->path, "store a run in", s->db);
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-        return rc;
-    }
-    int inserted = sqlite3_changes(s->db) == 1 ? 1 : 0;
-    if (inserted && r->failure == NULL && r->streams != NULL &&
-        (rc = insert_streams(s, r, err)) < 0) {
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-        return rc;
-    }
-    if (exec(s, "COMMIT", "commit a run to", err) < 0) {
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-        return -GAR_E_IO;
-    }
-    return inserted;
+    if (rc != SQLITE_DONE)
+        return db_fault(err, s->path, "store a run in", s->db);
+    return sqlite3_changes(s->db) == 1 ? 1 : 0;
 }
 
 /* ---- merge -------------------------------------------------------------- */
@@ -770,6 +843,14 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
     if (rc == 0)
         rc = exec(s, "INSERT OR IGNORE INTO main.run_streams SELECT * FROM src.run_streams",
                   "merge the run streams into", err);
+    /* A run's parameters follow from its key and spec: a key both files
+     * hold has the same ones, so those already present are kept. */
+    if (rc == 0)
+        rc = exec(s,
+                  "INSERT OR IGNORE INTO main.run_params (trace, plan, estimator, host, mode, "
+                  "seed, name, value, number) SELECT trace, plan, estimator, host, mode, seed, "
+                  "name, value, number FROM src.run_params",
+                  "merge the run parameters into", err);
     if (rc == 0)
         rc = exec(s, "COMMIT", "commit the merge into", err);
     else

@@ -12,9 +12,13 @@
  *   run_streams  one row per stream of each 'ok' run, under the run's key:
  *           the stream id as the trace names it, its waits, overshoot
  *           quantiles and busy time (none for a failed run)
+ *   run_params  one row per run and swept parameter (a brace group of the
+ *           spec, sweep_spec.h): the run's key, the name, the value as text
+ *           and as a number (NULL when it is none)
  *
- * The file is in WAL mode with synchronous=NORMAL: every run (its runs row
- * and its run_streams rows) is its own transaction, so a process killed at any moment (kill -9 included)
+ * The file is in WAL mode with synchronous=NORMAL: every run (its runs row,
+ * its run_streams and run_params rows) is its own transaction, so a process
+ * killed at any moment (kill -9 included)
  * leaves each run either whole or absent, and a commit is never lost to a
  * process crash (only a power cut can drop the last few, which a resumed
  * sweep then runs again).  Inserting a key already present does nothing, so
@@ -35,8 +39,9 @@
 #include "replay.h"
 #include "sweep_spec.h"
 
-/* Version 2 added the gar version and source commit of every run; version
- * 3 the run_streams table. */
+/* Version 2 added the gar version and source commit of every run; version 3
+ * the run_streams table (each run's streams) and the run_params table (each
+ * run's swept parameters). */
 #define GAR_STORE_SCHEMA_VERSION 3
 
 typedef struct gar_store gar_store;
@@ -87,15 +92,23 @@ typedef struct gar_store_run {
     const gar_replay_metrics *metrics; /* the metrics when it succeeded */
     const gar_replay_streams *streams; /* and its streams' (NULL: none stored) */
     uint64_t run_ns;        /* wall time the replay took */
+    const gar_sweep_param *params; /* the run's swept parameters (names unique) */
+    size_t param_count;
 } gar_store_run;
 
 /* Whether the run's key is already stored.  Returns 1, 0, or -GAR_E_IO. */
 int gar_store_has(gar_store *store, const gar_store_run *key, gar_error *err);
 
-/* Stores one run, its streams' rows with it, as its own transaction.
- * Returns 1 when inserted, 0 when its key was already there (nothing
- * changed), or -GAR_E_IO (nothing stored). */
+/* Stores one run, its streams' rows and its parameters with it, as its own
+ * transaction.  Returns 1 when inserted, 0 when its key was already there
+ * (nothing changed), or -GAR_E_IO (nothing stored). */
 int gar_store_insert(gar_store *store, const gar_store_run *run, gar_error *err);
+
+/* Adds the parameters of runs already stored (a run another spec stored,
+ * where this one sweeps its plan): those a run lacks, in one transaction;
+ * a name it has keeps its value.  Returns 0 or -GAR_E_IO (none added). */
+int gar_store_add_params(gar_store *store, const gar_store_run *const *runs, size_t count,
+                         gar_error *err);
 
 /* How many stored runs another build of gar made (another gar_version or
  * source_commit than this one's).  Returns 0 with `*runs`, or -GAR_E_IO. */

@@ -96,6 +96,27 @@ static gar_store_run key_of(const gar_sweep_spec *spec, uint64_t index)
     return key;
 }
 
+/* Runs already stored whose parameters are still to be added. */
+#define PRESENT_BATCH 256
+typedef struct present_entry {
+    gar_store_run run;
+    gar_sweep_param params[4 * GAR_SWEEP_PARAMS_MAX];
+} present_entry;
+typedef struct present_batch {
+    present_entry entry[PRESENT_BATCH];
+    const gar_store_run *runs[PRESENT_BATCH];
+    size_t count;
+} present_batch;
+
+static int flush_present(gar_store *store, present_batch *b, gar_error *err)
+{
+    for (size_t i = 0; i < b->count; i++)
+        b->runs[i] = &b->entry[i].run;
+    int rc = b->count > 0 ? gar_store_add_params(store, b->runs, b->count, err) : 0;
+    b->count = 0;
+    return rc;
+}
+
 /* The shard's runs that the store lacks, in the canonical order. */
 static int list_pending(const gar_sweep_spec *spec, gar_store *store,
                         const gar_sweep_options *o, uint64_t **pending, gar_sweep_stats *stats,
@@ -107,21 +128,43 @@ static int list_pending(const gar_sweep_spec *spec, gar_store *store,
                              "exhausted");
     uint64_t n = 0;
     double t0 = gar_progress_now();
-    for (uint64_t i = 0; i < spec->runs; i++) {
+    /* A run already stored (by another spec that wrote this plan out, say)
+     * still gets this spec's parameters: in batches, a transaction each. */
+    present_batch *batch = spec->swept_count > 0 ? calloc(1, sizeof *batch) : NULL;
+    if (spec->swept_count > 0 && batch == NULL) {
+        free(list);
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the sweep's run list",
+                             "exhausted");
+    }
+    int rc = 0;
+    for (uint64_t i = 0; rc == 0 && i < spec->runs; i++) {
         gar_sweep_run run = gar_sweep_run_at(spec, i);
         if (gar_sweep_run_key_hash(spec, &run) % o->shards != o->shard)
             continue;
         stats->in_shard++;
         gar_store_run key = key_of(spec, i);
-        int rc = gar_store_has(store, &key, err);
-        if (rc < 0) {
-            free(list);
-            return rc;
-        }
-        if (rc == 1)
+        rc = gar_store_has(store, &key, err);
+        if (rc == 1) {
             stats->present++;
-        else
+            rc = 0;
+            if (batch != NULL) {
+                present_entry *e = &batch->entry[batch->count];
+                e->run = key;
+                e->run.params = e->params;
+                e->run.param_count = gar_sweep_run_params(spec, &run, e->params);
+                if (e->run.param_count > 0 && ++batch->count == PRESENT_BATCH)
+                    rc = flush_present(store, batch, err);
+            }
+        } else if (rc == 0) {
             list[n++] = i;
+        }
+    }
+    if (rc == 0 && batch != NULL)
+        rc = flush_present(store, batch, err);
+    free(batch);
+    if (rc < 0) {
+        free(list);
+        return rc;
     }
     stats->store_s += gar_progress_now() - t0;
     *pending = list;
@@ -132,6 +175,10 @@ static int store_result(const gar_sweep_spec *spec, gar_store *store, const resu
                         gar_sweep_stats *stats, gar_error *err)
 {
     gar_store_run row = key_of(spec, r->index);
+    gar_sweep_param params[4 * GAR_SWEEP_PARAMS_MAX];
+    gar_sweep_run run = gar_sweep_run_at(spec, r->index);
+    row.params = params;
+    row.param_count = gar_sweep_run_params(spec, &run, params);
     row.plan_ran = r->plan_ran;
     row.failure = r->rc < 0 ? &r->err : NULL;
     row.metrics = &r->metrics;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "host_whatif.h"
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -162,6 +163,24 @@ uint64_t gar_sweep_host_hash(const gar_host_profile *p)
     return h;
 }
 
+/* ---- parameters --------------------------------------------------------- */
+
+size_t gar_sweep_run_params(const gar_sweep_spec *spec, const gar_sweep_run *run,
+                            gar_sweep_param *out)
+{
+    const gar_sweep_params *sets[4] = {
+        &spec->traces[run->trace].params,
+        &spec->plans[run->plan].params,
+        run->estimator == GAR_SWEEP_NO_ESTIMATOR ? NULL : &spec->estimators[run->estimator].params,
+        &spec->hosts[run->host].params,
+    };
+    size_t n = 0;
+    for (size_t s = 0; s < 4; s++)
+        for (unsigned i = 0; sets[s] != NULL && i < sets[s]->count; i++)
+            out[n++] = sets[s]->param[i];
+    return n;
+}
+
 /* ---- traces ------------------------------------------------------------- */
 
 void gar_sweep_trace_free(gar_sweep_trace *t)
@@ -275,11 +294,18 @@ static void host_free(gar_sweep_host *h)
     memset(h, 0, sizeof *h);
 }
 
-static int host_load(const char *text, const char *base_dir, gar_sweep_host *out, gar_error *err)
+/* `text` is FILE or FILE@TERMS (the '@' after the last '/'). */
+static int host_load(const char *text, const char *base_dir, const char *file, unsigned line,
+                     gar_sweep_host *out, gar_error *err)
 {
     gar_sweep_host h;
     memset(&h, 0, sizeof h);
-    char *path = joined_path(base_dir, text);
+    const char *slash = strrchr(text, '/');
+    const char *at = strchr(slash != NULL ? slash : text, '@');
+    size_t file_len = at != NULL ? (size_t)(at - text) : strlen(text);
+    char *file_text = copy_text(text, file_len);
+    char *path = file_text != NULL ? joined_path(base_dir, file_text) : NULL;
+    gar_free(file_text);
     h.name = copy_text(text, strlen(text));
     int rc = path == NULL || h.name == NULL ? out_of_memory(err) : 0;
     size_t len = 0;
@@ -291,6 +317,37 @@ static int host_load(const char *text, const char *base_dir, gar_sweep_host *out
         h.source = realpath(path, NULL);
         if (h.source == NULL)
             rc = gar_error_set(err, GAR_E_IO, 3, path, "resolve", strerror(errno));
+    }
+    if (rc == 0 && at != NULL) {
+        /* A what-if: the changed profile, written out, is what the database
+         * keeps, so a re-run from it replays this very host. */
+        rc = gar_host_whatif_apply(&h.profile, at + 1, file, line, err);
+        if (rc < 0 && err != NULL && err->argc == 3) {
+            char fault[GAR_ERROR_ARG_BYTES];
+            snprintf(fault, sizeof fault, "host '%.150s': %.340s", text, err->argv[2]);
+            snprintf(err->argv[2], GAR_ERROR_ARG_BYTES, "%s", fault);
+        }
+        char *source = NULL, *changed = NULL;
+        if (rc == 0) {
+            size_t n = strlen(h.source) + strlen(at) + 1;
+            source = gar_malloc(n);
+            char comment[GAR_SWEEP_FILE_MAX < 4096 ? GAR_SWEEP_FILE_MAX : 4096];
+            snprintf(comment, sizeof comment, "what-if: %s with %s", h.source, at + 1);
+            changed = gar_host_profile_text(&h.profile, comment);
+            if (source == NULL || changed == NULL) {
+                gar_free(source);
+                gar_free(changed);
+                rc = out_of_memory(err);
+            } else {
+                snprintf(source, n, "%s%s", h.source, at);
+            }
+        }
+        if (rc == 0) {
+            gar_free(h.source);
+            gar_free(h.text);
+            h.source = source;
+            h.text = changed;
+        }
     }
     gar_free(path);
     if (rc < 0) {
@@ -318,6 +375,7 @@ void gar_sweep_spec_free(gar_sweep_spec *spec)
     gar_free(spec->hosts);
     gar_free(spec->seeds);
     gar_free(spec->arms);
+    gar_free(spec->swept);
     gar_free(spec->path);
     memset(spec, 0, sizeof *spec);
 }
@@ -340,6 +398,9 @@ typedef struct parse_state {
     gar_sweep_spec *spec;
     gar_error *err;
     unsigned first_line[6]; /* per axis, the line that first gave it; 0: none */
+    const gar_sweep_params *params; /* the value being added's swept parameters */
+    bool counting;      /* the first pass: count each axis's values, add none */
+    uint64_t counts[6]; /* per axis, values counted (saturating) */
 } parse_state;
 
 enum { AXIS_TRACE, AXIS_PLAN, AXIS_ESTIMATOR, AXIS_HOST, AXIS_MODE, AXIS_SEED };
@@ -362,6 +423,7 @@ static int add_trace(parse_state *s, const char *value)
     if (rc < 0)
         return located(s->err, rc, s->file, s->line);
     t.line = s->line;
+    t.params = *s->params;
     for (size_t i = 0; i < spec->trace_count; i++)
         if (strcmp(spec->traces[i].hash, t.hash) == 0) {
             unsigned other = spec->traces[i].line;
@@ -382,6 +444,7 @@ static int add_plan(parse_state *s, const char *value, bool bands)
     gar_sweep_plan p;
     memset(&p, 0, sizeof p);
     p.line = s->line;
+    p.params = *s->params;
     int rc;
     if (bands) {
         rc = gar_bands_parse(value, &p.bands, s->err);
@@ -407,6 +470,7 @@ static int add_estimator(parse_state *s, const char *value)
     gar_sweep_estimator e;
     memset(&e, 0, sizeof e);
     e.line = s->line;
+    e.params = *s->params;
     int rc = gar_estimator_spec_parse(value, &e.spec, s->err);
     if (rc < 0)
         return located(s->err, rc, s->file, s->line);
@@ -424,10 +488,14 @@ static int add_host(parse_state *s, const char *value)
 {
     gar_sweep_spec *spec = s->spec;
     gar_sweep_host h;
-    int rc = host_load(value, s->base_dir, &h, s->err);
+    int rc = host_load(value, s->base_dir, s->file, s->line, &h, s->err);
     if (rc < 0)
-        return located(s->err, rc, s->file, s->line);
+        return rc == -GAR_E_INVALID_HOST_PROFILE && strchr(value, '@') != NULL &&
+                       s->err != NULL && strstr(s->err->argv[2], "what-if") != NULL
+                   ? rc /* a what-if refusal names the spec's place already */
+                   : located(s->err, rc, s->file, s->line);
     h.line = s->line;
+    h.params = *s->params;
     for (size_t i = 0; i < spec->host_count; i++)
         if (strcmp(spec->hosts[i].hash, h.hash) == 0) {
             unsigned other = spec->hosts[i].line;
@@ -476,6 +544,55 @@ static int add_seed(parse_state *s, const char *value)
     return 0;
 }
 
+typedef struct add_context {
+    parse_state *s;
+    int axis;
+    bool bands;
+} add_context;
+
+/* One expanded value onto its axis. */
+static int add_value(const char *value, const gar_sweep_params *params, void *context)
+{
+    add_context *c = context;
+    parse_state *s = c->s;
+    s->params = params;
+    switch (c->axis) {
+    case AXIS_TRACE:
+        return add_trace(s, value);
+    case AXIS_PLAN:
+        return add_plan(s, value, c->bands);
+    case AXIS_ESTIMATOR:
+        return add_estimator(s, value);
+    case AXIS_HOST:
+        return add_host(s, value);
+    case AXIS_MODE:
+        return add_mode(s, value);
+    default:
+        return add_seed(s, value);
+    }
+}
+
+/* Notes the brace groups of `value` for --dry-run. */
+static int record_swept(parse_state *s, const char *value, const char *keyword, const char *place)
+{
+    gar_sweep_group groups[GAR_SWEEP_PARAMS_MAX];
+    size_t n = 0;
+    int rc = gar_sweep_groups(value, keyword, place, groups, &n, s->err);
+    if (rc < 0)
+        return rc;
+    gar_sweep_spec *spec = s->spec;
+    for (size_t i = 0; i < n; i++) {
+        if (!grow((void **)&spec->swept, spec->swept_count, sizeof *spec->swept))
+            return out_of_memory(s->err);
+        gar_sweep_axis_param *a = &spec->swept[spec->swept_count++];
+        memcpy(a->name, groups[i].name, sizeof a->name); /* same size, NUL-terminated */
+        a->keyword = keyword;
+        a->line = s->line;
+        a->values = groups[i].values;
+    }
+    return 0;
+}
+
 /* One "KEYWORD VALUE..." line, already split into NUL-terminated words. */
 static int parse_line(parse_state *s, char **word, size_t words)
 {
@@ -489,35 +606,38 @@ static int parse_line(parse_state *s, char **word, size_t words)
         axis = AXIS_PLAN;
         bands = true;
     }
+    /* The counting pass leaves the line's own faults to the second pass,
+     * which meets them in the order they come. */
     if (axis < 0)
-        return spec_fault(s->err, s->file, s->line, keyword,
-                          "is no keyword (trace, plan, bands, estimator, host, mode, seed)");
+        return s->counting ? 0
+                           : spec_fault(s->err, s->file, s->line, keyword,
+                                        "is no keyword (trace, plan, bands, estimator, host, "
+                                        "mode, seed)");
     if (words < 2)
-        return spec_fault(s->err, s->file, s->line, keyword, "has no value");
+        return s->counting ? 0 : spec_fault(s->err, s->file, s->line, keyword, "has no value");
+    keyword = bands ? "bands" : axis_keyword[axis]; /* static: the swept list keeps it */
     if (s->first_line[axis] == 0)
         s->first_line[axis] = s->line;
+    char place[GAR_ERROR_ARG_BYTES];
+    snprintf(place, sizeof place, "%s:%u", s->file, s->line);
     for (size_t i = 1; i < words; i++) {
-        int rc;
-        switch (axis) {
-        case AXIS_TRACE:
-            rc = add_trace(s, word[i]);
-            break;
-        case AXIS_PLAN:
-            rc = add_plan(s, word[i], bands);
-            break;
-        case AXIS_ESTIMATOR:
-            rc = add_estimator(s, word[i]);
-            break;
-        case AXIS_HOST:
-            rc = add_host(s, word[i]);
-            break;
-        case AXIS_MODE:
-            rc = add_mode(s, word[i]);
-            break;
-        default:
-            rc = add_seed(s, word[i]);
-            break;
+        if (s->counting) {
+            uint64_t n = 0;
+            int rc = gar_sweep_expand(word[i], keyword, place, NULL, NULL, &n, s->err);
+            if (rc < 0)
+                return rc;
+            s->counts[axis] = s->counts[axis] > GAR_SWEEP_RUNS_MAX + 1 - n
+                                  ? GAR_SWEEP_RUNS_MAX + 1
+                                  : s->counts[axis] + n;
+            if (n > 1 || strchr(word[i], '{') != NULL) {
+                rc = record_swept(s, word[i], keyword, place);
+                if (rc < 0)
+                    return rc;
+            }
+            continue;
         }
+        add_context c = { s, axis, bands };
+        int rc = gar_sweep_expand(word[i], keyword, place, add_value, &c, NULL, s->err);
         if (rc < 0)
             return rc;
     }
@@ -574,6 +694,32 @@ static int make_arms(gar_sweep_spec *spec, gar_error *err)
     return 0;
 }
 
+/* The axis whose swept parameters a run stores, by keyword; -1 for mode
+ * and seed, whose values are columns of their own. */
+static int stored_axis(const char *keyword)
+{
+    if (strcmp(keyword, "bands") == 0)
+        return AXIS_PLAN;
+    for (int a = AXIS_TRACE; a <= AXIS_HOST; a++)
+        if (strcmp(keyword, axis_keyword[a]) == 0)
+            return a;
+    return -1;
+}
+
+/* More runs than a sweep may have: `runs` is a count past the limit. */
+static int too_many_runs(gar_error *err, const char *file, uint64_t runs)
+{
+    char what[GAR_ERROR_ARG_BYTES], cap[64];
+    if (runs > GAR_SWEEP_RUNS_MAX + 1)
+        snprintf(what, sizeof what, "%s: the sweep's runs (%llu asked)", file,
+                 (unsigned long long)runs);
+    else
+        snprintf(what, sizeof what, "%s: the sweep's runs (more than %llu asked)", file,
+                 (unsigned long long)GAR_SWEEP_RUNS_MAX);
+    snprintf(cap, sizeof cap, "%llu runs", (unsigned long long)GAR_SWEEP_RUNS_MAX);
+    return gar_error_set(err, GAR_E_CAPACITY, 2, what, cap);
+}
+
 static int check_axes(parse_state *s)
 {
     gar_sweep_spec *spec = s->spec;
@@ -583,6 +729,21 @@ static int check_axes(parse_state *s)
         if (length[a] == 0)
             return spec_fault(s->err, s->file, s->line, axis_keyword[a],
                               "is missing: every axis needs at least one value");
+    /* A run stores the parameters of its trace, plan, estimator and host
+     * under their names: one name on two of those axes would be ambiguous. */
+    for (size_t i = 0; i < spec->swept_count; i++)
+        for (size_t j = 0; j < i; j++) {
+            const gar_sweep_axis_param *a = &spec->swept[j], *b = &spec->swept[i];
+            int axis_a = stored_axis(a->keyword), axis_b = stored_axis(b->keyword);
+            if (axis_a < 0 || axis_b < 0 || axis_a == axis_b || strcmp(a->name, b->name) != 0)
+                continue;
+            char fault[GAR_ERROR_ARG_BYTES];
+            snprintf(fault, sizeof fault,
+                     "sweeps parameter '%s', which line %u's %s sweeps too: the runs would "
+                     "store two values under one name",
+                     b->name, a->line, a->keyword);
+            return spec_fault(s->err, s->file, b->line, b->keyword, fault);
+        }
     int rc = make_arms(spec, s->err);
     if (rc < 0)
         return rc;
@@ -595,11 +756,8 @@ static int check_axes(parse_state *s)
         else
             runs *= factors[f];
     }
-    if (runs > GAR_SWEEP_RUNS_MAX) {
-        char cap[64];
-        snprintf(cap, sizeof cap, "%llu runs", (unsigned long long)GAR_SWEEP_RUNS_MAX);
-        return gar_error_set(s->err, GAR_E_CAPACITY, 2, s->file, cap);
-    }
+    if (runs > GAR_SWEEP_RUNS_MAX)
+        return too_many_runs(s->err, s->file, runs);
     spec->runs = runs;
     return 0;
 }
@@ -641,7 +799,7 @@ static int parse_lines(parse_state *s, char *text, size_t len)
     }
     if (!magic_seen)
         return spec_fault(s->err, s->file, 1, "header", "is missing: the file is empty");
-    return check_axes(s);
+    return s->counting ? 0 : check_axes(s);
 }
 
 int gar_sweep_spec_parse(const char *text, size_t len, const char *name, const char *base_dir,
@@ -660,8 +818,29 @@ int gar_sweep_spec_parse(const char *text, size_t len, const char *name, const c
         gar_free(spec.path);
         return out_of_memory(err);
     }
-    parse_state s = { .file = name, .base_dir = base_dir, .spec = &spec, .err = err };
+    /* Two passes: the first counts each axis's values (the ranges
+     * expanded in number only), so a sweep over the limit is refused before
+     * a value is expanded or a trace generated; the second adds them. */
+    parse_state s = {
+        .file = name, .base_dir = base_dir, .spec = &spec, .err = err, .counting = true
+    };
     int rc = parse_lines(&s, copy, len);
+    if (rc == 0) {
+        /* Each plan is at least one arm, so this is the fewest runs. */
+        uint64_t least = 1;
+        for (int a = 0; a <= AXIS_SEED; a++) {
+            uint64_t n = a == AXIS_ESTIMATOR || s.counts[a] == 0 ? 1 : s.counts[a];
+            least = least > (GAR_SWEEP_RUNS_MAX + 1) / n ? GAR_SWEEP_RUNS_MAX + 1 : least * n;
+        }
+        if (least > GAR_SWEEP_RUNS_MAX)
+            rc = too_many_runs(err, name, least);
+    }
+    if (rc == 0) {
+        memcpy(copy, text, len);
+        copy[len] = '\0';
+        s = (parse_state){ .file = name, .base_dir = base_dir, .spec = &spec, .err = err };
+        rc = parse_lines(&s, copy, len);
+    }
     gar_free(copy);
     if (rc < 0) {
         gar_sweep_spec_free(&spec);

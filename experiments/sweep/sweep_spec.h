@@ -11,6 +11,13 @@
  *   mode open
  *   seed 1 2 3
  *
+ * Any value may hold `{a,b}` lists and `{lo..hi..step}` ranges
+ * (sweep_ranges.h), which stand for every combination, and a host may be a
+ * what-if copy of a profile, `FILE@KEY*F,KEY=V` (host_whatif.h).  A spec is
+ * read twice: first counting each axis's values (so a sweep over
+ * GAR_SWEEP_RUNS_MAX is refused before any range is expanded), then adding
+ * them.
+ *
  * Loading it parses every plan and estimator and loads every trace and host
  * profile before anything runs, so a bad spec is refused whole, naming the
  * spec's file and line and the fault.  Relative paths are taken from the
@@ -41,12 +48,21 @@
 #include "content_hash.h"
 #include "host_profile.h"
 #include "replay.h"
+#include "sweep_ranges.h"
 #include "trace.h"
 
 #define GAR_SWEEP_MAGIC "gar-sweep v1"
 #define GAR_SWEEP_FILE_MAX (1u << 20)          /* largest spec file read, bytes */
 #define GAR_SWEEP_RUNS_MAX UINT64_C(100000000) /* largest product of the axes */
 #define GAR_SWEEP_SEED_MAX UINT64_C(9223372036854775807) /* seeds are SQLite integers */
+
+/* A brace group as the spec wrote it, for `gar sweep --dry-run`. */
+typedef struct gar_sweep_axis_param {
+    char name[GAR_SWEEP_PARAM_NAME_BYTES];
+    const char *keyword; /* the line's keyword ("plan", "host", ...) */
+    unsigned line;
+    uint64_t values;
+} gar_sweep_axis_param;
 
 /* A trace and where it came from. */
 typedef struct gar_sweep_trace {
@@ -55,6 +71,7 @@ typedef struct gar_sweep_trace {
     char hash[GAR_HASH_HEX_BYTES]; /* content hash (gar_sweep_trace_hash), hex */
     gar_trace trace;
     unsigned line; /* spec line; 0 when not from a spec */
+    gar_sweep_params params; /* its swept parameters (a gen: call's ranges) */
 } gar_sweep_trace;
 
 /* A plan or bands.  A plan is kept as bands of one band. */
@@ -62,22 +79,29 @@ typedef struct gar_sweep_plan {
     char label[GAR_BANDS_LABEL_BYTES];
     gar_bands bands;
     unsigned line;
+    gar_sweep_params params;
 } gar_sweep_plan;
 
 typedef struct gar_sweep_estimator {
     char label[GAR_ESTIMATOR_LABEL_BYTES];
     gar_estimator_spec spec;
     unsigned line;
+    gar_sweep_params params;
 } gar_sweep_estimator;
 
-/* A host profile, its text kept so a database can carry it. */
+/* A host profile, its text kept so a database can carry it.  A what-if
+ * host, `FILE@TERM,...` (experiments/host_whatif.h), is the file's profile
+ * changed by the terms: its name is the whole value, its text the changed
+ * profile written out (so a re-run from the database replays the same), and
+ * its hash that of the changed profile. */
 typedef struct gar_sweep_host {
-    char *name;   /* as the spec wrote it */
-    char *source; /* the file's absolute path */
-    char *text;   /* the file's contents, NUL-terminated */
+    char *name;   /* as the spec wrote it, what-if terms included */
+    char *source; /* the file's absolute path, then "@TERMS" for a what-if */
+    char *text;   /* the profile's text, NUL-terminated */
     char hash[GAR_HASH_HEX_BYTES]; /* content hash of the parsed profile, hex */
     gar_host_profile profile;
     unsigned line;
+    gar_sweep_params params;
 } gar_sweep_host;
 
 /* An arm: a plan and the estimator that feeds its predict.  A plan without
@@ -114,6 +138,8 @@ typedef struct gar_sweep_spec {
     gar_sweep_arm *arms; /* per plan in order: one arm per estimator, or one */
     size_t arm_count;
     uint64_t runs; /* traces x arms x hosts x modes x seeds, 1 .. GAR_SWEEP_RUNS_MAX */
+    gar_sweep_axis_param *swept; /* every brace group, in spec order */
+    size_t swept_count;
 } gar_sweep_spec;
 
 /* Loads the spec file at `path`: parses it, every plan and estimator in it,
@@ -131,6 +157,12 @@ int gar_sweep_spec_load(const char *path, gar_sweep_spec *out, gar_error *err);
  * paths taken from `base_dir`. */
 int gar_sweep_spec_parse(const char *text, size_t len, const char *name, const char *base_dir,
                          gar_sweep_spec *out, gar_error *err);
+
+/* The parameters of a run: its trace's, plan's, estimator's (when its plan
+ * consults one) and host's, in that order, into `out` (room for 4 *
+ * GAR_SWEEP_PARAMS_MAX).  Returns how many. */
+size_t gar_sweep_run_params(const gar_sweep_spec *spec, const gar_sweep_run *run,
+                            gar_sweep_param *out);
 
 /* Releases everything the spec owns and leaves it empty.  Accepts NULL. */
 void gar_sweep_spec_free(gar_sweep_spec *spec);

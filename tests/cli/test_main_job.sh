@@ -24,8 +24,19 @@ for host in dev-vm waitpkg; do
         [ -s "$tmp/results/cdf-$trace-$host-open.png" ] || fail "no CDF of $trace on $host"
     done
 done
-[ "$(ls "$tmp/results"/prediction-*.png | wc -l)" -eq 5 ] || fail "not one prediction plot per trace"
+# Five bundled traces and the ranged sweep's generated one.
+[ "$(ls "$tmp/results"/prediction-*.png | wc -l)" -eq 6 ] || fail "not one prediction plot per trace"
 grep -q '^  ran: 720$' "$tmp/first" || fail "the bundled sweep did not run its 720 runs"
+grep -q '^  ran: 72$' "$tmp/first" || fail "the ranged sweep did not run its 72 runs"
+# The ranged sweep's parameters: the predict margin and the what-if factor.
+for name in margin_us sleep_overshoot_ns_scale; do
+    [ -s "$tmp/results/param-$name-waitpkg-open.png" ] || fail "no parameter plot of $name"
+    grep -q "param-$name-waitpkg-open.png" "$tmp/results/report.html" \
+        || fail "the report does not show the parameter plot of $name"
+done
+[ "$(sqlite3 "$tmp/results/sweep.db" "SELECT count(DISTINCT value) FROM run_params WHERE name = 'margin_us'")" -eq 6 ] \
+    || fail "the runs do not store the 6 swept margins"
+grep -q 'busy-within:pct=10,us=2' "$tmp/results/report.html" || fail "the report does not state its rule"
 grep -q '^  failed: 0$' "$tmp/first" || fail "some bundled runs failed"
 grep -q 'report    .*report.html' "$tmp/first" || fail "the job did not say where the report is"
 # The summary table: a header and one row per trace and host.
@@ -34,7 +45,7 @@ grep -q 'report    .*report.html' "$tmp/first" || fail "the job did not say wher
 
 sh "$src/experiments/main-job.sh" "$gar" --out "$tmp/results" >"$tmp/second" 2>"$tmp/err" \
     || fail "the second main job failed: $(tail -n 5 "$tmp/err")"
-grep -q '^  ran: 0$' "$tmp/second" || fail "the second main job ran runs again"
+[ "$(grep -c '^  ran: 0$' "$tmp/second")" -eq 2 ] || fail "the second main job ran runs again"
 grep -q 'nothing to do' "$tmp/second" || fail "the second main job did not say it had nothing to do"
 
 # A database an older gar left in the results folder is set aside, not lost,

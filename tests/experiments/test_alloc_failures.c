@@ -101,7 +101,8 @@ static void trace_release(void *out)
 static bool spec_empty(const void *out)
 {
     const gar_sweep_spec *s = out;
-    return s->runs == 0 && s->traces == NULL && s->hosts == NULL && s->path == NULL;
+    return s->runs == 0 && s->traces == NULL && s->hosts == NULL && s->path == NULL &&
+           s->swept == NULL;
 }
 
 static bool spec_same(const void *a, const void *b)
@@ -241,11 +242,14 @@ static void the_sweep_spec_reader(void **state)
     fprintf(f, "gar-sweep v1\n"
                "trace gen:steady:waits=40,seed=1,gap_us=50 %s/traces/steady.csv\n"
                "plan block poll flag:park_us=100,backstop_us=1000\n"
+               "plan poll+predict:margin_us={50..100..50},min_sleep_us=20,max_sleep_us=50000,"
+               "window=8\n"
                "estimator adl half-min\n"
                "host %s/hosts/dev-vm.host %s/hosts/waitpkg.host\n"
+               "host %s/hosts/dev-vm.host@block_wake_ns*{1.5,2}\n"
                "mode open closed\n"
                "seed 1 2\n",
-            GAR_DATA_DIR, GAR_DATA_DIR, GAR_DATA_DIR);
+            GAR_DATA_DIR, GAR_DATA_DIR, GAR_DATA_DIR, GAR_DATA_DIR);
     assert_int_equal(fclose(f), 0);
     reader r = { "sweep spec reader", path, false, read_spec, spec_empty, spec_same,
                  spec_release };

@@ -1,5 +1,6 @@
-/* tests/experiments/test_report_rank.c — the report's ranking rule: the
- * lowest busy CPU within 10 % of the best p99, the oracle a bound only. */
+/* tests/experiments/test_report_rank.c — the report's ranking rules: the
+ * lowest busy CPU within max(P %, U µs) of the best p99 (the default), the
+ * lowest p99, the lowest busy; the oracle a bound only; the --rule grammar. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,10 @@
 #include <string.h>
 
 #include "report.h"
+
+/* The rule as it was before the absolute floor: 10 % of the best p99 alone
+ * (these arms' p99s are about 1 µs, where a 2 µs floor would admit all). */
+static const gar_report_rule ten_pct = { GAR_RULE_BUSY_WITHIN, 10, 0 };
 
 static gar_arm_summary arm(const char *plan, const char *estimator, double p99_ns, double busy)
 {
@@ -33,11 +38,11 @@ static void the_cheapest_arm_near_the_best_p99_wins(void **state)
         arm("flag+p", "ewma", 1101, 0.1), /* just over: not eligible */
         arm("flag+p", "oracle", 500, 0.01), /* a bound: sets no best, never wins */
     };
-    gar_report_winner w = gar_report_pick(arms, 6);
+    gar_report_winner w = gar_report_pick(arms, 6, &ten_pct);
     assert_ptr_equal(w.winner, &arms[3]);
     /* The table: eligible by busy, the oracle, the rest by p99. */
     gar_report_row rows[6];
-    gar_report_rank(arms, 6, rows);
+    gar_report_rank(arms, 6, &ten_pct, rows);
     const gar_arm_summary *order[6] = { &arms[3], &arms[2], &arms[1], &arms[5], &arms[4],
                                         &arms[0] };
     for (int i = 0; i < 6; i++)
@@ -46,8 +51,8 @@ static void the_cheapest_arm_near_the_best_p99_wins(void **state)
     assert_ptr_equal(w.poll, &arms[1]);
     assert_ptr_equal(w.block, &arms[0]);
     assert_true(w.best_p99_ns == 1000);
-    assert_true(gar_report_eligible(&arms[2], w.best_p99_ns));
-    assert_false(gar_report_eligible(&arms[4], w.best_p99_ns));
+    assert_true(gar_report_eligible(&arms[2], w.best_p99_ns, &ten_pct));
+    assert_false(gar_report_eligible(&arms[4], w.best_p99_ns, &ten_pct));
 }
 
 static void ties_keep_the_earlier_plan_and_failures_never_win(void **state)
@@ -59,12 +64,12 @@ static void ties_keep_the_earlier_plan_and_failures_never_win(void **state)
         arm("flag+p", "adl", 10, 0.0),
     };
     arms[2].failed = arms[2].runs; /* every run failed: no numbers */
-    gar_report_winner w = gar_report_pick(arms, 3);
+    gar_report_winner w = gar_report_pick(arms, 3, &ten_pct);
     assert_ptr_equal(w.winner, &arms[0]);
     assert_true(w.best_p99_ns == 1000);
     assert_null(w.block);
 
-    gar_report_winner none = gar_report_pick(&arms[2], 1);
+    gar_report_winner none = gar_report_pick(&arms[2], 1, &ten_pct);
     assert_null(none.winner);
 }
 
@@ -79,14 +84,14 @@ static void an_arm_with_a_failed_seed_is_shown_failed_not_ranked(void **state)
         arm("flag+p", "ewma", 1050, 0.3), /* complete, within 10 % of poll */
     };
     arms[2].failed = 2;
-    gar_report_winner w = gar_report_pick(arms, 4);
+    gar_report_winner w = gar_report_pick(arms, 4, &ten_pct);
     assert_ptr_equal(w.winner, &arms[3]);
     assert_true(w.best_p99_ns == 1000); /* the failed arm sets no best either */
     assert_false(gar_report_complete(&arms[2]));
-    assert_false(gar_report_eligible(&arms[2], w.best_p99_ns));
+    assert_false(gar_report_eligible(&arms[2], w.best_p99_ns, &ten_pct));
 
     gar_report_row rows[4];
-    gar_report_rank(arms, 4, rows);
+    gar_report_rank(arms, 4, &ten_pct, rows);
     assert_ptr_equal(rows[0].arm, &arms[3]); /* eligible: by busy */
     assert_int_equal(rows[0].standing, GAR_REPORT_ELIGIBLE);
     assert_ptr_equal(rows[1].arm, &arms[1]);
@@ -98,16 +103,111 @@ static void an_arm_with_a_failed_seed_is_shown_failed_not_ranked(void **state)
 
     /* A reference plan with a failed seed is no reference. */
     arms[1].failed = 1;
-    w = gar_report_pick(arms, 4);
+    w = gar_report_pick(arms, 4, &ten_pct);
     assert_null(w.poll);
     assert_true(w.poll_failed);
     assert_false(w.block_failed);
     assert_ptr_equal(w.winner, &arms[3]);
 }
 
+/* The waitpkg case that the 10 % rule got wrong: flag+predict at 1.5 µs
+ * p99 and 0.1 % busy lost to poll+predict at 0.59 µs and 7 % busy, a
+ * microsecond bought with 70 times the CPU.  The default's 2 µs floor
+ * admits it, and it wins; the relative slack still rules at large p99s. */
+static void the_default_rule_prefers_the_idle_arm_a_microsecond_away(void **state)
+{
+    (void)state;
+    gar_arm_summary arms[] = {
+        arm("block", "-", 40000, 0.0001),
+        arm("poll", "-", 450, 1.0),
+        arm("poll+predict", "adl", 590, 0.07),
+        arm("flag+predict", "adl", 1500, 0.001),
+    };
+    gar_report_rule rule = gar_report_rule_default();
+    assert_true(rule.kind == GAR_RULE_BUSY_WITHIN && rule.pct == 10 && rule.us == 2);
+    arms[1].runs = 0; /* poll did not run here: best is poll+predict's */
+    gar_report_winner w = gar_report_pick(arms, 4, &rule);
+    assert_ptr_equal(w.winner, &arms[3]);
+    assert_true(w.best_p99_ns == 590);
+    /* Under the old 10 % rule poll+predict won. */
+    assert_ptr_equal(gar_report_pick(arms, 4, &ten_pct).winner, &arms[2]);
+
+    /* At 100 µs, 10 % (10 µs) is the larger slack: 109 µs is in, 111 out. */
+    gar_arm_summary big[] = {
+        arm("poll+predict", "adl", 100000, 0.5),
+        arm("flag+predict", "adl", 109000, 0.2),
+        arm("flag+predict", "ewma", 111000, 0.1),
+    };
+    w = gar_report_pick(big, 3, &rule);
+    assert_ptr_equal(w.winner, &big[1]);
+    assert_false(gar_report_eligible(&big[2], w.best_p99_ns, &rule));
+}
+
+static void the_p99_and_busy_rules_rank_by_one_metric(void **state)
+{
+    (void)state;
+    gar_arm_summary arms[] = {
+        arm("block", "-", 40000, 0.0001),
+        arm("poll", "-", 450, 1.0),
+        arm("flag+predict", "adl", 1500, 0.001),
+        arm("flag+predict", "oracle", 100, 0.0), /* a bound: never wins */
+    };
+    gar_report_rule p99 = { GAR_RULE_P99, 0, 0 }, busy = { GAR_RULE_BUSY, 0, 0 };
+    assert_ptr_equal(gar_report_pick(arms, 4, &p99).winner, &arms[1]);
+    assert_ptr_equal(gar_report_pick(arms, 4, &busy).winner, &arms[0]);
+    gar_report_row rows[4];
+    gar_report_rank(arms, 4, &p99, rows);
+    assert_ptr_equal(rows[0].arm, &arms[1]);
+    assert_ptr_equal(rows[1].arm, &arms[2]);
+    assert_ptr_equal(rows[2].arm, &arms[0]);
+    assert_int_equal(rows[3].standing, GAR_REPORT_BOUND);
+    gar_report_rank(arms, 4, &busy, rows);
+    assert_ptr_equal(rows[0].arm, &arms[0]);
+    assert_ptr_equal(rows[1].arm, &arms[2]);
+    assert_ptr_equal(rows[2].arm, &arms[1]);
+}
+
+static void rules_parse_and_print_back(void **state)
+{
+    (void)state;
+    static const char *const good[][2] = {
+        { "busy-within", "busy-within:pct=10,us=2" },
+        { "busy-within:pct=5", "busy-within:pct=5,us=2" },
+        { "busy-within:us=0.5", "busy-within:pct=10,us=0.5" },
+        { "busy-within:us=1,pct=20", "busy-within:pct=20,us=1" },
+        { "p99", "p99" },
+        { "busy", "busy" },
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        gar_report_rule r;
+        gar_error err;
+        assert_int_equal(gar_report_rule_parse(good[i][0], &r, &err), 0);
+        char text[96];
+        gar_report_rule_text(&r, text, sizeof text);
+        assert_string_equal(text, good[i][1]);
+    }
+    static const char *const bad[] = {
+        "", "fastest", "busy-within:", "busy-within:pct=", "busy-within:pct=-1",
+        "busy-within:pct=1e3", "busy-within:pct=2000", "busy-within:us=x",
+        "busy-within:pct=1,pct=2", "busy-within:margin=3", "busy-withinx", "p99:pct=1",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gar_report_rule r;
+        gar_error err;
+        assert_int_equal(gar_report_rule_parse(bad[i], &r, &err), -GAR_E_INVALID_ARGUMENT);
+        char m[512];
+        gar_error_message(&err, m, sizeof m);
+        assert_non_null(strstr(m, "--rule"));
+        assert_non_null(strstr(m, "busy-within[:pct=P][,us=U], p99 or busy"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_default_rule_prefers_the_idle_arm_a_microsecond_away),
+        cmocka_unit_test(the_p99_and_busy_rules_rank_by_one_metric),
+        cmocka_unit_test(rules_parse_and_print_back),
         cmocka_unit_test(an_arm_with_a_failed_seed_is_shown_failed_not_ranked),
         cmocka_unit_test(the_cheapest_arm_near_the_best_p99_wins),
         cmocka_unit_test(ties_keep_the_earlier_plan_and_failures_never_win),

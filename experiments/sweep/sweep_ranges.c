@@ -1,0 +1,339 @@
+/* experiments/sweep/sweep_ranges.c — brace groups in a sweep spec's values:
+ * `{a,b}` lists and `{lo..hi..step}` ranges, expanded to every combination. */
+#include "sweep_ranges.h"
+#include "alloc.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sweep_spec.h" /* GAR_SWEEP_RUNS_MAX */
+
+/* One brace group of a value. */
+typedef struct brace_group {
+    size_t open, close; /* offsets of '{' and '}' */
+    bool range;
+    uint64_t count;
+    long long lo, step; /* a range's, scaled by 10^decimals */
+    unsigned decimals;
+    char name[GAR_SWEEP_PARAM_NAME_BYTES];
+} brace_group;
+
+__attribute__((format(printf, 5, 6))) static int
+brace_fault(gar_error *err, const char *place, const char *keyword, const char *value,
+            const char *fmt, ...)
+{
+    char why[GAR_ERROR_ARG_BYTES], fault[GAR_ERROR_ARG_BYTES];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    snprintf(fault, sizeof fault, "'%.200s': %.280s", value, why);
+    return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, place, keyword, fault);
+}
+
+/* "-D", "D.D": into an integer scaled by 10^decimals (its fraction's
+ * digits).  False when it is no such number or has over 15 digits. */
+static bool parse_range_number(const char *s, size_t len, long long *scaled, unsigned *decimals)
+{
+    size_t i = 0;
+    bool negative = len > 0 && s[0] == '-';
+    if (negative)
+        i++;
+    long long v = 0;
+    unsigned digits = 0, frac = 0;
+    bool dot = false;
+    for (; i < len; i++) {
+        if (s[i] == '.' && !dot && digits > 0) {
+            dot = true;
+            continue;
+        }
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        if (++digits > 15)
+            return false;
+        v = v * 10 + (s[i] - '0');
+        frac += dot;
+    }
+    if (digits == 0 || (dot && frac == 0))
+        return false;
+    *scaled = negative ? -v : v;
+    *decimals = frac;
+    return true;
+}
+
+static long long power10(unsigned n)
+{
+    long long p = 1;
+    while (n-- > 0)
+        p *= 10;
+    return p;
+}
+
+/* A range's content "lo..hi[..step]" into `g`. */
+static int parse_range(brace_group *g, const char *content, size_t len, const char *place,
+                       const char *keyword, const char *value, gar_error *err)
+{
+    const char *part[3];
+    size_t part_len[3], parts = 0;
+    const char *p = content, *end = content + len;
+    while (parts < 3) {
+        const char *dots = NULL;
+        for (const char *q = p; q + 1 < end; q++)
+            if (q[0] == '.' && q[1] == '.') {
+                dots = q;
+                break;
+            }
+        part[parts] = p;
+        part_len[parts] = dots != NULL ? (size_t)(dots - p) : (size_t)(end - p);
+        parts++;
+        if (dots == NULL)
+            break;
+        p = dots + 2;
+        if (parts == 3)
+            return brace_fault(err, place, keyword, value,
+                               "range has more than lo..hi..step%s", "");
+    }
+    long long v[3] = { 0, 0, 1 };
+    unsigned d[3] = { 0, 0, 0 };
+    for (size_t i = 0; i < parts; i++) {
+        char text[64];
+        snprintf(text, sizeof text, "%.*s", (int)(part_len[i] < 60 ? part_len[i] : 60), part[i]);
+        if (!parse_range_number(part[i], part_len[i], &v[i], &d[i]))
+            return brace_fault(err, place, keyword, value,
+                               "range bound or step '%s' is not a number (a range is "
+                               "{lo..hi..step} of decimal numbers)",
+                               text);
+    }
+    if (parts < 2)
+        return brace_fault(err, place, keyword, value, "range needs lo..hi%s", "");
+    unsigned decimals = d[0] > d[1] ? d[0] : d[1];
+    decimals = decimals > d[2] ? decimals : d[2];
+    for (size_t i = 0; i < 3; i++) {
+        long long scale = power10(decimals - d[i]);
+        if (v[i] > LLONG_MAX / 1000000 / scale || v[i] < -(LLONG_MAX / 1000000 / scale))
+            return brace_fault(err, place, keyword, value, "range is too large%s", "");
+        v[i] *= scale;
+    }
+    if (v[2] <= 0)
+        return brace_fault(err, place, keyword, value,
+                           v[2] == 0 ? "range has a step of 0%s (it would never end)"
+                                     : "range has a step below 0%s (lo..hi counts upwards)",
+                           "");
+    if (v[0] > v[1])
+        return brace_fault(err, place, keyword, value,
+                           "range is empty: lo is above hi%s (write {lo..hi..step} with lo <= hi)",
+                           "");
+    g->range = true;
+    g->lo = v[0];
+    g->step = v[2];
+    g->decimals = decimals;
+    g->count = (uint64_t)((v[1] - v[0]) / v[2]) + 1;
+    return 0;
+}
+
+static bool is_name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The group's name: the key before "={" or "*{" (with "*" kept, and a
+ * what-if host's "KEY@LEAD"), else the keyword. */
+static void name_group(brace_group *g, const char *value, const char *keyword)
+{
+    size_t j = g->open;
+    char op = j > 0 ? value[j - 1] : '\0';
+    size_t k = j > 0 ? j - 1 : 0;
+    if (op == '=' || op == '*') {
+        while (k > 0 && is_name_char(value[k - 1]))
+            k--;
+        /* KEY@LEAD: the lead starts with a digit, the key before it. */
+        if (k > 1 && value[k - 1] == '@' && value[k] >= '0' && value[k] <= '9' &&
+            is_name_char(value[k - 2])) {
+            size_t m = k - 1;
+            while (m > 0 && is_name_char(value[m - 1]))
+                m--;
+            k = m;
+        }
+    }
+    size_t len = j > 0 ? j - 1 - k : 0;
+    if ((op != '=' && op != '*') || len == 0 || len + 2 > sizeof g->name)
+        snprintf(g->name, sizeof g->name, "%s", keyword);
+    else
+        snprintf(g->name, sizeof g->name, "%.*s%s", (int)len, value + k, op == '*' ? "*" : "");
+}
+
+/* Finds and checks every brace group of `value`. */
+static int scan_groups(const char *value, const char *keyword, const char *place,
+                       brace_group *groups, size_t *count, uint64_t *total, gar_error *err)
+{
+    size_t n = 0;
+    bool open = false;
+    *total = 1;
+    for (size_t i = 0; value[i] != '\0'; i++) {
+        if (value[i] == '{') {
+            if (open)
+                return brace_fault(err, place, keyword, value,
+                                   "has a '{' inside braces%s (groups do not nest)", "");
+            if (n == GAR_SWEEP_PARAMS_MAX)
+                return brace_fault(err, place, keyword, value,
+                                   "has more than 8 brace groups%s", "");
+            memset(&groups[n], 0, sizeof groups[n]);
+            groups[n].open = i;
+            open = true;
+        } else if (value[i] == '}') {
+            if (!open)
+                return brace_fault(err, place, keyword, value, "has a '}' without its '{'%s",
+                                   "");
+            groups[n].close = i;
+            open = false;
+            n++;
+        }
+    }
+    if (open)
+        return brace_fault(err, place, keyword, value, "has a '{' without its '}'%s", "");
+    for (size_t i = 0; i < n; i++) {
+        brace_group *g = &groups[i];
+        const char *content = value + g->open + 1;
+        size_t len = g->close - g->open - 1;
+        if (len == 0)
+            return brace_fault(err, place, keyword, value, "has an empty range '{}'%s", "");
+        /* "lo..hi..step" is a range; with a comma it is a list, whose items
+         * may hold ".." (relative paths). */
+        bool dots = false, comma = memchr(content, ',', len) != NULL;
+        for (size_t k = 0; k + 1 < len; k++)
+            dots |= content[k] == '.' && content[k + 1] == '.';
+        if (dots && !comma) {
+            int rc = parse_range(g, content, len, place, keyword, value, err);
+            if (rc < 0)
+                return rc;
+        } else {
+            g->count = 1;
+            size_t item = 0;
+            for (size_t k = 0; k <= len; k++) {
+                if (k < len && content[k] != ',') {
+                    item++;
+                    continue;
+                }
+                if (item == 0)
+                    return brace_fault(err, place, keyword, value,
+                                       "has an empty item in a list%s", "");
+                if (item >= GAR_SWEEP_PARAM_VALUE_BYTES)
+                    return brace_fault(err, place, keyword, value,
+                                       "has a list item over 47 characters%s", "");
+                if (k < len)
+                    g->count++;
+                item = 0;
+            }
+        }
+        name_group(g, value, keyword);
+        /* A name twice in one value (two bands' park_us) is told apart. */
+        unsigned same = 1;
+        for (size_t k = 0; k < i; k++)
+            same += strncmp(groups[k].name, g->name, strlen(g->name)) == 0 &&
+                    (groups[k].name[strlen(g->name)] == '\0' ||
+                     groups[k].name[strlen(g->name)] == '_');
+        if (same > 1) {
+            char base[GAR_SWEEP_PARAM_NAME_BYTES];
+            snprintf(base, sizeof base, "%s", g->name);
+            snprintf(g->name, sizeof g->name, "%.36s_%u", base, same % 1000u);
+        }
+        *total = *total > (GAR_SWEEP_RUNS_MAX + 1) / g->count ? GAR_SWEEP_RUNS_MAX + 1
+                                                               : *total * g->count;
+    }
+    *count = n;
+    return 0;
+}
+
+/* Item k of group g as text. */
+static void group_item(const brace_group *g, const char *value, uint64_t k, char *out,
+                       size_t size)
+{
+    if (g->range) {
+        long long v = g->lo + (long long)k * g->step;
+        unsigned long long a = v < 0 ? (unsigned long long)-v : (unsigned long long)v;
+        unsigned long long p = (unsigned long long)power10(g->decimals);
+        if (g->decimals == 0) {
+            snprintf(out, size, "%lld", v);
+            return;
+        }
+        snprintf(out, size, "%s%llu.%0*llu", v < 0 ? "-" : "", a / p, (int)g->decimals, a % p);
+        size_t n = strlen(out);
+        while (out[n - 1] == '0')
+            out[--n] = '\0';
+        if (out[n - 1] == '.')
+            out[--n] = '\0';
+        return;
+    }
+    const char *p = value + g->open + 1;
+    for (uint64_t i = 0; i < k; i++)
+        p = strchr(p, ',') + 1;
+    size_t len = strcspn(p, ",}");
+    snprintf(out, size, "%.*s", (int)len, p);
+}
+
+int gar_sweep_expand(const char *value, const char *keyword, const char *place,
+                     gar_sweep_expand_fn each, void *context, uint64_t *count, gar_error *err)
+{
+    brace_group groups[GAR_SWEEP_PARAMS_MAX];
+    size_t n = 0;
+    uint64_t total = 1;
+    int rc = scan_groups(value, keyword, place, groups, &n, &total, err);
+    if (rc < 0)
+        return rc;
+    if (count != NULL) {
+        *count = total;
+        return 0;
+    }
+    gar_sweep_params params;
+    memset(&params, 0, sizeof params);
+    if (n == 0)
+        return each(value, &params, context);
+    size_t len = strlen(value);
+    char *text = gar_malloc(len + n * 64 + 1);
+    if (text == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the sweep spec", "exhausted");
+    params.count = (unsigned)n;
+    for (size_t i = 0; i < n; i++)
+        snprintf(params.param[i].name, sizeof params.param[i].name, "%s", groups[i].name);
+    rc = 0;
+    for (uint64_t index = 0; rc == 0 && index < total; index++) {
+        uint64_t rest = index;
+        uint64_t digit[GAR_SWEEP_PARAMS_MAX];
+        for (size_t i = n; i-- > 0;) {
+            digit[i] = rest % groups[i].count;
+            rest /= groups[i].count;
+        }
+        size_t at = 0, from = 0;
+        for (size_t i = 0; i < n; i++) {
+            memcpy(text + at, value + from, groups[i].open - from);
+            at += groups[i].open - from;
+            group_item(&groups[i], value, digit[i], params.param[i].value,
+                       sizeof params.param[i].value);
+            size_t item = strlen(params.param[i].value);
+            memcpy(text + at, params.param[i].value, item);
+            at += item;
+            from = groups[i].close + 1;
+        }
+        memcpy(text + at, value + from, len - from);
+        text[at + len - from] = '\0';
+        rc = each(text, &params, context);
+    }
+    gar_free(text);
+    return rc;
+}
+
+int gar_sweep_groups(const char *value, const char *keyword, const char *place,
+                     gar_sweep_group *out, size_t *count, gar_error *err)
+{
+    brace_group groups[GAR_SWEEP_PARAMS_MAX];
+    uint64_t total = 0;
+    int rc = scan_groups(value, keyword, place, groups, count, &total, err);
+    for (size_t i = 0; rc == 0 && i < *count; i++) {
+        snprintf(out[i].name, sizeof out[i].name, "%s", groups[i].name);
+        out[i].values = groups[i].count;
+    }
+    return rc;
+}

@@ -1,0 +1,170 @@
+#!/bin/sh
+# tests/cli/test_sweep_ranges_cli.sh GAR — ranges and what-if hosts from
+# the shell: `gar sweep --dry-run` sizes a spec and writes nothing, the runs
+# store their swept parameters (also through shards and a merge), `gar plot`
+# draws them, refusals carry the spec's place, and `gar report --rule`
+# picks and states the rule.
+set -u
+gar=$1
+data=$(cd "$(dirname "$0")/../../data" && pwd)
+command -v sqlite3 >/dev/null 2>&1 || { echo "no sqlite3 command: skipped"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+# expect CODE CMD...: runs CMD, stdout to $tmp/out, stderr to $tmp/err.
+expect() {
+    want=$1
+    shift
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    [ "$got" -eq "$want" ] || fail "exit $got, wanted $want: $* ($(head -c 300 "$tmp/err"))"
+}
+
+q() { sqlite3 "$1" "$2"; }
+
+# --- the issue's example: 72 plans, sized and not run ---
+cat >"$tmp/example.sweep" <<SPEC
+gar-sweep v1
+trace gen:jitter:waits=40,seed=1
+plan flag:park_us={50,100,200},backstop_us=1000+predict:margin_us={50..300..50},min_sleep_us=20,max_sleep_us=50000,window={1,4,8,16}
+estimator adl
+host $data/hosts/waitpkg.host
+mode open
+seed 1
+SPEC
+expect 0 "$gar" sweep "$tmp/example.sweep" --dry-run --db "$tmp/never.db"
+grep -q '^runs: 72$' "$tmp/out" || fail "the example is not 72 runs ($(cat "$tmp/out"))"
+grep -q '^axis plan: 72$' "$tmp/out" || fail "the dry run does not give the plan axis"
+grep -q '^param park_us: 3 values (plan, line 3)$' "$tmp/out" || fail "no park_us axis"
+grep -q '^param margin_us: 6 values (plan, line 3)$' "$tmp/out" || fail "no margin_us axis"
+grep -q '^param window: 4 values (plan, line 3)$' "$tmp/out" || fail "no window axis"
+[ ! -e "$tmp/never.db" ] || fail "a dry run made a database"
+expect 0 "$gar" sweep "$tmp/example.sweep" --dry-run
+grep -q '^status: dry run' "$tmp/out" || fail "a dry run without --db did not say so"
+
+# --- a ranged sweep with a what-if host: its parameters in run_params ---
+cat >"$tmp/ranged.sweep" <<SPEC
+gar-sweep v1
+trace gen:jitter:waits=60,seed={1,2}
+plan block
+plan poll+predict:margin_us={50..150..50},min_sleep_us=20,max_sleep_us=50000,window=8
+estimator adl
+host $data/hosts/dev-vm.host@block_wake_ns*{0.5,2},query_ns=10
+mode open
+seed 1
+SPEC
+# 2 traces x (block + 3 predict plans x 1 estimator) x 2 hosts x 1 x 1
+total=16
+expect 0 "$gar" sweep "$tmp/ranged.sweep" --db "$tmp/r.db" --jobs 2 --quiet
+grep -q "^ran: $total$" "$tmp/out" || fail "the ranged sweep did not run $total runs"
+[ "$(q "$tmp/r.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 3 ] \
+    || fail "not schema version 3"
+# Every run: the trace's seed and the host's factor; the predict runs: the margin.
+[ "$(q "$tmp/r.db" "SELECT count(*) FROM run_params")" -eq $((total * 2 + 12)) ] \
+    || fail "not every run stored its parameters"
+[ "$(q "$tmp/r.db" "SELECT group_concat(number, ' ') FROM (SELECT DISTINCT number FROM run_params WHERE name = 'margin_us' ORDER BY number)")" \
+    = "50.0 100.0 150.0" ] || fail "the margins are not stored as numbers"
+[ "$(q "$tmp/r.db" "SELECT count(*) FROM run_params WHERE name = 'block_wake_ns*' AND value = '0.5'")" -eq 8 ] \
+    || fail "the what-if factor is not stored"
+[ "$(q "$tmp/r.db" "SELECT count(*) FROM run_params p JOIN runs r USING (trace, plan, estimator, host, mode, seed) WHERE p.name = 'margin_us' AND r.plan LIKE '%margin_us=' || p.value || ',%'")" -eq 12 ] \
+    || fail "a run's margin differs from its plan's"
+# The what-if host: its name holds the terms, its stored profile is the changed one.
+[ "$(q "$tmp/r.db" "SELECT count(*) FROM hosts WHERE name LIKE '%dev-vm.host@block_wake_ns*%,query_ns=10' AND profile LIKE '%query_ns 10%'")" -eq 2 ] \
+    || fail "the what-if hosts are not stored changed"
+
+# --- shards merged keep the parameters, row for row ---
+for i in 0 1 2; do
+    expect 0 "$gar" sweep "$tmp/ranged.sweep" --db "$tmp/s$i.db" --shard "$i/3" --jobs 1 --quiet
+done
+expect 0 "$gar" merge "$tmp/m.db" "$tmp/s0.db" "$tmp/s1.db" "$tmp/s2.db"
+params='SELECT trace, plan, estimator, host, mode, seed, name, value, number FROM run_params ORDER BY 1, 2, 3, 4, 5, 6, 7'
+[ "$(q "$tmp/m.db" "$params")" = "$(q "$tmp/r.db" "$params")" ] \
+    || fail "the merged shards' parameters differ from the single sweep's"
+
+# --- runs another spec stored first still get this spec's parameters ---
+sed -e 's/margin_us={50..150..50}/margin_us=100/' -e 's/seed={1,2}/seed=2/' \
+    -e 's/block_wake_ns\*{0.5,2}/block_wake_ns*2/' "$tmp/ranged.sweep" >"$tmp/plain.sweep"
+expect 0 "$gar" sweep "$tmp/plain.sweep" --db "$tmp/p.db" --quiet
+grep -q '^ran: 2$' "$tmp/out" || fail "the written-out spec did not run its 2 runs"
+[ "$(q "$tmp/p.db" "SELECT count(*) FROM run_params")" -eq 0 ] || fail "a spec without ranges stored parameters"
+expect 0 "$gar" sweep "$tmp/ranged.sweep" --db "$tmp/p.db" --quiet
+grep -q '^present: 2$' "$tmp/out" || fail "the ranged sweep did not find the 2 runs stored"
+[ "$(q "$tmp/p.db" "$params")" = "$(q "$tmp/r.db" "$params")" ] \
+    || fail "runs stored by another spec lack this spec's parameters"
+
+# --- refusals: the spec's place, nothing made ---
+refuse() { # VALUE-LINE WHAT [PLACE]
+    place=${3:-bad.sweep:3}
+    printf 'gar-sweep v1\ntrace gen:jitter:waits=10,seed=1\n%s\nestimator adl\nhost %s\nmode open\nseed 1\n' \
+        "$1" "$data/hosts/dev-vm.host" >"$tmp/bad.sweep"
+    expect 2 "$gar" sweep "$tmp/bad.sweep" --db "$tmp/bad.db"
+    grep -q "$2" "$tmp/err" || fail "'$1' not refused with '$2' ($(cat "$tmp/err"))"
+    grep -q "$place" "$tmp/err" || fail "'$1' refused without its place ($(cat "$tmp/err"))"
+    [ ! -e "$tmp/bad.db" ] || fail "a refused spec made a database"
+}
+refuse 'plan poll+predict:margin_us={}' 'error 9 (InvalidArgument).*empty range'
+refuse 'plan poll+predict:margin_us={50..300..0}' 'error 9 (InvalidArgument).*step of 0'
+refuse 'plan poll+predict:margin_us={300..50..50}' 'error 9 (InvalidArgument).*lo is above hi'
+refuse 'plan poll+predict:margin_us={x..y}' "error 9 (InvalidArgument).*'x' is not a number"
+refuse 'plan poll+predict:margin_us={50,100' "error 9 (InvalidArgument).*'{' without its '}'"
+refuse 'plan poll+predict:margin_us={1..1000000},min_sleep_us={1..1000}' \
+    'error 10 (CapacityExceeded).*100000000 runs' 'bad.sweep: the sweep.s runs'
+printf 'gar-sweep v1\ntrace gen:jitter:waits=10,seed=1\nplan block\nestimator adl\nhost %s\nmode open\nseed 1\n' \
+    "$data/hosts/dev-vm.host@block_wake_ns*-2" >"$tmp/bad.sweep"
+expect 2 "$gar" sweep "$tmp/bad.sweep" --dry-run
+grep -q "error 15 (InvalidHostProfile): .*bad.sweep:5: host '.*@block_wake_ns\*-2': what-if 'block_wake_ns\*-2': factor '-2' is negative" "$tmp/err" \
+    || fail "a negative factor not refused with its place ($(cat "$tmp/err"))"
+
+# --- plots against the parameters, and the report's rule ---
+if command -v gnuplot >/dev/null 2>&1; then
+    expect 0 "$gar" plot --db "$tmp/r.db" --out "$tmp/plots"
+    for name in margin_us block_wake_ns_scale; do
+        [ -s "$tmp/plots/param-$name-dev-vm-open.png" ] || fail "no parameter plot of $name"
+        [ -s "$tmp/plots/param-$name-dev-vm-open.gp" ] || fail "no script of $name's plot"
+    done
+    # The margin plot: one line (poll+predict / adl), three points.
+    [ "$(grep -c '^[0-9]' "$tmp/plots/param-margin_us-dev-vm-open.dat")" -eq 3 ] \
+        || fail "the margin plot does not hold its three margins"
+    grep -q '^# line poll+predict / adl$' "$tmp/plots/param-margin_us-dev-vm-open.dat" \
+        || fail "the margin plot's line is not named by plan family and estimator"
+    # The trace's seed has two values too: a plot; a lone value would not.
+    [ -s "$tmp/plots/param-seed-dev-vm-open.png" ] || fail "no plot of the generator's seed"
+
+    expect 0 "$gar" report --db "$tmp/r.db" --out "$tmp/report"
+    grep -q '^rule: busy-within:pct=10,us=2$' "$tmp/out" || fail "the report does not print its default rule"
+    grep -q 'busy-within:pct=10,us=2' "$tmp/report/report.html" || fail "the page does not state its rule"
+    grep -q 'param-margin_us-dev-vm-open.png' "$tmp/report/report.html" \
+        || fail "the page does not show the parameter plots"
+    expect 0 "$gar" report --db "$tmp/r.db" --out "$tmp/report" --rule busy
+    grep -q '^rule: busy$' "$tmp/out" || fail "--rule busy not stated"
+    # block never spins: under 'busy' it wins everywhere.
+    [ "$(grep -c '^winner: .* | block | ' "$tmp/out")" -eq "$(grep -c '^winner: ' "$tmp/out")" ] \
+        || fail "--rule busy did not pick block ($(cat "$tmp/out"))"
+    grep -q '<code>--rule busy</code>' "$tmp/report/report.html" || fail "the page does not state --rule busy"
+    # Under 'p99', the what-if decides: wake-ups twice as fast make block the
+    # quickest arm, twice as slow the slowest.
+    expect 0 "$gar" report --db "$tmp/r.db" --out "$tmp/report" --rule p99
+    [ "$(grep -c '^winner: .*block_wake_ns_0.5.* | block | ' "$tmp/out")" -eq 2 ] \
+        || fail "--rule p99 did not pick block with wake-ups twice as fast ($(cat "$tmp/out"))"
+    [ "$(grep -c '^winner: .*block_wake_ns_2_.* | block | ' "$tmp/out")" -eq 0 ] \
+        || fail "--rule p99 picked block with wake-ups twice as slow ($(cat "$tmp/out"))"
+    expect 0 "$gar" report --db "$tmp/r.db" --out "$tmp/report" --rule 'busy-within:pct=5,us=0'
+    grep -q '^rule: busy-within:pct=5,us=0$' "$tmp/out" || fail "a busy-within rule with values not stated"
+else
+    echo "no gnuplot: plots and reports not checked"
+fi
+for bad in fastest 'busy-within:pct=x' 'busy-within:pct=1,pct=2' 'p99:us=2'; do
+    expect 2 "$gar" report --db "$tmp/r.db" --out "$tmp/never" --rule "$bad"
+    grep -q "error 9 (InvalidArgument): --rule: argument '$bad'" "$tmp/err" \
+        || fail "--rule '$bad' not refused as wanted ($(cat "$tmp/err"))"
+    [ ! -e "$tmp/never" ] || fail "a refused rule made the output folder"
+done
+
+[ $failures -eq 0 ] || exit 1
+echo "all checks passed"

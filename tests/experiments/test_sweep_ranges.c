@@ -1,0 +1,281 @@
+/* tests/experiments/test_sweep_ranges.c — ranges in sweep specs: `{a,b}`
+ * lists and `{lo..hi..step}` ranges expand to the cross product, each run
+ * knows its swept parameters, and every malformed range is refused with the
+ * spec's place before anything is expanded. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep_spec.h"
+
+static int parse(const char *text, gar_sweep_spec *spec, gar_error *err)
+{
+    return gar_sweep_spec_parse(text, strlen(text), "t.sweep", GAR_DATA_DIR, spec, err);
+}
+
+static const char *message_of(const gar_error *err)
+{
+    static char text[1024];
+    gar_error_message(err, text, sizeof text);
+    return text;
+}
+
+static const char *param_value(const gar_sweep_params *p, const char *name)
+{
+    for (unsigned i = 0; i < p->count; i++)
+        if (strcmp(p->param[i].name, name) == 0)
+            return p->param[i].value;
+    return NULL;
+}
+
+/* The example: 3 park bounds x 6 margins x 4 windows. */
+static void the_example_is_seventy_two_plans(void **state)
+{
+    (void)state;
+    const char *text =
+        "gar-sweep v1\n"
+        "trace gen:steady:waits=10,seed=1\n"
+        "plan flag:park_us={50,100,200},backstop_us=1000+predict:margin_us={50..300..50},"
+        "min_sleep_us=20,max_sleep_us=50000,window={1,4,8,16}\n"
+        "estimator adl\n"
+        "host hosts/dev-vm.host\n"
+        "mode open\n"
+        "seed 1\n";
+    gar_sweep_spec spec;
+    gar_error err;
+    if (parse(text, &spec, &err) != 0)
+        fail_msg("%s", message_of(&err));
+    assert_int_equal(spec.plan_count, 72);
+    assert_int_equal(spec.runs, 72);
+    /* The last group varies fastest, as if written out in order. */
+    const gar_sweep_params *first = &spec.plans[0].params, *second = &spec.plans[1].params,
+                           *last = &spec.plans[71].params;
+    assert_int_equal(first->count, 3);
+    assert_string_equal(param_value(first, "park_us"), "50");
+    assert_string_equal(param_value(first, "margin_us"), "50");
+    assert_string_equal(param_value(first, "window"), "1");
+    assert_string_equal(param_value(second, "window"), "4");
+    assert_string_equal(param_value(last, "park_us"), "200");
+    assert_string_equal(param_value(last, "margin_us"), "300");
+    assert_string_equal(param_value(last, "window"), "16");
+    assert_non_null(strstr(spec.plans[71].label, "park_us=200"));
+    assert_non_null(strstr(spec.plans[71].label, "margin_us=300"));
+    /* The dry-run's account: three groups, their sizes and line. */
+    assert_int_equal(spec.swept_count, 3);
+    assert_string_equal(spec.swept[1].name, "margin_us");
+    assert_int_equal(spec.swept[1].values, 6);
+    assert_int_equal(spec.swept[1].line, 3);
+    assert_string_equal(spec.swept[1].keyword, "plan");
+    gar_sweep_spec_free(&spec);
+}
+
+typedef struct collected {
+    char values[32][GAR_SWEEP_PARAM_VALUE_BYTES];
+    char texts[32][128];
+    size_t count;
+} collected;
+
+static int collect(const char *value, const gar_sweep_params *params, void *context)
+{
+    collected *c = context;
+    if (c->count == 32)
+        return -1;
+    snprintf(c->texts[c->count], sizeof c->texts[0], "%s", value);
+    snprintf(c->values[c->count], sizeof c->values[0], "%s",
+             params->count > 0 ? params->param[0].value : "");
+    c->count++;
+    return 0;
+}
+
+static void expand_into(const char *value, collected *c)
+{
+    memset(c, 0, sizeof *c);
+    gar_error err;
+    uint64_t n = 0;
+    if (gar_sweep_expand(value, "plan", "t.sweep:1", NULL, NULL, &n, &err) != 0)
+        fail_msg("%s", message_of(&err));
+    if (gar_sweep_expand(value, "plan", "t.sweep:1", collect, c, NULL, &err) != 0)
+        fail_msg("%s", message_of(&err));
+    assert_int_equal(n, c->count); /* counting agrees with expanding */
+}
+
+static void ranges_step_exactly_in_decimals(void **state)
+{
+    (void)state;
+    collected c;
+    expand_into("x={0.5..2..0.25}", &c);
+    static const char *const quarters[] = { "0.5", "0.75", "1", "1.25", "1.5", "1.75", "2" };
+    assert_int_equal(c.count, 7);
+    for (size_t i = 0; i < 7; i++)
+        assert_string_equal(c.values[i], quarters[i]);
+    assert_string_equal(c.texts[2], "x=1");
+    /* hi is a bound, not a promise: 1, 5, 9. */
+    expand_into("n={1..10..4}", &c);
+    assert_int_equal(c.count, 3);
+    assert_string_equal(c.values[2], "9");
+    /* Without a step, 1; below zero too. */
+    expand_into("n={-2..1}", &c);
+    assert_int_equal(c.count, 4);
+    assert_string_equal(c.values[0], "-2");
+    assert_string_equal(c.values[3], "1");
+    /* One value: lo = hi. */
+    expand_into("n={7..7..3}", &c);
+    assert_int_equal(c.count, 1);
+    /* A list keeps its text; a value without braces is itself. */
+    expand_into("e={adl,half-min}", &c);
+    assert_string_equal(c.texts[1], "e=half-min");
+    /* A list's items may hold "..": relative paths. */
+    expand_into("{../traces/steady.csv,../traces/jitter.csv}", &c);
+    assert_int_equal(c.count, 2);
+    assert_string_equal(c.texts[1], "../traces/jitter.csv");
+    expand_into("block", &c);
+    assert_int_equal(c.count, 1);
+    assert_string_equal(c.texts[0], "block");
+    assert_string_equal(c.values[0], "");
+}
+
+static void a_group_is_named_by_its_key_or_keyword(void **state)
+{
+    (void)state;
+    const char *text = "gar-sweep v1\n"
+                       "trace gen:jitter:waits=10,seed={1,2}\n"
+                       "plan {block,poll}\n"
+                       "plan poll+predict:margin_us={50,100},min_sleep_us=20,"
+                       "max_sleep_us=50000,window=8\n"
+                       "estimator ewma:alpha={0.25,0.5}\n"
+                       "host hosts/dev-vm.host@block_wake_ns*{0.5,2},"
+                       "sleep_overshoot_ns@1ms*{1,3}\n"
+                       "mode open\n"
+                       "seed {1..3}\n";
+    gar_sweep_spec spec;
+    gar_error err;
+    if (parse(text, &spec, &err) != 0)
+        fail_msg("%s", message_of(&err));
+    assert_int_equal(spec.trace_count, 2);
+    assert_int_equal(spec.plan_count, 4);
+    assert_int_equal(spec.estimator_count, 2);
+    assert_int_equal(spec.host_count, 4);
+    assert_int_equal(spec.seed_count, 3);
+    /* 2 traces x (2 plans alone + 2 with 2 estimators) x 4 hosts x 3 seeds */
+    assert_int_equal(spec.runs, 2 * 6 * 4 * 3);
+    assert_string_equal(param_value(&spec.traces[1].params, "seed"), "2");
+    assert_string_equal(param_value(&spec.plans[1].params, "plan"), "poll");
+    assert_string_equal(param_value(&spec.estimators[1].params, "alpha"), "0.5");
+    assert_string_equal(param_value(&spec.hosts[3].params, "block_wake_ns*"), "2");
+    assert_string_equal(param_value(&spec.hosts[3].params, "sleep_overshoot_ns@1ms*"), "3");
+
+    /* A run's parameters: its trace's, plan's, estimator's, host's. */
+    gar_sweep_param params[4 * GAR_SWEEP_PARAMS_MAX];
+    gar_sweep_run run = gar_sweep_run_at(&spec, spec.runs - 1);
+    size_t n = gar_sweep_run_params(&spec, &run, params);
+    assert_int_equal(n, 5);
+    assert_string_equal(params[0].name, "seed");
+    assert_string_equal(params[1].name, "margin_us");
+    assert_string_equal(params[1].value, "100");
+    assert_string_equal(params[2].name, "alpha");
+    assert_string_equal(params[3].name, "block_wake_ns*");
+    /* A plan without predict consults no estimator: no alpha. */
+    run = gar_sweep_run_at(&spec, 0);
+    n = gar_sweep_run_params(&spec, &run, params);
+    assert_int_equal(n, 4);
+    assert_string_equal(params[1].name, "plan");
+    assert_string_equal(params[2].name, "block_wake_ns*");
+    gar_sweep_spec_free(&spec);
+}
+
+/* Parses a spec whose line 3 is `plan VALUE` and expects refusal `code`
+ * naming the place and `what`. */
+static void refused(const char *value, int code, const char *what)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "gar-sweep v1\ntrace gen:steady:waits=10,seed=1\nplan %s\nestimator adl\n"
+             "host hosts/dev-vm.host\nmode open\nseed 1\n",
+             value);
+    gar_sweep_spec spec;
+    gar_error err;
+    int rc = parse(text, &spec, &err);
+    if (rc != -code)
+        fail_msg("wanted code %d, got %d (%s) for %s", code, -rc, message_of(&err), value);
+    const char *m = message_of(&err);
+    if (strstr(m, what) == NULL || (code == GAR_E_INVALID_ARGUMENT && strstr(m, "t.sweep:3") == NULL))
+        fail_msg("message '%s' lacks 't.sweep:3' or '%s'", m, what);
+    assert_int_equal(spec.runs, 0);
+    assert_null(spec.plans);
+}
+
+static void malformed_ranges_are_refused_with_their_place(void **state)
+{
+    (void)state;
+    refused("poll+predict:margin_us={}", GAR_E_INVALID_ARGUMENT, "empty range '{}'");
+    refused("poll+predict:margin_us={50,,100}", GAR_E_INVALID_ARGUMENT, "empty item");
+    refused("poll+predict:margin_us={50,}", GAR_E_INVALID_ARGUMENT, "empty item");
+    refused("poll+predict:margin_us={50..300..0}", GAR_E_INVALID_ARGUMENT, "step of 0");
+    refused("poll+predict:margin_us={50..300..-50}", GAR_E_INVALID_ARGUMENT, "step below 0");
+    refused("poll+predict:margin_us={300..50..50}", GAR_E_INVALID_ARGUMENT, "lo is above hi");
+    refused("poll+predict:margin_us={a..b}", GAR_E_INVALID_ARGUMENT, "'a' is not a number");
+    refused("poll+predict:margin_us={50..1e3}", GAR_E_INVALID_ARGUMENT, "'1e3' is not a number");
+    refused("poll+predict:margin_us={50..}", GAR_E_INVALID_ARGUMENT, "not a number");
+    refused("poll+predict:margin_us={1..2..3..4}", GAR_E_INVALID_ARGUMENT, "more than lo..hi..step");
+    refused("poll+predict:margin_us={50,100", GAR_E_INVALID_ARGUMENT, "'{' without its '}'");
+    refused("poll+predict:margin_us=50,100}", GAR_E_INVALID_ARGUMENT, "'}' without its '{'");
+    refused("poll+predict:margin_us={5{0}}", GAR_E_INVALID_ARGUMENT, "do not nest");
+    refused("{a}{b}{c}{d}{e}{f}{g}{h}{i}", GAR_E_INVALID_ARGUMENT, "more than 8 brace groups");
+    /* A number where the plan wants one is the plan's to refuse, with the
+     * expanded value and the spec's place. */
+    refused("poll+predict:margin_us={fast,slow},min_sleep_us=20,max_sleep_us=50000,window=8",
+            GAR_E_INVALID_PLAN, "margin_us=fast");
+    refused("poll+predict:margin_us={fast,slow},min_sleep_us=20,max_sleep_us=50000,window=8",
+            GAR_E_INVALID_PLAN, "(t.sweep:3)");
+}
+
+/* More than 10^8 runs is refused from the counts alone: nothing of the
+ * 2 * 10^8 values below is ever expanded (this test would run out of time
+ * or memory if it were). */
+static void too_many_runs_are_refused_before_expanding(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "gar-sweep v1\ntrace gen:steady:waits=10,seed=1\nplan block\nestimator adl\n"
+        "host hosts/dev-vm.host\nmode open\nseed {1..200000000}\n",
+        "gar-sweep v1\ntrace gen:steady:waits=10,seed={1..20000}\nplan block\nestimator adl\n"
+        "host hosts/dev-vm.host\nmode open\nseed {1..10000}\n",
+        "gar-sweep v1\ntrace gen:steady:waits=10,seed=1\n"
+        "plan poll+predict:margin_us={1..100000},min_sleep_us={1..100000}\nestimator adl\n"
+        "host hosts/dev-vm.host\nmode open\nseed 1\n",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        gar_sweep_spec spec;
+        gar_error err;
+        int rc = parse(texts[i], &spec, &err);
+        if (rc != -GAR_E_CAPACITY)
+            fail_msg("wanted a capacity refusal, got %d: %s", rc, message_of(&err));
+        assert_non_null(strstr(message_of(&err), "100000000 runs"));
+        assert_non_null(strstr(message_of(&err), "t.sweep"));
+        assert_null(spec.traces);
+    }
+    /* Exactly at the limit is not refused by the count (checked without
+     * expanding: the counting pass alone). */
+    uint64_t n = 0;
+    assert_int_equal(gar_sweep_expand("{1..100000000}", "seed", "t.sweep:1", NULL, NULL, &n, NULL),
+                     0);
+    assert_int_equal(n, 100000000);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_example_is_seventy_two_plans),
+        cmocka_unit_test(ranges_step_exactly_in_decimals),
+        cmocka_unit_test(a_group_is_named_by_its_key_or_keyword),
+        cmocka_unit_test(malformed_ranges_are_refused_with_their_place),
+        cmocka_unit_test(too_many_runs_are_refused_before_expanding),
+    };
+    return cmocka_run_group_tests_name("sweep_ranges", tests, NULL, NULL);
+}
