@@ -1,5 +1,5 @@
 /* experiments/cli/verb_calibrate.c — `gar calibrate`: measures this host into a
- * gar-host v1 profile (backends/calibrate.h says what each number is). */
+ * gar-host v1 profile (backends/calibration/calibrate.h says what each number is). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdbool.h>

@@ -55,6 +55,11 @@ for dir in core sim backends; do
     check_no_include "$dir" '#[[:space:]]*include[[:space:]]*<sqlite3\.h>' "only experiments/ links SQLite"
 done
 
+# backends/: every source sits in its part's folder (public headers in include/gar/).
+for file in "$root"/backends/*.[ch]; do
+    [ -e "$file" ] && violation "$file: backends/ keeps its sources in part folders (hosts, devices, gpu, calibration)"
+done
+
 # experiments/: every source sits in its part's folder.
 for file in "$root"/experiments/*.[ch]; do
     [ -e "$file" ] && violation "$file: experiments/ keeps its sources in part folders (cli, import, sweep, report, verify)"

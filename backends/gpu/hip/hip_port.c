@@ -1,4 +1,4 @@
-/* backends/hip/hip_port.c — a HIP stream's port: the mapped port, typed. */
+/* backends/gpu/hip/hip_port.c — a HIP stream's port: the mapped port, typed. */
 #include <gar/hip.h>
 
 int gar_hip_port_init(gar_mapped_port *port, gar_mapped_line *line, gar_slot slot,

@@ -1,4 +1,4 @@
-/* backends/cpu_pin.h — keeping a thread on one CPU.
+/* backends/hosts/cpu_pin.h — keeping a thread on one CPU.
  *
  * An emulated device is a thread that stands for a GPU, and a GPU's store
  * costs the host's CPUs nothing.  On a machine with few CPUs the device

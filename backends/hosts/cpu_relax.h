@@ -1,4 +1,4 @@
-/* backends/cpu_relax.h — the CPU's "I am spinning" hint, for busy-wait loops.
+/* backends/hosts/cpu_relax.h — the CPU's "I am spinning" hint, for busy-wait loops.
  *
  * On x86-64 `pause` lets the sibling hyper-thread run and avoids the
  * memory-order mis-speculation penalty when the awaited store lands; on

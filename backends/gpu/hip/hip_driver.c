@@ -1,4 +1,4 @@
-/* backends/hip/hip_driver.c — dlopen the HIP runtime, resolve its table. */
+/* backends/gpu/hip/hip_driver.c — dlopen the HIP runtime, resolve its table. */
 #define _POSIX_C_SOURCE 200809L /* getenv, dlclose */
 
 #include <dlfcn.h>

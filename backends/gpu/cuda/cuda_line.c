@@ -1,4 +1,4 @@
-/* backends/cuda/cuda_line.c — the mapped line's operations over CUDA. */
+/* backends/gpu/cuda/cuda_line.c — the mapped line's operations over CUDA. */
 #include <gar/cuda.h>
 
 #include <assert.h>

@@ -1,4 +1,4 @@
-/* backends/kind_host.h — the host an executor kind runs on, and one wait run
+/* backends/hosts/kind_host.h — the host an executor kind runs on, and one wait run
  * the way that kind runs it.
  *
  *   naive        the POSIX host; a wait is the inline driver

@@ -1,4 +1,4 @@
-/* backends/driver_loader.h — loading a vendor driver into a table of
+/* backends/gpu/driver_loader.h — loading a vendor driver into a table of
  * function pointers with dlopen/dlsym, shared by the CUDA and HIP backends.
  *
  * A vendor describes its table as entry points: the exported symbol, the

@@ -1,4 +1,4 @@
-/* backends/cuda/cuda_port.c — a CUDA stream's port: the mapped port, typed. */
+/* backends/gpu/cuda/cuda_port.c — a CUDA stream's port: the mapped port, typed. */
 #include <gar/cuda.h>
 
 int gar_cuda_port_init(gar_mapped_port *port, gar_mapped_line *line, gar_slot slot,

@@ -1,4 +1,4 @@
-/* backends/cuda/cuda_work.c — the spin kernel, or a sized memset. */
+/* backends/gpu/cuda/cuda_work.c — the spin kernel, or a sized memset. */
 #include "cuda_work.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* backends/mapped_port.c — a GPU stream's completion port on a mapped line. */
+/* backends/gpu/mapped_port.c — a GPU stream's completion port on a mapped line. */
 
 #include <assert.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* backends/store_thread.c — a thread that stores scheduled values into a line. */
+/* backends/devices/store_thread.c — a thread that stores scheduled values into a line. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <gar/emulated.h>

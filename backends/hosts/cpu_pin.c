@@ -1,4 +1,4 @@
-/* backends/cpu_pin.c — sched_setaffinity on the calling thread. */
+/* backends/hosts/cpu_pin.c — sched_setaffinity on the calling thread. */
 #define _GNU_SOURCE /* sched_getaffinity, sched_setaffinity, CPU_* */
 
 #include "cpu_pin.h"

@@ -1,4 +1,4 @@
-/* backends/calibrate.h — measures this host into a host profile.
+/* backends/calibration/calibrate.h — measures this host into a host profile.
  *
  * The simulator charges a wait's actions with a host profile (the gar-host v1
  * text format, documented in data/hosts/README.md).  Calibration measures

@@ -1,4 +1,4 @@
-/* backends/cuda/cuda_driver.c — dlopen the CUDA driver, resolve its table. */
+/* backends/gpu/cuda/cuda_driver.c — dlopen the CUDA driver, resolve its table. */
 #define _POSIX_C_SOURCE 200809L /* getenv, dlclose */
 
 #include <gar/cuda.h>

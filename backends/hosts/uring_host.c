@@ -1,4 +1,4 @@
-/* backends/uring_host.c — deadline sleeps as io_uring timeouts. */
+/* backends/hosts/uring_host.c — deadline sleeps as io_uring timeouts. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <assert.h>

@@ -1,4 +1,4 @@
-/* backends/mapped_line.c — the mapped line's lifetime, vendor-neutral. */
+/* backends/gpu/mapped_line.c — the mapped line's lifetime, vendor-neutral. */
 #include <gar/mapped.h>
 
 #include <assert.h>

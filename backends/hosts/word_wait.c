@@ -1,4 +1,4 @@
-/* backends/word_wait.c — probe and park of the CPU's user-mode word wait.
+/* backends/hosts/word_wait.c — probe and park of the CPU's user-mode word wait.
  *
  * The instructions sit in small functions of their own, each compiled for
  * its instruction set extension with a target attribute (x86-64) or written

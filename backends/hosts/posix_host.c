@@ -1,4 +1,4 @@
-/* backends/posix_host.c — the plain POSIX host's clock, sleep and park. */
+/* backends/hosts/posix_host.c — the plain POSIX host's clock, sleep and park. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, clock_nanosleep, sched_yield */
 
 #include <assert.h>

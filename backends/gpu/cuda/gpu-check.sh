@@ -1,5 +1,5 @@
 #!/bin/sh
-# backends/cuda/gpu-check.sh [BUILD_DIR] — the first thing to run on a machine
+# backends/gpu/cuda/gpu-check.sh [BUILD_DIR] — the first thing to run on a machine
 # with an NVIDIA GPU: configures a build that must have the CUDA backend
 # (-Dcuda=enabled), builds it, and runs the backends suite verbosely, so
 # the real-GPU tests (which skip, exit 77, without a GPU) run for real and
@@ -14,7 +14,7 @@
 #   NVIDIA_TOOLKIT=/usr/local/cuda           where cuda.h and nvcc are
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$(cd "$here/../../.." && pwd)
 build=${1:-"$root/build-gpu"}
 toolkit=${NVIDIA_TOOLKIT:-/usr/local/cuda}
 

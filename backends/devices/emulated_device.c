@@ -1,4 +1,4 @@
-/* backends/emulated_device.c — scheduled work completed by a store thread,
+/* backends/devices/emulated_device.c — scheduled work completed by a store thread,
  * with a status counter per stream as the port's authority. */
 #define _POSIX_C_SOURCE 200809L
 

@@ -1,4 +1,4 @@
-/* backends/kind_host.c — the host an executor kind runs on (kind_host.h). */
+/* backends/hosts/kind_host.c — the host an executor kind runs on (kind_host.h). */
 #include "kind_host.h"
 
 #include <string.h>

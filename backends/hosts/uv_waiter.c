@@ -1,4 +1,4 @@
-/* backends/uv_waiter.c — the libuv adapter (gar/uv.h): a watcher thread runs
+/* backends/hosts/uv_waiter.c — the libuv adapter (gar/uv.h): a watcher thread runs
  * gar's executor with one reactor-driven wait task per wait, and hands each
  * outcome to the loop through a uv_async_t.
  *

@@ -1,4 +1,4 @@
-// backends/cuda/work_kernel.cu — device work of a given duration.
+// backends/gpu/cuda/work_kernel.cu — device work of a given duration.
 //
 // One thread spins on the GPU's global nanosecond timer (%globaltimer) until
 // `duration_ns` have passed since it started.  The timer's resolution is the

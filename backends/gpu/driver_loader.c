@@ -1,4 +1,4 @@
-/* backends/driver_loader.c — dlopen a driver, fill its table by name. */
+/* backends/gpu/driver_loader.c — dlopen a driver, fill its table by name. */
 #define _POSIX_C_SOURCE 200809L /* dlopen */
 
 #include <gar/mapped.h>

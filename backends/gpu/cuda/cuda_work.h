@@ -1,4 +1,4 @@
-/* backends/cuda/cuda_work.h — device work of a given duration, for replaying
+/* backends/gpu/cuda/cuda_work.h — device work of a given duration, for replaying
  * recorded completion times on a real GPU.
  *
  * Two kinds, chosen once at init:

@@ -1,4 +1,4 @@
-/* backends/calibrate.c — each number of a host profile, measured with the
+/* backends/calibration/calibrate.c — each number of a host profile, measured with the
  * primitives a real wait on this host uses.  What each one is: calibrate.h. */
 #define _POSIX_C_SOURCE 200809L
 

@@ -1,4 +1,4 @@
-/* backends/hip/hip_line.c — the mapped line's operations over HIP. */
+/* backends/gpu/hip/hip_line.c — the mapped line's operations over HIP. */
 
 #include <stdint.h>
 #include <stdio.h>
