@@ -25,7 +25,7 @@ typedef enum gar_cli_takes {
 
 typedef struct gar_cli_option {
     const char *name;   /* the long name, without "--"; NULL ends the table */
-    int letter;         /* also accepted as -LETTER, or 0 */
+    int letter;         /* also accepted as -LETTER, or 0 (a HELP row is -h too) */
     gar_cli_takes takes;
     void *to;           /* where the value goes (see gar_cli_takes); NULL for HELP */
     unsigned long long min, max; /* U64: the range accepted */

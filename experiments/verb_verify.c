@@ -356,7 +356,7 @@ static int parse_args(int argc, char **argv, verify_args *a, bool *help)
     opterr = 0; /* bad options are refused below, as coded errors */
     optind = 1;
     for (;;) {
-        int opt = gar_cli_getopt(argc, argv, ":", options, NULL);
+        int opt = gar_cli_getopt(argc, argv, ":h", options, NULL);
         if (opt == -1)
             break;
         char what[256];
@@ -414,6 +414,7 @@ static int parse_args(int argc, char **argv, verify_args *a, bool *help)
             a->json = true;
             break;
         case OPT_HELP:
+        case 'h':
             *help = true;
             return GAR_EXIT_OK;
         default:

@@ -1,0 +1,46 @@
+#!/bin/sh
+# tests/cli/test_new_user_cli.sh GAR SOURCE_ROOT — `gar` as a new user meets
+# it from the README: every verb's help, refusals that say what and where,
+# inputs never overwritten, outputs that are whole or absent.
+set -u
+gar=$1
+root=$2
+tmp=$(mktemp -d)
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+# expect CODE CMD...: runs CMD, stdout to $tmp/out, stderr to $tmp/err.
+expect() {
+    want=$1
+    shift
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    [ "$got" -eq "$want" ] || fail "exit $got, wanted $want: $* ($(head -c 300 "$tmp/err"))"
+}
+
+# err_has TEXT WHY: the last command's stderr contains TEXT.
+err_has() {
+    grep -q -- "$1" "$tmp/err" || fail "$2: stderr lacks '$1': $(head -c 300 "$tmp/err")"
+}
+
+# --- every verb answers -h and --help alike, on stdout, exit 0 ---
+verbs=$("$gar" --help | sed -n 's/^  \([a-z-]*\) .*/\1/p')
+[ -n "$verbs" ] || fail "gar --help lists no verbs"
+for verb in $verbs; do
+    expect 0 "$gar" "$verb" --help
+    cp "$tmp/out" "$tmp/long"
+    grep -q '^usage: gar' "$tmp/long" || fail "gar $verb --help shows no usage line"
+    expect 0 "$gar" "$verb" -h
+    cmp -s "$tmp/out" "$tmp/long" || fail "gar $verb -h differs from --help"
+done
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures failure(s)" >&2
+    exit 1
+fi
+echo "ok"
