@@ -21,7 +21,7 @@ static void print_help(FILE *out)
             "were found and why any made no row is printed on standard error.\n"
             "\n"
             "options:\n"
-            "  --out FILE   write FILE atomically (default: standard output)\n"
+            "  --out FILE   write FILE atomically (default: standard output); not the input\n"
             "  --help       show this help\n"
             "\n"
             "examples:\n"
@@ -69,6 +69,8 @@ int gar_verb_import_main(int argc, char **argv)
     if (!kineto && strcmp(format, "nsys") != 0)
         return gar_cli_usage_error("import", "the FORMAT is kineto or nsys");
 
+    if (gar_cli_refuse_out_is_input("import", out_path, path) != 0)
+        return GAR_EXIT_REFUSED;
     gar_error err;
     gar_trace trace;
     gar_import_counts counts;

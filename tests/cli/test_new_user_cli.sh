@@ -39,6 +39,26 @@ for verb in $verbs; do
     cmp -s "$tmp/out" "$tmp/long" || fail "gar $verb -h differs from --help"
 done
 
+# --- import never replaces its own input (any spelling, links too) ---
+fixtures=$root/tests/fixtures
+cp "$fixtures/kineto/float_ts.json.gz" "$tmp/p.json.gz"
+cp "$tmp/p.json.gz" "$tmp/p.orig"
+expect 2 "$gar" import kineto "$tmp/p.json.gz" --out "$tmp/p.json.gz"
+err_has '^error 11 (Usage): import: --out' "import --out its input"
+cmp -s "$tmp/p.json.gz" "$tmp/p.orig" || fail "import --out its input changed the input"
+expect 2 "$gar" import kineto "$tmp/p.json.gz" --out "$tmp/./p.json.gz"
+ln "$tmp/p.json.gz" "$tmp/hard.json.gz"
+expect 2 "$gar" import kineto "$tmp/p.json.gz" --out "$tmp/hard.json.gz"
+cmp -s "$tmp/p.json.gz" "$tmp/p.orig" || fail "import --out a hard link changed the input"
+if command -v sqlite3 >/dev/null 2>&1; then
+    sqlite3 "$tmp/r.sqlite" <"$fixtures/nsys/two_streams.sql"
+    cp "$tmp/r.sqlite" "$tmp/r.orig"
+    expect 2 "$gar" import nsys "$tmp/r.sqlite" --out "$tmp/r.sqlite"
+    err_has 'would replace it' "import nsys --out its input"
+    cmp -s "$tmp/r.sqlite" "$tmp/r.orig" || fail "import nsys --out its input changed it"
+fi
+expect 0 "$gar" import kineto "$tmp/p.json.gz" --out "$tmp/p.csv"
+
 if [ "$failures" -ne 0 ]; then
     echo "$failures failure(s)" >&2
     exit 1
