@@ -23,7 +23,7 @@
 
 static int refuse_table(gar_error *err, const char *path, const char *table, const char *fault)
 {
-    return gar_error_set(err, GAR_E_INVALID_TRACE, 4, path, table, "-", fault);
+    return gar_error_set(err, GAR_E_INVALID_TRACE, 4, path, table, "", fault); /* no column */
 }
 
 static int refuse_sqlite(gar_error *err, const char *path, const char *table, sqlite3 *db)

@@ -59,6 +59,20 @@ if command -v sqlite3 >/dev/null 2>&1; then
 fi
 expect 0 "$gar" import kineto "$tmp/p.json.gz" --out "$tmp/p.csv"
 
+# --- a profile without waits is refused at the file, saying what it lacks ---
+echo '{"traceEvents": []}' >"$tmp/k5.json"
+expect 2 "$gar" import kineto "$tmp/k5.json" --out "$tmp/k5.csv"
+err_has "^error 13 (InvalidTrace): $tmp/k5.json: no host call waited" "no waits"
+err_has "synchronize" "no waits names what is missing"
+grep -q -- '-: column -' "$tmp/err" && fail "no waits gives a made-up place: $(cat "$tmp/err")"
+[ -e "$tmp/k5.csv" ] && fail "a refused import wrote its --out"
+echo '{"traceEvents": [{"ph": "X", "cat": "cuda_runtime", "name": "cudaDeviceSynchronize",
+ "ts": 1, "dur": 2, "args": {"correlation": 1}}]}' >"$tmp/k9.json"
+expect 2 "$gar" import kineto "$tmp/k9.json"
+err_has "$tmp/k9.json: no host call waited for GPU work: none of its 1 synchronizing calls" \
+    "syncs without work"
+err_has "no gpu op 1" "syncs without work say why"
+
 if [ "$failures" -ne 0 ]; then
     echo "$failures failure(s)" >&2
     exit 1
