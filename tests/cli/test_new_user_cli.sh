@@ -73,6 +73,14 @@ err_has "$tmp/k9.json: no host call waited for GPU work: none of its 1 synchroni
     "syncs without work"
 err_has "no gpu op 1" "syncs without work say why"
 
+# --- a folder given as a spec or host profile is named as a folder ---
+mkdir "$tmp/folder"
+expect 2 "$gar" sweep "$tmp/folder" --db "$tmp/folder.db"
+err_has "^error 12 (Io): cannot read '$tmp/folder': Is a directory" "sweep spec folder"
+[ -e "$tmp/folder.db" ] && fail "a refused sweep created its database"
+expect 2 "$gar" replay "$root/data/traces/steady.csv" --plan poll --host "$tmp/folder"
+err_has "'$tmp/folder': Is a directory" "host profile folder"
+
 if [ "$failures" -ne 0 ]; then
     echo "$failures failure(s)" >&2
     exit 1
