@@ -21,7 +21,8 @@ static void print_help(FILE *out)
             "were found and why any made no row is printed on standard error.\n"
             "\n"
             "options:\n"
-            "  --out FILE   write FILE atomically (default: standard output); not the input\n"
+            "  --out FILE   write FILE atomically, never the input (default, or FILE '-':\n"
+            "               standard output)\n"
             "  --help       show this help\n"
             "\n"
             "examples:\n"
@@ -69,6 +70,8 @@ int gar_verb_import_main(int argc, char **argv)
     if (!kineto && strcmp(format, "nsys") != 0)
         return gar_cli_usage_error("import", "the FORMAT is kineto or nsys");
 
+    if (out_path != NULL && strcmp(out_path, "-") == 0)
+        out_path = NULL; /* "-": standard output, as without --out */
     if (gar_cli_refuse_out_is_input("import", out_path, path) != 0)
         return GAR_EXIT_REFUSED;
     gar_error err;

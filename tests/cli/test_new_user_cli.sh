@@ -5,6 +5,7 @@
 set -u
 gar=$1
 root=$2
+case $gar in /*) ;; *) gar=$(pwd)/$gar ;; esac # some checks run in other folders
 tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 failures=0
@@ -80,6 +81,27 @@ err_has "^error 12 (Io): cannot read '$tmp/folder': Is a directory" "sweep spec 
 [ -e "$tmp/folder.db" ] && fail "a refused sweep created its database"
 expect 2 "$gar" replay "$root/data/traces/steady.csv" --plan poll --host "$tmp/folder"
 err_has "'$tmp/folder': Is a directory" "host profile folder"
+
+# --- --out - is standard output (gen, import), never a file named '-' ---
+mkdir "$tmp/cwd"
+(cd "$tmp/cwd" && "$gar" gen steady --waits 3 --out -) >"$tmp/dash.csv" 2>"$tmp/err" ||
+    fail "gen --out - failed: $(cat "$tmp/err")"
+expect 0 "$gar" gen steady --waits 3
+cmp -s "$tmp/out" "$tmp/dash.csv" || fail "gen --out - is not the trace on standard output"
+(cd "$tmp/cwd" && "$gar" import kineto "$root/tests/fixtures/kineto/float_ts.json" --out -) \
+    >"$tmp/dash.csv" 2>"$tmp/err" || fail "import --out - failed: $(cat "$tmp/err")"
+grep -q '^# gar-trace v1' "$tmp/dash.csv" || fail "import --out - wrote no trace to stdout"
+[ -e "$tmp/cwd/-" ] && fail "--out - wrote a file named '-'"
+
+# --- calibrate refuses an --out it cannot write before measuring (~40 s) ---
+# Checked first, the refusal is immediate; measured first, it would come only
+# after the measurement, long past this generous bound.
+expect 2 timeout 15 "$gar" calibrate --out "$tmp/no/such/dir/x.host"
+err_has "^error 12 (Io): cannot create a temporary file beside '$tmp/no/such/dir/x.host'" \
+    "calibrate into a missing folder"
+expect 2 timeout 15 "$gar" calibrate --out "$tmp/folder"
+err_has "^error 12 (Io): cannot write '$tmp/folder': Is a directory" "calibrate onto a folder"
+[ -z "$(find "$tmp" -name '*.tmp.*')" ] || fail "a refusal left a temporary file"
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures failure(s)" >&2
