@@ -103,6 +103,20 @@ expect 2 timeout 15 "$gar" calibrate --out "$tmp/folder"
 err_has "^error 12 (Io): cannot write '$tmp/folder': Is a directory" "calibrate onto a folder"
 [ -z "$(find "$tmp" -name '*.tmp.*')" ] || fail "a refusal left a temporary file"
 
+# --- replay: a missing default host says so; a fault past the last row is refused ---
+steady=$root/data/traces/steady.csv
+(cd "$tmp/cwd" && "$gar" replay "$steady" --plan poll) >"$tmp/out" 2>"$tmp/err" &&
+    fail "replay found a default host in an empty folder"
+err_has "cannot open 'data/hosts/dev-vm.host'.*default --host.*give --host PROFILE" \
+    "missing default host"
+err_has "bundled: .*/data/hosts/dev-vm.host" "missing default host names the bundled one"
+rows=$(grep -c '^[0-9]' "$steady")
+host=$root/data/hosts/dev-vm.host
+expect 2 "$gar" replay "$steady" --plan poll --host "$host" --fault "hang@$rows"
+err_has "^error 11 (Usage): replay: --fault row $rows is past the trace's last row" "fault past end"
+expect 2 "$gar" replay "$steady" --plan poll --host "$host" --fault "hang@$((rows - 1))"
+[ "$(head -c 9 "$tmp/err")" = "error 16 " ] || fail "a hang on the last row is not error 16"
+
 if [ "$failures" -ne 0 ]; then
     echo "$failures failure(s)" >&2
     exit 1
