@@ -131,7 +131,11 @@ int gar_verb_sweep_main(int argc, char **argv)
     if (st.ran == 0)
         printf("status: nothing to do (all %llu runs of this shard are in %s)\n",
                (unsigned long long)st.in_shard, db_path);
-    else
+    else if (st.failed == 0)
         printf("status: done\n");
+    else /* the last line a user reads: failures must not pass for success */
+        printf("status: done, %llu of %llu runs failed (stored with status 'failed' and their"
+               " error; 'gar report' lists their arms)\n",
+               (unsigned long long)st.failed, (unsigned long long)st.ran);
     return GAR_EXIT_OK;
 }

@@ -117,6 +117,22 @@ err_has "^error 11 (Usage): replay: --fault row $rows is past the trace's last r
 expect 2 "$gar" replay "$steady" --plan poll --host "$host" --fault "hang@$((rows - 1))"
 [ "$(head -c 9 "$tmp/err")" = "error 16 " ] || fail "a hang on the last row is not error 16"
 
+# --- a sweep's last line says how many runs failed ---
+printf '# gar-trace v1\npoint,submit_ns,start_ns,done_ns\n1,0,0,1000\n%s\n' \
+    '1,9223372036854775000,9223372036854775000,9223372036854775807' >"$tmp/max.csv"
+cat >"$tmp/fails.sweep" <<SPEC
+gar-sweep v1
+trace $tmp/max.csv $steady
+plan block
+estimator adl
+host $host
+mode open
+seed 1
+SPEC
+expect 0 "$gar" sweep "$tmp/fails.sweep" --db "$tmp/fails.db" --quiet --jobs 1
+[ "$(tail -n 1 "$tmp/out")" = "status: done, 1 of 2 runs failed (stored with status 'failed' and their error; 'gar report' lists their arms)" ] ||
+    fail "a sweep with a failed run ends '$(tail -n 1 "$tmp/out")'"
+
 if [ "$failures" -ne 0 ]; then
     echo "$failures failure(s)" >&2
     exit 1
