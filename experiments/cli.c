@@ -133,6 +133,14 @@ int gar_cli_refuse_out_is_input(const char *verb, const char *out_path, const ch
     return gar_cli_usage_error(verb, what);
 }
 
+char *gar_cli_folder(char *path)
+{
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        path[--n] = '\0';
+    return path;
+}
+
 void gar_cli_print_warning(FILE *out, const gar_error *err)
 {
     char text[GAR_ERROR_ARGS_MAX * GAR_ERROR_ARG_BYTES + 256];

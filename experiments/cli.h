@@ -68,6 +68,11 @@ bool gar_cli_same_file(const char *a, const char *b);
  * `out_path` is NULL), else GAR_EXIT_REFUSED. */
 int gar_cli_refuse_out_is_input(const char *verb, const char *out_path, const char *in_path);
 
+/* Drops the trailing slashes of the folder path `path` in place ("plots/"
+ * becomes "plots"; "/" stays), so the paths a verb joins to it and prints
+ * read with one slash.  Returns `path`. */
+char *gar_cli_folder(char *path);
+
 /* Prints `err` as "warning: N (Name): message" on stdout (a key: value line). */
 void gar_cli_print_warning(FILE *out, const gar_error *err);
 

@@ -61,6 +61,7 @@ int gar_verb_plot_main(int argc, char **argv)
         return gar_cli_usage_error("plot", "takes no arguments besides the options");
     if (db_path == NULL || dir == NULL)
         return gar_cli_usage_error("plot", "--db FILE and --out DIR are required");
+    dir = gar_cli_folder((char *)dir); /* argv's own text, writable: "plots/" prints once-slashed */
 
     gar_error err;
     if (gar_plot_check_gnuplot(&err) < 0)

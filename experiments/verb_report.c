@@ -53,6 +53,7 @@ int gar_verb_report_main(int argc, char **argv)
         return gar_cli_usage_error("report", "takes no arguments besides the options");
     if (db_path == NULL || dir == NULL)
         return gar_cli_usage_error("report", "--db FILE and --out DIR are required");
+    dir = gar_cli_folder((char *)dir); /* argv's own text, writable: "plots/" prints once-slashed */
     gar_error err;
     gar_store *store = NULL;
     if (gar_store_open(db_path, false, &store, &err) < 0)

@@ -133,6 +133,26 @@ expect 0 "$gar" sweep "$tmp/fails.sweep" --db "$tmp/fails.db" --quiet --jobs 1
 [ "$(tail -n 1 "$tmp/out")" = "status: done, 1 of 2 runs failed (stored with status 'failed' and their error; 'gar report' lists their arms)" ] ||
     fail "a sweep with a failed run ends '$(tail -n 1 "$tmp/out")'"
 
+# --- plot and report into "DIR/" print paths with one slash ---
+cat >"$tmp/small.sweep" <<SPEC
+gar-sweep v1
+trace $steady
+plan block poll
+estimator adl
+host $host
+mode open
+seed 1
+SPEC
+expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/small.db" --quiet --jobs 1
+if command -v gnuplot >/dev/null 2>&1; then
+    expect 0 "$gar" plot --db "$tmp/small.db" --out "$tmp/plots/"
+    grep -q "^png: $tmp/plots/pareto-" "$tmp/out" || fail "plot printed no pareto png: $(cat "$tmp/out")"
+    grep -q '//' "$tmp/out" && fail "plot --out DIR/ printed doubled slashes: $(cat "$tmp/out")"
+    expect 0 "$gar" report --db "$tmp/small.db" --out "$tmp/report//"
+    grep -q "^report: $tmp/report/report.html$" "$tmp/out" ||
+        fail "report --out DIR// printed '$(tail -n 1 "$tmp/out")'"
+fi
+
 if [ "$failures" -ne 0 ]; then
     echo "$failures failure(s)" >&2
     exit 1
