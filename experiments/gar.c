@@ -43,7 +43,7 @@ static void print_overview(FILE *out)
             "usage: gar VERB [OPTIONS] [ARGS]\n"
             "\n"
             "gar awaits GPU work as a memory descriptor and compares wait policies.\n"
-            "Every verb takes --help. Output is `key: value` lines; a refusal prints\n"
+            "Every verb takes --help (-h). Output is `key: value` lines; a refusal prints\n"
             "`error N (Name): message` on stderr and exits 2.  An option is given\n"
             "once (a repeat is refused), except --param, --tolerance and --without,\n"
             "which add one setting each (--param and --tolerance: each key once).\n"
