@@ -10,6 +10,7 @@
 #include "sweep_run.h"
 #include "sweep_spec.h"
 #include "verbs.h"
+#include "write_atomic.h"
 
 static void usage(FILE *out)
 {
@@ -90,6 +91,12 @@ int gar_verb_sweep_main(int argc, char **argv)
     gar_sweep_spec spec;
     if (gar_sweep_spec_load(spec_path, &spec, &err) < 0)
         return gar_cli_refuse(&err);
+    /* SQLite would say only "unable to open database file" of a folder it
+     * cannot write (its -wal and -shm files live there too). */
+    if (gar_check_file_writable(db_path, &err) < 0) {
+        gar_sweep_spec_free(&spec);
+        return gar_cli_refuse(&err);
+    }
     gar_store *store = NULL;
     if (gar_store_open(db_path, true, &store, &err) < 0) {
         gar_sweep_spec_free(&spec);

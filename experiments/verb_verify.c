@@ -32,6 +32,7 @@
 #include "verbs.h"
 #include "verify_real.h"
 #include "verify_stats.h"
+#include "write_atomic.h"
 
 static const char verb[] = "verify";
 
@@ -681,6 +682,11 @@ static int verify_sweep(const verify_args *a)
     for (size_t t = 0; rc == 0 && t < spec.trace_count; t++)
         if ((rc = first_rows(&spec.traces[t].trace, a->limit, &cut[t], &err)) == 0)
             rc = check_span(&cut[t], spec.traces[t].name, &err);
+    /* The database's folder is checked writable before a calibration on the
+     * spot, which a refusal would throw away (SQLite's own message would
+     * not say why). */
+    if (rc == 0)
+        rc = gar_check_file_writable(a->db_path, &err);
     gar_host_profile profile;
     unsigned host_noisy = 0;
     if (rc == 0)

@@ -7,7 +7,13 @@ gar=$1
 root=$2
 case $gar in /*) ;; *) gar=$(pwd)/$gar ;; esac # some checks run in other folders
 tmp=$(mktemp -d)
-trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+mounted=""
+cleanup() {
+    [ -n "$mounted" ] && umount "$mounted" 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM # a killed test still unmounts its tmpfs
 failures=0
 
 fail() {
@@ -151,6 +157,29 @@ if command -v gnuplot >/dev/null 2>&1; then
     expect 0 "$gar" report --db "$tmp/small.db" --out "$tmp/report//"
     grep -q "^report: $tmp/report/report.html$" "$tmp/out" ||
         fail "report --out DIR// printed '$(tail -n 1 "$tmp/out")'"
+fi
+
+# --- a read-only folder (a tmpfs remounted read-only; root only) ---
+# The database's folder is checked before the sweep (or verify's calibration
+# on the spot) starts, and the refusal says why instead of SQLite's bare
+# "unable to open database file".
+mkdir "$tmp/ro"
+if mount -t tmpfs -o size=1m gar-test "$tmp/ro" 2>/dev/null; then
+    mounted="$tmp/ro"
+    cp "$tmp/small.db" "$tmp/ro/old.db"
+    mount -o remount,ro "$tmp/ro" || fail "cannot remount the tmpfs read-only"
+    expect 2 "$gar" sweep "$tmp/small.sweep" --db "$tmp/ro/new.db" --quiet
+    err_has "^error 12 (Io): .*'$tmp/ro/new.db': Read-only file system" "sweep into a read-only folder"
+    expect 2 "$gar" sweep "$tmp/small.sweep" --db "$tmp/ro/old.db" --quiet
+    err_has "Read-only file system" "sweep onto a database in a read-only folder"
+    expect 2 timeout 15 "$gar" verify --sweep "$tmp/small.sweep" --db "$tmp/ro/new.db" --limit 10
+    err_has "Read-only file system" "verify --sweep into a read-only folder"
+    expect 2 "$gar" gen steady --waits 3 --out "$tmp/ro/x.csv"
+    err_has "Read-only file system" "gen into a read-only folder"
+    [ "$(ls "$tmp/ro")" = "old.db" ] || fail "the read-only folder holds $(ls "$tmp/ro")"
+    umount "$tmp/ro" && mounted=""
+else
+    echo "tmpfs not mountable here: read-only folder case skipped"
 fi
 
 if [ "$failures" -ne 0 ]; then
