@@ -182,6 +182,14 @@ else
     echo "tmpfs not mountable here: read-only folder case skipped"
 fi
 
+# --- a profile given where a trace goes is told apart from a cut trace ---
+expect 2 "$gar" replay "$fixtures/kineto/float_ts.json.gz" --plan poll --host "$host"
+err_has "no newline in the file: a trace starts with the line '# gar-trace v1'" "replay of a .gz"
+grep -q "cut short" "$tmp/err" && fail "a .gz profile is called a cut trace: $(cat "$tmp/err")"
+expect 2 "$gar" replay "$fixtures/kineto/float_ts.json" --plan poll --host "$host"
+err_has "the first line must be '# gar-trace v1' (a profiler's trace is converted by 'gar import')" \
+    "replay of a JSON profile"
+
 if [ "$failures" -ne 0 ]; then
     echo "$failures failure(s)" >&2
     exit 1
