@@ -55,10 +55,16 @@ static void print_overview(FILE *out)
 
 static int verb_help_main(int argc, char **argv)
 {
-    if (argc >= 2 && strcmp(argv[1], "--help") != 0 && strcmp(argv[1], "-h") != 0) {
+    if (argc >= 2 && strcmp(argv[1], "--help") != 0 && strcmp(argv[1], "-h") != 0 &&
+        strcmp(argv[1], "help") != 0) {
         const gar_verb *v = find_verb(argv[1]);
-        if (v == NULL || v->main == verb_help_main)
-            return gar_cli_usage_error("help", "no such verb");
+        if (v == NULL) {
+            char what[256];
+            snprintf(what, sizeof what, "no verb '%.100s' (the verbs: 'gar --help')", argv[1]);
+            gar_error err;
+            gar_error_set(&err, GAR_E_USAGE, 2, "help", what);
+            return gar_cli_refuse(&err);
+        }
         char help[] = "--help";
         char *verb_argv[] = { argv[1], help, NULL };
         return v->main(2, verb_argv);

@@ -46,6 +46,11 @@ for verb in $verbs; do
     cmp -s "$tmp/out" "$tmp/long" || fail "gar $verb -h differs from --help"
 done
 
+expect 0 "$gar" help help
+grep -q '^verbs:' "$tmp/out" || fail "gar help help does not show the verbs"
+expect 2 "$gar" help nosuch
+err_has "^error 11 (Usage): help: no verb 'nosuch' (the verbs: 'gar --help')" "help of an unknown verb"
+
 # --- import never replaces its own input (any spelling, links too) ---
 fixtures=$root/tests/fixtures
 cp "$fixtures/kineto/float_ts.json.gz" "$tmp/p.json.gz"
