@@ -14,10 +14,13 @@
  * RUNTIME are required.  An event sync's stream is not in the export (the
  * record call's stream argument is not traced), so event syncs are mapped by
  * the single-stream rule too. */
+#define _POSIX_C_SOURCE 200809L /* stat */
 #include "import.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <sqlite3.h>
 
@@ -239,6 +242,13 @@ int gar_import_nsys_file(const char *path, gar_trace *out, gar_import_counts *co
     gar_trace_init(out);
     if (counts != NULL)
         memset(counts, 0, sizeof *counts);
+    /* SQLite says "unable to open database file" of a missing file and
+     * "disk I/O error" of a folder; the system's words say which. */
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return gar_error_set(err, GAR_E_IO, 3, path, "open", strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return gar_error_set(err, GAR_E_IO, 3, path, "read", strerror(EISDIR));
     sqlite3 *db = NULL;
     int opened = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
     if (opened != SQLITE_OK) {

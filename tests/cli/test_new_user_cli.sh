@@ -71,6 +71,12 @@ if command -v sqlite3 >/dev/null 2>&1; then
 fi
 expect 0 "$gar" import kineto "$tmp/p.json.gz" --out "$tmp/p.csv"
 
+expect 2 "$gar" import nsys "$tmp/none.sqlite"
+err_has "^error 12 (Io): cannot open '$tmp/none.sqlite': No such file or directory" "nsys missing"
+[ -e "$tmp/none.sqlite" ] && fail "import nsys created the missing export"
+expect 2 "$gar" import nsys "$tmp"
+err_has "^error 12 (Io): cannot read '$tmp': Is a directory" "nsys of a folder"
+
 # --- a profile without waits is refused at the file, saying what it lacks ---
 echo '{"traceEvents": []}' >"$tmp/k5.json"
 expect 2 "$gar" import kineto "$tmp/k5.json" --out "$tmp/k5.csv"
