@@ -170,6 +170,17 @@ if command -v gnuplot >/dev/null 2>&1; then
         fail "report --out DIR// printed '$(tail -n 1 "$tmp/out")'"
 fi
 
+# --- a database whose every run failed still plots and reports ---
+if command -v gnuplot >/dev/null 2>&1; then
+    sed "s|^trace .*|trace $tmp/max.csv|" "$tmp/fails.sweep" >"$tmp/allfail.sweep"
+    expect 0 "$gar" sweep "$tmp/allfail.sweep" --db "$tmp/allfail.db" --quiet --jobs 1
+    grep -q '^status: done, 1 of 1 runs failed' "$tmp/out" || fail "all-failed sweep: $(tail -n 1 "$tmp/out")"
+    expect 0 "$gar" plot --db "$tmp/allfail.db" --out "$tmp/allfail-plots"
+    [ -s "$tmp/err" ] && fail "plot of failed runs wrote to stderr: $(head -c 300 "$tmp/err")"
+    expect 0 "$gar" report --db "$tmp/allfail.db" --out "$tmp/allfail-report"
+    grep -q 'failed' "$tmp/allfail-report/report.html" || fail "the report does not show the failed arm"
+fi
+
 # --- a read-only folder (a tmpfs remounted read-only; root only) ---
 # The database's folder is checked before the sweep (or verify's calibration
 # on the spot) starts, and the refusal says why instead of SQLite's bare
