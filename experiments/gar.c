@@ -1,4 +1,5 @@
 /* experiments/gar.c — the `gar` command: finds the verb and hands it argv. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -73,6 +74,22 @@ static int verb_help_main(int argc, char **argv)
     return GAR_EXIT_OK;
 }
 
+/* A verb's `key: value` lines are its result: if they could not all be
+ * written (a full disk behind `> file`), the command failed, whatever the
+ * verb said. */
+static int finish(int status)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return status;
+    if (status == GAR_EXIT_REFUSED)
+        return status; /* the verb has said what failed */
+    gar_error err;
+    gar_error_set(&err, GAR_E_IO, 3, "standard output", "write",
+                  errno != 0 ? strerror(errno) : "an earlier write failed");
+    return gar_cli_refuse(&err);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -81,11 +98,11 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         print_overview(stdout);
-        return GAR_EXIT_OK;
+        return finish(GAR_EXIT_OK);
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("gar %s\n", GAR_VERSION);
-        return GAR_EXIT_OK;
+        return finish(GAR_EXIT_OK);
     }
     const gar_verb *verb = find_verb(argv[1]);
     if (verb == NULL) {
@@ -95,5 +112,5 @@ int main(int argc, char **argv)
         gar_error_set(&err, GAR_E_USAGE, 2, "gar", what);
         return gar_cli_refuse(&err);
     }
-    return verb->main(argc - 1, argv + 1);
+    return finish(verb->main(argc - 1, argv + 1));
 }

@@ -51,6 +51,20 @@ grep -q '^verbs:' "$tmp/out" || fail "gar help help does not show the verbs"
 expect 2 "$gar" help nosuch
 err_has "^error 11 (Usage): help: no verb 'nosuch' (the verbs: 'gar --help')" "help of an unknown verb"
 
+# --- a result that cannot be written to standard output is a failure ---
+if [ -w /dev/full ]; then
+    for cmd in "--help" "probe" "plan poll" "gen steady --waits 3" \
+               "replay $root/data/traces/steady.csv --plan poll --host $root/data/hosts/dev-vm.host"; do
+        # shellcheck disable=SC2086 # each command is its words
+        "$gar" $cmd >/dev/full 2>"$tmp/err"
+        rc=$?
+        [ "$rc" -eq 2 ] || fail "gar $cmd >/dev/full exited $rc, not 2"
+        err_has "^error 12 (Io): cannot write 'standard output': No space left on device" \
+            "gar $cmd >/dev/full"
+        [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "gar $cmd >/dev/full: $(cat "$tmp/err")"
+    done
+fi
+
 # --- import never replaces its own input (any spelling, links too) ---
 fixtures=$root/tests/fixtures
 cp "$fixtures/kineto/float_ts.json.gz" "$tmp/p.json.gz"
