@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "cli_options.h"
+#include "database_folder.h"
 #include "plot.h"
 #include "results.h"
 #include "store.h"
@@ -68,7 +69,7 @@ int gar_verb_plot_main(int argc, char **argv)
         return gar_cli_refuse(&err);
     gar_store *store = NULL;
     if (gar_store_open(db_path, false, &store, &err) < 0)
-        return gar_cli_refuse(&err);
+        return gar_refuse_database(db_path, &err);
     gar_arm_list arms = { NULL, 0 };
     gar_plot_files *files = calloc(1, sizeof *files);
     int rc = files == NULL ? gar_error_set(&err, GAR_E_CAPACITY, 2, "memory", "exhausted") : 0;

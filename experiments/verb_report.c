@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "cli_options.h"
+#include "database_folder.h"
 #include "report.h"
 #include "store.h"
 #include "verbs.h"
@@ -57,7 +58,7 @@ int gar_verb_report_main(int argc, char **argv)
     gar_error err;
     gar_store *store = NULL;
     if (gar_store_open(db_path, false, &store, &err) < 0)
-        return gar_cli_refuse(&err);
+        return gar_refuse_database(db_path, &err);
     /* A refused report prints nothing but its error: the summary waits. */
     char *summary = NULL;
     size_t summary_len = 0;

@@ -212,6 +212,9 @@ if mount -t tmpfs -o size=1m gar-test "$tmp/ro" 2>/dev/null; then
     err_has "Read-only file system" "verify --sweep into a read-only folder"
     expect 2 "$gar" gen steady --waits 3 --out "$tmp/ro/x.csv"
     err_has "Read-only file system" "gen into a read-only folder"
+    expect 2 "$gar" report --db "$tmp/ro/old.db" --out "$tmp/ro-report"
+    err_has "cannot open '$tmp/ro/old.db': its folder is not writable (Read-only file system)" \
+        "report of a database in a read-only folder"
     [ "$(ls "$tmp/ro")" = "old.db" ] || fail "the read-only folder holds $(ls "$tmp/ro")"
     umount "$tmp/ro" && mounted=""
 else
