@@ -65,6 +65,15 @@ if [ -w /dev/full ]; then
     done
 fi
 
+# --- the main job's script answers --help, and names itself as run ---
+sh "$root/experiments/main-job.sh" "$gar" --help >"$tmp/out" 2>"$tmp/err" ||
+    fail "main-job.sh --help exited $?"
+grep -q '^usage: sh scripts/main-job \[--out DIR\] \[--jobs N\]' "$tmp/out" ||
+    fail "main-job.sh --help: $(cat "$tmp/out")"
+sh "$root/experiments/main-job.sh" "$gar" --bogus >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] || fail "main-job.sh --bogus did not exit 2"
+grep -q '^usage:' "$tmp/err" || fail "main-job.sh --bogus printed no usage on stderr"
+
 # --- import never replaces its own input (any spelling, links too) ---
 fixtures=$root/tests/fixtures
 cp "$fixtures/kineto/float_ts.json.gz" "$tmp/p.json.gz"
