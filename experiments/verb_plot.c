@@ -82,9 +82,18 @@ int gar_verb_plot_main(int argc, char **argv)
     if (rc == 0 && arms.count == 0)
         rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", db_path,
                            "holds no runs to plot");
-    if (rc == 0 && (pick = gar_plot_find_trace(&arms, trace)) < 0)
-        rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", "--trace",
-                           "names no trace of the database");
+    if (rc == 0 && (pick = gar_plot_find_trace(&arms, trace)) < 0) {
+        /* say which names would do */
+        char what[GAR_ERROR_ARG_BYTES];
+        size_t n = (size_t)snprintf(what, sizeof what, "'%.100s' names no trace of the database"
+                                    " (its traces:", trace);
+        for (size_t i = 0; i < arms.count && n < sizeof what; i++)
+            if (i == 0 || strcmp(arms.arm[i].trace_short, arms.arm[i - 1].trace_short) != 0)
+                n += (size_t)snprintf(what + n, sizeof what - n, " %s", arms.arm[i].trace_short);
+        if (n < sizeof what)
+            snprintf(what + n, sizeof what - n, ")");
+        rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", "--trace", what);
+    }
     if (rc == 0)
         rc = gar_results_check_sources(store, arms.arm[pick].trace, &err);
     if (rc == 0)

@@ -188,6 +188,9 @@ if command -v gnuplot >/dev/null 2>&1; then
     expect 0 "$gar" plot --db "$tmp/small.db" --out "$tmp/plots/"
     grep -q "^png: $tmp/plots/pareto-" "$tmp/out" || fail "plot printed no pareto png: $(cat "$tmp/out")"
     grep -q '//' "$tmp/out" && fail "plot --out DIR/ printed doubled slashes: $(cat "$tmp/out")"
+    expect 2 "$gar" plot --db "$tmp/small.db" --out "$tmp/plots" --trace nosuch
+    err_has "argument --trace 'nosuch' names no trace of the database (its traces: steady)" \
+        "plot of an unknown trace"
     expect 0 "$gar" report --db "$tmp/small.db" --out "$tmp/report//"
     grep -q "^report: $tmp/report/report.html$" "$tmp/out" ||
         fail "report --out DIR// printed '$(tail -n 1 "$tmp/out")'"
