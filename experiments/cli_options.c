@@ -48,6 +48,12 @@ static int take(const char *verb, const gar_cli_option *row, const char *value,
         *(bool *)row->to = true;
         break;
     case GAR_CLI_TEXT:
+        if (value[0] == '\0') { /* --out= names no file: refused before any work */
+            char what[128];
+            snprintf(what, sizeof what, "option '--%s' needs a value, found an empty one",
+                     row->name);
+            return gar_cli_usage_error(verb, what);
+        }
         *(const char **)row->to = value;
         break;
     case GAR_CLI_U64:

@@ -18,7 +18,7 @@
 typedef enum gar_cli_takes {
     GAR_CLI_HELP,  /* prints the verb's help on stdout; the verb exits 0 */
     GAR_CLI_FLAG,  /* no value: sets the bool at `to` */
-    GAR_CLI_TEXT,  /* a value kept as given: the const char * at `to` points at it */
+    GAR_CLI_TEXT,  /* a value kept as given (not empty): the const char * at `to` points at it */
     GAR_CLI_U64,   /* a whole decimal number in [min, max] into the unsigned long long at `to` */
     GAR_CLI_PARSE, /* a value read by `parse` into `to` */
 } gar_cli_takes;

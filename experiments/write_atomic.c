@@ -48,6 +48,8 @@ int gar_check_file_writable(const char *path, gar_error *err)
     if (path == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_check_file_writable", "path",
                              "is NULL");
+    if (path[0] == '\0') /* names no file, though a probe beside it could be made */
+        return gar_error_set(err, GAR_E_IO, 3, path, "write", strerror(ENOENT));
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return gar_error_set(err, GAR_E_IO, 3, path, "write", strerror(EISDIR));

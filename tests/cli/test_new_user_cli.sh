@@ -65,6 +65,14 @@ if [ -w /dev/full ]; then
     done
 fi
 
+# --- an empty file name is refused before any work ---
+expect 2 "$gar" gen steady --out=
+err_has "^error 11 (Usage): gen: option '--out' needs a value, found an empty one" "gen --out="
+expect 2 timeout 15 "$gar" calibrate --out ''
+err_has "option '--out' needs a value" "calibrate --out ''"
+expect 2 timeout 15 "$gar" verify --sweep "$root/data/sweeps/default.sweep" --db ''
+err_has "^error 12 (Io): cannot write '': No such file or directory" "verify --sweep --db ''"
+
 # --- the main job's script answers --help, and names itself as run ---
 sh "$root/experiments/main-job.sh" "$gar" --help >"$tmp/out" 2>"$tmp/err" ||
     fail "main-job.sh --help exited $?"
