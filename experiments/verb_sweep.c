@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_options.h"
+#include "results.h"
 #include "store.h"
 #include "sweep_run.h"
 #include "sweep_spec.h"
@@ -109,6 +110,13 @@ int gar_verb_sweep_main(int argc, char **argv)
     uint64_t other_builds = 0;
     if (rc == 0)
         rc = gar_store_other_builds(store, &other_builds, &err);
+    uint64_t failed_before = 0; /* a rerun that does nothing still owes its failures */
+    gar_arm_list arms = { NULL, 0 };
+    if (rc == 0 && st.ran == 0 && (rc = gar_results_arms(store, &arms, &err)) == 0) {
+        for (size_t i = 0; i < arms.count; i++)
+            failed_before += arms.arm[i].failed;
+        gar_arm_list_free(&arms);
+    }
     gar_store_close(store);
     gar_sweep_spec_free(&spec);
     if (rc < 0)
@@ -135,7 +143,11 @@ int gar_verb_sweep_main(int argc, char **argv)
         printf("other_builds: %llu (runs made by another build of gar; the report names "
                "each build)\n",
                (unsigned long long)other_builds);
-    if (st.ran == 0)
+    if (st.ran == 0 && failed_before > 0)
+        printf("status: nothing to do (all %llu runs of this shard are in %s, which holds %llu"
+               " failed runs)\n",
+               (unsigned long long)st.in_shard, db_path, (unsigned long long)failed_before);
+    else if (st.ran == 0)
         printf("status: nothing to do (all %llu runs of this shard are in %s)\n",
                (unsigned long long)st.in_shard, db_path);
     else if (st.failed == 0)

@@ -180,6 +180,9 @@ SPEC
 expect 0 "$gar" sweep "$tmp/fails.sweep" --db "$tmp/fails.db" --quiet --jobs 1
 [ "$(tail -n 1 "$tmp/out")" = "status: done, 1 of 2 runs failed (stored with status 'failed' and their error; 'gar report' lists their arms)" ] ||
     fail "a sweep with a failed run ends '$(tail -n 1 "$tmp/out")'"
+expect 0 "$gar" sweep "$tmp/fails.sweep" --db "$tmp/fails.db" --quiet --jobs 1
+[ "$(tail -n 1 "$tmp/out")" = "status: nothing to do (all 2 runs of this shard are in $tmp/fails.db, which holds 1 failed runs)" ] ||
+    fail "a rerun over a failed run ends '$(tail -n 1 "$tmp/out")'"
 
 # --- plot and report into "DIR/" print paths with one slash ---
 cat >"$tmp/small.sweep" <<SPEC
