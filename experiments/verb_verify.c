@@ -682,11 +682,15 @@ static int verify_sweep(const verify_args *a)
     for (size_t t = 0; rc == 0 && t < spec.trace_count; t++)
         if ((rc = first_rows(&spec.traces[t].trace, a->limit, &cut[t], &err)) == 0)
             rc = check_span(&cut[t], spec.traces[t].name, &err);
-    /* The database's folder is checked writable before a calibration on the
-     * spot, which a refusal would throw away (SQLite's own message would
-     * not say why). */
+    /* The database (gar's or new, reading only) and its folder (writable)
+     * are checked before a calibration on the spot, which a refusal would
+     * throw away; SQLite's own message would not say why a folder fails. */
     if (rc == 0)
         rc = gar_check_file_writable(a->db_path, &err);
+    if (rc == 0) {
+        int known = gar_store_check(a->db_path, true, "open", &err);
+        rc = known < 0 ? known : 0;
+    }
     gar_host_profile profile;
     unsigned host_noisy = 0;
     if (rc == 0)

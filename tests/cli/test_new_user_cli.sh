@@ -73,6 +73,12 @@ err_has "option '--out' needs a value" "calibrate --out ''"
 expect 2 timeout 15 "$gar" verify --sweep "$root/data/sweeps/default.sweep" --db ''
 err_has "^error 12 (Io): cannot write '': No such file or directory" "verify --sweep --db ''"
 
+# verify --sweep refuses a database that is not gar's before calibrating on the spot (~16 s)
+cp "$root/data/traces/steady.csv" "$tmp/notdb.db"
+expect 2 timeout 10 "$gar" verify --sweep "$root/data/sweeps/default.sweep" --db "$tmp/notdb.db"
+err_has "^error 12 (Io): cannot open '$tmp/notdb.db': not a gar sweep database" "verify --sweep --db a trace"
+cmp -s "$tmp/notdb.db" "$root/data/traces/steady.csv" || fail "verify --sweep changed a foreign --db"
+
 # --- the main job's script answers --help, and names itself as run ---
 sh "$root/experiments/main-job.sh" "$gar" --help >"$tmp/out" 2>"$tmp/err" ||
     fail "main-job.sh --help exited $?"
