@@ -1,7 +1,10 @@
 /* core/error.c — the registry of coded errors and the formatting of a record.
  *
  * Templates name their arguments {1}..{4}; the registry is indexed by number,
- * so a renumbering shows up as a failing test that pins every name. */
+ * so a renumbering shows up as a failing test that pins every name.  A part
+ * in brackets ("[: column {3}]", not nested) is shown only when every
+ * argument it names is given and not empty, so a fault of a whole file is
+ * not placed at a made-up line. */
 #include <gar/error.h>
 
 #include <string.h>
@@ -33,7 +36,7 @@ static const gar_code_entry registry[GAR_CODE_COUNT] = {
     [GAR_E_CAPACITY] = { "CapacityExceeded", GAR_KIND_ERROR, "{1} is full (capacity {2})" },
     [GAR_E_USAGE] = { "Usage", GAR_KIND_ERROR, "{1}: {2}" },
     [GAR_E_IO] = { "Io", GAR_KIND_ERROR, "cannot {2} '{1}': {3}" },
-    [GAR_E_INVALID_TRACE] = { "InvalidTrace", GAR_KIND_ERROR, "{1}:{2}: column {3}: {4}" },
+    [GAR_E_INVALID_TRACE] = { "InvalidTrace", GAR_KIND_ERROR, "{1}[:{2}][: column {3}]: {4}" },
     [GAR_E_INVALID_ESTIMATOR] = { "InvalidEstimator", GAR_KIND_ERROR,
                                   "invalid estimator '{1}': {2}" },
     [GAR_E_INVALID_HOST_PROFILE] = { "InvalidHostProfile", GAR_KIND_ERROR, "{1}:{2}: {3}" },
@@ -121,21 +124,54 @@ size_t gar_error_show_bytes(const char *bytes, size_t n, char *buf, size_t size)
     return out.len;
 }
 
+/* The argument index of the placeholder "{N}" at p (before end), or -1. */
+static int placeholder_at(const char *p, const char *end)
+{
+    if (end - p >= 3 && p[0] == '{' && p[1] >= '1' && p[1] <= '9' && p[2] == '}')
+        return p[1] - '1';
+    return -1;
+}
+
+/* True when every argument the template text [p, end) names is given and
+ * not empty. */
+static bool arguments_given(const gar_error *err, const char *p, const char *end)
+{
+    for (; p < end; p++) {
+        int index = placeholder_at(p, end);
+        if (index >= 0 && ((unsigned)index >= err->argc || err->argv[index][0] == '\0'))
+            return false;
+    }
+    return true;
+}
+
+/* Puts the template text [p, end) with its arguments and optional parts. */
+static void put_template(gar__text_out *out, const gar_error *err, const char *p, const char *end)
+{
+    while (p < end) {
+        const char *close = p[0] == '[' ? memchr(p, ']', (size_t)(end - p)) : NULL;
+        int index = placeholder_at(p, end);
+        if (close != NULL) {
+            if (arguments_given(err, p + 1, close))
+                put_template(out, err, p + 1, close);
+            p = close + 1;
+        } else if (index >= 0) {
+            put_argument(out, (unsigned)index < err->argc ? err->argv[index] : "?");
+            p += 3;
+        } else {
+            gar__text_put(out, p, 1);
+            p++;
+        }
+    }
+}
+
 static void put_message(gar__text_out *out, const gar_error *err)
 {
     if (!gar_code_registered(err->code)) {
         gar__text_puts(out, "unregistered code");
         return;
     }
-    for (const char *p = registry[err->code].template_text; *p != '\0'; p++) {
-        if (p[0] == '{' && p[1] >= '1' && p[1] <= '9' && p[2] == '}') {
-            unsigned index = (unsigned)(p[1] - '1');
-            put_argument(out, index < err->argc ? err->argv[index] : "?");
-            p += 2;
-        } else {
-            gar__text_put(out, p, 1);
-        }
-    }
+    const char *text = registry[err->code].template_text;
+    put_template(out, err, text, text + strlen(text));
 }
 
 static void put_number_and_name(gar__text_out *out, const gar_error *err)

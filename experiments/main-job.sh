@@ -14,20 +14,28 @@
 set -eu
 
 usage() {
-    echo "usage: sh experiments/main-job.sh GAR_BINARY [--out DIR] [--jobs N]" >&2
+    echo "usage: sh scripts/main-job [--out DIR] [--jobs N]   (sets gar up first)"
+    echo "       sh experiments/main-job.sh GAR_BINARY [--out DIR] [--jobs N]"
+    echo "  --out DIR   the results folder (default: results)"
+    echo "  --jobs N    the sweep's worker threads (default: the online cores)"
+}
+refuse() {
+    usage >&2
     exit 2
 }
 
-[ $# -ge 1 ] || usage
+[ $# -ge 1 ] || refuse
+case $1 in -h | --help) usage; exit 0 ;; esac
 gar=$1
 shift
 out=results
 jobs=""
 while [ $# -gt 0 ]; do
     case $1 in
-    --out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
-    --jobs) [ $# -ge 2 ] || usage; jobs="--jobs $2"; shift 2 ;;
-    *) usage ;;
+    --out) [ $# -ge 2 ] || refuse; out=$2; shift 2 ;;
+    --jobs) [ $# -ge 2 ] || refuse; jobs="--jobs $2"; shift 2 ;;
+    -h | --help) usage; exit 0 ;;
+    *) refuse ;;
     esac
 done
 [ -x "$gar" ] || { echo "main-job: no gar binary at $gar (build it first)" >&2; exit 2; }

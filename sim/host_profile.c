@@ -330,12 +330,13 @@ int gar_host_profile_load(const char *path, gar_host_profile *out, gar_error *er
         fclose(f);
         return gar_error_set(err, GAR_E_IO, 3, path, "read", "out of memory");
     }
+    errno = 0;
     size_t n = fread(buf, 1, FILE_BYTES_MAX + 1, f);
-    int read_failed = ferror(f);
+    int read_failed = ferror(f) ? (errno != 0 ? errno : EIO) : 0; /* EISDIR: a folder */
     fclose(f);
     int rc;
     if (read_failed)
-        rc = gar_error_set(err, GAR_E_IO, 3, path, "read", "read error");
+        rc = gar_error_set(err, GAR_E_IO, 3, path, "read", strerror(read_failed));
     else if (n > FILE_BYTES_MAX)
         rc = gar_error_set(err, GAR_E_INVALID_HOST_PROFILE, 3, path, "1",
                            "larger than 1 MiB: not a host profile");

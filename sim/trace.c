@@ -305,7 +305,9 @@ static int read_magic(reader *rd, const char *p, size_t n)
         show_field(version, sizeof version, p + sizeof prefix - 1, n - (sizeof prefix - 1));
         snprintf(fault, sizeof fault, "unsupported version '%s' (this reader reads v1)", version);
     } else {
-        snprintf(fault, sizeof fault, "the first line must be '%s'", GAR_TRACE_MAGIC);
+        snprintf(fault, sizeof fault,
+                 "the first line must be '%s' (a profiler's trace is converted by 'gar import')",
+                 GAR_TRACE_MAGIC);
     }
     return refuse(rd->err, rd->name, rd->line, 1, fault);
 }
@@ -488,6 +490,9 @@ static int reader_line(reader *rd, const char *p, size_t n)
 /* Ends a read: `tail` bytes were left after the last newline. */
 static int reader_finish(reader *rd, size_t tail)
 {
+    if (tail > 0 && rd->state == WANT_MAGIC) /* not a line at all: not a trace, or not text */
+        return refuse(rd->err, rd->name, 1, 1,
+                      "no newline in the file: a trace starts with the line '" GAR_TRACE_MAGIC "'");
     if (tail > 0)
         return refuse(rd->err, rd->name, rd->line + 1, 1,
                       "the last line has no newline (was the file cut short?)");

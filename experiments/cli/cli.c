@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 int gar_cli_refuse(const gar_error *err)
 {
@@ -111,6 +112,33 @@ int gar_cli_bad_option(const char *verb, int answer, char **argv)
     snprintf(what, sizeof what, answer == ':' ? "option '%s' needs a value" : "unknown option '%s'",
              name);
     return gar_cli_usage_error(verb, what);
+}
+
+bool gar_cli_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) != 0 || stat(b, &sb) != 0)
+        return false;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int gar_cli_refuse_out_is_input(const char *verb, const char *out_path, const char *in_path)
+{
+    if (out_path == NULL || !gar_cli_same_file(out_path, in_path))
+        return 0;
+    char what[512];
+    snprintf(what, sizeof what,
+             "--out '%.200s' is the input '%.200s' and would replace it; name another file",
+             out_path, in_path);
+    return gar_cli_usage_error(verb, what);
+}
+
+char *gar_cli_folder(char *path)
+{
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        path[--n] = '\0';
+    return path;
 }
 
 void gar_cli_print_warning(FILE *out, const gar_error *err)

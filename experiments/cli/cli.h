@@ -57,6 +57,22 @@ bool gar_cli_key_repeats(const char *assignment, const char *const *earlier, siz
  * in the short options and opterr = 0).  Returns GAR_EXIT_REFUSED. */
 int gar_cli_bad_option(const char *verb, int answer, char **argv);
 
+/* True when the paths `a` and `b` name one existing file (the same device
+ * and inode: through a link, a symbolic link or another spelling); false
+ * when either cannot be stat'ed.  A verb checks its --out against its
+ * inputs with it, since writing the output replaces the file. */
+bool gar_cli_same_file(const char *a, const char *b);
+
+/* Refuses, with code Usage naming the verb, an output `out_path` that is the
+ * input `in_path` (gar_cli_same_file).  Returns 0 when they differ (or
+ * `out_path` is NULL), else GAR_EXIT_REFUSED. */
+int gar_cli_refuse_out_is_input(const char *verb, const char *out_path, const char *in_path);
+
+/* Drops the trailing slashes of the folder path `path` in place ("plots/"
+ * becomes "plots"; "/" stays), so the paths a verb joins to it and prints
+ * read with one slash.  Returns `path`. */
+char *gar_cli_folder(char *path);
+
 /* Prints `err` as "warning: N (Name): message" on stdout (a key: value line). */
 void gar_cli_print_warning(FILE *out, const gar_error *err);
 

@@ -8,11 +8,20 @@
 
 enum { ROWS_MAX = 32, LONG_ONLY = 256 }; /* getopt answers above any letter for long-only rows */
 
+/* The row's short letter: its own, or -h for the help row (every verb
+ * answers -h as it answers --help), or 0. */
+static int letter_of(const gar_cli_option *row)
+{
+    if (row->letter == 0 && row->takes == GAR_CLI_HELP)
+        return 'h';
+    return row->letter;
+}
+
 /* The answer gar_cli_getopt gives for row i: its letter, so that -x and
  * --name count as one option when repeated, or a value no letter has. */
 static int answer_of(const gar_cli_option *row, int i)
 {
-    return row->letter != 0 ? row->letter : LONG_ONLY + i;
+    return letter_of(row) != 0 ? letter_of(row) : LONG_ONLY + i;
 }
 
 /* Refuses the row's value with its message, quoting the value if asked. */
@@ -39,6 +48,12 @@ static int take(const char *verb, const gar_cli_option *row, const char *value,
         *(bool *)row->to = true;
         break;
     case GAR_CLI_TEXT:
+        if (value[0] == '\0') { /* --out= names no file: refused before any work */
+            char what[128];
+            snprintf(what, sizeof what, "option '--%s' needs a value, found an empty one",
+                     row->name);
+            return gar_cli_usage_error(verb, what);
+        }
         *(const char **)row->to = value;
         break;
     case GAR_CLI_U64:
@@ -70,8 +85,8 @@ int gar_cli_options(const char *verb, int argc, char **argv, const gar_cli_optio
                       row->takes == GAR_CLI_PARSE;
         longs[rows] = (struct option){ row->name, valued ? required_argument : no_argument, NULL,
                                        answer_of(row, (int)rows) };
-        if (row->letter != 0) {
-            shorts[s++] = (char)row->letter;
+        if (letter_of(row) != 0) {
+            shorts[s++] = (char)letter_of(row);
             if (valued)
                 shorts[s++] = ':';
         }

@@ -18,14 +18,14 @@
 typedef enum gar_cli_takes {
     GAR_CLI_HELP,  /* prints the verb's help on stdout; the verb exits 0 */
     GAR_CLI_FLAG,  /* no value: sets the bool at `to` */
-    GAR_CLI_TEXT,  /* a value kept as given: the const char * at `to` points at it */
+    GAR_CLI_TEXT,  /* a value kept as given (not empty): the const char * at `to` points at it */
     GAR_CLI_U64,   /* a whole decimal number in [min, max] into the unsigned long long at `to` */
     GAR_CLI_PARSE, /* a value read by `parse` into `to` */
 } gar_cli_takes;
 
 typedef struct gar_cli_option {
     const char *name;   /* the long name, without "--"; NULL ends the table */
-    int letter;         /* also accepted as -LETTER, or 0 */
+    int letter;         /* also accepted as -LETTER, or 0 (a HELP row is -h too) */
     gar_cli_takes takes;
     void *to;           /* where the value goes (see gar_cli_takes); NULL for HELP */
     unsigned long long min, max; /* U64: the range accepted */

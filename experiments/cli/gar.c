@@ -1,4 +1,5 @@
 /* experiments/cli/gar.c — the `gar` command: finds the verb and hands it argv. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,7 +44,7 @@ static void print_overview(FILE *out)
             "usage: gar VERB [OPTIONS] [ARGS]\n"
             "\n"
             "gar awaits GPU work as a memory descriptor and compares wait policies.\n"
-            "Every verb takes --help. Output is `key: value` lines; a refusal prints\n"
+            "Every verb takes --help (-h). Output is `key: value` lines; a refusal prints\n"
             "`error N (Name): message` on stderr and exits 2.  An option is given\n"
             "once (a repeat is refused), except --param, --tolerance and --without,\n"
             "which add one setting each (--param and --tolerance: each key once).\n"
@@ -55,16 +56,38 @@ static void print_overview(FILE *out)
 
 static int verb_help_main(int argc, char **argv)
 {
-    if (argc >= 2 && strcmp(argv[1], "--help") != 0 && strcmp(argv[1], "-h") != 0) {
+    if (argc >= 2 && strcmp(argv[1], "--help") != 0 && strcmp(argv[1], "-h") != 0 &&
+        strcmp(argv[1], "help") != 0) {
         const gar_verb *v = find_verb(argv[1]);
-        if (v == NULL || v->main == verb_help_main)
-            return gar_cli_usage_error("help", "no such verb");
+        if (v == NULL) {
+            char what[256];
+            snprintf(what, sizeof what, "no verb '%.100s' (the verbs: 'gar --help')", argv[1]);
+            gar_error err;
+            gar_error_set(&err, GAR_E_USAGE, 2, "help", what);
+            return gar_cli_refuse(&err);
+        }
         char help[] = "--help";
         char *verb_argv[] = { argv[1], help, NULL };
         return v->main(2, verb_argv);
     }
     print_overview(stdout);
     return GAR_EXIT_OK;
+}
+
+/* A verb's `key: value` lines are its result: if they could not all be
+ * written (a full disk behind `> file`), the command failed, whatever the
+ * verb said. */
+static int finish(int status)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return status;
+    if (status == GAR_EXIT_REFUSED)
+        return status; /* the verb has said what failed */
+    gar_error err;
+    gar_error_set(&err, GAR_E_IO, 3, "standard output", "write",
+                  errno != 0 ? strerror(errno) : "an earlier write failed");
+    return gar_cli_refuse(&err);
 }
 
 int main(int argc, char **argv)
@@ -75,11 +98,11 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         print_overview(stdout);
-        return GAR_EXIT_OK;
+        return finish(GAR_EXIT_OK);
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("gar %s\n", GAR_VERSION);
-        return GAR_EXIT_OK;
+        return finish(GAR_EXIT_OK);
     }
     const gar_verb *verb = find_verb(argv[1]);
     if (verb == NULL) {
@@ -89,5 +112,5 @@ int main(int argc, char **argv)
         gar_error_set(&err, GAR_E_USAGE, 2, "gar", what);
         return gar_cli_refuse(&err);
     }
-    return verb->main(argc - 1, argv + 1);
+    return finish(verb->main(argc - 1, argv + 1));
 }

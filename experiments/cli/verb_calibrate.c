@@ -30,7 +30,8 @@ static void print_help(FILE *out)
             "\n"
             "options:\n"
             "  --out FILE    write the profile to FILE atomically and print a summary\n"
-            "                (default: print the profile on standard output)\n"
+            "                (default, or FILE '-': print the profile on standard output);\n"
+            "                FILE's folder is checked writable before measuring\n"
             "  --samples N   samples per latency distribution, 1 to %u\n"
             "                (default %u; with --quick %u)\n"
             "  --quick       fewer samples and a shorter poll run, for tests (default: off)\n"
@@ -130,6 +131,11 @@ int gar_verb_calibrate_main(int argc, char **argv)
         return gar_cli_usage_error(verb, "takes no arguments besides its options");
 
     gar_error err;
+    if (out_path != NULL && strcmp(out_path, "-") == 0)
+        out_path = NULL; /* "-": standard output, as without --out */
+    /* Refused now, not after the measurement it would throw away. */
+    if (out_path != NULL && gar_check_file_writable(out_path, &err) < 0)
+        return gar_cli_refuse(&err);
     gar_calibration cal;
     if (gar_calibrate_run(&copts, &cal, &err) < 0)
         return gar_cli_refuse(&err);

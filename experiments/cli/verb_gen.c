@@ -21,7 +21,7 @@ static void print_help(FILE *out)
             "  --waits N          rows to generate, 1 to %llu (default 1000)\n"
             "  --seed S           PRNG seed, any u64 (default 1)\n"
             "  --param KEY=VALUE  set one parameter of the kind (repeatable)\n"
-            "  --out FILE         write FILE atomically (default: standard output)\n"
+            "  --out FILE         write FILE atomically (default, or FILE '-': standard output)\n"
             "  --help             show this help\n"
             "\n"
             "kinds and their parameters (times in microseconds), with defaults:\n",
@@ -81,6 +81,9 @@ int gar_verb_gen_main(int argc, char **argv)
         return rc;
     if (optind + 1 != argc)
         return gar_cli_usage_error("gen", optind == argc ? "missing KIND" : "one KIND only");
+
+    if (out_path != NULL && strcmp(out_path, "-") == 0)
+        out_path = NULL; /* "-": standard output, as without --out */
 
     gar_error err;
     gar_gen_kind kind;

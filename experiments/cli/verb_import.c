@@ -27,7 +27,8 @@ static void print_help(FILE *out)
             "printed on standard error, and kept in the trace's header.\n"
             "\n"
             "options:\n"
-            "  --out FILE      write FILE atomically (default: standard output)\n"
+            "  --out FILE      write FILE atomically, never an input (default, or FILE '-':\n"
+            "                  standard output)\n"
             "  --process PID   nsys: import only the process with this pid\n"
             "  --no-infer      do not infer the stream of a stream or event sync that has no\n"
             "                  sync record (such calls are skipped as no stream)\n"
@@ -160,6 +161,12 @@ int gar_verb_import_main(int argc, char **argv)
     if (kineto && options.one_process)
         return gar_cli_usage_error("import", "--process is for nsys; kineto takes one file per rank");
     options.process = (uint32_t)process;
+
+    if (out_path != NULL && strcmp(out_path, "-") == 0)
+        out_path = NULL; /* "-": standard output, as without --out */
+    for (int i = 0; i < files; i++)
+        if (gar_cli_refuse_out_is_input("import", out_path, paths[i]) != 0)
+            return GAR_EXIT_REFUSED;
 
     gar_error err;
     gar_trace trace;

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "cli_options.h"
+#include "database_folder.h"
 #include "plot.h"
 #include "results.h"
 #include "store.h"
@@ -66,13 +67,14 @@ int gar_verb_plot_main(int argc, char **argv)
         return gar_cli_usage_error("plot", "takes no arguments besides the options");
     if (db_path == NULL || dir == NULL)
         return gar_cli_usage_error("plot", "--db FILE and --out DIR are required");
+    dir = gar_cli_folder((char *)dir); /* argv's own text, writable: "plots/" prints once-slashed */
 
     gar_error err;
     if (gar_plot_check_gnuplot(&err) < 0)
         return gar_cli_refuse(&err);
     gar_store *store = NULL;
     if (gar_store_open(db_path, false, &store, &err) < 0)
-        return gar_cli_refuse(&err);
+        return gar_refuse_database(db_path, &err);
     gar_arm_list arms = { NULL, 0 };
     gar_plot_files *files = calloc(1, sizeof *files);
     int rc = files == NULL ? gar_error_set(&err, GAR_E_CAPACITY, 2, "memory", "exhausted") : 0;
@@ -85,9 +87,18 @@ int gar_verb_plot_main(int argc, char **argv)
     if (rc == 0 && arms.count == 0)
         rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", db_path,
                            "holds no runs to plot");
-    if (rc == 0 && (pick = gar_plot_find_trace(&arms, trace)) < 0)
-        rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", "--trace",
-                           "names no trace of the database");
+    if (rc == 0 && (pick = gar_plot_find_trace(&arms, trace)) < 0) {
+        /* say which names would do */
+        char what[GAR_ERROR_ARG_BYTES];
+        size_t n = (size_t)snprintf(what, sizeof what, "'%.100s' names no trace of the database"
+                                    " (its traces:", trace);
+        for (size_t i = 0; i < arms.count && n < sizeof what; i++)
+            if (i == 0 || strcmp(arms.arm[i].trace_short, arms.arm[i - 1].trace_short) != 0)
+                n += (size_t)snprintf(what + n, sizeof what - n, " %s", arms.arm[i].trace_short);
+        if (n < sizeof what)
+            snprintf(what + n, sizeof what - n, ")");
+        rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", "--trace", what);
+    }
     if (rc == 0)
         rc = gar_results_check_sources(store, arms.arm[pick].trace, &err);
     if (rc == 0)

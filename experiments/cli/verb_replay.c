@@ -55,7 +55,8 @@ static void print_help(FILE *out)
             "  --as-given        run the plan as written; by default it is resolved\n"
             "                    against the profile (flag without word_wait runs as poll,\n"
             "                    with warning 2)\n"
-            "  --fault KIND@ROW  inject one fault on the wait of trace row ROW (from 0):\n"
+            "  --fault KIND@ROW  inject one fault on the wait of trace row ROW (from 0,\n"
+            "                    below the trace's row count):\n"
             "                    error (its query fails: error 17), hang (it never\n"
             "                    completes: error 16 at the deadline), lost-store (done,\n"
             "                    but the word never moves), late-store (default: none)\n"
@@ -83,6 +84,7 @@ typedef struct args {
     const char *bands;
     const char *estimator;
     const char *host;
+    bool host_given; /* --host named it, rather than the default */
     const char *mode;
     unsigned long long seed;
     int fault;
@@ -124,7 +126,7 @@ static int parse_args(int argc, char **argv, args *a)
         { .name = "plan", .takes = GAR_CLI_TEXT, .to = &a->plan },
         { .name = "bands", .takes = GAR_CLI_TEXT, .to = &a->bands },
         { .name = "estimator", .takes = GAR_CLI_TEXT, .to = &a->estimator },
-        { .name = "host", .takes = GAR_CLI_TEXT, .to = &a->host },
+        { .name = "host", .takes = GAR_CLI_TEXT, .to = &a->host, .given = &a->host_given },
         { .name = "mode", .takes = GAR_CLI_TEXT, .to = &a->mode },
         { .name = "seed", .takes = GAR_CLI_U64, .to = &a->seed, .max = ULLONG_MAX,
           .refusal = "--seed takes a decimal u64" },
@@ -324,6 +326,21 @@ static int print_json(const args *a, const char *plan_label, const char *est_lab
     return status;
 }
 
+/* Refuses a host profile that did not load; the default's path is relative
+ * to the working directory, so its absence there gets a way out. */
+static int refuse_host(const args *a, gar_error *err)
+{
+    if (!a->host_given && err->code == GAR_E_IO) {
+        char why[GAR_ERROR_ARG_BYTES];
+        snprintf(why, sizeof why,
+                 "%.100s; it is the default --host, looked up from the working directory: run"
+                 " from gar's source folder or give --host PROFILE (bundled: %.200s)",
+                 err->argv[2], GAR_DATA_DIR "/hosts/dev-vm.host");
+        gar_error_set(err, GAR_E_IO, 3, a->host, "open", why);
+    }
+    return gar_cli_refuse(err);
+}
+
 int gar_verb_replay_main(int argc, char **argv)
 {
     args a;
@@ -338,9 +355,10 @@ int gar_verb_replay_main(int argc, char **argv)
     gar_host_profile host;
     if ((a.plan != NULL && gar_plan_parse(a.plan, &plan, &err) < 0) ||
         (a.bands != NULL && gar_bands_parse(a.bands, &bands, &err) < 0) ||
-        gar_estimator_spec_parse(a.estimator, &spec, &err) < 0 ||
-        gar_host_profile_load(a.host, &host, &err) < 0)
+        gar_estimator_spec_parse(a.estimator, &spec, &err) < 0)
         return gar_cli_refuse(&err);
+    if (gar_host_profile_load(a.host, &host, &err) < 0)
+        return refuse_host(&a, &err);
 
     gar_error warning;
     gar_error_clear(&warning);
@@ -357,6 +375,14 @@ int gar_verb_replay_main(int argc, char **argv)
     gar_trace trace;
     if (gar_trace_read_file(&trace, a.trace, &err) < 0)
         return gar_cli_refuse(&err);
+    if (a.fault != GAR_SIM_FAULT_NONE && a.fault_row >= trace.count) {
+        /* a fault on no wait would pass for a run that survived it */
+        char what[256];
+        snprintf(what, sizeof what, "--fault row %llu is past the trace's last row (%zu rows: 0 to %zu)",
+                 a.fault_row, trace.count, trace.count - 1);
+        gar_trace_free(&trace);
+        return gar_cli_usage_error(verb, what);
+    }
     gar_replay_config config;
     gar_replay_config_init(&config);
     config.trace = &trace;

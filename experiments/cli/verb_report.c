@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "cli_options.h"
+#include "database_folder.h"
 #include "report.h"
 #include "store.h"
 #include "verbs.h"
@@ -62,13 +63,14 @@ int gar_verb_report_main(int argc, char **argv)
         return gar_cli_usage_error("report", "takes no arguments besides the options");
     if (db_path == NULL || dir == NULL)
         return gar_cli_usage_error("report", "--db FILE and --out DIR are required");
+    dir = gar_cli_folder((char *)dir); /* argv's own text, writable: "plots/" prints once-slashed */
     gar_error err;
     gar_report_rule rule = gar_report_rule_default();
     if (rule_text != NULL && gar_report_rule_parse(rule_text, &rule, &err) < 0)
         return gar_cli_refuse(&err);
     gar_store *store = NULL;
     if (gar_store_open(db_path, false, &store, &err) < 0)
-        return gar_cli_refuse(&err);
+        return gar_refuse_database(db_path, &err);
     /* A refused report prints nothing but its error: the summary waits. */
     char *summary = NULL;
     size_t summary_len = 0;

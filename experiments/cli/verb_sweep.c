@@ -9,10 +9,12 @@
 
 #include "cli.h"
 #include "cli_options.h"
+#include "results.h"
 #include "store.h"
 #include "sweep_run.h"
 #include "sweep_spec.h"
 #include "verbs.h"
+#include "write_atomic.h"
 
 static void usage(FILE *out)
 {
@@ -155,6 +157,12 @@ int gar_verb_sweep_main(int argc, char **argv)
         gar_sweep_spec_free(&spec);
         return GAR_EXIT_OK;
     }
+    /* SQLite would say only "unable to open database file" of a folder it
+     * cannot write (its -wal and -shm files live there too). */
+    if (gar_check_file_writable(db_path, &err) < 0) {
+        gar_sweep_spec_free(&spec);
+        return gar_cli_refuse(&err);
+    }
     gar_store *store = NULL;
     if (gar_store_open(db_path, true, &store, &err) < 0) {
         gar_sweep_spec_free(&spec);
@@ -167,6 +175,13 @@ int gar_verb_sweep_main(int argc, char **argv)
     uint64_t other_builds = 0;
     if (rc == 0)
         rc = gar_store_other_builds(store, &other_builds, &err);
+    uint64_t failed_before = 0; /* a rerun that does nothing still owes its failures */
+    gar_arm_list arms = { NULL, 0 };
+    if (rc == 0 && st.ran == 0 && (rc = gar_results_arms(store, &arms, &err)) == 0) {
+        for (size_t i = 0; i < arms.count; i++)
+            failed_before += arms.arm[i].failed;
+        gar_arm_list_free(&arms);
+    }
     gar_store_close(store);
     gar_sweep_spec_free(&spec);
     if (rc < 0)
@@ -193,10 +208,18 @@ int gar_verb_sweep_main(int argc, char **argv)
         printf("other_builds: %llu (runs made by another build of gar; the report names "
                "each build)\n",
                (unsigned long long)other_builds);
-    if (st.ran == 0)
+    if (st.ran == 0 && failed_before > 0)
+        printf("status: nothing to do (all %llu runs of this shard are in %s, which holds %llu"
+               " failed runs)\n",
+               (unsigned long long)st.in_shard, db_path, (unsigned long long)failed_before);
+    else if (st.ran == 0)
         printf("status: nothing to do (all %llu runs of this shard are in %s)\n",
                (unsigned long long)st.in_shard, db_path);
-    else
+    else if (st.failed == 0)
         printf("status: done\n");
+    else /* the last line a user reads: failures must not pass for success */
+        printf("status: done, %llu of %llu runs failed (stored with status 'failed' and their"
+               " error; 'gar report' lists their arms)\n",
+               (unsigned long long)st.failed, (unsigned long long)st.ran);
     return GAR_EXIT_OK;
 }

@@ -34,6 +34,7 @@
 #include "verbs.h"
 #include "verify_real.h"
 #include "verify_stats.h"
+#include "write_atomic.h"
 
 static const char verb[] = "verify";
 
@@ -373,7 +374,7 @@ static int parse_args(int argc, char **argv, verify_args *a, bool *help)
     opterr = 0; /* bad options are refused below, as coded errors */
     optind = 1;
     for (;;) {
-        int opt = gar_cli_getopt(argc, argv, ":", options, NULL);
+        int opt = gar_cli_getopt(argc, argv, ":h", options, NULL);
         if (opt == -1)
             break;
         char what[256];
@@ -434,6 +435,7 @@ static int parse_args(int argc, char **argv, verify_args *a, bool *help)
             a->json = true;
             break;
         case OPT_HELP:
+        case 'h':
             *help = true;
             return GAR_EXIT_OK;
         default:
@@ -736,6 +738,15 @@ static int verify_sweep(const verify_args *a)
     for (size_t t = 0; rc == 0 && t < spec.trace_count; t++)
         if ((rc = first_rows(&spec.traces[t].trace, a->limit, &cut[t], &err)) == 0)
             rc = check_span(&cut[t], spec.traces[t].name, &err);
+    /* The database (gar's or new, reading only) and its folder (writable)
+     * are checked before a calibration on the spot, which a refusal would
+     * throw away; SQLite's own message would not say why a folder fails. */
+    if (rc == 0)
+        rc = gar_check_file_writable(a->db_path, &err);
+    if (rc == 0) {
+        int known = gar_store_check(a->db_path, true, "open", &err);
+        rc = known < 0 ? known : 0;
+    }
     gar_host_profile profile;
     unsigned host_noisy = 0;
     if (rc == 0)

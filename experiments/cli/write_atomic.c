@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Writes all of `data`, resuming after short writes and signals. */
@@ -40,4 +41,22 @@ int gar_write_file_atomic(const char *path, const void *data, size_t len, gar_er
     if (rc == 0)
         rc = gar_atomic_file_commit(&file, NULL, err);
     return gar_atomic_file_end(&file, rc);
+}
+
+int gar_check_file_writable(const char *path, gar_error *err)
+{
+    if (path == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_check_file_writable", "path",
+                             "is NULL");
+    if (path[0] == '\0') /* names no file, though a probe beside it could be made */
+        return gar_error_set(err, GAR_E_IO, 3, path, "write", strerror(ENOENT));
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return gar_error_set(err, GAR_E_IO, 3, path, "write", strerror(EISDIR));
+    gar_atomic_file file;
+    int rc = gar_atomic_file_begin(&file, path, NULL, err);
+    if (rc < 0)
+        return rc;
+    (void)gar_atomic_file_end(&file, -1); /* ends as a failure would: removes the probe */
+    return 0;
 }

@@ -14,4 +14,11 @@
  * file removed, or -GAR_E_CAPACITY when memory runs out. */
 int gar_write_file_atomic(const char *path, const void *data, size_t len, gar_error *err);
 
+/* Checks, before a long measurement, that gar_write_file_atomic could write
+ * `path`: it is not empty nor a folder, and a temporary file can be created
+ * beside it (one is, and removed at once).  Returns 0, or -GAR_E_IO (path,
+ * operation, system message), or -GAR_E_CAPACITY.  A full disk may still
+ * refuse the write itself. */
+int gar_check_file_writable(const char *path, gar_error *err);
+
 #endif

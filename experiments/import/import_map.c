@@ -652,10 +652,23 @@ static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_c
     if (trace.count == 0) {
         gar_trace_free(&trace);
         char fault[GAR_ERROR_ARG_BYTES];
-        snprintf(fault, sizeof fault,
-                 "no host call waited for GPU work (%llu synchronizing calls found)",
-                 (unsigned long long)counts->sync_calls);
-        return gar_error_set(err, GAR_E_INVALID_TRACE, 4, name, "-", "-", fault);
+        if (counts->sync_calls == 0)
+            snprintf(fault, sizeof fault,
+                     "no host call waited for GPU work: it has no stream, event or device"
+                     " synchronize nor blocking copy; record the CUDA or HIP runtime calls"
+                     " and the GPU activity");
+        else
+            snprintf(fault, sizeof fault,
+                     "no host call waited for GPU work: none of its %llu synchronizing"
+                     " calls could be tied to work it waited for (no gpu op %llu, no stream %llu, no launch %llu,"
+                     " inconsistent %llu, out of order %llu)",
+                     (unsigned long long)counts->sync_calls,
+                     (unsigned long long)counts->no_gpu_op, (unsigned long long)counts->no_stream,
+                     (unsigned long long)counts->no_launch,
+                     (unsigned long long)counts->inconsistent,
+                     (unsigned long long)counts->out_of_order);
+        /* a fault of the whole file: no line or column to name */
+        return gar_error_set(err, GAR_E_INVALID_TRACE, 4, name, "", "", fault);
     }
     uint64_t origin = UINT64_MAX;
     for (size_t i = 0; i < trace.count; i++)

@@ -22,17 +22,20 @@
  * INTEGER, an id an INTEGER in its range (NULL only where it means "none"), so
  * a TEXT '4321xyz' or a NULL start is refused, never read as 4321 or 0.  The
  * tables may be views. */
+#define _POSIX_C_SOURCE 200809L /* stat */
 #include "import.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <sqlite3.h>
 
 /* A fault of a table as a whole. */
 static int refuse_table(gar_error *err, const char *path, const char *table, const char *fault)
 {
-    return gar_error_set(err, GAR_E_INVALID_TRACE, 4, path, table, "-", fault);
+    return gar_error_set(err, GAR_E_INVALID_TRACE, 4, path, table, "", fault); /* no column */
 }
 
 static int refuse_sqlite(gar_error *err, const char *path, const char *table, sqlite3 *db)
@@ -395,6 +398,13 @@ int gar_import_nsys_file_with(const char *path, const gar_import_options *option
     gar_trace_init(out);
     if (counts != NULL)
         memset(counts, 0, sizeof *counts);
+    /* SQLite says "unable to open database file" of a missing file and
+     * "disk I/O error" of a folder; the system's words say which. */
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return gar_error_set(err, GAR_E_IO, 3, path, "open", strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return gar_error_set(err, GAR_E_IO, 3, path, "read", strerror(EISDIR));
     sqlite3 *db = NULL;
     int opened = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
     if (opened != SQLITE_OK) {

@@ -512,9 +512,10 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
     for (size_t t = 0; t < tn; t++) {
         char title[GAR_RESULTS_TEXT * 2];
         gp_text(trace_names[t], title, sizeof title);
-        fprintf(gp, "\nset title '%s'\nset logscale x\n", title);
+        fprintf(gp, "\nset title '%s'\nset logscale x\nunset label 1\n", title);
         if (xhi[t] > 0 && xlo[t] > 0)
             fprintf(gp, "set xrange [%.6g:%.6g]\n", xlo[t] / 1.6, xhi[t] * 1.6);
+        bool empty = !(xhi[t] > 0 && xlo[t] > 0); /* every arm of the trace failed */
         if (yhi[t] > 0 && ylo[t] > 0 && yhi[t] / ylo[t] > 100)
             fprintf(gp, "set logscale y\nset ylabel 'busy CPU (%% of wait time, log)'\n"
                         "set yrange [%.6g:%.6g]\n",
@@ -523,6 +524,11 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
             fprintf(gp, "unset logscale y\nset ylabel 'busy CPU (%% of wait time)'\n"
                         "set yrange [0:%.6g]\n",
                     yhi[t] * 1.1 > 100 ? 105.0 : yhi[t] * 1.1 + 1);
+        if (empty) { /* nothing to draw, and gnuplot cannot autoscale an empty log axis */
+            fprintf(gp, "set xrange [1:10]\nset label 1 'every arm has a failed run'"
+                        " at graph 0.5, graph 0.5 center\nplot NaN notitle\n");
+            continue;
+        }
         fprintf(gp, "plot '%s' index %zu using 1:2 with steps dt 2 lw 1.5 lc rgb '#555555'",
                 pf.dat, 2 * t + 1);
         for (unsigned p = 0; p < plan_max; p++)
@@ -534,7 +540,7 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
         fprintf(gp, "\n");
     }
     /* The legend: colours are plans, point shapes are estimators. */
-    fprintf(gp, "\n# The legend cell.\nset title ''\nunset border\nunset tics\nunset grid\n"
+    fprintf(gp, "\n# The legend cell.\nset title ''\nunset label 1\nunset border\nunset tics\nunset grid\n"
                 "unset xlabel\nunset ylabel\nunset logscale\nset xrange [0:1]\nset yrange [0:1]\n"
                 "set key center center vertical Left reverse box spacing 1.3 font ',11'\n"
                 "plot NaN notitle");

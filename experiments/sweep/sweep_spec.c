@@ -80,12 +80,13 @@ static int read_whole(const char *path, size_t limit, char **text, size_t *len, 
         fclose(f);
         return out_of_memory(err);
     }
+    errno = 0;
     size_t n = fread(buf, 1, limit + 1, f);
-    int failed = ferror(f);
+    int failed = ferror(f) ? (errno != 0 ? errno : EIO) : 0; /* EISDIR: a folder */
     fclose(f);
     if (failed) {
         gar_free(buf);
-        return gar_error_set(err, GAR_E_IO, 3, path, "read", "read error");
+        return gar_error_set(err, GAR_E_IO, 3, path, "read", strerror(failed));
     }
     if (n > limit) {
         gar_free(buf);

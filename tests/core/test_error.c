@@ -115,6 +115,26 @@ static void missing_arguments_show_as_question_marks(void **state)
     assert_string_equal(text, "cuStreamQuery failed: ?");
 }
 
+/* A fault of a whole file names the file alone, not a made-up place. */
+static void empty_place_arguments_drop_their_part(void **state)
+{
+    (void)state;
+    gar_error err;
+    char text[256];
+    gar_error_set(&err, GAR_E_INVALID_TRACE, 4, "a.csv", "3", "7", "bad");
+    gar_error_message(&err, text, sizeof text);
+    assert_string_equal(text, "a.csv:3: column 7: bad");
+    gar_error_set(&err, GAR_E_INVALID_TRACE, 4, "r.sqlite", "KERNEL", "", "bad");
+    gar_error_message(&err, text, sizeof text);
+    assert_string_equal(text, "r.sqlite:KERNEL: bad");
+    gar_error_set(&err, GAR_E_INVALID_TRACE, 4, "k.json", "", "", "no waits");
+    gar_error_message(&err, text, sizeof text);
+    assert_string_equal(text, "k.json: no waits");
+    gar_error_set(&err, GAR_E_INVALID_TRACE, 2, "k.json", "4");
+    gar_error_message(&err, text, sizeof text);
+    assert_string_equal(text, "k.json:4: ?");
+}
+
 static void long_and_control_arguments_are_kept_safe(void **state)
 {
     (void)state;
@@ -188,6 +208,7 @@ int main(void)
         cmocka_unit_test(format_prints_number_name_and_message),
         cmocka_unit_test(format_truncates_like_snprintf),
         cmocka_unit_test(missing_arguments_show_as_question_marks),
+        cmocka_unit_test(empty_place_arguments_drop_their_part),
         cmocka_unit_test(long_and_control_arguments_are_kept_safe),
         cmocka_unit_test(untrusted_bytes_are_escaped),
         cmocka_unit_test(clear_empties_a_record),
