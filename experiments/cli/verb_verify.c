@@ -9,7 +9,7 @@
  * (verify_stats.h). */
 #define _POSIX_C_SOURCE 200809L
 
-#include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,6 +24,7 @@
 #include <gar/posix.h>
 
 #include "calibrate.h"
+#include "cli_options.h"
 #include "host_caps.h"
 #include "host_profile.h"
 #include "replay.h"
@@ -41,6 +42,7 @@ static const char verb[] = "verify";
 #define SPAN_MAX_S 60 /* real time: a longer trace is refused, not run */
 #define SWEEP_LIMIT_DEFAULT 1000u /* --sweep: the first this many waits of each trace */
 #define SWEEP_LIMIT_MAX 1000000u
+#define SWEEP_LIMIT_MAX_TEXT "1000000" /* the same, for the refusal */
 #define CALIBRATE_SAMPLES_ON_THE_SPOT 1000u
 #if defined(GAR_HAVE_CUDA_BACKEND)
 #define CUDA_DEVICE_STATE "built into this gar"
@@ -346,101 +348,65 @@ typedef struct verify_args {
     uint64_t limit;         /* --sweep: waits per trace */
 } verify_args;
 
-static int parse_args(int argc, char **argv, verify_args *a, bool *help)
+enum { TOLERANCES_MAX = 32 }; /* --tolerance settings kept (there are seven keys) */
+
+/* The --tolerance settings, in the order given: applied once the loop is
+ * done, so each refusal keeps the tolerance parser's own words. */
+typedef struct tolerance_list {
+    const char *text[TOLERANCES_MAX];
+    size_t count;
+} tolerance_list;
+
+static int add_tolerance(const char *value, void *to)
 {
-    enum { OPT_PLAN = 1, OPT_ESTIMATOR, OPT_DEVICE, OPT_HOST, OPT_SEED, OPT_TOLERANCE,
-           OPT_JSON, OPT_HELP, OPT_SWEEP, OPT_DB, OPT_LIMIT, OPT_EXECUTOR };
-    static const struct option options[] = {
-        { "plan", required_argument, NULL, OPT_PLAN },
-        { "estimator", required_argument, NULL, OPT_ESTIMATOR },
-        { "device", required_argument, NULL, OPT_DEVICE },
-        { "executor", required_argument, NULL, OPT_EXECUTOR },
-        { "host", required_argument, NULL, OPT_HOST },
-        { "seed", required_argument, NULL, OPT_SEED },
-        { "tolerance", required_argument, NULL, OPT_TOLERANCE },
-        { "json", no_argument, NULL, OPT_JSON },
-        { "help", no_argument, NULL, OPT_HELP },
-        { "sweep", required_argument, NULL, OPT_SWEEP },
-        { "db", required_argument, NULL, OPT_DB },
-        { "limit", required_argument, NULL, OPT_LIMIT },
-        { NULL, 0, NULL, 0 },
-    };
+    tolerance_list *list = to;
+    if (list->count == TOLERANCES_MAX)
+        return -1;
+    list->text[list->count++] = value;
+    return 0;
+}
+
+/* Reads the options and operands into `a`.  Returns GAR_CLI_OPTIONS_DONE to
+ * run, or the exit code (after printing help, or refusing). */
+static int parse_args(int argc, char **argv, verify_args *a)
+{
     *a = (verify_args){ .estimator_text = "adl", .device = "emulated", .executor_text = "naive",
                         .tol = gar_verify_tolerance_default(), .limit = SWEEP_LIMIT_DEFAULT };
     bool estimator_given = false, limit_given = false;
-    *help = false;
-    const char *tolerances[32]; /* the --tolerance keys so far (there are seven) */
-    size_t tolerances_given = 0;
-    opterr = 0; /* bad options are refused below, as coded errors */
-    optind = 1;
-    for (;;) {
-        int opt = gar_cli_getopt(argc, argv, ":h", options, NULL);
-        if (opt == -1)
-            break;
-        char what[256];
+    unsigned long long seed = 0, limit = SWEEP_LIMIT_DEFAULT;
+    tolerance_list tolerances = { .count = 0 };
+    const gar_cli_option options[] = {
+        { .name = "plan", .takes = GAR_CLI_TEXT, .to = &a->plan_text },
+        { .name = "estimator", .takes = GAR_CLI_TEXT, .to = &a->estimator_text,
+          .given = &estimator_given },
+        { .name = "device", .takes = GAR_CLI_TEXT, .to = &a->device },
+        { .name = "executor", .takes = GAR_CLI_TEXT, .to = &a->executor_text },
+        { .name = "host", .takes = GAR_CLI_TEXT, .to = &a->host_path },
+        { .name = "seed", .takes = GAR_CLI_U64, .to = &seed, .max = ULLONG_MAX,
+          .refusal = "--seed must be a decimal u64", .quote_value = true },
+        { .name = "tolerance", .takes = GAR_CLI_PARSE, .to = &tolerances,
+          .parse = add_tolerance, .refusal = "too many --tolerance options" },
+        { .name = "json", .takes = GAR_CLI_FLAG, .to = &a->json },
+        { .name = "sweep", .takes = GAR_CLI_TEXT, .to = &a->sweep_path },
+        { .name = "db", .takes = GAR_CLI_TEXT, .to = &a->db_path },
+        { .name = "limit", .takes = GAR_CLI_U64, .to = &limit, .min = 1, .max = SWEEP_LIMIT_MAX,
+          .refusal = "--limit must be 1 to " SWEEP_LIMIT_MAX_TEXT " waits",
+          .quote_value = true, .given = &limit_given },
+        { .name = "help", .takes = GAR_CLI_HELP },
+        { .name = NULL },
+    };
+    int rc = gar_cli_options(verb, argc, argv, options, print_help);
+    if (rc != GAR_CLI_OPTIONS_DONE)
+        return rc;
+    a->seed = seed;
+    a->limit = limit;
+    for (size_t i = 0; i < tolerances.count; i++) {
         gar_error err;
-        switch (opt) {
-        case OPT_PLAN:
-            a->plan_text = optarg;
-            break;
-        case OPT_ESTIMATOR:
-            a->estimator_text = optarg;
-            estimator_given = true;
-            break;
-        case OPT_SWEEP:
-            a->sweep_path = optarg;
-            break;
-        case OPT_DB:
-            a->db_path = optarg;
-            break;
-        case OPT_LIMIT: {
-            unsigned long long n;
-            if (gar_cli_parse_u64(optarg, &n) != 0 || n < 1 || n > SWEEP_LIMIT_MAX) {
-                snprintf(what, sizeof what, "--limit must be 1 to %u waits, found '%s'",
-                         SWEEP_LIMIT_MAX, optarg);
-                return gar_cli_usage_error(verb, what);
-            }
-            a->limit = n;
-            limit_given = true;
-            break;
-        }
-        case OPT_DEVICE:
-            a->device = optarg;
-            break;
-        case OPT_EXECUTOR:
-            a->executor_text = optarg;
-            break;
-        case OPT_HOST:
-            a->host_path = optarg;
-            break;
-        case OPT_SEED: {
-            unsigned long long s;
-            if (gar_cli_parse_u64(optarg, &s) != 0) {
-                snprintf(what, sizeof what, "--seed must be a decimal u64, found '%s'", optarg);
-                return gar_cli_usage_error(verb, what);
-            }
-            a->seed = s;
-            break;
-        }
-        case OPT_TOLERANCE:
-            if (gar_cli_key_repeats(optarg, tolerances, tolerances_given))
-                return gar_cli_usage_error(verb, "--tolerance sets a key given before; give "
-                                                 "each key once");
-            if (gar_verify_tolerance_set(&a->tol, optarg, verb, &err) < 0)
-                return gar_cli_refuse(&err);
-            if (tolerances_given < sizeof tolerances / sizeof tolerances[0])
-                tolerances[tolerances_given++] = optarg;
-            break;
-        case OPT_JSON:
-            a->json = true;
-            break;
-        case OPT_HELP:
-        case 'h':
-            *help = true;
-            return GAR_EXIT_OK;
-        default:
-            return gar_cli_bad_option(verb, opt, argv);
-        }
+        if (gar_cli_key_repeats(tolerances.text[i], tolerances.text, i))
+            return gar_cli_usage_error(verb, "--tolerance sets a key given before; give "
+                                             "each key once");
+        if (gar_verify_tolerance_set(&a->tol, tolerances.text[i], verb, &err) < 0)
+            return gar_cli_refuse(&err);
     }
     if (a->sweep_path != NULL) {
         if (optind != argc)
@@ -453,7 +419,7 @@ static int parse_args(int argc, char **argv, verify_args *a, bool *help)
         if (a->json)
             return gar_cli_usage_error(verb, "--sweep prints one line an arm; --json is for one "
                                              "trace");
-        return GAR_EXIT_OK;
+        return GAR_CLI_OPTIONS_DONE;
     }
     if (a->db_path != NULL || limit_given)
         return gar_cli_usage_error(verb, "--db and --limit go with --sweep SPEC");
@@ -464,7 +430,7 @@ static int parse_args(int argc, char **argv, verify_args *a, bool *help)
     a->trace_path = argv[optind];
     if (a->plan_text == NULL)
         return gar_cli_usage_error(verb, "--plan PLAN is required");
-    return GAR_EXIT_OK;
+    return GAR_CLI_OPTIONS_DONE;
 }
 
 /* The replay's observer: each wait's overshoot, by its row. */
@@ -842,13 +808,8 @@ static int verify_sweep(const verify_args *a)
 int gar_verb_verify_main(int argc, char **argv)
 {
     verify_args a;
-    bool help;
-    int exit_code = parse_args(argc, argv, &a, &help);
-    if (exit_code != GAR_EXIT_OK)
-        return exit_code;
-    if (help) {
-        print_help(stdout);
-        return GAR_EXIT_OK;
-    }
+    int rc = parse_args(argc, argv, &a);
+    if (rc != GAR_CLI_OPTIONS_DONE)
+        return rc;
     return a.sweep_path != NULL ? verify_sweep(&a) : verify_one(&a);
 }
