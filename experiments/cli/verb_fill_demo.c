@@ -14,7 +14,6 @@
  * before the first completion and between completions. */
 #define _POSIX_C_SOURCE 200809L
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,6 +27,7 @@
 #include <gar/emulated.h>
 #include <gar/posix.h>
 
+#include "cli_options.h"
 #include "host_caps.h"
 #include "kind_host.h"
 #include "verbs.h"
@@ -126,9 +126,9 @@ static int worker_poll(gar_task *task, gar_executor *ex, gar_error *err)
     return rc < 0 ? rc : GAR_TASK_PENDING;
 }
 
-static void print_help(void)
+static void print_help(FILE *out)
 {
-    printf("usage: gar " VERB " [OPTIONS]\n"
+    fprintf(out, "usage: gar " VERB " [OPTIONS]\n"
            "\n"
            "The reference \"fill\" example on this host, with no GPU: an emulated\n"
            "device completes one item on each of streams 0, 1 and 2 at 2, 4 and 6 ms,\n"
@@ -171,55 +171,25 @@ typedef struct options {
     const char *executor;
 } options;
 
-/* Reads a whole number above 0 into `*out` (at most `max`); refuses anything
- * else naming the option and the text.  Returns -1 to go on, else the exit
- * status. */
-static int parse_count(const char *option, const char *text, unsigned long long max,
-                       unsigned long long *out)
-{
-    if (gar_cli_parse_u64(text, out) == 0 && *out > 0 && *out <= max)
-        return -1;
-    char what[256];
-    snprintf(what, sizeof what, "%s '%s' is not a whole number from 1 to %llu", option, text,
-             max);
-    return gar_cli_usage_error(VERB, what);
-}
-
 /* Returns -1 to go on, else the exit status. */
 static int parse_options(int argc, char **argv, options *opt)
 {
-    enum { OPT_WORK = 1, OPT_EXECUTOR, OPT_HELP };
-    static const struct option longs[] = {
-        { "work-per-slice", required_argument, NULL, OPT_WORK },
-        { "executor", required_argument, NULL, OPT_EXECUTOR },
-        { "help", no_argument, NULL, OPT_HELP },
-        { NULL, 0, NULL, 0 },
-    };
     opt->work_per_slice = WORK_PER_SLICE_DEFAULT;
-    opt->executor = EXECUTOR_DEFAULT;
-    opterr = 0; /* bad options are refused below, as coded errors */
-    optind = 1;
-    int c, status = -1;
-    /* The leading ':' tells a missing value (':') from an unknown option ('?'). */
-    while (status < 0 && (c = gar_cli_getopt(argc, argv, ":h", longs, NULL)) != -1) {
-        switch (c) {
-        case 'h':
-        case OPT_HELP:
-            print_help();
-            return GAR_EXIT_OK;
-        case OPT_WORK:
-            status = parse_count("--work-per-slice", optarg, UINT32_MAX, &opt->work_per_slice);
-            break;
-        case OPT_EXECUTOR:
-            opt->executor = optarg; /* parsed as an executor kind below */
-            break;
-        default:
-            return gar_cli_bad_option(VERB, c, argv);
-        }
-    }
-    if (status < 0 && optind < argc)
-        status = gar_cli_usage_error(VERB, "takes no arguments");
-    return status;
+    opt->executor = EXECUTOR_DEFAULT; /* parsed as an executor kind below */
+    const gar_cli_option table[] = {
+        { .name = "work-per-slice", .takes = GAR_CLI_U64, .to = &opt->work_per_slice, .min = 1,
+          .max = UINT32_MAX, .refusal = "--work-per-slice must be a whole number from 1 to "
+                                       "4294967295", .quote_value = true },
+        { .name = "executor", .takes = GAR_CLI_TEXT, .to = &opt->executor },
+        { .name = "help", .takes = GAR_CLI_HELP },
+        { .name = NULL },
+    };
+    int rc = gar_cli_options(VERB, argc, argv, table, print_help);
+    if (rc != GAR_CLI_OPTIONS_DONE)
+        return rc;
+    if (optind < argc)
+        return gar_cli_usage_error(VERB, "takes no arguments");
+    return -1;
 }
 
 /* Prints a `failed:` line for every broken promise; returns how many.

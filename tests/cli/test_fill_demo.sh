@@ -41,7 +41,7 @@ grep -q "^error 11 (Usage): fill-demo: unknown option '--bogus'" "$out" ||
 status=0
 "$gar" fill-demo --work-per-slice 0 >"$out" 2>&1 || status=$?
 [ "$status" -eq 2 ] || fail "--work-per-slice 0 exited $status, not 2"
-grep -q "^error 11 (Usage): fill-demo: --work-per-slice '0' is not" "$out" ||
+grep -q "^error 11 (Usage): fill-demo: --work-per-slice must be a whole number from 1 to 4294967295, found '0'" "$out" ||
     fail "--work-per-slice 0 is not a Usage error naming the text"
 
 # One run per kind (and the default, gpu-reactor).

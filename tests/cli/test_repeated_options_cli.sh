@@ -70,6 +70,10 @@ refused --seed verify "$tmp/t.csv" --plan poll --seed 1 --seed 2
 if grep -n 'getopt_long *(' "$src"/experiments/*/*.c | grep -v '^[^:]*/cli\.c:'; then
     fail "a verb calls getopt_long itself: use gar_cli_getopt (experiments/cli/cli.h)"
 fi
+# And every verb states its options as a table rather than writing the loop.
+if grep -n 'gar_cli_getopt *(' "$src"/experiments/*/*.c | grep -v '^[^:]*/cli\(_options\)\?\.c:'; then
+    fail "a verb writes its own option loop: state its options as a table (experiments/cli/cli_options.h)"
+fi
 
 [ "$failures" -eq 0 ] || exit 1
 echo "repeated options: ok"
