@@ -766,6 +766,8 @@ static int scan_block(kineto_parse *p, const unsigned char *block, size_t len, s
 /* Keeps `len` bytes back for the next block. */
 static int hold(kineto_parse *p, const unsigned char *bytes, size_t len)
 {
+    if (len == 0)
+        return 0; /* nothing held back: the buffer may not exist yet (memcpy wants it) */
     if (p->held_len + len > p->held_cap) {
         size_t want = p->held_cap == 0 ? 4096 : p->held_cap;
         while (want < p->held_len + len)
