@@ -4,7 +4,10 @@
  * run.  A benchmark (meson benchmark), not a test: it prints numbers and
  * asserts nothing about time.
  *
- * usage: bench_import_kineto [MB]   (default 64, or GAR_BENCH_IMPORT_MB)
+ * usage: bench_import_kineto [MB [KEEP]]   (default 64, or GAR_BENCH_IMPORT_MB)
+ *
+ * With KEEP, the generated profile is also left at that path, to import it
+ * again (for instance with `gar import kineto`, to compare two builds).
  *
  * The profile is a training loop as PyTorch writes it: per step a CPU op with
  * its args (not kept by the importer), a kernel launch and its kernel (kept),
@@ -105,6 +108,10 @@ int main(int argc, char **argv)
     unsigned long long records = write_profile(f, mb << 20);
     long bytes = ftell(f);
     fclose(f);
+    if (argc > 2 && link(path, argv[2]) != 0) {
+        perror(argv[2]);
+        return 1;
+    }
 
     /* Baseline: the plain read of the same file, in 64 KiB blocks. */
     char *block = malloc(1 << 16);
