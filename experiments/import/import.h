@@ -3,7 +3,9 @@
  * Two readers (a PyTorch profiler / Kineto Chrome-trace JSON, and an Nsight
  * Systems SQLite export) collect the same three kinds of record into a
  * gar_import; one mapping (gar_import_finish) turns them into one trace row per
- * host call that waited for GPU work.  Memory comes through the allocation
+ * host call that waited for GPU work.  Past GAR_IMPORT_RECORD_BUDGET bytes the
+ * records move to a temporary SQLite database and the same mapping runs there
+ * (import_spill.h), so memory stays bounded whatever the profile's size.  Memory comes through the allocation
  * hook (sim/alloc.h; yajl's own excepted, as it does not check them): a
  * failed allocation is refused with GAR_E_CAPACITY and an empty trace.  The mapping, in full, is in
  * data/README.md ("Importing profiles"); in short:
