@@ -5,9 +5,10 @@
  * gar_import; one mapping (gar_import_finish) turns them into one trace row per
  * host call that waited for GPU work.  Past GAR_IMPORT_RECORD_BUDGET bytes the
  * records move to a temporary SQLite database and the same mapping runs there
- * (import_spill.h), so memory stays bounded whatever the profile's size.  Memory comes through the allocation
- * hook (sim/alloc.h; yajl's own excepted, as it does not check them): a
- * failed allocation is refused with GAR_E_CAPACITY and an empty trace.  The mapping, in full, is in
+ * (import_spill.h), so the records' memory is bounded whatever the profile's
+ * size.  Memory comes through the allocation hook (sim/alloc.h; yajl's own
+ * excepted, as it does not check them): a failed allocation is refused with
+ * GAR_E_CAPACITY and an empty trace.  The mapping, in full, is in
  * data/README.md ("Importing profiles"); in short:
  *
  *   start  = the synchronizing call's start (host clock)
