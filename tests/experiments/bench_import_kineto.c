@@ -7,8 +7,9 @@
  *
  * usage: bench_import_kineto [MB [KEEP]]   (default 64, or GAR_BENCH_IMPORT_MB)
  *
- * With KEEP, the generated profile is also left at that path, to import it
- * again (for instance with `gar import kineto`, to compare two builds).
+ * With KEEP, the generated profile is also left at that path (a hard link, so
+ * on the same file system as /tmp), to import it again, for instance with
+ * `gar import kineto` to compare two builds.
  *
  * The profile is a training loop as PyTorch writes it: per step a CPU op with
  * its args (not kept by the importer), a kernel launch and its kernel (kept),
