@@ -243,16 +243,10 @@ static int cmp_u32(uint32_t a, uint32_t b)
     return a < b ? -1 : a > b;
 }
 
-/* As import_map.c's find_run. */
-static const gar_import_run *find_run(const spill_mapper *m, uint32_t process, uint32_t device,
-                                      uint32_t stream)
+/* The run of exactly (process, device, stream): an op's own run, as run_of. */
+static const gar_import_run *exact_run(const spill_mapper *m, uint32_t process, uint32_t device,
+                                       uint32_t stream)
 {
-    if (device == GAR_IMPORT_ANY) {
-        for (size_t i = 0; i < m->runs; i++)
-            if (m->run[i].process == process && m->run[i].stream == stream)
-                return &m->run[i];
-        return NULL;
-    }
     size_t lo = 0, hi = m->runs;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -270,6 +264,19 @@ static const gar_import_run *find_run(const spill_mapper *m, uint32_t process, u
             hi = mid;
     }
     return NULL;
+}
+
+/* As import_map.c's find_run: any device for GAR_IMPORT_ANY. */
+static const gar_import_run *find_run(const spill_mapper *m, uint32_t process, uint32_t device,
+                                      uint32_t stream)
+{
+    if (device == GAR_IMPORT_ANY) {
+        for (size_t i = 0; i < m->runs; i++)
+            if (m->run[i].process == process && m->run[i].stream == stream)
+                return &m->run[i];
+        return NULL;
+    }
+    return exact_run(m, process, device, stream);
 }
 
 static const gar_import_run *only_run(const spill_mapper *m, uint32_t process, uint32_t device)
@@ -303,8 +310,8 @@ static const gar_import_run *inferred_run(spill_mapper *m, const gar_import_call
     sqlite3_bind_int64(st, 3, to_db(call->start_ns));
     const gar_import_run *run = NULL;
     if (row_of(m, st))
-        run = find_run(m, call->process, (uint32_t)sqlite3_column_int64(st, 0),
-                       (uint32_t)sqlite3_column_int64(st, 1));
+        run = exact_run(m, call->process, (uint32_t)sqlite3_column_int64(st, 0),
+                        (uint32_t)sqlite3_column_int64(st, 1));
     sqlite3_reset(st);
     return run;
 }
@@ -368,7 +375,7 @@ static bool find_awaited(spill_mapper *m, const gar_import_call *call, awaited *
             counts->no_gpu_op++;
             return true;
         }
-        run = find_run(m, copy.process, copy.device, copy.stream);
+        run = exact_run(m, copy.process, copy.device, copy.stream);
         break;
     }
     case GAR_SYNC_STREAM:
