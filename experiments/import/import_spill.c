@@ -114,7 +114,9 @@ int gar_import_spill_open(gar_import *im, gar_error *err)
         return gar_error_set(err, GAR_E_CAPACITY, 2, "import record store", "out of memory");
     /* "": a private database in SQLite's temporary directory ($SQLITE_TMPDIR,
      * $TMPDIR, /var/tmp, /usr/tmp, /tmp), unlinked as soon as it is opened. */
-    int rc = sqlite3_open_v2("", &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    int rc = sqlite3_open_v2("", &s->db,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                             NULL);
     char pragmas[160];
     snprintf(pragmas, sizeof pragmas,
              "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = FILE;"
