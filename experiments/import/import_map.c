@@ -33,7 +33,7 @@ void gar_import_free(gar_import *im)
     gar_free(im->sync);
     gar_free(im->process_id);
     gar_import_spill_close(im->spill);
-    memset(im, 0, sizeof *im);
+    gar_import_init(im);
 }
 
 void gar_import_legend_free(gar_import_legend *legend)
