@@ -113,7 +113,8 @@ int gar_import_spill_open(gar_import *im, gar_error *err)
     if (s == NULL)
         return gar_error_set(err, GAR_E_CAPACITY, 2, "import record store", "out of memory");
     /* "": a private database in SQLite's temporary directory ($SQLITE_TMPDIR,
-     * $TMPDIR, /var/tmp, /usr/tmp, /tmp), unlinked as soon as it is opened. */
+     * $TMPDIR, /var/tmp, /usr/tmp, /tmp), created when first written to and
+     * unlinked as soon as it is created. */
     int rc = sqlite3_open_v2("", &s->db,
                              SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                              NULL);
