@@ -3,9 +3,12 @@
  * Two readers (a PyTorch profiler / Kineto Chrome-trace JSON, and an Nsight
  * Systems SQLite export) collect the same three kinds of record into a
  * gar_import; one mapping (gar_import_finish) turns them into one trace row per
- * host call that waited for GPU work.  Memory comes through the allocation
- * hook (sim/alloc.h; yajl's own excepted, as it does not check them): a
- * failed allocation is refused with GAR_E_CAPACITY and an empty trace.  The mapping, in full, is in
+ * host call that waited for GPU work.  Past GAR_IMPORT_RECORD_BUDGET bytes the
+ * records move to a temporary SQLite database and the same mapping runs there
+ * (import_spill.h), so the records' memory is bounded whatever the profile's
+ * size.  Memory comes through the allocation hook (sim/alloc.h; yajl's own
+ * excepted, as it does not check them): a failed allocation is refused with
+ * GAR_E_CAPACITY and an empty trace.  The mapping, in full, is in
  * data/README.md ("Importing profiles"); in short:
  *
  *   start  = the synchronizing call's start (host clock)
@@ -31,7 +34,8 @@
  * streams are qualified by process: records of different processes never
  * join.  Times are moved so that the earliest submit of the trace is 0.
  *
- * Ownership: a gar_import owns its arrays; gar_import_free releases them.
+ * Ownership: a gar_import owns its arrays (and its temporary database, once
+ * its records spill); gar_import_free releases them.
  * Nothing here is thread-safe; use one gar_import per thread. */
 #ifndef GAR_IMPORT_H
 #define GAR_IMPORT_H
@@ -125,6 +129,17 @@ typedef struct gar_import_legend {
 
 void gar_import_legend_free(gar_import_legend *legend);
 
+/* Records past the budget (import_spill.h); opaque here. */
+typedef struct gar_import_spill gar_import_spill;
+
+/* Bytes of records a gar_import holds in memory; past it they move to a
+ * temporary SQLite database and the mapping runs there, in bounded memory,
+ * to the same trace (data/README.md, "Memory and speed").  The environment
+ * variable GAR_IMPORT_RECORD_BUDGET (bytes, read by gar_import_init) sets
+ * another budget: the tests use a tiny one to force the database on small
+ * profiles. */
+#define GAR_IMPORT_RECORD_BUDGET (32u << 20)
+
 typedef struct gar_import {
     gar_import_op *op;
     size_t ops, ops_cap;
@@ -135,6 +150,8 @@ typedef struct gar_import {
     uint64_t *process_id; /* the processes' ids, by index */
     size_t processes, processes_cap;
     gar_import_options options;
+    size_t record_budget;    /* bytes of op, call and sync arrays before they spill */
+    gar_import_spill *spill; /* NULL until the records spill */
 } gar_import;
 
 void gar_import_init(gar_import *im);

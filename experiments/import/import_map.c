@@ -2,6 +2,7 @@
  * both importers share (the rules are in import.h and data/README.md). */
 #include "import.h"
 #include "alloc.h"
+#include "import_spill.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -13,6 +14,14 @@
 void gar_import_init(gar_import *im)
 {
     memset(im, 0, sizeof *im);
+    im->record_budget = GAR_IMPORT_RECORD_BUDGET;
+    const char *budget = getenv("GAR_IMPORT_RECORD_BUDGET");
+    if (budget != NULL && *budget >= '0' && *budget <= '9') {
+        char *end;
+        unsigned long long bytes = strtoull(budget, &end, 10);
+        if (*end == '\0' && bytes <= SIZE_MAX)
+            im->record_budget = (size_t)bytes;
+    }
 }
 
 void gar_import_free(gar_import *im)
@@ -23,6 +32,7 @@ void gar_import_free(gar_import *im)
     gar_free(im->call);
     gar_free(im->sync);
     gar_free(im->process_id);
+    gar_import_spill_close(im->spill);
     gar_import_init(im);
 }
 
@@ -49,9 +59,28 @@ static int grow(void **array, size_t *cap, size_t used, size_t size, gar_error *
     return 0;
 }
 
+/* Whether the records must move to the database before an array of `cap`
+ * elements of `size` bytes grows: when it is full and its growth would take
+ * the three arrays past the budget.  Returns 0 or the spill's failure. */
+static int spill_if_over(gar_import *im, size_t used, size_t cap, size_t size, gar_error *err)
+{
+    if (im->spill != NULL || used < cap)
+        return 0;
+    size_t held = im->ops_cap * sizeof *im->op + im->calls_cap * sizeof *im->call +
+                  im->syncs_cap * sizeof *im->sync;
+    size_t more = (cap == 0 ? 256 : cap) * size;
+    if (held <= im->record_budget && more <= im->record_budget - held)
+        return 0;
+    return gar_import_spill_open(im, err);
+}
+
 int gar_import_add_op(gar_import *im, const gar_import_op *op, gar_error *err)
 {
-    int rc = grow((void **)&im->op, &im->ops_cap, im->ops, sizeof *op, err);
+    int rc = spill_if_over(im, im->ops, im->ops_cap, sizeof *op, err);
+    if (rc == 0 && im->spill != NULL)
+        return gar_import_spill_op(im->spill, op, err);
+    if (rc == 0)
+        rc = grow((void **)&im->op, &im->ops_cap, im->ops, sizeof *op, err);
     if (rc == 0)
         im->op[im->ops++] = *op;
     return rc;
@@ -59,7 +88,11 @@ int gar_import_add_op(gar_import *im, const gar_import_op *op, gar_error *err)
 
 int gar_import_add_call(gar_import *im, const gar_import_call *call, gar_error *err)
 {
-    int rc = grow((void **)&im->call, &im->calls_cap, im->calls, sizeof *call, err);
+    int rc = spill_if_over(im, im->calls, im->calls_cap, sizeof *call, err);
+    if (rc == 0 && im->spill != NULL)
+        return gar_import_spill_call(im->spill, call, err);
+    if (rc == 0)
+        rc = grow((void **)&im->call, &im->calls_cap, im->calls, sizeof *call, err);
     if (rc == 0)
         im->call[im->calls++] = *call;
     return rc;
@@ -67,7 +100,11 @@ int gar_import_add_call(gar_import *im, const gar_import_call *call, gar_error *
 
 int gar_import_add_sync(gar_import *im, const gar_import_sync *sync, gar_error *err)
 {
-    int rc = grow((void **)&im->sync, &im->syncs_cap, im->syncs, sizeof *sync, err);
+    int rc = spill_if_over(im, im->syncs, im->syncs_cap, sizeof *sync, err);
+    if (rc == 0 && im->spill != NULL)
+        return gar_import_spill_sync(im->spill, sync, err);
+    if (rc == 0)
+        rc = grow((void **)&im->sync, &im->syncs_cap, im->syncs, sizeof *sync, err);
     if (rc == 0)
         im->sync[im->syncs++] = *sync;
     return rc;
@@ -200,10 +237,7 @@ static int launch_by_thread(const void *x, const void *y)
 }
 
 /* Ops of one (process, device, stream), a run of the sorted op array. */
-typedef struct stream_run {
-    uint32_t process, device, stream;
-    size_t first, count;
-} stream_run;
+typedef gar_import_run stream_run;
 
 typedef struct mapper {
     gar_import *im;
@@ -463,10 +497,11 @@ static bool find_awaited(const mapper *m, const gar_import_call *call, awaited *
 
 /* The trace's stream id of a run: device × 65536 + stream for one process
  * (UINT32_MAX when an id is too large), the run's index for several. */
-static uint32_t trace_stream(const mapper *m, const stream_run *run)
+uint32_t gar_import_trace_stream(const gar_import *im, const gar_import_run *runs,
+                                 const gar_import_run *run)
 {
-    if (m->im->processes > 1)
-        return (uint32_t)(run - m->run);
+    if (im->processes > 1)
+        return (uint32_t)(run - runs);
     if (run->device >= GAR_IMPORT_ID_LIMIT || run->stream >= GAR_IMPORT_ID_LIMIT)
         return UINT32_MAX;
     return run->device * GAR_IMPORT_ID_LIMIT + run->stream;
@@ -480,7 +515,12 @@ static void le32(unsigned char out[4], uint32_t v)
     out[3] = (unsigned char)(v >> 24);
 }
 
-static uint64_t point_of(const mapper *m, int name, uint32_t named_stream, uint32_t process)
+static uint32_t trace_stream(const mapper *m, const stream_run *run)
+{
+    return gar_import_trace_stream(m->im, m->run, run);
+}
+
+uint64_t gar_import_point(const gar_import *im, int name, uint32_t named_stream, uint32_t process)
 {
     const char *base = gar_import_sync_base(name);
     unsigned char le[4];
@@ -488,9 +528,9 @@ static uint64_t point_of(const mapper *m, int name, uint32_t named_stream, uint3
     /* FNV-1a, 64 bits: small, stable, and documented everywhere. */
     uint64_t h = gar_hash_bytes(GAR_HASH_OFFSET, base, strlen(base));
     h = gar_hash_bytes(h, le, sizeof le);
-    if (m->im->processes > 1) {
+    if (im->processes > 1) {
         /* Each process's (rank's) host loop is its own set of call sites. */
-        le32(le, (uint32_t)m->im->process_id[process]);
+        le32(le, (uint32_t)im->process_id[process]);
         h = gar_hash_bytes(h, le, sizeof le);
     }
     return h;
@@ -587,17 +627,13 @@ static int build_tables(mapper *m, gar_error *err)
     return 0;
 }
 
-static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_counts *counts,
-                       gar_error *err)
+/* One row per call that waited, in call order; `rows` marks an inferred stream. */
+static int collect_rows(mapper *m, gar_trace *trace, gar_import_counts *counts, gar_error *err)
 {
     gar_import *im = m->im;
     int rc = build_tables(m, err);
     if (rc < 0)
         return rc;
-
-    gar_trace trace;
-    gar_trace_init(&trace);
-    trace.columns = GAR_TRACE_HAS_STREAM;
     for (size_t i = 0; i < im->calls; i++) {
         const gar_import_call *call = &im->call[i];
         if (call->name < 0)
@@ -625,18 +661,32 @@ static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_c
         }
         uint32_t named = aw.named != NULL ? trace_stream(m, aw.named) : UINT32_MAX;
         gar_trace_row row = {
-            .point = point_of(m, call->name, named, call->process),
+            .point = gar_import_point(m->im, call->name, named, call->process),
             .submit_ns = launch->start_ns,
             .start_ns = call->start_ns,
             .done_ns = op->end_ns,
             .rows = aw.inferred ? 1 : 0, /* a mark until the rows are kept; then 0 */
             .stream = stream,
         };
-        rc = gar_trace_append(&trace, &row, err);
-        if (rc < 0) {
-            gar_trace_free(&trace);
+        rc = gar_trace_append(trace, &row, err);
+        if (rc < 0)
             return rc;
-        }
+    }
+    return 0;
+}
+
+static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_counts *counts,
+                       gar_error *err)
+{
+    gar_trace trace;
+    gar_trace_init(&trace);
+    trace.columns = GAR_TRACE_HAS_STREAM;
+    int rc = m->im->spill != NULL
+                 ? gar_import_spill_map(m->im, &trace, &m->run, &m->runs, counts, err)
+                 : collect_rows(m, &trace, counts, err);
+    if (rc < 0) {
+        gar_trace_free(&trace);
+        return rc;
     }
     sort_table(trace.row, trace.count, sizeof *trace.row, row_by_start);
     rc = keep_stream_order(&trace, counts, err);

@@ -1,10 +1,15 @@
 /* tests/experiments/bench_import_kineto.c — a Kineto trace of any size,
- * generated into a temporary directory, then imported: JSON throughput, peak
- * memory, and the same file's plain read as the baseline measured in the same
- * run.  A benchmark (meson benchmark), not a test: it prints numbers and
- * asserts nothing about time.
+ * generated into a temporary directory, then imported: JSON throughput (per
+ * second of wall time and of the process's CPU time), peak memory, and the
+ * same file's plain read as the baseline measured in the same run.  A
+ * benchmark (meson benchmark), not a test: it prints numbers and asserts
+ * nothing about time.
  *
- * usage: bench_import_kineto [MB]   (default 64, or GAR_BENCH_IMPORT_MB)
+ * usage: bench_import_kineto [MB [KEEP]]   (default 64, or GAR_BENCH_IMPORT_MB)
+ *
+ * With KEEP, the generated profile is also left at that path (a hard link, so
+ * on the same file system as /tmp), to import it again, for instance with
+ * `gar import kineto` to compare two builds.
  *
  * The profile is a training loop as PyTorch writes it: per step a CPU op with
  * its args (not kept by the importer), a kernel launch and its kernel (kept),
@@ -28,6 +33,16 @@ static double seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* This process's CPU time (user + system): the import's own cost, which
+ * other work on a shared machine does not stretch as it does wall time. */
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 }
 
 static long peak_rss_kb(void)
@@ -105,6 +120,10 @@ int main(int argc, char **argv)
     unsigned long long records = write_profile(f, mb << 20);
     long bytes = ftell(f);
     fclose(f);
+    if (argc > 2 && link(path, argv[2]) != 0) {
+        perror(argv[2]);
+        return 1;
+    }
 
     /* Baseline: the plain read of the same file, in 64 KiB blocks. */
     char *block = malloc(1 << 16);
@@ -122,9 +141,9 @@ int main(int argc, char **argv)
     gar_trace t;
     gar_import_counts c;
     gar_error err;
-    double t0 = seconds();
+    double t0 = seconds(), c0 = cpu_seconds();
     int rc = gar_import_kineto_file(path, &t, &c, &err);
-    double t1 = seconds();
+    double t1 = seconds(), c1 = cpu_seconds();
     long rss_after = peak_rss_kb();
     if (rc != 0) {
         char msg[512];
@@ -153,6 +172,8 @@ int main(int argc, char **argv)
            "waits: %llu\n"
            "import_s: %.3f\n"
            "import_mb_per_s: %.1f\n"
+           "import_cpu_s: %.3f\n"
+           "import_mb_per_cpu_s: %.1f\n"
            "plain_read_mb_per_s: %.1f\n"
            "import_vs_plain_read: %.3f\n"
            "peak_rss_before_import_kb: %ld\n"
@@ -162,6 +183,7 @@ int main(int argc, char **argv)
            "long_string_refusal_s: %.4f\n"
            "(checksum %llu)\n",
            mbytes, records, (unsigned long long)c.waits, t1 - t0, mbytes / (t1 - t0),
+           c1 - c0, mbytes / (c1 - c0),
            mbytes / (r1 - r0), (r1 - r0) / (t1 - t0), rss_before, rss_after,
            records > 0 ? (double)(rss_after - rss_before) * 1024.0 / (double)records : 0.0,
            long_rc == -GAR_E_INVALID_TRACE ? "yes" : "no", l1 - l0, sum);

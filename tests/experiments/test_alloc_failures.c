@@ -199,6 +199,17 @@ static void the_kineto_importer(void **state)
     reader ranks = { "two ranks", fixture_path("kineto/event_sync.json"), false,
                      read_kineto_ranks, trace_empty, trace_same, trace_release };
     every_allocation_fails_cleanly(&ranks);
+
+    /* Again with every record in the temporary database (a one-byte budget),
+     * whose SQLite allocations go through the hook too. */
+    assert_int_equal(setenv("GAR_IMPORT_RECORD_BUDGET", "1", 1), 0);
+    reader spilled = { "event_sync.json, spilled", fixture_path("kineto/event_sync.json"), true,
+                       read_kineto, trace_empty, trace_same, trace_release };
+    every_allocation_fails_cleanly(&spilled);
+    reader spilled_ranks = { "two ranks, spilled", fixture_path("kineto/event_sync.json"), true,
+                             read_kineto_ranks, trace_empty, trace_same, trace_release };
+    every_allocation_fails_cleanly(&spilled_ranks);
+    unsetenv("GAR_IMPORT_RECORD_BUDGET");
 }
 
 static void nsys_fixture(const char *name, int (*run)(reader *, void *, gar_error *))
