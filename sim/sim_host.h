@@ -118,13 +118,31 @@
 #include "prng.h"
 #include "sim_device.h"
 
-/* One poll turn (period + query + clock read), as gar_sim_host_init
- * computes it from the profile. */
-typedef struct gar_sim_poll_turn {
+/* The moments and bounds of one poll turn, or of one part of it. */
+typedef struct gar_sim_turn_part {
     double mean;         /* mu */
     double sd;           /* sigma */
     gar_dur_ns min, max; /* Tmin, Tmax */
-    uint64_t block_min;  /* the fewest turns a block takes (sim_host.h) */
+    uint64_t block_min;  /* the fewest turns a block of these takes (above) */
+} gar_sim_turn_part;
+
+/* One poll turn (period + query + clock read), as gar_sim_host_init
+ * computes it from the profile: the whole turn (mean, sd, min, max,
+ * block_min, as before the split), its short body and long tail (above),
+ * and what the stationary draw of the turn that crosses a far limit needs. */
+typedef struct gar_sim_poll_turn {
+    double mean;         /* mu, of the whole turn */
+    double sd;           /* sigma */
+    gar_dur_ns min, max; /* Tmin, Tmax */
+    uint64_t block_min;
+    gar_sim_turn_part body;  /* a turn whose period draw is below tail_from */
+    uint64_t tail_from;      /* top 32 bits of a draw from here up: a long turn; 2^32: none */
+    unsigned tail_segment;   /* the period's first segment of the tail */
+    double log_body;         /* ln P(body): geometric gaps between long turns; 0: no tail */
+    gar_dur_ns stationary_from; /* a limit this far or farther: stationary crossing; or
+                                 * GAR_MONO_NEVER */
+    unsigned segments;          /* of the poll period's distribution */
+    double biased_cdf[GAR_HOST_QUANTILES_MAX]; /* length-biased mass below each segment's end */
 } gar_sim_poll_turn;
 
 /* One action as the host performed it, for an observer (tests compare the
@@ -143,7 +161,11 @@ typedef struct gar_sim_action {
 
 typedef struct gar_sim_host {
     gar_host_profile profile;
-    gar_prng prng;
+    gar_prng prng;      /* every draw but the poll turns' */
+    gar_prng poll_prng; /* the poll turns' body draws (above, "Streams") */
+    gar_prng long_prng; /* this wait's turn kinds and long turns: seeded from */
+    uint64_t long_seed; /* long_seed + waits, at each wait's start */
+    uint64_t waits;     /* waits run so far */
     gar_sim_poll_turn poll_turn;
     bool exact_polls; /* false (init's default): fast-forward polls; true: one turn at a time */
     /* NULL (init's default), or called after every action performed. */
