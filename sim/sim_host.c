@@ -15,8 +15,10 @@
 #define BLOCK_SPARE_SD 4.0
 #define BLOCK_MIN_TURNS 8
 /* A turn's body is the most of its distribution whose longest turn is at
- * most this many mean body turns: what is left before a limit turn by turn. */
+ * most this many mean body turns (what is left before a limit turn by
+ * turn) and whose blocks may be as short as this many turns. */
 #define BODY_SPAN_MEANS 8.0
+#define BODY_BLOCK_MIN 24
 /* The stationary crossing needs the body's phase mixed (its sum's spread
  * sigma*sqrt(n) well past a mean turn: 2*mu^2/sigma^2 turns leave a
  * non-uniformity of e^-(4 pi^2), nothing) and the longest turn twice over. */
@@ -83,7 +85,8 @@ static void split_turn(gar_sim_poll_turn *turn, const gar_host_dist *period, gar
     if (turn->sd > 0)
         for (unsigned k = last; k >= 1; k--) {
             gar_sim_turn_part body = body_part(period, k, fixed);
-            if ((double)body.max <= BODY_SPAN_MEANS * body.mean) {
+            if ((double)body.max <= BODY_SPAN_MEANS * body.mean &&
+                body.block_min <= BODY_BLOCK_MIN) {
                 cut = k;
                 break;
             }
