@@ -18,7 +18,7 @@
  * most this many mean body turns (what is left before a limit turn by
  * turn) and whose blocks may be as short as this many turns. */
 #define BODY_SPAN_MEANS 8.0
-#define BODY_BLOCK_MIN 24
+#define BODY_BLOCK_MIN 32
 /* The stationary crossing needs the body's phase mixed (its sum's spread
  * sigma*sqrt(n) well past a mean turn: 2*mu^2/sigma^2 turns leave a
  * non-uniformity of e^-(4 pi^2), nothing) and the longest turn twice over. */

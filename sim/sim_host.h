@@ -59,7 +59,7 @@
  * tenth of the time; the tail sets the p99).  gar_sim_host_init splits the
  * period's distribution at one of its listed levels: the body is the most
  * of it whose longest turn is at most 8 mean body turns and whose blocks
- * (below) may be 24 turns short; the rest is the tail, drawn with
+ * (below) may be 32 turns short; the rest is the tail, drawn with
  * probability P(tail) exactly as the sampler does (the draw's top 32 bits
  * at or above tail_from).  The number of body turns before the next long
  * turn is geometric; each long turn is drawn alone.  Both come from the

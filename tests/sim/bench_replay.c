@@ -5,7 +5,7 @@
  * its times), measured in the same run; each the best of three.
  * Then poll runs fast-forwarded against turn by turn, as
  * test_fast_polls.c asserts them (within 5 %): a steady trace of 300 us
- * residual, 10 000 waits, seeds 1 .. 2 on dev-vm and 1 .. 8 on waitpkg,
+ * residual, 10 000 waits, seeds 1 .. 2 on dev-vm and 1 .. 16 on waitpkg,
  * the p99 overshoot pooled over the seeds, with each's rate.  A benchmark
  * (meson benchmark), not a test: it prints rates and ratios and asserts
  * nothing about time.  Arguments: the rate trace's waits (default 1 000 000). */
@@ -196,7 +196,7 @@ int main(int argc, char **argv)
     static const struct {
         const char *host;
         unsigned seeds;
-    } runs[] = { { "dev-vm", 2 }, { "waitpkg", 8 } };
+    } runs[] = { { "dev-vm", 2 }, { "waitpkg", 16 } };
     if (make_trace(10000, "residual_us=300", &trace) < 0)
         return 1;
     printf("poll_waits: 10000 residual_us: 300\n");
