@@ -26,7 +26,7 @@
 #define MIX_SPARE_TURNS 64.0
 #define MIX_LONGEST_TURNS 2.0
 /* ... and a limit so far that this many long turns are due before it. */
-#define JUMP_LONG_TURNS 16.0
+#define JUMP_LONG_TURNS 8.0
 
 static double segment_mean(const gar_host_dist *d, unsigned i)
 {

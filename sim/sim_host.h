@@ -82,7 +82,7 @@
  * 0) everything is exact: the same times, counts and accounts as single
  * turns.
  *
- * Far limits.  When `limit` is so far that 16 long turns are due before it
+ * Far limits.  When `limit` is so far that 8 long turns are due before it
  * and the body's phase has mixed (2 mu_b^2/sigma_b^2 + 64 body turns, plus
  * twice the longest turn), simulating each long turn costs more than it
  * tells: the crossing turn is drawn from the stationary renewal process —
