@@ -458,7 +458,7 @@ static gar_dur_ns stationary_crossing(gar_sim_host *host, gar_wait *w, gar_mono_
         x = root <= da ? a : root >= db - 1 ? b - 1 : (gar_dur_ns)root;
     }
     gar_dur_ns residual = gar_prng_below(g, x);
-    gar_mono_ns crossing = limit + residual - x; /* > *t: the limit is far */
+    gar_mono_ns crossing = limit - (x - residual); /* > *t: the limit is far */
     gar_dur_ns span = crossing - *t;
     /* Turns in [*t, crossing], both renewals: mean span/mu + sigma^2/mu^2,
      * variance sigma^2 span / mu^3. */
