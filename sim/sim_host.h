@@ -119,7 +119,9 @@
  * need no fast-forward.
  *
  * A host is a caller-owned plain value: the profile (copied), the
- * generators, what fast-forwarding needs of the poll period, and the
+ * generators, what fast-forwarding needs of the poll period and which
+ * @LEAD variant a length picks (both derived from the profile at init:
+ * change the profile before gar_sim_host_init, not after), and the
  * exact_polls switch.  It allocates nothing; not thread-safe. */
 #ifndef GAR_SIM_HOST_H
 #define GAR_SIM_HOST_H
@@ -163,6 +165,16 @@ typedef struct gar_sim_poll_turn {
     double biased_cdf[GAR_HOST_QUANTILES_MAX]; /* length-biased mass below each segment's end */
 } gar_sim_poll_turn;
 
+/* Which stated @LEAD variant of a distribution a length picks
+ * (gar_host_dist_for_lead's rule: the stated lead nearest in ratio), laid
+ * out once by gar_sim_host_init: the stated leads in order, and the squared
+ * length from which each next one is nearer. */
+typedef struct gar_sim_lead_pick {
+    unsigned stated;                    /* 0: none, the plain distribution */
+    uint8_t index[GAR_HOST_LEADS];      /* the stated leads, ascending */
+    uint64_t from[GAR_HOST_LEADS - 1];  /* length^2 >= from[j]: index[j + 1] */
+} gar_sim_lead_pick;
+
 /* One action as the host performed it, for an observer (tests compare the
  * simulator's actions with the real drivers'): `repeat` POLL actions, all
  * answering pending, when polls were fed as one batch (from `at` to
@@ -185,6 +197,8 @@ typedef struct gar_sim_host {
     uint64_t long_seed; /* long_seed + waits, at each wait's start */
     uint64_t waits;     /* waits run so far */
     gar_sim_poll_turn poll_turn;
+    /* The @LEAD variants' picks: sleep overshoot, blocking wake, visibility. */
+    gar_sim_lead_pick sleep_pick, block_pick, visible_pick;
     bool exact_polls; /* false (init's default): fast-forward polls; true: one turn at a time */
     /* NULL (init's default), or called after every action performed. */
     void (*on_action)(void *ctx, const gar_sim_action *action);
