@@ -98,6 +98,12 @@ int gar_host_profile_load(const char *path, gar_host_profile *out, gar_error *er
  * Inline (below): the simulator draws a latency or two for every wait. */
 static inline gar_dur_ns gar_host_dist_sample(const gar_host_dist *dist, uint64_t draw);
 
+/* The same value, searching the segments from `first` up: for a caller who
+ * knows the draw is at or above level[first] (first < count - 1), such as
+ * one drawing from a distribution's tail. */
+static inline gar_dur_ns gar_host_dist_sample_from(const gar_host_dist *dist, uint64_t draw,
+                                                   unsigned first);
+
 /* The mean and variance of the values gar_host_dist_sample gives: between
  * two listed quantiles a and b (a < b), at probability their levels' gap,
  * the sampler's values are uniform on the integers a .. b - 1 (it rounds
@@ -120,12 +126,18 @@ static inline uint64_t gar_host_mul_frac32(uint64_t a, uint64_t f)
 
 static inline gar_dur_ns gar_host_dist_sample(const gar_host_dist *dist, uint64_t draw)
 {
+    return gar_host_dist_sample_from(dist, draw, 0);
+}
+
+static inline gar_dur_ns gar_host_dist_sample_from(const gar_host_dist *dist, uint64_t draw,
+                                                   unsigned first)
+{
     /* The draw as a position in ppm scaled by 2^32: u/2^32 * 10^6 * 2^32. */
     uint64_t pos = (draw >> 32) * GAR_HOST_LEVEL_ONE;
     /* pos >= level << 32 exactly when its top half is >= level (the shifted
      * level's low half is 0): the segment search compares 32-bit levels. */
     uint64_t whole = pos >> 32;
-    unsigned i = 0;
+    unsigned i = first;
     while (i + 2 < dist->count && whole >= dist->level[i + 1])
         i++;
     uint64_t lo = (uint64_t)dist->level[i] << 32;

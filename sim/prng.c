@@ -7,6 +7,13 @@
 
 gar_prng gar_prng_seeded(uint64_t seed)
 {
+    return gar_prng_seeded_stream(seed, 0);
+}
+
+gar_prng gar_prng_seeded_stream(uint64_t seed, unsigned stream)
+{
+    for (unsigned skip = 0; skip < 4 * stream; skip++)
+        (void)gar_splitmix64(&seed);
     gar_prng g;
     for (int i = 0; i < 4; i++)
         g.s[i] = gar_splitmix64(&seed);

@@ -17,6 +17,12 @@ typedef struct gar_prng {
 /* The generator seeded by `seed`.  Never all-zero state. */
 gar_prng gar_prng_seeded(uint64_t seed);
 
+/* Stream `stream` of `seed`: its state is splitmix64's outputs 4*stream + 1
+ * to 4*stream + 4 from `seed`, so stream 0 is gar_prng_seeded(seed) and the
+ * others are unrelated to it and to each other.  A run that wants one part of
+ * its draws not to shift another's (sim_host.h) takes a stream for each. */
+gar_prng gar_prng_seeded_stream(uint64_t seed, unsigned stream);
+
 /* The next 64 random bits.  Inline: the simulator draws one for every
  * latency, up to tens of millions a second, and the step is a few shifts. */
 static inline uint64_t gar_prng_rotl(uint64_t x, int k)

@@ -8,11 +8,156 @@
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Fast-forwarded polls (sim_host.h): a block leaves this many standard
  * deviations of its total to spare, and has at least this many turns. */
 #define BLOCK_SPARE_SD 4.0
 #define BLOCK_MIN_TURNS 8
+/* A turn's body is the most of its distribution whose longest turn is at
+ * most this many mean body turns (what is left before a limit turn by
+ * turn) and whose blocks may be as short as this many turns. */
+#define BODY_SPAN_MEANS 8.0
+#define BODY_BLOCK_MIN 32
+/* The stationary crossing needs the body's phase mixed (its sum's spread
+ * sigma*sqrt(n) well past a mean turn: 2*mu^2/sigma^2 turns leave a
+ * non-uniformity of e^-(4 pi^2), nothing) and the longest turn twice over. */
+#define MIX_TURNS_PER_CV2 2.0
+#define MIX_SPARE_TURNS 64.0
+#define MIX_LONGEST_TURNS 2.0
+/* ... and a limit so far that this many long turns are due before it. */
+#define JUMP_LONG_TURNS 8.0
+
+static double segment_mean(const gar_host_dist *d, unsigned i)
+{
+    double a = (double)d->value[i], w = (double)(d->value[i + 1] - d->value[i]);
+    return w > 0 ? a + (w - 1) / 2 : a;
+}
+
+static double segment_variance(const gar_host_dist *d, unsigned i)
+{
+    double w = (double)(d->value[i + 1] - d->value[i]);
+    return w > 0 ? (w * w - 1) / 12 : 0;
+}
+
+/* The least block whose floor B*Tmin is BLOCK_SPARE_SD deviations below its
+ * mean: B*(mu - Tmin) >= k*sigma*sqrt(B).  A smaller block's normal would
+ * be clamped often enough to move its mean. */
+static uint64_t least_block(double mean, double sd, gar_dur_ns min)
+{
+    double above_min = mean - (double)min;
+    double k_sigma = BLOCK_SPARE_SD * sd;
+    double least = above_min > 0 ? ceil(k_sigma * k_sigma / (above_min * above_min)) : 0;
+    return least < 0x1p62 ? (uint64_t)least : UINT64_C(1) << 62;
+}
+
+/* The turns whose period falls in segments [0, to) of the period's
+ * distribution (sampler's weights: the levels' gaps), `fixed` added. */
+static gar_sim_turn_part body_part(const gar_host_dist *period, unsigned to, gar_dur_ns fixed)
+{
+    double weight = 0, m = 0, v = 0;
+    for (unsigned i = 0; i < to; i++) {
+        double w = (double)(period->level[i + 1] - period->level[i]);
+        weight += w;
+        m += w * segment_mean(period, i);
+    }
+    m /= weight;
+    for (unsigned i = 0; i < to; i++) {
+        double d = segment_mean(period, i) - m;
+        v += (double)(period->level[i + 1] - period->level[i]) * (segment_variance(period, i) + d * d);
+    }
+    gar_sim_turn_part part = {
+        .mean = m + (double)fixed,
+        .sd = sqrt(v / weight),
+        .min = gar_after(period->value[0], fixed),
+        .max = gar_after(period->value[to], fixed),
+    };
+    part.block_min = least_block(part.mean, part.sd, part.min);
+    return part;
+}
+
+/* Splits the turn into a body and a rare long tail (sim_host.h), and lays
+ * out the length-biased distribution of the turn a far limit falls in. */
+static void split_turn(gar_sim_poll_turn *turn, const gar_host_dist *period, gar_dur_ns fixed)
+{
+    unsigned last = period->count - 1;
+    unsigned cut = last;
+    if (turn->sd > 0)
+        for (unsigned k = last; k >= 1; k--) {
+            gar_sim_turn_part body = body_part(period, k, fixed);
+            if ((double)body.max <= BODY_SPAN_MEANS * body.mean &&
+                body.block_min <= BODY_BLOCK_MIN) {
+                cut = k;
+                break;
+            }
+        }
+    turn->body = body_part(period, cut, fixed);
+    /* The sampler takes segment `cut` or above exactly when its draw's top
+     * 32 bits are at least ceil(level * 2^32 / 10^6). */
+    turn->tail_from = cut == last ? UINT64_C(1) << 32
+                                  : ((uint64_t)period->level[cut] * (UINT64_C(1) << 32) +
+                                     GAR_HOST_LEVEL_ONE - 1) / GAR_HOST_LEVEL_ONE;
+    turn->tail_segment = cut < last ? cut : 0;
+    turn->log_body = log1p(-(double)((UINT64_C(1) << 32) - turn->tail_from) * 0x1p-32);
+
+    turn->segments = last;
+    double cumulative = 0;
+    for (unsigned i = 0; i < last; i++) {
+        double a = (double)gar_after(period->value[i], fixed);
+        double b = (double)gar_after(period->value[i + 1], fixed);
+        double mean = b > a ? (a + b - 1) / 2 : a;
+        cumulative += (double)(period->level[i + 1] - period->level[i]) * mean;
+        turn->biased_cdf[i] = cumulative;
+    }
+    for (unsigned i = 0; i < last; i++)
+        turn->biased_cdf[i] /= cumulative;
+    turn->biased_cdf[last - 1] = 1.0;
+
+    turn->stationary_from = GAR_MONO_NEVER;
+    const gar_sim_turn_part *b = &turn->body;
+    if (turn->tail_from < UINT64_C(1) << 32 && b->sd > 0) {
+        double mix = (MIX_TURNS_PER_CV2 * b->mean * b->mean / (b->sd * b->sd) + MIX_SPARE_TURNS) *
+                         b->mean +
+                     MIX_LONGEST_TURNS * (double)turn->max;
+        /* Before that many long turns are due, simulating each costs less. */
+        double due = JUMP_LONG_TURNS * b->mean / -turn->log_body;
+        if (due > mix)
+            mix = due;
+        if (mix < 0x1p62)
+            turn->stationary_from = (gar_dur_ns)ceil(mix);
+    }
+}
+
+/* gar_host_dist_for_lead's choice among `at`, laid out: it moves from one
+ * stated lead a to the next b when length^2 >= a*b, and never back. */
+static gar_sim_lead_pick lead_pick_of(const gar_host_dist at[GAR_HOST_LEADS])
+{
+    gar_sim_lead_pick pick = { .stated = 0 };
+    for (unsigned k = 0; k < GAR_HOST_LEADS; k++) {
+        if (at[k].count == 0)
+            continue;
+        if (pick.stated > 0)
+            pick.from[pick.stated - 1] =
+                gar_host_lead_ns(pick.index[pick.stated - 1]) * gar_host_lead_ns(k);
+        pick.index[pick.stated++] = (uint8_t)k;
+    }
+    return pick;
+}
+
+/* The distribution a length draws from (gar_host_dist_for_lead). */
+static const gar_host_dist *lead_dist(const gar_sim_lead_pick *pick, const gar_host_dist *base,
+                                      const gar_host_dist at[GAR_HOST_LEADS], gar_dur_ns length)
+{
+    if (pick->stated == 0)
+        return base;
+    /* Lengths above 1 s are all far past 10 ms: capped, the square fits. */
+    uint64_t l = length < GAR_NS_PER_S ? length : GAR_NS_PER_S;
+    uint64_t square = l * l;
+    unsigned c = 0;
+    while (c + 1 < pick->stated && square >= pick->from[c])
+        c++;
+    return &at[pick->index[c]];
+}
 
 int gar_sim_host_init(gar_sim_host *host, const gar_host_profile *profile, uint64_t seed,
                       gar_error *err)
@@ -21,7 +166,12 @@ int gar_sim_host_init(gar_sim_host *host, const gar_host_profile *profile, uint6
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_sim_host_init",
                              host == NULL ? "host" : "profile", "is NULL");
     host->profile = *profile;
-    host->prng = gar_prng_seeded(seed);
+    host->prng = gar_prng_seeded_stream(seed, 0);
+    host->poll_prng = gar_prng_seeded_stream(seed, 1);
+    gar_prng keys = gar_prng_seeded_stream(seed, 2);
+    host->long_seed = gar_prng_next(&keys);
+    host->waits = 0;
+    host->long_prng = gar_prng_seeded(host->long_seed);
     double mean, variance;
     gar_host_dist_moments(&profile->poll_period, &mean, &variance);
     gar_dur_ns fixed = gar_after(profile->query_ns, profile->clock_ns);
@@ -32,13 +182,12 @@ int gar_sim_host_init(gar_sim_host *host, const gar_host_profile *profile, uint6
         .min = gar_after(period->value[0], fixed),
         .max = gar_after(period->value[period->count - 1], fixed),
     };
-    /* The least block whose floor B*Tmin is BLOCK_SPARE_SD deviations below
-     * its mean: B*(mu - Tmin) >= k*sigma*sqrt(B).  A smaller block's normal
-     * would be clamped often enough to move its mean. */
-    double above_min = host->poll_turn.mean - (double)host->poll_turn.min;
-    double k_sigma = BLOCK_SPARE_SD * host->poll_turn.sd;
-    double least = above_min > 0 ? ceil(k_sigma * k_sigma / (above_min * above_min)) : 0;
-    host->poll_turn.block_min = least < 0x1p62 ? (uint64_t)least : UINT64_C(1) << 62;
+    host->poll_turn.block_min = least_block(host->poll_turn.mean, host->poll_turn.sd,
+                                            host->poll_turn.min);
+    split_turn(&host->poll_turn, period, fixed);
+    host->sleep_pick = lead_pick_of(profile->sleep_overshoot_at);
+    host->block_pick = lead_pick_of(profile->block_wake_at);
+    host->visible_pick = lead_pick_of(profile->store_visible_at);
     host->exact_polls = false;
     host->on_action = NULL;
     host->on_action_ctx = NULL;
@@ -93,9 +242,9 @@ static int perform_block(gar_sim_host *host, gar_sim_device *dev, const gar_sim_
     gar_mono_ns wake = work->done_at == GAR_MONO_NEVER
                            ? GAR_MONO_NEVER
                            : gar_after(work->done_at,
-                                       draw(host, gar_host_dist_for_lead(&hp->block_wake,
-                                                                         hp->block_wake_at,
-                                                                         work->done_at - called)));
+                                       draw(host, lead_dist(&host->block_pick, &hp->block_wake,
+                                                            hp->block_wake_at,
+                                                            work->done_at - called)));
     if (wake > deadline) {
         gar_mono_ns end = deadline > called ? deadline : called;
         acc->asleep += end - called;
@@ -126,8 +275,8 @@ static void draw_visibility(gar_sim_host *host, const gar_sim_work *work, gar_mo
     /* How long the device idled before the store: its work's time from the
      * wait's start (a stream's work follows its previous wait). */
     gar_dur_ns idled = work->done_at > start ? work->done_at - start : 0;
-    const gar_host_dist *d = gar_host_dist_for_lead(&host->profile.store_visible,
-                                                    host->profile.store_visible_at, idled);
+    const gar_host_dist *d = lead_dist(&host->visible_pick, &host->profile.store_visible,
+                                       host->profile.store_visible_at, idled);
     vis->stated = d->count > 0;
     /* Work that never completes has no store to see: nothing is drawn. */
     vis->v = vis->stated && work->done_at != GAR_MONO_NEVER ? draw(host, d) : 0;
@@ -200,45 +349,102 @@ static gar_dur_ns times_saturating(uint64_t n, gar_dur_ns d)
     return d != 0 && n > UINT64_MAX / d ? UINT64_MAX : n * d;
 }
 
-/* The most turns a block may take with `room` ns (sim_host.h):
+/* The most turns a block of `part` may take with `room` ns (sim_host.h):
  * B*mu + k*sigma*sqrt(B) <= room, solved for sqrt(B). */
-static uint64_t block_turns(const gar_sim_poll_turn *turn, double room)
+static uint64_t block_turns(const gar_sim_turn_part *part, double room)
 {
-    double spread = BLOCK_SPARE_SD * turn->sd;
-    double root = (sqrt(spread * spread + 4 * turn->mean * room) - spread) / (2 * turn->mean);
+    double spread = BLOCK_SPARE_SD * part->sd;
+    double root = (sqrt(spread * spread + 4 * part->mean * room) - spread) / (2 * part->mean);
     double b = floor(root * root);
     if (b >= 0x1p62)
         return UINT64_C(1) << 62; /* no wait is that long; keeps the arithmetic in range */
     uint64_t turns = (uint64_t)b;
-    while (turns > 0 && (double)turns * turn->mean + spread * sqrt((double)turns) > room)
+    while (turns > 0 && (double)turns * part->mean + spread * sqrt((double)turns) > room)
         turns--; /* the root's rounding, never more than a turn or two */
     return turns;
 }
 
-/* At a POLL step at `*t`, before `limit` (the completion or the deadline,
- * the earlier): when a block of turns surely fits, draws its total, charges
- * it busy and feeds it to the machine as one batch.  Returns false when no
- * block fits: the next turn is simulated alone. */
-static bool skip_polls(gar_sim_host *host, gar_wait *w, gar_mono_ns limit, gar_mono_ns *t,
-                       accounts *acc, gar_error *err)
+/* floor(r * bound / 2^64): a uniform draw r scaled to [0, bound), bound <= 2^32. */
+static uint64_t scale_draw(uint64_t r, uint64_t bound)
+{
+    return bound == UINT64_C(1) << 32 ? r >> 32 : gar_host_mul_frac32(r, bound) >> 32;
+}
+
+/* ln(x) for a positive normal double, in IEEE arithmetic alone, to a few
+ * parts in 10^10: a fraction of libm's log's cost (a poll loop takes one
+ * for each long turn, and each normal deviate).  The exponent e, and
+ * 2 atanh(s) = ln(m) for the mantissa m in [sqrt(1/2), sqrt(2)), where
+ * s = (m - 1)/(m + 1) is at most 0.172 and the series after s^9 adds under
+ * 3e-10. */
+static double ln_of(double x)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    int e = (int)((bits >> 52) & 0x7ff) - 1023;
+    bits = (bits & ~(UINT64_C(0x7ff) << 52)) | (UINT64_C(1023) << 52); /* m in [1, 2) */
+    double m;
+    memcpy(&m, &bits, sizeof m);
+    if (m > 1.4142135623730951) {
+        m *= 0.5;
+        e++;
+    }
+    double s = (m - 1) / (m + 1), s2 = s * s;
+    double series = s * (2 + s2 * (2.0 / 3 + s2 * (2.0 / 5 + s2 * (2.0 / 7 + s2 * (2.0 / 9)))));
+    return e * 0.6931471805599453 + series;
+}
+
+/* A standard normal deviate by Marsaglia's polar method with ln_of: the
+ * poll blocks' totals. */
+static double normal_of(gar_prng *g)
+{
+    for (;;) {
+        double u = 2.0 * gar_prng_uniform(g) - 1.0;
+        double v = 2.0 * gar_prng_uniform(g) - 1.0;
+        double s = u * u + v * v;
+        if (s > 0x1p-1000 && s < 1.0) /* (a subnormal s has odds of 2^-1000) */
+            return u * sqrt(-2.0 * ln_of(s) / s);
+    }
+}
+
+/* A period drawn from the body (long_turn false) or the tail: the draw's
+ * top 32 bits confined to [0, tail_from) or [tail_from, 2^32), so each is
+ * the sampler's own distribution of a turn given its kind. */
+static gar_dur_ns draw_period(const gar_sim_host *host, gar_prng *g, bool long_turn)
 {
     const gar_sim_poll_turn *turn = &host->poll_turn;
-    if (limit == GAR_MONO_NEVER || limit <= *t)
-        return false; /* a hung device without a deadline: no end to skip to */
-    gar_dur_ns room = limit - *t - 1; /* a block ends at or before *t + room < limit */
-    if (room <= turn->max)
-        return false; /* the last Tmax is always turn by turn */
-    uint64_t b = block_turns(turn, (double)(room - turn->max));
-    if (b < BLOCK_MIN_TURNS || b < turn->block_min)
-        return false;
-    gar_dur_ns lo = times_saturating(b, turn->min);
-    gar_dur_ns hi = times_saturating(b, turn->max);
+    uint64_t top = long_turn ? turn->tail_from +
+                                   scale_draw(gar_prng_next(g), (UINT64_C(1) << 32) - turn->tail_from)
+                             : scale_draw(gar_prng_next(g), turn->tail_from);
+    return gar_host_dist_sample_from(&host->profile.poll_period, top << 32,
+                                     long_turn ? turn->tail_segment : 0);
+}
+
+/* How many body turns come before the next long one: geometric, from
+ * P(body); UINT64_MAX (never) for a turn without a tail.  Memoryless, so a
+ * fresh count at each POLL step is exact. */
+static uint64_t body_run(const gar_sim_poll_turn *turn, gar_prng *g)
+{
+    if (turn->tail_from >= UINT64_C(1) << 32)
+        return UINT64_MAX;
+    double u = ((double)(gar_prng_next(g) >> 11) + 1) * 0x1.0p-53; /* (0, 1] */
+    double run = floor(ln_of(u) / turn->log_body);
+    return run < 0x1p62 ? (uint64_t)run : UINT64_C(1) << 62;
+}
+
+/* The total of a block of `b` turns of `part` that must end by `room`:
+ * normal with the part's exact mean and variance, clamped to
+ * [b*Tmin, min(b*Tmax, room)] (sim_host.h). */
+static gar_dur_ns block_total(const gar_sim_turn_part *part, uint64_t b, gar_dur_ns room,
+                              gar_prng *g)
+{
+    gar_dur_ns lo = times_saturating(b, part->min);
+    gar_dur_ns hi = times_saturating(b, part->max);
     if (hi > room)
         hi = room;
     assert(lo <= hi);
-    double total = (double)b * turn->mean;
-    if (turn->sd > 0)
-        total += turn->sd * sqrt((double)b) * gar_prng_normal(&host->prng);
+    double total = (double)b * part->mean;
+    if (part->sd > 0)
+        total += part->sd * sqrt((double)b) * normal_of(g);
     /* Clamped in double first, so a far tail converts without overflow, and
      * again after rounding, which may step past an edge. */
     gar_dur_ns took = lo;
@@ -246,48 +452,222 @@ static bool skip_polls(gar_sim_host *host, gar_wait *w, gar_mono_ns limit, gar_m
         took = hi;
     else if (total > (double)lo)
         took = (gar_dur_ns)(total + 0.5);
-    took = took < lo ? lo : took > hi ? hi : took;
-    observe(host, GAR_WAIT_OP_POLL, 0, *t, *t + took, 0, b);
-    *t += took;
-    acc->busy += took;
-    int rc = gar_wait_feed_polls(w, b, *t, err);
-    assert(rc == 0);
-    (void)rc;
-    return true;
+    return took < lo ? lo : took > hi ? hi : took;
 }
 
-/* At a POLL step at `*t`: the turns that follow, one draw each, exactly as
- * single POLL actions would run them.  Those that surely answer pending and
- * end before `limit` (their clock read included) are fed to the machine as
- * one batch, which is equivalent; the first that may not is left to the
- * caller to perform alone: its drawn poll period is returned. */
+/* Feeds the `turns` pending polls that ran from `*t` to `now` as one batch. */
+static void feed_batch(gar_sim_host *host, gar_wait *w, uint64_t turns, gar_mono_ns now,
+                       gar_mono_ns *t, accounts *acc, gar_error *err)
+{
+    if (turns == 0)
+        return;
+    observe(host, GAR_WAIT_OP_POLL, 0, *t, now, 0, turns);
+    acc->busy += now - *t;
+    *t = now;
+    int rc = gar_wait_feed_polls(w, turns, now, err);
+    assert(rc == 0);
+    (void)rc;
+}
+
+/* The turn in which a far limit falls, drawn from the stationary renewal
+ * process (sim_host.h): its length x length-biased, the limit uniform in
+ * it; the turns before it counted by the renewal CLT.  Feeds those turns
+ * (ending at the crossing turn's start) and returns its period. */
+static gar_dur_ns stationary_crossing(gar_sim_host *host, gar_wait *w, gar_mono_ns limit,
+                                      gar_mono_ns *t, accounts *acc, gar_prng *g, gar_error *err)
+{
+    const gar_sim_poll_turn *turn = &host->poll_turn;
+    const gar_host_dist *period = &host->profile.poll_period;
+    gar_dur_ns fixed = gar_after(host->profile.query_ns, host->profile.clock_ns);
+    double u = gar_prng_uniform(g);
+    unsigned i = 0;
+    while (i + 1 < turn->segments && u >= turn->biased_cdf[i])
+        i++;
+    gar_dur_ns a = gar_after(period->value[i], fixed), b = gar_after(period->value[i + 1], fixed);
+    gar_dur_ns x = a;
+    if (b > a) {
+        /* Density proportional to x on [a, b): the sampler's integers a .. b-1. */
+        double da = (double)a, db = (double)b;
+        double root = floor(sqrt(da * da + gar_prng_uniform(g) * (db * db - da * da)));
+        x = root <= da ? a : root >= db - 1 ? b - 1 : (gar_dur_ns)root;
+    }
+    gar_dur_ns residual = gar_prng_below(g, x);
+    gar_mono_ns crossing = limit - (x - residual); /* > *t: the limit is far */
+    gar_dur_ns span = crossing - *t;
+    /* Turns in [*t, crossing], both renewals: mean span/mu + sigma^2/mu^2,
+     * variance sigma^2 span / mu^3. */
+    double mu = turn->mean, sd = turn->sd;
+    double mean = (double)span / mu + sd * sd / (mu * mu);
+    double n = floor(mean + sd * sqrt((double)span / (mu * mu * mu)) * normal_of(g) + 0.5);
+    double most = turn->min > 0 ? floor((double)span / (double)turn->min) : 0x1p62;
+    double least = ceil((double)span / (double)turn->max);
+    if (n > most)
+        n = most;
+    if (n < least)
+        n = least;
+    if (n < 1)
+        n = 1;
+    feed_batch(host, w, (uint64_t)n, crossing, t, acc, err);
+    return x - fixed;
+}
+
+/* Whether `n` body turns surely take less than `room` ns: their mean total
+ * plus BLOCK_SPARE_SD deviations, n*mu + k*sigma*sqrt(n) < room, squared
+ * (no square root: this runs for every long turn of a poll loop). */
+static bool body_fits(const gar_sim_turn_part *body, uint64_t n, double room)
+{
+    double left = room - (double)n * body->mean;
+    double spread = BLOCK_SPARE_SD * body->sd;
+    return left > 0 && spread * spread * (double)n < left * left;
+}
+
+/* Turns whose kinds and long turns are drawn but whose body total is not
+ * yet: `body` body turns and `long_turns` long ones of `long_ns` in all. */
+typedef struct pending_turns {
+    uint64_t body, long_turns;
+    gar_dur_ns long_ns;
+} pending_turns;
+
+/* Draws the pending turns' body total (a normal block, or one by one when
+ * too few for one) and moves `*now` past them all; they end before `limit`. */
+static void settle(const gar_sim_host *host, pending_turns *p, gar_mono_ns limit, gar_mono_ns *now,
+                   uint64_t *turns, gar_prng *g)
+{
+    const gar_sim_turn_part *body = &host->poll_turn.body;
+    gar_dur_ns fixed = gar_after(host->profile.query_ns, host->profile.clock_ns);
+    gar_dur_ns total = 0;
+    if (p->body >= BLOCK_MIN_TURNS && p->body >= body->block_min) {
+        total = block_total(body, p->body, limit - 1 - *now - p->long_ns, g);
+    } else {
+        for (uint64_t i = 0; i < p->body; i++)
+            total += draw_period(host, g, false) + fixed;
+        gar_dur_ns room = limit - 1 - *now - p->long_ns;
+        if (total > room)
+            total = room; /* beyond four deviations: never in practice */
+    }
+    *now += p->long_ns + total;
+    *turns += p->body + p->long_turns;
+    *p = (pending_turns){ 0, 0, 0 };
+}
+
+/* At a POLL step at `*t`, fast-forwarded (sim_host.h): every turn that
+ * surely answers pending before `limit` (the completion or the deadline,
+ * the earlier) is fed to the machine as one batch, and the period of the
+ * turn that may not (the first to end at or past `limit`) is returned, for
+ * the caller to perform alone.  The kinds of turns and the long turns come
+ * from the wait's long-turn stream, in the order turn by turn draws them;
+ * body turns from the poll stream. */
+static gar_dur_ns fast_turns(gar_sim_host *host, gar_wait *w, gar_mono_ns limit, gar_mono_ns *t,
+                             accounts *acc, gar_error *err)
+{
+    const gar_sim_poll_turn *turn = &host->poll_turn;
+    const gar_sim_turn_part *body = &turn->body;
+    gar_prng g = host->poll_prng, a = host->long_prng; /* in registers; put back at the end */
+    gar_dur_ns fixed = gar_after(host->profile.query_ns, host->profile.clock_ns);
+    gar_dur_ns period;
+    if (limit == GAR_MONO_NEVER || limit <= *t) {
+        uint64_t run = body_run(turn, &a);
+        period = draw_period(host, run == 0 ? &a : &g, run == 0);
+    } else if (limit - *t >= turn->stationary_from) {
+        period = stationary_crossing(host, w, limit, t, acc, &g, err);
+    } else {
+        uint64_t block_least = body->block_min > BLOCK_MIN_TURNS ? body->block_min : BLOCK_MIN_TURNS;
+        gar_mono_ns now = *t;
+        uint64_t turns = 0;
+        pending_turns p = { 0, 0, 0 };
+        uint64_t run = body_run(turn, &a);
+        for (;;) {
+            /* A whole run of body turns, and then its long turn, join the
+             * pending ones while all surely end before the limit. */
+            double left = (double)(limit - 1 - now) - (double)p.long_ns;
+            if (run > 0 && p.body + run >= p.body && body_fits(body, p.body + run, left)) {
+                p.body += run;
+                run = 0;
+            }
+            if (run == 0) {
+                gar_dur_ns long_period = draw_period(host, &a, true);
+                gar_dur_ns long_turn = gar_after(long_period, fixed);
+                if (body_fits(body, p.body, left - (double)long_turn)) {
+                    p.long_ns += long_turn;
+                    p.long_turns++;
+                    run = body_run(turn, &a);
+                    continue;
+                }
+                if (p.body + p.long_turns > 0)
+                    settle(host, &p, limit, &now, &turns, &g);
+                gar_mono_ns long_end = gar_after(now, long_turn);
+                if (long_end >= limit) {
+                    period = long_period;
+                    break;
+                }
+                now = long_end;
+                turns++;
+                run = body_run(turn, &a);
+                continue;
+            }
+            /* The run reaches near the limit: the pending turns are
+             * settled, then blocks of it and single turns, as before. */
+            if (p.body + p.long_turns > 0)
+                settle(host, &p, limit, &now, &turns, &g);
+            gar_dur_ns room = limit - now - 1; /* a block ends at or before now + room */
+            if (room > body->max) {
+                uint64_t b = block_turns(body, (double)(room - body->max));
+                if (b > run)
+                    b = run;
+                if (b >= block_least) {
+                    now += block_total(body, b, room, &g);
+                    turns += b;
+                    run -= b;
+                    continue;
+                }
+            }
+            period = draw_period(host, &g, false);
+            gar_mono_ns end = gar_after(gar_after(now, period), fixed);
+            if (end >= limit)
+                break;
+            now = end;
+            turns++;
+            run--;
+        }
+        feed_batch(host, w, turns, now, t, acc, err);
+    }
+    host->poll_prng = g;
+    host->long_prng = a;
+    return period;
+}
+
+/* At a POLL step at `*t`, turn by turn (exact_polls): the turns that
+ * follow, one draw each, exactly as single POLL actions would run them,
+ * each turn's kind and each long turn from the wait's long-turn stream,
+ * each body turn from the poll stream (the same split of the sampler's draw
+ * as fast_turns makes).  Those that surely answer pending and end before
+ * `limit` (their clock read included) are fed to the machine as one batch,
+ * which is equivalent; the first that may not is left to the caller to
+ * perform alone: its drawn poll period is returned. */
 static gar_dur_ns run_single_turns(gar_sim_host *host, gar_wait *w, gar_mono_ns limit,
                                    gar_mono_ns *t, accounts *acc, gar_error *err)
 {
-    const gar_host_profile *hp = &host->profile;
-    gar_dur_ns fixed = gar_after(hp->query_ns, hp->clock_ns);
+    const gar_sim_poll_turn *turn = &host->poll_turn;
+    gar_dur_ns fixed = gar_after(host->profile.query_ns, host->profile.clock_ns);
     gar_mono_ns now = *t;
     uint64_t turns = 0;
-    /* This loop is where poll plans spend their draws: the generator is
-     * stepped in a local copy, kept in registers, and put back at the end. */
-    gar_prng prng = host->prng;
+    /* This loop is where exact poll plans spend their draws: the generators
+     * are stepped in local copies, kept in registers, and put back at the end. */
+    gar_prng g = host->poll_prng, a = host->long_prng;
+    uint64_t run = body_run(turn, &a);
     for (;;) {
-        gar_dur_ns period = gar_host_dist_sample(&hp->poll_period, gar_prng_next(&prng));
+        bool long_turn = run == 0;
+        gar_dur_ns period = draw_period(host, long_turn ? &a : &g, long_turn);
         gar_mono_ns end = gar_after(gar_after(now, period), fixed);
         if (end >= limit) {
-            host->prng = prng;
-            if (turns > 0) {
-                observe(host, GAR_WAIT_OP_POLL, 0, *t, now, 0, turns);
-                acc->busy += now - *t;
-                *t = now;
-                int rc = gar_wait_feed_polls(w, turns, now, err);
-                assert(rc == 0);
-                (void)rc;
-            }
+            host->poll_prng = g;
+            host->long_prng = a;
+            feed_batch(host, w, turns, now, t, acc, err);
             return period;
         }
         now = end;
         turns++;
+        run = long_turn ? body_run(turn, &a) : run - 1;
     }
 }
 
@@ -335,6 +715,10 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
     const gar_host_profile *hp = &host->profile;
     accounts acc = { 0, 0, 0 };
     visibility vis = { false, false, 0 };
+    /* Each wait's long turns come from a stream of its own (sim_host.h),
+     * seeded at its first POLL step: other plans pay nothing for it. */
+    uint64_t wait_index = host->waits++;
+    bool long_seeded = false;
     gar_mono_ns t = start;
     for (;;) {
         gar_wait_action a = gar_wait_next(&w);
@@ -350,12 +734,16 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
             /* Turns whose query starts (and so, ends) before the completion
              * answer pending whatever the visibility: they may be batched. */
             draw_visibility(host, work, start, &vis);
+            if (!long_seeded) {
+                host->long_prng = gar_prng_seeded(host->long_seed + wait_index);
+                long_seeded = true;
+            }
             gar_mono_ns limit = work->done_at < deadline ? work->done_at : deadline;
             if (hung(work) && skip_hung_polls(host, &w, deadline, &t, &acc, err))
                 continue;
-            if (!host->exact_polls && skip_polls(host, &w, limit, &t, &acc, err))
-                continue; /* a block was fed: the machine decides what comes next */
-            gar_dur_ns period = run_single_turns(host, &w, limit, &t, &acc, err);
+            gar_dur_ns period = host->exact_polls
+                                    ? run_single_turns(host, &w, limit, &t, &acc, err)
+                                    : fast_turns(host, &w, limit, &t, &acc, err);
             from = t;
             answer = query_at(host, dev, work, &vis, gar_after(t, period), &t, err);
             acc.busy += t - from;
@@ -369,9 +757,9 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
             break;
         case GAR_WAIT_OP_SLEEP_UNTIL:
             t = gar_after(a.until > t ? a.until : t,
-                          draw(host, gar_host_dist_for_lead(&hp->sleep_overshoot,
-                                                            hp->sleep_overshoot_at,
-                                                            a.until > t ? a.until - t : 0)));
+                          draw(host, lead_dist(&host->sleep_pick, &hp->sleep_overshoot,
+                                               hp->sleep_overshoot_at,
+                                               a.until > t ? a.until - t : 0)));
             acc.asleep += t - from;
             answer = 0;
             break;

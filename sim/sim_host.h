@@ -48,43 +48,61 @@
  * thousands of times slower to replay than the others.  The host knows when
  * the status will turn (the work's completion) and when the wait's deadline
  * comes; let `limit` be the earlier.  A turn whose clock read ends before
- * `limit` surely answers pending and is fed before the deadline, so a run
- * of B such turns can be fed to the machine as one batch
- * (gar_wait_feed_polls: the machine still makes every decision) once their
- * total time is known.  That total is drawn once, approximately:
+ * `limit` surely answers pending and is fed before the deadline, so the
+ * turns before the one that crosses `limit` are fed to the machine as one
+ * batch (gar_wait_feed_polls: the machine still makes every decision) once
+ * their number and total time are known, and the crossing turn is performed
+ * alone.  How they are drawn:
  *
- *   S = B*mu + sigma*sqrt(B)*Z, Z standard normal, rounded to whole ns and
- *   clamped to [B*Tmin, B*Tmax] and to end before `limit`,
+ * Body and long turns.  A measured turn is a narrow body and a rare long
+ * tail (dev-vm: 99.95 % of turns within 180 ns, the rest up to 55 µs, a
+ * tenth of the time; the tail sets the p99).  gar_sim_host_init splits the
+ * period's distribution at one of its listed levels: the body is the most
+ * of it whose longest turn is at most 8 mean body turns and whose blocks
+ * (below) may be 32 turns short; the rest is the tail, drawn with
+ * probability P(tail) exactly as the sampler does (the draw's top 32 bits
+ * at or above tail_from).  The number of body turns before the next long
+ * turn is geometric; each long turn is drawn alone.  Both come from the
+ * wait's long-turn stream, in the order the turn-by-turn loop draws them
+ * too (exact_polls draws every turn's kind and value the same way), so a
+ * fast and an exact replay of a seed meet the same long turns at nearly
+ * the same places, and differ by the body's approximation alone.
  *
- * where mu and sigma^2 are the exact mean and variance of one turn under
- * the profile's piecewise-linear sampler (gar_host_dist_moments).  So every
- * block has the right mean and variance, and the turns' sum is normal where
- * the true sum is the B-fold convolution of one turn.  B is as many turns as
- * fit, with room to spare, before `limit` less a reserve of Tmax:
+ * Body blocks.  Runs of body turns that surely end before `limit` (with
+ * the long turns between them) are summed as one normal total, S = B*mu_b +
+ * sigma_b*sqrt(B)*Z, clamped to [B*Tmin_b, B*Tmax_b] and to end before
+ * `limit`, mu_b and sigma_b^2 the exact mean and variance of a body turn
+ * under the piecewise-linear sampler.  "Surely" leaves 4 sigma_b sqrt(B) to
+ * spare, and a block has at least 8 and 16*sigma_b^2/(mu_b - Tmin_b)^2
+ * turns, where its floor is 4 deviations below its mean (else the clamp
+ * would lengthen it on average).  The last stretch before `limit` — at
+ * least the longest body turn, and what the blocks' spare leaves — is
+ * drawn turn by turn, so the crossing turn and the overshoot are exact
+ * draws given where the last block ended.  With a constant period (sigma
+ * 0) everything is exact: the same times, counts and accounts as single
+ * turns.
  *
- *   the largest B with B*mu + 4*sigma*sqrt(B) <= limit - now - 1 - Tmax,
+ * Far limits.  When `limit` is so far that 8 long turns are due before it
+ * and the body's phase has mixed (2 mu_b^2/sigma_b^2 + 64 body turns, plus
+ * twice the longest turn), simulating each long turn costs more than it
+ * tells: the crossing turn is drawn from the stationary renewal process —
+ * its length x length-biased (P(x) proportional to x P(T = x)), `limit`
+ * uniform in it — and the turns before it counted by the renewal CLT (mean
+ * span/mu + sigma^2/mu^2, variance sigma^2 span/mu^3, for the whole turn's
+ * mu and sigma).  Exact in the limit; its draws are not shared with the
+ * turn-by-turn loop.
  *
- * and a block is taken only when B is at least 8 and at least
- * 16*sigma^2/(mu - Tmin)^2, where the floor B*Tmin is four deviations below
- * the mean: a shorter block's normal would be clamped there often enough to
- * lengthen it on average (a skewed turn — a narrow body, a rare long tail —
- * has sigma well above mu - Tmin).  So a wait takes a handful of blocks,
- * each leaving about 4 sigma sqrt(B) of the distance, then single turns:
- * one draw each, exactly as single POLL actions would run them, fed to the
- * machine as one batch up to the one that may end the run, which is
- * performed alone.  The last Tmax (at least) before `limit` is always
- * single turns: the turn in which the completion falls — the one that sets
- * the overshoot, length-biased toward the long turns of the tail — starts in
- * that stretch, so it and the overshoot are sampled exactly, given the time
- * the last block ended.  With a constant period the blocks are exact (sigma
- * is 0): the same times, counts and accounts as single turns.  With a
- * random one, poll runs draw different numbers than single turns would, and
- * every draw after them shifts: results are the same in distribution (to
- * the approximation), not byte for byte.  Set `exact_polls` to simulate
- * every turn alone, as before the fast-forward (the numbers of a seed are
- * then those of single turns); `gar replay --exact-polls` does, to check the
- * approximation on a trace.
- *
+ * Streams.  Three generators, seeded from the run's seed: the host's
+ * (visibility, sleeps, parks, blocks), the poll stream (body turns, block
+ * totals, far crossings) and, for each wait, a long-turn stream seeded from
+ * the wait's index (kinds of turn and long turns).  So how many turns a
+ * poll loop draws never shifts a later sleep or visibility draw, and fast
+ * and exact replays of a seed share every draw but the body turns'.
+ * Results are the same in distribution as single turns (to the blocks'
+ * approximation), not byte for byte; set `exact_polls` to simulate every
+ * turn alone (`gar replay --exact-polls`), to check the approximation on a
+ * trace.
+
  * A hung item.  When the item never completes and no store for it is in
  * flight (the hang fault, or an item queued behind it), nothing the wait can
  * see changes before its deadline, so the host jumps the clock there instead
@@ -101,7 +119,9 @@
  * need no fast-forward.
  *
  * A host is a caller-owned plain value: the profile (copied), the
- * generator, what fast-forwarding needs of the poll period, and the
+ * generators, what fast-forwarding needs of the poll period and which
+ * @LEAD variant a length picks (both derived from the profile at init:
+ * change the profile before gar_sim_host_init, not after), and the
  * exact_polls switch.  It allocates nothing; not thread-safe. */
 #ifndef GAR_SIM_HOST_H
 #define GAR_SIM_HOST_H
@@ -118,14 +138,42 @@
 #include "prng.h"
 #include "sim_device.h"
 
-/* One poll turn (period + query + clock read), as gar_sim_host_init
- * computes it from the profile. */
-typedef struct gar_sim_poll_turn {
+/* The moments and bounds of one poll turn, or of one part of it. */
+typedef struct gar_sim_turn_part {
     double mean;         /* mu */
     double sd;           /* sigma */
     gar_dur_ns min, max; /* Tmin, Tmax */
-    uint64_t block_min;  /* the fewest turns a block takes (sim_host.h) */
+    uint64_t block_min;  /* the fewest turns a block of these takes (above) */
+} gar_sim_turn_part;
+
+/* One poll turn (period + query + clock read), as gar_sim_host_init
+ * computes it from the profile: the whole turn (mean, sd, min, max,
+ * block_min, as before the split), its short body and long tail (above),
+ * and what the stationary draw of the turn that crosses a far limit needs. */
+typedef struct gar_sim_poll_turn {
+    double mean;         /* mu, of the whole turn */
+    double sd;           /* sigma */
+    gar_dur_ns min, max; /* Tmin, Tmax */
+    uint64_t block_min;
+    gar_sim_turn_part body;  /* a turn whose period draw is below tail_from */
+    uint64_t tail_from;      /* top 32 bits of a draw from here up: a long turn; 2^32: none */
+    unsigned tail_segment;   /* the period's first segment of the tail */
+    double log_body;         /* ln P(body): geometric gaps between long turns; 0: no tail */
+    gar_dur_ns stationary_from; /* a limit this far or farther: stationary crossing; or
+                                 * GAR_MONO_NEVER */
+    unsigned segments;          /* of the poll period's distribution */
+    double biased_cdf[GAR_HOST_QUANTILES_MAX]; /* length-biased mass below each segment's end */
 } gar_sim_poll_turn;
+
+/* Which stated @LEAD variant of a distribution a length picks
+ * (gar_host_dist_for_lead's rule: the stated lead nearest in ratio), laid
+ * out once by gar_sim_host_init: the stated leads in order, and the squared
+ * length from which each next one is nearer. */
+typedef struct gar_sim_lead_pick {
+    unsigned stated;                    /* 0: none, the plain distribution */
+    uint8_t index[GAR_HOST_LEADS];      /* the stated leads, ascending */
+    uint64_t from[GAR_HOST_LEADS - 1];  /* length^2 >= from[j]: index[j + 1] */
+} gar_sim_lead_pick;
 
 /* One action as the host performed it, for an observer (tests compare the
  * simulator's actions with the real drivers'): `repeat` POLL actions, all
@@ -143,8 +191,14 @@ typedef struct gar_sim_action {
 
 typedef struct gar_sim_host {
     gar_host_profile profile;
-    gar_prng prng;
+    gar_prng prng;      /* every draw but the poll turns' */
+    gar_prng poll_prng; /* the poll turns' body draws (above, "Streams") */
+    gar_prng long_prng; /* this wait's turn kinds and long turns: seeded from */
+    uint64_t long_seed; /* long_seed + waits, at each wait's start */
+    uint64_t waits;     /* waits run so far */
     gar_sim_poll_turn poll_turn;
+    /* The @LEAD variants' picks: sleep overshoot, blocking wake, visibility. */
+    gar_sim_lead_pick sleep_pick, block_pick, visible_pick;
     bool exact_polls; /* false (init's default): fast-forward polls; true: one turn at a time */
     /* NULL (init's default), or called after every action performed. */
     void (*on_action)(void *ctx, const gar_sim_action *action);

@@ -8,6 +8,8 @@
 
 #include <math.h>
 
+#include <gar/splitmix64.h>
+
 #include "prng.h"
 
 /* The first outputs for two seeds, from an independent implementation of the
@@ -25,6 +27,22 @@ static void outputs_are_pinned(void **state)
     assert_int_equal(gar_prng_next(&g), UINT64_C(0x15780b2e0c2ec716));
     assert_int_equal(gar_prng_next(&g), UINT64_C(0x6104d9866d113a7e));
     assert_int_equal(gar_prng_next(&g), UINT64_C(0xae17533239e499a1));
+}
+
+/* Stream 0 of a seed is its generator; stream 1 starts where splitmix64
+ * goes on after stream 0's four words, so it is another seed's nowhere near. */
+static void streams_of_a_seed_follow_splitmix64(void **state)
+{
+    (void)state;
+    gar_prng zero = gar_prng_seeded_stream(42, 0), plain = gar_prng_seeded(42);
+    assert_memory_equal(&zero, &plain, sizeof zero);
+    gar_prng one = gar_prng_seeded_stream(42, 1);
+    uint64_t counter = 42;
+    for (int i = 0; i < 4; i++)
+        (void)gar_splitmix64(&counter);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(one.s[i], gar_splitmix64(&counter));
+    assert_true(gar_prng_next(&one) != gar_prng_next(&plain));
 }
 
 static void a_copy_replays_the_same_stream(void **state)
@@ -75,6 +93,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(outputs_are_pinned),
+        cmocka_unit_test(streams_of_a_seed_follow_splitmix64),
         cmocka_unit_test(a_copy_replays_the_same_stream),
         cmocka_unit_test(uniform_and_below_stay_in_bounds),
         cmocka_unit_test(normal_has_mean_zero_and_sd_one),

@@ -175,8 +175,11 @@ static void a_sleep_overshoots_by_its_length(void **state)
     world w;
     gar_sim_wait_result r;
     world_make(&w, true, GAR_SIM_FAULT_NONE, 0);
-    w.host.profile.sleep_overshoot_at[1] = constant_dist(10000);
-    w.host.profile.sleep_overshoot_at[2] = constant_dist(40000);
+    gar_host_profile hp = w.host.profile;
+    hp.sleep_overshoot_at[1] = constant_dist(10000);
+    hp.sleep_overshoot_at[2] = constant_dist(40000);
+    /* The host lays out its lead picks at init: the profile is set before. */
+    assert_int_equal(gar_sim_host_init(&w.host, &hp, 1, NULL), 0);
     assert_int_equal(run(&w, GAR_PARK_POLL, true, 850000, GAR_MONO_NEVER, &r, NULL), 0);
     assert_int_equal(r.asleep_ns, 850000 + 40000 - Q_NS);
     assert_int_equal(r.report.polls, 55);
