@@ -719,7 +719,8 @@ static int read_param_points(gar_store *store, param_point **out, size_t *count,
         return gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), "read the parameters of",
                              sqlite3_errmsg(db));
     }
-    qsort(pts, n, sizeof *pts, by_param_group);
+    if (n > 0) /* no parameters: pts may be NULL, which qsort may not be given */
+        qsort(pts, n, sizeof *pts, by_param_group);
     *out = pts;
     *count = n;
     return 0;
