@@ -90,5 +90,14 @@ echo "winner per trace and host by the rule '$(sed -n 's/^rule: //p' "$out/repor
 echo "(lowest busy CPU among the arms within max(10 %, 2 us) of the best p99"
 echo "overshoot; see the report for the rule and every arm):"
 sed -n 's/^winner: //p' "$out/report.txt" | awk -F ' [|] ' '
-    BEGIN { printf "  %-10s %-9s %-32s %-10s %-10s %-26s %s\n", "trace", "host", "winner", "p99", "busy", "poll", "block" }
-    { printf "  %-10s %-9s %-32s %-10s %-10s %-26s %s\n", $1, $2, $4, substr($5, 5), substr($6, 6), substr($7, 7), substr($8, 8) }'
+    # Columns as wide as their longest entry: traces and what-if hosts have long names.
+    { n++; t[n] = $1; h[n] = $2; w[n] = $4; p[n] = substr($5, 5); b[n] = substr($6, 6)
+      pl[n] = substr($7, 7); bl[n] = substr($8, 8)
+      if (length($1) > wt) wt = length($1); if (length($2) > wh) wh = length($2)
+      if (length($4) > ww) ww = length($4) }
+    END {
+      if (wt < 5) wt = 5; if (wh < 4) wh = 4; if (ww < 6) ww = 6
+      f = "  %-" wt "s %-" wh "s %-" ww "s %-10s %-10s %-26s %s\n"
+      printf f, "trace", "host", "winner", "p99", "busy", "poll", "block"
+      for (i = 1; i <= n; i++) printf f, t[i], h[i], w[i], p[i], b[i], pl[i], bl[i]
+    }'
