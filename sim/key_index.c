@@ -1,5 +1,6 @@
 /* sim/key_index.c — keys numbered by first appearance (key_index.h). */
 #include "key_index.h"
+#include "alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -8,8 +9,8 @@
 
 static bool alloc_slots(gar_key_index *ix, size_t capacity)
 {
-    ix->keys = malloc(capacity * sizeof *ix->keys);
-    ix->number = malloc(capacity * sizeof *ix->number);
+    ix->keys = gar_malloc(capacity * sizeof *ix->keys);
+    ix->number = gar_malloc(capacity * sizeof *ix->number);
     if (ix->keys == NULL || ix->number == NULL)
         return false;
     memset(ix->number, 0xff, capacity * sizeof *ix->number); /* all NONE */
@@ -19,8 +20,8 @@ static bool alloc_slots(gar_key_index *ix, size_t capacity)
 
 void gar_key_index_free(gar_key_index *ix)
 {
-    free(ix->keys);
-    free(ix->number);
+    gar_free(ix->keys);
+    gar_free(ix->number);
     *ix = (gar_key_index){ .keys = NULL };
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "content_hash.h"
+#include "key_index.h"
 
 void gar_import_init(gar_import *im)
 {
@@ -550,34 +551,33 @@ static int row_by_start(const void *x, const void *y)
 }
 
 /* Drops rows that would move their stream's submit or done backwards (calls
- * from several host threads can overlap), counting them.  The last submit and
- * done of each stream sit in an open-addressed table, so this is linear in the
- * rows whatever the number of streams.  Returns 0, or -GAR_E_CAPACITY when
- * memory runs out (nothing is moved then). */
+ * from several host threads can overlap), counting them.  Streams are
+ * numbered by first appearance (sim/key_index.h) and their last submit and
+ * done kept by number, so this is linear in the rows whatever the number of
+ * streams.  Returns 0, or -GAR_E_CAPACITY when memory runs out (nothing is
+ * moved then). */
 static int keep_stream_order(gar_trace *t, gar_import_counts *counts, gar_error *err)
 {
     typedef struct {
-        bool used;
-        uint32_t stream;
         uint64_t submit_ns, done_ns;
     } last;
-    size_t slots = 16;
-    while (slots < 2 * t->count)
-        slots *= 2;
-    last *seen = gar_calloc(slots, sizeof *seen);
-    if (seen == NULL)
+    gar_key_index streams;
+    bool indexed = gar_key_index_init(&streams);
+    last *seen = gar_calloc(t->count > 0 ? t->count : 1, sizeof *seen); /* a stream per row at most */
+    uint32_t *number = gar_malloc((t->count > 0 ? t->count : 1) * sizeof *number);
+    bool ok = indexed && seen != NULL && number != NULL;
+    for (size_t i = 0; ok && i < t->count; i++) /* numbered first: nothing moves on failure */
+        ok = (number[i] = gar_key_index_add(&streams, t->row[i].stream)) != GAR_KEY_INDEX_NONE;
+    gar_key_index_free(&streams);
+    if (!ok) {
+        gar_free(seen);
+        gar_free(number);
         return gar_error_set(err, GAR_E_CAPACITY, 2, "import stream table", "out of memory");
+    }
     size_t kept = 0;
     for (size_t i = 0; i < t->count; i++) {
-        gar_trace_row *row = &t->row[i];
-        size_t at = (size_t)((row->stream * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (slots - 1);
-        while (seen[at].used && seen[at].stream != row->stream)
-            at = (at + 1) & (slots - 1);
-        last *s = &seen[at];
-        if (!s->used) {
-            s->used = true;
-            s->stream = row->stream;
-        }
+        const gar_trace_row *row = &t->row[i];
+        last *s = &seen[number[i]];
         if (row->submit_ns < s->submit_ns || row->done_ns < s->done_ns)
             continue;
         s->submit_ns = row->submit_ns;
@@ -587,6 +587,7 @@ static int keep_stream_order(gar_trace *t, gar_import_counts *counts, gar_error 
     counts->out_of_order += t->count - kept;
     t->count = kept;
     gar_free(seen);
+    gar_free(number);
     return 0;
 }
 
