@@ -494,13 +494,23 @@ static int start_spread_device(gar_idle idle, int device_cpu, size_t n, uint64_t
     return start_spread_device_at(idle, device_cpu, n, rng, shortest, longest, dev, NULL, err);
 }
 
-/* Ends a wake measurement: v = returned[j] - completion of item j - less,
- * over the items whose wait really waited (returned[j] != GAR_MONO_NEVER),
+gar_dur_ns gar_calibrate_seen_after(gar_mono_ns returned, gar_mono_ns query_from,
+                                    gar_mono_ns done, gar_dur_ns less)
+{
+    gar_mono_ns from = query_from > done ? query_from : done;
+    gar_dur_ns d = gar_since(returned, from);
+    return d > less ? d - less : 0;
+}
+
+/* Ends a wake measurement: v = returned[j] - completion of item j - less
+ * (or, with `from`, returned[j] - the later of the completion and from[j] -
+ * less), over the items whose wait really waited (returned[j] != GAR_MONO_NEVER),
  * each by the lead it waited (its completion less called[j]; called may be
  * NULL: no leads), the rounds by item.  Fits `base` (and `at`, with leads)
  * and judges the rounds as `key`. */
 static int finish_wakes(gar_emulated_device *dev, gar_mono_ns *returned,
-                        const gar_mono_ns *called, size_t n, gar_dur_ns less, const char *key,
+                        const gar_mono_ns *from, const gar_mono_ns *called, size_t n,
+                        gar_dur_ns less, const char *key,
                         gar_calibrated_dist *base, gar_calibrated_dist *at,
                         gar_calibration *cal, gar_error *err)
 {
@@ -517,7 +527,8 @@ static int finish_wakes(gar_emulated_device *dev, gar_mono_ns *returned,
     size_t kept = 0, round_end[GAR_CALIBRATE_ROUNDS] = { 0 };
     for (size_t j = 0; j < n; j++) {
         if (returned[j] != GAR_MONO_NEVER && done[j] != GAR_MONO_NEVER) {
-            gar_dur_ns d = gar_since(returned[j], done[j]);
+            gar_dur_ns d = gar_calibrate_seen_after(returned[j], from != NULL ? from[j] : 0,
+                                                    done[j], 0);
             if (called != NULL)
                 lead[kept] = (uint8_t)gar_calibrate_lead_of(gar_since(done[j], called[j]));
             returned[kept++] = d > less ? d - less : 0;
@@ -577,7 +588,7 @@ static int measure_block(gar_idle idle, int device_cpu, size_t n, uint64_t *rng,
             gar_emulated_device_finish(dev, NULL, NULL);
         }
     } else {
-        rc = finish_wakes(dev, returned, called, n, 0, "block_wake_ns", &cal->block_wake,
+        rc = finish_wakes(dev, returned, NULL, called, n, 0, "block_wake_ns", &cal->block_wake,
                           cal->block_wake_at, cal, err);
     }
     free(returned);
@@ -585,11 +596,18 @@ static int measure_block(gar_idle idle, int device_cpu, size_t n, uint64_t *rng,
     return rc;
 }
 
-/* The last reading of a clock, for a poll wait's end. */
-static gar_mono_ns last_reading_now(void *ctx)
+/* The last two readings of a clock: a poll wait's end, and the reading
+ * just before the query that saw its work done (the reading after the poll
+ * turn before it). */
+typedef struct last_readings {
+    gar_mono_ns before, last;
+} last_readings;
+
+static gar_mono_ns last_readings_now(void *ctx)
 {
-    gar_mono_ns *last = ctx;
-    return *last = gar_posix_now();
+    last_readings *r = ctx;
+    r->before = r->last;
+    return r->last = gar_posix_now();
 }
 
 /* Parks (as a flag wait issues them) or, with `poll`, poll waits run by the
@@ -600,10 +618,12 @@ static int measure_seen(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, 
     gar_mono_ns *returned = malloc(n * sizeof *returned);
     gar_mono_ns *due = malloc(n * sizeof *due);
     gar_mono_ns *before = malloc(n * sizeof *before); /* the completion before each */
-    if (returned == NULL || due == NULL || before == NULL) {
+    gar_mono_ns *query_from = malloc(n * sizeof *query_from); /* the seeing query's start */
+    if (returned == NULL || due == NULL || before == NULL || query_from == NULL) {
         free(returned);
         free(due);
         free(before);
+        free(query_from);
         return no_memory(err, "allocating the park samples");
     }
     gar_emulated_device *dev = NULL;
@@ -627,13 +647,15 @@ static int measure_seen(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, 
             if (gar_posix_now() + POLL_LEAD < due[j] &&
                 (rc = idle.ops->sleep_until(idle.ctx, due[j] - POLL_LEAD, err)) < 0)
                 break;
-            gar_mono_ns last = 0;
+            last_readings readings = { 0, 0 };
             gar_wait_report report;
-            const gar_clock clock = { .now = last_reading_now, .ctx = &last };
+            const gar_clock clock = { .now = last_readings_now, .ctx = &readings };
             rc = gar_wait_inline(&poll_plan, false, 0, GAR_MONO_NEVER, port, clock, idle, &report,
                                  err);
-            if (rc == 0 && report.kind == GAR_WAIT_KIND_PARKED) /* it saw the work pending */
-                returned[j] = last;
+            if (rc == 0 && report.kind == GAR_WAIT_KIND_PARKED) { /* it saw the work pending */
+                returned[j] = readings.last;
+                query_from[j] = readings.before;
+            }
         } else {
             gar_descriptor word;
             port.ops->arm(port.ctx, &word, NULL);
@@ -652,14 +674,15 @@ static int measure_seen(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, 
             gar_emulated_device_finish(dev, NULL, NULL);
         }
     } else {
-        rc = poll ? finish_wakes(dev, returned, before, n, less, "store_visible_ns",
+        rc = poll ? finish_wakes(dev, returned, query_from, before, n, less, "store_visible_ns",
                                  &cal->store_visible, cal->store_visible_at, cal, err)
-                  : finish_wakes(dev, returned, NULL, n, less, "park_wake_ns", &cal->park_wake,
-                                 NULL, cal, err);
+                  : finish_wakes(dev, returned, NULL, NULL, n, less, "park_wake_ns",
+                                 &cal->park_wake, NULL, cal, err);
     }
     free(returned);
     free(due);
     free(before);
+    free(query_from);
     return rc;
 }
 
@@ -864,10 +887,14 @@ static int measure_all(const gar_calibrate_options *options, size_t n, int waite
     if (rc < 0)
         return rc;
 
-    /* A poll wait's end is the completion, its visibility, the rest of the
-     * turn it fell in (half a turn on average) and the clock read after:
-     * the simulator adds the last two itself. */
-    gar_dur_ns less = cal->clock_ns + cal->poll_turn_mean_ns / 2;
+    /* A poll wait's end is the completion, the rest of the turn it fell in,
+     * the visibility paid by the first query after it, and the clock read
+     * after.  The simulator draws the turn itself (from the poll turns, a
+     * long one as often as the completion falls into one), so visibility
+     * is measured from the later of the completion and the start of the
+     * query that saw it: a poller preempted across the completion is the
+     * turn's tail, and counting it here too would count it twice. */
+    gar_dur_ns less = cal->clock_ns;
     if ((rc = measure_seen(idle, cal->device_cpu, (n + 1) / 2, &rng, true, less, cal, err)) < 0 ||
         (rc = measure_sleep(idle, n, &rng, cal, err)) < 0 ||
         (rc = measure_block(idle, cal->device_cpu, n, &rng, cal, err)) < 0 ||

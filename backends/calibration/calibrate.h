@@ -16,10 +16,13 @@
  *               five lead bands (half the samples of a distribution), each
  *               from 300 µs before its completion (the poller sleeps up to
  *               there: a spin of milliseconds is preempted far more than a
- *               wait's, and a preempted poller is the poll turn's tail), to
- *               the wait's last clock reading, less what the simulator adds
- *               itself — the clock read (clock_ns) and the rest of the turn
- *               the completion fell in (half a mean turn); split by lead,
+ *               wait's, and a preempted poller is the poll turn's tail), from
+ *               the later of the completion and the start of the query that
+ *               saw it (the clock reading before that query) to the wait's
+ *               last clock reading, less the clock read (clock_ns): the rest
+ *               of the turn the completion fell in is the simulator's own
+ *               draw from the poll turns, so a poller preempted across the
+ *               completion is not counted here as well; split by lead,
  *               how long the device idled before the store (since its
  *               previous completion): a device thread woken from a longer
  *               idle takes longer to store;
@@ -187,5 +190,13 @@ bool gar_calibrate_judge_rounds(gar_dur_ns *samples, const size_t *round_end, co
 /* The lead (0 .. GAR_CALIBRATE_LEADS - 1) nearest `ns` in ratio, as the
  * simulator picks a stated lead (a tie goes to the longer). */
 unsigned gar_calibrate_lead_of(gar_dur_ns ns);
+
+/* One visibility sample of a poll wait (store_visible_ns above): from the
+ * later of the device's clock reading before its store (`done`) and the
+ * reading before the query that saw it (`query_from`) to the wait's last
+ * reading (`returned`), less `less` (the clock read); 0 where that is
+ * negative. */
+gar_dur_ns gar_calibrate_seen_after(gar_mono_ns returned, gar_mono_ns query_from,
+                                    gar_mono_ns done, gar_dur_ns less);
 
 #endif

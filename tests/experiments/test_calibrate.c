@@ -194,6 +194,24 @@ static void nearest_rank_and_bad_options(void **state)
     assert_int_equal(gar_calibrate_run(NULL, NULL, &err), -GAR_E_INVALID_ARGUMENT);
 }
 
+/* A poll wait's visibility sample starts at the later of the completion and
+ * the start of the query that saw it: a poller preempted across the
+ * completion is the poll turn's tail (the simulator draws it), not the
+ * store's visibility. */
+static void visibility_runs_from_the_seeing_query_not_a_preemption_before_it(void **state)
+{
+    (void)state;
+    /* The completion at 1000; the poller was preempted from 900 to 41000;
+     * its next query started at 41000 and its last reading was 41300. */
+    assert_int_equal(gar_calibrate_seen_after(41300, 41000, 1000, 24), 276);
+    /* The store landed during the seeing query: measured from the store. */
+    assert_int_equal(gar_calibrate_seen_after(2300, 1900, 2000, 24), 276);
+    /* Within the clock read itself: nothing is left. */
+    assert_int_equal(gar_calibrate_seen_after(2010, 1900, 2000, 24), 0);
+    /* Without a query's start (0), from the completion, as parks and blocks. */
+    assert_int_equal(gar_calibrate_seen_after(5000, 0, 2000, 0), 3000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +219,7 @@ int main(void)
         cmocka_unit_test(nearest_rank_and_bad_options),
         cmocka_unit_test(rounds_that_disagree_are_noisy),
         cmocka_unit_test(calibrated_leads_are_the_profiles),
+        cmocka_unit_test(visibility_runs_from_the_seeing_query_not_a_preemption_before_it),
     };
     return cmocka_run_group_tests_name("calibrate", tests, NULL, NULL);
 }
