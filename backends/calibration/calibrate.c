@@ -494,22 +494,55 @@ static int start_spread_device(gar_idle idle, int device_cpu, size_t n, uint64_t
     return start_spread_device_at(idle, device_cpu, n, rng, shortest, longest, dev, NULL, err);
 }
 
-gar_dur_ns gar_calibrate_seen_after(gar_mono_ns returned, gar_mono_ns query_from,
+gar_dur_ns gar_calibrate_seen_after(const gar_mono_ns *readings, size_t kept, bool all,
                                     gar_mono_ns done, gar_dur_ns less)
 {
-    gar_mono_ns from = query_from > done ? query_from : done;
-    gar_dur_ns d = gar_since(returned, from);
+    size_t i = kept - 1;
+    while (i > 0 && readings[i - 1] >= done) /* back to the first reading at or after done */
+        i--;
+    /* The wait's first reading is its start, before the completion (else it
+     * was not kept); a first reading past it among the kept ones, when older
+     * ones were dropped, may not be the first after the completion. */
+    gar_mono_ns from = readings[i] >= done && (i > 0 || all) ? readings[i] : done;
+    gar_dur_ns d = gar_since(readings[kept - 1], from);
     return d > less ? d - less : 0;
 }
 
+/* A poll wait's last clock readings (one after each of its actions), in a
+ * ring: about 12 µs of turns, enough to reach back to the first reading
+ * after the completion through the store's visibility. */
+#define SEEN_READINGS 512
+typedef struct seen_readings {
+    gar_mono_ns at[SEEN_READINGS];
+    uint64_t count; /* readings made; the ring keeps the last SEEN_READINGS */
+} seen_readings;
+
+static gar_mono_ns seen_readings_now(void *ctx)
+{
+    seen_readings *r = ctx;
+    gar_mono_ns t = gar_posix_now();
+    r->at[r->count++ % SEEN_READINGS] = t;
+    return t;
+}
+
+/* The ring's readings oldest first into `out`; returns how many. */
+static size_t seen_in_order(const seen_readings *r, gar_mono_ns out[SEEN_READINGS])
+{
+    size_t kept = r->count < SEEN_READINGS ? (size_t)r->count : SEEN_READINGS;
+    for (size_t i = 0; i < kept; i++)
+        out[i] = r->at[(r->count - kept + i) % SEEN_READINGS];
+    return kept;
+}
+
 /* Ends a wake measurement: v = returned[j] - completion of item j - less
- * (or, with `from`, returned[j] - the later of the completion and from[j] -
- * less), over the items whose wait really waited (returned[j] != GAR_MONO_NEVER),
+ * (or, with `seen`, from the first of item j's clock readings at or after
+ * its completion: gar_calibrate_seen_after), over the items whose wait
+ * really waited (returned[j] != GAR_MONO_NEVER),
  * each by the lead it waited (its completion less called[j]; called may be
  * NULL: no leads), the rounds by item.  Fits `base` (and `at`, with leads)
  * and judges the rounds as `key`. */
 static int finish_wakes(gar_emulated_device *dev, gar_mono_ns *returned,
-                        const gar_mono_ns *from, const gar_mono_ns *called, size_t n,
+                        const seen_readings *seen, const gar_mono_ns *called, size_t n,
                         gar_dur_ns less, const char *key,
                         gar_calibrated_dist *base, gar_calibrated_dist *at,
                         gar_calibration *cal, gar_error *err)
@@ -527,8 +560,13 @@ static int finish_wakes(gar_emulated_device *dev, gar_mono_ns *returned,
     size_t kept = 0, round_end[GAR_CALIBRATE_ROUNDS] = { 0 };
     for (size_t j = 0; j < n; j++) {
         if (returned[j] != GAR_MONO_NEVER && done[j] != GAR_MONO_NEVER) {
-            gar_dur_ns d = gar_calibrate_seen_after(returned[j], from != NULL ? from[j] : 0,
-                                                    done[j], 0);
+            gar_dur_ns d = gar_since(returned[j], done[j]);
+            if (seen != NULL) {
+                gar_mono_ns in_order[SEEN_READINGS];
+                size_t readings = seen_in_order(&seen[j], in_order);
+                d = gar_calibrate_seen_after(in_order, readings, seen[j].count <= SEEN_READINGS,
+                                             done[j], 0);
+            }
             if (called != NULL)
                 lead[kept] = (uint8_t)gar_calibrate_lead_of(gar_since(done[j], called[j]));
             returned[kept++] = d > less ? d - less : 0;
@@ -596,20 +634,6 @@ static int measure_block(gar_idle idle, int device_cpu, size_t n, uint64_t *rng,
     return rc;
 }
 
-/* The last two readings of a clock: a poll wait's end, and the reading
- * just before the query that saw its work done (the reading after the poll
- * turn before it). */
-typedef struct last_readings {
-    gar_mono_ns before, last;
-} last_readings;
-
-static gar_mono_ns last_readings_now(void *ctx)
-{
-    last_readings *r = ctx;
-    r->before = r->last;
-    return r->last = gar_posix_now();
-}
-
 /* Parks (as a flag wait issues them) or, with `poll`, poll waits run by the
  * inline driver, on items 20 µs to 1 ms apart; each wake less `less`. */
 static int measure_seen(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, bool poll,
@@ -618,12 +642,12 @@ static int measure_seen(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, 
     gar_mono_ns *returned = malloc(n * sizeof *returned);
     gar_mono_ns *due = malloc(n * sizeof *due);
     gar_mono_ns *before = malloc(n * sizeof *before); /* the completion before each */
-    gar_mono_ns *query_from = malloc(n * sizeof *query_from); /* the seeing query's start */
-    if (returned == NULL || due == NULL || before == NULL || query_from == NULL) {
+    seen_readings *seen = poll ? malloc(n * sizeof *seen) : NULL; /* each wait's last readings */
+    if (returned == NULL || due == NULL || before == NULL || (poll && seen == NULL)) {
         free(returned);
         free(due);
         free(before);
-        free(query_from);
+        free(seen);
         return no_memory(err, "allocating the park samples");
     }
     gar_emulated_device *dev = NULL;
@@ -647,15 +671,14 @@ static int measure_seen(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, 
             if (gar_posix_now() + POLL_LEAD < due[j] &&
                 (rc = idle.ops->sleep_until(idle.ctx, due[j] - POLL_LEAD, err)) < 0)
                 break;
-            last_readings readings = { 0, 0 };
+            seen_readings *readings = &seen[j];
+            readings->count = 0;
             gar_wait_report report;
-            const gar_clock clock = { .now = last_readings_now, .ctx = &readings };
+            const gar_clock clock = { .now = seen_readings_now, .ctx = readings };
             rc = gar_wait_inline(&poll_plan, false, 0, GAR_MONO_NEVER, port, clock, idle, &report,
                                  err);
-            if (rc == 0 && report.kind == GAR_WAIT_KIND_PARKED) { /* it saw the work pending */
-                returned[j] = readings.last;
-                query_from[j] = readings.before;
-            }
+            if (rc == 0 && report.kind == GAR_WAIT_KIND_PARKED) /* it saw the work pending */
+                returned[j] = readings->at[(readings->count - 1) % SEEN_READINGS];
         } else {
             gar_descriptor word;
             port.ops->arm(port.ctx, &word, NULL);
@@ -674,7 +697,7 @@ static int measure_seen(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, 
             gar_emulated_device_finish(dev, NULL, NULL);
         }
     } else {
-        rc = poll ? finish_wakes(dev, returned, query_from, before, n, less, "store_visible_ns",
+        rc = poll ? finish_wakes(dev, returned, seen, before, n, less, "store_visible_ns",
                                  &cal->store_visible, cal->store_visible_at, cal, err)
                   : finish_wakes(dev, returned, NULL, NULL, n, less, "park_wake_ns",
                                  &cal->park_wake, NULL, cal, err);
@@ -682,7 +705,7 @@ static int measure_seen(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, 
     free(returned);
     free(due);
     free(before);
-    free(query_from);
+    free(seen);
     return rc;
 }
 
@@ -888,12 +911,12 @@ static int measure_all(const gar_calibrate_options *options, size_t n, int waite
         return rc;
 
     /* A poll wait's end is the completion, the rest of the turn it fell in,
-     * the visibility paid by the first query after it, and the clock read
+     * the visibility paid from the first query after it, and the clock read
      * after.  The simulator draws the turn itself (from the poll turns, a
      * long one as often as the completion falls into one), so visibility
-     * is measured from the later of the completion and the start of the
-     * query that saw it: a poller preempted across the completion is the
-     * turn's tail, and counting it here too would count it twice. */
+     * is measured from the first query that starts after the completion: a
+     * poller preempted across the completion is the turn's tail, and
+     * counting it here too would count it twice. */
     gar_dur_ns less = cal->clock_ns;
     if ((rc = measure_seen(idle, cal->device_cpu, (n + 1) / 2, &rng, true, less, cal, err)) < 0 ||
         (rc = measure_sleep(idle, n, &rng, cal, err)) < 0 ||

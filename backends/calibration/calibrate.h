@@ -17,9 +17,9 @@
  *               from 300 µs before its completion (the poller sleeps up to
  *               there: a spin of milliseconds is preempted far more than a
  *               wait's, and a preempted poller is the poll turn's tail), from
- *               the later of the completion and the start of the query that
- *               saw it (the clock reading before that query) to the wait's
- *               last clock reading, less the clock read (clock_ns): the rest
+ *               the first query that starts after the completion (the clock
+ *               reading before it) to the wait's last clock reading, less
+ *               the clock read (clock_ns): the rest
  *               of the turn the completion fell in is the simulator's own
  *               draw from the poll turns, so a poller preempted across the
  *               completion is not counted here as well; split by lead,
@@ -191,12 +191,14 @@ bool gar_calibrate_judge_rounds(gar_dur_ns *samples, const size_t *round_end, co
  * simulator picks a stated lead (a tie goes to the longer). */
 unsigned gar_calibrate_lead_of(gar_dur_ns ns);
 
-/* One visibility sample of a poll wait (store_visible_ns above): from the
- * later of the device's clock reading before its store (`done`) and the
- * reading before the query that saw it (`query_from`) to the wait's last
- * reading (`returned`), less `less` (the clock read); 0 where that is
- * negative. */
-gar_dur_ns gar_calibrate_seen_after(gar_mono_ns returned, gar_mono_ns query_from,
+/* One visibility sample of a poll wait (store_visible_ns above), from its
+ * last `kept` clock readings oldest first (`readings[kept - 1]` its end;
+ * `all`: these are every reading it made): from the first reading at or
+ * after the device's clock reading before its store (`done`) — the start of
+ * the first query that could see the store — to the end, less `less` (the
+ * clock read); from `done` itself when that first reading was not kept; 0
+ * where the result is negative. */
+gar_dur_ns gar_calibrate_seen_after(const gar_mono_ns *readings, size_t kept, bool all,
                                     gar_mono_ns done, gar_dur_ns less);
 
 #endif

@@ -194,22 +194,28 @@ static void nearest_rank_and_bad_options(void **state)
     assert_int_equal(gar_calibrate_run(NULL, NULL, &err), -GAR_E_INVALID_ARGUMENT);
 }
 
-/* A poll wait's visibility sample starts at the later of the completion and
- * the start of the query that saw it: a poller preempted across the
- * completion is the poll turn's tail (the simulator draws it), not the
- * store's visibility. */
-static void visibility_runs_from_the_seeing_query_not_a_preemption_before_it(void **state)
+/* A poll wait's visibility sample starts at the first query after the
+ * completion: the queries that still missed the store count, a poller
+ * preempted across the completion does not (that is the poll turn's tail,
+ * which the simulator draws). */
+static void visibility_runs_from_the_first_query_after_the_completion(void **state)
 {
     (void)state;
-    /* The completion at 1000; the poller was preempted from 900 to 41000;
-     * its next query started at 41000 and its last reading was 41300. */
-    assert_int_equal(gar_calibrate_seen_after(41300, 41000, 1000, 24), 276);
-    /* The store landed during the seeing query: measured from the store. */
-    assert_int_equal(gar_calibrate_seen_after(2300, 1900, 2000, 24), 276);
+    /* Turns every 100 ns; the completion at 1050; queries from 1100 on
+     * missed until the one from 1400 saw it, ending at 1500. */
+    const gar_mono_ns turns[] = { 900, 1000, 1100, 1200, 1300, 1400, 1500 };
+    assert_int_equal(gar_calibrate_seen_after(turns, 7, true, 1050, 24), 1500 - 1100 - 24);
+    /* Preempted from 1000 to 41000 across a completion at 1050. */
+    const gar_mono_ns preempted[] = { 900, 1000, 41000, 41300 };
+    assert_int_equal(gar_calibrate_seen_after(preempted, 4, true, 1050, 24), 41300 - 41000 - 24);
+    /* A reading exactly at the completion is its first query's start. */
+    assert_int_equal(gar_calibrate_seen_after(turns, 7, true, 1100, 0), 400);
+    /* Older readings were dropped and the oldest kept is already after the
+     * completion: the first query after it is unknown, so from the completion. */
+    assert_int_equal(gar_calibrate_seen_after(turns + 3, 4, false, 1050, 0), 1500 - 1050);
     /* Within the clock read itself: nothing is left. */
-    assert_int_equal(gar_calibrate_seen_after(2010, 1900, 2000, 24), 0);
-    /* Without a query's start (0), from the completion, as parks and blocks. */
-    assert_int_equal(gar_calibrate_seen_after(5000, 0, 2000, 0), 3000);
+    const gar_mono_ns short_turn[] = { 1000, 1010 };
+    assert_int_equal(gar_calibrate_seen_after(short_turn, 2, true, 1000, 24), 0);
 }
 
 int main(void)
@@ -219,7 +225,7 @@ int main(void)
         cmocka_unit_test(nearest_rank_and_bad_options),
         cmocka_unit_test(rounds_that_disagree_are_noisy),
         cmocka_unit_test(calibrated_leads_are_the_profiles),
-        cmocka_unit_test(visibility_runs_from_the_seeing_query_not_a_preemption_before_it),
+        cmocka_unit_test(visibility_runs_from_the_first_query_after_the_completion),
     };
     return cmocka_run_group_tests_name("calibrate", tests, NULL, NULL);
 }
