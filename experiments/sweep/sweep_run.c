@@ -2,6 +2,7 @@
 #include "sweep_run.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,21 @@ static int list_pending(const gar_sweep_spec *spec, gar_store *store,
     return (int)(n > 0);
 }
 
+/* The test hook GAR_SWEEP_CRASH_AFTER=N (sweep_run.h): the process kills
+ * itself (SIGKILL, as kill -9 would) once it has stored N runs. */
+static void crash_if_asked(uint64_t stored)
+{
+    static long long after = -2; /* -2: not read yet; -1: not asked */
+    if (after == -2) {
+        const char *text = getenv("GAR_SWEEP_CRASH_AFTER");
+        char *end = NULL;
+        long long n = text != NULL ? strtoll(text, &end, 10) : -1;
+        after = text != NULL && end != text && *end == '\0' && n > 0 ? n : -1;
+    }
+    if (after > 0 && stored == (uint64_t)after)
+        raise(SIGKILL);
+}
+
 static int store_result(const gar_sweep_spec *spec, gar_store *store, const result *r,
                         gar_sweep_stats *stats, gar_error *err)
 {
@@ -197,6 +213,7 @@ static int store_result(const gar_sweep_spec *spec, gar_store *store, const resu
         stats->ok++;
     if (rc == 0)
         stats->raced++;
+    crash_if_asked(stats->ran);
     return 0;
 }
 

@@ -16,7 +16,12 @@
  * Shards.  Run r belongs to shard (gar_sweep_run_key_hash(r) mod N): a
  * function of the run's key alone, so every shard of a sweep agrees on it
  * whatever order or machine it runs on, and the shards of N partition the
- * runs. */
+ * runs.
+ *
+ * Crash test hook.  With GAR_SWEEP_CRASH_AFTER=N in the environment, the
+ * process kills itself with SIGKILL right after storing its Nth run, so a
+ * test of kill -9 and resume stops a sweep at a known point rather than
+ * racing it with a timer. */
 #ifndef GAR_SWEEP_RUN_H
 #define GAR_SWEEP_RUN_H
 
