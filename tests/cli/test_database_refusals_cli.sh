@@ -6,26 +6,9 @@
 # itself, by its name or through a hard link; and each run's gar build kept
 # through a resume and a merge, and named by the report.
 set -u
-gar=$1
+. "$(dirname "$0")/lib.sh"
 data=$(cd "$(dirname "$0")/../../data" && pwd)
 command -v sqlite3 >/dev/null 2>&1 || { echo "no sqlite3 command: skipped"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
-
-# expect CODE CMD...: runs CMD, stdout to $tmp/out, stderr to $tmp/err.
-expect() {
-    want=$1
-    shift
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    [ "$got" -eq "$want" ] || fail "exit $got, wanted $want: $* ($(head -c 300 "$tmp/err"))"
-}
 
 cat >"$tmp/s.sweep" <<SPEC
 gar-sweep v1

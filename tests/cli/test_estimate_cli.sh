@@ -2,16 +2,8 @@
 # tests/cli/test_estimate_cli.sh GAR — `gar estimate` prints the spec's
 # reference sleeps (gar/estimator.h) and refuses bad input with nothing on stdout.
 set -u
-gar=$1
+. "$(dirname "$0")/lib.sh"
 plan='poll+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8'
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $1"
-    failures=$((failures + 1))
-}
 
 # expect NAME WANT_STATUS WANT_STDOUT_FILE ARGS... : runs gar, compares the
 # exit status and stdout exactly.

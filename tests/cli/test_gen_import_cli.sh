@@ -3,25 +3,8 @@
 # shell: outputs, determinism, exit codes, and untouched files on failure.
 # The fixtures are tests/fixtures/, found from this script's own place.
 set -u
-gar=$1
+. "$(dirname "$0")/lib.sh"
 fixtures=$(cd "$(dirname "$0")/../fixtures" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
-
-# expect CODE CMD...: runs CMD, stdout to $tmp/out, stderr to $tmp/err.
-expect() {
-    want=$1
-    shift
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    [ "$got" -eq "$want" ] || fail "exit $got, wanted $want: $* ($(head -c 300 "$tmp/err"))"
-}
 
 # --- gen ---
 expect 0 "$gar" gen jitter --waits 50 --seed 9

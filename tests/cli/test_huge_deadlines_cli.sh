@@ -4,15 +4,7 @@
 # start + deadline would pass 2^64, no loop, no hours of stepping.  Each run
 # has a minute; every one takes milliseconds.
 set -u
-gar=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $1"
-    failures=$((failures + 1))
-}
+. "$(dirname "$0")/lib.sh"
 
 cat >"$tmp/t.trace" <<'TRACE'
 # gar-trace v1

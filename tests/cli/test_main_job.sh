@@ -3,16 +3,8 @@
 # bundled sweep into a results folder with its database, plots and report,
 # a summary per trace and host, and a second run that only redraws.
 set -u
-gar=$1
+. "$(dirname "$0")/lib.sh"
 src=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
 
 sh "$src/experiments/main-job.sh" "$gar" --out "$tmp/results" >"$tmp/first" 2>"$tmp/err" \
     || fail "the main job failed: $(tail -n 5 "$tmp/err")"

@@ -5,15 +5,7 @@
 # text reach the terminal escaped as \xNN, never raw; a spec over the size
 # limit says it is too large.
 set -u
-gar=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $1"
-    failures=$((failures + 1))
-}
+. "$(dirname "$0")/lib.sh"
 
 # expect_err TEXT ARGS...: exit 2 and stderr holds TEXT (fixed string).
 expect_err() {

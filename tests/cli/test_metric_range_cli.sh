@@ -5,16 +5,8 @@
 # by `gar sweep` alike (stored as failed, its metrics NULL), never printed
 # or stored as a wrapped or clamped number.
 set -u
-gar=$1
+. "$(dirname "$0")/lib.sh"
 command -v sqlite3 >/dev/null 2>&1 || { echo "no sqlite3 command: skipped"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $1"
-    failures=$((failures + 1))
-}
 
 cat >"$tmp/max.trace" <<'TRACE'
 # gar-trace v1

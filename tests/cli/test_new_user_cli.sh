@@ -3,10 +3,9 @@
 # it from the README: every verb's help, refusals that say what and where,
 # inputs never overwritten, outputs that are whole or absent.
 set -u
-gar=$1
+. "$(dirname "$0")/lib.sh" # its EXIT trap is replaced below: a tmpfs may be mounted
 root=$2
 case $gar in /*) ;; *) gar=$(pwd)/$gar ;; esac # some checks run in other folders
-tmp=$(mktemp -d)
 mounted=""
 cleanup() {
     [ -n "$mounted" ] && umount "$mounted" 2>/dev/null
@@ -14,21 +13,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM # a killed test still unmounts its tmpfs
-failures=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
-
-# expect CODE CMD...: runs CMD, stdout to $tmp/out, stderr to $tmp/err.
-expect() {
-    want=$1
-    shift
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    [ "$got" -eq "$want" ] || fail "exit $got, wanted $want: $* ($(head -c 300 "$tmp/err"))"
-}
 
 # err_has TEXT WHY: the last command's stderr contains TEXT.
 err_has() {

@@ -6,11 +6,10 @@
 # that no longer parses, an 'ok' row without metrics).  Skips (77) without
 # gnuplot or the sqlite3 command.
 set -u
-gar=$1
+. "$(dirname "$0")/lib.sh" # its EXIT trap is replaced below: a tmpfs may be mounted
 data=$(cd "$(dirname "$0")/../../data" && pwd)
 command -v sqlite3 >/dev/null 2>&1 || { echo "no sqlite3 command: skipped"; exit 77; }
 command -v gnuplot >/dev/null 2>&1 || { echo "no gnuplot: skipped"; exit 77; }
-tmp=$(mktemp -d)
 mounted=""
 cleanup() {
     [ -n "$mounted" ] && umount "$mounted" 2>/dev/null
@@ -18,21 +17,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM # a killed test still unmounts its tmpfs
-failures=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
-
-# expect CODE CMD...: runs CMD, stdout to $tmp/out, stderr to $tmp/err.
-expect() {
-    want=$1
-    shift
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    [ "$got" -eq "$want" ] || fail "exit $got, wanted $want: $* ($(head -c 300 "$tmp/err"))"
-}
 
 # untouched DIR: DIR is absent, or holds exactly the one file 'keep' (with
 # 'old' in it) that the test put there.

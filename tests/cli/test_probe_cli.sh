@@ -4,15 +4,7 @@
 # differs from machine to machine, so only the shapes and the agreements are
 # checked, never one machine's answers.
 set -u
-gar=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
+. "$(dirname "$0")/lib.sh"
 
 # value KEY: the value of KEY's line in the probe's output.
 value() {

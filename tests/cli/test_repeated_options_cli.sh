@@ -6,17 +6,9 @@
 # still repeat, but set each key once.  Every verb's option loop goes through
 # the shared gar_cli_getopt, so a new verb gets the rule too.
 set -u
-gar=$1
+. "$(dirname "$0")/lib.sh"
 case $gar in /*) ;; *) gar=$PWD/$gar ;; esac # the refusals run in a scratch folder
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $1"
-    failures=$((failures + 1))
-}
 
 # refused OPTION ARGS...: exit 2, error 11 naming OPTION, nothing on stdout.
 refused() {

@@ -3,15 +3,7 @@
 # profile of constants prints exactly the metrics worked out by hand, the
 # same bytes for the same seed, and refuses bad input with nothing on stdout.
 set -u
-gar=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $1"
-    failures=$((failures + 1))
-}
+. "$(dirname "$0")/lib.sh"
 
 # Three waits 2 ms apart, each done 1 ms after it starts.
 cat >"$tmp/t.trace" <<'TRACE'

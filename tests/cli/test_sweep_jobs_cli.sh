@@ -3,17 +3,9 @@
 # number of CPUs the process may run on (its affinity mask), not the machine's
 # online count: under `taskset -c 0` it runs one worker.
 set -u
-gar=$1
+. "$(dirname "$0")/lib.sh"
 data=$(cd "$(dirname "$0")/../../data" && pwd)
 command -v taskset >/dev/null 2>&1 || { echo "no taskset command: skipped"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
 
 cat >"$tmp/tiny.sweep" <<SPEC
 gar-sweep v1

@@ -7,18 +7,10 @@
 # The verdict itself is not asserted: real timing on a loaded machine varies.
 # What is asserted is the shape: every key, both runs with every wait.
 set -u
-gar=$1
+. "$(dirname "$0")/lib.sh"
 fixtures=$2
 trace=$fixtures/short.csv
 waits=40
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $1"
-    failures=$((failures + 1))
-}
 
 # A profile of this host, measured quickly.
 if ! "$gar" calibrate --quick --out "$tmp/this.host" >"$tmp/cal" 2>"$tmp/err"; then

@@ -6,19 +6,11 @@
 # is refused cleanly.  Both exit 2 with the coded Backend error on stderr and
 # nothing on stdout.
 set -u
-gar=$1
+. "$(dirname "$0")/lib.sh"
 fixtures=$2
 stub=$3
 trace=$fixtures/short.csv
 host=$(dirname "$0")/../../data/hosts/waitpkg.host
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $1"
-    failures=$((failures + 1))
-}
 
 # refused NAME LIBRARY NEEDLE: exit 2, nothing on stdout, NEEDLE on stderr.
 refused() {
