@@ -1,15 +1,16 @@
-/* experiments/import_map.c — profiler records to trace rows: the one mapping
- * both importers share (the rules are in import.h and data/README.md). */
+/* experiments/import/import_map.c — profiler records to trace rows: the one
+ * mapping both importers share.  The records in memory and their lookups are
+ * here; the rules that use them are import_rules.c's (described in import.h
+ * and data/README.md), the same over records spilled to SQLite. */
 #include "import.h"
 #include "alloc.h"
+#include "import_rules.h"
 #include "import_spill.h"
 
-#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "content_hash.h"
 #include "key_index.h"
 
 void gar_import_init(gar_import *im)
@@ -237,12 +238,9 @@ static int launch_by_thread(const void *x, const void *y)
     return c != 0 ? c : cmp_u64((*a)->correlation, (*b)->correlation);
 }
 
-/* Ops of one (process, device, stream), a run of the sorted op array. */
-typedef gar_import_run stream_run;
-
 typedef struct mapper {
     gar_import *im;
-    stream_run *run;
+    gar_import_run *run;
     size_t runs;
     const gar_import_op **by_corr; /* ops sorted by (process, correlation) */
     size_t by_corr_count;
@@ -286,101 +284,13 @@ static const gar_import_op *find_op(const mapper *m, uint32_t process, uint64_t 
     return hit != NULL ? *hit : NULL;
 }
 
-/* The run of (process, device, stream); any device for GAR_IMPORT_ANY. */
-static const stream_run *find_run(const mapper *m, uint32_t process, uint32_t device,
-                                  uint32_t stream)
-{
-    if (device == GAR_IMPORT_ANY) {
-        for (size_t i = 0; i < m->runs; i++)
-            if (m->run[i].process == process && m->run[i].stream == stream)
-                return &m->run[i];
-        return NULL;
-    }
-    size_t lo = 0, hi = m->runs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const stream_run *r = &m->run[mid];
-        int c = cmp_u64(r->process, process);
-        if (c == 0)
-            c = cmp_u64(r->device, device);
-        if (c == 0)
-            c = cmp_u64(r->stream, stream);
-        if (c == 0)
-            return r;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
-}
-
-/* The run holding op `op` (runs are in op order). */
-static const stream_run *run_of(const mapper *m, const gar_import_op *op)
-{
-    size_t at = (size_t)(op - m->im->op), lo = 0, hi = m->runs;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (m->run[mid].first <= at)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return &m->run[lo];
-}
-
-/* The only stream of `device` (any device for GAR_IMPORT_ANY) in `process`,
- * when it has exactly one: the exact answer for a sync whose stream was not
- * recorded. */
-static const stream_run *only_run(const mapper *m, uint32_t process, uint32_t device)
-{
-    const stream_run *found = NULL;
-    for (size_t i = 0; i < m->runs; i++) {
-        if (m->run[i].process != process ||
-            (device != GAR_IMPORT_ANY && m->run[i].device != device))
-            continue;
-        if (found != NULL)
-            return NULL;
-        found = &m->run[i];
-    }
-    return found;
-}
-
-/* Stream inference: the run of the op that `call`'s own host thread launched
- * last before the call began (the `.item()` pattern: a kernel or copy, then a
- * sync of its stream).  NULL when the thread launched nothing before it. */
-static const stream_run *inferred_run(const mapper *m, const gar_import_call *call)
-{
-    size_t lo = 0, hi = m->launches;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const gar_import_call *l = m->launch[mid];
-        int c = cmp_u64(l->process, call->process);
-        if (c == 0)
-            c = cmp_u64(l->thread, call->thread);
-        if (c == 0)
-            c = l->start_ns < call->start_ns ? -1 : 1;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == 0)
-        return NULL;
-    const gar_import_call *l = m->launch[lo - 1];
-    if (l->process != call->process || l->thread != call->thread)
-        return NULL;
-    const gar_import_op *op = find_op(m, l->process, l->correlation);
-    return op != NULL ? run_of(m, op) : NULL;
-}
-
 /* The op of `run` that the wait ended on: the one that started last before
  * `before` among those launched no later than `launched_by`.  A sync waits
  * for the work enqueued before it (before its call, or before its event was
  * recorded); work another thread enqueues meanwhile is not what it waited
  * for.  An op whose launch is not in the trace ends the search: it may be the
  * awaited op, and the caller counts it as having no launch. */
-static const gar_import_op *last_op(const mapper *m, const stream_run *run, uint64_t before,
+static const gar_import_op *last_op(const mapper *m, const gar_import_run *run, uint64_t before,
                                     uint64_t launched_by)
 {
     const gar_import_op *op = &m->im->op[run->first];
@@ -401,140 +311,77 @@ static const gar_import_op *last_op(const mapper *m, const stream_run *run, uint
     return NULL;
 }
 
-/* What one synchronizing call waited for. */
-typedef struct awaited {
-    const gar_import_op *op;   /* NULL: no row */
-    const stream_run *run;     /* the op's run */
-    const stream_run *named;   /* the stream the call names (NULL: device-wide) */
-    bool inferred;             /* the named stream was inferred */
-} awaited;
-
-/* Finds the op `call` waited for, or counts why there is none.  Returns false
- * for a call that turns out not to wait at all (an async copy that does not
- * block), which is not counted as a synchronizing call. */
-static bool find_awaited(const mapper *m, const gar_import_call *call, awaited *out,
-                         gar_import_counts *counts)
+/* The op that `call`'s own host thread launched last before the call began
+ * (launches are sorted by thread, then start): what stream inference
+ * follows.  NULL when the thread launched nothing before it. */
+static const gar_import_op *last_launched(const mapper *m, const gar_import_call *call)
 {
-    gar_sync_kind kind = gar_import_sync_kind(call->name);
-    const gar_import_sync *sync = find_sync(m, call->process, call->correlation);
-    uint32_t device = sync != NULL ? sync->device : GAR_IMPORT_ANY;
-    const stream_run *run = NULL;
-    uint64_t launched_by = call->start_ns;
-    memset(out, 0, sizeof *out);
-
-    switch (kind) {
-    case GAR_SYNC_MEMCPY:
-    case GAR_SYNC_MEMCPY_ASYNC: {
-        const gar_import_op *copy = find_op(m, call->process, call->correlation);
-        if (kind == GAR_SYNC_MEMCPY_ASYNC && (copy == NULL || !copy->dtoh_pageable))
-            return false;
-        counts->sync_calls++;
-        if (copy == NULL) {
-            counts->no_gpu_op++;
-            return true;
-        }
-        run = run_of(m, copy);
-        break;
+    size_t lo = 0, hi = m->launches;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const gar_import_call *l = m->launch[mid];
+        int c = cmp_u64(l->process, call->process);
+        if (c == 0)
+            c = cmp_u64(l->thread, call->thread);
+        if (c == 0)
+            c = l->start_ns < call->start_ns ? -1 : 1;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    case GAR_SYNC_STREAM:
-    case GAR_SYNC_EVENT: {
-        counts->sync_calls++;
-        uint32_t stream = GAR_IMPORT_ANY;
-        if (sync != NULL)
-            stream = kind == GAR_SYNC_EVENT && sync->event_stream != GAR_IMPORT_ANY
-                         ? sync->event_stream
-                         : sync->stream;
-        if (kind == GAR_SYNC_EVENT && sync != NULL && sync->event_correlation != 0) {
-            const gar_import_call *record = find_call(m, call->process, sync->event_correlation);
-            if (record != NULL && record->start_ns < launched_by)
-                launched_by = record->start_ns;
-        }
-        if (stream != GAR_IMPORT_ANY) {
-            run = find_run(m, call->process, device, stream);
-        } else {
-            run = only_run(m, call->process, device);
-            if (run == NULL && !m->im->options.no_infer) {
-                run = inferred_run(m, call);
-                out->inferred = run != NULL;
-            }
-        }
-        if (run == NULL) {
-            if (stream == GAR_IMPORT_ANY)
-                counts->no_stream++;
-            else
-                counts->no_gpu_op++;
-            return true;
-        }
-        break;
-    }
-    case GAR_SYNC_DEVICE: {
-        counts->sync_calls++;
-        const gar_import_op *best = NULL;
-        for (size_t i = 0; i < m->runs; i++) {
-            if (m->run[i].process != call->process ||
-                (device != GAR_IMPORT_ANY && m->run[i].device != device))
-                continue;
-            const gar_import_op *op = last_op(m, &m->run[i], call->end_ns, launched_by);
-            if (op != NULL && (best == NULL || op->end_ns > best->end_ns)) {
-                best = op;
-                out->run = &m->run[i];
-            }
-        }
-        if (best == NULL)
-            counts->no_gpu_op++;
-        out->op = best;
-        return true;
-    }
-    case GAR_SYNC_NONE:
-        return false;
-    }
-    out->op = last_op(m, run, call->end_ns, launched_by);
-    if (out->op == NULL)
-        counts->no_gpu_op++;
-    out->run = run;
-    out->named = run;
-    return true;
+    if (lo == 0)
+        return NULL;
+    const gar_import_call *l = m->launch[lo - 1];
+    if (l->process != call->process || l->thread != call->thread)
+        return NULL;
+    return find_op(m, l->process, l->correlation);
 }
 
-/* The trace's stream id of a run: device × 65536 + stream for one process
- * (UINT32_MAX when an id is too large), the run's index for several. */
-uint32_t gar_import_trace_stream(const gar_import *im, const gar_import_run *runs,
-                                 const gar_import_run *run)
+/* ---- the lookups the rules ask for (import_rules.h), over the arrays ---- */
+
+static bool call_start_of(void *ctx, uint32_t process, uint64_t correlation, uint64_t *start)
 {
-    if (im->processes > 1)
-        return (uint32_t)(run - runs);
-    if (run->device >= GAR_IMPORT_ID_LIMIT || run->stream >= GAR_IMPORT_ID_LIMIT)
-        return UINT32_MAX;
-    return run->device * GAR_IMPORT_ID_LIMIT + run->stream;
+    const gar_import_call *call = find_call(ctx, process, correlation);
+    if (call != NULL)
+        *start = call->start_ns;
+    return call != NULL;
 }
 
-static void le32(unsigned char out[4], uint32_t v)
+static bool sync_of(void *ctx, uint32_t process, uint64_t correlation, gar_import_sync *out)
 {
-    out[0] = (unsigned char)v;
-    out[1] = (unsigned char)(v >> 8);
-    out[2] = (unsigned char)(v >> 16);
-    out[3] = (unsigned char)(v >> 24);
+    const gar_import_sync *sync = find_sync(ctx, process, correlation);
+    if (sync != NULL)
+        *out = *sync;
+    return sync != NULL;
 }
 
-static uint32_t trace_stream(const mapper *m, const stream_run *run)
+static bool op_of(void *ctx, uint32_t process, uint64_t correlation, gar_import_op *out)
 {
-    return gar_import_trace_stream(m->im, m->run, run);
+    const gar_import_op *op = find_op(ctx, process, correlation);
+    if (op != NULL)
+        *out = *op;
+    return op != NULL;
 }
 
-uint64_t gar_import_point(const gar_import *im, int name, uint32_t named_stream, uint32_t process)
+static bool last_op_of(void *ctx, const gar_import_run *run, uint64_t before,
+                       uint64_t launched_by, gar_import_op *out)
 {
-    const char *base = gar_import_sync_base(name);
-    unsigned char le[4];
-    le32(le, named_stream);
-    /* FNV-1a, 64 bits: small, stable, and documented everywhere. */
-    uint64_t h = gar_hash_bytes(GAR_HASH_OFFSET, base, strlen(base));
-    h = gar_hash_bytes(h, le, sizeof le);
-    if (im->processes > 1) {
-        /* Each process's (rank's) host loop is its own set of call sites. */
-        le32(le, (uint32_t)im->process_id[process]);
-        h = gar_hash_bytes(h, le, sizeof le);
+    const gar_import_op *op = last_op(ctx, run, before, launched_by);
+    if (op != NULL)
+        *out = *op;
+    return op != NULL;
+}
+
+static bool last_launch_of(void *ctx, const gar_import_call *call, uint32_t *device,
+                           uint32_t *stream)
+{
+    const gar_import_op *op = last_launched(ctx, call);
+    if (op != NULL) {
+        *device = op->device;
+        *stream = op->stream;
     }
-    return h;
+    return op != NULL;
 }
 
 static int row_by_start(const void *x, const void *y)
@@ -612,10 +459,10 @@ static int build_tables(mapper *m, gar_error *err)
         return gar_error_set(err, GAR_E_CAPACITY, 2, "import tables", "out of memory");
     for (size_t i = 0; i < im->ops; i++) {
         const gar_import_op *op = &im->op[i];
-        const stream_run *last = m->runs > 0 ? &m->run[m->runs - 1] : NULL;
+        const gar_import_run *last = m->runs > 0 ? &m->run[m->runs - 1] : NULL;
         if (last == NULL || last->process != op->process || last->device != op->device ||
             last->stream != op->stream)
-            m->run[m->runs++] = (stream_run){ op->process, op->device, op->stream, i, 0 };
+            m->run[m->runs++] = (gar_import_run){ op->process, op->device, op->stream, i, 0 };
         m->run[m->runs - 1].count++;
         if (op->correlation != 0)
             m->by_corr[m->by_corr_count++] = op;
@@ -635,45 +482,20 @@ static int collect_rows(mapper *m, gar_trace *trace, gar_import_counts *counts, 
     int rc = build_tables(m, err);
     if (rc < 0)
         return rc;
-    for (size_t i = 0; i < im->calls; i++) {
-        const gar_import_call *call = &im->call[i];
-        if (call->name < 0)
-            continue;
-        awaited aw;
-        if (!find_awaited(m, call, &aw, counts) || aw.op == NULL)
-            continue;
-        const gar_import_op *op = aw.op;
-        const gar_import_call *launch = find_call(m, op->process, op->correlation);
-        if (launch == NULL) {
-            counts->no_launch++;
-            continue;
-        }
-        uint32_t stream = trace_stream(m, aw.run);
-        if (stream == UINT32_MAX) {
-            counts->no_stream++;
-            continue;
-        }
-        /* last_op only returns ops launched by the call's start, so submit <=
-         * start holds; an op ending before its launch is clock skew. */
-        assert(launch->start_ns <= call->start_ns);
-        if (op->end_ns < launch->start_ns) {
-            counts->inconsistent++;
-            continue;
-        }
-        uint32_t named = aw.named != NULL ? trace_stream(m, aw.named) : UINT32_MAX;
-        gar_trace_row row = {
-            .point = gar_import_point(m->im, call->name, named, call->process),
-            .submit_ns = launch->start_ns,
-            .start_ns = call->start_ns,
-            .done_ns = op->end_ns,
-            .rows = aw.inferred ? 1 : 0, /* a mark until the rows are kept; then 0 */
-            .stream = stream,
-        };
-        rc = gar_trace_append(trace, &row, err);
-        if (rc < 0)
-            return rc;
-    }
-    return 0;
+    gar_import_lookup lookup = {
+        .ctx = m,
+        .im = im,
+        .run = m->run,
+        .runs = m->runs,
+        .call_start = call_start_of,
+        .sync = sync_of,
+        .op = op_of,
+        .last_op = last_op_of,
+        .last_launch = last_launch_of,
+    };
+    for (size_t i = 0; rc == 0 && i < im->calls; i++)
+        rc = gar_import_map_call(&lookup, &im->call[i], trace, counts, err);
+    return rc;
 }
 
 static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_counts *counts,

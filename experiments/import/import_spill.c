@@ -1,6 +1,7 @@
 /* experiments/import/import_spill.c — records in a temporary SQLite database
  * and the mapping as queries over it (import_spill.h).  Each lookup here
- * mirrors one of import_map.c's, with the same order among equal keys. */
+ * answers as import_map.c's does, with the same order among equal keys; the
+ * rules that use them are import_rules.c's. */
 #include "import_spill.h"
 #include "alloc.h"
 
@@ -181,10 +182,12 @@ static bool row_of(spill_mapper *m, sqlite3_stmt *st)
     return false;
 }
 
-/* The launch (or record) call of (process, correlation): the earliest, as
- * find_call.  Returns false when there is none. */
-static bool find_call(spill_mapper *m, uint32_t process, uint64_t correlation, uint64_t *start)
+/* The lookups the rules ask for (import_rules.h), as queries; `ctx` is the
+ * spill_mapper.  The launch (or record) call of (process, correlation): the
+ * earliest, as in memory. */
+static bool find_call(void *ctx, uint32_t process, uint64_t correlation, uint64_t *start)
 {
+    spill_mapper *m = ctx;
     if (correlation == 0)
         return false;
     sqlite3_stmt *st = m->s->get_call;
@@ -197,9 +200,9 @@ static bool find_call(spill_mapper *m, uint32_t process, uint64_t correlation, u
     return found;
 }
 
-static bool find_sync(spill_mapper *m, uint32_t process, uint64_t correlation,
-                      gar_import_sync *out)
+static bool find_sync(void *ctx, uint32_t process, uint64_t correlation, gar_import_sync *out)
 {
+    spill_mapper *m = ctx;
     if (correlation == 0)
         return false;
     sqlite3_stmt *st = m->s->get_sync;
@@ -219,8 +222,9 @@ static bool find_sync(spill_mapper *m, uint32_t process, uint64_t correlation,
     return found;
 }
 
-static bool find_op(spill_mapper *m, uint32_t process, uint64_t correlation, gar_import_op *out)
+static bool find_op(void *ctx, uint32_t process, uint64_t correlation, gar_import_op *out)
 {
+    spill_mapper *m = ctx;
     if (correlation == 0)
         return false;
     sqlite3_stmt *st = m->s->get_op;
@@ -241,89 +245,38 @@ static bool find_op(spill_mapper *m, uint32_t process, uint64_t correlation, gar
     return found;
 }
 
-static int cmp_u32(uint32_t a, uint32_t b)
+/* The device and stream of the op launched last by the call's thread before
+ * the call began.  The index it needs is built on first use. */
+static bool last_launch(void *ctx, const gar_import_call *call, uint32_t *device,
+                        uint32_t *stream)
 {
-    return a < b ? -1 : a > b;
-}
-
-/* The run of exactly (process, device, stream): an op's own run, as run_of. */
-static const gar_import_run *exact_run(const spill_mapper *m, uint32_t process, uint32_t device,
-                                       uint32_t stream)
-{
-    size_t lo = 0, hi = m->runs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const gar_import_run *r = &m->run[mid];
-        int c = cmp_u32(r->process, process);
-        if (c == 0)
-            c = cmp_u32(r->device, device);
-        if (c == 0)
-            c = cmp_u32(r->stream, stream);
-        if (c == 0)
-            return r;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
-}
-
-/* As import_map.c's find_run: any device for GAR_IMPORT_ANY. */
-static const gar_import_run *find_run(const spill_mapper *m, uint32_t process, uint32_t device,
-                                      uint32_t stream)
-{
-    if (device == GAR_IMPORT_ANY) {
-        for (size_t i = 0; i < m->runs; i++)
-            if (m->run[i].process == process && m->run[i].stream == stream)
-                return &m->run[i];
-        return NULL;
-    }
-    return exact_run(m, process, device, stream);
-}
-
-static const gar_import_run *only_run(const spill_mapper *m, uint32_t process, uint32_t device)
-{
-    const gar_import_run *found = NULL;
-    for (size_t i = 0; i < m->runs; i++) {
-        if (m->run[i].process != process ||
-            (device != GAR_IMPORT_ANY && m->run[i].device != device))
-            continue;
-        if (found != NULL)
-            return NULL;
-        found = &m->run[i];
-    }
-    return found;
-}
-
-/* As inferred_run: the run of the op launched last by the call's thread
- * before the call began.  The index it needs is built on first use. */
-static const gar_import_run *inferred_run(spill_mapper *m, const gar_import_call *call)
-{
+    spill_mapper *m = ctx;
     if (!m->s->thread_index) {
         if ((m->failed = exec(m->s->db,
                               "CREATE INDEX call_thread ON call (process, thread, start, corr)",
                               m->err)) < 0)
-            return NULL;
+            return false;
         m->s->thread_index = true;
     }
     sqlite3_stmt *st = m->s->last_launch;
     sqlite3_bind_int64(st, 1, call->process);
     sqlite3_bind_int64(st, 2, to_db(call->thread));
     sqlite3_bind_int64(st, 3, to_db(call->start_ns));
-    const gar_import_run *run = NULL;
-    if (row_of(m, st))
-        run = exact_run(m, call->process, (uint32_t)sqlite3_column_int64(st, 0),
-                        (uint32_t)sqlite3_column_int64(st, 1));
+    bool found = row_of(m, st);
+    if (found) {
+        *device = (uint32_t)sqlite3_column_int64(st, 0);
+        *stream = (uint32_t)sqlite3_column_int64(st, 1);
+    }
     sqlite3_reset(st);
-    return run;
+    return found;
 }
 
-/* As last_op: the op of `run` that started last before `before` among those
- * launched no later than `launched_by`. */
-static bool last_op(spill_mapper *m, const gar_import_run *run, uint64_t before,
-                    uint64_t launched_by, gar_import_op *out)
+/* The op of `run` that started last before `before` among those launched no
+ * later than `launched_by` (or without a launch in the trace). */
+static bool last_op(void *ctx, const gar_import_run *run, uint64_t before, uint64_t launched_by,
+                    gar_import_op *out)
 {
+    spill_mapper *m = ctx;
     sqlite3_stmt *st = m->s->ops_before;
     sqlite3_bind_int64(st, 1, run->process);
     sqlite3_bind_int64(st, 2, run->device);
@@ -344,101 +297,6 @@ static bool last_op(spill_mapper *m, const gar_import_run *run, uint64_t before,
     }
     sqlite3_reset(st);
     return found;
-}
-
-typedef struct awaited {
-    bool has_op;
-    gar_import_op op;
-    const gar_import_run *run;
-    const gar_import_run *named;
-    bool inferred;
-} awaited;
-
-/* As import_map.c's find_awaited. */
-static bool find_awaited(spill_mapper *m, const gar_import_call *call, awaited *out,
-                         gar_import_counts *counts)
-{
-    gar_sync_kind kind = gar_import_sync_kind(call->name);
-    gar_import_sync sync = { 0 };
-    bool has_sync = find_sync(m, call->process, call->correlation, &sync);
-    uint32_t device = has_sync ? sync.device : GAR_IMPORT_ANY;
-    const gar_import_run *run = NULL;
-    uint64_t launched_by = call->start_ns;
-    memset(out, 0, sizeof *out);
-
-    switch (kind) {
-    case GAR_SYNC_MEMCPY:
-    case GAR_SYNC_MEMCPY_ASYNC: {
-        gar_import_op copy = { 0 };
-        bool has_copy = find_op(m, call->process, call->correlation, &copy);
-        if (kind == GAR_SYNC_MEMCPY_ASYNC && (!has_copy || !copy.dtoh_pageable))
-            return false;
-        counts->sync_calls++;
-        if (!has_copy) {
-            counts->no_gpu_op++;
-            return true;
-        }
-        run = exact_run(m, copy.process, copy.device, copy.stream);
-        break;
-    }
-    case GAR_SYNC_STREAM:
-    case GAR_SYNC_EVENT: {
-        counts->sync_calls++;
-        uint32_t stream = GAR_IMPORT_ANY;
-        if (has_sync)
-            stream = kind == GAR_SYNC_EVENT && sync.event_stream != GAR_IMPORT_ANY
-                         ? sync.event_stream
-                         : sync.stream;
-        uint64_t recorded;
-        if (kind == GAR_SYNC_EVENT && has_sync && sync.event_correlation != 0 &&
-            find_call(m, call->process, sync.event_correlation, &recorded) &&
-            recorded < launched_by)
-            launched_by = recorded;
-        if (stream != GAR_IMPORT_ANY) {
-            run = find_run(m, call->process, device, stream);
-        } else {
-            run = only_run(m, call->process, device);
-            if (run == NULL && !m->im->options.no_infer) {
-                run = inferred_run(m, call);
-                out->inferred = run != NULL;
-            }
-        }
-        if (run == NULL) {
-            if (stream == GAR_IMPORT_ANY)
-                counts->no_stream++;
-            else
-                counts->no_gpu_op++;
-            return true;
-        }
-        break;
-    }
-    case GAR_SYNC_DEVICE: {
-        counts->sync_calls++;
-        for (size_t i = 0; i < m->runs; i++) {
-            if (m->run[i].process != call->process ||
-                (device != GAR_IMPORT_ANY && m->run[i].device != device))
-                continue;
-            gar_import_op op = { 0 };
-            if (last_op(m, &m->run[i], call->end_ns, launched_by, &op) &&
-                (!out->has_op || op.end_ns > out->op.end_ns)) {
-                out->has_op = true;
-                out->op = op;
-                out->run = &m->run[i];
-            }
-        }
-        if (!out->has_op)
-            counts->no_gpu_op++;
-        return true;
-    }
-    case GAR_SYNC_NONE:
-        return false;
-    }
-    out->has_op = last_op(m, run, call->end_ns, launched_by, &out->op);
-    if (!out->has_op)
-        counts->no_gpu_op++;
-    out->run = run;
-    out->named = run;
-    return true;
 }
 
 /* The runs, in (process, device, stream) order. */
@@ -476,6 +334,17 @@ static int map_calls(spill_mapper *m, gar_trace *rows, gar_import_counts *counts
                       "SELECT process, corr, start, end_ns, thread, name FROM call"
                       " WHERE name >= 0",
                       &st, m->err);
+    gar_import_lookup lookup = {
+        .ctx = m,
+        .im = m->im,
+        .run = m->run,
+        .runs = m->runs,
+        .call_start = find_call,
+        .sync = find_sync,
+        .op = find_op,
+        .last_op = last_op,
+        .last_launch = last_launch,
+    };
     while (out == 0 && m->failed == 0 && row_of(m, st)) {
         gar_import_call call = {
             .process = (uint32_t)sqlite3_column_int64(st, 0),
@@ -485,34 +354,7 @@ static int map_calls(spill_mapper *m, gar_trace *rows, gar_import_counts *counts
             .thread = from_db(sqlite3_column_int64(st, 4)),
             .name = sqlite3_column_int(st, 5),
         };
-        awaited aw;
-        if (!find_awaited(m, &call, &aw, counts) || !aw.has_op)
-            continue;
-        uint64_t submit;
-        if (!find_call(m, aw.op.process, aw.op.correlation, &submit)) {
-            counts->no_launch++;
-            continue;
-        }
-        uint32_t stream = gar_import_trace_stream(m->im, m->run, aw.run);
-        if (stream == UINT32_MAX) {
-            counts->no_stream++;
-            continue;
-        }
-        if (aw.op.end_ns < submit) {
-            counts->inconsistent++;
-            continue;
-        }
-        uint32_t named =
-            aw.named != NULL ? gar_import_trace_stream(m->im, m->run, aw.named) : UINT32_MAX;
-        gar_trace_row row = {
-            .point = gar_import_point(m->im, call.name, named, call.process),
-            .submit_ns = submit,
-            .start_ns = call.start_ns,
-            .done_ns = aw.op.end_ns,
-            .rows = aw.inferred ? 1 : 0,
-            .stream = stream,
-        };
-        out = gar_trace_append(rows, &row, m->err);
+        out = gar_import_map_call(&lookup, &call, rows, counts, m->err);
     }
     sqlite3_finalize(st);
     return out < 0 ? out : m->failed;

@@ -5,9 +5,9 @@
  * record budget (import.h); then gar_import_spill_open moves them into a
  * private on-disk SQLite database (deleted when closed, and by SQLite at once
  * on Unix, so no exit path leaves it behind) and later records go there.  The
- * mapping then runs as indexed queries that give the same rows as the
- * in-memory mapping (import_map.c), with SQLite's page cache and sorter
- * bounded by GAR_IMPORT_SPILL_CACHE.
+ * mapping's rules (import_rules.h) then look records up with indexed queries
+ * that answer as the in-memory arrays do (import_map.c), with SQLite's page
+ * cache and sorter bounded by GAR_IMPORT_SPILL_CACHE.
  *
  * Internal to the importers; nothing here is thread-safe. */
 #ifndef GAR_IMPORT_SPILL_H
@@ -19,17 +19,10 @@
 #include <gar/error.h>
 
 #include "import.h"
+#include "import_rules.h"
 #include "trace.h"
 
 #define GAR_IMPORT_SPILL_CACHE (16u << 20) /* bytes of SQLite page cache */
-
-/* Ops of one (process, device, stream): the in-memory mapping's runs of its
- * sorted op array (first, count); the spilled mapping lists the same runs, in
- * the same (process, device, stream) order, with first and count unused. */
-typedef struct gar_import_run {
-    uint32_t process, device, stream;
-    size_t first, count;
-} gar_import_run;
 
 /* Moves `im`'s records into a new temporary database (im->spill) and frees
  * its arrays.  Returns 0, -GAR_E_IO or -GAR_E_CAPACITY (im unchanged then). */
@@ -49,11 +42,5 @@ int gar_import_spill_map(gar_import *im, gar_trace *rows, gar_import_run **runs,
 
 /* Closes and deletes the database; NULL is fine. */
 void gar_import_spill_close(gar_import_spill *s);
-
-/* Shared with the in-memory mapping (import_map.c). */
-uint64_t gar_import_point(const gar_import *im, int name, uint32_t named_stream,
-                          uint32_t process);
-uint32_t gar_import_trace_stream(const gar_import *im, const gar_import_run *runs,
-                                 const gar_import_run *run);
 
 #endif
