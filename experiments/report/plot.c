@@ -317,6 +317,16 @@ static void name_plot(plot_files *p, const char *name)
 
 /* Closes a plot's written script and has gnuplot draw its PNG.  Returns 0
  * or a negated code (the script unwritten, or gnuplot failing). */
+/* Closes a plot's data file and opens its script beside it.  Returns the
+ * script's stream, or NULL with `err` set (-GAR_E_IO: the data file's write
+ * failed, or the script's open). */
+static FILE *script_after_data(const char *dir, FILE *dat, plot_files *pf, gar_error *err)
+{
+    if (close_file(dat, pf->dat_path, err) < 0)
+        return NULL;
+    return open_in(dir, pf->gp, pf->gp_path, sizeof pf->gp_path, err);
+}
+
 static int draw(const char *dir, FILE *gp, const plot_files *pf, gar_error *err)
 {
     int rc = close_file(gp, pf->gp_path, err);
@@ -480,11 +490,7 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
             fprintf(dat, "%.6g %.6g\n", front[k].x, front[k].y);
         fprintf(dat, "\n\n");
     }
-    int rc = close_file(dat, pf.dat_path, err);
-    if (rc < 0)
-        return rc;
-
-    FILE *gp = open_in(dir, pf.gp, pf.gp_path, sizeof pf.gp_path, err);
+    FILE *gp = script_after_data(dir, dat, &pf, err);
     if (gp == NULL)
         return -GAR_E_IO;
     size_t cells = tn + 1; /* the last cell holds the legend */
@@ -564,7 +570,8 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
                     estimator_points[e % POINTS], t);
         }
     fprintf(gp, "\nunset multiplot\n");
-    if ((rc = draw(dir, gp, &pf, err)) < 0)
+    int rc = draw(dir, gp, &pf, err);
+    if (rc < 0)
         return rc;
     char caption[512];
     gar_format(caption, sizeof caption,
@@ -780,11 +787,7 @@ static int param_one(const param_point *pts, size_t n, const char *dir, gar_plot
         }
         i = j;
     }
-    int rc = close_file(dat, pf.dat_path, err);
-    if (rc < 0)
-        return rc;
-
-    FILE *gp = open_in(dir, pf.gp, pf.gp_path, sizeof pf.gp_path, err);
+    FILE *gp = script_after_data(dir, dat, &pf, err);
     if (gp == NULL)
         return -GAR_E_IO;
     char name[GAR_SWEEP_PARAM_NAME_BYTES * 3], host[GAR_RESULTS_TEXT * 2];
@@ -832,7 +835,8 @@ static int param_one(const param_point *pts, size_t n, const char *dir, gar_plot
                 l > 0 ? ", \\\n    " : " ", pf.dat, l, plan_colors[l % COLORS], t);
     }
     fprintf(gp, "\nunset multiplot\n");
-    if ((rc = draw(dir, gp, &pf, err)) < 0)
+    int rc = draw(dir, gp, &pf, err);
+    if (rc < 0)
         return rc;
     char caption[512];
     gar_format(caption, sizeof caption,
@@ -1150,9 +1154,7 @@ int gar_plot_prediction(gar_store *store, const gar_run_key *run, const char *di
         }
     }
     wait_log_free(&log);
-    if ((rc = close_file(dat, pf.dat_path, err)) < 0)
-        return rc;
-    FILE *gp = open_in(dir, pf.gp, pf.gp_path, sizeof pf.gp_path, err);
+    FILE *gp = script_after_data(dir, dat, &pf, err);
     if (gp == NULL)
         return -GAR_E_IO;
     char trace[GAR_RESULTS_TEXT * 2], host[GAR_RESULTS_TEXT * 2], plan[GAR_RESULTS_PLAN_TEXT * 2],
@@ -1216,9 +1218,7 @@ int gar_plot_verification(const gar_verification *v, unsigned n, const char *dir
         fprintf(dat, "%.4f %.6g %.6g\n", (double)k / (GAR_VERIFY_CDF_LEVELS - 1),
                 (double)(v->real_cdf[k] > 0 ? v->real_cdf[k] : 1) / 1e3,
                 (double)(v->sim_cdf[k] > 0 ? v->sim_cdf[k] : 1) / 1e3);
-    if ((rc = close_file(dat, pf.dat_path, err)) < 0)
-        return rc;
-    FILE *gp = open_in(dir, pf.gp, pf.gp_path, sizeof pf.gp_path, err);
+    FILE *gp = script_after_data(dir, dat, &pf, err);
     if (gp == NULL)
         return -GAR_E_IO;
     char trace[GAR_VERIFY_TEXT * 2], plan[GAR_VERIFY_TEXT * 2], est[GAR_VERIFY_TEXT * 2];
