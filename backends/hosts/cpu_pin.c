@@ -5,9 +5,38 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
+
+/* The online CPUs, at least 1: where the affinity mask cannot be read. */
+static unsigned online_cpus(void)
+{
+    long count = sysconf(_SC_NPROCESSORS_ONLN);
+    return count < 1 ? 1u : count > (long)UINT32_MAX ? UINT32_MAX : (unsigned)count;
+}
 
 #ifdef __linux__
 #include <sched.h>
+
+unsigned gar_cpu_allowed(void)
+{
+    /* The kernel refuses (EINVAL) a mask smaller than its own: grow it. */
+    for (int cpus = 1024; cpus <= (1 << 20); cpus *= 2) {
+        cpu_set_t *set = CPU_ALLOC(cpus);
+        if (set == NULL)
+            break;
+        size_t size = CPU_ALLOC_SIZE(cpus);
+        CPU_ZERO_S(size, set);
+        int rc = sched_getaffinity(0, size, set);
+        int saved = errno;
+        int count = rc == 0 ? CPU_COUNT_S(size, set) : 0;
+        CPU_FREE(set);
+        if (count > 0)
+            return (unsigned)count;
+        if (rc != 0 && saved != EINVAL)
+            break;
+    }
+    return online_cpus();
+}
 
 bool gar_cpu_split(int *waiter, int *device)
 {
@@ -62,6 +91,11 @@ void gar_cpu_restore(const gar_cpu_saved *saved)
 }
 
 #else
+
+unsigned gar_cpu_allowed(void)
+{
+    return online_cpus();
+}
 
 bool gar_cpu_split(int *waiter, int *device)
 {

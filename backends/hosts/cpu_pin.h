@@ -1,4 +1,5 @@
-/* backends/hosts/cpu_pin.h — keeping a thread on one CPU.
+/* backends/hosts/cpu_pin.h — the CPUs a process may run on, and keeping a
+ * thread on one of them.
  *
  * An emulated device is a thread that stands for a GPU, and a GPU's store
  * costs the host's CPUs nothing.  On a machine with few CPUs the device
@@ -16,6 +17,12 @@
 #include <stdint.h>
 
 #include <gar/error.h>
+
+/* How many CPUs the calling thread may run on: its affinity mask, which
+ * taskset, cgroup cpusets and batch schedulers narrow, unlike the online
+ * count (which it falls back to where the mask cannot be read).  Returns at
+ * least 1. */
+unsigned gar_cpu_allowed(void);
 
 /* Two different CPUs the calling thread may run on now: the first and the
  * last of its set.  Returns false (both set to -1) when it has fewer than

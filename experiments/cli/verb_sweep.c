@@ -1,14 +1,12 @@
 /* experiments/cli/verb_sweep.c — `gar sweep SPEC --db FILE`: every run of a sweep
  * spec into a SQLite database, resumable, in parallel, one shard or all. */
-#define _GNU_SOURCE /* sched_getaffinity, CPU_ALLOC */
-#include <errno.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "cli_options.h"
+#include "cpu_pin.h"
 #include "results.h"
 #include "store.h"
 #include "sweep_run.h"
@@ -55,32 +53,12 @@ static void usage(FILE *out)
             "  gar sweep data/sweeps/default.sweep --db results/sweep.db --jobs 2\n");
 }
 
-/* The CPUs this process may run on: its affinity mask, which taskset, cgroup
- * cpusets and batch schedulers narrow, unlike the online count.  Falls back
- * to the online count when the mask cannot be read; 1 .. GAR_SWEEP_JOBS_MAX. */
-static unsigned allowed_cpus(void)
+/* The default --jobs: the CPUs this process may run on (gar_cpu_allowed),
+ * at most GAR_SWEEP_JOBS_MAX. */
+static unsigned jobs_default(void)
 {
-    long count = 0;
-    /* The kernel refuses (EINVAL) a mask smaller than its own: grow it. */
-    for (int cpus = 1024; count == 0 && cpus <= (1 << 20); cpus *= 2) {
-        cpu_set_t *set = CPU_ALLOC(cpus);
-        if (set == NULL)
-            break;
-        size_t size = CPU_ALLOC_SIZE(cpus);
-        CPU_ZERO_S(size, set);
-        int rc = sched_getaffinity(0, size, set);
-        int saved = errno;
-        if (rc == 0)
-            count = CPU_COUNT_S(size, set);
-        CPU_FREE(set);
-        if (rc != 0 && saved != EINVAL)
-            break;
-    }
-    if (count < 1)
-        count = sysconf(_SC_NPROCESSORS_ONLN);
-    if (count < 1)
-        count = 1;
-    return count > (long)GAR_SWEEP_JOBS_MAX ? GAR_SWEEP_JOBS_MAX : (unsigned)count;
+    unsigned cpus = gar_cpu_allowed();
+    return cpus > GAR_SWEEP_JOBS_MAX ? GAR_SWEEP_JOBS_MAX : cpus;
 }
 
 /* "I/N" with 0 <= I < N into the gar_sweep_options' shard and shards. */
@@ -124,7 +102,7 @@ static void print_dry_run(const char *path, const gar_sweep_spec *spec)
 int gar_verb_sweep_main(int argc, char **argv)
 {
     const char *db_path = NULL;
-    gar_sweep_options o = { .jobs = allowed_cpus(), .shard = 0, .shards = 1 };
+    gar_sweep_options o = { .jobs = jobs_default(), .shard = 0, .shards = 1 };
     unsigned long long jobs = o.jobs;
     bool quiet = false, dry_run = false;
     const gar_cli_option options[] = {
