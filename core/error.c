@@ -124,8 +124,8 @@ size_t gar_error_show_bytes(const char *bytes, size_t n, char *buf, size_t size)
     return out.len;
 }
 
-/* The argument index of the placeholder "{N}" at p (before end), or -1. */
-static int placeholder_at(const char *p, const char *end)
+/* The argument index of a "{N}" in a message template at p (before end), or -1. */
+static int template_argument_at(const char *p, const char *end)
 {
     if (end - p >= 3 && p[0] == '{' && p[1] >= '1' && p[1] <= '9' && p[2] == '}')
         return p[1] - '1';
@@ -137,7 +137,7 @@ static int placeholder_at(const char *p, const char *end)
 static bool arguments_given(const gar_error *err, const char *p, const char *end)
 {
     for (; p < end; p++) {
-        int index = placeholder_at(p, end);
+        int index = template_argument_at(p, end);
         if (index >= 0 && ((unsigned)index >= err->argc || err->argv[index][0] == '\0'))
             return false;
     }
@@ -149,7 +149,7 @@ static void put_template(gar__text_out *out, const gar_error *err, const char *p
 {
     while (p < end) {
         const char *close = p[0] == '[' ? memchr(p, ']', (size_t)(end - p)) : NULL;
-        int index = placeholder_at(p, end);
+        int index = template_argument_at(p, end);
         if (close != NULL) {
             if (arguments_given(err, p + 1, close))
                 put_template(out, err, p + 1, close);
