@@ -359,20 +359,29 @@ static double segment_variance(const gar_host_dist *dist, unsigned i)
     return w > 0 ? (w * w - 1) / 12 : 0;
 }
 
-void gar_host_dist_moments(const gar_host_dist *dist, double *mean, double *variance)
+void gar_host_dist_moments_below(const gar_host_dist *dist, unsigned to, double *mean,
+                                 double *variance)
 {
     /* Two passes (the mean, then the spread about it), weights in whole ppm,
      * so a constant comes out exact: its mean the value, its variance 0. */
-    double m = 0, v = 0;
-    for (unsigned i = 0; i + 1 < dist->count; i++)
-        m += (double)(dist->level[i + 1] - dist->level[i]) * segment_mean(dist, i);
-    m /= GAR_HOST_LEVEL_ONE;
-    for (unsigned i = 0; i + 1 < dist->count; i++) {
+    double weight = 0, m = 0, v = 0;
+    for (unsigned i = 0; i < to; i++) {
+        double w = (double)(dist->level[i + 1] - dist->level[i]);
+        weight += w;
+        m += w * segment_mean(dist, i);
+    }
+    m /= weight;
+    for (unsigned i = 0; i < to; i++) {
         double d = segment_mean(dist, i) - m;
         v += (double)(dist->level[i + 1] - dist->level[i]) * (segment_variance(dist, i) + d * d);
     }
     *mean = m;
-    *variance = v / GAR_HOST_LEVEL_ONE;
+    *variance = v / weight;
+}
+
+void gar_host_dist_moments(const gar_host_dist *dist, double *mean, double *variance)
+{
+    gar_host_dist_moments_below(dist, dist->count - 1, mean, variance);
 }
 
 static const gar_dur_ns lead_ns[GAR_HOST_LEADS] = {

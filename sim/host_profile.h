@@ -113,6 +113,11 @@ static inline gar_dur_ns gar_host_dist_sample_from(const gar_host_dist *dist, ui
  * has variance 0. */
 void gar_host_dist_moments(const gar_host_dist *dist, double *mean, double *variance);
 
+/* The same over the segments [0, to) alone (1 <= to < count): the mean and
+ * variance of a draw given that it fell below value[to]. */
+void gar_host_dist_moments_below(const gar_host_dist *dist, unsigned to, double *mean,
+                                 double *variance);
+
 /* The median (level 500 000 ppm), for reports and estimates. */
 gar_dur_ns gar_host_dist_median(const gar_host_dist *dist);
 

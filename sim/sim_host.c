@@ -28,18 +28,6 @@
 /* ... and a limit so far that this many long turns are due before it. */
 #define JUMP_LONG_TURNS 8.0
 
-static double segment_mean(const gar_host_dist *d, unsigned i)
-{
-    double a = (double)d->value[i], w = (double)(d->value[i + 1] - d->value[i]);
-    return w > 0 ? a + (w - 1) / 2 : a;
-}
-
-static double segment_variance(const gar_host_dist *d, unsigned i)
-{
-    double w = (double)(d->value[i + 1] - d->value[i]);
-    return w > 0 ? (w * w - 1) / 12 : 0;
-}
-
 /* The least block whose floor B*Tmin is BLOCK_SPARE_SD deviations below its
  * mean: B*(mu - Tmin) >= k*sigma*sqrt(B).  A smaller block's normal would
  * be clamped often enough to move its mean. */
@@ -55,20 +43,11 @@ static uint64_t least_block(double mean, double sd, gar_dur_ns min)
  * distribution (sampler's weights: the levels' gaps), `fixed` added. */
 static gar_sim_turn_part body_part(const gar_host_dist *period, unsigned to, gar_dur_ns fixed)
 {
-    double weight = 0, m = 0, v = 0;
-    for (unsigned i = 0; i < to; i++) {
-        double w = (double)(period->level[i + 1] - period->level[i]);
-        weight += w;
-        m += w * segment_mean(period, i);
-    }
-    m /= weight;
-    for (unsigned i = 0; i < to; i++) {
-        double d = segment_mean(period, i) - m;
-        v += (double)(period->level[i + 1] - period->level[i]) * (segment_variance(period, i) + d * d);
-    }
+    double m, v;
+    gar_host_dist_moments_below(period, to, &m, &v);
     gar_sim_turn_part part = {
         .mean = m + (double)fixed,
-        .sd = sqrt(v / weight),
+        .sd = sqrt(v),
         .min = gar_after(period->value[0], fixed),
         .max = gar_after(period->value[to], fixed),
     };
