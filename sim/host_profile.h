@@ -142,9 +142,13 @@ static inline gar_dur_ns gar_host_dist_sample_from(const gar_host_dist *dist, ui
     /* pos >= level << 32 exactly when its top half is >= level (the shifted
      * level's low half is 0): the segment search compares 32-bit levels. */
     uint64_t whole = pos >> 32;
+    /* The segment is `first` plus the inner levels at or below the draw:
+     * levels increase, so those are the ones before it.  Counted rather
+     * than searched: a search's exit depends on the draw and mispredicts
+     * about once a sample; the count's branch depends on the count alone. */
     unsigned i = first;
-    while (i + 2 < dist->count && whole >= dist->level[i + 1])
-        i++;
+    for (unsigned k = first + 1; k + 1 < dist->count; k++)
+        i += whole >= dist->level[k];
     uint64_t lo = (uint64_t)dist->level[i] << 32;
     uint64_t width = dist->level[i + 1] - dist->level[i];
     /* frac = floor(x / width) in 2^-32 units of the segment (< 2^32), divided

@@ -13,7 +13,6 @@
 #include <gar/nearest_rank.h>
 #include <gar/wait.h>
 
-#include "key_index.h"
 #include "sim_host.h"
 
 void gar_replay_config_init(gar_replay_config *config)
@@ -153,57 +152,70 @@ typedef struct stream_state {
     gar_dur_ns busy_ns;
 } stream_state;
 
-/* Everything a run allocates, released together. */
-typedef struct run_memory {
-    gar_key_index points;
-    gar_key_index stream_ids;   /* trace stream id -> device stream */
-    uint32_t *stream_of_row;    /* device stream of each row */
-    stream_state *streams;
-    gar_family_point *estimators;
-    uint64_t *overshoot;
-    uint64_t *est_error;
-    uint64_t *sort_space;
-} run_memory;
+/* One block of scratch memory and its size in bytes. */
+typedef struct block {
+    void *at;
+    size_t bytes;
+} block;
 
-static void run_memory_free(run_memory *m)
+struct gar_replay_scratch {
+    block overshoot, est_error, sort_space; /* a u64 per wait each */
+    block estimators;                       /* a gar_family_point per point */
+    block streams;                          /* a stream_state per stream */
+};
+
+gar_replay_scratch *gar_replay_scratch_new(void)
 {
-    gar_key_index_free(&m->points);
-    gar_key_index_free(&m->stream_ids);
-    free(m->stream_of_row);
-    free(m->streams);
-    free(m->estimators);
-    free(m->overshoot);
-    free(m->est_error);
-    free(m->sort_space);
+    return calloc(1, sizeof(gar_replay_scratch));
 }
 
-/* Numbers the trace's streams 0, 1, ... in the order they first appear and
- * notes each row's.  False when memory runs out. */
-static bool number_streams(run_memory *m, const gar_trace *trace)
+void gar_replay_scratch_free(gar_replay_scratch *scratch)
 {
-    if (!gar_key_index_init(&m->stream_ids))
+    if (scratch == NULL)
+        return;
+    free(scratch->overshoot.at);
+    free(scratch->est_error.at);
+    free(scratch->sort_space.at);
+    free(scratch->estimators.at);
+    free(scratch->streams.at);
+    free(scratch);
+}
+
+/* `b` holding at least `count` items of `size` bytes (its contents not
+ * kept).  False when memory runs out (or the size overflows); `b` is
+ * unchanged then. */
+static bool reserve(block *b, size_t count, size_t size)
+{
+    if (count > SIZE_MAX / size)
         return false;
-    m->stream_of_row = malloc(trace->count * sizeof *m->stream_of_row);
-    if (m->stream_of_row == NULL)
+    size_t bytes = count * size;
+    if (bytes <= b->bytes && b->at != NULL)
+        return true;
+    void *at = malloc(bytes > 0 ? bytes : 1);
+    if (at == NULL)
         return false;
-    for (size_t r = 0; r < trace->count; r++) {
-        uint32_t s = gar_key_index_add(&m->stream_ids, trace->row[r].stream);
-        if (s == GAR_KEY_INDEX_NONE)
-            return false;
-        m->stream_of_row[r] = s;
-    }
-    m->streams = calloc(m->stream_ids.count, sizeof *m->streams);
-    return m->streams != NULL;
+    free(b->at);
+    *b = (block){ at, bytes };
+    return true;
+}
+
+static bool reserve_all(gar_replay_scratch *s, size_t rows, const gar_replay_index *ix)
+{
+    return reserve(&s->overshoot, rows, sizeof(uint64_t)) &&
+           reserve(&s->est_error, rows, sizeof(uint64_t)) &&
+           reserve(&s->sort_space, rows, sizeof(uint64_t)) &&
+           reserve(&s->estimators, ix->points, sizeof(gar_family_point)) &&
+           reserve(&s->streams, ix->streams, sizeof(stream_state));
 }
 
 /* Fills `out` with each stream's waits, busy time and overshoot quantiles,
  * in the order the trace first names them: the rows' overshoots, grouped by
  * stream (a counting sort), each group sorted through `tmp` (n values of
- * room).  m->overshoot is left as it was.  False when memory runs out. */
-static bool per_stream(const run_memory *m, size_t n, const gar_trace *trace, uint64_t *tmp,
-                       gar_replay_streams *out)
+ * room).  `overshoot` is left as it was.  False when memory runs out. */
+static bool per_stream(const gar_replay_index *ix, const stream_state *states,
+                       const uint64_t *overshoot, uint64_t *tmp, gar_replay_streams *out)
 {
-    size_t count = m->stream_ids.count;
+    size_t n = ix->rows, count = ix->streams;
     gar_replay_stream *stream = calloc(count, sizeof *stream);
     size_t *at = malloc(count * sizeof *at);
     uint64_t *grouped = malloc(n * sizeof *grouped);
@@ -216,17 +228,16 @@ static bool per_stream(const run_memory *m, size_t n, const gar_trace *trace, ui
     size_t next = 0;
     for (size_t s = 0; s < count; s++) {
         at[s] = next;
-        next += m->streams[s].waits;
+        next += states[s].waits;
     }
     for (size_t r = 0; r < n; r++)
-        grouped[at[m->stream_of_row[r]]++] = m->overshoot[r];
-    for (size_t r = 0; r < n; r++)
-        stream[m->stream_of_row[r]].stream = trace->row[r].stream;
+        grouped[at[ix->stream_of_row[r]]++] = overshoot[r];
     size_t from = 0;
     for (size_t s = 0; s < count; s++) {
-        size_t waits = m->streams[s].waits;
+        size_t waits = states[s].waits;
+        stream[s].stream = ix->stream_id[s];
         stream[s].waits = waits;
-        stream[s].busy_ns = m->streams[s].busy_ns;
+        stream[s].busy_ns = states[s].busy_ns;
         stream[s].overshoot_ns = quantiles_of(grouped + from, tmp, waits);
         from += waits;
     }
@@ -262,71 +273,116 @@ static int check_range(const gar_replay_metrics *m, gar_error *err)
     return 0;
 }
 
-int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar_error *err)
-{
-    int rc = check_config(config, err);
-    if (rc < 0)
-        return rc;
-    if (out == NULL)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_replay_run", "out", "is NULL");
-    const gar_trace *trace = config->trace;
-    const size_t n = trace->count;
-    /* A plan is bands of one band. */
-    gar_bands one_band = { .count = 1 };
-    if (config->plan != NULL)
-        one_band.band[0].plan = *config->plan;
-    const gar_bands *bands = config->bands != NULL ? config->bands : &one_band;
+/* What one run works with: its index and scratch (its own, or the
+ * caller's), and the arrays in the scratch. */
+typedef struct run_memory {
+    const gar_replay_index *index;
+    gar_replay_index own_index;
+    gar_replay_scratch *scratch;
+    bool own_scratch;
+    uint64_t *overshoot, *est_error, *sort_space;
+    gar_family_point *estimators;
+    stream_state *streams;
+} run_memory;
 
-    run_memory mem = { 0 };
-    bool ok = gar_key_index_of_points(&mem.points, trace) && number_streams(&mem, trace);
-    if (ok) {
-        mem.estimators = malloc(mem.points.count * sizeof *mem.estimators);
-        mem.overshoot = malloc(n * sizeof *mem.overshoot);
-        mem.est_error = malloc(n * sizeof *mem.est_error);
-        mem.sort_space = malloc(n * sizeof *mem.sort_space);
-        ok = mem.estimators != NULL && mem.overshoot != NULL && mem.est_error != NULL &&
-             mem.sort_space != NULL;
+static void run_memory_release(run_memory *m)
+{
+    gar_replay_index_free(&m->own_index);
+    if (m->own_scratch)
+        gar_replay_scratch_free(m->scratch);
+}
+
+/* Finds or makes the run's index and scratch, and readies the arrays
+ * (estimators cold, streams empty). */
+static int run_memory_get(const gar_replay_config *c, run_memory *m, gar_error *err)
+{
+    *m = (run_memory){ .index = c->index, .scratch = c->scratch };
+    if (m->index == NULL) {
+        int rc = gar_replay_index_build(c->trace, &m->own_index, err);
+        if (rc < 0)
+            return rc;
+        m->index = &m->own_index;
+    } else if (m->index->rows != c->trace->count) {
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_replay_run", "index",
+                             "was built for another trace (its row count differs)");
     }
-    if (!ok) {
-        run_memory_free(&mem);
+    if (m->scratch == NULL) {
+        m->scratch = gar_replay_scratch_new();
+        m->own_scratch = true;
+    }
+    if (m->scratch == NULL || !reserve_all(m->scratch, c->trace->count, m->index)) {
+        run_memory_release(m);
         return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the replay", "exhausted");
     }
-    for (size_t p = 0; p < mem.points.count; p++)
-        gar_family_point_init(&mem.estimators[p]);
+    gar_replay_scratch *s = m->scratch;
+    m->overshoot = s->overshoot.at;
+    m->est_error = s->est_error.at;
+    m->sort_space = s->sort_space.at;
+    m->estimators = s->estimators.at;
+    m->streams = s->streams.at;
+    for (size_t p = 0; p < m->index->points; p++)
+        gar_family_point_init(&m->estimators[p]);
+    memset(m->streams, 0, m->index->streams * sizeof *m->streams);
+    return 0;
+}
 
-    gar_sim_device dev = { 0 };
-    gar_sim_device_options dev_options = {
-        .streams = (unsigned)mem.stream_ids.count,
-        .store_delay_ns = config->store_delay_ns,
-        .late_store_ns = config->late_store_ns,
-    };
-    gar_sim_host host;
-    if ((rc = gar_sim_device_init(&dev, &dev_options, err)) < 0 ||
-        (rc = gar_sim_host_init(&host, config->host, config->seed, err)) < 0) {
-        gar_sim_device_free(&dev);
-        run_memory_free(&mem);
-        return rc;
+/* Adds one wait's result to the run's totals, saturating, so that a sum
+ * past 2^63 - 1 is caught by check_range, not wrapped. */
+static void add_wait(gar_replay_metrics *m, stream_state *stream, const gar_sim_wait_result *res)
+{
+    stream->waits++;
+    stream->busy_ns = gar_after(stream->busy_ns, res->busy_ns);
+    m->busy_ns = gar_after(m->busy_ns, res->busy_ns);
+    m->parked_ns = gar_after(m->parked_ns, res->parked_ns);
+    m->asleep_ns = gar_after(m->asleep_ns, res->asleep_ns);
+    m->sleeps = gar_after(m->sleeps, res->report.sleeps);
+    m->parks = gar_after(m->parks, res->report.parks);
+    m->queries = gar_after(m->queries, gar_after(res->report.queries, res->report.polls));
+    m->polls = gar_after(m->polls, res->report.polls);
+    m->backstop_queries = gar_after(m->backstop_queries, res->report.backstop_queries);
+    switch (res->report.kind) {
+    case GAR_WAIT_KIND_BLOCKED:
+        m->blocked++;
+        break;
+    case GAR_WAIT_KIND_IMMEDIATE:
+        m->immediate++;
+        break;
+    case GAR_WAIT_KIND_LATE:
+        m->late++;
+        break;
+    case GAR_WAIT_KIND_PARKED:
+        m->parked++;
+        break;
+    case GAR_WAIT_KIND_NONE:
+        break;
     }
-    host.exact_polls = config->exact_polls;
+}
 
+/* Every wait of the trace, in order, on `dev` and `host`: the per-wait
+ * values into `mem`'s arrays, the totals into `m` (waits, times, counts,
+ * kinds, predictions, makespan).  Returns 0, or the first failure. */
+static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
+                        const run_memory *mem, gar_sim_device *dev, gar_sim_host *host,
+                        gar_replay_metrics *m, gar_error *err)
+{
+    const gar_trace *trace = config->trace;
+    const gar_replay_index *ix = mem->index;
+    const size_t n = trace->count;
     const gar_estimator_spec *spec = &config->estimator;
     const bool consults = spec->family != GAR_ESTIMATOR_NONE;
-    gar_replay_metrics m;
-    memset(&m, 0, sizeof m);
     gar_mono_ns first_start = trace->row[0].start_ns;
     gar_mono_ns last_end = first_start; /* the simulated previous wait's end */
     gar_mono_ns latest_end = first_start;
     size_t predictions = 0;
-    gar_family_point *point_of_key = NULL; /* the estimator of the last point looked up */
-    uint64_t last_key = 0;
+    int rc = 0;
 
     for (size_t i = 0; i < n; i++) {
         const gar_trace_row *row = &trace->row[i];
         /* One band (a plain plan) needs no choosing, wait after wait. */
         const gar_plan *plan = bands->count == 1 ? &bands->band[0].plan
                                                  : gar_bands_select(bands, row->rows);
-        const uint32_t slot = mem.stream_of_row[i];
-        stream_state *stream = &mem.streams[slot];
+        const uint32_t slot = ix->stream_of_row[i];
+        stream_state *stream = &mem->streams[slot];
         gar_mono_ns stream_free = row->submit_ns > stream->recorded_done ? row->submit_ns
                                                                          : stream->recorded_done;
         gar_dur_ns duration = gar_since(row->done_ns, stream_free);
@@ -341,7 +397,7 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
         }
         gar_sim_fault fault = i == config->fault_wait ? config->fault : GAR_SIM_FAULT_NONE;
         gar_sim_work work;
-        rc = gar_sim_device_enqueue(&dev, slot, submit, duration, fault, &work, err);
+        rc = gar_sim_device_enqueue(dev, slot, submit, duration, fault, &work, err);
         if (rc < 0)
             break;
         gar_dur_ns truth = gar_since(work.done_at, start);
@@ -352,12 +408,7 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
         bool predicted = false;
         gar_dur_ns prediction = 0;
         if (consults && plan->predict) {
-            /* Runs of one point are the common case: skip the hash then. */
-            if (point_of_key == NULL || row->point != last_key) {
-                last_key = row->point;
-                point_of_key = &mem.estimators[gar_key_index_find(&mem.points, row->point)];
-            }
-            point = point_of_key;
+            point = &mem->estimators[ix->point_of_row[i]];
             gar_dur_ns p = 0;
             int have_p;
             if (spec->family == GAR_ESTIMATOR_ORACLE) {
@@ -373,7 +424,7 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
             if (have_p) {
                 predicted = true;
                 prediction = p;
-                mem.est_error[predictions++] = p > truth ? p - truth : truth - p;
+                mem->est_error[predictions++] = p > truth ? p - truth : truth - p;
                 has_sleep = gar_deadline_sleep_for(&plan->deadline, p, &sleep_ns) == 1;
             }
         }
@@ -384,8 +435,8 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
         if (deadline == GAR_MONO_NEVER)
             deadline = GAR_MONO_NEVER - 1;
         gar_sim_wait_result res;
-        rc = gar_sim_host_wait(&host, &dev, &work, plan, has_sleep, sleep_ns, start, deadline,
-                               &res, err);
+        rc = gar_sim_host_wait(host, dev, &work, plan, has_sleep, sleep_ns, start, deadline, &res,
+                               err);
         if (rc < 0)
             break;
         if (point != NULL && (rc = gar_family_observe(spec, point, &plan->deadline,
@@ -393,14 +444,14 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
             break;
 
         gar_mono_ns possible = work.done_at > start ? work.done_at : start;
-        mem.overshoot[i] = gar_since(res.end, possible);
+        mem->overshoot[i] = gar_since(res.end, possible);
         if (config->on_wait != NULL) {
             const gar_replay_wait seen = {
                 .index = i,
                 .start = start,
                 .done = work.done_at,
                 .end = res.end,
-                .overshoot_ns = mem.overshoot[i],
+                .overshoot_ns = mem->overshoot[i],
                 .truth_ns = truth,
                 .predicted = predicted,
                 .prediction_ns = prediction,
@@ -408,58 +459,66 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
             };
             config->on_wait(config->on_wait_context, &seen);
         }
-        /* Saturating, so a sum past 2^63 - 1 is caught below, not wrapped. */
-        stream->waits++;
-        stream->busy_ns = gar_after(stream->busy_ns, res.busy_ns);
-        m.busy_ns = gar_after(m.busy_ns, res.busy_ns);
-        m.parked_ns = gar_after(m.parked_ns, res.parked_ns);
-        m.asleep_ns = gar_after(m.asleep_ns, res.asleep_ns);
-        m.sleeps = gar_after(m.sleeps, res.report.sleeps);
-        m.parks = gar_after(m.parks, res.report.parks);
-        m.queries = gar_after(m.queries, gar_after(res.report.queries, res.report.polls));
-        m.polls = gar_after(m.polls, res.report.polls);
-        m.backstop_queries = gar_after(m.backstop_queries, res.report.backstop_queries);
-        switch (res.report.kind) {
-        case GAR_WAIT_KIND_BLOCKED:
-            m.blocked++;
-            break;
-        case GAR_WAIT_KIND_IMMEDIATE:
-            m.immediate++;
-            break;
-        case GAR_WAIT_KIND_LATE:
-            m.late++;
-            break;
-        case GAR_WAIT_KIND_PARKED:
-            m.parked++;
-            break;
-        case GAR_WAIT_KIND_NONE:
-            break;
-        }
+        add_wait(m, stream, &res);
         last_end = res.end;
         if (res.end > latest_end)
             latest_end = res.end;
     }
+    m->waits = n;
+    m->makespan_ns = latest_end - first_start;
+    m->predictions = predictions;
+    return rc;
+}
+
+int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar_error *err)
+{
+    int rc = check_config(config, err);
+    if (rc < 0)
+        return rc;
+    if (out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_replay_run", "out", "is NULL");
+    /* A plan is bands of one band. */
+    gar_bands one_band = { .count = 1 };
+    if (config->plan != NULL)
+        one_band.band[0].plan = *config->plan;
+    const gar_bands *bands = config->bands != NULL ? config->bands : &one_band;
+
+    run_memory mem;
+    if ((rc = run_memory_get(config, &mem, err)) < 0)
+        return rc;
+    gar_sim_device dev = { 0 };
+    gar_sim_device_options dev_options = {
+        .streams = (unsigned)mem.index->streams,
+        .store_delay_ns = config->store_delay_ns,
+        .late_store_ns = config->late_store_ns,
+    };
+    gar_sim_host host;
+    gar_replay_metrics m;
+    memset(&m, 0, sizeof m);
+    if ((rc = gar_sim_device_init(&dev, &dev_options, err)) >= 0 &&
+        (rc = gar_sim_host_init(&host, config->host, config->seed, err)) >= 0) {
+        host.exact_polls = config->exact_polls;
+        rc = replay_waits(config, bands, &mem, &dev, &host, &m, err);
+    }
     gar_sim_device_free(&dev);
     if (rc < 0) {
-        run_memory_free(&mem);
+        run_memory_release(&mem);
         return rc;
     }
 
     /* Per stream first: the overall quantiles sort the rows' overshoots. */
     gar_replay_streams streams = { NULL, 0 };
-    if (config->streams_out != NULL && !per_stream(&mem, n, trace, mem.sort_space, &streams)) {
-        run_memory_free(&mem);
+    if (config->streams_out != NULL &&
+        !per_stream(mem.index, mem.streams, mem.overshoot, mem.sort_space, &streams)) {
+        run_memory_release(&mem);
         return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the replay's streams",
                              "exhausted");
     }
-    m.waits = n;
     m.wait_ns = gar_after(gar_after(m.busy_ns, m.parked_ns), m.asleep_ns);
     m.busy_frac = m.wait_ns > 0 ? (double)m.busy_ns / (double)m.wait_ns : 0.0;
-    m.makespan_ns = latest_end - first_start;
-    m.overshoot_ns = quantiles_of(mem.overshoot, mem.sort_space, n);
-    m.predictions = predictions;
-    m.estimator_error_ns = quantiles_of(mem.est_error, mem.sort_space, predictions);
-    run_memory_free(&mem);
+    m.overshoot_ns = quantiles_of(mem.overshoot, mem.sort_space, m.waits);
+    m.estimator_error_ns = quantiles_of(mem.est_error, mem.sort_space, m.predictions);
+    run_memory_release(&mem);
     if ((rc = check_range(&m, err)) < 0) {
         gar_replay_streams_free(&streams);
         return rc;

@@ -78,6 +78,7 @@
 #include <gar/time.h>
 
 #include "host_profile.h"
+#include "replay_index.h"
 #include "sim_device.h"
 #include "trace.h"
 
@@ -108,6 +109,19 @@ typedef struct gar_replay_wait {
  * the waits before the failure. */
 typedef void (*gar_replay_observer)(void *context, const gar_replay_wait *wait);
 
+/* The memory a replay works in (a value or two per wait, an estimator per
+ * point, an account per stream), kept from one run to the next: a worker
+ * that runs replay after replay allocates, and the kernel zeroes, its pages
+ * once rather than every run.  Opaque; used by one run at a time. */
+typedef struct gar_replay_scratch gar_replay_scratch;
+
+/* An empty scratch (it grows to the largest run it serves), or NULL when
+ * memory runs out. */
+gar_replay_scratch *gar_replay_scratch_new(void);
+
+/* Releases it all.  Accepts NULL. */
+void gar_replay_scratch_free(gar_replay_scratch *scratch);
+
 /* What to run.  gar_replay_config_init gives the defaults; the pointers are
  * borrowed for the call. */
 typedef struct gar_replay_config {
@@ -130,6 +144,9 @@ typedef struct gar_replay_config {
     void *on_wait_context;          /* handed to on_wait */
     struct gar_replay_streams *streams_out; /* default NULL; else filled on success with
                                      * the per-stream metrics (free them) */
+    const gar_replay_index *index;  /* default NULL: the run numbers the trace itself;
+                                     * else gar_replay_index_build's of this very trace */
+    gar_replay_scratch *scratch;    /* default NULL: the run allocates its own memory */
 } gar_replay_config;
 
 typedef struct gar_replay_quantiles {
@@ -189,9 +206,11 @@ void gar_replay_config_init(gar_replay_config *config);
  * memory runs out or a metric is out of range (above, "Range"); or the code
  * of the first wait that failed (GAR_E_DEVICE_FAULT, GAR_E_WAIT_DEADLINE).
  * `out` (and *config->streams_out) is written only on success.  Memory:
- * three u64 and a u32 per wait, a table of the points and one of the
- * streams, and the simulated device (sim_device.h, about 60 bytes a
- * stream), allocated for the call; one u64 more per wait for streams_out.
+ * three u64 per wait, an estimator per point and an account per stream
+ * (in the scratch, when one is given), the index (two u32 per wait, unless
+ * given) and the simulated device (sim_device.h, about 60 bytes a stream);
+ * one u64 more per wait for streams_out.  An index built for another trace
+ * (another row count) is refused with -GAR_E_INVALID_ARGUMENT.
  * Any number of streams: the trace's distinct stream ids become the
  * device's streams 0, 1, ... in the order they first appear. */
 int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar_error *err);

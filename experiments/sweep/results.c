@@ -519,9 +519,9 @@ int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_obser
     int mode = gar_replay_mode_from_name(key->mode);
     gar_replay_metrics m = { 0 };
     if (rc == 0)
-        rc = gar_sweep_replay(&trace.trace, &bands, &estimator, &host,
+        rc = gar_sweep_replay(&trace, &bands, &estimator, &host,
                               mode < 0 ? GAR_REPLAY_OPEN : (gar_replay_mode)mode, key->seed,
-                              on_wait, context, &m, NULL, err);
+                              on_wait, context, NULL, &m, NULL, err);
     if (rc == 0 &&
         ((int64_t)m.waits != want.waits || (int64_t)m.overshoot_ns.p50 != want.p50 ||
          (int64_t)m.overshoot_ns.p99 != want.p99 || (int64_t)m.overshoot_ns.max != want.max ||

@@ -37,7 +37,8 @@ typedef struct pool {
     size_t capacity, head, count;
 } pool;
 
-static void replay_one(const gar_sweep_spec *spec, uint64_t index, result *out)
+static void replay_one(const gar_sweep_spec *spec, uint64_t index, gar_replay_scratch *scratch,
+                       result *out)
 {
     gar_sweep_run run = gar_sweep_run_at(spec, index);
     out->index = index;
@@ -48,22 +49,25 @@ static void replay_one(const gar_sweep_spec *spec, uint64_t index, result *out)
     gar_bands running;
     gar_sweep_resolve(&spec->plans[run.plan].bands, &spec->hosts[run.host].profile, &running,
                       out->plan_ran, sizeof out->plan_ran);
-    out->rc = gar_sweep_replay(&spec->traces[run.trace].trace, &running, &estimator,
+    out->rc = gar_sweep_replay(&spec->traces[run.trace], &running, &estimator,
                                &spec->hosts[run.host].profile, spec->modes[run.mode],
-                               spec->seeds[run.seed], NULL, NULL, &out->metrics, &out->streams,
-                               &out->err);
+                               spec->seeds[run.seed], NULL, NULL, scratch, &out->metrics,
+                               &out->streams, &out->err);
     out->run_ns = (uint64_t)((gar_progress_now() - t0) * 1e9);
 }
 
 static void *worker(void *arg)
 {
     pool *p = arg;
+    /* The worker's replays share one scratch (NULL when out of memory: each
+     * replay then allocates its own, and says so if it cannot). */
+    gar_replay_scratch *scratch = gar_replay_scratch_new();
     for (;;) {
         uint64_t k = atomic_fetch_add(&p->next, 1);
         if (k >= p->pending_count || atomic_load(&p->stop))
             break;
         result r;
-        replay_one(p->spec, p->pending[k], &r);
+        replay_one(p->spec, p->pending[k], scratch, &r);
         r.slot = k;
         pthread_mutex_lock(&p->lock);
         while (p->count == p->capacity && !atomic_load(&p->stop))
@@ -78,6 +82,7 @@ static void *worker(void *arg)
         if (!kept)
             gar_replay_streams_free(&r.streams);
     }
+    gar_replay_scratch_free(scratch);
     return NULL;
 }
 

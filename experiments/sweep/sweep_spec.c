@@ -191,6 +191,7 @@ void gar_sweep_trace_free(gar_sweep_trace *t)
     gar_free(t->name);
     gar_free(t->source);
     gar_trace_free(&t->trace);
+    gar_replay_index_free(&t->index);
     memset(t, 0, sizeof *t);
 }
 
@@ -276,6 +277,8 @@ int gar_sweep_trace_load(const char *text, const char *base_dir, gar_sweep_trace
         }
         gar_free(path);
     }
+    if (rc == 0)
+        rc = gar_replay_index_build(&t.trace, &t.index, err);
     if (rc < 0) {
         gar_sweep_trace_free(&t);
         return rc;
@@ -942,15 +945,17 @@ void gar_sweep_resolve(const gar_bands *requested, const gar_host_profile *host,
     gar_bands_label(running, label, size);
 }
 
-int gar_sweep_replay(const gar_trace *trace, const gar_bands *bands,
+int gar_sweep_replay(const gar_sweep_trace *trace, const gar_bands *bands,
                      const gar_estimator_spec *estimator, const gar_host_profile *host,
                      gar_replay_mode mode, uint64_t seed, gar_replay_observer on_wait,
-                     void *context, gar_replay_metrics *out, gar_replay_streams *streams,
-                     gar_error *err)
+                     void *context, gar_replay_scratch *scratch, gar_replay_metrics *out,
+                     gar_replay_streams *streams, gar_error *err)
 {
     gar_replay_config config;
     gar_replay_config_init(&config);
-    config.trace = trace;
+    config.trace = &trace->trace;
+    config.index = &trace->index;
+    config.scratch = scratch;
     if (bands->count == 1)
         config.plan = &bands->band[0].plan;
     else

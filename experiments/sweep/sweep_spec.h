@@ -70,6 +70,7 @@ typedef struct gar_sweep_trace {
     char *source; /* how to load it again: the file's absolute path, or the gen call */
     char hash[GAR_HASH_HEX_BYTES]; /* content hash (gar_sweep_trace_hash), hex */
     gar_trace trace;
+    gar_replay_index index; /* the trace's rows numbered, for every run of it */
     unsigned line; /* spec line; 0 when not from a spec */
     gar_sweep_params params; /* its swept parameters (a gen: call's ranges) */
 } gar_sweep_trace;
@@ -211,13 +212,14 @@ void gar_sweep_resolve(const gar_bands *requested, const gar_host_profile *host,
 
 /* Runs one replay of `trace` under the bands (as given: resolve them first),
  * estimator, host, mode and seed, with an optional per-wait observer (NULL
- * for none), and the per-stream metrics into `streams` when it is not NULL
+ * for none), in `scratch` (NULL: memory of its own; a worker passes the one
+ * it keeps), and the per-stream metrics into `streams` when it is not NULL
  * (filled on success only; free them).  Returns what gar_replay_run
  * returns. */
-int gar_sweep_replay(const gar_trace *trace, const gar_bands *bands,
+int gar_sweep_replay(const gar_sweep_trace *trace, const gar_bands *bands,
                      const gar_estimator_spec *estimator, const gar_host_profile *host,
                      gar_replay_mode mode, uint64_t seed, gar_replay_observer on_wait,
-                     void *context, gar_replay_metrics *out, gar_replay_streams *streams,
-                     gar_error *err);
+                     void *context, gar_replay_scratch *scratch, gar_replay_metrics *out,
+                     gar_replay_streams *streams, gar_error *err);
 
 #endif

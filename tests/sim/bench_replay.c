@@ -2,7 +2,9 @@
  * steady trace (1 ms residual), for each measured arm, on the bundled
  * profile with a word wait (and the poll arms on dev-vm too), against the
  * floor: a bare pass over the loaded trace (reading every row and summing
- * its times), measured in the same run; each the best of three.
+ * its times), measured in the same run; each the best of three.  Replays
+ * run as a sweep's worker runs them: the trace's index built once, one
+ * scratch reused (replay.h).
  * Then poll runs fast-forwarded against turn by turn, as
  * test_fast_polls.c asserts them (within 5 %): a steady trace of 300 us
  * residual, 10 000 waits, seeds 1 .. 2 on dev-vm and 1 .. 16 on waitpkg,
@@ -58,9 +60,17 @@ static double replay_rate(const gar_trace *trace, const gar_host_profile *host, 
     gar_error err;
     if (gar_plan_parse(text, &plan, &err) < 0)
         return -1;
+    gar_replay_index index;
+    gar_replay_scratch *scratch = gar_replay_scratch_new();
+    if (scratch == NULL || gar_replay_index_build(trace, &index, &err) < 0) {
+        gar_replay_scratch_free(scratch);
+        return -1;
+    }
     gar_replay_config c;
     gar_replay_config_init(&c);
     c.trace = trace;
+    c.index = &index;
+    c.scratch = scratch;
     c.plan = &plan;
     c.host = host;
     c.exact_polls = exact_polls;
@@ -69,11 +79,14 @@ static double replay_rate(const gar_trace *trace, const gar_host_profile *host, 
         double t0 = seconds();
         if (gar_replay_run(&c, m, &err) < 0) {
             fprintf(stderr, "replay failed: %s\n", err.argv[0]);
-            return -1;
+            best = -1;
+            break;
         }
         double rate = (double)m->waits / (seconds() - t0);
         best = rate > best ? rate : best;
     }
+    gar_replay_index_free(&index);
+    gar_replay_scratch_free(scratch);
     return best;
 }
 

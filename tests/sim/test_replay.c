@@ -467,6 +467,74 @@ static void the_same_seed_gives_the_same_metrics(void **state)
     f->host = saved;
 }
 
+/* A sweep worker's way: the trace numbered once, one scratch for run after
+ * run.  Each run must give what a run with memory of its own gives, whatever
+ * the scratch served before (a bigger trace, more points, another plan). */
+static void an_index_and_a_scratch_change_nothing(void **state)
+{
+    fixture *f = *state;
+    gar_replay_metrics plain = replay(f, GAR_PARK_FLAG, true, "adl");
+    gar_replay_streams plain_streams;
+    f->config.streams_out = &plain_streams;
+    assert_int_equal(gar_replay_run(&f->config, &plain, NULL), 0);
+
+    /* A bigger trace, over several points and streams, first. */
+    gar_trace big;
+    gar_trace_init(&big);
+    for (uint64_t i = 0; i < 3 * N; i++) {
+        gar_trace_row row = { .point = i % 5, .submit_ns = i * PERIOD_NS,
+                              .start_ns = i * PERIOD_NS, .done_ns = i * PERIOD_NS + RESIDUAL_NS,
+                              .stream = (uint32_t)(i % 3) };
+        assert_int_equal(gar_trace_append(&big, &row, NULL), 0);
+    }
+    gar_replay_scratch *scratch = gar_replay_scratch_new();
+    assert_non_null(scratch);
+    gar_replay_index big_index, index;
+    assert_int_equal(gar_replay_index_build(&big, &big_index, NULL), 0);
+    assert_int_equal(big_index.points, 5);
+    assert_int_equal(big_index.streams, 3);
+    gar_replay_config c = f->config;
+    c.trace = &big;
+    c.index = &big_index;
+    c.scratch = scratch;
+    c.streams_out = NULL;
+    gar_replay_metrics m;
+    assert_int_equal(gar_replay_run(&c, &m, NULL), 0);
+    assert_int_equal(m.waits, 3 * N);
+
+    assert_int_equal(gar_replay_index_build(&f->trace, &index, NULL), 0);
+    for (int twice = 0; twice < 2; twice++) {
+        gar_replay_streams streams;
+        c = f->config;
+        c.index = &index;
+        c.scratch = scratch;
+        c.streams_out = &streams;
+        assert_int_equal(gar_replay_run(&c, &m, NULL), 0);
+        assert_memory_equal(&m, &plain, sizeof m);
+        assert_int_equal(streams.count, plain_streams.count);
+        assert_memory_equal(streams.stream, plain_streams.stream,
+                            streams.count * sizeof streams.stream[0]);
+        gar_replay_streams_free(&streams);
+    }
+
+    /* Another trace's index is refused, not read past its end. */
+    c = f->config;
+    c.index = &big_index;
+    c.streams_out = NULL;
+    gar_error err;
+    assert_int_equal(gar_replay_run(&c, &m, &err), -GAR_E_INVALID_ARGUMENT);
+    assert_string_equal(err.argv[1], "index");
+
+    gar_replay_streams_free(&plain_streams);
+    f->config.streams_out = NULL;
+    gar_replay_index_free(&index);
+    gar_replay_index_free(&big_index);
+    gar_replay_index_free(&big_index); /* twice: nothing */
+    gar_replay_scratch_free(scratch);
+    gar_replay_scratch_free(NULL);
+    gar_trace_free(&big);
+}
+
 static void bad_configs_are_refused(void **state)
 {
     fixture *f = *state;
@@ -528,6 +596,7 @@ int main(void)
         cmocka_unit_test(a_deadline_past_the_clocks_end_is_saturated),
         cmocka_unit_test(a_metric_past_int64_max_is_refused),
         cmocka_unit_test(the_same_seed_gives_the_same_metrics),
+        cmocka_unit_test(an_index_and_a_scratch_change_nothing),
         cmocka_unit_test(bad_configs_are_refused),
     };
     return cmocka_run_group_tests_name("replay", tests, setup, teardown);

@@ -1,0 +1,68 @@
+/* sim/replay_index.c — streams and points numbered through two key indexes,
+ * which are dropped once every row has its numbers. */
+#include "replay_index.h"
+
+#include <stdlib.h>
+
+#include "key_index.h"
+
+void gar_replay_index_free(gar_replay_index *index)
+{
+    if (index == NULL)
+        return;
+    free(index->stream_of_row);
+    free(index->point_of_row);
+    free(index->stream_id);
+    *index = (gar_replay_index){ 0 };
+}
+
+/* Fills `index`'s arrays (allocated, `rows` long) from `trace`, keys
+ * numbered through `streams` and `points`.  False when memory runs out. */
+static bool number_rows(const gar_trace *trace, gar_key_index *streams, gar_key_index *points,
+                        gar_replay_index *index)
+{
+    for (size_t r = 0; r < trace->count; r++) {
+        uint32_t s = gar_key_index_add(streams, trace->row[r].stream);
+        uint32_t p = gar_key_index_add(points, trace->row[r].point);
+        if (s == GAR_KEY_INDEX_NONE || p == GAR_KEY_INDEX_NONE)
+            return false;
+        index->stream_of_row[r] = s;
+        index->point_of_row[r] = p;
+    }
+    index->streams = streams->count;
+    index->points = points->count;
+    index->stream_id = malloc(index->streams * sizeof *index->stream_id);
+    if (index->stream_id == NULL)
+        return false;
+    /* A stream's id is the key that numbered it: its first row's. */
+    for (size_t r = trace->count; r-- > 0;)
+        index->stream_id[index->stream_of_row[r]] = trace->row[r].stream;
+    return true;
+}
+
+int gar_replay_index_build(const gar_trace *trace, gar_replay_index *out, gar_error *err)
+{
+    if (trace == NULL || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_replay_index_build",
+                             trace == NULL ? "trace" : "out", "is NULL");
+    gar_replay_index index = {
+        .rows = trace->count,
+        .stream_of_row = malloc(trace->count * sizeof *index.stream_of_row),
+        .point_of_row = malloc(trace->count * sizeof *index.point_of_row),
+    };
+    gar_key_index streams, points;
+    bool streams_ok = gar_key_index_init(&streams); /* both made, so both may be freed */
+    bool points_ok = gar_key_index_init(&points);
+    bool ok = streams_ok && points_ok && index.stream_of_row != NULL &&
+              index.point_of_row != NULL && number_rows(trace, &streams, &points, &index);
+    gar_key_index_free(&streams);
+    gar_key_index_free(&points);
+    if (!ok) {
+        gar_replay_index_free(&index);
+        *out = (gar_replay_index){ 0 };
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the replay's index",
+                             "exhausted");
+    }
+    *out = index;
+    return 0;
+}
