@@ -9,6 +9,7 @@
 
 #include <assert.h>
 
+#include "estimator_window.h"
 #include "text.h"
 
 /* Refuses deadline parameters the rule cannot use, naming `function`. */
@@ -51,17 +52,19 @@ size_t gar_estimator_count(const gar_estimator *est)
     return est->count;
 }
 
-/* p over the last `window` samples; the point must not be cold. */
-static gar_dur_ns predict(const gar_estimator *est, uint32_t window)
+gar_dur_ns gar__estimator_window_min(const gar_estimator *est, uint32_t window)
 {
     assert(est->count > 0 && window >= 1 && window <= GAR_WINDOW_MAX);
     unsigned look = est->count < window ? est->count : window;
+    /* The last `look` samples are at most two runs of the ring: from `from`
+     * to its end, then from its start up to `next`. */
+    unsigned from = (est->next + GAR_WINDOW_MAX - look) % GAR_WINDOW_MAX;
+    unsigned first_end = from + look <= GAR_WINDOW_MAX ? from + look : GAR_WINDOW_MAX;
     gar_dur_ns p = UINT64_MAX;
-    for (unsigned back = 1; back <= look; back++) {
-        gar_dur_ns sample = est->ring[(est->next + GAR_WINDOW_MAX - back) % GAR_WINDOW_MAX];
-        if (sample < p)
-            p = sample;
-    }
+    for (unsigned i = from; i < first_end; i++)
+        p = est->ring[i] < p ? est->ring[i] : p;
+    for (unsigned i = 0; i < look - (first_end - from); i++)
+        p = est->ring[i] < p ? est->ring[i] : p;
     return p;
 }
 
@@ -73,6 +76,23 @@ static void push(gar_estimator *est, gar_dur_ns value)
         est->count++;
 }
 
+void gar__estimator_take(gar_estimator *est, uint32_t window, gar_sample sample)
+{
+    assert(sample.kind == GAR_SAMPLE_EXACT || sample.kind == GAR_SAMPLE_LATE);
+    gar_dur_ns value = sample.ns;
+    if (sample.kind == GAR_SAMPLE_LATE) {
+        /* Done before the wake: the residual was below the slept time
+         * and below p; half the bound, as gar/estimator.h says. */
+        if (est->count > 0) {
+            gar_dur_ns p = gar__estimator_window_min(est, window);
+            if (p < value)
+                value = p;
+        }
+        value /= 2;
+    }
+    push(est, value);
+}
+
 int gar_estimator_prediction(const gar_estimator *est, const gar_deadline *deadline,
                              gar_dur_ns *p_ns, gar_error *err)
 {
@@ -82,7 +102,7 @@ int gar_estimator_prediction(const gar_estimator *est, const gar_deadline *deadl
         return rc;
     if (est->count == 0)
         return 0;
-    *p_ns = predict(est, deadline->window);
+    *p_ns = gar__estimator_window_min(est, deadline->window);
     return 1;
 }
 
@@ -97,18 +117,9 @@ int gar_estimator_observe(gar_estimator *est, const gar_deadline *deadline, gar_
     case GAR_SAMPLE_NONE:
         return 0;
     case GAR_SAMPLE_EXACT:
-        push(est, sample.ns);
+    case GAR_SAMPLE_LATE:
+        gar__estimator_take(est, deadline->window, sample);
         return 0;
-    case GAR_SAMPLE_LATE: {
-        gar_dur_ns bound = sample.ns;
-        if (est->count > 0) {
-            gar_dur_ns p = predict(est, deadline->window);
-            if (p < bound)
-                bound = p;
-        }
-        push(est, bound / 2);
-        return 0;
-    }
     }
     return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_estimator_observe", "sample",
                          "has a kind that is none of NONE, EXACT, LATE");
@@ -123,7 +134,7 @@ int gar_estimator_sleep(const gar_estimator *est, const gar_deadline *deadline,
         return rc;
     if (est->count == 0)
         return 0;
-    gar_dur_ns p = predict(est, deadline->window);
+    gar_dur_ns p = gar__estimator_window_min(est, deadline->window);
     if (p <= deadline->margin_ns)
         return 0;
     gar_dur_ns s = p - deadline->margin_ns;

@@ -13,6 +13,7 @@
 #include <gar/nearest_rank.h>
 #include <gar/wait.h>
 
+#include "rank_select.h"
 #include "sim_host.h"
 
 void gar_replay_config_init(gar_replay_config *config)
@@ -48,54 +49,6 @@ int gar_replay_mode_from_name(const char *name)
 
 /* ---- quantiles ---------------------------------------------------------- */
 
-/* Sorts v[0..n-1] ascending: LSD radix sort by 11-bit digits, through `tmp`
- * (n values).  A digit that is the same in every value (its bits are the
- * same in the values' AND and OR) is skipped, so values below 2^22 (any time
- * under 4 ms, most overshoots) take two passes and below 2^33 three; the
- * histograms of the others are counted in one read.  Eleven bits rather
- * than eight: a third fewer passes, and 2048 counters a digit still sit in
- * the cache.  Linear in n, where a comparison sort of a million waits would
- * cost more than simulating them. */
-#define DIGIT_BITS 11u
-#define DIGIT_VALUES (1u << DIGIT_BITS)
-#define DIGITS ((64u + DIGIT_BITS - 1) / DIGIT_BITS)
-
-static void sort_u64(uint64_t *v, uint64_t *tmp, size_t n)
-{
-    uint64_t all = UINT64_MAX, any = 0;
-    for (size_t i = 0; i < n; i++) {
-        all &= v[i];
-        any |= v[i];
-    }
-    unsigned shifts[DIGITS], passes = 0;
-    for (unsigned shift = 0; shift < 64; shift += DIGIT_BITS)
-        if (((all ^ any) >> shift) & (DIGIT_VALUES - 1))
-            shifts[passes++] = shift;
-    static_assert(DIGITS * DIGIT_VALUES * sizeof(size_t) <= 192 * 1024,
-                  "the histograms live on the stack");
-    size_t count[DIGITS][DIGIT_VALUES];
-    memset(count, 0, passes * sizeof count[0]);
-    for (size_t i = 0; i < n; i++)
-        for (unsigned p = 0; p < passes; p++)
-            count[p][(v[i] >> shifts[p]) & (DIGIT_VALUES - 1)]++;
-    uint64_t *from = v, *to = tmp;
-    for (unsigned p = 0; p < passes; p++) {
-        size_t at = 0;
-        for (unsigned d = 0; d < DIGIT_VALUES; d++) {
-            size_t k = count[p][d];
-            count[p][d] = at;
-            at += k;
-        }
-        for (size_t i = 0; i < n; i++)
-            to[count[p][(from[i] >> shifts[p]) & (DIGIT_VALUES - 1)]++] = from[i];
-        uint64_t *swap = from;
-        from = to;
-        to = swap;
-    }
-    if (from != v)
-        memcpy(v, from, n * sizeof *v);
-}
-
 gar_replay_quantiles gar_replay_quantiles_sorted(const gar_dur_ns *sorted, size_t n)
 {
     gar_replay_quantiles q = { 0, 0, 0, 0 };
@@ -108,10 +61,17 @@ gar_replay_quantiles gar_replay_quantiles_sorted(const gar_dur_ns *sorted, size_
     return q;
 }
 
+/* The quantiles of v[0..n-1], selected (v reordered, tmp n values of room). */
 static gar_replay_quantiles quantiles_of(uint64_t *v, uint64_t *tmp, size_t n)
 {
-    sort_u64(v, tmp, n);
-    return gar_replay_quantiles_sorted(v, n);
+    gar_replay_quantiles q = { 0, 0, 0, 0 };
+    if (n == 0)
+        return q;
+    const size_t ranks[] = { gar_nearest_rank_index(n, 500000), gar_nearest_rank_index(n, 900000),
+                             gar_nearest_rank_index(n, 990000), n - 1 };
+    uint64_t at[4];
+    gar_rank_select(v, tmp, n, ranks, 4, at);
+    return (gar_replay_quantiles){ .p50 = at[0], .p90 = at[1], .p99 = at[2], .max = at[3] };
 }
 
 /* ---- the run ------------------------------------------------------------ */

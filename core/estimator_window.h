@@ -1,0 +1,18 @@
+/* core/estimator_window.h — the min-of-window rule on checked arguments.
+ * Internal (gar__, not installed): the public entry points of
+ * gar/estimator.h check the deadline on every call; the estimator families
+ * (estimator_family.c) have checked it already, twice a wait, and call
+ * these instead. */
+#ifndef GAR_CORE_ESTIMATOR_WINDOW_H
+#define GAR_CORE_ESTIMATOR_WINDOW_H
+
+#include <gar/estimator.h>
+
+/* p: the least of the last `window` (1..GAR_WINDOW_MAX) samples, or of all
+ * when fewer are held.  The point must not be cold. */
+gar_dur_ns gar__estimator_window_min(const gar_estimator *est, uint32_t window);
+
+/* Takes a sample of kind EXACT or LATE under `window` (gar/estimator.h). */
+void gar__estimator_take(gar_estimator *est, uint32_t window, gar_sample sample);
+
+#endif
