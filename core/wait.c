@@ -1,5 +1,5 @@
-/* core/wait.c — the wait machine's cold half: its refusals, the batch of
- * polls, the names.  The transitions themselves (gar_wait_init,
+/* core/wait.c — the wait machine's cold half: its refusals, the batches of
+ * polls and parks, the names.  The transitions themselves (gar_wait_init,
  * gar_wait_feed) are inline in gar/wait_steps.h. */
 #include <gar/wait.h>
 
@@ -52,6 +52,35 @@ int gar_wait_feed_polls(gar_wait *wait, uint64_t pending, gar_mono_ns now, gar_e
     w->now = now;
     w->report.wait_ns = gar_since(now, w->start);
     w->report.polls += pending; /* wraps as `pending` increments would */
+    return 0;
+}
+
+int gar_wait_feed_parks(gar_wait *wait, uint64_t parks, gar_mono_ns now, gar_error *err)
+{
+    static const char fn[] = "gar_wait_feed_parks";
+    if (wait == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "wait", "is NULL");
+    gar_wait *w = wait;
+    if (w->step == GAR__WAIT_STEP_ENDED)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "wait",
+                             "has ended; nothing more may be fed");
+    if (w->step != GAR__WAIT_STEP_PARK)
+        return gar__wait_refuse(w, fn, "wait", "is not at a park (only parks are fed so)", err);
+    if (parks == 0)
+        return gar__wait_refuse(w, fn, "parks", "is 0 (a batch is at least one park)", err);
+    if (now < w->now)
+        return gar__wait_refuse(w, fn, "now", "is earlier than the last time fed", err);
+    if (now >= w->due)
+        return gar__wait_refuse(w, fn, "now",
+                         "is at or past the due time (feed the park that reaches it alone)",
+                         err);
+    /* What `parks` single feeds of 0 would do: each counts its park and
+     * moves the time on, and, before the due time, pends the next park
+     * (gar__wait_flag_step); the last one's bound is the one left. */
+    w->now = now;
+    w->report.wait_ns = gar_since(now, w->start);
+    w->report.parks += parks; /* wraps as `parks` increments would */
+    gar__wait_flag_step(w);
     return 0;
 }
 

@@ -323,6 +323,53 @@ static int perform_park(gar_sim_host *host, gar_sim_device *dev, const gar_sim_w
     return answer;
 }
 
+/* At a PARK step at `*t` bounded by `until`: the parks that surely time out
+ * — the store lands after each one's bound — and end (their clock read
+ * included) before the stage's due time, performed as perform_park would,
+ * one observed action each, and fed to the machine as one batch
+ * (gar_wait_feed_parks).  Each bound is the one the machine would have
+ * given: min(the previous park's end + park_ns, due).  Returns false when
+ * not even the first qualifies (it is performed alone); the park after the
+ * batch, which the store ends or which reaches the due time, is too.  A
+ * wait whose flag plan parks 100 times for one completion costs one batch:
+ * exact, not an approximation, since nothing is drawn for a park that
+ * times out. */
+static bool batch_parks(gar_sim_host *host, gar_sim_device *dev, const gar_sim_work *work,
+                        gar_wait *w, gar_dur_ns park_ns, gar_mono_ns until, gar_mono_ns *t,
+                        accounts *acc, gar_error *err)
+{
+    const gar_mono_ns due = gar_wait_park_due(w);
+    const gar_dur_ns clock = host->profile.clock_ns;
+    gar_mono_ns now = *t;
+    uint64_t parks = 0;
+    gar_dur_ns parked = 0, clocks = 0;
+    while (work->store_at > until && until > now) {
+        gar_mono_ns seen = gar_after(until, clock);
+        if (seen >= due)
+            break;
+        observe(host, GAR_WAIT_OP_PARK, until, now, until, 0, 1);
+        parked += until - now;
+        clocks += seen - until;
+        now = seen;
+        parks++;
+        gar_mono_ns next = gar_after(now, park_ns);
+        until = next < due ? next : due;
+    }
+    if (parks == 0)
+        return false;
+    if (host->profile.word_wait)
+        acc->parked += parked;
+    else
+        acc->busy += parked;
+    acc->busy += clocks;
+    *t = now;
+    gar_sim_device_advance(dev, now); /* other streams' stores, as each park would have */
+    int rc = gar_wait_feed_parks(w, parks, now, err);
+    assert(rc == 0);
+    (void)rc;
+    return true;
+}
+
 static gar_dur_ns times_saturating(uint64_t n, gar_dur_ns d)
 {
     return d != 0 && n > UINT64_MAX / d ? UINT64_MAX : n * d;
@@ -743,6 +790,9 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
             answer = 0;
             break;
         case GAR_WAIT_OP_PARK:
+            if (!hung(work) &&
+                batch_parks(host, dev, work, &w, plan->park_ns, a.until, &t, &acc, err))
+                continue; /* fed; the park after the batch comes next */
             answer = perform_park(host, dev, work, a.until, deadline, &t, &acc);
             break;
         case GAR_WAIT_OP_BLOCK:

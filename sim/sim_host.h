@@ -30,7 +30,10 @@
  *                answers 1 at once.  Parked (the core is held but idle) when
  *                the profile has word_wait, else busy (a spin).  Only the
  *                awaited word's store wakes a park: in a replay the waiting
- *                host is the only one that arms stores.
+ *                host is the only one that arms stores.  Parks that time
+ *                out before the stage's due time draw nothing, so a run of
+ *                them is fed as one batch (gar_wait_feed_parks), each still
+ *                observed as its own action: exact, not fast-forwarded.
  *   BLOCK        query_ns busy; then, unless already done, asleep until
  *                completion + one block_wake_ns sample, from the stated
  *                block_wake_ns@LEAD nearest how long the thread blocked

@@ -1027,6 +1027,141 @@ static void a_batch_of_polls_is_refused_where_single_feeds_would_differ(void **s
     assert_int_equal(gar_wait_report_of(&m).polls, 42);
 }
 
+/* As drive_in_batches, for parks: `batched` gets each run of parks that
+ * timed out and ended before the stage's due time as batches of at most
+ * `batch`; the park that ends a run (the word reached, or at the due time)
+ * alone.  Returns the parks fed in batches. */
+static uint64_t drive_parks_in_batches(gar_plan plan, gar_mono_ns done_at, gar_mono_ns deadline,
+                                       uint64_t batch)
+{
+    world w;
+    world_init(&w, done_at);
+    gar_wait single, batched;
+    assert_int_equal(gar_wait_init(&single, &plan, true, SLEEP_NS, START, deadline, NULL), 0);
+    assert_int_equal(gar_wait_init(&batched, &plan, true, SLEEP_NS, START, deadline, NULL), 0);
+    uint64_t in_batches = 0;
+    for (unsigned steps = 0; steps < STEPS_MAX; steps++) {
+        gar_wait_action a = gar_wait_next(&single);
+        expect_same_action(a, gar_wait_next(&batched));
+        if (a.op == GAR_WAIT_OP_DONE || a.op == GAR_WAIT_OP_FAILED)
+            return in_batches;
+        if (a.op != GAR_WAIT_OP_PARK) {
+            int rc = perform(&w, a, NULL);
+            assert_int_equal(gar_wait_feed(&single, rc, w.now, NULL), 0);
+            assert_int_equal(gar_wait_feed(&batched, rc, w.now, NULL), 0);
+            continue;
+        }
+        gar_mono_ns due = gar_wait_park_due(&single);
+        assert_int_equal(gar_wait_park_due(&batched), due);
+        assert_true(a.until <= due);
+        uint64_t k = 0;
+        gar_mono_ns last = 0;
+        int rc = 0;
+        bool alone = false;
+        while (k < batch && gar_wait_next(&single).op == GAR_WAIT_OP_PARK) {
+            rc = perform(&w, gar_wait_next(&single), NULL);
+            if (rc != 0 || w.now >= due) {
+                alone = true;
+                break;
+            }
+            assert_int_equal(gar_wait_feed(&single, 0, w.now, NULL), 0);
+            last = w.now;
+            k++;
+        }
+        if (k > 0) {
+            assert_int_equal(gar_wait_feed_parks(&batched, k, last, NULL), 0);
+            in_batches += k;
+            expect_same_report(gar_wait_report_of(&single), gar_wait_report_of(&batched));
+            expect_same_action(gar_wait_next(&single), gar_wait_next(&batched));
+        }
+        if (alone) {
+            assert_int_equal(gar_wait_feed(&single, rc, w.now, NULL), 0);
+            assert_int_equal(gar_wait_feed(&batched, rc, w.now, NULL), 0);
+        }
+        expect_same_report(gar_wait_report_of(&single), gar_wait_report_of(&batched));
+    }
+    fail_msg("the wait did not end within %d actions", STEPS_MAX);
+    return 0;
+}
+
+/* Parks of 100 us under a 1 ms backstop: the work done during the first
+ * parks, after a backstop query, or never; deadlines on a park's end,
+ * between two, before the sleep ends, never. */
+static void a_batch_of_parks_is_the_parks_one_by_one(void **state)
+{
+    (void)state;
+    static const gar_mono_ns done[] = { AT(150000), AT(2500000), AT(900000), NEVER };
+    static const gar_mono_ns deadlines[] = { NEVER, AT(1000800), AT(1650000), AT(700000) };
+    static const uint64_t batches[] = { 1, 2, 7, UINT64_MAX };
+    uint64_t batched = 0;
+    for (int predict = 0; predict <= 1; predict++)
+        for (size_t d = 0; d < N(done); d++)
+            for (size_t l = 0; l < N(deadlines); l++)
+                for (size_t b = 0; b < N(batches); b++)
+                    if (done[d] != NEVER || deadlines[l] != NEVER)
+                        batched += drive_parks_in_batches(plan_flag(predict), done[d],
+                                                          deadlines[l], batches[b]);
+    assert_true(batched > 500); /* batches were fed, not only single parks */
+}
+
+static void a_batch_of_parks_is_refused_where_single_feeds_would_differ(void **state)
+{
+    (void)state;
+    gar_plan plan = plan_flag(false);
+    gar_wait m;
+    gar_error err;
+    assert_int_equal(gar_wait_feed_parks(NULL, 1, START, &err), -GAR_E_INVALID_ARGUMENT);
+
+    /* Not at a park: the first query; and PARK not pending has no due time. */
+    assert_int_equal(gar_wait_init(&m, &plan, false, 0, START, NEVER, NULL), 0);
+    assert_int_equal(gar_wait_park_due(&m), NEVER);
+    assert_int_equal(gar_wait_feed_parks(&m, 3, AT(100), &err), -GAR_E_INVALID_ARGUMENT);
+    assert_string_equal(err.argv[0], "gar_wait_feed_parks");
+    assert_string_equal(err.argv[1], "wait");
+    assert_int_equal(gar_wait_next(&m).op, GAR_WAIT_OP_FAILED);
+
+    /* At a park (query pending at 500, armed at 800: due at 1 000 500): no
+     * parks, a time that goes back, a time at or past the due time. */
+    static const struct {
+        uint64_t parks;
+        gar_mono_ns now;
+        const char *what;
+    } bad[] = { { 0, AT(900), "parks" }, { 4, AT(799), "now" }, { 4, AT(1000500), "now" },
+                { 4, AT(2000000), "now" } };
+    for (size_t i = 0; i < N(bad); i++) {
+        assert_int_equal(gar_wait_init(&m, &plan, false, 0, START, NEVER, NULL), 0);
+        assert_int_equal(gar_wait_feed(&m, 0, AT(500), NULL), 0);
+        assert_int_equal(gar_wait_feed(&m, 0, AT(800), NULL), 0);
+        assert_int_equal(gar_wait_next(&m).op, GAR_WAIT_OP_PARK);
+        assert_int_equal(gar_wait_park_due(&m), AT(1000500));
+        assert_int_equal(gar_wait_feed_parks(&m, bad[i].parks, bad[i].now, &err),
+                         -GAR_E_INVALID_ARGUMENT);
+        assert_string_equal(err.argv[1], bad[i].what);
+        assert_int_equal(gar_wait_next(&m).code, -GAR_E_INVALID_ARGUMENT);
+        assert_int_equal(gar_wait_report_of(&m).parks, 0);
+    }
+
+    /* Just before the due time is taken, and the last park is trimmed to it. */
+    assert_int_equal(gar_wait_init(&m, &plan, false, 0, START, NEVER, NULL), 0);
+    assert_int_equal(gar_wait_feed(&m, 0, AT(500), NULL), 0);
+    assert_int_equal(gar_wait_feed(&m, 0, AT(800), NULL), 0);
+    assert_int_equal(gar_wait_feed_parks(&m, 9, AT(950000), &err), 0);
+    gar_wait_action next = gar_wait_next(&m);
+    assert_int_equal(next.op, GAR_WAIT_OP_PARK);
+    assert_int_equal(next.until, AT(1000500));
+    assert_int_equal(gar_wait_report_of(&m).parks, 9);
+    assert_int_equal(gar_wait_report_of(&m).wait_ns, 950000);
+
+    /* An ended wait stays as it ended. */
+    assert_int_equal(gar_wait_feed(&m, 1, AT(960000), NULL), 0);
+    assert_int_equal(gar_wait_feed(&m, 1, AT(960500), NULL), 0);
+    gar_wait_action end = gar_wait_next(&m);
+    assert_int_equal(end.op, GAR_WAIT_OP_DONE);
+    assert_int_equal(gar_wait_feed_parks(&m, 1, AT(970000), &err), -GAR_E_INVALID_ARGUMENT);
+    expect_same_action(gar_wait_next(&m), end);
+    assert_int_equal(gar_wait_report_of(&m).parks, 10);
+}
+
 /* ---- refusals ----------------------------------------------------------- */
 
 static void init_refuses_bad_arguments_and_leaves_the_machine(void **state)
@@ -1189,6 +1324,8 @@ int main(void)
         cmocka_unit_test(a_copied_machine_runs_on_as_the_original_would),
         cmocka_unit_test(a_batch_of_polls_is_the_polls_one_by_one),
         cmocka_unit_test(a_batch_of_polls_is_refused_where_single_feeds_would_differ),
+        cmocka_unit_test(a_batch_of_parks_is_the_parks_one_by_one),
+        cmocka_unit_test(a_batch_of_parks_is_refused_where_single_feeds_would_differ),
         cmocka_unit_test(init_refuses_bad_arguments_and_leaves_the_machine),
         cmocka_unit_test(a_feed_out_of_range_fails_the_wait),
         cmocka_unit_test(a_time_that_goes_back_fails_the_wait),

@@ -225,6 +225,37 @@ static inline int gar_wait_feed(gar_wait *wait, int result, gar_mono_ns now, gar
  * deadline. */
 GAR_API int gar_wait_feed_polls(gar_wait *wait, uint64_t pending, gar_mono_ns now, gar_error *err);
 
+/* Feeds a batch of parks: `parks` PARK actions, each answered 0 (it timed
+ * out, the word not reached), the last one seen at `now`, which is before
+ * the time the flag park stage comes due (gar_wait_park_due).  Exactly
+ * equivalent to `parks` calls of gar_wait_feed(wait, 0, t_k, err) with
+ * t_1 <= ... <= t_parks = now: a park that times out before the due time
+ * changes nothing but the park count and the last time, and pends another
+ * park bounded by min(t_k + park, due) — so only the last one's bound
+ * survives, and it is the one the batch pends.  The driver, not the machine,
+ * keeps each park of the batch to the bound the single feeds would have
+ * given it (min(t_{k-1} + park, due), t_0 the time the first was pended),
+ * as a simulator does when it knows the word will not be reached before
+ * them.  The park that ends at or past the due time, and a park the word
+ * ends, are fed alone, with gar_wait_feed.
+ *
+ * Returns 0 when the batch was taken, or -GAR_E_INVALID_ARGUMENT with `err`
+ * filled for: a NULL wait; a wait that has ended (left as it was); and, ending
+ * the wait FAILED with that code as gar_wait_feed does for a driver bug, a
+ * pending action other than PARK, `parks` 0, a `now` earlier than the last
+ * one fed, or a `now` at or past the due time. */
+GAR_API int gar_wait_feed_parks(gar_wait *wait, uint64_t parks, gar_mono_ns now, gar_error *err);
+
+/* While PARK is pending: when the flag park stage stops parking and issues
+ * a backstop query (the backstop after the last query, or the deadline,
+ * whichever is first); every park ends by then.  GAR_MONO_NEVER when PARK is
+ * not pending.  Inline: a reading of the machine, for a driver that batches
+ * parks. */
+static inline gar_mono_ns gar_wait_park_due(const gar_wait *wait)
+{
+    return wait->action.op == GAR_WAIT_OP_PARK ? wait->due : GAR_MONO_NEVER;
+}
+
 /* The report so far; final once gar_wait_next says DONE or FAILED.  Inline,
  * like gar_wait_next. */
 static inline gar_wait_report gar_wait_report_of(const gar_wait *wait)
