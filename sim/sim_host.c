@@ -181,7 +181,7 @@ static void observe(const gar_sim_host *host, gar_wait_op op, gar_mono_ns until,
                         &(gar_sim_action){ op, until, at, answered, answer, repeat });
 }
 
-static gar_dur_ns draw(gar_sim_host *host, const gar_host_dist *dist)
+static inline gar_dur_ns draw(gar_sim_host *host, const gar_host_dist *dist)
 {
     return gar_host_dist_sample(dist, gar_prng_next(&host->prng));
 }
@@ -270,7 +270,7 @@ static void draw_visibility(gar_sim_host *host, const gar_sim_work *work, gar_mo
  * at the first query after it, plus v, and a wait whose work finished
  * before it started pays v on its first query.  Without it, the status at
  * the query's end. */
-static int query_at(const gar_sim_host *host, gar_sim_device *dev, const gar_sim_work *work,
+static inline int query_at(const gar_sim_host *host, gar_sim_device *dev, const gar_sim_work *work,
                     const visibility *vis, gar_mono_ns q, gar_mono_ns *end, gar_error *err)
 {
     gar_dur_ns query = host->profile.query_ns;
@@ -790,7 +790,8 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
             answer = 0;
             break;
         case GAR_WAIT_OP_PARK:
-            if (!hung(work) &&
+            /* A park the store ends (the common last one) is never batched. */
+            if (work->store_at > a.until && !hung(work) &&
                 batch_parks(host, dev, work, &w, plan->park_ns, a.until, &t, &acc, err))
                 continue; /* fed; the park after the batch comes next */
             answer = perform_park(host, dev, work, a.until, deadline, &t, &acc);

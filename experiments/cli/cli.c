@@ -19,7 +19,8 @@ int gar_cli_refuse(const gar_error *err)
 int gar_cli_usage_error(const char *verb, const char *what)
 {
     char text[512];
-    snprintf(text, sizeof text, "%s (see 'gar %s --help')", what, verb);
+    /* Each part bounded, so the whole always fits: a longer complaint is cut. */
+    snprintf(text, sizeof text, "%.400s (see 'gar %.64s --help')", what, verb);
     gar_error err;
     gar_error_set(&err, GAR_E_USAGE, 2, verb, text);
     return gar_cli_refuse(&err);

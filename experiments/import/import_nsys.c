@@ -125,7 +125,7 @@ static int int_cell(rows *r, int col, sqlite3_int64 min, sqlite3_int64 max, bool
 /* A time (ns): a non-negative INTEGER, never NULL. */
 static int time_cell(rows *r, int col, uint64_t *out)
 {
-    sqlite3_int64 v;
+    sqlite3_int64 v = 0; /* read below even when refused */
     int rc = int_cell(r, col, 0, INT64_MAX, false, 0, &v);
     *out = (uint64_t)v;
     return rc;
@@ -146,7 +146,7 @@ static int row_times(rows *r, uint64_t *start, uint64_t *end)
  * mean none (GAR_IMPORT_ANY), as CUPTI writes them. */
 static int id32_cell(rows *r, int col, bool none_ok, uint32_t *out)
 {
-    sqlite3_int64 v;
+    sqlite3_int64 v = 0; /* read below even when refused */
     int rc = int_cell(r, col, none_ok ? -1 : 0, none_ok ? UINT32_MAX : UINT32_MAX - 1, none_ok,
                       -1, &v);
     *out = v < 0 || v == UINT32_MAX ? GAR_IMPORT_ANY : (uint32_t)v;
@@ -156,7 +156,7 @@ static int id32_cell(rows *r, int col, bool none_ok, uint32_t *out)
 /* A correlation id: a non-negative INTEGER; NULL (or 0) is none. */
 static int correlation_cell(rows *r, int col, uint64_t *out)
 {
-    sqlite3_int64 v;
+    sqlite3_int64 v = 0; /* read below even when refused */
     int rc = int_cell(r, col, 0, INT64_MAX, true, 0, &v);
     *out = (uint64_t)v;
     return rc;
@@ -166,7 +166,7 @@ static int correlation_cell(rows *r, int col, uint64_t *out)
  * is bits 24..47.  Sets *skip for a row of a process not asked for. */
 static int process_cell(rows *r, int col, uint32_t *process, uint64_t *whole, bool *skip)
 {
-    sqlite3_int64 v;
+    sqlite3_int64 v = 0; /* read below even when refused */
     int rc = int_cell(r, col, 0, INT64_MAX, false, 0, &v);
     if (rc < 0)
         return rc;

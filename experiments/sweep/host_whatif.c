@@ -309,7 +309,7 @@ static void put_dist(text_out *o, const char *key, const char *lead, const gar_h
         if (frac != 0) {
             snprintf(f, sizeof f, ".%04u", (unsigned)frac);
             size_t n = strlen(f);
-            while (f[n - 1] == '0')
+            while (n > 1 && f[n - 1] == '0') /* frac != 0: a digit stays */
                 f[--n] = '\0';
         }
         put(o, " p%u%s=%llu", (unsigned)whole, f, (unsigned long long)d->value[i]);
