@@ -2,7 +2,7 @@
  * steady trace (1 ms residual), for each measured arm, on the bundled
  * profile with a word wait (and the poll arms on dev-vm too), against the
  * floor: a bare pass over the loaded trace (reading every row and summing
- * its times), measured in the same run; each the best of three.  Replays
+ * its times), measured in the same run; each the best of five.  Replays
  * run as a sweep's worker runs them: the trace's index built once, one
  * scratch reused (replay.h).
  * Then poll runs fast-forwarded against turn by turn, as
@@ -23,7 +23,7 @@
 #include "gen.h"
 #include "replay.h"
 
-#define REPS 3 /* replays of each measured arm; the best counts, as for the floor */
+#define REPS 5 /* replays of each measured arm; the best counts, as for the floor */
 #define PREDICT "+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8"
 
 static double seconds(void)
