@@ -328,43 +328,42 @@ static int perform_park(gar_sim_host *host, gar_sim_device *dev, const gar_sim_w
  * included) before the stage's due time, performed as perform_park would,
  * one observed action each, and fed to the machine as one batch
  * (gar_wait_feed_parks).  Each bound is the one the machine would have
- * given: min(the previous park's end + park_ns, due).  Returns false when
- * not even the first qualifies (it is performed alone); the park after the
- * batch, which the store ends or which reaches the due time, is too.  A
- * wait whose flag plan parks 100 times for one completion costs one batch:
- * exact, not an approximation, since nothing is drawn for a park that
- * times out. */
+ * given, min(the previous park's end + park_ns, due): before the due time
+ * that is the first bound plus whole steps of park_ns + clock_ns, so the
+ * batch is counted, not stepped.  Returns false when not even the first
+ * qualifies (it is performed alone); the park after the batch, which the
+ * store ends or which reaches the due time, is too.  A wait whose flag plan
+ * parks 100 times for one completion costs one batch: exact, not an
+ * approximation, since nothing is drawn for a park that times out. */
 static bool batch_parks(gar_sim_host *host, gar_sim_device *dev, const gar_sim_work *work,
                         gar_wait *w, gar_dur_ns park_ns, gar_mono_ns until, gar_mono_ns *t,
                         accounts *acc, gar_error *err)
 {
     const gar_mono_ns due = gar_wait_park_due(w);
     const gar_dur_ns clock = host->profile.clock_ns;
-    gar_mono_ns now = *t;
-    uint64_t parks = 0;
-    gar_dur_ns parked = 0, clocks = 0;
-    while (work->store_at > until && until > now) {
-        gar_mono_ns seen = gar_after(until, clock);
-        if (seen >= due)
-            break;
-        observe(host, GAR_WAIT_OP_PARK, until, now, until, 0, 1);
-        parked += until - now;
-        clocks += seen - until;
-        now = seen;
-        parks++;
-        gar_mono_ns next = gar_after(now, park_ns);
-        until = next < due ? next : due;
-    }
-    if (parks == 0)
+    if (work->store_at <= until || until <= *t || gar_after(until, clock) >= due)
         return false;
+    /* Park i (from 0) ends at until + i*step and is in the batch while that
+     * is before the store and, its clock read added, before `due`. */
+    const gar_dur_ns step = gar_after(park_ns, clock);
+    uint64_t parks = (due - clock - until - 1) / step + 1;
+    uint64_t before_store = (work->store_at - until - 1) / step + 1;
+    if (before_store < parks)
+        parks = before_store;
+    const gar_mono_ns last_until = until + (parks - 1) * step;
+    for (uint64_t i = 0; host->on_action != NULL && i < parks; i++) {
+        gar_mono_ns ends = until + i * step;
+        observe(host, GAR_WAIT_OP_PARK, ends, i == 0 ? *t : ends - park_ns, ends, 0, 1);
+    }
+    gar_dur_ns parked = (until - *t) + (parks - 1) * park_ns;
     if (host->profile.word_wait)
         acc->parked += parked;
     else
         acc->busy += parked;
-    acc->busy += clocks;
-    *t = now;
-    gar_sim_device_advance(dev, now); /* other streams' stores, as each park would have */
-    int rc = gar_wait_feed_parks(w, parks, now, err);
+    acc->busy += parks * clock;
+    *t = last_until + clock;
+    gar_sim_device_advance(dev, *t); /* other streams' stores, as each park would have */
+    int rc = gar_wait_feed_parks(w, parks, *t, err);
     assert(rc == 0);
     (void)rc;
     return true;
