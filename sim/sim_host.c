@@ -346,10 +346,15 @@ static bool batch_parks(gar_sim_host *host, gar_sim_device *dev, const gar_sim_w
     /* Park i (from 0) ends at until + i*step and is in the batch while that
      * is before the store and, its clock read added, before `due`. */
     const gar_dur_ns step = gar_after(park_ns, clock);
-    uint64_t parks = (due - clock - until - 1) / step + 1;
-    uint64_t before_store = (work->store_at - until - 1) / step + 1;
-    if (before_store < parks)
-        parks = before_store;
+    uint64_t parks = 1;
+    gar_mono_ns second = gar_after(until, step);
+    if (second < work->store_at && gar_after(second, clock) < due) {
+        /* More than one (a predicted wait's margin rarely holds two): divide. */
+        parks = (due - clock - until - 1) / step + 1;
+        uint64_t before_store = (work->store_at - until - 1) / step + 1;
+        if (before_store < parks)
+            parks = before_store;
+    }
     const gar_mono_ns last_until = until + (parks - 1) * step;
     for (uint64_t i = 0; host->on_action != NULL && i < parks; i++) {
         gar_mono_ns ends = until + i * step;
