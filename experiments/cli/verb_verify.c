@@ -44,6 +44,7 @@ static const char verb[] = "verify";
 #define SWEEP_LIMIT_MAX 1000000u
 #define SWEEP_LIMIT_MAX_TEXT "1000000" /* the same, for the refusal */
 #define CALIBRATE_SAMPLES_ON_THE_SPOT 1000u
+#define RUNS_MAX 20u /* --runs: real runs of one trace, one after another */
 #if defined(GAR_HAVE_CUDA_BACKEND)
 #define CUDA_DEVICE_STATE "built into this gar"
 #else
@@ -54,7 +55,8 @@ static void print_help(FILE *out)
 {
     fprintf(out,
             "usage: gar verify TRACE --plan PLAN [--estimator E] [--device D] [--executor K]\n"
-            "                  [--host PROFILE] [--seed S] [--tolerance KEY=VALUE]... [--json]\n"
+            "                  [--host PROFILE] [--seed S] [--tolerance KEY=VALUE]...\n"
+            "                  [--runs N] [--json]\n"
             "       gar verify --sweep SPEC --db DB [--limit N] [--device D] [--executor K]\n"
             "                  [--host PROFILE] [--seed S] [--tolerance KEY=VALUE]...\n"
             "\n"
@@ -65,6 +67,15 @@ static void print_help(FILE *out)
             "(`key: real=X sim=Y`), the distance between them and a verdict against the\n"
             "tolerances it prints.  Exit status: 0 the runs agree, 1 they do not, 2 refused.\n"
             "Keep traces short (a few hundred waits of a few ms): at most %d s.\n"
+            "\n"
+            "With --runs N, the trace is run N times in a row, each run printed as above\n"
+            "after a `run: K/N` line, then `runs_agree: A/N`, how far apart the real\n"
+            "runs themselves are (`real_ks_d_max`: the largest plain KS distance between\n"
+            "two of them) and `verdict_runs`, agree only when every run agreed.  When two\n"
+            "real runs are more than twice ks_d apart, no simulated distribution can be\n"
+            "within ks_d of both (KS distance obeys the triangle inequality); a `note:`\n"
+            "line says so: the disagreement is then the machine's, not the model's.\n"
+            "Exit status 0 when every run agrees.\n"
             "\n"
             "With --sweep, every arm of the sweep spec SPEC (each trace, cut to its first\n"
             "--limit waits, under each plan and estimator; the oracle is skipped) is\n"
@@ -112,7 +123,8 @@ static void print_help(FILE *out)
             "                                       standard errors (0: values alone); p50\n"
             "                                       and p90 always value to value\n"
             "                       busy_diff=0.05  largest busy-fraction difference\n"
-            "  --json             print one JSON object instead of key: value lines\n"
+            "  --runs N           run the trace N times in a row (1 to %u, default 1)\n"
+            "  --json             print one JSON object instead of key: value lines (one run)\n"
             "  --sweep SPEC       verify every arm of this sweep spec (gar-sweep v1)\n"
             "  --db DB            with --sweep: the database to store the verifications in\n"
             "  --limit N          with --sweep: the first N waits of each trace (default %u)\n"
@@ -124,7 +136,7 @@ static void print_help(FILE *out)
             "  gar verify short.csv --plan "
             "'poll+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8' \\\n"
             "      --host this.host\n",
-            CALIBRATE_SAMPLES_ON_THE_SPOT, SWEEP_LIMIT_DEFAULT);
+            CALIBRATE_SAMPLES_ON_THE_SPOT, RUNS_MAX, SWEEP_LIMIT_DEFAULT);
 }
 
 /* ---- output --------------------------------------------------------------- */
@@ -346,6 +358,7 @@ typedef struct verify_args {
     const char *sweep_path; /* --sweep: verify every arm of this spec */
     const char *db_path;
     uint64_t limit;         /* --sweep: waits per trace */
+    unsigned runs;          /* --runs: real runs of the one trace */
 } verify_args;
 
 enum { TOLERANCES_MAX = 32 }; /* --tolerance settings kept (there are seven keys) */
@@ -373,7 +386,8 @@ static int parse_args(int argc, char **argv, verify_args *a)
     *a = (verify_args){ .estimator_text = "adl", .device = "emulated", .executor_text = "naive",
                         .tol = gar_verify_tolerance_default(), .limit = SWEEP_LIMIT_DEFAULT };
     bool estimator_given = false, limit_given = false;
-    unsigned long long seed = 0, limit = SWEEP_LIMIT_DEFAULT;
+    unsigned long long seed = 0, limit = SWEEP_LIMIT_DEFAULT, runs = 1;
+    bool runs_given = false;
     tolerance_list tolerances = { .count = 0 };
     const gar_cli_option options[] = {
         { .name = "plan", .takes = GAR_CLI_TEXT, .to = &a->plan_text },
@@ -386,6 +400,8 @@ static int parse_args(int argc, char **argv, verify_args *a)
           .refusal = "--seed must be a decimal u64", .quote_value = true },
         { .name = "tolerance", .takes = GAR_CLI_PARSE, .to = &tolerances,
           .parse = add_tolerance, .refusal = "too many --tolerance options" },
+        { .name = "runs", .takes = GAR_CLI_U64, .to = &runs, .min = 1, .max = RUNS_MAX,
+          .refusal = "--runs must be 1 to 20", .quote_value = true, .given = &runs_given },
         { .name = "json", .takes = GAR_CLI_FLAG, .to = &a->json },
         { .name = "sweep", .takes = GAR_CLI_TEXT, .to = &a->sweep_path },
         { .name = "db", .takes = GAR_CLI_TEXT, .to = &a->db_path },
@@ -400,6 +416,7 @@ static int parse_args(int argc, char **argv, verify_args *a)
         return rc;
     a->seed = seed;
     a->limit = limit;
+    a->runs = (unsigned)runs;
     for (size_t i = 0; i < tolerances.count; i++) {
         gar_error err;
         if (gar_cli_key_repeats(tolerances.text[i], tolerances.text, i))
@@ -419,10 +436,14 @@ static int parse_args(int argc, char **argv, verify_args *a)
         if (a->json)
             return gar_cli_usage_error(verb, "--sweep prints one line an arm; --json is for one "
                                              "trace");
+        if (runs_given)
+            return gar_cli_usage_error(verb, "--runs repeats one trace; --sweep runs each arm once");
         return GAR_CLI_OPTIONS_DONE;
     }
     if (a->db_path != NULL || limit_given)
         return gar_cli_usage_error(verb, "--db and --limit go with --sweep SPEC");
+    if (a->json && a->runs > 1)
+        return gar_cli_usage_error(verb, "--json describes one run; give --runs 1 or no --json");
     if (optind == argc)
         return gar_cli_usage_error(verb, "give the TRACE to run");
     if (optind + 1 != argc)
@@ -586,6 +607,36 @@ static int resolve_executor(const char *text, const gar_caps *caps, gar_executor
     return gar_executor_kind_resolve(requested, caps, false, running, report);
 }
 
+/* After --runs N: how many agreed, and how far apart the real runs are
+ * (their overshoots are sorted by the comparison).  Two real runs more than
+ * twice the bound apart leave no simulated distribution within the bound of
+ * both: D(S, A) + D(S, B) >= D(A, B). */
+static void print_runs_summary(const arm_runs *runs, unsigned count, size_t waits,
+                               unsigned agreed)
+{
+    double widest = -1;
+    unsigned first = 0, second = 1;
+    for (unsigned i = 0; i < count; i++)
+        for (unsigned j = i + 1; j < count; j++) {
+            double d = gar_ks_statistic(runs[i].real.overshoot, waits, runs[j].real.overshoot,
+                                        waits, 0);
+            if (d > widest) {
+                widest = d;
+                first = i;
+                second = j;
+            }
+        }
+    double bound = runs[0].cmp.ks_d_max;
+    printf("\nruns: %u\n", count);
+    printf("runs_agree: %u/%u\n", agreed, count);
+    printf("real_ks_d_max: %.4f (runs %u and %u)\n", widest, first + 1, second + 1);
+    if (widest > 2 * bound)
+        printf("note: real runs %u and %u are %.4f apart, more than twice ks_d %g: no simulated "
+               "distribution is within %g of both; the machine moved between them\n",
+               first + 1, second + 1, widest, bound, bound);
+    printf("verdict_runs: %s\n", agreed == count ? "agree" : "disagree");
+}
+
 static int verify_one(const verify_args *a)
 {
     gar_error err, warning;
@@ -618,40 +669,59 @@ static int verify_one(const verify_args *a)
         return gar_cli_refuse(&err);
     gar_host_profile profile;
     unsigned host_noisy = 0;
-    arm_runs runs;
-    if (check_span(&trace, a->trace_path, &err) < 0 ||
-        load_profile(a->host_path, &profile, &host_noisy, &err) < 0 ||
-        run_arm(&trace, &bands, estimator, device, executor, &profile, a->seed, &a->tol, &runs,
-                &err) < 0) {
+    arm_runs *runs = calloc(a->runs, sizeof *runs);
+    if (runs == NULL) {
         gar_trace_free(&trace);
+        gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for the runs", "exhausted");
         return gar_cli_refuse(&err);
     }
-    verify_run v = {
-        .trace_path = a->trace_path,
-        .device = device->name,
-        .executor = gar_executor_kind_name(executor),
-        .host = a->host_path,
-        .host_noisy = host_noisy,
-        .seed = a->seed,
-        .tol = &a->tol,
-        .real = &runs.real,
-        .sim = &runs.sim,
-        .cmp = &runs.cmp,
-    };
-    gar_bands_label(&bands, v.plan_label, sizeof v.plan_label);
-    gar_estimator_spec_label(&estimator, v.estimator_label, sizeof v.estimator_label);
-    if (executor_fell_back == 1 && !a->json)
-        gar_cli_print_warning(stdout, &executor_warning);
-    if (resolved == 1 && !a->json)
-        gar_cli_print_warning(stdout, &warning);
-    if (a->json)
-        print_json(&v);
-    else
-        print_text(&v);
-    bool agree = runs.cmp.agree;
-    arm_runs_free(&runs);
+    int rc = 0;
+    if (check_span(&trace, a->trace_path, &err) < 0 ||
+        load_profile(a->host_path, &profile, &host_noisy, &err) < 0)
+        rc = -1;
+    unsigned ran = 0, agreed = 0;
+    for (; rc == 0 && ran < a->runs; ran++) {
+        if (run_arm(&trace, &bands, estimator, device, executor, &profile, a->seed, &a->tol,
+                    &runs[ran], &err) < 0) {
+            rc = -1;
+            break;
+        }
+        verify_run v = {
+            .trace_path = a->trace_path,
+            .device = device->name,
+            .executor = gar_executor_kind_name(executor),
+            .host = a->host_path,
+            .host_noisy = host_noisy,
+            .seed = a->seed,
+            .tol = &a->tol,
+            .real = &runs[ran].real,
+            .sim = &runs[ran].sim,
+            .cmp = &runs[ran].cmp,
+        };
+        gar_bands_label(&bands, v.plan_label, sizeof v.plan_label);
+        gar_estimator_spec_label(&estimator, v.estimator_label, sizeof v.estimator_label);
+        if (a->runs > 1)
+            printf("%srun: %u/%u\n", ran > 0 ? "\n" : "", ran + 1, a->runs);
+        if (executor_fell_back == 1 && !a->json)
+            gar_cli_print_warning(stdout, &executor_warning);
+        if (resolved == 1 && !a->json)
+            gar_cli_print_warning(stdout, &warning);
+        if (a->json)
+            print_json(&v);
+        else
+            print_text(&v);
+        agreed += runs[ran].cmp.agree;
+        fflush(stdout); /* each run as it ends: a long --runs shows its progress */
+    }
+    if (rc == 0 && a->runs > 1)
+        print_runs_summary(runs, a->runs, trace.count, agreed);
+    for (unsigned i = 0; i < ran; i++)
+        arm_runs_free(&runs[i]);
+    free(runs);
     gar_trace_free(&trace);
-    return agree ? GAR_EXIT_OK : GAR_EXIT_FAILED;
+    if (rc < 0)
+        return gar_cli_refuse(&err);
+    return agreed == a->runs ? GAR_EXIT_OK : GAR_EXIT_FAILED;
 }
 
 /* ---- every arm of a sweep ------------------------------------------------- */

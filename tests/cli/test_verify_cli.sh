@@ -81,6 +81,34 @@ for kind in naive gpu-reactor io-uring; do
     fi
 done
 
+# --runs N: N full runs, each after a `run: K/N` line, then how many agreed,
+# how far apart the real runs are, and a verdict over all; exit 0 only when
+# every run agreed.
+"$gar" verify "$trace" --plan block --host "$tmp/this.host" --runs 3 >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$(grep -c '^run: [123]/3$' "$tmp/out")" -eq 3 ] || fail "runs: not three 'run: K/3' lines"
+[ "$(grep -c '^verdict: ' "$tmp/out")" -eq 3 ] || fail "runs: not three per-run verdicts"
+[ "$(grep -c "^waits: real=$waits sim=$waits" "$tmp/out")" -eq 3 ] || fail "runs: a run lost waits"
+grep -qx 'runs: 3' "$tmp/out" || fail "runs: no 'runs: 3'"
+agreed=$(grep -c '^verdict: agree' "$tmp/out")
+grep -qx "runs_agree: $agreed/3" "$tmp/out" || fail "runs: $(grep '^runs_agree' "$tmp/out"), counted $agreed"
+grep -Eq '^real_ks_d_max: [01]\.[0-9]{4} \(runs [123] and [123]\)$' "$tmp/out" ||
+    fail "runs: $(grep '^real_ks_d_max' "$tmp/out")"
+case "$status:$agreed:$(sed -n 's/^verdict_runs: //p' "$tmp/out")" in
+0:3:agree | 1:[012]:disagree) ;;
+*) fail "runs: exit $status, $agreed agreed, $(grep '^verdict_runs' "$tmp/out")" ;;
+esac
+# The note appears exactly when two real runs are more than twice the plan's
+# KS bound apart (block's: ks_d_block, 0.25).
+widest=$(sed -n 's/^real_ks_d_max: \([0-9.]*\) .*/\1/p' "$tmp/out")
+bound=$(sed -n 's/^ks_d_max: //p' "$tmp/out" | head -n 1)
+[ "$bound" = 0.25 ] || fail "runs: block's ks_d_max is $bound"
+if awk -v d="$widest" -v b="$bound" 'BEGIN { exit !(d > 2 * b) }'; then
+    grep -q '^note: real runs' "$tmp/out" || fail "runs: $widest apart and no note"
+else
+    grep -q '^note:' "$tmp/out" && fail "runs: a note at $widest apart"
+fi
+
 # host_noisy counts the profile's '# noisy:' lines.
 { cat "$tmp/this.host"; echo '# noisy: block_wake_ns p50: made up'; echo '# noisy: x'; } \
     >"$tmp/noisy.host"
@@ -136,6 +164,9 @@ refused oracle 'error 11 (Usage)' "$trace" --plan poll --estimator oracle
 refused "bad tolerance" 'error 11 (Usage)' "$trace" --plan poll --tolerance ks_d=2
 refused "no trace" 'error 12 (Io)' "$tmp/missing.csv" --plan poll
 refused "bad host" 'error 12 (Io)' "$trace" --plan poll --host "$tmp/missing.host"
+refused "no runs" 'error 11 (Usage)' "$trace" --plan poll --runs 0
+refused "too many runs" 'error 11 (Usage)' "$trace" --plan poll --runs 21
+refused "json of runs" 'error 11 (Usage)' "$trace" --plan poll --runs 2 --json
 
 # A whole sweep: every arm of a tiny spec, 20 waits each, into a database;
 # the oracle is skipped; a second run replaces the rows (one per arm).
@@ -180,6 +211,7 @@ refused "sweep without db" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep"
 refused "db without sweep" 'error 11 (Usage)' "$trace" --plan poll --db "$tmp/v.db"
 refused "limit 0" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep" --db "$tmp/v.db" --limit 0
 refused "sweep with a plan" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep" --db "$tmp/v.db" --plan poll
+refused "sweep with runs" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep" --db "$tmp/v.db" --runs 2
 refused "missing spec" 'error 12 (Io)' --sweep "$tmp/none.sweep" --db "$tmp/v.db"
 refused "bad executor" 'error 5 (InvalidExecutor)' "$trace" --plan poll --executor fast
 refused "repeated executor" 'error 11 (Usage)' "$trace" --plan poll --executor naive \
