@@ -896,13 +896,18 @@ static void expect_same_action(gar_wait_action a, gar_wait_action b)
 }
 
 /* Drives two machines in lockstep on one world: `single` is fed every answer
- * alone; `batched` gets each run of pending polls seen before the deadline as
- * batches of at most `batch`, and the poll that ends a run (done, or at the
- * deadline) alone, as a driver must.  After every feed both must agree on the
- * report and the next action.  Returns the polls fed in batches. */
-static uint64_t drive_in_batches(gar_plan plan, gar_mono_ns done_at, gar_mono_ns deadline,
-                                 uint64_t batch)
+ * alone; `batched` gets each run of `op` actions (POLL or PARK) answered 0
+ * before their bound — the deadline for polls, the flag stage's due time
+ * for parks — as batches of at most `batch` (gar_wait_feed_polls or
+ * gar_wait_feed_parks), and the action that ends a run (done, an error, or
+ * one reaching the bound) alone, as a driver must.  After every feed both
+ * must agree on the report and the next action.  Returns the actions fed in
+ * batches. */
+static uint64_t drive_in_batches(gar_wait_op op, gar_plan plan, gar_mono_ns done_at,
+                                 gar_mono_ns deadline, uint64_t batch)
 {
+    int (*feed_batch)(gar_wait *, uint64_t, gar_mono_ns, gar_error *) =
+        op == GAR_WAIT_OP_POLL ? gar_wait_feed_polls : gar_wait_feed_parks;
     world w;
     world_init(&w, done_at);
     gar_wait single, batched;
@@ -915,19 +920,25 @@ static uint64_t drive_in_batches(gar_plan plan, gar_mono_ns done_at, gar_mono_ns
         if (a.op == GAR_WAIT_OP_DONE || a.op == GAR_WAIT_OP_FAILED)
             return in_batches;
         gar_error err;
-        if (a.op != GAR_WAIT_OP_POLL) {
+        if (a.op != op) {
             int rc = perform(&w, a, &err);
             assert_int_equal(gar_wait_feed(&single, rc, w.now, NULL), 0);
             assert_int_equal(gar_wait_feed(&batched, rc, w.now, NULL), 0);
             continue;
         }
+        gar_mono_ns bound = deadline;
+        if (op == GAR_WAIT_OP_PARK) {
+            bound = gar_wait_park_due(&single);
+            assert_int_equal(gar_wait_park_due(&batched), bound);
+            assert_true(a.until <= bound);
+        }
         uint64_t k = 0;
         gar_mono_ns last_pending = 0;
         bool run_ended = false;
         int rc = 0;
-        while (k < batch) {
-            rc = world_poll(&w, &err);
-            if (rc != 0 || (deadline != NEVER && w.now >= deadline)) {
+        while (k < batch && gar_wait_next(&single).op == op) {
+            rc = perform(&w, gar_wait_next(&single), &err);
+            if (rc != 0 || w.now >= bound) {
                 run_ended = true;
                 break;
             }
@@ -936,7 +947,7 @@ static uint64_t drive_in_batches(gar_plan plan, gar_mono_ns done_at, gar_mono_ns
             k++;
         }
         if (k > 0) {
-            assert_int_equal(gar_wait_feed_polls(&batched, k, last_pending, NULL), 0);
+            assert_int_equal(feed_batch(&batched, k, last_pending, NULL), 0);
             in_batches += k;
             expect_same_report(gar_wait_report_of(&single), gar_wait_report_of(&batched));
             expect_same_action(gar_wait_next(&single), gar_wait_next(&batched));
@@ -968,8 +979,8 @@ static void a_batch_of_polls_is_the_polls_one_by_one(void **state)
             for (size_t l = 0; l < N(deadlines); l++)
                 for (size_t b = 0; b < N(batches); b++)
                     if (done[d] != NEVER || deadlines[l] != NEVER)
-                        batched += drive_in_batches(plan_poll(predict), done[d], deadlines[l],
-                                                    batches[b]);
+                        batched += drive_in_batches(GAR_WAIT_OP_POLL, plan_poll(predict),
+                                                    done[d], deadlines[l], batches[b]);
     assert_true(batched > 100000); /* batches were fed, not only single polls */
 }
 
@@ -1027,63 +1038,6 @@ static void a_batch_of_polls_is_refused_where_single_feeds_would_differ(void **s
     assert_int_equal(gar_wait_report_of(&m).polls, 42);
 }
 
-/* As drive_in_batches, for parks: `batched` gets each run of parks that
- * timed out and ended before the stage's due time as batches of at most
- * `batch`; the park that ends a run (the word reached, or at the due time)
- * alone.  Returns the parks fed in batches. */
-static uint64_t drive_parks_in_batches(gar_plan plan, gar_mono_ns done_at, gar_mono_ns deadline,
-                                       uint64_t batch)
-{
-    world w;
-    world_init(&w, done_at);
-    gar_wait single, batched;
-    assert_int_equal(gar_wait_init(&single, &plan, true, SLEEP_NS, START, deadline, NULL), 0);
-    assert_int_equal(gar_wait_init(&batched, &plan, true, SLEEP_NS, START, deadline, NULL), 0);
-    uint64_t in_batches = 0;
-    for (unsigned steps = 0; steps < STEPS_MAX; steps++) {
-        gar_wait_action a = gar_wait_next(&single);
-        expect_same_action(a, gar_wait_next(&batched));
-        if (a.op == GAR_WAIT_OP_DONE || a.op == GAR_WAIT_OP_FAILED)
-            return in_batches;
-        if (a.op != GAR_WAIT_OP_PARK) {
-            int rc = perform(&w, a, NULL);
-            assert_int_equal(gar_wait_feed(&single, rc, w.now, NULL), 0);
-            assert_int_equal(gar_wait_feed(&batched, rc, w.now, NULL), 0);
-            continue;
-        }
-        gar_mono_ns due = gar_wait_park_due(&single);
-        assert_int_equal(gar_wait_park_due(&batched), due);
-        assert_true(a.until <= due);
-        uint64_t k = 0;
-        gar_mono_ns last = 0;
-        int rc = 0;
-        bool alone = false;
-        while (k < batch && gar_wait_next(&single).op == GAR_WAIT_OP_PARK) {
-            rc = perform(&w, gar_wait_next(&single), NULL);
-            if (rc != 0 || w.now >= due) {
-                alone = true;
-                break;
-            }
-            assert_int_equal(gar_wait_feed(&single, 0, w.now, NULL), 0);
-            last = w.now;
-            k++;
-        }
-        if (k > 0) {
-            assert_int_equal(gar_wait_feed_parks(&batched, k, last, NULL), 0);
-            in_batches += k;
-            expect_same_report(gar_wait_report_of(&single), gar_wait_report_of(&batched));
-            expect_same_action(gar_wait_next(&single), gar_wait_next(&batched));
-        }
-        if (alone) {
-            assert_int_equal(gar_wait_feed(&single, rc, w.now, NULL), 0);
-            assert_int_equal(gar_wait_feed(&batched, rc, w.now, NULL), 0);
-        }
-        expect_same_report(gar_wait_report_of(&single), gar_wait_report_of(&batched));
-    }
-    fail_msg("the wait did not end within %d actions", STEPS_MAX);
-    return 0;
-}
-
 /* Parks of 100 us under a 1 ms backstop: the work done during the first
  * parks, after a backstop query, or never; deadlines on a park's end,
  * between two, before the sleep ends, never. */
@@ -1099,8 +1053,8 @@ static void a_batch_of_parks_is_the_parks_one_by_one(void **state)
             for (size_t l = 0; l < N(deadlines); l++)
                 for (size_t b = 0; b < N(batches); b++)
                     if (done[d] != NEVER || deadlines[l] != NEVER)
-                        batched += drive_parks_in_batches(plan_flag(predict), done[d],
-                                                          deadlines[l], batches[b]);
+                        batched += drive_in_batches(GAR_WAIT_OP_PARK, plan_flag(predict),
+                                                    done[d], deadlines[l], batches[b]);
     assert_true(batched > 500); /* batches were fed, not only single parks */
 }
 
