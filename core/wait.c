@@ -27,60 +27,83 @@ int gar__wait_refuse(gar_wait *w, const char *fn, const char *what, const char *
     return code;
 }
 
+/* One kind of batch: the step it feeds and its words in refusals. */
+typedef struct batch_kind {
+    const char *fn;
+    enum gar__wait_step step;
+    const char *count_name, *not_at_step, *count_zero, *past_bound;
+} batch_kind;
+
+/* The checks a batch of `count` actions seen last at `now` must pass: the
+ * wait at the kind's step, at least one action, time not going back, and
+ * `now` before the bound past which a single feed would have decided
+ * otherwise (the deadline for polls, the flag stage's due time for parks).
+ * Returns 0, or the refusal (the wait failed with it, unless it had ended
+ * or was NULL). */
+static int check_batch(gar_wait *w, const batch_kind *k, uint64_t count, gar_mono_ns now,
+                       gar_error *err)
+{
+    if (w == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, k->fn, "wait", "is NULL");
+    if (w->step == GAR__WAIT_STEP_ENDED)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, k->fn, "wait",
+                             "has ended; nothing more may be fed");
+    if (w->step != k->step)
+        return gar__wait_refuse(w, k->fn, "wait", k->not_at_step, err);
+    if (count == 0)
+        return gar__wait_refuse(w, k->fn, k->count_name, k->count_zero, err);
+    if (now < w->now)
+        return gar__wait_refuse(w, k->fn, "now", "is earlier than the last time fed", err);
+    bool past = k->step == GAR__WAIT_STEP_POLL
+                    ? w->deadline != GAR_MONO_NEVER && now >= w->deadline
+                    : now >= w->due;
+    if (past)
+        return gar__wait_refuse(w, k->fn, "now", k->past_bound, err);
+    return 0;
+}
+
 int gar_wait_feed_polls(gar_wait *wait, uint64_t pending, gar_mono_ns now, gar_error *err)
 {
-    static const char fn[] = "gar_wait_feed_polls";
-    if (wait == NULL)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "wait", "is NULL");
-    gar_wait *w = wait;
-    if (w->step == GAR__WAIT_STEP_ENDED)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "wait",
-                             "has ended; nothing more may be fed");
-    if (w->step != GAR__WAIT_STEP_POLL)
-        return gar__wait_refuse(w, fn, "wait", "is not at a poll (only polls are fed in batches)",
-                               err);
-    if (pending == 0)
-        return gar__wait_refuse(w, fn, "pending", "is 0 (a batch is at least one poll)", err);
-    if (now < w->now)
-        return gar__wait_refuse(w, fn, "now", "is earlier than the last time fed", err);
-    if (w->deadline != GAR_MONO_NEVER && now >= w->deadline)
-        return gar__wait_refuse(w, fn, "now",
-                         "is at or past the deadline (feed the polls around it one by one)", err);
+    static const batch_kind polls = {
+        .fn = "gar_wait_feed_polls",
+        .step = GAR__WAIT_STEP_POLL,
+        .count_name = "pending",
+        .not_at_step = "is not at a poll (only polls are fed in batches)",
+        .count_zero = "is 0 (a batch is at least one poll)",
+        .past_bound = "is at or past the deadline (feed the polls around it one by one)",
+    };
+    int rc = check_batch(wait, &polls, pending, now, err);
+    if (rc < 0)
+        return rc;
     /* What `pending` single feeds of 0 would do: each counts its poll and
      * moves the time on; none fails, since every time is before the
      * deadline; each pends the next poll, which is already pending. */
-    w->now = now;
-    w->report.wait_ns = gar_since(now, w->start);
-    w->report.polls += pending; /* wraps as `pending` increments would */
+    wait->now = now;
+    wait->report.wait_ns = gar_since(now, wait->start);
+    wait->report.polls += pending; /* wraps as `pending` increments would */
     return 0;
 }
 
 int gar_wait_feed_parks(gar_wait *wait, uint64_t parks, gar_mono_ns now, gar_error *err)
 {
-    static const char fn[] = "gar_wait_feed_parks";
-    if (wait == NULL)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "wait", "is NULL");
-    gar_wait *w = wait;
-    if (w->step == GAR__WAIT_STEP_ENDED)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "wait",
-                             "has ended; nothing more may be fed");
-    if (w->step != GAR__WAIT_STEP_PARK)
-        return gar__wait_refuse(w, fn, "wait", "is not at a park (only parks are fed so)", err);
-    if (parks == 0)
-        return gar__wait_refuse(w, fn, "parks", "is 0 (a batch is at least one park)", err);
-    if (now < w->now)
-        return gar__wait_refuse(w, fn, "now", "is earlier than the last time fed", err);
-    if (now >= w->due)
-        return gar__wait_refuse(w, fn, "now",
-                         "is at or past the due time (feed the park that reaches it alone)",
-                         err);
+    static const batch_kind park_batch = {
+        .fn = "gar_wait_feed_parks",
+        .step = GAR__WAIT_STEP_PARK,
+        .count_name = "parks",
+        .not_at_step = "is not at a park (only parks are fed so)",
+        .count_zero = "is 0 (a batch is at least one park)",
+        .past_bound = "is at or past the due time (feed the park that reaches it alone)",
+    };
+    int rc = check_batch(wait, &park_batch, parks, now, err);
+    if (rc < 0)
+        return rc;
     /* What `parks` single feeds of 0 would do: each counts its park and
      * moves the time on, and, before the due time, pends the next park
      * (gar__wait_flag_step); the last one's bound is the one left. */
-    w->now = now;
-    w->report.wait_ns = gar_since(now, w->start);
-    w->report.parks += parks; /* wraps as `parks` increments would */
-    gar__wait_flag_step(w);
+    wait->now = now;
+    wait->report.wait_ns = gar_since(now, wait->start);
+    wait->report.parks += parks; /* wraps as `parks` increments would */
+    gar__wait_flag_step(wait);
     return 0;
 }
 
