@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -327,10 +328,26 @@ static FILE *script_after_data(const char *dir, FILE *dat, plot_files *pf, gar_e
     return open_in(dir, pf->gp, pf->gp_path, sizeof pf->gp_path, err);
 }
 
-static int draw(const char *dir, FILE *gp, const plot_files *pf, gar_error *err)
+/* Closes the plot's script, runs gnuplot on it, and lists the PNG in
+ * `files` with its trace, host and a caption made from `caption_format`. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 8, 9)))
+#endif
+static int draw_and_list(const char *dir, FILE *gp, const plot_files *pf, gar_plot_files *files,
+                         const char *trace, const char *host, gar_error *err,
+                         const char *caption_format, ...)
 {
     int rc = close_file(gp, pf->gp_path, err);
-    return rc < 0 ? rc : run_gnuplot(dir, pf->gp, pf->png, err);
+    if (rc == 0)
+        rc = run_gnuplot(dir, pf->gp, pf->png, err);
+    if (rc < 0)
+        return rc;
+    char caption[512];
+    va_list ap;
+    va_start(ap, caption_format);
+    vsnprintf(caption, sizeof caption, caption_format, ap); /* a long caption is cut */
+    va_end(ap);
+    return add_file(files, pf->png, caption, trace, host, err);
 }
 
 /* A label for gnuplot's enhanced text: quotes, and the characters enhanced
@@ -570,15 +587,10 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
                     estimator_points[e % POINTS], t);
         }
     fprintf(gp, "\nunset multiplot\n");
-    int rc = draw(dir, gp, &pf, err);
-    if (rc < 0)
-        return rc;
-    char caption[512];
-    gar_format(caption, sizeof caption,
+    return draw_and_list(dir, gp, &pf, files, "", g->host, err,
              "Busy CPU against p99 overshoot on host %s (%s loop): one point per arm, the mean "
              "over its seeds; the dashed staircase is the Pareto frontier.",
              g->host_short, g->mode);
-    return add_file(files, pf.png, caption, "", g->host, err);
 }
 
 int gar_plot_pareto(const gar_arm_list *arms, const char *dir, gar_plot_files *files,
@@ -835,16 +847,11 @@ static int param_one(const param_point *pts, size_t n, const char *dir, gar_plot
                 l > 0 ? ", \\\n    " : " ", pf.dat, l, plan_colors[l % COLORS], t);
     }
     fprintf(gp, "\nunset multiplot\n");
-    int rc = draw(dir, gp, &pf, err);
-    if (rc < 0)
-        return rc;
-    char caption[512];
-    gar_format(caption, sizeof caption,
+    return draw_and_list(dir, gp, &pf, files, "", "", err,
                "p99 overshoot and busy CPU against the swept parameter %s on host %s (%s loop, "
                "what-if variants included): one line per plan family / estimator, each point "
                "the mean over the runs with that value (seeds, traces, other swept values).",
                g->name, g->host, g->mode);
-    return add_file(files, pf.png, caption, "", "", err);
 }
 
 int gar_plot_params(gar_store *store, const char *dir, gar_plot_files *files, gar_error *err)
@@ -1063,14 +1070,10 @@ static int cdf_one(gar_store *store, const gar_arm_list *arms, size_t first, con
                 b > 0 ? ", \\\n     " : "", b == 0 ? pf.dat : "", b, b % 3 + 1,
                 plan_colors[colors[b] % COLORS], titles[b]);
     fprintf(gp, "\n");
-    if ((rc = draw(dir, gp, &pf, err)) < 0)
-        return rc;
-    char caption[512];
-    gar_format(caption, sizeof caption,
+    return draw_and_list(dir, gp, &pf, files, g->trace, g->host, err,
              "Overshoot CDF per plan on trace %s, host %s (%s loop, seed %llu; plans with predict "
              "under adl or the first estimator): further left and higher is better.",
              g->trace_short, g->host_short, g->mode, (unsigned long long)seed);
-    return add_file(files, pf.png, caption, g->trace, g->host, err);
 }
 
 int gar_plot_cdf(gar_store *store, const gar_arm_list *arms, const char *trace, const char *dir,
@@ -1182,15 +1185,11 @@ int gar_plot_prediction(gar_store *store, const gar_run_key *run, const char *di
             pf.dat, pf.gp, pf.png, (long long)run->id, trace, host, est,
             (unsigned long long)run->seed, plan, log_y ? ", log" : "",
             log_y ? "set logscale y\n" : "set yrange [0:*]\n", pf.dat, predicted);
-    if ((rc = draw(dir, gp, &pf, err)) < 0)
-        return rc;
-    char caption[512];
-    gar_format(caption, sizeof caption,
+    return draw_and_list(dir, gp, &pf, files, run->trace, run->host, err,
              "Run %lld (trace %s, host %s, plan %s, estimator %s, seed %llu): the estimator's "
              "prediction for each wait against the residual the wait really had.",
              (long long)run->id, run->trace_short, run->host_short, run->plan, run->estimator,
              (unsigned long long)run->seed);
-    return add_file(files, pf.png, caption, run->trace, run->host, err);
 }
 
 /* ---- simulation against this machine ------------------------------------ */
@@ -1243,13 +1242,9 @@ int gar_plot_verification(const gar_verification *v, unsigned n, const char *dir
             "     '' using 3:1 with steps lw 2 dt 2 lc rgb '#d55e00' title 'simulated'\n",
             pf.dat, pf.gp, pf.png, trace, est, (unsigned long long)v->waits, plan, v->ks_d,
             v->agree ? "agree" : "disagree", pf.dat, v->device);
-    if ((rc = draw(dir, gp, &pf, err)) < 0)
-        return rc;
-    char caption[512];
-    gar_format(caption, sizeof caption,
+    return draw_and_list(dir, gp, &pf, files, v->trace, "", err,
                "Trace %s, plan %s, estimator %s: the overshoot CDF of %llu waits run for real "
                "(%s device) and simulated with this machine's profile; KS D %.3f (%s).",
                v->trace_name, v->plan_ran, v->estimator, (unsigned long long)v->waits,
                v->device, v->ks_d, v->agree ? "agree" : "disagree");
-    return add_file(files, pf.png, caption, v->trace, "", err);
 }
