@@ -82,6 +82,15 @@ static int posix_sleep_until(void *ctx, gar_mono_ns until, gar_error *err)
 
 /* ---- park: spin-yield ----------------------------------------------------- */
 
+/* Both parks' refusal of a missing line or snapshot: its code, else 0. */
+static int refuse_null_park(const gar_line *line, const uint64_t *seen, gar_error *err)
+{
+    if (line == NULL || seen == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_posix_host park",
+                             line == NULL ? "line" : "seen", "is NULL");
+    return 0;
+}
+
 /* Looks at the line until it differs from `seen` (1) or the clock reaches
  * `until` (0).  The line is checked before the clock, so a line that already
  * differs answers 1 even when `until` has passed. */
@@ -90,9 +99,9 @@ static int park_spin_yield(void *ctx, gar_line *line, const uint64_t seen[GAR_LI
 {
     const gar_posix_host *host = ctx;
     assert(host != NULL);
-    if (line == NULL || seen == NULL)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_posix_host park",
-                             line == NULL ? "line" : "seen", "is NULL");
+    int rc = refuse_null_park(line, seen, err);
+    if (rc < 0)
+        return rc;
 
     const uint32_t spins_per_yield = host->report.spins_per_yield;
     assert(spins_per_yield > 0);
@@ -120,9 +129,9 @@ static int park_word_wait(void *ctx, gar_line *line, const uint64_t seen[GAR_LIN
 {
     const gar_posix_host *host = ctx;
     assert(host != NULL);
-    if (line == NULL || seen == NULL)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_posix_host park",
-                             line == NULL ? "line" : "seen", "is NULL");
+    int rc = refuse_null_park(line, seen, err);
+    if (rc < 0)
+        return rc;
     return gar_word_wait_park(&host->report.word_wait, line, seen, until, err);
 }
 
