@@ -17,6 +17,7 @@
 #include <gar/plan.h>
 
 #include "cli_options.h"
+#include "json_put.h"
 #include "host_profile.h"
 #include "replay.h"
 #include "trace.h"
@@ -235,35 +236,16 @@ static void print_table(const args *a, const char *plan_label, const char *est_l
            (unsigned long long)m->estimator_error_ns.p99, (unsigned long long)m->predictions);
 }
 
-static void put_key(yajl_gen g, const char *key)
-{
-    yajl_gen_string(g, (const unsigned char *)key, strlen(key));
-}
-
-static void put_u64(yajl_gen g, const char *key, unsigned long long v)
-{
-    char text[24];
-    int n = snprintf(text, sizeof text, "%llu", v);
-    put_key(g, key);
-    yajl_gen_number(g, text, (size_t)n);
-}
-
-static void put_text(yajl_gen g, const char *key, const char *v)
-{
-    put_key(g, key);
-    yajl_gen_string(g, (const unsigned char *)v, strlen(v));
-}
-
 static void put_quantiles(yajl_gen g, const char *key, const gar_replay_quantiles *q, bool full)
 {
-    put_key(g, key);
+    gar_json_key(g, key);
     yajl_gen_map_open(g);
-    put_u64(g, "p50", q->p50);
+    gar_json_u64(g, "p50", q->p50);
     if (full)
-        put_u64(g, "p90", q->p90);
-    put_u64(g, "p99", q->p99);
+        gar_json_u64(g, "p90", q->p90);
+    gar_json_u64(g, "p99", q->p99);
     if (full)
-        put_u64(g, "max", q->max);
+        gar_json_u64(g, "max", q->max);
     yajl_gen_map_close(g);
 }
 
@@ -274,44 +256,44 @@ static int print_json(const args *a, const char *plan_label, const char *est_lab
     if (g == NULL)
         return GAR_EXIT_FAILED;
     yajl_gen_map_open(g);
-    put_u64(g, "waits", m->waits);
+    gar_json_u64(g, "waits", m->waits);
     put_quantiles(g, "overshoot_ns", &m->overshoot_ns, true);
-    put_u64(g, "busy_ns", m->busy_ns);
-    put_u64(g, "parked_ns", m->parked_ns);
-    put_u64(g, "asleep_ns", m->asleep_ns);
+    gar_json_u64(g, "busy_ns", m->busy_ns);
+    gar_json_u64(g, "parked_ns", m->parked_ns);
+    gar_json_u64(g, "asleep_ns", m->asleep_ns);
     char frac[32];
     int n = snprintf(frac, sizeof frac, "%.6f", m->busy_frac);
-    put_key(g, "busy_frac");
+    gar_json_key(g, "busy_frac");
     yajl_gen_number(g, frac, (size_t)n);
-    put_u64(g, "makespan_ns", m->makespan_ns);
-    put_u64(g, "sleeps", m->sleeps);
-    put_u64(g, "parks", m->parks);
-    put_u64(g, "queries", m->queries);
-    put_u64(g, "backstop_queries", m->backstop_queries);
-    put_key(g, "kinds");
+    gar_json_u64(g, "makespan_ns", m->makespan_ns);
+    gar_json_u64(g, "sleeps", m->sleeps);
+    gar_json_u64(g, "parks", m->parks);
+    gar_json_u64(g, "queries", m->queries);
+    gar_json_u64(g, "backstop_queries", m->backstop_queries);
+    gar_json_key(g, "kinds");
     yajl_gen_map_open(g);
-    put_u64(g, "blocked", m->blocked);
-    put_u64(g, "immediate", m->immediate);
-    put_u64(g, "late", m->late);
-    put_u64(g, "parked", m->parked);
+    gar_json_u64(g, "blocked", m->blocked);
+    gar_json_u64(g, "immediate", m->immediate);
+    gar_json_u64(g, "late", m->late);
+    gar_json_u64(g, "parked", m->parked);
     yajl_gen_map_close(g);
     put_quantiles(g, "estimator_error_ns", &m->estimator_error_ns, false);
-    put_text(g, "plan", plan_label);
-    put_text(g, "estimator", est_label);
-    put_text(g, "host", a->host);
-    put_text(g, "mode", a->mode);
-    put_u64(g, "seed", a->seed);
-    put_text(g, "trace", a->trace);
+    gar_json_text(g, "plan", plan_label);
+    gar_json_text(g, "estimator", est_label);
+    gar_json_text(g, "host", a->host);
+    gar_json_text(g, "mode", a->mode);
+    gar_json_u64(g, "seed", a->seed);
+    gar_json_text(g, "trace", a->trace);
     /* Last, so the keys before it read as they always have. */
-    put_key(g, "streams");
+    gar_json_key(g, "streams");
     yajl_gen_array_open(g);
     for (size_t k = 0; k < streams->count; k++) {
         const gar_replay_stream *s = &streams->stream[k];
         yajl_gen_map_open(g);
-        put_u64(g, "stream", s->stream);
-        put_u64(g, "waits", s->waits);
+        gar_json_u64(g, "stream", s->stream);
+        gar_json_u64(g, "waits", s->waits);
         put_quantiles(g, "overshoot_ns", &s->overshoot_ns, true);
-        put_u64(g, "busy_ns", s->busy_ns);
+        gar_json_u64(g, "busy_ns", s->busy_ns);
         yajl_gen_map_close(g);
     }
     yajl_gen_array_close(g);

@@ -25,6 +25,7 @@
 
 #include "calibrate.h"
 #include "cli_options.h"
+#include "json_put.h"
 #include "host_caps.h"
 #include "host_profile.h"
 #include "replay.h"
@@ -226,53 +227,24 @@ static void print_text(const verify_run *v)
     printf("verdict: %s\n", c->agree ? "agree" : "disagree");
 }
 
-/* yajl_gen wants lengths; these keep the calls short. */
-static void j_key(yajl_gen g, const char *k)
-{
-    yajl_gen_string(g, (const unsigned char *)k, strlen(k));
-}
-
-static void j_str(yajl_gen g, const char *k, const char *v)
-{
-    j_key(g, k);
-    yajl_gen_string(g, (const unsigned char *)v, strlen(v));
-}
-
-static void j_u64(yajl_gen g, const char *k, uint64_t v)
-{
-    char num[24];
-    int n = snprintf(num, sizeof num, "%llu", (unsigned long long)v);
-    j_key(g, k);
-    yajl_gen_number(g, num, (size_t)n);
-}
-
-static void j_double(yajl_gen g, const char *k, double v)
-{
-    j_key(g, k);
-    if (isfinite(v))
-        yajl_gen_double(g, v);
-    else
-        yajl_gen_null(g);
-}
-
 static void j_metrics(yajl_gen g, const char *k, const gar_replay_metrics *m)
 {
-    j_key(g, k);
+    gar_json_key(g, k);
     yajl_gen_map_open(g);
-    j_u64(g, "waits", m->waits);
-    j_u64(g, "overshoot_p50_ns", m->overshoot_ns.p50);
-    j_u64(g, "overshoot_p90_ns", m->overshoot_ns.p90);
-    j_u64(g, "overshoot_p99_ns", m->overshoot_ns.p99);
-    j_u64(g, "overshoot_max_ns", m->overshoot_ns.max);
-    j_double(g, "busy_frac", m->busy_frac);
-    j_u64(g, "wait_ns", m->wait_ns);
-    j_u64(g, "blocked", m->blocked);
-    j_u64(g, "immediate", m->immediate);
-    j_u64(g, "late", m->late);
-    j_u64(g, "parked", m->parked);
-    j_u64(g, "sleeps", m->sleeps);
-    j_u64(g, "parks", m->parks);
-    j_u64(g, "queries", m->queries);
+    gar_json_u64(g, "waits", m->waits);
+    gar_json_u64(g, "overshoot_p50_ns", m->overshoot_ns.p50);
+    gar_json_u64(g, "overshoot_p90_ns", m->overshoot_ns.p90);
+    gar_json_u64(g, "overshoot_p99_ns", m->overshoot_ns.p99);
+    gar_json_u64(g, "overshoot_max_ns", m->overshoot_ns.max);
+    gar_json_double(g, "busy_frac", m->busy_frac);
+    gar_json_u64(g, "wait_ns", m->wait_ns);
+    gar_json_u64(g, "blocked", m->blocked);
+    gar_json_u64(g, "immediate", m->immediate);
+    gar_json_u64(g, "late", m->late);
+    gar_json_u64(g, "parked", m->parked);
+    gar_json_u64(g, "sleeps", m->sleeps);
+    gar_json_u64(g, "parks", m->parks);
+    gar_json_u64(g, "queries", m->queries);
     yajl_gen_map_close(g);
 }
 
@@ -284,56 +256,56 @@ static void print_json(const verify_run *v)
     if (g == NULL)
         return;
     yajl_gen_map_open(g);
-    j_str(g, "trace", v->trace_path);
-    j_str(g, "plan", v->plan_label);
-    j_str(g, "estimator", v->estimator_label);
-    j_str(g, "device", v->device);
-    j_str(g, "executor", v->executor);
-    j_key(g, "host");
+    gar_json_text(g, "trace", v->trace_path);
+    gar_json_text(g, "plan", v->plan_label);
+    gar_json_text(g, "estimator", v->estimator_label);
+    gar_json_text(g, "device", v->device);
+    gar_json_text(g, "executor", v->executor);
+    gar_json_key(g, "host");
     if (v->host != NULL)
         yajl_gen_string(g, (const unsigned char *)v->host, strlen(v->host));
     else
         yajl_gen_null(g);
-    j_u64(g, "host_noisy", v->host_noisy);
-    j_u64(g, "seed", v->seed);
+    gar_json_u64(g, "host_noisy", v->host_noisy);
+    gar_json_u64(g, "seed", v->seed);
     j_metrics(g, "real", &v->real->metrics);
-    j_double(g, "real_cpu_frac", v->real->metrics.wait_ns > 0
+    gar_json_double(g, "real_cpu_frac", v->real->metrics.wait_ns > 0
                                      ? (double)v->real->cpu_ns / (double)v->real->metrics.wait_ns
                                      : 0.0);
     j_metrics(g, "sim", v->sim);
-    j_key(g, "distance");
+    gar_json_key(g, "distance");
     yajl_gen_map_open(g);
-    j_double(g, "ks_d", c->ks_d);
-    j_double(g, "ks_critical_5pct", c->ks_critical);
+    gar_json_double(g, "ks_d", c->ks_d);
+    gar_json_double(g, "ks_critical_5pct", c->ks_critical);
     for (unsigned k = 0; k < 4; k++) {
         char key[48];
         snprintf(key, sizeof key, "%.*s_ratio", (int)(strlen(c->q[k].key) - 3), c->q[k].key);
-        j_double(g, key, gar_verify_ratio(c->q[k].real, c->q[k].sim));
+        gar_json_double(g, key, gar_verify_ratio(c->q[k].real, c->q[k].sim));
     }
-    j_double(g, "busy_frac_diff", c->busy_diff);
+    gar_json_double(g, "busy_frac_diff", c->busy_diff);
     yajl_gen_map_close(g);
-    j_key(g, "tolerance");
+    gar_json_key(g, "tolerance");
     yajl_gen_map_open(g);
-    j_double(g, "ks_d", tol->ks_d_max);
-    j_double(g, "ks_d_block", tol->ks_d_block_max);
-    j_double(g, "ratio_min", tol->ratio_min);
-    j_double(g, "ratio_max", tol->ratio_max);
-    j_u64(g, "abs_ns", tol->abs_ns);
-    j_u64(g, "tail_waits", tol->tail_waits_min);
-    j_double(g, "band_z", tol->band_z);
-    j_double(g, "busy_diff", tol->busy_diff_max);
+    gar_json_double(g, "ks_d", tol->ks_d_max);
+    gar_json_double(g, "ks_d_block", tol->ks_d_block_max);
+    gar_json_double(g, "ratio_min", tol->ratio_min);
+    gar_json_double(g, "ratio_max", tol->ratio_max);
+    gar_json_u64(g, "abs_ns", tol->abs_ns);
+    gar_json_u64(g, "tail_waits", tol->tail_waits_min);
+    gar_json_double(g, "band_z", tol->band_z);
+    gar_json_double(g, "busy_diff", tol->busy_diff_max);
     yajl_gen_map_close(g);
-    j_key(g, "checks");
+    gar_json_key(g, "checks");
     yajl_gen_map_open(g);
-    j_str(g, "ks_d", gar_verify_check_name(c->ks_check));
+    gar_json_text(g, "ks_d", gar_verify_check_name(c->ks_check));
     for (unsigned k = 0; k < 4; k++) {
         char key[48];
         snprintf(key, sizeof key, "%.*s", (int)(strlen(c->q[k].key) - 3), c->q[k].key);
-        j_str(g, key, gar_verify_check_name(c->q[k].check));
+        gar_json_text(g, key, gar_verify_check_name(c->q[k].check));
     }
-    j_str(g, "busy_frac", gar_verify_check_name(c->busy_check));
+    gar_json_text(g, "busy_frac", gar_verify_check_name(c->busy_check));
     yajl_gen_map_close(g);
-    j_str(g, "verdict", c->agree ? "agree" : "disagree");
+    gar_json_text(g, "verdict", c->agree ? "agree" : "disagree");
     yajl_gen_map_close(g);
     const unsigned char *buf;
     size_t len;
