@@ -34,7 +34,8 @@ static int failed(const char *what, const gar_error *err)
     char text[512];
     gar_error_format(err, text, sizeof text);
     fprintf(stderr, "cuda_stream_wait: %s: %s\n", what, text);
-    /* No driver, a stub driver, or no device: nothing to wait on here. */
+    /* No driver (or only the toolkit's link-time libcuda), or no device:
+     * nothing to wait on here. */
     gar_mapped_fault fault = gar_mapped_fault_of(err);
     return fault == GAR_MAPPED_FAULT_UNAVAILABLE || fault == GAR_MAPPED_FAULT_NO_DOMAIN ? SKIP : 1;
 }

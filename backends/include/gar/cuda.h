@@ -137,8 +137,9 @@ GAR_API int gar_cuda_fail(const gar_cuda_driver *drv, gar_error *err, gar_mapped
  * line's context.
  *
  * Fault mapping (the driver's status is always the error's text):
- *   cuInit            CUDA_ERROR_STUB_LIBRARY -> Unavailable (a stub, no driver),
- *                     CUDA_ERROR_NO_DEVICE -> NoDomain, else Driver
+ *   cuInit            CUDA_ERROR_STUB_LIBRARY -> Unavailable (the toolkit's
+ *                     link-time libcuda, no driver), CUDA_ERROR_NO_DEVICE ->
+ *                     NoDomain, else Driver
  *   cuDeviceGet, cuDevicePrimaryCtxRetain failing -> NoDomain
  *   every other failing call -> Driver
  *   a driver without cuStreamWriteValue64_v2 -> Unavailable, at creation
