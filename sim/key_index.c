@@ -80,12 +80,3 @@ uint32_t gar_key_index_find(const gar_key_index *ix, uint64_t key)
     return ix->number[slot_of(ix, key)];
 }
 
-bool gar_key_index_of_points(gar_key_index *ix, const gar_trace *trace)
-{
-    if (!gar_key_index_init(ix))
-        return false;
-    for (size_t r = 0; r < trace->count; r++)
-        if (gar_key_index_add(ix, trace->row[r].point) == GAR_KEY_INDEX_NONE)
-            return false;
-    return true;
-}

@@ -1,9 +1,9 @@
 /* sim/key_index.h — u64 keys numbered 0, 1, 2, ... in the order they are
  * first added, so a run keeps what belongs to each key in a plain array.
- * The replay (replay.c) and the real-host verification
- * (experiments/verify/verify_real.c) number a trace's readback points with it, so
- * both find a point's estimator the same way; any other id a trace carries
- * (a stream's) can be numbered alike.
+ * A trace's readback points and streams are numbered with it once, by
+ * replay_index.h, for the replay and the real-host verification alike, so
+ * both find a point's estimator the same way; any other id (an emulated
+ * device's streams) can be numbered alike.
  *
  * Open addressing with linear probing over core's gar_point_key_hash, kept
  * at most half full (it doubles as it fills), so a lookup is about one probe.
@@ -18,7 +18,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "trace.h"
 
 #define GAR_KEY_INDEX_NONE UINT32_MAX /* no such key, or no memory to add it */
 
@@ -40,11 +39,6 @@ uint32_t gar_key_index_add(gar_key_index *ix, uint64_t key);
 
 /* The number of `key`, or GAR_KEY_INDEX_NONE when it was never added. */
 uint32_t gar_key_index_find(const gar_key_index *ix, uint64_t key);
-
-/* Numbers every row's point of `trace` (which may be empty) into a new
- * index.  Returns true, or false when memory runs out; either way free it
- * with gar_key_index_free. */
-bool gar_key_index_of_points(gar_key_index *ix, const gar_trace *trace);
 
 /* Releases the memory; the index is empty after (free again: no effect). */
 void gar_key_index_free(gar_key_index *ix);

@@ -31,7 +31,7 @@ static bool number_rows(const gar_trace *trace, gar_key_index *streams, gar_key_
     }
     index->streams = streams->count;
     index->points = points->count;
-    index->stream_id = malloc(index->streams * sizeof *index->stream_id);
+    index->stream_id = malloc((index->streams + 1) * sizeof *index->stream_id);
     if (index->stream_id == NULL)
         return false;
     /* A stream's id is the key that numbered it: its first row's. */
@@ -47,8 +47,9 @@ int gar_replay_index_build(const gar_trace *trace, gar_replay_index *out, gar_er
                              trace == NULL ? "trace" : "out", "is NULL");
     gar_replay_index index = {
         .rows = trace->count,
-        .stream_of_row = malloc(trace->count * sizeof *index.stream_of_row),
-        .point_of_row = malloc(trace->count * sizeof *index.point_of_row),
+        /* At least one element each: malloc(0) may answer NULL. */
+        .stream_of_row = malloc((trace->count + 1) * sizeof *index.stream_of_row),
+        .point_of_row = malloc((trace->count + 1) * sizeof *index.point_of_row),
     };
     gar_key_index streams, points;
     bool streams_ok = gar_key_index_init(&streams); /* both made, so both may be freed */

@@ -26,7 +26,7 @@ typedef struct gar_replay_index {
     size_t streams, points;
 } gar_replay_index;
 
-/* Numbers the rows of `trace` (at least one row) into `out`.  Returns 0, or
+/* Numbers the rows of `trace` (any number, none included) into `out`.  Returns 0, or
  * -GAR_E_CAPACITY when memory runs out (`out` then holds nothing to free).
  * Free a built index with gar_replay_index_free. */
 int gar_replay_index_build(const gar_trace *trace, gar_replay_index *out, gar_error *err);

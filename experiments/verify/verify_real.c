@@ -17,6 +17,7 @@
 #include "cpu_pin.h"
 #include "key_index.h"
 #include "kind_host.h"
+#include "replay_index.h"
 #if defined(GAR_HAVE_CUDA_BACKEND)
 #include "verify_cuda.h"
 #endif
@@ -282,35 +283,28 @@ static gar_dur_ns thread_cpu_now(void)
     return (gar_dur_ns)ts.tv_sec * GAR_NS_PER_S + (gar_dur_ns)ts.tv_nsec;
 }
 
-/* ---- points: key -> estimator, numbered by sim/key_index.h -------------- */
+/* ---- points: each row's estimator, numbered as the replay numbers them ---- */
 
 typedef struct point_table {
-    gar_key_index index;
+    gar_replay_index index;   /* each row's point (sim/replay_index.h) */
     gar_family_point *points; /* one per numbered point */
 } point_table;
 
 static bool points_build(point_table *t, const gar_trace *trace)
 {
-    if (!gar_key_index_of_points(&t->index, trace))
+    if (gar_replay_index_build(trace, &t->index, NULL) < 0)
         return false;
-    t->points = malloc((t->index.count > 0 ? t->index.count : 1) * sizeof *t->points);
+    t->points = malloc((t->index.points > 0 ? t->index.points : 1) * sizeof *t->points);
     if (t->points == NULL)
         return false;
-    for (size_t i = 0; i < t->index.count; i++)
+    for (size_t i = 0; i < t->index.points; i++)
         gar_family_point_init(&t->points[i]);
     return true;
 }
 
-static gar_family_point *points_find(const point_table *t, uint64_t key)
-{
-    uint32_t at = gar_key_index_find(&t->index, key);
-    assert(at != GAR_KEY_INDEX_NONE); /* every row's key was numbered */
-    return &t->points[at];
-}
-
 static void points_free(point_table *t)
 {
-    gar_key_index_free(&t->index);
+    gar_replay_index_free(&t->index);
     free(t->points);
 }
 
@@ -418,7 +412,7 @@ static int run_waits(const gar_real_config *c, void *dev, gar_mono_ns origin, ui
         bool has_sleep = false;
         gar_dur_ns sleep_ns = 0;
         if (consults && plan->predict) {
-            point = points_find(&m->points, row->point);
+            point = &m->points.points[m->points.index.point_of_row[i]];
             int have_p = gar_family_prediction(spec, point, &plan->deadline, &w->prediction, err);
             if (have_p < 0)
                 return have_p;

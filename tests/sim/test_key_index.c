@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "key_index.h"
+#include "replay_index.h"
 
 static void keys_are_numbered_as_they_first_appear(void **state)
 {
@@ -61,19 +62,25 @@ static void a_traces_points_are_numbered_row_by_row(void **state)
     for (size_t i = 0; i < 6; i++)
         t.row[i].point = points[i];
     t.count = t.capacity = 6;
-    gar_key_index ix;
-    assert_true(gar_key_index_of_points(&ix, &t));
-    assert_int_equal(ix.count, 3);
-    assert_int_equal(gar_key_index_find(&ix, 9), 0);
-    assert_int_equal(gar_key_index_find(&ix, 3), 1);
-    assert_int_equal(gar_key_index_find(&ix, 4), 2);
-    gar_key_index_free(&ix);
+    t.row[4].stream = 7; /* streams are numbered alike: 0, then 7 */
+    gar_replay_index ix;
+    assert_int_equal(gar_replay_index_build(&t, &ix, NULL), 0);
+    assert_int_equal(ix.points, 3);
+    static const uint32_t point_numbers[] = { 0, 1, 0, 0, 2, 1 };
+    for (size_t i = 0; i < 6; i++) {
+        assert_int_equal(ix.point_of_row[i], point_numbers[i]);
+        assert_int_equal(ix.stream_of_row[i], i == 4 ? 1 : 0);
+    }
+    assert_int_equal(ix.streams, 2);
+    assert_int_equal(ix.stream_id[0], 0);
+    assert_int_equal(ix.stream_id[1], 7);
+    gar_replay_index_free(&ix);
 
     t.count = 0; /* an empty trace has no points */
-    assert_true(gar_key_index_of_points(&ix, &t));
-    assert_int_equal(ix.count, 0);
-    assert_int_equal(gar_key_index_find(&ix, 9), GAR_KEY_INDEX_NONE);
-    gar_key_index_free(&ix);
+    assert_int_equal(gar_replay_index_build(&t, &ix, NULL), 0);
+    assert_int_equal(ix.points, 0);
+    assert_int_equal(ix.streams, 0);
+    gar_replay_index_free(&ix);
     t.count = 6;
     gar_trace_free(&t);
 }
