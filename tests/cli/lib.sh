@@ -10,6 +10,9 @@
 #   fail MESSAGE...     counts a failure and says it on stderr
 #   expect CODE CMD...  runs CMD with stdout to $tmp/out and stderr to
 #                       $tmp/err; a failure unless it exits with CODE
+#   unmount_at_exit     for a test that mounts a tmpfs (a full disk) and
+#                       names it in $mounted: the exit unmounts it before
+#                       removing $tmp, and a killed test still exits so
 gar=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -26,4 +29,10 @@ expect() {
     "$@" >"$tmp/out" 2>"$tmp/err"
     got=$?
     [ "$got" -eq "$want" ] || fail "exit $got, wanted $want: $* ($(head -c 300 "$tmp/err"))"
+}
+
+unmount_at_exit() {
+    mounted=""
+    trap '[ -n "$mounted" ] && umount "$mounted" 2>/dev/null; rm -rf "$tmp"' EXIT
+    trap 'exit 1' INT TERM
 }

@@ -3,16 +3,10 @@
 # it from the README: every verb's help, refusals that say what and where,
 # inputs never overwritten, outputs that are whole or absent.
 set -u
-. "$(dirname "$0")/lib.sh" # its EXIT trap is replaced below: a tmpfs may be mounted
+. "$(dirname "$0")/lib.sh"
 root=$2
 case $gar in /*) ;; *) gar=$(pwd)/$gar ;; esac # some checks run in other folders
-mounted=""
-cleanup() {
-    [ -n "$mounted" ] && umount "$mounted" 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM # a killed test still unmounts its tmpfs
+unmount_at_exit # a killed test still unmounts its tmpfs
 
 # err_has TEXT WHY: the last command's stderr contains TEXT.
 err_has() {

@@ -6,17 +6,11 @@
 # that no longer parses, an 'ok' row without metrics).  Skips (77) without
 # gnuplot or the sqlite3 command.
 set -u
-. "$(dirname "$0")/lib.sh" # its EXIT trap is replaced below: a tmpfs may be mounted
+. "$(dirname "$0")/lib.sh"
 data=$(cd "$(dirname "$0")/../../data" && pwd)
 command -v sqlite3 >/dev/null 2>&1 || { echo "no sqlite3 command: skipped"; exit 77; }
 command -v gnuplot >/dev/null 2>&1 || { echo "no gnuplot: skipped"; exit 77; }
-mounted=""
-cleanup() {
-    [ -n "$mounted" ] && umount "$mounted" 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM # a killed test still unmounts its tmpfs
+unmount_at_exit # a killed test still unmounts its tmpfs
 
 # untouched DIR: DIR is absent, or holds exactly the one file 'keep' (with
 # 'old' in it) that the test put there.
