@@ -168,7 +168,8 @@ int gar_import_add_call(gar_import *im, const gar_import_call *call, gar_error *
 int gar_import_add_sync(gar_import *im, const gar_import_sync *sync, gar_error *err);
 
 /* The index of a synchronizing call's name, or -1 for any other call.  A
- * trailing version suffix ("_v3020") is ignored.  `len` bytes, no NUL needed. */
+ * trailing version suffix ("_v3020"), and before it a per-thread default
+ * stream suffix ("_ptsz", "_ptds"), is ignored.  `len` bytes, no NUL needed. */
 int gar_import_sync_name(const char *name, size_t len);
 
 /* The kind and base name of a name index. */
@@ -196,7 +197,10 @@ int gar_import_finish_legend(gar_import *im, const char *name, gar_trace *out,
  * it), as is a token longer than GAR_IMPORT_TOKEN_MAX (at the token's
  * start); a kept event without usable times, or with an id that is not an
  * integer of its type's range, with "event N" (1-based, in the events array)
- * and the key. */
+ * and the key; a key read here given twice in an event, or a second
+ * traceEvents, likewise.  A gzip file may hold several members (one text);
+ * corrupt, cut-short or trailing non-member bytes are refused with "byte N"
+ * (1-based, in the compressed file). */
 int gar_import_kineto_file(const char *path, gar_trace *out, gar_import_counts *counts,
                            gar_error *err);
 
@@ -208,7 +212,7 @@ int gar_import_kineto_files(const char *const *paths, size_t n, const gar_import
                             gar_trace *out, gar_import_counts *counts, gar_import_legend *legend,
                             gar_error *err);
 
-/* As gar_import_kineto_file, from uncompressed JSON in memory. */
+/* As gar_import_kineto_file, from JSON in memory, plain or gzip-compressed. */
 int gar_import_kineto_memory(const void *data, size_t size, const char *name, gar_trace *out,
                              gar_import_counts *counts, gar_error *err);
 

@@ -1,15 +1,20 @@
 /* experiments/import/import_kineto.c — PyTorch profiler (Kineto) Chrome-trace JSON.
  *
- * The file is streamed through yajl's callback parser in blocks (through
- * zlib's gz reader, which reads gzip and plain files alike), so a trace of any
+ * The file is streamed through yajl's callback parser in blocks (inflated
+ * with zlib first when it is gzip, see `unpack` below), so a trace of any
  * size needs memory only for the few fields kept per event.  Of the events,
- * complete events (ph "X") of these categories are kept:
+ * complete events (ph "X") of these categories are kept (PyTorch 1.8-1.9
+ * wrote the names in brackets):
  *   kernel, gpu_memcpy, gpu_memset   GPU ops: ts, dur, args.device (else pid),
- *                                    args.stream (else tid), args.correlation
- *   cuda_runtime, cuda_driver        host calls: ts, dur, args.correlation, name
+ *   (Kernel, Memcpy, Memset)         args.stream (else tid), args.correlation
+ *   cuda_runtime, cuda_driver        host calls: ts, dur, args.correlation, name,
+ *   (Runtime)                        tid (an integer, or a string of digits)
  *   cuda_sync                        args.correlation, device, stream,
  *                                    wait_on_stream,
  *                                    wait_on_cuda_event_record_corr_id
+ *                                    (-1 or 2^32 - 1: none)
+ * A key that the reader reads, given twice in one object (or a second
+ * top-level traceEvents), is refused: which value counts is up to the reader.
  * `ts` and `dur` are microseconds, integers or decimals; they are converted
  * from their text, so a decimal's nanosecond digits are kept exactly (a double
  * would lose them at today's epoch timestamps).  The args ids must be JSON
@@ -72,6 +77,8 @@ typedef struct event {
     int64_t value[K_COUNT]; /* integer-valued keys */
     key bad_time;           /* K_TS or K_DUR when that value is no usable time */
     bool negative_time;     /* ... because it is negative */
+    uint32_t present;       /* bit 1 << key: the keys met, to find one met twice */
+    key duplicate;          /* the first key met twice, K_NONE when none */
 } event;
 
 typedef struct kineto {
@@ -87,6 +94,8 @@ typedef struct kineto {
     bool in_event;
     uint64_t events;  /* events begun, for "event N" in errors */
     event ev;
+    bool events_key_seen; /* a top-level "traceEvents" key was met */
+    const char *json_fault; /* a callback's refusal to be placed by line and column */
     int failed;       /* a callback's refusal, already in err */
 } kineto;
 
@@ -126,6 +135,22 @@ static bool is_args_id(key k)
 static const char *key_text(key k)
 {
     switch (k) {
+    case K_PH:
+        return "ph";
+    case K_CAT:
+        return "cat";
+    case K_NAME:
+        return "name";
+    case K_TS:
+        return "ts";
+    case K_DUR:
+        return "dur";
+    case K_PID:
+        return "pid";
+    case K_TID:
+        return "tid";
+    case K_ARGS:
+        return "args";
     case K_A_STREAM:
         return "args.stream";
     case K_A_CORRELATION:
@@ -320,6 +345,26 @@ static void id_not_a_number(kineto *k, key which)
     }
 }
 
+/* The category of a `cat` value.  Kineto of PyTorch 1.8-1.9 wrote Kernel,
+ * Memcpy, Memset and Runtime; later ones the activity type names. */
+static category category_of(const unsigned char *s, size_t n)
+{
+    static const struct {
+        const char *text;
+        category cat;
+    } cats[] = {
+        { "kernel", CAT_KERNEL },       { "gpu_memcpy", CAT_MEMCPY },
+        { "gpu_memset", CAT_MEMSET },   { "cuda_runtime", CAT_CALL },
+        { "cuda_driver", CAT_CALL },    { "cuda_sync", CAT_SYNC },
+        { "Kernel", CAT_KERNEL },       { "Memcpy", CAT_MEMCPY },
+        { "Memset", CAT_MEMSET },       { "Runtime", CAT_CALL },
+    };
+    for (size_t i = 0; i < sizeof cats / sizeof cats[0]; i++)
+        if (text_is(s, n, cats[i].text))
+            return cats[i].cat;
+    return CAT_OTHER;
+}
+
 static int on_string(void *ctx, const unsigned char *s, size_t n)
 {
     kineto *k = ctx;
@@ -334,12 +379,17 @@ static int on_string(void *ctx, const unsigned char *s, size_t n)
         ev->complete = text_is(s, n, "X");
         break;
     case K_CAT:
-        ev->cat = text_is(s, n, "kernel")       ? CAT_KERNEL
-                  : text_is(s, n, "gpu_memcpy") ? CAT_MEMCPY
-                  : text_is(s, n, "gpu_memset") ? CAT_MEMSET
-                  : text_is(s, n, "cuda_runtime") || text_is(s, n, "cuda_driver") ? CAT_CALL
-                  : text_is(s, n, "cuda_sync") ? CAT_SYNC
-                                               : CAT_OTHER;
+        ev->cat = category_of(s, n);
+        break;
+    case K_TID:
+        /* PyTorch 1.8-1.9 wrote tids as strings: "456" (a host thread),
+         * "stream 7" (a GPU stream). */
+        if (n > 7 && memcmp(s, "stream ", 7) == 0) {
+            s += 7;
+            n -= 7;
+        }
+        if (!int_text((const char *)s, n, &ev->value[K_TID]) || ev->value[K_TID] < 0)
+            return 1;
         break;
     case K_NAME:
         ev->name_len = n;
@@ -366,11 +416,21 @@ static int on_boolean(void *ctx, int value)
     return on_scalar(ctx);
 }
 
+#define TWICE "JSON readers differ on which value counts"
+#define DUPLICATE_KEY "a key given twice (" TWICE ")"
+
 static int on_map_key(void *ctx, const unsigned char *s, size_t n)
 {
     kineto *k = ctx;
-    if (k->depth == 1 && k->events_depth == 0) {
-        k->top_key_events = text_is(s, n, "traceEvents");
+    if (k->depth == 1) { /* a key of the top-level object */
+        bool events = text_is(s, n, "traceEvents");
+        if (events && k->events_key_seen) {
+            k->json_fault = "a second traceEvents key (" TWICE ")";
+            return 0; /* stops yajl, which says where */
+        }
+        k->events_key_seen |= events;
+        if (k->events_depth == 0)
+            k->top_key_events = events;
         return 1;
     }
     if (!k->in_event)
@@ -381,6 +441,19 @@ static int on_map_key(void *ctx, const unsigned char *s, size_t n)
         k->key = event_key(s, n);
     else
         k->key = K_NONE;
+    if (k->key != K_NONE) {
+        /* Only the keys read here can change the trace.  A second ph or cat
+         * decides whether the event is kept, so it is refused at once; any
+         * other once the event is known to be kept. */
+        uint32_t bit = UINT32_C(1) << k->key;
+        if ((k->ev.present & bit) != 0) {
+            if (k->key == K_PH || k->key == K_CAT)
+                return refuse_event(k, key_text(k->key), DUPLICATE_KEY);
+            if (k->ev.duplicate == K_NONE)
+                k->ev.duplicate = k->key;
+        }
+        k->ev.present |= bit;
+    }
     return 1;
 }
 
@@ -403,9 +476,11 @@ static uint32_t fallback_id(const event *ev, key which)
     return (uint32_t)ev->value[which];
 }
 
-/* Refuses args id `which` unless it is an integer in range: 0 .. `max`, or
- * -1 when `minus_one_is_none` (then read as `none`).  An absent id is `none`. */
-static bool args_id(kineto *k, key which, uint64_t max, bool minus_one_is_none, uint64_t none,
+/* Refuses args id `which` unless it is an integer in range: 0 .. `max`, or,
+ * when `sentinel_is_none`, -1 or 2^32 - 1 (then read as `none`): CUPTI's
+ * "no stream" is 2^32 - 1, which Kineto wrote as it is until March 2024
+ * (PyTorch 2.1 to about 2.3) and as -1 since.  An absent id is `none`. */
+static bool args_id(kineto *k, key which, uint64_t max, bool sentinel_is_none, uint64_t none,
                     uint64_t *out)
 {
     const event *ev = &k->ev;
@@ -413,11 +488,11 @@ static bool args_id(kineto *k, key which, uint64_t max, bool minus_one_is_none, 
     if (!ev->seen[which])
         return true;
     const char *fault = ev->bad_id[which];
-    if (fault == NULL && ev->id_negative[which]) {
-        if (minus_one_is_none && ev->id_magnitude[which] == 1)
-            return true;
+    bool sentinel = ev->id_magnitude[which] == (ev->id_negative[which] ? 1 : UINT32_MAX);
+    if (fault == NULL && sentinel_is_none && sentinel)
+        return true;
+    if (fault == NULL && ev->id_negative[which])
         fault = "a negative id";
-    }
     if (fault == NULL && ev->id_magnitude[which] > max)
         fault = max == UINT64_MAX ? "an id past 2^64 - 1" : "an id past 2^32 - 2";
     if (fault != NULL) {
@@ -430,10 +505,10 @@ static bool args_id(kineto *k, key which, uint64_t max, bool minus_one_is_none, 
 
 /* A device or stream: the args id when present (refused when unusable),
  * else the pid/tid fallback. */
-static bool id32(kineto *k, key primary, key fallback, bool minus_one_is_none, uint32_t *out)
+static bool id32(kineto *k, key primary, key fallback, bool sentinel_is_none, uint32_t *out)
 {
     uint64_t v;
-    if (!args_id(k, primary, UINT32_MAX - 1, minus_one_is_none, GAR_IMPORT_ANY, &v))
+    if (!args_id(k, primary, UINT32_MAX - 1, sentinel_is_none, GAR_IMPORT_ANY, &v))
         return false;
     *out = k->ev.seen[primary] ? (uint32_t)v : fallback_id(&k->ev, fallback);
     return true;
@@ -458,6 +533,8 @@ static int finish_event(kineto *k)
     event *ev = &k->ev;
     if (!ev->complete || ev->cat == CAT_OTHER)
         return 1;
+    if (ev->duplicate != K_NONE)
+        return refuse_event(k, key_text(ev->duplicate), DUPLICATE_KEY);
     if (ev->bad_time != K_NONE)
         return refuse_event(k, ev->bad_time == K_TS ? "ts" : "dur",
                             ev->negative_time ? "a negative time"
@@ -504,7 +581,7 @@ static int finish_event(kineto *k)
     }
     case CAT_SYNC: {
         gar_import_sync sync = { .correlation = correlation, .process = k->process };
-        if (!id32(k, K_A_DEVICE, K_PID, false, &sync.device) ||
+        if (!id32(k, K_A_DEVICE, K_PID, true, &sync.device) ||
             !id32(k, K_A_STREAM, K_NONE, true, &sync.stream) ||
             !id32(k, K_A_WAIT_STREAM, K_NONE, true, &sync.event_stream) ||
             !args_id(k, K_A_RECORD_CORR, UINT64_MAX, true, 0, &sync.event_correlation))
@@ -639,9 +716,12 @@ static int refuse_json(kineto_parse *p, const unsigned char *block, size_t len, 
             line_start = p->fed + i + 1;
         }
     }
-    unsigned char *msg = yajl_get_error(p->yajl, 0, NULL, 0);
+    unsigned char *msg = p->k.json_fault != NULL ? NULL : yajl_get_error(p->yajl, 0, NULL, 0);
     char fault[GAR_ERROR_ARG_BYTES];
-    snprintf(fault, sizeof fault, "%s", msg != NULL ? (const char *)msg : "malformed JSON");
+    snprintf(fault, sizeof fault, "%s",
+             p->k.json_fault != NULL ? p->k.json_fault
+             : msg != NULL           ? (const char *)msg
+                                     : "malformed JSON");
     if (msg != NULL)
         yajl_free_error(p->yajl, msg);
     size_t cut = strcspn(fault, "\n");
@@ -819,60 +899,184 @@ static int parse_end(kineto_parse *p, int rc)
     return rc;
 }
 
-/* The records of the Kineto JSON in `data` into `im`, as process `process`. */
+/* The file's bytes as they come, to JSON for the parse: plain, or gzip
+ * (told apart by gzip's two magic bytes at the start).  Several gzip members
+ * one after another (`cat a.gz b.gz`) are one text, as gzip reads them;
+ * anything else after a member (garbage, padding, a cut-off member header)
+ * is refused at its byte, where zlib's gzread would stop without a word. */
+typedef struct unpack {
+    kineto_parse *p;
+    bool gzip;             /* decided by the first two bytes */
+    bool decided;
+    bool in_member;        /* inside a gzip member */
+    uint64_t members;      /* members ended */
+    unsigned char head[2]; /* the first bytes of the file, or of a next member */
+    size_t head_len;
+    uint64_t offset;       /* compressed bytes consumed before those being fed */
+    z_stream z;
+    bool z_ready;
+    unsigned char *out;    /* inflate's output block */
+} unpack;
+
+enum { UNPACK_OUT = 1 << 16 };
+
+/* A fault of the compressed file at byte `at` (0-based). */
+static int refuse_gzip(unpack *u, uint64_t at, const char *fault)
+{
+    char where[40];
+    snprintf(where, sizeof where, "byte %" PRIu64, at + 1);
+    return gar_error_set(u->p->k.err, GAR_E_INVALID_TRACE, 4, u->p->k.file, where, "", fault);
+}
+
+/* Inflates bytes of the open member until they are used up or the member
+ * ends; sets `*used` to how many it took. */
+static int inflate_bytes(unpack *u, const unsigned char *bytes, size_t len, size_t *used)
+{
+    *used = 0;
+    if (u->out == NULL && (u->out = gar_malloc(UNPACK_OUT)) == NULL)
+        return gar_error_set(u->p->k.err, GAR_E_CAPACITY, 2, "gzip buffer", "out of memory");
+    u->z.next_in = (unsigned char *)bytes; /* zlib's API is not const */
+    u->z.avail_in = (uInt)len;
+    int zr;
+    do {
+        u->z.next_out = u->out;
+        u->z.avail_out = UNPACK_OUT;
+        zr = inflate(&u->z, Z_NO_FLUSH);
+        size_t made = UNPACK_OUT - u->z.avail_out;
+        int rc = made > 0 ? parse_feed(u->p, u->out, made) : 0;
+        if (rc < 0)
+            return rc;
+        if (zr == Z_MEM_ERROR)
+            return gar_error_set(u->p->k.err, GAR_E_CAPACITY, 2, "gzip decompression",
+                                 "out of memory");
+        if (zr != Z_OK && zr != Z_STREAM_END && !(zr == Z_BUF_ERROR && u->z.avail_in == 0)) {
+            char fault[GAR_ERROR_ARG_BYTES];
+            snprintf(fault, sizeof fault, "corrupt gzip data (%s)",
+                     u->z.msg != NULL ? u->z.msg : "inflate failed");
+            return refuse_gzip(u, u->offset + (len - u->z.avail_in), fault);
+        }
+        /* Z_OK with the output block full: more output may be pending. */
+    } while (zr == Z_OK && u->z.avail_out == 0);
+    *used = len - u->z.avail_in;
+    u->offset += *used;
+    if (zr == Z_STREAM_END) {
+        u->in_member = false;
+        u->members++;
+    }
+    return 0;
+}
+
+#define NOT_A_MEMBER "bytes after the gzip data that are not another gzip member"
+
+static int unpack_bytes(unpack *u, const unsigned char *bytes, size_t len)
+{
+    while (len > 0) {
+        if (u->decided && !u->gzip)
+            return parse_feed(u->p, bytes, len);
+        size_t used;
+        int rc;
+        if (u->in_member) {
+            rc = inflate_bytes(u, bytes, len, &used);
+            if (rc < 0)
+                return rc;
+            bytes += used;
+            len -= used;
+            continue;
+        }
+        /* At the file's start or after a member: two bytes say what follows. */
+        u->head[u->head_len++] = *bytes++;
+        len--;
+        if (u->head_len == 1 && u->head[0] == 0x1f)
+            continue; /* the next byte says */
+        bool magic = u->head_len == 2 && u->head[1] == 0x8b;
+        if (!u->decided) {
+            u->decided = true;
+            u->gzip = magic;
+            if (!magic) {
+                rc = parse_feed(u->p, u->head, u->head_len);
+                u->head_len = 0;
+                if (rc < 0)
+                    return rc;
+                continue;
+            }
+        }
+        if (!magic)
+            return refuse_gzip(u, u->offset, NOT_A_MEMBER);
+        int zr = u->z_ready ? inflateReset(&u->z) : inflateInit2(&u->z, 16 + MAX_WBITS);
+        if (zr != Z_OK)
+            return gar_error_set(u->p->k.err, GAR_E_CAPACITY, 2, "gzip decompression",
+                                 "out of memory");
+        u->z_ready = true;
+        u->in_member = true;
+        u->head_len = 0;
+        rc = inflate_bytes(u, u->head, 2, &used);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Ends the file's bytes after a read that ended with `rc`: a member left
+ * open was cut short.  Frees the unpacker; returns rc, or the refusal. */
+static int unpack_end(unpack *u, int rc)
+{
+    if (rc == 0 && !u->decided && u->head_len > 0)
+        rc = parse_feed(u->p, u->head, u->head_len); /* a one-byte file */
+    else if (rc == 0 && u->in_member)
+        rc = refuse_gzip(u, u->offset, "the gzip data is cut short");
+    else if (rc == 0 && u->members > 0 && u->head_len > 0)
+        rc = refuse_gzip(u, u->offset, NOT_A_MEMBER);
+    if (u->z_ready)
+        inflateEnd(&u->z);
+    gar_free(u->out);
+    return rc;
+}
+
+/* The records of the Kineto JSON (plain or gzip) in `data` into `im`, as
+ * process `process`. */
 static int read_memory(const void *data, size_t size, const char *name, gar_import *im,
                        uint32_t process, gar_error *err)
 {
     kineto_parse p;
     int rc = parse_begin(&p, name, im, process, err);
+    unpack u = { .p = &p };
     /* Fed in blocks, as a file is, so tokens split across blocks and the
      * place of a fault in a later block are the same code path. */
     enum { BLOCK = 4096 };
     const unsigned char *bytes = data;
     for (size_t at = 0; rc == 0 && at < size; at += BLOCK)
-        rc = parse_feed(&p, bytes + at, size - at < BLOCK ? size - at : BLOCK);
-    return parse_end(&p, rc);
+        rc = unpack_bytes(&u, bytes + at, size - at < BLOCK ? size - at : BLOCK);
+    return parse_end(&p, unpack_end(&u, rc));
 }
 
 /* The records of the Kineto file at `path` into `im`, as process `process`. */
 static int read_file(const char *path, gar_import *im, uint32_t process, gar_error *err)
 {
     errno = 0;
-    gzFile gz = gzopen(path, "rb");
-    if (gz == NULL)
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
         return gar_error_set(err, GAR_E_IO, 3, path, "open",
                              errno != 0 ? strerror(errno) : "out of memory");
-    gzbuffer(gz, 1 << 17);
     kineto_parse p;
     int rc = parse_begin(&p, path, im, process, err);
+    unpack u = { .p = &p };
     enum { BLOCK = 1 << 16 };
     unsigned char *block = rc == 0 ? gar_malloc(BLOCK) : NULL;
     if (rc == 0 && block == NULL)
         rc = gar_error_set(err, GAR_E_CAPACITY, 2, "read buffer", "out of memory");
     while (rc == 0) {
-        int got = gzread(gz, block, BLOCK);
-        if (got < 0) {
-            int zerr;
-            const char *msg = gzerror(gz, &zerr);
-            rc = gar_error_set(err, GAR_E_IO, 3, path, zerr == Z_ERRNO ? "read" : "decompress",
-                               zerr == Z_ERRNO ? strerror(errno) : msg);
+        size_t got = fread(block, 1, BLOCK, f);
+        if (got > 0)
+            rc = unpack_bytes(&u, block, got);
+        if (rc == 0 && got < BLOCK) {
+            if (ferror(f))
+                rc = gar_error_set(err, GAR_E_IO, 3, path, "read", strerror(errno));
             break;
         }
-        if (got == 0) {
-            /* A gzip stream cut short reads as a clean end; zlib says so here. */
-            int zerr;
-            const char *msg = gzerror(gz, &zerr);
-            if (zerr != Z_OK && zerr != Z_BUF_ERROR)
-                rc = gar_error_set(err, GAR_E_IO, 3, path, "decompress", msg);
-            else if (zerr == Z_BUF_ERROR)
-                rc = gar_error_set(err, GAR_E_IO, 3, path, "decompress",
-                                   "the compressed file is cut short");
-            break;
-        }
-        rc = parse_feed(&p, block, (size_t)got);
     }
+    rc = unpack_end(&u, rc);
     gar_free(block);
-    gzclose(gz);
+    fclose(f);
     return parse_end(&p, rc);
 }
 

@@ -165,6 +165,12 @@ int gar_import_sync_name(const char *name, size_t len)
     if (digits > 0 && digits + 2 <= len && name[len - 1 - digits] == 'v' &&
         name[len - 2 - digits] == '_')
         len -= digits + 2;
+    /* Per-thread default stream builds call the _ptsz / _ptds entry points
+     * (cudaStreamSynchronize_ptsz_v7000, cudaMemcpy_ptds_v7000): the same
+     * calls, as CUPTI names them. */
+    if (len > 5 && (memcmp(name + len - 5, "_ptsz", 5) == 0 ||
+                    memcmp(name + len - 5, "_ptds", 5) == 0))
+        len -= 5;
     for (int i = 0; i < SYNC_NAMES; i++)
         if (strlen(sync_names[i].name) == len && memcmp(sync_names[i].name, name, len) == 0)
             return i;
