@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <zlib.h>
@@ -26,6 +27,7 @@
 #define P_STREAM_SYNC_13 UINT64_C(116036054755860985)
 #define P_MEMCPY_7 UINT64_C(12265065995212719292)
 #define P_HIP_DEVICE_SYNC UINT64_C(15998755891546634858)
+#define P_EVENT_SYNC_13 UINT64_C(10773978913953557461)
 
 static char *fixture(const char *name)
 {
@@ -597,6 +599,204 @@ static void tokens_past_1_mib_are_refused(void **state)
     free(text);
 }
 
+/* What real producers write, one fixture each (data/README.md, "What the
+ * producers write"). */
+static void producers_conventions_are_read(void **state)
+{
+    (void)state;
+    /* PyTorch 2.1-2.3: a cuda_sync's "no stream" is 2^32 - 1, as stream and
+     * tid of the event sync and of the device-wide sync. */
+    gar_import_counts c;
+    gar_trace t = import_ok("pt22_no_stream.json", &c);
+    const gar_trace_row pt22[] = {
+        { P_STREAM_SYNC_7, 0, 12000, 110000, 0, 7 },
+        { P_EVENT_SYNC_13, 6000, 122000, 170000, 0, 13 }, /* not the kernel launched after the record */
+        { P_DEVICE_SYNC, 118000, 180000, 185000, 0, 13 },
+    };
+    assert_rows(&t, pt22, 3);
+    assert_int_equal(c.sync_calls, 3);
+    assert_int_equal(c.inferred_stream, 0);
+    gar_trace_free(&t);
+
+    /* PyTorch 1.8-1.9: Runtime / Kernel / Memcpy categories, tids as strings;
+     * each thread's stream sync follows that thread's own last launch. */
+    t = import_ok("pt18_runtime_kernel.json", &c);
+    const gar_trace_row pt18[] = {
+        { P_MEMCPY_ASYNC_7, 6000, 6000, 63000, 0, 7 },
+        { P_STREAM_SYNC_7, 6000, 68000, 63000, 0, 7 },
+        { P_STREAM_SYNC_13, 0, 73000, 90000, 0, 13 },
+    };
+    assert_rows(&t, pt18, 3);
+    assert_int_equal(c.sync_calls, 3);
+    assert_int_equal(c.inferred_stream, 2);
+    gar_trace_free(&t);
+
+    /* PyTorch 2.4 on: times relative to baseTimeNanoseconds, with ns
+     * digits; displayTimeUnit is for viewers; a cuda_sync's tid of -1 is
+     * written as 1. */
+    t = import_ok("pt25_relative.json", &c);
+    const gar_trace_row pt25[] = { { P_DEVICE_SYNC, 0, 3750, 25251, 0, 7 } };
+    assert_rows(&t, pt25, 1);
+    gar_trace_free(&t);
+}
+
+/* A key the reader reads, given twice, is refused with the event and key
+ * (or, for traceEvents, the line and column): JSON readers differ on which
+ * value counts.  A repeated key that is not read changes nothing. */
+static void duplicate_keys_are_refused(void **state)
+{
+    (void)state;
+#define KERNEL_WITH(args) \
+    "{\"traceEvents\": [{}, {\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": 1, \"dur\": 3, " args "}]}"
+    static const struct {
+        const char *text, *key;
+    } refused[] = {
+        { KERNEL_WITH("\"args\": {\"device\": 0, \"stream\": 7, \"stream\": 9}"), "args.stream" },
+        { KERNEL_WITH("\"args\": {\"correlation\": 1, \"correlation\": 1}"), "args.correlation" },
+        { KERNEL_WITH("\"ts\": 2, \"args\": {\"device\": 0, \"stream\": 7}"), "ts" },
+        { KERNEL_WITH("\"args\": {}, \"args\": {\"device\": 0, \"stream\": 7}"), "args" },
+        { "{\"traceEvents\": [{}, {\"cat\": \"cpu_op\", \"cat\": \"kernel\"}]}", "cat" },
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        gar_error err;
+        assert_int_equal(import_text(refused[i].text, &err), -GAR_E_INVALID_TRACE);
+        assert_string_equal(err.argv[1], "event 2");
+        assert_string_equal(err.argv[2], refused[i].key);
+        assert_non_null(strstr(err.argv[3], "given twice"));
+    }
+#undef KERNEL_WITH
+    /* A repeated key that is not read, or a read one in an event not kept. */
+    const char *harmless =
+        "{\"traceEvents\": ["
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"ts\":1,\"ts\":2,\"dur\":1,\"args\":{\"External id\":1,"
+        "\"External id\":1,\"stream\":1,\"stream\":2}},"
+        "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"tid\":1,"
+        "\"ts\":1,\"dur\":1,\"args\":{\"correlation\":1,\"cbid\":211,\"cbid\":211}},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"ts\":2,\"dur\":5,\"args\":{\"device\":0,"
+        "\"stream\":7,\"correlation\":1,\"grid\":[1,1,1],\"grid\":[2,1,1]}},"
+        "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaDeviceSynchronize\",\"tid\":1,"
+        "\"ts\":3,\"dur\":5,\"args\":{\"correlation\":2}}]}";
+    gar_error err;
+    assert_int_equal(import_text(harmless, &err), 0);
+    /* A second traceEvents: placed by line and column, just past the key. */
+    const char *two = "{\"traceEvents\": [],\n \"traceEvents\": []}";
+    assert_int_equal(import_text(two, &err), -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[1], "2");
+    assert_string_equal(err.argv[2], "15");
+    assert_non_null(strstr(err.argv[3], "second traceEvents"));
+}
+
+/* `n` bytes gzip-compressed, as one member; `*size` its length. */
+static unsigned char *gzip_of(const void *data, size_t n, size_t *size)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    size_t cap = deflateBound(&z, (uLong)n) + 16;
+    unsigned char *out = malloc(cap);
+    z.next_in = (unsigned char *)data;
+    z.avail_in = (uInt)n;
+    z.next_out = out;
+    z.avail_out = (uInt)cap;
+    assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+    *size = cap - z.avail_out;
+    deflateEnd(&z);
+    return out;
+}
+
+static char *read_all(const char *name, size_t *size)
+{
+    char *path = fixture(name);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *text = malloc(1 << 16);
+    *size = fread(text, 1, 1 << 16, f);
+    fclose(f);
+    free(path);
+    return text;
+}
+
+/* gzip: several members are one text (as gzip reads them); bytes after the
+ * last member that do not begin another, a member cut short, and corrupt
+ * data are refused at their byte of the compressed file. */
+static void gzip_members_and_what_follows_them(void **state)
+{
+    (void)state;
+    size_t plain_size;
+    char *plain = read_all("event_sync.json", &plain_size);
+    gar_trace want;
+    assert_int_equal(gar_import_kineto_memory(plain, plain_size, "p", &want, NULL, NULL), 0);
+
+    size_t half = plain_size / 2, a_size, b_size;
+    unsigned char *a = gzip_of(plain, half, &a_size);
+    unsigned char *b = gzip_of(plain + half, plain_size - half, &b_size);
+    unsigned char *buf = malloc(a_size + b_size + 16);
+    memcpy(buf, a, a_size);
+    memcpy(buf + a_size, b, b_size);
+    gar_trace t;
+    gar_error err;
+    assert_int_equal(gar_import_kineto_memory(buf, a_size + b_size, "two.gz", &t, NULL, &err), 0);
+    assert_true(gar_trace_equal(&t, &want));
+    gar_trace_free(&t);
+
+    /* The same, from a file. */
+    char path[] = "/tmp/gar-gz-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, buf, a_size + b_size), (ssize_t)(a_size + b_size));
+    close(fd);
+    assert_int_equal(gar_import_kineto_file(path, &t, NULL, &err), 0);
+    assert_true(gar_trace_equal(&t, &want));
+    gar_trace_free(&t);
+
+    static const struct {
+        const char *tail;
+        size_t len;
+    } tails[] = { { "junk", 4 }, { "\0\0\0\0", 4 }, { "\x1f", 1 }, { "\x1f\x8c", 2 },
+                  { "\n", 1 } };
+    size_t whole_size;
+    unsigned char *whole = gzip_of(plain, plain_size, &whole_size);
+    char at[32];
+    snprintf(at, sizeof at, "byte %zu", whole_size + 1);
+    for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+        memcpy(buf, whole, whole_size);
+        memcpy(buf + whole_size, tails[i].tail, tails[i].len);
+        assert_int_equal(gar_import_kineto_memory(buf, whole_size + tails[i].len, "t.gz", &t,
+                                                  NULL, &err),
+                         -GAR_E_INVALID_TRACE);
+        assert_string_equal(err.argv[1], at);
+        assert_non_null(strstr(err.argv[3], "not another gzip member"));
+        assert_int_equal(t.count, 0);
+    }
+    /* From a file too: the shell's `gzip -t` calls this trailing garbage. */
+    memcpy(buf, whole, whole_size);
+    memcpy(buf + whole_size, "junk", 4);
+    fd = open(path, O_WRONLY | O_TRUNC);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, buf, whole_size + 4), (ssize_t)(whole_size + 4));
+    close(fd);
+    assert_int_equal(gar_import_kineto_file(path, &t, NULL, &err), -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[1], at);
+    unlink(path);
+
+    /* Cut short, and corrupt. */
+    assert_int_equal(gar_import_kineto_memory(whole, whole_size - 3, "cut.gz", &t, NULL, &err),
+                     -GAR_E_INVALID_TRACE);
+    assert_non_null(strstr(err.argv[3], "cut short"));
+    memcpy(buf, whole, whole_size);
+    buf[whole_size - 6] ^= 0x55; /* the CRC-32 of the trailer */
+    assert_int_equal(gar_import_kineto_memory(buf, whole_size, "crc.gz", &t, NULL, &err),
+                     -GAR_E_INVALID_TRACE);
+    assert_non_null(strstr(err.argv[3], "corrupt gzip data"));
+
+    free(whole);
+    free(buf);
+    free(a);
+    free(b);
+    free(plain);
+    gar_trace_free(&want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -612,6 +812,9 @@ int main(void)
         cmocka_unit_test(ranks_are_kept_apart),
         cmocka_unit_test(ids_that_do_not_fit_are_refused),
         cmocka_unit_test(tokens_past_1_mib_are_refused),
+        cmocka_unit_test(producers_conventions_are_read),
+        cmocka_unit_test(duplicate_keys_are_refused),
+        cmocka_unit_test(gzip_members_and_what_follows_them),
     };
     return cmocka_run_group_tests_name("import_kineto", tests, NULL, NULL);
 }

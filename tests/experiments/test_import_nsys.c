@@ -22,6 +22,7 @@
 #define P_DEVICE_SYNC UINT64_C(514176635145694834)
 #define P_EVENT_SYNC_7 UINT64_C(15370667951839086975)
 #define P_STREAM_SYNC_13 UINT64_C(116036054755860985)
+#define P_MEMCPY_7 UINT64_C(12265065995212719292)
 
 static char db_path[64];
 
@@ -106,6 +107,36 @@ static void two_streams_give_the_worked_rows(void **state)
     assert_int_equal(t.count, 3);
     assert_memory_equal(t.row, want, 3 * sizeof *want);
     assert_int_equal(c.no_stream, 1);
+    assert_int_equal(c.inferred_stream, 0);
+    gar_trace_free(&t);
+}
+
+/* A per-thread default stream build: CUPTI names the calls
+ * cudaStreamSynchronize_ptsz_v7000 and cudaMemcpy_ptds_v7000, which are the
+ * same waits; the device sync's record says "no stream" with 2^32 - 1. */
+static void per_thread_stream_names_are_the_same_calls(void **state)
+{
+    (void)state;
+    char *sql = read_fixture("per_thread_stream.sql");
+    make_db(sql, NULL);
+    free(sql);
+    gar_trace t;
+    gar_import_counts c;
+    gar_error err;
+    int rc = gar_import_nsys_file(db_path, &t, &c, &err);
+    if (rc != 0) {
+        char msg[512];
+        gar_error_format(&err, msg, sizeof msg);
+        fail_msg("%s", msg);
+    }
+    const gar_trace_row want[] = {
+        { P_STREAM_SYNC_7, 0, 450, 3500, 0, 7 },
+        { P_MEMCPY_7, 6400, 6400, 7000, 0, 7 },
+        { P_DEVICE_SYNC, 6400, 7200, 7000, 0, 7 },
+    };
+    assert_int_equal(t.count, 3);
+    assert_memory_equal(t.row, want, sizeof want);
+    assert_int_equal(c.sync_calls, 3);
     assert_int_equal(c.inferred_stream, 0);
     gar_trace_free(&t);
 }
@@ -324,6 +355,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(two_streams_give_the_worked_rows),
+        cmocka_unit_test(per_thread_stream_names_are_the_same_calls),
         cmocka_unit_test(missing_tables_are_named),
         cmocka_unit_test(bad_files_are_refused),
         cmocka_unit_test(two_processes_keep_their_ids),

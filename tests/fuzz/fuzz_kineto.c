@@ -1,5 +1,5 @@
-/* tests/fuzz/fuzz_kineto.c — any bytes as a Kineto Chrome-trace JSON, through
- * the same yajl callbacks and mapping as a file.
+/* tests/fuzz/fuzz_kineto.c — any bytes as a Kineto Chrome-trace JSON, plain
+ * or gzip, through the same unpacking, yajl callbacks and mapping as a file.
  *
  * Properties: a refusal is InvalidTrace (file, place, column, one-line
  * fault) and leaves the trace empty; an accepted profile gives a trace that
