@@ -13,8 +13,10 @@
 static void print_help(FILE *out)
 {
     fprintf(out,
-            "usage: gar import kineto FILE.json[.gz]... [--no-infer] [--out FILE]\n"
-            "       gar import nsys FILE.sqlite [--process PID] [--no-infer] [--out FILE]\n"
+            "usage: gar import kineto FILE.json[.gz]... [--wait-on sync|kernel] [--no-infer]\n"
+            "                         [--out FILE]\n"
+            "       gar import nsys FILE.sqlite [--process PID] [--wait-on sync|kernel]\n"
+            "                         [--no-infer] [--out FILE]\n"
             "\n"
             "Turns a profile into a gar-trace v1 (see data/README.md): one row per host call\n"
             "that waited for GPU work (stream, event and device synchronizes, synchronous\n"
@@ -25,11 +27,15 @@ static void print_help(FILE *out)
             "Systems SQLite export, every process in it (process-qualified streams) unless\n"
             "--process names one.  How many calls were found and why any made no row is\n"
             "printed on standard error, and kept in the trace's header.\n"
+            "With --wait-on kernel the rows are a what-if instead: a host that waits for the\n"
+            "end of every kernel from its launch call's return (one row per kernel).\n"
             "\n"
             "options:\n"
             "  --out FILE      write FILE atomically, never an input (default, or FILE '-':\n"
             "                  standard output)\n"
             "  --process PID   nsys: import only the process with this pid\n"
+            "  --wait-on WHAT  sync (default): the synchronizing calls the profile recorded;\n"
+            "                  kernel: every kernel's end, waited for from its launch's return\n"
             "  --no-infer      do not infer the stream of a stream or event sync that has no\n"
             "                  sync record (such calls are skipped as no stream)\n"
             "  --help          show this help\n"
@@ -37,13 +43,14 @@ static void print_help(FILE *out)
             "examples:\n"
             "  gar import kineto trace.json.gz --out steps.csv\n"
             "  gar import kineto rank0.json rank1.json --out job.csv\n"
-            "  gar import nsys report.sqlite --process 4321 > steps.csv\n");
+            "  gar import nsys report.sqlite --process 4321 > steps.csv\n"
+            "  gar import kineto trace.json.gz --wait-on kernel --out kernels.csv\n");
 }
 
-static void print_counts(FILE *out, const gar_import_counts *c)
+static void print_counts(FILE *out, const gar_import_counts *c, bool kernels)
 {
     fprintf(out,
-            "sync_calls: %llu\n"
+            "%s: %llu\n"
             "waits: %llu\n"
             "inferred_stream: %llu\n"
             "skipped_no_gpu_op: %llu\n"
@@ -51,10 +58,11 @@ static void print_counts(FILE *out, const gar_import_counts *c)
             "skipped_no_launch: %llu\n"
             "skipped_inconsistent: %llu\n"
             "skipped_out_of_order: %llu\n",
-            (unsigned long long)c->sync_calls, (unsigned long long)c->waits,
-            (unsigned long long)c->inferred_stream, (unsigned long long)c->no_gpu_op,
-            (unsigned long long)c->no_stream, (unsigned long long)c->no_launch,
-            (unsigned long long)c->inconsistent, (unsigned long long)c->out_of_order);
+            kernels ? "kernels" : "sync_calls", (unsigned long long)c->sync_calls,
+            (unsigned long long)c->waits, (unsigned long long)c->inferred_stream,
+            (unsigned long long)c->no_gpu_op, (unsigned long long)c->no_stream,
+            (unsigned long long)c->no_launch, (unsigned long long)c->inconsistent,
+            (unsigned long long)c->out_of_order);
 }
 
 static const char *base_name(const char *path)
@@ -100,23 +108,30 @@ static void add(text *t, const char *fmt, ...)
     }
 }
 
-/* The header: the command, the counts, the processes and, for several, what
- * each qualified stream id is.  Lines stay well under the reader's limit. */
+/* The header: the command, what the rows wait on, the counts, the processes
+ * and, for several, what each qualified stream id is.  Lines stay well under
+ * the reader's limit. */
 static void header(text *t, const char *format, int files, char **paths,
-                   const gar_import_counts *c, const gar_import_legend *legend, bool kineto)
+                   const gar_import_counts *c, const gar_import_legend *legend, bool kineto,
+                   bool kernels)
 {
     add(t, "imported by: gar import %s", format);
     for (int i = 0; i < files && i < 8; i++)
         add(t, " %s", base_name(paths[i]));
     if (files > 8)
         add(t, " (and %d more)", files - 8);
+    add(t, "%s", kernels ? " --wait-on kernel" : "");
+    add(t, "\nwait on: %s",
+        kernels ? "kernel (a what-if: every kernel's end, from its launch call's return)"
+                : "sync (the synchronizing calls the profile recorded)");
     add(t,
-        "\nsync calls %llu, waits %llu, inferred_stream %llu; skipped: no gpu op %llu,"
+        "\n%s %llu, waits %llu, inferred_stream %llu; skipped: no gpu op %llu,"
         " no stream %llu, no launch %llu, inconsistent %llu, out of order %llu",
-        (unsigned long long)c->sync_calls, (unsigned long long)c->waits,
-        (unsigned long long)c->inferred_stream, (unsigned long long)c->no_gpu_op,
-        (unsigned long long)c->no_stream, (unsigned long long)c->no_launch,
-        (unsigned long long)c->inconsistent, (unsigned long long)c->out_of_order);
+        kernels ? "kernels" : "sync calls", (unsigned long long)c->sync_calls,
+        (unsigned long long)c->waits, (unsigned long long)c->inferred_stream,
+        (unsigned long long)c->no_gpu_op, (unsigned long long)c->no_stream,
+        (unsigned long long)c->no_launch, (unsigned long long)c->inconsistent,
+        (unsigned long long)c->out_of_order);
     const char *what = kineto ? "ranks" : "processes";
     for (size_t i = 0; i < legend->processes; i++) {
         if (i % 256 == 0)
@@ -134,6 +149,7 @@ static void header(text *t, const char *format, int files, char **paths,
 int gar_verb_import_main(int argc, char **argv)
 {
     const char *out_path = NULL;
+    const char *wait_on = NULL;
     gar_import_options options = { 0 };
     unsigned long long process = 0;
     const gar_cli_option table[] = {
@@ -142,6 +158,7 @@ int gar_verb_import_main(int argc, char **argv)
           .refusal = "--process takes a pid, 0..16777215", .quote_value = true,
           .given = &options.one_process },
         { .name = "no-infer", .takes = GAR_CLI_FLAG, .to = &options.no_infer },
+        { .name = "wait-on", .takes = GAR_CLI_TEXT, .to = &wait_on },
         { .name = "help", .takes = GAR_CLI_HELP },
         { .name = NULL },
     };
@@ -161,6 +178,11 @@ int gar_verb_import_main(int argc, char **argv)
     if (kineto && options.one_process)
         return gar_cli_usage_error("import", "--process is for nsys; kineto takes one file per rank");
     options.process = (uint32_t)process;
+    if (wait_on != NULL && strcmp(wait_on, "kernel") == 0)
+        options.wait_on = GAR_IMPORT_WAIT_ON_KERNEL;
+    else if (wait_on != NULL && strcmp(wait_on, "sync") != 0)
+        return gar_cli_usage_error("import", "--wait-on takes sync or kernel");
+    bool kernels = options.wait_on == GAR_IMPORT_WAIT_ON_KERNEL;
 
     if (out_path != NULL && strcmp(out_path, "-") == 0)
         out_path = NULL; /* "-": standard output, as without --out */
@@ -179,7 +201,7 @@ int gar_verb_import_main(int argc, char **argv)
     if (rc < 0)
         return gar_cli_refuse(&err);
     text comment = { 0 };
-    header(&comment, format, files, paths, &counts, &legend, kineto);
+    header(&comment, format, files, paths, &counts, &legend, kineto, kernels);
     gar_import_legend_free(&legend);
     if (comment.failed) {
         gar_free(comment.s);
@@ -194,7 +216,7 @@ int gar_verb_import_main(int argc, char **argv)
     gar_trace_free(&trace);
     if (rc < 0)
         return gar_cli_refuse(&err);
-    print_counts(stderr, &counts);
+    print_counts(stderr, &counts, kernels);
     if (out_path != NULL)
         printf("out: %s\nwaits: %llu\n", out_path, (unsigned long long)counts.waits);
     return GAR_EXIT_OK;

@@ -34,6 +34,15 @@
  * streams are qualified by process: records of different processes never
  * join.  Times are moved so that the earliest submit of the trace is 0.
  *
+ * With options.wait_on = GAR_IMPORT_WAIT_ON_KERNEL the rows are a what-if
+ * instead: one per kernel whose launch call is in the trace, as if the host
+ * waited for it right after launching it:
+ *
+ *   submit = the launch call's start     start = the launch call's end
+ *   done   = the kernel's end            stream = as above
+ *   point  = FNV-1a-64 of the kernel's name, then its stream's four
+ *            little-endian bytes (then the process id's, with several)
+ *
  * Ownership: a gar_import owns its arrays (and its temporary database, once
  * its records spill); gar_import_free releases them.
  * Nothing here is thread-safe; use one gar_import per thread. */
@@ -66,9 +75,11 @@ typedef enum gar_sync_kind {
 typedef struct gar_import_op {
     uint64_t start_ns, end_ns;
     uint64_t correlation; /* 0: none */
+    uint64_t name_hash;   /* a kernel's name, FNV-1a-64, with --wait-on kernel; else 0 */
     uint32_t process;     /* index from gar_import_process */
     uint32_t device, stream;
     bool dtoh_pageable;   /* a device-to-pageable-host copy (blocks its caller) */
+    bool kernel;          /* a kernel (not a copy or memset) */
 } gar_import_op;
 
 /* A host runtime or driver call. */
@@ -91,9 +102,10 @@ typedef struct gar_import_sync {
     uint64_t event_correlation; /* an event sync: its record call's correlation, or 0 */
 } gar_import_sync;
 
-/* Why a synchronizing call made no row; each is counted. */
+/* Why a synchronizing call (with --wait-on kernel: a kernel) made no row;
+ * each is counted. */
 typedef struct gar_import_counts {
-    uint64_t sync_calls;   /* synchronizing calls found */
+    uint64_t sync_calls;   /* synchronizing calls found (--wait-on kernel: kernels) */
     uint64_t waits;        /* rows made */
     uint64_t no_gpu_op;    /* nothing on the awaited stream(s) to wait for */
     uint64_t no_stream;    /* the awaited stream is not recorded (or its id is too large) */
@@ -103,11 +115,20 @@ typedef struct gar_import_counts {
     uint64_t inferred_stream; /* rows made whose stream was inferred (of `waits`) */
 } gar_import_counts;
 
-/* How to map.  A zeroed struct is the default: infer streams, every process. */
+/* What a row waits for (data/README.md, "What the host waits on"). */
+typedef enum gar_import_wait_on {
+    GAR_IMPORT_WAIT_ON_SYNC,   /* the synchronizing calls the profile recorded */
+    GAR_IMPORT_WAIT_ON_KERNEL, /* a what-if: the end of every kernel, from its
+                                * launch call's return */
+} gar_import_wait_on;
+
+/* How to map.  A zeroed struct is the default: synchronizing calls, infer
+ * streams, every process. */
 typedef struct gar_import_options {
     bool no_infer;     /* no stream inference: a sync without a stream record is skipped */
     bool one_process;  /* Nsight: import only the process whose pid is `process` */
     uint32_t process;
+    gar_import_wait_on wait_on;
 } gar_import_options;
 
 /* A qualified stream of a several-process trace: what trace stream `id` is. */

@@ -41,6 +41,8 @@
 #include <yajl/yajl_parse.h>
 #include <zlib.h>
 
+#include "content_hash.h"
+
 /* The keys of an event, and of its args, that matter here. */
 typedef enum key {
     K_NONE,
@@ -73,6 +75,7 @@ typedef struct event {
     category cat;
     char name[NAME_KEEP];
     size_t name_len; /* the whole name's length, which may exceed what is kept */
+    uint64_t name_hash; /* FNV-1a-64 of the whole name, with --wait-on kernel */
     uint64_t ts_ns, dur_ns;
     int64_t value[K_COUNT]; /* integer-valued keys */
     key bad_time;           /* K_TS or K_DUR when that value is no usable time */
@@ -394,6 +397,8 @@ static int on_string(void *ctx, const unsigned char *s, size_t n)
     case K_NAME:
         ev->name_len = n;
         memcpy(ev->name, s, n < NAME_KEEP ? n : NAME_KEEP);
+        if (k->im->options.wait_on == GAR_IMPORT_WAIT_ON_KERNEL) /* a kernel's point */
+            ev->name_hash = gar_hash_bytes(GAR_HASH_OFFSET, s, n);
         break;
     default:
         return 1;
@@ -549,7 +554,10 @@ static int finish_event(kineto *k)
     case CAT_MEMSET: {
         gar_import_op op = { .correlation = correlation, .process = k->process,
                              .dtoh_pageable = ev->cat == CAT_MEMCPY &&
-                                              memcpy_name_is_dtoh_pageable(ev) };
+                                              memcpy_name_is_dtoh_pageable(ev),
+                             .kernel = ev->cat == CAT_KERNEL };
+        if (k->im->options.wait_on == GAR_IMPORT_WAIT_ON_KERNEL)
+            op.name_hash = ev->seen[K_NAME] ? ev->name_hash : GAR_HASH_OFFSET;
         if (!id32(k, K_A_DEVICE, K_PID, false, &op.device) ||
             !id32(k, K_A_STREAM, K_TID, false, &op.stream))
             return 0;

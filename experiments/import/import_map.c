@@ -215,7 +215,9 @@ static int call_by_correlation(const void *x, const void *y)
     int c = cmp_u64(a->process, b->process);
     if (c == 0)
         c = cmp_u64(a->correlation, b->correlation);
-    return c != 0 ? c : cmp_u64(a->start_ns, b->start_ns);
+    if (c == 0)
+        c = cmp_u64(a->start_ns, b->start_ns);
+    return c != 0 ? c : cmp_u64(a->end_ns, b->end_ns);
 }
 
 static int sync_by_correlation(const void *x, const void *y)
@@ -354,6 +356,17 @@ static bool call_start_of(void *ctx, uint32_t process, uint64_t correlation, uin
     return call != NULL;
 }
 
+static bool call_span_of(void *ctx, uint32_t process, uint64_t correlation, uint64_t *start,
+                         uint64_t *end)
+{
+    const gar_import_call *call = find_call(ctx, process, correlation);
+    if (call != NULL) {
+        *start = call->start_ns;
+        *end = call->end_ns;
+    }
+    return call != NULL;
+}
+
 static bool sync_of(void *ctx, uint32_t process, uint64_t correlation, gar_import_sync *out)
 {
     const gar_import_sync *sync = find_sync(ctx, process, correlation);
@@ -481,7 +494,8 @@ static int build_tables(mapper *m, gar_error *err)
     return 0;
 }
 
-/* One row per call that waited, in call order; `rows` marks an inferred stream. */
+/* One row per call that waited (with --wait-on kernel: per kernel), in call
+ * (op) order; `rows` marks an inferred stream. */
 static int collect_rows(mapper *m, gar_trace *trace, gar_import_counts *counts, gar_error *err)
 {
     gar_import *im = m->im;
@@ -494,11 +508,17 @@ static int collect_rows(mapper *m, gar_trace *trace, gar_import_counts *counts, 
         .run = m->run,
         .runs = m->runs,
         .call_start = call_start_of,
+        .call_span = call_span_of,
         .sync = sync_of,
         .op = op_of,
         .last_op = last_op_of,
         .last_launch = last_launch_of,
     };
+    if (im->options.wait_on == GAR_IMPORT_WAIT_ON_KERNEL) {
+        for (size_t i = 0; rc == 0 && i < im->ops; i++)
+            rc = gar_import_map_kernel(&lookup, &im->op[i], trace, counts, err);
+        return rc;
+    }
     for (size_t i = 0; rc == 0 && i < im->calls; i++)
         rc = gar_import_map_call(&lookup, &im->call[i], trace, counts, err);
     return rc;
@@ -531,7 +551,16 @@ static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_c
     if (trace.count == 0) {
         gar_trace_free(&trace);
         char fault[GAR_ERROR_ARG_BYTES];
-        if (counts->sync_calls == 0)
+        if (m->im->options.wait_on == GAR_IMPORT_WAIT_ON_KERNEL)
+            snprintf(fault, sizeof fault,
+                     "no kernel could be waited for: of its %llu kernels (no launch %llu,"
+                     " no stream %llu, inconsistent %llu, out of order %llu); record the"
+                     " CUDA or HIP runtime calls and the GPU activity",
+                     (unsigned long long)counts->sync_calls,
+                     (unsigned long long)counts->no_launch, (unsigned long long)counts->no_stream,
+                     (unsigned long long)counts->inconsistent,
+                     (unsigned long long)counts->out_of_order);
+        else if (counts->sync_calls == 0)
             snprintf(fault, sizeof fault,
                      "no host call waited for GPU work: it has no stream, event or device"
                      " synchronize nor blocking copy; record the CUDA or HIP runtime calls"

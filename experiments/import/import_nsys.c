@@ -8,6 +8,8 @@
  *       correlationId, nameId -> StringIds.value ("cudaMemcpy_v3020")
  *   CUPTI_ACTIVITY_KIND_SYNCHRONIZATION            correlationId, deviceId,
  *       streamId (stream syncs; CUPTI writes -1 / 2^32-1 when none)
+ * With --wait-on kernel, a kernel's name is read too: demangledName (else
+ * shortName) -> StringIds.value.
  * Nsight writes a table only when it has rows, so of the GPU-op tables at
  * least one must exist, and SYNCHRONIZATION is optional (without it a stream
  * sync is mapped only when the device has a single stream).  StringIds and
@@ -31,6 +33,8 @@
 #include <sys/stat.h>
 
 #include <sqlite3.h>
+
+#include "content_hash.h"
 
 /* A fault of a table as a whole. */
 static int refuse_table(gar_error *err, const char *path, const char *table, const char *fault)
@@ -78,6 +82,8 @@ typedef struct rows {
     gar_import *im;
     gar_error *err;
     bool is_memcpy;
+    bool is_kernel;
+    const char *name_column;   /* --wait-on kernel: the kernel table's name column, else NULL */
     uint64_t last_pid;         /* a one-entry cache of the process index */
     uint32_t last_process;
     bool have_last;
@@ -234,9 +240,18 @@ static int add_op_row(rows *r)
         if (rc == 0)
             rc = int_cell(r, 7, INT32_MIN, INT32_MAX, true, 0, &dst_kind);
     }
+    if (rc == 0 && r->name_column != NULL) {
+        int type = sqlite3_column_type(r->st, 6);
+        if (type != SQLITE_NULL && type != SQLITE_TEXT)
+            rc = refuse_cell(r, 6, "a name that is not TEXT");
+        const unsigned char *name = rc == 0 ? sqlite3_column_text(r->st, 6) : NULL;
+        op.name_hash = gar_hash_bytes(GAR_HASH_OFFSET, name != NULL ? name : (const unsigned char *)"",
+                                      name != NULL ? (size_t)sqlite3_column_bytes(r->st, 6) : 0);
+    }
     if (rc < 0 || skip)
         return rc;
     op.dtoh_pageable = copy_kind == 2 && dst_kind == 1;
+    op.kernel = r->is_kernel;
     rc = gar_import_add_op(r->im, &op, r->err);
     return rc < 0 ? rc : 0;
 }
@@ -246,12 +261,32 @@ static int read_ops(sqlite3 *db, rows *r)
     static const char *const columns[] = { "start",         "end",       "deviceId",
                                            "streamId",      "correlationId", "globalPid",
                                            "copyKind",      "dstKind" };
-    char sql[256];
-    snprintf(sql, sizeof sql,
-             "SELECT start, end, deviceId, streamId, correlationId, globalPid%s FROM %s",
-             r->is_memcpy ? ", copyKind, dstKind" : "", r->table);
-    r->column = columns;
+    const char *const named[] = { "start",    "end",           "deviceId",
+                                  "streamId", "correlationId", "globalPid",
+                                  r->name_column };
+    char sql[384];
+    if (r->name_column != NULL)
+        snprintf(sql, sizeof sql,
+                 "SELECT o.start, o.end, o.deviceId, o.streamId, o.correlationId, o.globalPid,"
+                 " s.value FROM %s AS o LEFT JOIN StringIds AS s ON s.id = o.%s",
+                 r->table, r->name_column);
+    else
+        snprintf(sql, sizeof sql,
+                 "SELECT start, end, deviceId, streamId, correlationId, globalPid%s FROM %s",
+                 r->is_memcpy ? ", copyKind, dstKind" : "", r->table);
+    r->column = r->name_column != NULL ? named : columns;
     return for_each_row(db, r, sql, add_op_row);
+}
+
+/* Whether `table` has `column` (a query naming it compiles). */
+static bool has_column(sqlite3 *db, const char *table, const char *column)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT %s FROM %s LIMIT 0", column, table);
+    sqlite3_stmt *st = NULL;
+    bool has = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK;
+    sqlite3_finalize(st);
+    return has;
 }
 
 static int add_call_row(rows *r)
@@ -340,11 +375,11 @@ static int read_export(sqlite3 *db, const char *path, gar_import *im, gar_error 
     }
     static const struct {
         const char *table;
-        bool is_memcpy;
+        bool is_memcpy, is_kernel;
     } op_tables[] = {
-        { "CUPTI_ACTIVITY_KIND_KERNEL", false },
-        { "CUPTI_ACTIVITY_KIND_MEMCPY", true },
-        { "CUPTI_ACTIVITY_KIND_MEMSET", false },
+        { "CUPTI_ACTIVITY_KIND_KERNEL", false, true },
+        { "CUPTI_ACTIVITY_KIND_MEMCPY", true, false },
+        { "CUPTI_ACTIVITY_KIND_MEMSET", false, false },
     };
     int op_tables_found = 0;
     for (size_t i = 0; i < sizeof op_tables / sizeof op_tables[0]; i++) {
@@ -356,6 +391,12 @@ static int read_export(sqlite3 *db, const char *path, gar_import *im, gar_error 
         op_tables_found++;
         rows r = rows_of(path, op_tables[i].table, im, err);
         r.is_memcpy = op_tables[i].is_memcpy;
+        r.is_kernel = op_tables[i].is_kernel;
+        /* A kernel's point hashes its name: the demangled one, as Kineto
+         * writes it, where the export has it. */
+        if (r.is_kernel && im->options.wait_on == GAR_IMPORT_WAIT_ON_KERNEL)
+            r.name_column = has_column(db, r.table, "demangledName") ? "demangledName"
+                                                                     : "shortName";
         int rc = read_ops(db, &r);
         if (rc < 0)
             return rc;

@@ -215,6 +215,38 @@ int gar_import_map_call(const gar_import_lookup *lk, const gar_import_call *call
     return gar_trace_append(rows, &row, err);
 }
 
+int gar_import_map_kernel(const gar_import_lookup *lk, const gar_import_op *op,
+                          gar_trace *rows, gar_import_counts *counts, gar_error *err)
+{
+    if (!op->kernel)
+        return 0;
+    counts->sync_calls++;
+    uint64_t submit, returned;
+    if (!lk->call_span(lk->ctx, op->process, op->correlation, &submit, &returned)) {
+        counts->no_launch++;
+        return 0;
+    }
+    if (op->end_ns < submit) {
+        counts->inconsistent++;
+        return 0;
+    }
+    const gar_import_run *run =
+        gar_import_exact_run(lk->run, lk->runs, op->process, op->device, op->stream);
+    uint32_t stream = run != NULL ? gar_import_trace_stream(lk->im, lk->run, run) : UINT32_MAX;
+    if (stream == UINT32_MAX) {
+        counts->no_stream++;
+        return 0;
+    }
+    gar_trace_row row = {
+        .point = gar_import_kernel_point(lk->im, op->name_hash, stream, op->process),
+        .submit_ns = submit,
+        .start_ns = returned,
+        .done_ns = op->end_ns,
+        .stream = stream,
+    };
+    return gar_trace_append(rows, &row, err);
+}
+
 uint32_t gar_import_trace_stream(const gar_import *im, const gar_import_run *runs,
                                  const gar_import_run *run)
 {
@@ -243,6 +275,19 @@ uint64_t gar_import_point(const gar_import *im, int name, uint32_t named_stream,
     h = gar_hash_bytes(h, le, sizeof le);
     if (im->processes > 1) {
         /* Each process's (rank's) host loop is its own set of call sites. */
+        le32(le, (uint32_t)im->process_id[process]);
+        h = gar_hash_bytes(h, le, sizeof le);
+    }
+    return h;
+}
+
+uint64_t gar_import_kernel_point(const gar_import *im, uint64_t name_hash, uint32_t stream,
+                                 uint32_t process)
+{
+    unsigned char le[4];
+    le32(le, stream);
+    uint64_t h = gar_hash_bytes(name_hash, le, sizeof le);
+    if (im->processes > 1) {
         le32(le, (uint32_t)im->process_id[process]);
         h = gar_hash_bytes(h, le, sizeof le);
     }

@@ -39,6 +39,9 @@ typedef struct gar_import_lookup {
      * launch or an event's record.  False when there is none (or for
      * correlation 0). */
     bool (*call_start)(void *ctx, uint32_t process, uint64_t correlation, uint64_t *start);
+    /* As call_start, with that call's end too. */
+    bool (*call_span)(void *ctx, uint32_t process, uint64_t correlation, uint64_t *start,
+                      uint64_t *end);
     /* The sync record of (process, correlation); false when none. */
     bool (*sync)(void *ctx, uint32_t process, uint64_t correlation, gar_import_sync *out);
     /* The op of (process, correlation); false when none. */
@@ -67,6 +70,13 @@ const gar_import_run *gar_import_exact_run(const gar_import_run *run, size_t run
 int gar_import_map_call(const gar_import_lookup *lookup, const gar_import_call *call,
                         gar_trace *rows, gar_import_counts *counts, gar_error *err);
 
+/* Maps one kernel with --wait-on kernel: appends the row of a host that
+ * waits for it from its launch call's return, or counts why there is none
+ * (no launch, inconsistent, no stream).  Ops that are not kernels are passed
+ * over.  Returns 0 or gar_trace_append's failure. */
+int gar_import_map_kernel(const gar_import_lookup *lookup, const gar_import_op *op,
+                          gar_trace *rows, gar_import_counts *counts, gar_error *err);
+
 /* The trace's stream id of a run: device × 65536 + stream for one process
  * (UINT32_MAX when an id is too large), the run's index in `runs` for
  * several. */
@@ -77,5 +87,11 @@ uint32_t gar_import_trace_stream(const gar_import *im, const gar_import_run *run
  * stream id, UINT32_MAX for device-wide) in process index `process`. */
 uint64_t gar_import_point(const gar_import *im, int name, uint32_t named_stream,
                           uint32_t process);
+
+/* The point of a kernel wait: the FNV-1a-64 of the kernel's name
+ * (`name_hash`) carried on over the four little-endian bytes of its trace
+ * stream, then, with several processes, of the process id. */
+uint64_t gar_import_kernel_point(const gar_import *im, uint64_t name_hash, uint32_t stream,
+                                 uint32_t process);
 
 #endif

@@ -14,7 +14,7 @@
 struct gar_import_spill {
     sqlite3 *db;
     sqlite3_stmt *put_op, *put_call, *put_sync;
-    sqlite3_stmt *get_call, *get_sync, *get_op, *ops_before, *last_launch;
+    sqlite3_stmt *get_call, *get_span, *get_sync, *get_op, *ops_before, *last_launch;
     bool thread_index; /* call_thread built (only stream inference needs it) */
 };
 
@@ -63,8 +63,8 @@ void gar_import_spill_close(gar_import_spill *s)
 {
     if (s == NULL)
         return;
-    sqlite3_stmt *st[] = { s->put_op, s->put_call, s->put_sync, s->get_call,
-                           s->get_sync, s->get_op, s->ops_before, s->last_launch };
+    sqlite3_stmt *st[] = { s->put_op,  s->put_call, s->put_sync,   s->get_call,    s->get_span,
+                           s->get_sync, s->get_op,  s->ops_before, s->last_launch };
     for (size_t i = 0; i < sizeof st / sizeof st[0]; i++)
         sqlite3_finalize(st[i]);
     sqlite3_close(s->db);
@@ -81,6 +81,8 @@ int gar_import_spill_op(gar_import_spill *s, const gar_import_op *op, gar_error 
     sqlite3_bind_int64(st, 5, to_db(op->end_ns));
     sqlite3_bind_int64(st, 6, to_db(op->correlation));
     sqlite3_bind_int(st, 7, op->dtoh_pageable);
+    sqlite3_bind_int64(st, 8, to_db(op->name_hash));
+    sqlite3_bind_int(st, 9, op->kernel);
     return put(s->db, st, err);
 }
 
@@ -129,13 +131,13 @@ int gar_import_spill_open(gar_import *im, gar_error *err)
         out = exec(s->db, pragmas, err);
     if (out == 0)
         out = exec(s->db,
-                   "CREATE TABLE op (process, device, stream, start, end_ns, corr, dtoh);"
+                   "CREATE TABLE op (process, device, stream, start, end_ns, corr, dtoh, name, kernel);"
                    "CREATE TABLE call (process, corr, start, end_ns, thread, name);"
                    "CREATE TABLE sync (process, corr, device, stream, event_stream, event_corr);"
                    "BEGIN;",
                    err);
     if (out == 0)
-        out = prepare(s->db, "INSERT INTO op VALUES (?, ?, ?, ?, ?, ?, ?)", &s->put_op, err);
+        out = prepare(s->db, "INSERT INTO op VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", &s->put_op, err);
     if (out == 0)
         out = prepare(s->db, "INSERT INTO call VALUES (?, ?, ?, ?, ?, ?)", &s->put_call, err);
     if (out == 0)
@@ -196,6 +198,25 @@ static bool find_call(void *ctx, uint32_t process, uint64_t correlation, uint64_
     bool found = row_of(m, st);
     if (found)
         *start = from_db(sqlite3_column_int64(st, 0));
+    sqlite3_reset(st);
+    return found;
+}
+
+/* As find_call, with the call's end too. */
+static bool find_span(void *ctx, uint32_t process, uint64_t correlation, uint64_t *start,
+                      uint64_t *end)
+{
+    spill_mapper *m = ctx;
+    if (correlation == 0)
+        return false;
+    sqlite3_stmt *st = m->s->get_span;
+    sqlite3_bind_int64(st, 1, process);
+    sqlite3_bind_int64(st, 2, to_db(correlation));
+    bool found = row_of(m, st);
+    if (found) {
+        *start = from_db(sqlite3_column_int64(st, 0));
+        *end = from_db(sqlite3_column_int64(st, 1));
+    }
     sqlite3_reset(st);
     return found;
 }
@@ -327,6 +348,51 @@ static int list_runs(spill_mapper *m)
     return out < 0 ? out : m->failed;
 }
 
+/* The lookups over the database, for the rules. */
+static gar_import_lookup lookup_of(spill_mapper *m)
+{
+    return (gar_import_lookup){
+        .ctx = m,
+        .im = m->im,
+        .run = m->run,
+        .runs = m->runs,
+        .call_start = find_call,
+        .call_span = find_span,
+        .sync = find_sync,
+        .op = find_op,
+        .last_op = last_op,
+        .last_launch = last_launch,
+    };
+}
+
+/* --wait-on kernel: one row per kernel, in the in-memory mapping's op order
+ * (process, device, stream, start, end, correlation) so that rows equal in
+ * every field come the same way. */
+static int map_kernels(spill_mapper *m, gar_trace *rows, gar_import_counts *counts)
+{
+    sqlite3_stmt *st = NULL;
+    int out = prepare(m->s->db,
+                      "SELECT process, device, stream, start, end_ns, corr, name FROM op"
+                      " WHERE kernel = 1",
+                      &st, m->err);
+    gar_import_lookup lookup = lookup_of(m);
+    while (out == 0 && m->failed == 0 && row_of(m, st)) {
+        gar_import_op op = {
+            .process = (uint32_t)sqlite3_column_int64(st, 0),
+            .device = (uint32_t)sqlite3_column_int64(st, 1),
+            .stream = (uint32_t)sqlite3_column_int64(st, 2),
+            .start_ns = from_db(sqlite3_column_int64(st, 3)),
+            .end_ns = from_db(sqlite3_column_int64(st, 4)),
+            .correlation = from_db(sqlite3_column_int64(st, 5)),
+            .name_hash = from_db(sqlite3_column_int64(st, 6)),
+            .kernel = true,
+        };
+        out = gar_import_map_kernel(&lookup, &op, rows, counts, m->err);
+    }
+    sqlite3_finalize(st);
+    return out < 0 ? out : m->failed;
+}
+
 static int map_calls(spill_mapper *m, gar_trace *rows, gar_import_counts *counts)
 {
     sqlite3_stmt *st = NULL;
@@ -334,17 +400,7 @@ static int map_calls(spill_mapper *m, gar_trace *rows, gar_import_counts *counts
                       "SELECT process, corr, start, end_ns, thread, name FROM call"
                       " WHERE name >= 0",
                       &st, m->err);
-    gar_import_lookup lookup = {
-        .ctx = m,
-        .im = m->im,
-        .run = m->run,
-        .runs = m->runs,
-        .call_start = find_call,
-        .sync = find_sync,
-        .op = find_op,
-        .last_op = last_op,
-        .last_launch = last_launch,
-    };
+    gar_import_lookup lookup = lookup_of(m);
     while (out == 0 && m->failed == 0 && row_of(m, st)) {
         gar_import_call call = {
             .process = (uint32_t)sqlite3_column_int64(st, 0),
@@ -373,7 +429,7 @@ int gar_import_spill_map(gar_import *im, gar_trace *rows, gar_import_run **runs,
                    "COMMIT;"
                    "CREATE INDEX op_stream ON op (process, device, stream, start, end_ns, corr);"
                    "CREATE INDEX op_corr ON op (process, corr, device, stream, start, end_ns, dtoh);"
-                   "CREATE INDEX call_corr ON call (process, corr, start);"
+                   "CREATE INDEX call_corr ON call (process, corr, start, end_ns);"
                    "CREATE INDEX sync_corr ON sync (process, corr);",
                    err);
     if (out == 0)
@@ -381,6 +437,11 @@ int gar_import_spill_map(gar_import *im, gar_trace *rows, gar_import_run **runs,
                       "SELECT start FROM call WHERE process = ? AND corr = ?"
                       " ORDER BY start LIMIT 1",
                       &s->get_call, err);
+    if (out == 0)
+        out = prepare(s->db,
+                      "SELECT start, end_ns FROM call WHERE process = ? AND corr = ?"
+                      " ORDER BY start, end_ns LIMIT 1",
+                      &s->get_span, err);
     if (out == 0)
         out = prepare(s->db,
                       "SELECT device, stream, event_stream, event_corr FROM sync"
@@ -412,7 +473,8 @@ int gar_import_spill_map(gar_import *im, gar_trace *rows, gar_import_run **runs,
     if (out == 0)
         out = list_runs(&m);
     if (out == 0)
-        out = map_calls(&m, rows, counts);
+        out = im->options.wait_on == GAR_IMPORT_WAIT_ON_KERNEL ? map_kernels(&m, rows, counts)
+                                                               : map_calls(&m, rows, counts);
     *runs = m.run;
     *nruns = m.runs;
     return out;

@@ -82,6 +82,39 @@ expect 0 "$gar" import kineto "$fixtures/kineto/event_sync.json" "$fixtures/kine
 grep -q '^waits: 8$' "$tmp/err" || fail "two ranks did not make twice the waits"
 grep -q '^# ranks: 0 1$' "$tmp/out" || fail "the header does not list the ranks"
 grep -q '^# stream 1: rank 1 device 0 stream 7$' "$tmp/out" || fail "rank 1's stream not named"
+# What the rows wait on is in the header; --wait-on kernel makes a row per kernel.
+grep -q '^# wait on: sync (the synchronizing calls the profile recorded)$' "$tmp/out" ||
+    fail "the header does not say the rows wait on sync calls"
+expect 0 "$gar" import kineto "$fixtures/kineto/train_pt21.json" --wait-on kernel
+grep -q '^kernels: 624$' "$tmp/err" || fail "--wait-on kernel did not count 624 kernels"
+grep -q '^waits: 624$' "$tmp/err" || fail "--wait-on kernel did not make 624 waits"
+grep -q '^# imported by: gar import kineto train_pt21.json --wait-on kernel$' "$tmp/out" ||
+    fail "the header does not give --wait-on kernel"
+grep -q "^# wait on: kernel (a what-if: every kernel's end, from its launch call's return)$" \
+    "$tmp/out" || fail "the header does not say the rows wait on kernels"
+grep -q '^# kernels 624, waits 624, inferred_stream 0;' "$tmp/out" || fail "kernel counts line"
+expect 0 "$gar" import kineto "$fixtures/kineto/pt22_no_stream.json" --wait-on kernel
+grep -q '^2478821943304894980,0,5000,110000,7$' "$tmp/out" || fail "the gemm kernel's row"
+expect 2 "$gar" import kineto "$fixtures/kineto/train_pt21.json" --wait-on everything
+grep -q '^error 11 (Usage)' "$tmp/err" || fail "an unknown --wait-on is not a usage error"
+# A PyTorch 2.2 profile whose device-wide sync has stream 4294967295.
+expect 0 "$gar" import kineto "$fixtures/kineto/pt22_no_stream.json"
+grep -q '^waits: 3$' "$tmp/err" || fail "the 2^32-1 stream profile did not make 3 waits"
+# Bytes after the gzip data are refused at their byte; two members are one text.
+if command -v gzip >/dev/null 2>&1; then
+    gzip -c "$fixtures/kineto/event_sync.json" >"$tmp/t.json.gz"
+    size=$(wc -c <"$tmp/t.json.gz" | tr -d ' ')
+    printf 'junk' >>"$tmp/t.json.gz"
+    expect 2 "$gar" import kineto "$tmp/t.json.gz"
+    grep -q "^error 13 (InvalidTrace): .*t.json.gz:byte $((size + 1)): bytes after the gzip data" \
+        "$tmp/err" || fail "trailing bytes after gzip not refused at their byte: $(cat "$tmp/err")"
+    head -c 900 "$fixtures/kineto/event_sync.json" | gzip -c >"$tmp/two.json.gz"
+    tail -c +901 "$fixtures/kineto/event_sync.json" | gzip -c >>"$tmp/two.json.gz"
+    expect 0 "$gar" import kineto "$tmp/two.json.gz"
+    grep -q '^waits: 4$' "$tmp/err" || fail "two gzip members were not read as one text"
+else
+    echo "gzip not found: gzip CLI checks skipped"
+fi
 expect 2 "$gar" import kineto "$fixtures/kineto/event_sync.json" --process 3
 expect 2 "$gar" import nsys a.sqlite b.sqlite
 expect 2 "$gar" import kineto
@@ -98,6 +131,9 @@ if command -v sqlite3 >/dev/null 2>&1; then
     grep -q '^inferred_stream: 1$' "$tmp/err" || fail "the event sync's stream was not inferred"
     grep -q '^# processes: 0$' "$tmp/out" || fail "the header does not list the process"
     grep -q '^514176635145694834,5200,5400,8500,7$' "$tmp/out" || fail "nsys device sync row"
+    expect 0 "$gar" import nsys "$tmp/r.sqlite" --wait-on kernel
+    grep -q '^kernels: 3$' "$tmp/err" || fail "nsys --wait-on kernel did not count 3 kernels"
+    grep -q '^5790093507316341374,0,200,4500,7$' "$tmp/out" || fail "nsys kernel row"
     sqlite3 "$tmp/p.sqlite" <"$fixtures/nsys/two_processes.sql" || fail "fixture SQL does not load"
     expect 0 "$gar" import nsys "$tmp/p.sqlite"
     grep -q '^# processes: 100 200$' "$tmp/out" || fail "the header does not list the processes"

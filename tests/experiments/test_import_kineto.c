@@ -28,6 +28,10 @@
 #define P_MEMCPY_7 UINT64_C(12265065995212719292)
 #define P_HIP_DEVICE_SYNC UINT64_C(15998755891546634858)
 #define P_EVENT_SYNC_13 UINT64_C(10773978913953557461)
+/* --wait-on kernel: FNV-1a-64 of the kernel's name, then its stream's bytes. */
+#define P_GEMM_7 UINT64_C(2478821943304894980)
+#define P_ATTENTION_13 UINT64_C(3778856167153948852)
+#define P_SOFTMAX_13 UINT64_C(6950522829843384516)
 
 static char *fixture(const char *name)
 {
@@ -797,6 +801,49 @@ static void gzip_members_and_what_follows_them(void **state)
     gar_trace_free(&want);
 }
 
+/* --wait-on kernel: one row per kernel, waited for from its launch call's
+ * return (submit = the launch's start, start = its end, done = the kernel's
+ * end), at a point of the kernel's name and stream; sync calls make none. */
+static void kernel_waits_are_a_what_if(void **state)
+{
+    (void)state;
+    gar_import_options kernels = { .wait_on = GAR_IMPORT_WAIT_ON_KERNEL };
+    char *path = fixture("pt22_no_stream.json");
+    const char *paths[] = { path };
+    gar_trace t;
+    gar_import_counts c;
+    assert_int_equal(gar_import_kineto_files(paths, 1, &kernels, &t, &c, NULL, NULL), 0);
+    free(path);
+    const gar_trace_row want[] = {
+        { P_GEMM_7, 0, 5000, 110000, 0, 7 },
+        { P_ATTENTION_13, 6000, 10000, 170000, 0, 13 },
+        { P_SOFTMAX_13, 118000, 121000, 185000, 0, 13 },
+    };
+    assert_rows(&t, want, 3);
+    assert_int_equal(c.sync_calls, 3); /* the kernels */
+    assert_int_equal(c.waits, 3);
+    gar_trace_free(&t);
+
+    /* A kernel whose launch is not in the trace makes no row. */
+    path = fixture("float_ts.json");
+    paths[0] = path;
+    assert_int_equal(gar_import_kineto_files(paths, 1, &kernels, &t, &c, NULL, NULL), 0);
+    free(path);
+    assert_int_equal(c.sync_calls, 3);
+    assert_int_equal(c.waits, 2);
+    assert_int_equal(c.no_launch, 1);
+    gar_trace_free(&t);
+
+    /* The training profile: 624 kernels, where its host waited 178 times. */
+    path = fixture("train_pt21.json");
+    paths[0] = path;
+    assert_int_equal(gar_import_kineto_files(paths, 1, &kernels, &t, &c, NULL, NULL), 0);
+    free(path);
+    assert_int_equal(c.waits, 624);
+    assert_int_equal(c.waits, t.count);
+    gar_trace_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -815,6 +862,7 @@ int main(void)
         cmocka_unit_test(producers_conventions_are_read),
         cmocka_unit_test(duplicate_keys_are_refused),
         cmocka_unit_test(gzip_members_and_what_follows_them),
+        cmocka_unit_test(kernel_waits_are_a_what_if),
     };
     return cmocka_run_group_tests_name("import_kineto", tests, NULL, NULL);
 }

@@ -23,6 +23,9 @@
 #define P_EVENT_SYNC_7 UINT64_C(15370667951839086975)
 #define P_STREAM_SYNC_13 UINT64_C(116036054755860985)
 #define P_MEMCPY_7 UINT64_C(12265065995212719292)
+/* --wait-on kernel: FNV-1a-64 of the demangled name, then the stream's bytes. */
+#define P_GEMM_KERNEL_7 UINT64_C(5790093507316341374)
+#define P_GEMM_KERNEL_13 UINT64_C(1193404469430811860)
 
 static char db_path[64];
 
@@ -351,11 +354,42 @@ static void views_are_read_as_tables(void **state)
     gar_trace_free(&want);
 }
 
+/* --wait-on kernel: one row per kernel from its launch's return, at a
+ * point of its demangled name (shortName when the export has no
+ * demangledName column) and stream. */
+static void kernel_waits_from_an_export(void **state)
+{
+    (void)state;
+    char *sql = read_fixture("two_streams.sql");
+    make_db(sql, NULL);
+    gar_import_options kernels = { .wait_on = GAR_IMPORT_WAIT_ON_KERNEL };
+    gar_trace t;
+    gar_import_counts c;
+    assert_int_equal(gar_import_nsys_file_with(db_path, &kernels, &t, &c, NULL, NULL), 0);
+    const gar_trace_row want[] = {
+        { P_GEMM_KERNEL_7, 0, 200, 4500, 0, 7 },
+        { P_GEMM_KERNEL_13, 400, 450, 2500, 0, 13 },
+        { P_GEMM_KERNEL_7, 5200, 5300, 8500, 0, 7 },
+    };
+    assert_int_equal(t.count, 3);
+    assert_memory_equal(t.row, want, sizeof want);
+    assert_int_equal(c.sync_calls, 3);
+    gar_trace_free(&t);
+    /* Without demangledName the short name (the same here) is hashed. */
+    make_db(sql, "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN demangledName");
+    free(sql);
+    assert_int_equal(gar_import_nsys_file_with(db_path, &kernels, &t, &c, NULL, NULL), 0);
+    assert_int_equal(t.count, 3);
+    assert_memory_equal(t.row, want, sizeof want);
+    gar_trace_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(two_streams_give_the_worked_rows),
         cmocka_unit_test(per_thread_stream_names_are_the_same_calls),
+        cmocka_unit_test(kernel_waits_from_an_export),
         cmocka_unit_test(missing_tables_are_named),
         cmocka_unit_test(bad_files_are_refused),
         cmocka_unit_test(two_processes_keep_their_ids),

@@ -34,7 +34,7 @@ typedef struct source {
     gar_import_options options;
 } source;
 
-static char db_path[2][64];
+static char db_path[3][64];
 
 static void fixture(char *path, size_t size, const char *rel)
 {
@@ -173,13 +173,16 @@ static void the_budget_decides_where_records_go(void **state)
 static void kineto_fixtures_map_the_same(void **state)
 {
     (void)state;
-    const char *files[] = { "kineto/event_sync.json", "kineto/float_ts.json",
-                            "kineto/float_ts.json.gz", "kineto/hip_array.json",
-                            "kineto/train_pt20.json", "kineto/train_pt21.json" };
+    const char *files[] = { "kineto/event_sync.json",    "kineto/float_ts.json",
+                            "kineto/float_ts.json.gz",   "kineto/hip_array.json",
+                            "kineto/train_pt20.json",    "kineto/train_pt21.json",
+                            "kineto/pt18_runtime_kernel.json", "kineto/pt22_no_stream.json",
+                            "kineto/pt25_relative.json" };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        for (int strict = 0; strict < 2; strict++) {
+        for (int mode = 0; mode < 3; mode++) { /* inferred, strict, kernels */
             source src = { .kind = "kineto", .paths = { files[i] }, .n = 1 };
-            src.options.no_infer = strict;
+            src.options.no_infer = mode == 1;
+            src.options.wait_on = mode == 2 ? GAR_IMPORT_WAIT_ON_KERNEL : GAR_IMPORT_WAIT_ON_SYNC;
             assert_true(assert_same(&src) > 0);
         }
     }
@@ -201,12 +204,13 @@ static void inferred_streams_map_the_same(void **state)
 static void ranks_map_the_same(void **state)
 {
     (void)state;
-    for (int strict = 0; strict < 2; strict++) {
+    for (int mode = 0; mode < 3; mode++) { /* inferred, strict, kernels */
         source src = { .kind = "kineto",
                        .paths = { "kineto/train_pt20.json", "kineto/train_pt21.json",
                                   "kineto/event_sync.json" },
                        .n = 3 };
-        src.options.no_infer = strict;
+        src.options.no_infer = mode == 1;
+        src.options.wait_on = mode == 2 ? GAR_IMPORT_WAIT_ON_KERNEL : GAR_IMPORT_WAIT_ON_SYNC;
         assert_true(assert_same(&src) > 0);
     }
 }
@@ -216,10 +220,12 @@ static void nsys_exports_map_the_same(void **state)
     (void)state;
     make_db("nsys/two_streams.sql", db_path[0]);
     make_db("nsys/two_processes.sql", db_path[1]);
-    for (int db = 0; db < 2; db++) {
-        for (int strict = 0; strict < 2; strict++) {
+    make_db("nsys/per_thread_stream.sql", db_path[2]);
+    for (int db = 0; db < 3; db++) {
+        for (int mode = 0; mode < 3; mode++) { /* inferred, strict, kernels */
             source src = { .kind = "nsys", .paths = { db_path[db] }, .n = 1 };
-            src.options.no_infer = strict;
+            src.options.no_infer = mode == 1;
+            src.options.wait_on = mode == 2 ? GAR_IMPORT_WAIT_ON_KERNEL : GAR_IMPORT_WAIT_ON_SYNC;
             assert_true(assert_same(&src) > 0);
         }
     }
@@ -259,7 +265,7 @@ static void a_profile_without_waits_is_refused_alike(void **state)
 static int setup(void **state)
 {
     (void)state;
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         snprintf(db_path[i], sizeof db_path[i], "/tmp/gar-spill-%ld-%d.sqlite", (long)getpid(),
                  i);
     return 0;
@@ -268,7 +274,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         unlink(db_path[i]);
     return 0;
 }
