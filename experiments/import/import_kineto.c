@@ -483,8 +483,9 @@ static uint32_t fallback_id(const event *ev, key which)
 
 /* Refuses args id `which` unless it is an integer in range: 0 .. `max`, or,
  * when `sentinel_is_none`, -1 or 2^32 - 1 (then read as `none`): CUPTI's
- * "no stream" is 2^32 - 1, which Kineto wrote as it is until March 2024
- * (PyTorch 2.1 to about 2.3) and as -1 since.  An absent id is `none`. */
+ * "no stream" is 2^32 - 1, which Kineto builds of PyTorch 2.1-2.3 wrote as
+ * it is and later ones (since a March 2024 fix) as -1.  An absent id is
+ * `none`. */
 static bool args_id(kineto *k, key which, uint64_t max, bool sentinel_is_none, uint64_t none,
                     uint64_t *out)
 {
