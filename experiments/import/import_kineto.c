@@ -929,6 +929,19 @@ typedef struct unpack {
 
 enum { UNPACK_OUT = 1 << 16 };
 
+/* zlib's memory, through the allocation hook like the rest. */
+static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
+{
+    (void)opaque;
+    return size != 0 && items > SIZE_MAX / size ? Z_NULL : gar_malloc((size_t)items * size);
+}
+
+static void z_free(voidpf opaque, voidpf address)
+{
+    (void)opaque;
+    gar_free(address);
+}
+
 /* A fault of the compressed file at byte `at` (0-based). */
 static int refuse_gzip(unpack *u, uint64_t at, const char *fault)
 {
@@ -1011,6 +1024,10 @@ static int unpack_bytes(unpack *u, const unsigned char *bytes, size_t len)
         }
         if (!magic)
             return refuse_gzip(u, u->offset, NOT_A_MEMBER);
+        if (!u->z_ready) {
+            u->z.zalloc = z_alloc;
+            u->z.zfree = z_free;
+        }
         int zr = u->z_ready ? inflateReset(&u->z) : inflateInit2(&u->z, 16 + MAX_WBITS);
         if (zr != Z_OK)
             return gar_error_set(u->p->k.err, GAR_E_CAPACITY, 2, "gzip decompression",
