@@ -3,7 +3,7 @@
  * The file is streamed through yajl's callback parser in blocks (inflated
  * with zlib first when it is gzip, see `unpack` below), so a trace of any
  * size needs memory only for the few fields kept per event.  Of the events,
- * complete events (ph "X") of these categories are kept (PyTorch 1.8-1.9
+ * complete events (ph "X") of these categories are kept (PyTorch 1.8
  * wrote the names in brackets):
  *   kernel, gpu_memcpy, gpu_memset   GPU ops: ts, dur, args.device (else pid),
  *   (Kernel, Memcpy, Memset)         args.stream (else tid), args.correlation
@@ -348,7 +348,7 @@ static void id_not_a_number(kineto *k, key which)
     }
 }
 
-/* The category of a `cat` value.  Kineto of PyTorch 1.8-1.9 wrote Kernel,
+/* The category of a `cat` value.  Kineto of PyTorch 1.8 wrote Kernel,
  * Memcpy, Memset and Runtime; later ones the activity type names. */
 static category category_of(const unsigned char *s, size_t n)
 {
@@ -385,7 +385,7 @@ static int on_string(void *ctx, const unsigned char *s, size_t n)
         ev->cat = category_of(s, n);
         break;
     case K_TID:
-        /* PyTorch 1.8-1.9 wrote tids as strings: "456" (a host thread),
+        /* PyTorch 1.8 wrote tids as strings: "456" (a host thread),
          * "stream 7" (a GPU stream). */
         if (n > 7 && memcmp(s, "stream ", 7) == 0) {
             s += 7;
