@@ -208,5 +208,15 @@ expect 2 env PATH=/nonexistent "$gar" report --db "$tmp/m.db" --out "$tmp/norepo
 grep -q 'gnuplot' "$tmp/err" || fail "report without gnuplot is not refused"
 [ ! -e "$tmp/noreport" ] || fail "report without gnuplot wrote files"
 
+# --- a shard that gets no runs: an empty database, then a clear refusal ---
+expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/empty.db" --shard 0/100000 --quiet
+grep -q '^in_shard: 0$' "$tmp/out" || fail "shard 0/100000 of $total runs is not empty"
+for verb in report plot; do
+    expect 2 "$gar" $verb --db "$tmp/empty.db" --out "$tmp/empty-$verb"
+    grep -q 'error 9 (InvalidArgument).*holds no runs' "$tmp/err" \
+        || fail "$verb of a database without runs not refused ($(cat "$tmp/err"))"
+    [ ! -e "$tmp/empty-$verb" ] || fail "$verb of a database without runs wrote files"
+done
+
 [ $failures -eq 0 ] || exit 1
 echo "all checks passed"

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "results.h"
 #include "store.h"
 
 typedef struct fixture {
@@ -382,6 +383,20 @@ static void a_database_is_not_merged_into_itself(void **state)
     gar_store_close(a);
 }
 
+/* A database with no runs (a shard that got none) has no arms: an empty
+ * list, with nothing sorted (sanitizers see a NULL array handed to qsort). */
+static void a_database_without_runs_has_no_arms(void **state)
+{
+    fixture *f = *state;
+    gar_store *s = NULL;
+    assert_int_equal(gar_store_open(f->a, true, &s, NULL), 0);
+    gar_arm_list arms = { NULL, 7 };
+    assert_int_equal(gar_results_arms(s, &arms, NULL), 0);
+    assert_int_equal(arms.count, 0);
+    gar_arm_list_free(&arms);
+    gar_store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -397,6 +412,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_version_1_database_is_refused_saying_what_to_do, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(a_database_is_not_merged_into_itself, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_database_without_runs_has_no_arms, setup, teardown),
     };
     return cmocka_run_group_tests_name("store", tests, NULL, NULL);
 }
