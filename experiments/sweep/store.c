@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h> /* strcasecmp */
 #include <sys/stat.h>
 #include <time.h>
 
@@ -302,6 +303,127 @@ static int list_tables(sqlite3 *db, size_t *count, bool *has_meta, char *first, 
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* What a database of an older schema version that gar still reads lacks of
+ * today's schema, one line per table (column NULL) or column: such a
+ * database is gar's without it.  Each line: the first version that has it,
+ * the table, the column.  The { 0 } line ends the list. */
+static const struct schema_absence {
+    int since_version;
+    const char *table;
+    const char *column;
+} schema_absences[] = {
+    { 0, NULL, NULL },
+};
+
+static bool absent_in_version(int version, const char *table, const char *column)
+{
+    for (const struct schema_absence *a = schema_absences; a->table != NULL; a++)
+        if (version < a->since_version && strcmp(a->table, table) == 0 &&
+            (a->column == NULL || (column != NULL && strcmp(a->column, column) == 0)))
+            return true;
+    return false;
+}
+
+/* Whether `db` has the table `table`: 1, 0, or -1 on a fault. */
+static int has_table(sqlite3 *db, const char *table)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* A column of `table` in `db` by name: 1 with its declared type into
+ * `type`, 0 when the table has no such column, -1 on a fault. */
+static int column_type(sqlite3 *db, const char *table, const char *column, char *type,
+                       size_t size)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT type FROM pragma_table_info(?1) WHERE name = ?2", -1,
+                           &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(st, 0);
+        snprintf(type, size, "%s", t != NULL ? t : "");
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Checks that the database `db` holds every table of gar's schema with
+ * gar's columns and their types, as schema_tables makes them (less what its
+ * schema version lacks, schema_absences): a file with a gar meta table but
+ * not gar's tables is another program's.  Extra tables and columns are
+ * allowed.  Returns 0, or -GAR_E_IO (path, doing, what is missing). */
+static int check_tables(sqlite3 *db, const char *path, const char *doing, gar_error *err)
+{
+    char text[32];
+    bool found_version;
+    if (read_meta(db, "main", "schema_version", text, sizeof text, &found_version) < 0)
+        found_version = false;
+    int version = found_version ? atoi(text) : 0;
+    sqlite3 *want = NULL; /* today's schema, made as a new database makes it */
+    sqlite3_stmt *tables = NULL, *columns = NULL;
+    char why[400] = "";
+    bool fault = sqlite3_open_v2(":memory:", &want, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK;
+    for (size_t i = 0; !fault && i < SCHEMA_TABLES; i++)
+        fault = sqlite3_exec(want, schema_tables[i], NULL, NULL, NULL) != SQLITE_OK;
+    fault = fault ||
+            sqlite3_prepare_v2(want,
+                               "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid",
+                               -1, &tables, NULL) != SQLITE_OK ||
+            sqlite3_prepare_v2(want, "SELECT name, type FROM pragma_table_info(?1)", -1,
+                               &columns, NULL) != SQLITE_OK;
+    while (!fault && why[0] == '\0' && sqlite3_step(tables) == SQLITE_ROW) {
+        const char *table = (const char *)sqlite3_column_text(tables, 0);
+        if (absent_in_version(version, table, NULL))
+            continue;
+        int present = has_table(db, table);
+        fault = present < 0;
+        if (present == 0)
+            snprintf(why, sizeof why, "lacks gar's table '%s'", table);
+        sqlite3_bind_text(columns, 1, table, -1, SQLITE_TRANSIENT);
+        while (present == 1 && !fault && why[0] == '\0' &&
+               sqlite3_step(columns) == SQLITE_ROW) {
+            const char *column = (const char *)sqlite3_column_text(columns, 0);
+            const char *type = (const char *)sqlite3_column_text(columns, 1);
+            if (absent_in_version(version, table, column))
+                continue;
+            char has[64];
+            int found = column_type(db, table, column, has, sizeof has);
+            fault = found < 0;
+            if (found == 0)
+                snprintf(why, sizeof why, "lacks gar's column '%s.%s'", table, column);
+            else if (found == 1 && strcasecmp(has, type) != 0)
+                snprintf(why, sizeof why, "declares column '%s.%s' as '%.40s' where gar's is '%s'",
+                         table, column, has, type);
+        }
+        sqlite3_reset(columns);
+    }
+    sqlite3_finalize(tables);
+    sqlite3_finalize(columns);
+    sqlite3_close(want);
+    if (fault)
+        return gar_error_set(err, GAR_E_IO, 3, path, doing,
+                             "cannot compare its tables with gar's schema (out of memory, or "
+                             "the file cannot be read)");
+    if (why[0] == '\0')
+        return 0;
+    char message[600];
+    snprintf(message, sizeof message,
+             "not a gar sweep database: its meta says schema version %d, but it %s; gar "
+             "changes nothing in it (give a new file)",
+             version, why);
+    return gar_error_set(err, GAR_E_IO, 3, path, doing, message);
+}
+
 int gar_store_check(const char *path, bool may_be_new, const char *doing, gar_error *err)
 {
     struct stat st;
@@ -366,6 +488,8 @@ int gar_store_check(const char *path, bool may_be_new, const char *doing, gar_er
         return gar_error_set(err, GAR_E_IO, 3, path, doing, why);
     }
     rc = check_version(db, "main", path, doing, err);
+    if (rc == 0)
+        rc = check_tables(db, path, doing, err);
     sqlite3_close(db);
     return rc < 0 ? rc : 1;
 }

@@ -37,6 +37,27 @@ cmp -s "$tmp/other.db" "$tmp/other.orig" || fail "a refusal changed another prog
 [ ! -e "$tmp/other.db-wal" ] || fail "a refusal left a write-ahead log beside the file"
 [ ! -e "$tmp/p" ] && [ ! -e "$tmp/r" ] || fail "a refused plot or report made its folder"
 
+# A file with a gar meta table (even the right schema version) but not
+# gar's tables is another program's too: refused before any pragma.
+sqlite3 "$tmp/impostor.db" "CREATE TABLE meta (key TEXT, value TEXT);
+    INSERT INTO meta VALUES ('schema_version', '3'); CREATE TABLE customer (name TEXT)"
+cp "$tmp/impostor.db" "$tmp/impostor.orig"
+expect 2 "$gar" sweep "$tmp/s.sweep" --db "$tmp/impostor.db" --quiet
+grep -q "error 12 (Io): cannot open '$tmp/impostor.db': not a gar sweep database.*lacks gar's table 'traces'" "$tmp/err" \
+    || fail "sweep on a database with gar's meta only not refused ($(cat "$tmp/err"))"
+for verb in plot report; do
+    expect 2 "$gar" $verb --db "$tmp/impostor.db" --out "$tmp/ip"
+    grep -q "not a gar sweep database.*lacks gar's table" "$tmp/err" \
+        || fail "$verb on a database with gar's meta only not refused ($(cat "$tmp/err"))"
+done
+expect 2 "$gar" merge "$tmp/impostor.db" "$tmp/s-never.db"
+expect 2 "$gar" merge "$tmp/im-out.db" "$tmp/impostor.db"
+grep -q "cannot merge '$tmp/impostor.db': not a gar sweep database" "$tmp/err" \
+    || fail "an input with gar's meta only not refused ($(cat "$tmp/err"))"
+cmp -s "$tmp/impostor.db" "$tmp/impostor.orig" || fail "a refusal changed a database with gar's meta only"
+[ ! -e "$tmp/impostor.db-wal" ] && [ ! -e "$tmp/ip" ] && [ ! -e "$tmp/im-out.db" ] \
+    || fail "a refusal of a database with gar's meta only left files"
+
 # A file that is not SQLite at all, and an empty one (a new database).
 printf 'a text file, not a database at all, long enough for a header\n' >"$tmp/text.db"
 cp "$tmp/text.db" "$tmp/text.orig"

@@ -383,6 +383,64 @@ static void a_database_is_not_merged_into_itself(void **state)
     gar_store_close(a);
 }
 
+/* Refuses `path` as not gar's (opening, with and without create) naming
+ * `why`, and leaves every byte of it as it was. */
+static void refused_unchanged(const char *path, const char *why)
+{
+    static unsigned char before[262144], after[262144];
+    size_t n = slurp(path, before, sizeof before);
+    gar_store *s = NULL;
+    gar_error err;
+    char text[1024];
+    for (int create = 0; create < 2; create++) {
+        assert_int_equal(gar_store_open(path, create == 1, &s, &err), -GAR_E_IO);
+        assert_null(s);
+        gar_error_message(&err, text, sizeof text);
+        assert_non_null(strstr(text, "not a gar sweep database"));
+        assert_non_null(strstr(text, why));
+        assert_int_equal(slurp(path, after, sizeof after), n);
+        assert_memory_equal(before, after, n);
+    }
+    assert_int_equal(gar_store_check(path, true, "open", &err), -GAR_E_IO);
+}
+
+/* A gar meta table is not enough: a database is gar's only with all of
+ * gar's tables and their columns, and anything less is refused before a
+ * pragma or a write (plot and report would otherwise switch it to WAL). */
+static void a_file_with_gar_meta_but_not_gar_tables_is_refused_unchanged(void **state)
+{
+    fixture *f = *state;
+    plain_database(f->a, "CREATE TABLE meta (key TEXT, value TEXT);"
+                         "INSERT INTO meta VALUES ('schema_version', '3');"
+                         "CREATE TABLE customer (name TEXT)");
+    refused_unchanged(f->a, "lacks gar's table 'traces'");
+
+    /* A gar database with one column gone, or of another type: not gar's. */
+    gar_store *s = NULL;
+    assert_int_equal(gar_store_open(f->b, true, &s, NULL), 0);
+    gar_store_close(s);
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(f->b, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE;"
+                                      "ALTER TABLE run_streams DROP COLUMN busy_ns",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    refused_unchanged(f->b, "lacks gar's column 'run_streams.busy_ns'");
+
+    assert_int_equal(gar_store_open(f->c, true, &s, NULL), 0);
+    gar_store_close(s);
+    assert_int_equal(sqlite3_open(f->c, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE;"
+                                      "ALTER TABLE hosts RENAME TO hosts_old;"
+                                      "CREATE TABLE hosts (host BLOB PRIMARY KEY, name TEXT, "
+                                      "source TEXT, profile TEXT)",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    refused_unchanged(f->c, "declares column 'hosts.host' as 'BLOB' where gar's is 'TEXT'");
+}
+
 /* A database with no runs (a shard that got none) has no arms: an empty
  * list, with nothing sorted (sanitizers see a NULL array handed to qsort). */
 static void a_database_without_runs_has_no_arms(void **state)
@@ -413,6 +471,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(a_database_is_not_merged_into_itself, setup, teardown),
         cmocka_unit_test_setup_teardown(a_database_without_runs_has_no_arms, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            a_file_with_gar_meta_but_not_gar_tables_is_refused_unchanged, setup, teardown),
     };
     return cmocka_run_group_tests_name("store", tests, NULL, NULL);
 }
