@@ -144,6 +144,9 @@ static const char *const schema_tables[] = {
 };
 enum { SCHEMA_TABLES = sizeof schema_tables / sizeof schema_tables[0] };
 
+/* How long a connection waits for another's lock before giving up. */
+enum { BUSY_TIMEOUT_MS = 10000 };
+
 /* The insert's parameters: 1..14 the key and outcome, then the metrics,
  * then the gar version and source commit. */
 enum { METRIC_PARAMETER = 15, VERSION_PARAMETER = METRIC_PARAMETER + METRICS };
@@ -460,7 +463,7 @@ int gar_store_check(const char *path, bool may_be_new, const char *doing, gar_er
     bool has_meta = false;
     char first[128];
     if (rc == SQLITE_OK) {
-        sqlite3_busy_timeout(db, 10000);
+        sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
         rc = list_tables(db, &tables, &has_meta, first, sizeof first) == 0 ? SQLITE_OK
                                                                              : SQLITE_ERROR;
     }
@@ -583,6 +586,25 @@ static int prepare_statements(gar_store *s, gar_error *err)
     return 0;
 }
 
+/* Puts the database in WAL mode.  The switch needs the file alone, and
+ * SQLite answers "database is locked" at once, without waiting in its busy
+ * handler, when waiting could deadlock: two processes opening one new file
+ * together (two sweeps started at once), each switching it.  So a busy
+ * answer is tried again, every few ms, for as long as the busy timeout. */
+static int set_wal(gar_store *s, gar_error *err)
+{
+    enum { RETRY_MS = 5 };
+    for (int waited_ms = 0;; waited_ms += RETRY_MS) {
+        int rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+        if (rc == SQLITE_OK)
+            return 0;
+        if (((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) ||
+            waited_ms >= BUSY_TIMEOUT_MS)
+            return db_fault(err, s->path, "set WAL mode on", s->db);
+        sqlite3_sleep(RETRY_MS);
+    }
+}
+
 int gar_store_open(const char *path, bool create, gar_store **out, gar_error *err)
 {
     if (path == NULL || out == NULL)
@@ -608,8 +630,8 @@ int gar_store_open(const char *path, bool create, gar_store **out, gar_error *er
         gar_store_close(s);
         return rc;
     }
-    sqlite3_busy_timeout(s->db, 10000);
-    rc = exec(s, "PRAGMA journal_mode = WAL", "set WAL mode on", err);
+    sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+    rc = set_wal(s, err);
     if (rc == 0)
         rc = exec(s, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON",
                   "set the pragmas of", err);
