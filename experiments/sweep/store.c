@@ -910,6 +910,135 @@ static size_t result_columns(char *buf, size_t size, const char *prefix, const c
     return n;
 }
 
+/* Tables keyed by a run whose rows a stored run may gain later: a run
+ * another spec stored first gets this spec's parameters too
+ * (gar_store_add_params), so two files may hold different sets of them for
+ * one run; only a parameter both hold must agree. */
+static const char *const extendable_tables[] = { "run_params" };
+
+/* Appends `text` to `buf` (`*n` used of `size`); false when it is full. */
+static bool append(char *buf, size_t size, size_t *n, const char *text)
+{
+    size_t len = strlen(text);
+    if (*n + len + 1 > size)
+        return false;
+    memcpy(buf + *n, text, len + 1);
+    *n += len;
+    return true;
+}
+
+/* A table keyed by a run, as the merge compares it: SQL pieces over the
+ * columns both files have, `a` a row of one and `b` of the other. */
+typedef struct keyed_table {
+    char name[64];
+    char where_same_pk[2048];   /* a.PK1 = b.PK1 AND ... */
+    char differ[4096];          /* a.C1 IS NOT b.C1 OR ... (the other columns) */
+    char same_run[512];         /* r.trace = a.trace AND ... (the run's key) */
+    bool extendable;
+} keyed_table;
+
+/* Fills `t` for the main file's table `name`: 1 when it is keyed by a run
+ * (holds the run key's six columns), 0 when not, -1 on a fault. */
+static int describe_keyed_table(sqlite3 *db, const char *name, keyed_table *t)
+{
+    static const char *const run_key[] = { "trace", "plan", "estimator", "host", "mode", "seed" };
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "%s", name);
+    for (size_t i = 0; i < sizeof extendable_tables / sizeof extendable_tables[0]; i++)
+        t->extendable |= strcmp(name, extendable_tables[i]) == 0;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT name, pk FROM pragma_table_info(?1, 'main') WHERE name IN "
+                           "(SELECT name FROM pragma_table_info(?1, 'src')) ORDER BY cid",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    size_t key_columns = 0, npk = 0, ndiffer = 0, nrun = 0;
+    bool fits = true;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *column = (const char *)sqlite3_column_text(st, 0);
+        char piece[200];
+        bool in_key = false;
+        for (size_t i = 0; i < sizeof run_key / sizeof run_key[0]; i++)
+            in_key |= strcmp(column, run_key[i]) == 0;
+        if (in_key) {
+            key_columns++;
+            snprintf(piece, sizeof piece, "%sr.\"%s\" = a.\"%s\"", nrun > 0 ? " AND " : "",
+                     column, column);
+            fits &= append(t->same_run, sizeof t->same_run, &nrun, piece);
+        }
+        if (sqlite3_column_int(st, 1) > 0) {
+            snprintf(piece, sizeof piece, "%sa.\"%s\" = b.\"%s\"", npk > 0 ? " AND " : "", column,
+                     column);
+            fits &= append(t->where_same_pk, sizeof t->where_same_pk, &npk, piece);
+        } else {
+            snprintf(piece, sizeof piece, "%sa.\"%s\" IS NOT b.\"%s\"", ndiffer > 0 ? " OR " : "",
+                     column, column);
+            fits &= append(t->differ, sizeof t->differ, &ndiffer, piece);
+        }
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE || !fits)
+        return -1;
+    return key_columns == sizeof run_key / sizeof run_key[0] && npk > 0 && strcmp(name, "runs") != 0;
+}
+
+/* Every table keyed by a run besides `runs` (run_streams, run_params, and
+ * any the schema adds): for each run both files hold, a row both hold (by
+ * the table's primary key) must agree in every column, and a row one holds
+ * must be in the other too (except in the extendable tables).  Returns 0,
+ * or -GAR_E_IO naming the table and how many rows differ. */
+static int compare_keyed_tables(sqlite3 *db, const char *path, gar_error *err)
+{
+    sqlite3_stmt *tables = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT name FROM main.sqlite_master WHERE type = 'table' "
+                           "AND name IN (SELECT name FROM src.sqlite_master WHERE type = 'table') "
+                           "ORDER BY rowid",
+                           -1, &tables, NULL) != SQLITE_OK)
+        return db_fault(err, path, "list the tables of", db);
+    int rc = 0;
+    static char sql[16384];
+    while (rc == 0 && sqlite3_step(tables) == SQLITE_ROW) {
+        keyed_table t;
+        int keyed = describe_keyed_table(db, (const char *)sqlite3_column_text(tables, 0), &t);
+        if (keyed < 0) {
+            rc = db_fault(err, path, "read the columns of", db);
+            break;
+        }
+        if (keyed == 0)
+            continue;
+        uint64_t differ = 0, missing = 0;
+        int n = snprintf(sql, sizeof sql,
+                         "SELECT count(*) FROM src.\"%s\" a JOIN main.\"%s\" b ON %s WHERE %s",
+                         t.name, t.name, t.where_same_pk, t.differ[0] != '\0' ? t.differ : "0");
+        bool fault = n >= (int)sizeof sql || count_of(db, sql, &differ) < 0;
+        for (int side = 0; !fault && !t.extendable && side < 2; side++) {
+            const char *one = side == 0 ? "src" : "main", *other = side == 0 ? "main" : "src";
+            uint64_t m = 0;
+            n = snprintf(sql, sizeof sql,
+                         "SELECT count(*) FROM %s.\"%s\" a WHERE EXISTS (SELECT 1 FROM %s.runs r "
+                         "WHERE %s) AND NOT EXISTS (SELECT 1 FROM %s.\"%s\" b WHERE %s)",
+                         one, t.name, other, t.same_run, other, t.name, t.where_same_pk);
+            fault = n >= (int)sizeof sql || count_of(db, sql, &m) < 0;
+            missing += m;
+        }
+        if (fault) {
+            rc = db_fault(err, path, "compare the runs of", db);
+        } else if (differ + missing > 0) {
+            char why[300];
+            snprintf(why, sizeof why,
+                     "holds runs that are in the output with other results in table '%s' (rows "
+                     "that differ: %llu, rows in one file only: %llu; made by another gar?)",
+                     t.name, (unsigned long long)differ, (unsigned long long)missing);
+            rc = gar_error_set(err, GAR_E_IO, 3, path, "merge", why);
+        }
+    }
+    sqlite3_finalize(tables);
+    return rc;
+}
+
 int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats, gar_error *err)
 {
     memset(stats, 0, sizeof *stats);
@@ -964,6 +1093,8 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
         }
     }
     if (rc == 0)
+        rc = compare_keyed_tables(s->db, path, err);
+    if (rc == 0)
         rc = exec(s,
                   "INSERT OR IGNORE INTO main.traces SELECT trace, name, source, waits "
                   "FROM src.traces;"
@@ -984,13 +1115,14 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
         else
             stats->added = (uint64_t)sqlite3_changes(s->db);
     }
-    /* A run both files hold has the same results, so the same streams: only
-     * the new runs' rows are new. */
+    /* A run both files hold has the same results, the same streams
+     * included (compare_keyed_tables): only the new runs' rows are new. */
     if (rc == 0)
         rc = exec(s, "INSERT OR IGNORE INTO main.run_streams SELECT * FROM src.run_streams",
                   "merge the run streams into", err);
-    /* A run's parameters follow from its key and spec: a key both files
-     * hold has the same ones, so those already present are kept. */
+    /* A run both files hold has the same value for a parameter both name
+     * (compare_keyed_tables); the parameters only one of them names (another
+     * spec swept it) come together. */
     if (rc == 0)
         rc = exec(s,
                   "INSERT OR IGNORE INTO main.run_params (trace, plan, estimator, host, mode, "

@@ -89,6 +89,16 @@ cmp -s "$tmp/out.db" "$tmp/out.orig" || fail "a refused merge changed its existi
 [ "$(ls "$tmp" | grep -c 'merge-')" -eq 0 ] || fail "a refused merge left its temporary file"
 [ "$(sqlite3 "$tmp/out.db" 'SELECT count(*) FROM runs')" -eq 4 ] || fail "the output lost or gained rows"
 
+# A run whose runs row agrees but whose streams differ: refused too,
+# naming the table, the output unchanged.
+cp "$tmp/a.db" "$tmp/streams.db"
+sqlite3 "$tmp/streams.db" "UPDATE run_streams SET busy_ns = busy_ns + 1 WHERE plan = 'poll'"
+expect 2 "$gar" merge "$tmp/out.db" "$tmp/streams.db"
+grep -q "other results in table 'run_streams'" "$tmp/err" \
+    || fail "a run whose streams differ was merged ($(cat "$tmp/err"))"
+cmp -s "$tmp/out.db" "$tmp/out.orig" || fail "a merge refused for its streams changed the output"
+[ "$(ls "$tmp" | grep -c 'merge-')" -eq 0 ] || fail "a refused merge left its temporary file"
+
 # --- a database merged into itself ---
 expect 2 "$gar" merge "$tmp/a.db" "$tmp/a.db"
 grep -q 'is the output database itself' "$tmp/err" || fail "merging a file into itself: $(cat "$tmp/err")"
