@@ -99,6 +99,23 @@ grep -q "other results in table 'run_streams'" "$tmp/err" \
 cmp -s "$tmp/out.db" "$tmp/out.orig" || fail "a merge refused for its streams changed the output"
 [ "$(ls "$tmp" | grep -c 'merge-')" -eq 0 ] || fail "a refused merge left its temporary file"
 
+# --- leftovers of a merge killed before its end (kill -9): the next merge
+# into the same output removes those whose process is gone (on this
+# machine), with SQLite's files beside them, and leaves a live one's ---
+host=$(printf %s "$(uname -n)" | tr -c 'A-Za-z0-9._-' '_' | cut -c1-64)
+gone=$(sh -c 'echo $$')
+for side in "" -wal -shm; do
+    printf 'x' >"$tmp/out.db.merge-$gone-$host-Ab3xYz$side"
+done
+printf 'x' >"$tmp/out.db.merge-$$-$host-Qq1234"
+printf 'x' >"$tmp/out.db.merge-$gone-elsewhere.example-Ab3xYz"
+expect 0 "$gar" merge "$tmp/out.db" "$tmp/a.db"
+[ "$(ls "$tmp" | grep -c "^out\.db\.merge-$gone-$host-")" -eq 0 ] \
+    || fail "a dead merge's leftovers stayed: $(ls "$tmp" | grep merge-)"
+[ -e "$tmp/out.db.merge-$$-$host-Qq1234" ] || fail "a running merge's temporary file was removed"
+[ -e "$tmp/out.db.merge-$gone-elsewhere.example-Ab3xYz" ] || fail "another machine's merge file was removed"
+rm -f "$tmp/out.db.merge-$$-$host-Qq1234" "$tmp/out.db.merge-$gone-elsewhere.example-Ab3xYz"
+
 # --- a database merged into itself ---
 expect 2 "$gar" merge "$tmp/a.db" "$tmp/a.db"
 grep -q 'is the output database itself' "$tmp/err" || fail "merging a file into itself: $(cat "$tmp/err")"
