@@ -369,13 +369,13 @@ static int check_tables(sqlite3 *db, const char *path, const char *doing, gar_er
 {
     char text[32];
     bool found_version;
-    if (read_meta(db, "main", "schema_version", text, sizeof text, &found_version) < 0)
-        found_version = false;
+    bool fault = read_meta(db, "main", "schema_version", text, sizeof text, &found_version) < 0;
     int version = found_version ? atoi(text) : 0;
     sqlite3 *want = NULL; /* today's schema, made as a new database makes it */
     sqlite3_stmt *tables = NULL, *columns = NULL;
     char why[400] = "";
-    bool fault = sqlite3_open_v2(":memory:", &want, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK;
+    fault = fault ||
+            sqlite3_open_v2(":memory:", &want, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK;
     for (size_t i = 0; !fault && i < SCHEMA_TABLES; i++)
         fault = sqlite3_exec(want, schema_tables[i], NULL, NULL, NULL) != SQLITE_OK;
     fault = fault ||
@@ -384,20 +384,24 @@ static int check_tables(sqlite3 *db, const char *path, const char *doing, gar_er
                                -1, &tables, NULL) != SQLITE_OK ||
             sqlite3_prepare_v2(want, "SELECT name, type FROM pragma_table_info(?1)", -1,
                                &columns, NULL) != SQLITE_OK;
-    while (!fault && why[0] == '\0' && sqlite3_step(tables) == SQLITE_ROW) {
+    int step = SQLITE_DONE;
+    while (!fault && why[0] == '\0' && (step = sqlite3_step(tables)) == SQLITE_ROW) {
         const char *table = (const char *)sqlite3_column_text(tables, 0);
-        if (absent_in_version(version, table, NULL))
+        fault = table == NULL;
+        if (fault || absent_in_version(version, table, NULL))
             continue;
         int present = has_table(db, table);
         fault = present < 0;
         if (present == 0)
             snprintf(why, sizeof why, "lacks gar's table '%s'", table);
-        sqlite3_bind_text(columns, 1, table, -1, SQLITE_TRANSIENT);
+        fault = fault || sqlite3_bind_text(columns, 1, table, -1, SQLITE_TRANSIENT) != SQLITE_OK;
+        int column_step = SQLITE_DONE;
         while (present == 1 && !fault && why[0] == '\0' &&
-               sqlite3_step(columns) == SQLITE_ROW) {
+               (column_step = sqlite3_step(columns)) == SQLITE_ROW) {
             const char *column = (const char *)sqlite3_column_text(columns, 0);
             const char *type = (const char *)sqlite3_column_text(columns, 1);
-            if (absent_in_version(version, table, column))
+            fault = column == NULL || type == NULL;
+            if (fault || absent_in_version(version, table, column))
                 continue;
             char has[64];
             int found = column_type(db, table, column, has, sizeof has);
@@ -408,8 +412,11 @@ static int check_tables(sqlite3 *db, const char *path, const char *doing, gar_er
                 snprintf(why, sizeof why, "declares column '%s.%s' as '%.40s' where gar's is '%s'",
                          table, column, has, type);
         }
+        /* A step that stopped short (out of memory) checked nothing. */
+        fault = fault || (why[0] == '\0' && column_step != SQLITE_DONE);
         sqlite3_reset(columns);
     }
+    fault = fault || (why[0] == '\0' && step != SQLITE_DONE);
     sqlite3_finalize(tables);
     sqlite3_finalize(columns);
     sqlite3_close(want);

@@ -1046,11 +1046,13 @@ int gar_sweep_size_parse(const char *text, size_t len, const char *name, const c
                              out == NULL ? "out" : text == NULL ? "text" : "name", "is NULL");
     memset(out, 0, sizeof *out);
     gar_sweep_spec spec;
-    uint64_t counts[6];
-    int rc = parse_spec(text, len, name, base_dir, PASS_ADD_PLAIN, &spec, counts, &out->arms,
-                        &out->runs, err);
+    uint64_t counts[6], arms, runs;
+    int rc = parse_spec(text, len, name, base_dir, PASS_ADD_PLAIN, &spec, counts, &arms, &runs,
+                        err);
     if (rc < 0)
         return rc;
+    out->arms = arms;
+    out->runs = runs;
     out->traces = counts[AXIS_TRACE];
     out->plans = counts[AXIS_PLAN];
     out->estimators = counts[AXIS_ESTIMATOR];
