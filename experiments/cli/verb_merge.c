@@ -9,6 +9,7 @@
 #include "atomic_file.h"
 #include "cli.h"
 #include "cli_options.h"
+#include "leftover.h"
 #include "store.h"
 #include "verbs.h"
 
@@ -19,12 +20,15 @@ static void usage(FILE *out)
             "\n"
             "Copies every run, trace and host of the sweep databases IN.db into OUT.db\n"
             "(created if missing).  A run already in OUT.db is kept once; one there with\n"
-            "other results refuses the merge.  Every input is checked before anything is\n"
+            "other results (in its runs row, its streams, or a parameter both name)\n"
+            "refuses the merge.  Every input is checked before anything is\n"
             "written: a missing file, another program's database, another schema version\n"
             "(naming the file and both versions) or OUT.db itself among the inputs is\n"
             "refused.  The merge is built in a temporary file beside OUT.db and renamed\n"
             "onto it only when every input is in: all of it or nothing, OUT.db untouched\n"
             "by a refusal.  Do not merge into a database another process is writing.\n"
+            "The temporary file (OUT.db.merge-PID-HOST-XXXXXX) of a merge killed before\n"
+            "its end is removed by the next merge into OUT.db on that machine.\n"
             "\n"
             "options:\n"
             "  --help   this text\n"
@@ -47,6 +51,32 @@ static void remove_database(const char *path)
     free(side);
     if (side == NULL)
         unlink(path);
+}
+
+/* Removes what merges into `out_path` killed before their end left beside
+ * it: "OUT.merge-PID-HOST-XXXXXX" and SQLite's files beside that, where
+ * the merge PID no longer runs (a merge still running keeps its own). */
+static void clean_dead_merges(const char *out_path)
+{
+    static const char *const sqlite_files[] = { "-wal", "-shm", "-journal", NULL };
+    const char *slash = strrchr(out_path, '/');
+    size_t dir_len = slash == NULL ? 0 : (size_t)(slash - out_path);
+    const char *base = slash == NULL ? out_path : slash + 1;
+    char *dir = malloc(dir_len + 2), *prefix = malloc(strlen(base) + 8);
+    if (dir != NULL && prefix != NULL) {
+        if (slash == NULL)
+            strcpy(dir, ".");
+        else if (dir_len == 0)
+            strcpy(dir, "/");
+        else {
+            memcpy(dir, out_path, dir_len);
+            dir[dir_len] = '\0';
+        }
+        sprintf(prefix, "%s.merge-", base);
+        gar_leftover_clean(dir, prefix, sqlite_files);
+    }
+    free(dir);
+    free(prefix);
 }
 
 /* Whether a non-empty write-ahead log lies beside `path`: another process
@@ -140,9 +170,14 @@ int gar_verb_merge_main(int argc, char **argv)
         return gar_cli_refuse(&err);
     }
     /* SQLite builds the merge in an empty file beside the output, which
-     * takes the output's name only when it is whole. */
+     * takes the output's name only when it is whole.  Its name says whose
+     * it is, so a later merge removes it if this one is killed. */
+    clean_dead_merges(out_path);
+    char owner[GAR_LEFTOVER_OWNER_BYTES], suffix[GAR_LEFTOVER_OWNER_BYTES + 16];
+    gar_leftover_owner(owner);
+    snprintf(suffix, sizeof suffix, ".merge-%s-XXXXXX", owner);
     gar_atomic_file file;
-    int rc = gar_atomic_file_begin(&file, out_path, ".merge-XXXXXX", &err);
+    int rc = gar_atomic_file_begin(&file, out_path, suffix, &err);
     if (rc == 0) {
         rc = gar_atomic_file_close(&file, &err);
         if (rc == 0)

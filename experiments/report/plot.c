@@ -18,6 +18,7 @@
 #include <gar/bands.h>
 
 #include "format.h"
+#include "leftover.h"
 #include "sweep_spec.h"
 
 /* One colour per plan (in plan order) and one point type per estimator; the
@@ -128,7 +129,12 @@ int gar_plot_stage_begin(const char *dir, gar_plot_files *files, gar_error *err)
     if (gar_format(files->dir, sizeof files->dir, "%s", dir) >= (int)sizeof files->dir)
         return gar_error_set(err, GAR_E_IO, 3, dir, "use as the output folder", "path too long");
     files->made_dir = existed ? 0 : 1;
-    gar_format(files->stage, sizeof files->stage, "%s/.gar-stage-XXXXXX", dir);
+    /* A staging folder's name says whose it is: one a killed plot or report
+     * left here goes now; one a run still at work here keeps. */
+    gar_leftover_clean(dir, ".gar-stage-", NULL);
+    char owner[GAR_LEFTOVER_OWNER_BYTES];
+    gar_leftover_owner(owner);
+    gar_format(files->stage, sizeof files->stage, "%s/.gar-stage-%s-XXXXXX", dir, owner);
     if (mkdtemp(files->stage) == NULL) {
         rc = gar_error_set(err, GAR_E_IO, 3, dir, "make a staging folder in", strerror(errno));
         files->stage[0] = '\0';

@@ -246,7 +246,8 @@ int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err)
         gar_arm_list_free(out);
         return rc;
     }
-    qsort(out->arm, out->count, sizeof *out->arm, compare_arms);
+    if (out->count > 1) /* no runs: no array to sort (qsort wants one even for 0) */
+        qsort(out->arm, out->count, sizeof *out->arm, compare_arms);
     return 0;
 }
 

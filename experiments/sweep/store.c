@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h> /* strcasecmp */
 #include <sys/stat.h>
 #include <time.h>
 
@@ -142,6 +143,9 @@ static const char *const schema_tables[] = {
     "    REFERENCES runs (trace, plan, estimator, host, mode, seed))",
 };
 enum { SCHEMA_TABLES = sizeof schema_tables / sizeof schema_tables[0] };
+
+/* How long a connection waits for another's lock before giving up. */
+enum { BUSY_TIMEOUT_MS = 10000 };
 
 /* The insert's parameters: 1..14 the key and outcome, then the metrics,
  * then the gar version and source commit. */
@@ -302,6 +306,134 @@ static int list_tables(sqlite3 *db, size_t *count, bool *has_meta, char *first, 
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* What a database of an older schema version that gar still reads lacks of
+ * today's schema, one line per table (column NULL) or column: such a
+ * database is gar's without it.  Each line: the first version that has it,
+ * the table, the column.  The { 0 } line ends the list. */
+static const struct schema_absence {
+    int since_version;
+    const char *table;
+    const char *column;
+} schema_absences[] = {
+    { 0, NULL, NULL },
+};
+
+static bool absent_in_version(int version, const char *table, const char *column)
+{
+    for (const struct schema_absence *a = schema_absences; a->table != NULL; a++)
+        if (version < a->since_version && strcmp(a->table, table) == 0 &&
+            (a->column == NULL || (column != NULL && strcmp(a->column, column) == 0)))
+            return true;
+    return false;
+}
+
+/* Whether `db` has the table `table`: 1, 0, or -1 on a fault. */
+static int has_table(sqlite3 *db, const char *table)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* A column of `table` in `db` by name: 1 with its declared type into
+ * `type`, 0 when the table has no such column, -1 on a fault. */
+static int column_type(sqlite3 *db, const char *table, const char *column, char *type,
+                       size_t size)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT type FROM pragma_table_info(?1) WHERE name = ?2", -1,
+                           &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(st, 0);
+        snprintf(type, size, "%s", t != NULL ? t : "");
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Checks that the database `db` holds every table of gar's schema with
+ * gar's columns and their types, as schema_tables makes them (less what its
+ * schema version lacks, schema_absences): a file with a gar meta table but
+ * not gar's tables is another program's.  Extra tables and columns are
+ * allowed.  Returns 0, or -GAR_E_IO (path, doing, what is missing). */
+static int check_tables(sqlite3 *db, const char *path, const char *doing, gar_error *err)
+{
+    char text[32];
+    bool found_version;
+    bool fault = read_meta(db, "main", "schema_version", text, sizeof text, &found_version) < 0;
+    int version = found_version ? atoi(text) : 0;
+    sqlite3 *want = NULL; /* today's schema, made as a new database makes it */
+    sqlite3_stmt *tables = NULL, *columns = NULL;
+    char why[400] = "";
+    fault = fault ||
+            sqlite3_open_v2(":memory:", &want, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK;
+    for (size_t i = 0; !fault && i < SCHEMA_TABLES; i++)
+        fault = sqlite3_exec(want, schema_tables[i], NULL, NULL, NULL) != SQLITE_OK;
+    fault = fault ||
+            sqlite3_prepare_v2(want,
+                               "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid",
+                               -1, &tables, NULL) != SQLITE_OK ||
+            sqlite3_prepare_v2(want, "SELECT name, type FROM pragma_table_info(?1)", -1,
+                               &columns, NULL) != SQLITE_OK;
+    int step = SQLITE_DONE;
+    while (!fault && why[0] == '\0' && (step = sqlite3_step(tables)) == SQLITE_ROW) {
+        const char *table = (const char *)sqlite3_column_text(tables, 0);
+        fault = table == NULL;
+        if (fault || absent_in_version(version, table, NULL))
+            continue;
+        int present = has_table(db, table);
+        fault = present < 0;
+        if (present == 0)
+            snprintf(why, sizeof why, "lacks gar's table '%s'", table);
+        fault = fault || sqlite3_bind_text(columns, 1, table, -1, SQLITE_TRANSIENT) != SQLITE_OK;
+        int column_step = SQLITE_DONE;
+        while (present == 1 && !fault && why[0] == '\0' &&
+               (column_step = sqlite3_step(columns)) == SQLITE_ROW) {
+            const char *column = (const char *)sqlite3_column_text(columns, 0);
+            const char *type = (const char *)sqlite3_column_text(columns, 1);
+            fault = column == NULL || type == NULL;
+            if (fault || absent_in_version(version, table, column))
+                continue;
+            char has[64];
+            int found = column_type(db, table, column, has, sizeof has);
+            fault = found < 0;
+            if (found == 0)
+                snprintf(why, sizeof why, "lacks gar's column '%s.%s'", table, column);
+            else if (found == 1 && strcasecmp(has, type) != 0)
+                snprintf(why, sizeof why, "declares column '%s.%s' as '%.40s' where gar's is '%s'",
+                         table, column, has, type);
+        }
+        /* A step that stopped short (out of memory) checked nothing. */
+        fault = fault || (why[0] == '\0' && column_step != SQLITE_DONE);
+        sqlite3_reset(columns);
+    }
+    fault = fault || (why[0] == '\0' && step != SQLITE_DONE);
+    sqlite3_finalize(tables);
+    sqlite3_finalize(columns);
+    sqlite3_close(want);
+    if (fault)
+        return gar_error_set(err, GAR_E_IO, 3, path, doing,
+                             "cannot compare its tables with gar's schema (out of memory, or "
+                             "the file cannot be read)");
+    if (why[0] == '\0')
+        return 0;
+    char message[600];
+    snprintf(message, sizeof message,
+             "not a gar sweep database: its meta says schema version %d, but it %s; gar "
+             "changes nothing in it (give a new file)",
+             version, why);
+    return gar_error_set(err, GAR_E_IO, 3, path, doing, message);
+}
+
 int gar_store_check(const char *path, bool may_be_new, const char *doing, gar_error *err)
 {
     struct stat st;
@@ -338,7 +470,7 @@ int gar_store_check(const char *path, bool may_be_new, const char *doing, gar_er
     bool has_meta = false;
     char first[128];
     if (rc == SQLITE_OK) {
-        sqlite3_busy_timeout(db, 10000);
+        sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
         rc = list_tables(db, &tables, &has_meta, first, sizeof first) == 0 ? SQLITE_OK
                                                                              : SQLITE_ERROR;
     }
@@ -366,6 +498,8 @@ int gar_store_check(const char *path, bool may_be_new, const char *doing, gar_er
         return gar_error_set(err, GAR_E_IO, 3, path, doing, why);
     }
     rc = check_version(db, "main", path, doing, err);
+    if (rc == 0)
+        rc = check_tables(db, path, doing, err);
     sqlite3_close(db);
     return rc < 0 ? rc : 1;
 }
@@ -459,6 +593,25 @@ static int prepare_statements(gar_store *s, gar_error *err)
     return 0;
 }
 
+/* Puts the database in WAL mode.  The switch needs the file alone, and
+ * SQLite answers "database is locked" at once, without waiting in its busy
+ * handler, when waiting could deadlock: two processes opening one new file
+ * together (two sweeps started at once), each switching it.  So a busy
+ * answer is tried again, every few ms, for as long as the busy timeout. */
+static int set_wal(gar_store *s, gar_error *err)
+{
+    enum { RETRY_MS = 5 };
+    for (int waited_ms = 0;; waited_ms += RETRY_MS) {
+        int rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+        if (rc == SQLITE_OK)
+            return 0;
+        if (((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) ||
+            waited_ms >= BUSY_TIMEOUT_MS)
+            return db_fault(err, s->path, "set WAL mode on", s->db);
+        sqlite3_sleep(RETRY_MS);
+    }
+}
+
 int gar_store_open(const char *path, bool create, gar_store **out, gar_error *err)
 {
     if (path == NULL || out == NULL)
@@ -484,8 +637,8 @@ int gar_store_open(const char *path, bool create, gar_store **out, gar_error *er
         gar_store_close(s);
         return rc;
     }
-    sqlite3_busy_timeout(s->db, 10000);
-    rc = exec(s, "PRAGMA journal_mode = WAL", "set WAL mode on", err);
+    sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+    rc = set_wal(s, err);
     if (rc == 0)
         rc = exec(s, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON",
                   "set the pragmas of", err);
@@ -764,6 +917,135 @@ static size_t result_columns(char *buf, size_t size, const char *prefix, const c
     return n;
 }
 
+/* Tables keyed by a run whose rows a stored run may gain later: a run
+ * another spec stored first gets this spec's parameters too
+ * (gar_store_add_params), so two files may hold different sets of them for
+ * one run; only a parameter both hold must agree. */
+static const char *const extendable_tables[] = { "run_params" };
+
+/* Appends `text` to `buf` (`*n` used of `size`); false when it is full. */
+static bool append(char *buf, size_t size, size_t *n, const char *text)
+{
+    size_t len = strlen(text);
+    if (*n + len + 1 > size)
+        return false;
+    memcpy(buf + *n, text, len + 1);
+    *n += len;
+    return true;
+}
+
+/* A table keyed by a run, as the merge compares it: SQL pieces over the
+ * columns both files have, `a` a row of one and `b` of the other. */
+typedef struct keyed_table {
+    char name[64];
+    char where_same_pk[2048];   /* a.PK1 = b.PK1 AND ... */
+    char differ[4096];          /* a.C1 IS NOT b.C1 OR ... (the other columns) */
+    char same_run[512];         /* r.trace = a.trace AND ... (the run's key) */
+    bool extendable;
+} keyed_table;
+
+/* Fills `t` for the main file's table `name`: 1 when it is keyed by a run
+ * (holds the run key's six columns), 0 when not, -1 on a fault. */
+static int describe_keyed_table(sqlite3 *db, const char *name, keyed_table *t)
+{
+    static const char *const run_key[] = { "trace", "plan", "estimator", "host", "mode", "seed" };
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "%s", name);
+    for (size_t i = 0; i < sizeof extendable_tables / sizeof extendable_tables[0]; i++)
+        t->extendable |= strcmp(name, extendable_tables[i]) == 0;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT name, pk FROM pragma_table_info(?1, 'main') WHERE name IN "
+                           "(SELECT name FROM pragma_table_info(?1, 'src')) ORDER BY cid",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    size_t key_columns = 0, npk = 0, ndiffer = 0, nrun = 0;
+    bool fits = true;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *column = (const char *)sqlite3_column_text(st, 0);
+        char piece[200];
+        bool in_key = false;
+        for (size_t i = 0; i < sizeof run_key / sizeof run_key[0]; i++)
+            in_key |= strcmp(column, run_key[i]) == 0;
+        if (in_key) {
+            key_columns++;
+            snprintf(piece, sizeof piece, "%sr.\"%s\" = a.\"%s\"", nrun > 0 ? " AND " : "",
+                     column, column);
+            fits &= append(t->same_run, sizeof t->same_run, &nrun, piece);
+        }
+        if (sqlite3_column_int(st, 1) > 0) {
+            snprintf(piece, sizeof piece, "%sa.\"%s\" = b.\"%s\"", npk > 0 ? " AND " : "", column,
+                     column);
+            fits &= append(t->where_same_pk, sizeof t->where_same_pk, &npk, piece);
+        } else {
+            snprintf(piece, sizeof piece, "%sa.\"%s\" IS NOT b.\"%s\"", ndiffer > 0 ? " OR " : "",
+                     column, column);
+            fits &= append(t->differ, sizeof t->differ, &ndiffer, piece);
+        }
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE || !fits)
+        return -1;
+    return key_columns == sizeof run_key / sizeof run_key[0] && npk > 0 && strcmp(name, "runs") != 0;
+}
+
+/* Every table keyed by a run besides `runs` (run_streams, run_params, and
+ * any the schema adds): for each run both files hold, a row both hold (by
+ * the table's primary key) must agree in every column, and a row one holds
+ * must be in the other too (except in the extendable tables).  Returns 0,
+ * or -GAR_E_IO naming the table and how many rows differ. */
+static int compare_keyed_tables(sqlite3 *db, const char *path, gar_error *err)
+{
+    sqlite3_stmt *tables = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT name FROM main.sqlite_master WHERE type = 'table' "
+                           "AND name IN (SELECT name FROM src.sqlite_master WHERE type = 'table') "
+                           "ORDER BY rowid",
+                           -1, &tables, NULL) != SQLITE_OK)
+        return db_fault(err, path, "list the tables of", db);
+    int rc = 0;
+    static char sql[16384];
+    while (rc == 0 && sqlite3_step(tables) == SQLITE_ROW) {
+        keyed_table t;
+        int keyed = describe_keyed_table(db, (const char *)sqlite3_column_text(tables, 0), &t);
+        if (keyed < 0) {
+            rc = db_fault(err, path, "read the columns of", db);
+            break;
+        }
+        if (keyed == 0)
+            continue;
+        uint64_t differ = 0, missing = 0;
+        int n = snprintf(sql, sizeof sql,
+                         "SELECT count(*) FROM src.\"%s\" a JOIN main.\"%s\" b ON %s WHERE %s",
+                         t.name, t.name, t.where_same_pk, t.differ[0] != '\0' ? t.differ : "0");
+        bool fault = n >= (int)sizeof sql || count_of(db, sql, &differ) < 0;
+        for (int side = 0; !fault && !t.extendable && side < 2; side++) {
+            const char *one = side == 0 ? "src" : "main", *other = side == 0 ? "main" : "src";
+            uint64_t m = 0;
+            n = snprintf(sql, sizeof sql,
+                         "SELECT count(*) FROM %s.\"%s\" a WHERE EXISTS (SELECT 1 FROM %s.runs r "
+                         "WHERE %s) AND NOT EXISTS (SELECT 1 FROM %s.\"%s\" b WHERE %s)",
+                         one, t.name, other, t.same_run, other, t.name, t.where_same_pk);
+            fault = n >= (int)sizeof sql || count_of(db, sql, &m) < 0;
+            missing += m;
+        }
+        if (fault) {
+            rc = db_fault(err, path, "compare the runs of", db);
+        } else if (differ + missing > 0) {
+            char why[300];
+            snprintf(why, sizeof why,
+                     "holds runs that are in the output with other results in table '%s' (rows "
+                     "that differ: %llu, rows in one file only: %llu; made by another gar?)",
+                     t.name, (unsigned long long)differ, (unsigned long long)missing);
+            rc = gar_error_set(err, GAR_E_IO, 3, path, "merge", why);
+        }
+    }
+    sqlite3_finalize(tables);
+    return rc;
+}
+
 int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats, gar_error *err)
 {
     memset(stats, 0, sizeof *stats);
@@ -818,6 +1100,8 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
         }
     }
     if (rc == 0)
+        rc = compare_keyed_tables(s->db, path, err);
+    if (rc == 0)
         rc = exec(s,
                   "INSERT OR IGNORE INTO main.traces SELECT trace, name, source, waits "
                   "FROM src.traces;"
@@ -838,13 +1122,14 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
         else
             stats->added = (uint64_t)sqlite3_changes(s->db);
     }
-    /* A run both files hold has the same results, so the same streams: only
-     * the new runs' rows are new. */
+    /* A run both files hold has the same results, the same streams
+     * included (compare_keyed_tables): only the new runs' rows are new. */
     if (rc == 0)
         rc = exec(s, "INSERT OR IGNORE INTO main.run_streams SELECT * FROM src.run_streams",
                   "merge the run streams into", err);
-    /* A run's parameters follow from its key and spec: a key both files
-     * hold has the same ones, so those already present are kept. */
+    /* A run both files hold has the same value for a parameter both name
+     * (compare_keyed_tables); the parameters only one of them names (another
+     * spec swept it) come together. */
     if (rc == 0)
         rc = exec(s,
                   "INSERT OR IGNORE INTO main.run_params (trace, plan, estimator, host, mode, "

@@ -136,7 +136,8 @@ typedef struct gar_store_merge_stats {
  * nothing copied (-GAR_E_IO): the output's own file (also under another
  * path or a hard link), an input that gar_store_check refuses (missing, not
  * a gar database, another schema version), or one holding a run whose key
- * the output has with different results.  All-or-nothing over several
+ * the output has with different results in any table keyed by a run (runs,
+ * run_streams, a parameter both name in run_params).  All-or-nothing over several
  * inputs is the caller's (gar merge builds into a temporary file). */
 int gar_store_merge(gar_store *out, const char *path, gar_store_merge_stats *stats,
                     gar_error *err);

@@ -247,29 +247,27 @@ static int scan_groups(const char *value, const char *keyword, const char *place
     return 0;
 }
 
-/* Item k of group g as text. */
-static void group_item(const brace_group *g, const char *value, uint64_t k, char *out,
-                       size_t size)
+/* A range's item k as text, in its shortest form. */
+static void range_item(const brace_group *g, uint64_t k, char *out, size_t size)
 {
-    if (g->range) {
-        long long v = g->lo + (long long)k * g->step;
-        unsigned long long a = v < 0 ? (unsigned long long)-v : (unsigned long long)v;
-        unsigned long long p = (unsigned long long)power10(g->decimals);
-        if (g->decimals == 0) {
-            snprintf(out, size, "%lld", v);
-            return;
-        }
-        snprintf(out, size, "%s%llu.%0*llu", v < 0 ? "-" : "", a / p, (int)g->decimals, a % p);
-        size_t n = strlen(out);
-        while (out[n - 1] == '0')
-            out[--n] = '\0';
-        if (out[n - 1] == '.')
-            out[--n] = '\0';
+    long long v = g->lo + (long long)k * g->step;
+    unsigned long long a = v < 0 ? (unsigned long long)-v : (unsigned long long)v;
+    unsigned long long p = (unsigned long long)power10(g->decimals);
+    if (g->decimals == 0) {
+        snprintf(out, size, "%lld", v);
         return;
     }
-    const char *p = value + g->open + 1;
-    for (uint64_t i = 0; i < k; i++)
-        p = strchr(p, ',') + 1;
+    snprintf(out, size, "%s%llu.%0*llu", v < 0 ? "-" : "", a / p, (int)g->decimals, a % p);
+    size_t n = strlen(out);
+    while (out[n - 1] == '0')
+        out[--n] = '\0';
+    if (out[n - 1] == '.')
+        out[--n] = '\0';
+}
+
+/* A list's item starting at `p` (up to the next ',' or '}') as text. */
+static void list_item(const char *p, char *out, size_t size)
+{
     size_t len = strcspn(p, ",}");
     snprintf(out, size, "%.*s", (int)len, p);
 }
@@ -296,25 +294,46 @@ int gar_sweep_expand(const char *value, const char *keyword, const char *place,
     if (text == NULL)
         return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the sweep spec", "exhausted");
     params.count = (unsigned)n;
-    for (size_t i = 0; i < n; i++)
+    /* An odometer over the groups, the last turning fastest: each step moves
+     * one digit on (a list's to its next item, found from the one before),
+     * so a list of k items costs k steps, not k^2 / 2. */
+    uint64_t digit[GAR_SWEEP_PARAMS_MAX];
+    const char *item[GAR_SWEEP_PARAMS_MAX]; /* a list's current item */
+    for (size_t i = 0; i < n; i++) {
         snprintf(params.param[i].name, sizeof params.param[i].name, "%s", groups[i].name);
+        digit[i] = 0;
+        item[i] = value + groups[i].open + 1;
+        if (groups[i].range)
+            range_item(&groups[i], 0, params.param[i].value, sizeof params.param[i].value);
+        else
+            list_item(item[i], params.param[i].value, sizeof params.param[i].value);
+    }
     rc = 0;
     for (uint64_t index = 0; rc == 0 && index < total; index++) {
-        uint64_t rest = index;
-        uint64_t digit[GAR_SWEEP_PARAMS_MAX];
-        for (size_t i = n; i-- > 0;) {
-            digit[i] = rest % groups[i].count;
-            rest /= groups[i].count;
+        if (index > 0) {
+            size_t i = n;
+            while (i-- > 0) {
+                brace_group *g = &groups[i];
+                bool wrapped = ++digit[i] == g->count;
+                if (wrapped)
+                    digit[i] = 0;
+                if (g->range) {
+                    range_item(g, digit[i], params.param[i].value, sizeof params.param[i].value);
+                } else {
+                    item[i] = wrapped ? value + g->open + 1 : strchr(item[i], ',') + 1;
+                    list_item(item[i], params.param[i].value, sizeof params.param[i].value);
+                }
+                if (!wrapped)
+                    break;
+            }
         }
         size_t at = 0, from = 0;
         for (size_t i = 0; i < n; i++) {
             memcpy(text + at, value + from, groups[i].open - from);
             at += groups[i].open - from;
-            group_item(&groups[i], value, digit[i], params.param[i].value,
-                       sizeof params.param[i].value);
-            size_t item = strlen(params.param[i].value);
-            memcpy(text + at, params.param[i].value, item);
-            at += item;
+            size_t item_len = strlen(params.param[i].value);
+            memcpy(text + at, params.param[i].value, item_len);
+            at += item_len;
             from = groups[i].close + 1;
         }
         memcpy(text + at, value + from, len - from);
@@ -323,6 +342,118 @@ int gar_sweep_expand(const char *value, const char *keyword, const char *place,
     }
     gar_free(text);
     return rc;
+}
+
+/* ---- counting expansions that hold a text ------------------------------- */
+
+#define NEEDLE_MAX 15
+#define COUNT_CAP (GAR_SWEEP_RUNS_MAX + 1)
+
+static uint64_t capped_add(uint64_t a, uint64_t b)
+{
+    return a >= COUNT_CAP - b || b >= COUNT_CAP ? COUNT_CAP : a + b;
+}
+
+static uint64_t capped_mul(uint64_t a, uint64_t b)
+{
+    if (a == 0 || b == 0)
+        return 0;
+    return a >= COUNT_CAP || b >= COUNT_CAP || a > COUNT_CAP / b ? COUNT_CAP : a * b;
+}
+
+/* The matcher of `needle`: from state s (the needle's first s bytes just
+ * seen) and byte c, the next state; state `len` (seen) stays. */
+typedef struct needle_matcher {
+    size_t len;
+    unsigned char next[NEEDLE_MAX + 1][256];
+} needle_matcher;
+
+static void matcher_init(needle_matcher *m, const char *needle)
+{
+    m->len = strlen(needle);
+    char seen[NEEDLE_MAX + 2];
+    for (size_t s = 0; s <= m->len; s++)
+        for (unsigned c = 0; c < 256; c++) {
+            if (s == m->len) {
+                m->next[s][c] = (unsigned char)s;
+                continue;
+            }
+            memcpy(seen, needle, s);
+            seen[s] = (char)c;
+            size_t k = s + 1; /* the longest end of `seen` that starts the needle */
+            while (k > 0 && memcmp(seen + s + 1 - k, needle, k) != 0)
+                k--;
+            m->next[s][c] = (unsigned char)k;
+        }
+}
+
+/* counts[t] over states after `len` fixed bytes at `p`. */
+static void match_fixed(const needle_matcher *m, const char *p, size_t len, uint64_t *counts)
+{
+    for (size_t i = 0; i < len; i++) {
+        uint64_t after[NEEDLE_MAX + 1] = { 0 };
+        for (size_t s = 0; s <= m->len; s++)
+            after[m->next[s][(unsigned char)p[i]]] =
+                capped_add(after[m->next[s][(unsigned char)p[i]]], counts[s]);
+        memcpy(counts, after, sizeof after);
+    }
+}
+
+/* counts over states after one brace group: each item moves each state. */
+static void match_group(const needle_matcher *m, const brace_group *g, const char *value,
+                        uint64_t *counts)
+{
+    uint64_t after[NEEDLE_MAX + 1] = { 0 };
+    if (g->range) {
+        /* A range's items are numbers, and the needle holds no digit, '-'
+         * or '.': every item ends any partial match. */
+        for (size_t s = 0; s < m->len; s++)
+            after[0] = capped_add(after[0], capped_mul(counts[s], g->count));
+        after[m->len] = capped_mul(counts[m->len], g->count);
+    } else {
+        const char *item = value + g->open + 1;
+        for (uint64_t k = 0; k < g->count; k++) {
+            size_t len = strcspn(item, ",}");
+            for (size_t s = 0; s <= m->len; s++) {
+                size_t state = s;
+                for (size_t i = 0; i < len; i++)
+                    state = m->next[state][(unsigned char)item[i]];
+                after[state] = capped_add(after[state], counts[s]);
+            }
+            item += len + 1;
+        }
+    }
+    memcpy(counts, after, sizeof after);
+}
+
+int gar_sweep_count_holding(const char *value, const char *keyword, const char *place,
+                            const char *needle, uint64_t *holding, gar_error *err)
+{
+    brace_group groups[GAR_SWEEP_PARAMS_MAX];
+    size_t n = 0;
+    uint64_t total = 1;
+    int rc = scan_groups(value, keyword, place, groups, &n, &total, err);
+    if (rc < 0)
+        return rc;
+    size_t needle_len = strlen(needle);
+    if (needle_len == 0 || needle_len > NEEDLE_MAX || strpbrk(needle, "0123456789-.") != NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_sweep_count_holding", needle,
+                             "is empty, too long, or holds a digit, '-' or '.'");
+    needle_matcher *m = gar_malloc(sizeof *m);
+    if (m == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the sweep spec", "exhausted");
+    matcher_init(m, needle);
+    uint64_t counts[NEEDLE_MAX + 1] = { 1 };
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        match_fixed(m, value + from, groups[i].open - from, counts);
+        match_group(m, &groups[i], value, counts);
+        from = groups[i].close + 1;
+    }
+    match_fixed(m, value + from, strlen(value) - from, counts);
+    *holding = counts[m->len];
+    gar_free(m);
+    return 0;
 }
 
 int gar_sweep_groups(const char *value, const char *keyword, const char *place,

@@ -57,4 +57,13 @@ typedef int (*gar_sweep_expand_fn)(const char *value, const gar_sweep_params *pa
 int gar_sweep_expand(const char *value, const char *keyword, const char *place,
                      gar_sweep_expand_fn each, void *context, uint64_t *count, gar_error *err);
 
+/* How many of the expansions of `value` (as gar_sweep_expand makes them)
+ * hold the text `needle` (1 to 15 bytes, no digit, '-' or '.', so a
+ * range's numbers never take part in it) into `*holding`, saturating at
+ * GAR_SWEEP_RUNS_MAX + 1, without expanding: a pass over the value's bytes
+ * and list items, whatever the number of expansions.  Returns 0, or the
+ * refusals of gar_sweep_expand. */
+int gar_sweep_count_holding(const char *value, const char *keyword, const char *place,
+                            const char *needle, uint64_t *holding, gar_error *err);
+
 #endif

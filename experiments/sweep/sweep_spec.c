@@ -11,6 +11,7 @@
 
 #include "gen.h"
 #include "host_whatif.h"
+#include "index_set.h"
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -384,14 +385,22 @@ void gar_sweep_spec_free(gar_sweep_spec *spec)
     memset(spec, 0, sizeof *spec);
 }
 
-/* Grows an axis array by one element; false when memory runs out. */
+/* Makes room for element `count` of an array of `count` (zeroed).  The
+ * capacity, implicit, is the least power of two above count - 1: it doubles
+ * when full, so n elements cost O(n) copying in all, not O(n^2).  False
+ * when memory runs out (the array is as it was). */
 static bool grow(void **array, size_t count, size_t size)
 {
-    void *bigger = gar_realloc(*array, (count + 1) * size);
-    if (bigger == NULL)
-        return false;
-    *array = bigger;
-    memset((char *)bigger + count * size, 0, size);
+    if (count == 0 || (count & (count - 1)) == 0) {
+        size_t capacity = count == 0 ? 1 : 2 * count;
+        if (capacity > SIZE_MAX / size)
+            return false;
+        void *bigger = gar_realloc(*array, capacity * size);
+        if (bigger == NULL)
+            return false;
+        *array = bigger;
+    }
+    memset((char *)*array + count * size, 0, size);
     return true;
 }
 
@@ -403,12 +412,63 @@ typedef struct parse_state {
     gar_error *err;
     unsigned first_line[6]; /* per axis, the line that first gave it; 0: none */
     const gar_sweep_params *params; /* the value being added's swept parameters */
-    bool counting;      /* the first pass: count each axis's values, add none */
-    uint64_t counts[6]; /* per axis, values counted (saturating) */
+    enum {
+        PASS_COUNT,     /* the first pass: count each axis's values, add none */
+        PASS_ADD,       /* the second: add every value, its ranges expanded */
+        PASS_ADD_PLAIN, /* a size only: add the values without ranges, count the rest */
+    } pass;
+    uint64_t counts[6];     /* per axis, values counted (saturating) */
+    uint64_t predict_plans; /* of counts[AXIS_PLAN], those that sleep to a prediction */
+    gar_index_set seen[6];  /* per axis, the values added so far, by key */
 } parse_state;
 
 enum { AXIS_TRACE, AXIS_PLAN, AXIS_ESTIMATOR, AXIS_HOST, AXIS_MODE, AXIS_SEED };
 static const char *const axis_keyword[] = { "trace", "plan", "estimator", "host", "mode", "seed" };
+
+/* Whether the element at `index` of an axis equals the key. */
+static bool same_trace(size_t index, const void *key, void *context)
+{
+    return strcmp(((const gar_sweep_spec *)context)->traces[index].hash, key) == 0;
+}
+
+static bool same_plan(size_t index, const void *key, void *context)
+{
+    return strcmp(((const gar_sweep_spec *)context)->plans[index].label, key) == 0;
+}
+
+static bool same_estimator(size_t index, const void *key, void *context)
+{
+    return strcmp(((const gar_sweep_spec *)context)->estimators[index].label, key) == 0;
+}
+
+static bool same_host(size_t index, const void *key, void *context)
+{
+    return strcmp(((const gar_sweep_spec *)context)->hosts[index].hash, key) == 0;
+}
+
+static bool same_seed(size_t index, const void *key, void *context)
+{
+    return ((const gar_sweep_spec *)context)->seeds[index] == *(const uint64_t *)key;
+}
+
+/* An axis's value already added with this key (its index into `*other`):
+ * found in constant time, so checking n values for repeats is O(n). */
+static bool seen_before(parse_state *s, int axis, const void *key, uint64_t hash,
+                        gar_index_set_same_fn same, size_t *other)
+{
+    return gar_index_set_find(&s->seen[axis], hash, key, same, s->spec, other);
+}
+
+/* Remembers the value just added at `index` under its key's hash. */
+static int remember(parse_state *s, int axis, uint64_t hash, size_t index)
+{
+    return gar_index_set_add(&s->seen[axis], hash, index) == 0 ? 0 : -1;
+}
+
+static uint64_t text_hash(const char *text)
+{
+    return gar_index_set_hash_bytes(text, strlen(text));
+}
 
 static int duplicate(parse_state *s, const char *keyword, const char *value, unsigned other_line,
                      const char *how)
@@ -428,18 +488,19 @@ static int add_trace(parse_state *s, const char *value)
         return located(s->err, rc, s->file, s->line);
     t.line = s->line;
     t.params = *s->params;
-    for (size_t i = 0; i < spec->trace_count; i++)
-        if (strcmp(spec->traces[i].hash, t.hash) == 0) {
-            unsigned other = spec->traces[i].line;
-            gar_sweep_trace_free(&t);
-            return duplicate(s, "trace", value, other, "has the same content as");
-        }
+    uint64_t hash = text_hash(t.hash);
+    size_t i;
+    if (seen_before(s, AXIS_TRACE, t.hash, hash, same_trace, &i)) {
+        unsigned other = spec->traces[i].line;
+        gar_sweep_trace_free(&t);
+        return duplicate(s, "trace", value, other, "has the same content as");
+    }
     if (!grow((void **)&spec->traces, spec->trace_count, sizeof t)) {
         gar_sweep_trace_free(&t);
         return out_of_memory(s->err);
     }
     spec->traces[spec->trace_count++] = t;
-    return 0;
+    return remember(s, AXIS_TRACE, hash, spec->trace_count - 1) < 0 ? out_of_memory(s->err) : 0;
 }
 
 static int add_plan(parse_state *s, const char *value, bool bands)
@@ -459,13 +520,14 @@ static int add_plan(parse_state *s, const char *value, bool bands)
     if (rc < 0)
         return located(s->err, rc, s->file, s->line);
     gar_bands_label(&p.bands, p.label, sizeof p.label);
-    for (size_t i = 0; i < spec->plan_count; i++)
-        if (strcmp(spec->plans[i].label, p.label) == 0)
-            return duplicate(s, bands ? "bands" : "plan", value, spec->plans[i].line, "repeats");
+    uint64_t hash = text_hash(p.label);
+    size_t i;
+    if (seen_before(s, AXIS_PLAN, p.label, hash, same_plan, &i))
+        return duplicate(s, bands ? "bands" : "plan", value, spec->plans[i].line, "repeats");
     if (!grow((void **)&spec->plans, spec->plan_count, sizeof p))
         return out_of_memory(s->err);
     spec->plans[spec->plan_count++] = p;
-    return 0;
+    return remember(s, AXIS_PLAN, hash, spec->plan_count - 1) < 0 ? out_of_memory(s->err) : 0;
 }
 
 static int add_estimator(parse_state *s, const char *value)
@@ -479,13 +541,16 @@ static int add_estimator(parse_state *s, const char *value)
     if (rc < 0)
         return located(s->err, rc, s->file, s->line);
     gar_estimator_spec_label(&e.spec, e.label, sizeof e.label);
-    for (size_t i = 0; i < spec->estimator_count; i++)
-        if (strcmp(spec->estimators[i].label, e.label) == 0)
-            return duplicate(s, "estimator", value, spec->estimators[i].line, "is the same as");
+    uint64_t hash = text_hash(e.label);
+    size_t i;
+    if (seen_before(s, AXIS_ESTIMATOR, e.label, hash, same_estimator, &i))
+        return duplicate(s, "estimator", value, spec->estimators[i].line, "is the same as");
     if (!grow((void **)&spec->estimators, spec->estimator_count, sizeof e))
         return out_of_memory(s->err);
     spec->estimators[spec->estimator_count++] = e;
-    return 0;
+    return remember(s, AXIS_ESTIMATOR, hash, spec->estimator_count - 1) < 0
+               ? out_of_memory(s->err)
+               : 0;
 }
 
 static int add_host(parse_state *s, const char *value)
@@ -500,18 +565,19 @@ static int add_host(parse_state *s, const char *value)
                    : located(s->err, rc, s->file, s->line);
     h.line = s->line;
     h.params = *s->params;
-    for (size_t i = 0; i < spec->host_count; i++)
-        if (strcmp(spec->hosts[i].hash, h.hash) == 0) {
-            unsigned other = spec->hosts[i].line;
-            host_free(&h);
-            return duplicate(s, "host", value, other, "has the same profile as");
-        }
+    uint64_t hash = text_hash(h.hash);
+    size_t i;
+    if (seen_before(s, AXIS_HOST, h.hash, hash, same_host, &i)) {
+        unsigned other = spec->hosts[i].line;
+        host_free(&h);
+        return duplicate(s, "host", value, other, "has the same profile as");
+    }
     if (!grow((void **)&spec->hosts, spec->host_count, sizeof h)) {
         host_free(&h);
         return out_of_memory(s->err);
     }
     spec->hosts[spec->host_count++] = h;
-    return 0;
+    return remember(s, AXIS_HOST, hash, spec->host_count - 1) < 0 ? out_of_memory(s->err) : 0;
 }
 
 static int add_mode(parse_state *s, const char *value)
@@ -539,13 +605,14 @@ static int add_seed(parse_state *s, const char *value)
         snprintf(fault, sizeof fault, "'%s' is not a whole number from 0 to 2^63-1", value);
         return spec_fault(s->err, s->file, s->line, "seed", fault);
     }
-    for (size_t i = 0; i < spec->seed_count; i++)
-        if (spec->seeds[i] == seed)
-            return duplicate(s, "seed", value, s->first_line[AXIS_SEED], "repeats");
+    uint64_t key = seed, hash = gar_index_set_hash_u64(key);
+    size_t i;
+    if (seen_before(s, AXIS_SEED, &key, hash, same_seed, &i))
+        return duplicate(s, "seed", value, s->first_line[AXIS_SEED], "repeats");
     if (!grow((void **)&spec->seeds, spec->seed_count, sizeof *spec->seeds))
         return out_of_memory(s->err);
     spec->seeds[spec->seed_count++] = seed;
-    return 0;
+    return remember(s, AXIS_SEED, hash, spec->seed_count - 1) < 0 ? out_of_memory(s->err) : 0;
 }
 
 typedef struct add_context {
@@ -597,6 +664,21 @@ static int record_swept(parse_state *s, const char *value, const char *keyword, 
     return 0;
 }
 
+/* a + b, at most GAR_SWEEP_RUNS_MAX + 1. */
+static uint64_t capped_sum(uint64_t a, uint64_t b)
+{
+    return a > GAR_SWEEP_RUNS_MAX + 1 - b || b > GAR_SWEEP_RUNS_MAX + 1 ? GAR_SWEEP_RUNS_MAX + 1
+                                                                          : a + b;
+}
+
+/* a * b, at most GAR_SWEEP_RUNS_MAX + 1. */
+static uint64_t capped_product(uint64_t a, uint64_t b)
+{
+    if (a == 0 || b == 0)
+        return 0;
+    return a > (GAR_SWEEP_RUNS_MAX + 1) / b ? GAR_SWEEP_RUNS_MAX + 1 : a * b;
+}
+
 /* One "KEYWORD VALUE..." line, already split into NUL-terminated words. */
 static int parse_line(parse_state *s, char **word, size_t words)
 {
@@ -612,27 +694,36 @@ static int parse_line(parse_state *s, char **word, size_t words)
     }
     /* The counting pass leaves the line's own faults to the second pass,
      * which meets them in the order they come. */
+    bool counting = s->pass == PASS_COUNT;
     if (axis < 0)
-        return s->counting ? 0
+        return counting ? 0
                            : spec_fault(s->err, s->file, s->line, keyword,
                                         "is no keyword (trace, plan, bands, estimator, host, "
                                         "mode, seed)");
     if (words < 2)
-        return s->counting ? 0 : spec_fault(s->err, s->file, s->line, keyword, "has no value");
+        return counting ? 0 : spec_fault(s->err, s->file, s->line, keyword, "has no value");
     keyword = bands ? "bands" : axis_keyword[axis]; /* static: the swept list keeps it */
     if (s->first_line[axis] == 0)
         s->first_line[axis] = s->line;
     char place[GAR_ERROR_ARG_BYTES];
     snprintf(place, sizeof place, "%s:%u", s->file, s->line);
     for (size_t i = 1; i < words; i++) {
-        if (s->counting) {
+        if (counting) {
             uint64_t n = 0;
             int rc = gar_sweep_expand(word[i], keyword, place, NULL, NULL, &n, s->err);
             if (rc < 0)
                 return rc;
-            s->counts[axis] = s->counts[axis] > GAR_SWEEP_RUNS_MAX + 1 - n
-                                  ? GAR_SWEEP_RUNS_MAX + 1
-                                  : s->counts[axis] + n;
+            s->counts[axis] = capped_sum(s->counts[axis], n);
+            if (axis == AXIS_PLAN) {
+                /* A plan sleeps to a prediction exactly when its text says
+                 * "+predict" (in any band): counted without expanding. */
+                uint64_t predict = 0;
+                rc = gar_sweep_count_holding(word[i], keyword, place, "+predict", &predict,
+                                             s->err);
+                if (rc < 0)
+                    return rc;
+                s->predict_plans = capped_sum(s->predict_plans, predict);
+            }
             if (n > 1 || strchr(word[i], '{') != NULL) {
                 rc = record_swept(s, word[i], keyword, place);
                 if (rc < 0)
@@ -640,6 +731,8 @@ static int parse_line(parse_state *s, char **word, size_t words)
             }
             continue;
         }
+        if (s->pass == PASS_ADD_PLAIN && strchr(word[i], '{') != NULL)
+            continue; /* a size only: counted, not expanded */
         add_context c = { s, axis, bands };
         int rc = gar_sweep_expand(word[i], keyword, place, add_value, &c, NULL, s->err);
         if (rc < 0)
@@ -724,31 +817,110 @@ static int too_many_runs(gar_error *err, const char *file, uint64_t runs)
     return gar_error_set(err, GAR_E_CAPACITY, 2, what, cap);
 }
 
-static int check_axes(parse_state *s)
+/* A swept parameter's name on one stored axis, as a key of the index set. */
+typedef struct param_on_axis {
+    const char *name;
+    int axis;
+} param_on_axis;
+
+static bool same_param_on_axis(size_t index, const void *key, void *context)
+{
+    const gar_sweep_axis_param *a = &((const gar_sweep_spec *)context)->swept[index];
+    const param_on_axis *k = key;
+    return stored_axis(a->keyword) == k->axis && strcmp(a->name, k->name) == 0;
+}
+
+static uint64_t param_hash(const char *name, int axis)
+{
+    return text_hash(name) ^ gar_index_set_hash_u64((uint64_t)axis);
+}
+
+/* A run stores the parameters of its trace, plan, estimator and host under
+ * their names: one name on two of those axes would be ambiguous.  The first
+ * brace group (in spec order) whose name an earlier group on another axis
+ * has is refused, naming that earlier one; each group is looked up once. */
+static int check_param_names(parse_state *s)
 {
     gar_sweep_spec *spec = s->spec;
-    size_t length[6] = { spec->trace_count, spec->plan_count, spec->estimator_count,
-                         spec->host_count, spec->mode_count, spec->seed_count };
-    for (int a = 0; a <= AXIS_SEED; a++)
-        if (length[a] == 0)
-            return spec_fault(s->err, s->file, s->line, axis_keyword[a],
-                              "is missing: every axis needs at least one value");
-    /* A run stores the parameters of its trace, plan, estimator and host
-     * under their names: one name on two of those axes would be ambiguous. */
-    for (size_t i = 0; i < spec->swept_count; i++)
-        for (size_t j = 0; j < i; j++) {
-            const gar_sweep_axis_param *a = &spec->swept[j], *b = &spec->swept[i];
-            int axis_a = stored_axis(a->keyword), axis_b = stored_axis(b->keyword);
-            if (axis_a < 0 || axis_b < 0 || axis_a == axis_b || strcmp(a->name, b->name) != 0)
-                continue;
+    gar_index_set first; /* the first group of each name on each axis */
+    memset(&first, 0, sizeof first);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < spec->swept_count; i++) {
+        const gar_sweep_axis_param *b = &spec->swept[i];
+        int axis_b = stored_axis(b->keyword);
+        if (axis_b < 0)
+            continue;
+        size_t earliest = SIZE_MAX, j;
+        for (int axis = AXIS_TRACE; axis <= AXIS_HOST; axis++) {
+            param_on_axis key = { b->name, axis };
+            if (axis != axis_b &&
+                gar_index_set_find(&first, param_hash(b->name, axis), &key, same_param_on_axis,
+                                   spec, &j) &&
+                j < earliest)
+                earliest = j;
+        }
+        if (earliest != SIZE_MAX) {
+            const gar_sweep_axis_param *a = &spec->swept[earliest];
             char fault[GAR_ERROR_ARG_BYTES];
             snprintf(fault, sizeof fault,
                      "sweeps parameter '%s', which line %u's %s sweeps too: the runs would "
                      "store two values under one name",
                      b->name, a->line, a->keyword);
-            return spec_fault(s->err, s->file, b->line, b->keyword, fault);
+            rc = spec_fault(s->err, s->file, b->line, b->keyword, fault);
+            break;
         }
-    int rc = make_arms(spec, s->err);
+        param_on_axis key = { b->name, axis_b };
+        uint64_t hash = param_hash(b->name, axis_b);
+        if (!gar_index_set_find(&first, hash, &key, same_param_on_axis, spec, &j) &&
+            gar_index_set_add(&first, hash, i) < 0)
+            rc = out_of_memory(s->err);
+    }
+    gar_index_set_free(&first);
+    return rc;
+}
+
+/* The runs the counted axes make, as the spec wrote them (before any
+ * repeat is refused): traces x arms x hosts x modes x seeds, where a plan
+ * with predict is one arm per estimator and one without is one arm; an
+ * axis not given counts 1 (its absence is refused later).  At most
+ * GAR_SWEEP_RUNS_MAX + 1. */
+static uint64_t counted_runs(const parse_state *s, uint64_t *arms)
+{
+    uint64_t count[6];
+    for (int a = 0; a <= AXIS_SEED; a++)
+        count[a] = s->counts[a] == 0 ? 1 : s->counts[a];
+    uint64_t predict = s->predict_plans, plain = s->counts[AXIS_PLAN] - predict;
+    *arms = capped_sum(plain, capped_product(predict, s->counts[AXIS_ESTIMATOR]));
+    uint64_t runs = capped_product(count[AXIS_TRACE], *arms == 0 ? 1 : *arms);
+    runs = capped_product(runs, count[AXIS_HOST]);
+    runs = capped_product(runs, count[AXIS_MODE]);
+    runs = capped_product(runs, count[AXIS_SEED]);
+    /* No axis may be longer than the cap either, the estimators included
+     * (which no plan may consult): each of its values is read. */
+    for (int a = 0; a <= AXIS_SEED; a++)
+        if (s->counts[a] > GAR_SWEEP_RUNS_MAX)
+            runs = GAR_SWEEP_RUNS_MAX + 1;
+    return runs;
+}
+
+/* Every axis given at least one value (by the counting pass's counts). */
+static int check_axes_given(parse_state *s)
+{
+    for (int a = 0; a <= AXIS_SEED; a++)
+        if (s->counts[a] == 0)
+            return spec_fault(s->err, s->file, s->line, axis_keyword[a],
+                              "is missing: every axis needs at least one value");
+    return 0;
+}
+
+static int check_axes(parse_state *s)
+{
+    gar_sweep_spec *spec = s->spec;
+    int rc = check_axes_given(s);
+    if (rc == 0)
+        rc = check_param_names(s);
+    if (rc == 0)
+        rc = make_arms(spec, s->err);
     if (rc < 0)
         return rc;
     size_t factors[5] = { spec->trace_count, spec->arm_count, spec->host_count,
@@ -803,7 +975,57 @@ static int parse_lines(parse_state *s, char *text, size_t len)
     }
     if (!magic_seen)
         return spec_fault(s->err, s->file, 1, "header", "is missing: the file is empty");
-    return s->counting ? 0 : check_axes(s);
+    if (s->pass == PASS_COUNT)
+        return 0;
+    if (s->pass == PASS_ADD)
+        return check_axes(s);
+    int rc = check_axes_given(s);
+    return rc < 0 ? rc : check_param_names(s);
+}
+
+/* Reads a spec in two passes.  The first counts each axis's values (the
+ * ranges expanded in number only, plans with predict told apart by their
+ * text), so a sweep over the limit is refused before a value is expanded or
+ * a trace generated; the second adds them (`pass` PASS_ADD), or, for a
+ * size only (PASS_ADD_PLAIN), only the values without ranges.  `*arms` and
+ * `*runs` get the counted arms and runs. */
+static int parse_spec(const char *text, size_t len, const char *name, const char *base_dir,
+                      int pass, gar_sweep_spec *spec, uint64_t counts[6], uint64_t *arms,
+                      uint64_t *runs, gar_error *err)
+{
+    memset(spec, 0, sizeof *spec);
+    char *copy = copy_text(text, len);
+    spec->path = copy_text(name, strlen(name));
+    if (copy == NULL || spec->path == NULL) {
+        gar_free(copy);
+        gar_free(spec->path);
+        spec->path = NULL;
+        return out_of_memory(err);
+    }
+    parse_state s = {
+        .file = name, .base_dir = base_dir, .spec = spec, .err = err, .pass = PASS_COUNT
+    };
+    int rc = parse_lines(&s, copy, len);
+    if (rc == 0) {
+        *runs = counted_runs(&s, arms);
+        if (*runs > GAR_SWEEP_RUNS_MAX)
+            rc = too_many_runs(err, name, *runs);
+    }
+    if (rc == 0) {
+        memcpy(counts, s.counts, sizeof s.counts);
+        memcpy(copy, text, len);
+        copy[len] = '\0';
+        parse_state add = { .file = name, .base_dir = base_dir, .spec = spec, .err = err,
+                            .pass = pass, .predict_plans = s.predict_plans };
+        memcpy(add.counts, s.counts, sizeof s.counts);
+        rc = parse_lines(&add, copy, len);
+        for (int a = 0; a <= AXIS_SEED; a++)
+            gar_index_set_free(&add.seen[a]);
+    }
+    gar_free(copy);
+    if (rc < 0)
+        gar_sweep_spec_free(spec);
+    return rc;
 }
 
 int gar_sweep_spec_parse(const char *text, size_t len, const char *name, const char *base_dir,
@@ -812,46 +1034,83 @@ int gar_sweep_spec_parse(const char *text, size_t len, const char *name, const c
     if (text == NULL || out == NULL || name == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_sweep_spec_parse",
                              out == NULL ? "out" : text == NULL ? "text" : "name", "is NULL");
+    uint64_t counts[6], arms, runs;
+    return parse_spec(text, len, name, base_dir, PASS_ADD, out, counts, &arms, &runs, err);
+}
+
+int gar_sweep_size_parse(const char *text, size_t len, const char *name, const char *base_dir,
+                         gar_sweep_size *out, gar_error *err)
+{
+    if (text == NULL || out == NULL || name == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_sweep_size_parse",
+                             out == NULL ? "out" : text == NULL ? "text" : "name", "is NULL");
     memset(out, 0, sizeof *out);
-    char *copy = copy_text(text, len);
     gar_sweep_spec spec;
-    memset(&spec, 0, sizeof spec);
-    spec.path = copy_text(name, strlen(name));
-    if (copy == NULL || spec.path == NULL) {
-        gar_free(copy);
-        gar_free(spec.path);
+    uint64_t counts[6], arms, runs;
+    int rc = parse_spec(text, len, name, base_dir, PASS_ADD_PLAIN, &spec, counts, &arms, &runs,
+                        err);
+    if (rc < 0)
+        return rc;
+    out->arms = arms;
+    out->runs = runs;
+    out->traces = counts[AXIS_TRACE];
+    out->plans = counts[AXIS_PLAN];
+    out->estimators = counts[AXIS_ESTIMATOR];
+    out->hosts = counts[AXIS_HOST];
+    out->modes = counts[AXIS_MODE];
+    out->seeds = counts[AXIS_SEED];
+    out->swept = spec.swept; /* the groups move over; the plain values go */
+    out->swept_count = spec.swept_count;
+    spec.swept = NULL;
+    spec.swept_count = 0;
+    gar_sweep_spec_free(&spec);
+    return 0;
+}
+
+void gar_sweep_size_free(gar_sweep_size *size)
+{
+    if (size == NULL)
+        return;
+    gar_free(size->swept);
+    memset(size, 0, sizeof *size);
+}
+
+/* The spec file's text and the folder its relative paths are taken from. */
+static int read_spec(const char *path, char **text, size_t *len, char **dir, gar_error *err)
+{
+    int rc = read_whole(path, GAR_SWEEP_FILE_MAX, text, len, err);
+    if (rc < 0)
+        return rc;
+    *dir = copy_text(path, strlen(path));
+    if (*dir == NULL) {
+        gar_free(*text);
         return out_of_memory(err);
     }
-    /* Two passes: the first counts each axis's values (the ranges
-     * expanded in number only), so a sweep over the limit is refused before
-     * a value is expanded or a trace generated; the second adds them. */
-    parse_state s = {
-        .file = name, .base_dir = base_dir, .spec = &spec, .err = err, .counting = true
-    };
-    int rc = parse_lines(&s, copy, len);
-    if (rc == 0) {
-        /* Each plan is at least one arm, so this is the fewest runs. */
-        uint64_t least = 1;
-        for (int a = 0; a <= AXIS_SEED; a++) {
-            uint64_t n = a == AXIS_ESTIMATOR || s.counts[a] == 0 ? 1 : s.counts[a];
-            least = least > (GAR_SWEEP_RUNS_MAX + 1) / n ? GAR_SWEEP_RUNS_MAX + 1 : least * n;
-        }
-        if (least > GAR_SWEEP_RUNS_MAX)
-            rc = too_many_runs(err, name, least);
-    }
-    if (rc == 0) {
-        memcpy(copy, text, len);
-        copy[len] = '\0';
-        s = (parse_state){ .file = name, .base_dir = base_dir, .spec = &spec, .err = err };
-        rc = parse_lines(&s, copy, len);
-    }
-    gar_free(copy);
-    if (rc < 0) {
-        gar_sweep_spec_free(&spec);
-        return rc;
-    }
-    *out = spec;
+    char *slash = strrchr(*dir, '/');
+    if (slash == NULL)
+        strcpy(*dir, ".");
+    else if (slash == *dir)
+        (*dir)[1] = '\0';
+    else
+        *slash = '\0';
     return 0;
+}
+
+int gar_sweep_size_load(const char *path, gar_sweep_size *out, gar_error *err)
+{
+    if (path == NULL || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_sweep_size_load",
+                             path == NULL ? "path" : "out", "is NULL");
+    memset(out, 0, sizeof *out);
+    char *text = NULL, *dir = NULL;
+    size_t len = 0;
+    int rc = read_spec(path, &text, &len, &dir, err);
+    if (rc < 0)
+        return rc;
+    rc = gar_sweep_size_parse(text, len, path, dir, out, err);
+    gar_free(dir);
+    gar_free(text);
+    return rc;
 }
 
 int gar_sweep_spec_load(const char *path, gar_sweep_spec *out, gar_error *err)
@@ -860,23 +1119,11 @@ int gar_sweep_spec_load(const char *path, gar_sweep_spec *out, gar_error *err)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_sweep_spec_load",
                              path == NULL ? "path" : "out", "is NULL");
     memset(out, 0, sizeof *out);
-    char *text = NULL;
+    char *text = NULL, *dir = NULL;
     size_t len = 0;
-    int rc = read_whole(path, GAR_SWEEP_FILE_MAX, &text, &len, err);
+    int rc = read_spec(path, &text, &len, &dir, err);
     if (rc < 0)
         return rc;
-    char *dir = copy_text(path, strlen(path));
-    if (dir == NULL) {
-        gar_free(text);
-        return out_of_memory(err);
-    }
-    char *slash = strrchr(dir, '/');
-    if (slash == NULL)
-        strcpy(dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
     rc = gar_sweep_spec_parse(text, len, path, dir, out, err);
     gar_free(dir);
     gar_free(text);

@@ -16,7 +16,8 @@
  * what-if copy of a profile, `FILE@KEY*F,KEY=V` (host_whatif.h).  A spec is
  * read twice: first counting each axis's values (so a sweep over
  * GAR_SWEEP_RUNS_MAX is refused before any range is expanded), then adding
- * them.
+ * them.  Adding n values takes time linear in n: arrays grow by doubling
+ * and repeats are found through a hash of each value (index_set.h).
  *
  * Loading it parses every plan and estimator and loads every trace and host
  * profile before anything runs, so a bad spec is refused whole, naming the
@@ -158,6 +159,35 @@ int gar_sweep_spec_load(const char *path, gar_sweep_spec *out, gar_error *err);
  * paths taken from `base_dir`. */
 int gar_sweep_spec_parse(const char *text, size_t len, const char *name, const char *base_dir,
                          gar_sweep_spec *out, gar_error *err);
+
+/* A spec's size, as `gar sweep --dry-run` gives it: counted, not expanded. */
+typedef struct gar_sweep_size {
+    uint64_t runs; /* traces x arms x hosts x modes x seeds, 1 .. GAR_SWEEP_RUNS_MAX */
+    uint64_t traces, plans, estimators, arms, hosts, modes, seeds; /* each axis's values */
+    gar_sweep_axis_param *swept; /* every brace group, in spec order (owned) */
+    size_t swept_count;
+} gar_sweep_size;
+
+/* The size of the spec file at `path` without expanding a range: the
+ * counting pass of gar_sweep_spec_load (the spec's grammar, every range,
+ * the cap), and every value that holds no brace group loaded and checked as
+ * the load checks it (plans parsed, traces read or generated, profiles
+ * loaded, repeats among them refused).  The values ranges stand for are
+ * counted, not made: a fault in one, or a repeat of one, is refused by the
+ * load, which these counts then match.  A plan sleeps to a prediction when
+ * its text holds "+predict", which the count reads without expanding.  Work
+ * and memory grow with the spec's bytes, not with the runs.  Returns 0 with
+ * `out` filled (free it with gar_sweep_size_free), or the load's refusals;
+ * on failure `out` is left empty. */
+int gar_sweep_size_load(const char *path, gar_sweep_size *out, gar_error *err);
+
+/* As gar_sweep_size_load over `len` bytes of text named `name`, relative
+ * paths taken from `base_dir`. */
+int gar_sweep_size_parse(const char *text, size_t len, const char *name, const char *base_dir,
+                         gar_sweep_size *out, gar_error *err);
+
+/* Releases the size's swept list and leaves it empty.  Accepts NULL. */
+void gar_sweep_size_free(gar_sweep_size *size);
 
 /* The parameters of a run: its trace's, plan's, estimator's (when its plan
  * consults one) and host's, in that order, into `out` (room for 4 *

@@ -37,6 +37,27 @@ cmp -s "$tmp/other.db" "$tmp/other.orig" || fail "a refusal changed another prog
 [ ! -e "$tmp/other.db-wal" ] || fail "a refusal left a write-ahead log beside the file"
 [ ! -e "$tmp/p" ] && [ ! -e "$tmp/r" ] || fail "a refused plot or report made its folder"
 
+# A file with a gar meta table (even the right schema version) but not
+# gar's tables is another program's too: refused before any pragma.
+sqlite3 "$tmp/impostor.db" "CREATE TABLE meta (key TEXT, value TEXT);
+    INSERT INTO meta VALUES ('schema_version', '3'); CREATE TABLE customer (name TEXT)"
+cp "$tmp/impostor.db" "$tmp/impostor.orig"
+expect 2 "$gar" sweep "$tmp/s.sweep" --db "$tmp/impostor.db" --quiet
+grep -q "error 12 (Io): cannot open '$tmp/impostor.db': not a gar sweep database.*lacks gar's table 'traces'" "$tmp/err" \
+    || fail "sweep on a database with gar's meta only not refused ($(cat "$tmp/err"))"
+for verb in plot report; do
+    expect 2 "$gar" $verb --db "$tmp/impostor.db" --out "$tmp/ip"
+    grep -q "not a gar sweep database.*lacks gar's table" "$tmp/err" \
+        || fail "$verb on a database with gar's meta only not refused ($(cat "$tmp/err"))"
+done
+expect 2 "$gar" merge "$tmp/impostor.db" "$tmp/s-never.db"
+expect 2 "$gar" merge "$tmp/im-out.db" "$tmp/impostor.db"
+grep -q "cannot merge '$tmp/impostor.db': not a gar sweep database" "$tmp/err" \
+    || fail "an input with gar's meta only not refused ($(cat "$tmp/err"))"
+cmp -s "$tmp/impostor.db" "$tmp/impostor.orig" || fail "a refusal changed a database with gar's meta only"
+[ ! -e "$tmp/impostor.db-wal" ] && [ ! -e "$tmp/ip" ] && [ ! -e "$tmp/im-out.db" ] \
+    || fail "a refusal of a database with gar's meta only left files"
+
 # A file that is not SQLite at all, and an empty one (a new database).
 printf 'a text file, not a database at all, long enough for a header\n' >"$tmp/text.db"
 cp "$tmp/text.db" "$tmp/text.orig"
@@ -67,6 +88,33 @@ grep -q 'other results' "$tmp/err" || fail "a conflicting input was not refused 
 cmp -s "$tmp/out.db" "$tmp/out.orig" || fail "a refused merge changed its existing output"
 [ "$(ls "$tmp" | grep -c 'merge-')" -eq 0 ] || fail "a refused merge left its temporary file"
 [ "$(sqlite3 "$tmp/out.db" 'SELECT count(*) FROM runs')" -eq 4 ] || fail "the output lost or gained rows"
+
+# A run whose runs row agrees but whose streams differ: refused too,
+# naming the table, the output unchanged.
+cp "$tmp/a.db" "$tmp/streams.db"
+sqlite3 "$tmp/streams.db" "UPDATE run_streams SET busy_ns = busy_ns + 1 WHERE plan = 'poll'"
+expect 2 "$gar" merge "$tmp/out.db" "$tmp/streams.db"
+grep -q "other results in table 'run_streams'" "$tmp/err" \
+    || fail "a run whose streams differ was merged ($(cat "$tmp/err"))"
+cmp -s "$tmp/out.db" "$tmp/out.orig" || fail "a merge refused for its streams changed the output"
+[ "$(ls "$tmp" | grep -c 'merge-')" -eq 0 ] || fail "a refused merge left its temporary file"
+
+# --- leftovers of a merge killed before its end (kill -9): the next merge
+# into the same output removes those whose process is gone (on this
+# machine), with SQLite's files beside them, and leaves a live one's ---
+host=$(printf %s "$(uname -n)" | tr -c 'A-Za-z0-9._-' '_' | cut -c1-64)
+gone=$(sh -c 'echo $$')
+for side in "" -wal -shm; do
+    printf 'x' >"$tmp/out.db.merge-$gone-$host-Ab3xYz$side"
+done
+printf 'x' >"$tmp/out.db.merge-$$-$host-Qq1234"
+printf 'x' >"$tmp/out.db.merge-$gone-elsewhere.example-Ab3xYz"
+expect 0 "$gar" merge "$tmp/out.db" "$tmp/a.db"
+[ "$(ls "$tmp" | grep -c "^out\.db\.merge-$gone-$host-")" -eq 0 ] \
+    || fail "a dead merge's leftovers stayed: $(ls "$tmp" | grep merge-)"
+[ -e "$tmp/out.db.merge-$$-$host-Qq1234" ] || fail "a running merge's temporary file was removed"
+[ -e "$tmp/out.db.merge-$gone-elsewhere.example-Ab3xYz" ] || fail "another machine's merge file was removed"
+rm -f "$tmp/out.db.merge-$$-$host-Qq1234" "$tmp/out.db.merge-$gone-elsewhere.example-Ab3xYz"
 
 # --- a database merged into itself ---
 expect 2 "$gar" merge "$tmp/a.db" "$tmp/a.db"

@@ -51,6 +51,21 @@ whole_pngs "$tmp/refrep"
 [ -s "$tmp/refrep/report.html" ] || fail "no report.html"
 ls -A "$tmp/ref" "$tmp/refrep" | grep -q 'gar-stage' && fail "a staging folder stayed behind"
 
+# A run killed before its end (kill -9) leaves its staging folder, named by
+# its process and machine: the next plot and report into the folder remove
+# it; a concurrent run's (its process alive) stays.
+host=$(printf %s "$(uname -n)" | tr -c 'A-Za-z0-9._-' '_' | cut -c1-64)
+gone=$(sh -c 'echo $$')
+mkdir "$tmp/again"
+for verb in plot report; do
+    mkdir "$tmp/again/.gar-stage-$gone-$host-Ab3xYz" "$tmp/again/.gar-stage-$$-$host-Qq1234"
+    : >"$tmp/again/.gar-stage-$gone-$host-Ab3xYz/pareto-dev-vm-open.png"
+    expect 0 "$gar" $verb --db "$tmp/a.db" --out "$tmp/again"
+    [ ! -e "$tmp/again/.gar-stage-$gone-$host-Ab3xYz" ] || fail "$verb left a killed run's staging folder"
+    [ -d "$tmp/again/.gar-stage-$$-$host-Qq1234" ] || fail "$verb removed a running run's staging folder"
+    rmdir "$tmp/again/.gar-stage-$$-$host-Qq1234"
+done
+
 # --- a full disk: a 600 kB tmpfs (root only; skipped elsewhere) ---
 mkdir "$tmp/full"
 if mount -t tmpfs -o size=600k gar-test "$tmp/full" 2>/dev/null; then

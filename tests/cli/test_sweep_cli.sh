@@ -208,5 +208,36 @@ expect 2 env PATH=/nonexistent "$gar" report --db "$tmp/m.db" --out "$tmp/norepo
 grep -q 'gnuplot' "$tmp/err" || fail "report without gnuplot is not refused"
 [ ! -e "$tmp/noreport" ] || fail "report without gnuplot wrote files"
 
+# --- sweeps started together on a new file: each waits out the others'
+# locks (creating the file and switching it to WAL), none refuses ---
+sed -e 's/^seed 1 2$/seed 1/' -e 's/^mode open closed$/mode open/' \
+    -e 's/^trace .*/trace gen:steady:waits=20,seed=1/' "$tmp/small.sweep" >"$tmp/race.sweep"
+trial=1
+while [ $trial -le 8 ]; do
+    rm -f "$tmp/race.db" "$tmp/race.db-wal" "$tmp/race.db-shm"
+    for k in 1 2 3 4; do
+        ( "$gar" sweep "$tmp/race.sweep" --db "$tmp/race.db" --jobs 1 --quiet \
+              >/dev/null 2>"$tmp/race-err$k"; echo $? >"$tmp/race-rc$k" ) &
+    done
+    wait
+    for k in 1 2 3 4; do
+        [ "$(cat "$tmp/race-rc$k")" = 0 ] \
+            || fail "sweep $k of 4 started together (trial $trial) refused: $(cat "$tmp/race-err$k")"
+    done
+    [ "$(q "$tmp/race.db" 'SELECT count(*) FROM runs')" -eq 4 ] \
+        || fail "4 sweeps started together did not store their 4 runs once (trial $trial)"
+    trial=$((trial + 1))
+done
+
+# --- a shard that gets no runs: an empty database, then a clear refusal ---
+expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/empty.db" --shard 0/100000 --quiet
+grep -q '^in_shard: 0$' "$tmp/out" || fail "shard 0/100000 of $total runs is not empty"
+for verb in report plot; do
+    expect 2 "$gar" $verb --db "$tmp/empty.db" --out "$tmp/empty-$verb"
+    grep -q 'error 9 (InvalidArgument).*holds no runs' "$tmp/err" \
+        || fail "$verb of a database without runs not refused ($(cat "$tmp/err"))"
+    [ ! -e "$tmp/empty-$verb" ] || fail "$verb of a database without runs wrote files"
+done
+
 [ $failures -eq 0 ] || exit 1
 echo "all checks passed"

@@ -31,6 +31,17 @@ grep -q '^param window: 4 values (plan, line 3)$' "$tmp/out" || fail "no window 
 expect 0 "$gar" sweep "$tmp/example.sweep" --dry-run
 grep -q '^status: dry run' "$tmp/out" || fail "a dry run without --db did not say so"
 
+# --- a dry run counts, it does not expand: sizes just under the cap ---
+sed -e 's/^seed 1$/seed {1..99999999}/' -e 's/^plan .*/plan block/' "$tmp/example.sweep" >"$tmp/huge.sweep"
+expect 0 "$gar" sweep "$tmp/huge.sweep" --dry-run
+grep -q '^runs: 99999999$' "$tmp/out" || fail "the dry run of 99999999 seeds did not size them ($(cat "$tmp/out"))"
+grep -q '^param seed: 99999999 values (seed, line 7)$' "$tmp/out" || fail "no seed parameter in the dry run"
+sed -e 's/margin_us={50..300..50}/margin_us={0..1000000}/' -e 's/window={1,4,8,16}/window=8/' \
+    -e 's/^estimator adl$/estimator adl half-min/' "$tmp/example.sweep" >"$tmp/huge.sweep"
+expect 0 "$gar" sweep "$tmp/huge.sweep" --dry-run
+grep -q '^runs: 6000006$' "$tmp/out" || fail "the dry run of 3000003 plans x 2 estimators is not 6000006 runs ($(cat "$tmp/out"))"
+grep -q '^axis arms: 6000006 ' "$tmp/out" || fail "the dry run did not count the arms"
+
 # --- a ranged sweep with a what-if host: its parameters in run_params ---
 cat >"$tmp/ranged.sweep" <<SPEC
 gar-sweep v1

@@ -22,6 +22,7 @@
 #include "alloc.h"
 #include "alloc_sqlite.h"
 #include "import.h"
+#include "store.h"
 #include "sweep_spec.h"
 #include "trace.h"
 
@@ -117,10 +118,33 @@ static void spec_release(void *out)
     gar_sweep_spec_free(out);
 }
 
-/* Big enough for either output. */
+static int read_size(reader *r, void *out, gar_error *err)
+{
+    return gar_sweep_size_load(r->path, out, err);
+}
+
+static bool size_empty(const void *out)
+{
+    const gar_sweep_size *s = out;
+    return s->runs == 0 && s->swept == NULL && s->swept_count == 0;
+}
+
+static bool size_same(const void *a, const void *b)
+{
+    const gar_sweep_size *x = a, *y = b;
+    return x->runs == y->runs && x->arms == y->arms && x->swept_count == y->swept_count;
+}
+
+static void size_release(void *out)
+{
+    gar_sweep_size_free(out);
+}
+
+/* Big enough for any output. */
 typedef union output {
     gar_trace trace;
     gar_sweep_spec spec;
+    gar_sweep_size size;
 } output;
 
 static void every_allocation_fails_cleanly(reader *r)
@@ -265,6 +289,64 @@ static void the_sweep_spec_reader(void **state)
     reader r = { "sweep spec reader", path, false, read_spec, spec_empty, spec_same,
                  spec_release };
     every_allocation_fails_cleanly(&r);
+    reader sizer = { "sweep spec sizer (--dry-run)", path, false, read_size, size_empty,
+                     size_same, size_release };
+    every_allocation_fails_cleanly(&sizer);
+    remove(path);
+    rmdir(dir);
+}
+
+/* A file with gar's meta but not gar's tables is refused whatever
+ * allocation fails while it is checked: a failure is never taken for a
+ * match, and the file keeps every byte. */
+static void a_database_that_is_not_gars_is_refused_at_every_failure(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gar-alloc-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/x.db", dir);
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db,
+                                  "CREATE TABLE meta (key TEXT, value TEXT);"
+                                  "INSERT INTO meta VALUES ('schema_version', '3');"
+                                  "CREATE TABLE customer (name TEXT)",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    static unsigned char before[65536], after[65536];
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t size = fread(before, 1, sizeof before, f);
+    fclose(f);
+    uint64_t n = 1;
+    for (; n < RUNS_MAX; n++) {
+        gar_alloc_fail_nth counter;
+        gar_alloc_fail_nth_make(&counter, n);
+        gar_store *store = NULL;
+        gar_error err;
+        gar_alloc_set_hook(&counter.hook);
+        int rc = gar_store_open(path, true, &store, &err);
+        gar_alloc_set_hook(NULL);
+        if (rc == 0)
+            fail_msg("allocation %llu failed and the file was taken for gar's",
+                     (unsigned long long)n);
+        assert_null(store);
+        f = fopen(path, "rb");
+        assert_non_null(f);
+        assert_int_equal(fread(after, 1, sizeof after, f), size);
+        fclose(f);
+        assert_memory_equal(before, after, size);
+        if (!gar_alloc_fail_nth_fired(&counter)) {
+            assert_non_null(strstr(err.argv[2], "lacks gar's table 'traces'"));
+            break;
+        }
+    }
+    assert_true(n > 1 && n < RUNS_MAX);
+    printf("store check of a file that is not gar's: %llu allocations, each failed once, "
+           "never taken for gar's\n",
+           (unsigned long long)(n - 1));
     remove(path);
     rmdir(dir);
 }
@@ -281,6 +363,7 @@ int main(void)
         cmocka_unit_test(the_kineto_importer),
         cmocka_unit_test(the_nsys_importer),
         cmocka_unit_test(the_sweep_spec_reader),
+        cmocka_unit_test(a_database_that_is_not_gars_is_refused_at_every_failure),
     };
     return cmocka_run_group_tests_name("alloc_failures", tests, NULL, NULL);
 }

@@ -15,8 +15,10 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "leftover.h"
 #include "plot.h"
 
 static char root[64];
@@ -217,12 +219,68 @@ static void a_failing_write_leaves_nothing(void **state)
     gar_store_close(store);
 }
 
+/* A staging folder names its owner: one that a killed run left (its owner
+ * gone) is removed by the next run into the folder, with its files; one
+ * whose owner still runs (a concurrent run) is left alone, and so is the
+ * new run's own until it commits. */
+static void a_killed_runs_staging_folder_goes_and_a_live_ones_stays(void **state)
+{
+    (void)state;
+    char dir[128], dead[512], live[512], seen[1024], owner[GAR_LEFTOVER_OWNER_BYTES];
+    snprintf(dir, sizeof dir, "%s/out", root);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    gar_leftover_owner(owner);
+    const char *host = strchr(owner, '-') + 1;
+    pid_t gone = fork();
+    if (gone == 0)
+        _exit(0);
+    assert_int_equal(waitpid(gone, NULL, 0), gone);
+    int hold[2];
+    assert_int_equal(pipe(hold), 0);
+    pid_t running = fork();
+    if (running == 0) {
+        char c;
+        close(hold[1]);
+        while (read(hold[0], &c, 1) > 0)
+            continue;
+        _exit(0);
+    }
+    close(hold[0]);
+    snprintf(dead, sizeof dead, "%s/.gar-stage-%ld-%s-a1B2c3", dir, (long)gone, host);
+    snprintf(live, sizeof live, "%s/.gar-stage-%ld-%s-d4E5f6", dir, (long)running, host);
+    assert_int_equal(mkdir(dead, 0777), 0);
+    put(dead, "pareto-dev-vm-open.png", "cut short");
+    assert_int_equal(mkdir(live, 0777), 0);
+    put(live, "report.html", "half");
+
+    gar_plot_files *files = calloc(1, sizeof *files);
+    assert_non_null(files);
+    assert_int_equal(gar_plot_stage_begin(dir, files, NULL), 0);
+    struct stat st;
+    assert_int_equal(stat(dead, &st), -1);
+    assert_int_equal(stat(live, &st), 0);
+    char mine[64];
+    snprintf(mine, sizeof mine, ".gar-stage-%ld-", (long)getpid());
+    assert_non_null(strstr(gar_plot_out_dir(files, dir), mine));
+    put(gar_plot_out_dir(files, dir), "a.dat", "1");
+    assert_int_equal(gar_plot_stage_commit(files, NULL), 0);
+    names(dir, seen, sizeof seen);
+    char want[1024];
+    snprintf(want, sizeof want, "%s a.dat", strrchr(live, '/') + 1);
+    assert_string_equal(seen, want);
+    close(hold[1]);
+    assert_int_equal(waitpid(running, NULL, 0), running);
+    free(files);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(committed_files_appear_together_and_replace_older_ones,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(an_abort_leaves_the_folder_as_it_was, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_killed_runs_staging_folder_goes_and_a_live_ones_stays,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(an_output_path_that_is_a_file_is_refused, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(a_failing_write_leaves_nothing, setup, teardown),

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "results.h"
 #include "store.h"
 
 typedef struct fixture {
@@ -382,6 +383,154 @@ static void a_database_is_not_merged_into_itself(void **state)
     gar_store_close(a);
 }
 
+/* Refuses `path` as not gar's (opening, with and without create) naming
+ * `why`, and leaves every byte of it as it was. */
+static void refused_unchanged(const char *path, const char *why)
+{
+    static unsigned char before[262144], after[262144];
+    size_t n = slurp(path, before, sizeof before);
+    gar_store *s = NULL;
+    gar_error err;
+    char text[1024];
+    for (int create = 0; create < 2; create++) {
+        assert_int_equal(gar_store_open(path, create == 1, &s, &err), -GAR_E_IO);
+        assert_null(s);
+        gar_error_message(&err, text, sizeof text);
+        assert_non_null(strstr(text, "not a gar sweep database"));
+        assert_non_null(strstr(text, why));
+        assert_int_equal(slurp(path, after, sizeof after), n);
+        assert_memory_equal(before, after, n);
+    }
+    assert_int_equal(gar_store_check(path, true, "open", &err), -GAR_E_IO);
+}
+
+/* A gar meta table is not enough: a database is gar's only with all of
+ * gar's tables and their columns, and anything less is refused before a
+ * pragma or a write (plot and report would otherwise switch it to WAL). */
+static void a_file_with_gar_meta_but_not_gar_tables_is_refused_unchanged(void **state)
+{
+    fixture *f = *state;
+    plain_database(f->a, "CREATE TABLE meta (key TEXT, value TEXT);"
+                         "INSERT INTO meta VALUES ('schema_version', '3');"
+                         "CREATE TABLE customer (name TEXT)");
+    refused_unchanged(f->a, "lacks gar's table 'traces'");
+
+    /* A gar database with one column gone, or of another type: not gar's. */
+    gar_store *s = NULL;
+    assert_int_equal(gar_store_open(f->b, true, &s, NULL), 0);
+    gar_store_close(s);
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(f->b, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE;"
+                                      "ALTER TABLE run_streams DROP COLUMN busy_ns",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    refused_unchanged(f->b, "lacks gar's column 'run_streams.busy_ns'");
+
+    assert_int_equal(gar_store_open(f->c, true, &s, NULL), 0);
+    gar_store_close(s);
+    assert_int_equal(sqlite3_open(f->c, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE;"
+                                      "ALTER TABLE hosts RENAME TO hosts_old;"
+                                      "CREATE TABLE hosts (host BLOB PRIMARY KEY, name TEXT, "
+                                      "source TEXT, profile TEXT)",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    refused_unchanged(f->c, "declares column 'hosts.host' as 'BLOB' where gar's is 'TEXT'");
+}
+
+/* Stores run 1 (two streams, parameter margin_us=50) into a fresh `path`,
+ * then changes it by `sql`. */
+static void one_run_changed(const char *path, const char *sql)
+{
+    gar_store *s = NULL;
+    assert_int_equal(gar_store_open(path, true, &s, NULL), 0);
+    seed_sources(s);
+    gar_replay_stream two[2] = {
+        { .stream = 1, .waits = 6, .overshoot_ns = { 1, 2, 3, 4 }, .busy_ns = 3 },
+        { .stream = 2, .waits = 4, .overshoot_ns = { 5, 6, 7, 8 }, .busy_ns = 2 },
+    };
+    gar_replay_streams streams = { two, 2 };
+    gar_sweep_param margin = { .name = "margin_us", .value = "50" };
+    gar_replay_metrics m = metrics(7);
+    gar_store_run r = run_of(1, &m);
+    r.streams = &streams;
+    r.params = &margin;
+    r.param_count = 1;
+    assert_int_equal(gar_store_insert(s, &r, NULL), 1);
+    assert_int_equal(sqlite3_exec(gar_store_db(s), sql, NULL, NULL, NULL), SQLITE_OK);
+    gar_store_close(s);
+}
+
+/* A run both files hold must agree in every table keyed by a run, not in
+ * `runs` alone: a stream's row that differs, or is in one file only,
+ * refuses the merge, naming the table, and changes nothing; a parameter
+ * only one file names (another spec swept the run) is joined, but one both
+ * name must agree. */
+static void merge_compares_every_table_of_a_run(void **state)
+{
+    fixture *f = *state;
+    static const struct {
+        const char *change;
+        const char *refusal; /* NULL: merged */
+    } cases[] = {
+        { "SELECT 1", NULL },
+        { "UPDATE run_streams SET busy_ns = 99 WHERE stream = 2",
+          "other results in table 'run_streams' (rows that differ: 1, rows in one file only: 0" },
+        { "DELETE FROM run_streams WHERE stream = 2",
+          "other results in table 'run_streams' (rows that differ: 0, rows in one file only: 1" },
+        { "UPDATE run_params SET value = '60', number = 60",
+          "other results in table 'run_params' (rows that differ: 1" },
+        { "INSERT INTO run_params SELECT trace, plan, estimator, host, mode, seed, 'window', "
+          "'8', 8 FROM runs",
+          NULL },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        teardown(state);
+        assert_non_null(mkdtemp(strcpy(f->dir, "/tmp/gar-store-XXXXXX")));
+        snprintf(f->a, sizeof f->a, "%s/a.db", f->dir);
+        snprintf(f->b, sizeof f->b, "%s/b.db", f->dir);
+        snprintf(f->c, sizeof f->c, "%s/c.db", f->dir);
+        one_run_changed(f->a, "SELECT 1");
+        one_run_changed(f->b, cases[i].change);
+        gar_store *a = NULL;
+        assert_int_equal(gar_store_open(f->a, false, &a, NULL), 0);
+        gar_store_merge_stats st;
+        gar_error err;
+        int rc = gar_store_merge(a, f->b, &st, &err);
+        if (cases[i].refusal == NULL) {
+            assert_int_equal(rc, 0);
+            assert_int_equal(st.present, 1);
+        } else {
+            assert_int_equal(rc, -GAR_E_IO);
+            char text[1024];
+            gar_error_message(&err, text, sizeof text);
+            assert_non_null(strstr(text, cases[i].refusal));
+            assert_int_equal(count(a, "SELECT count(*) FROM run_params WHERE value = '50'"), 1);
+        }
+        assert_int_equal(count(a, "SELECT count(*) FROM run_streams WHERE busy_ns != 99"), 2);
+        assert_int_equal(count(a, "SELECT count(*) FROM run_params"),
+                         i == sizeof cases / sizeof cases[0] - 1 ? 2 : 1);
+        gar_store_close(a);
+    }
+}
+
+/* A database with no runs (a shard that got none) has no arms: an empty
+ * list, with nothing sorted (sanitizers see a NULL array handed to qsort). */
+static void a_database_without_runs_has_no_arms(void **state)
+{
+    fixture *f = *state;
+    gar_store *s = NULL;
+    assert_int_equal(gar_store_open(f->a, true, &s, NULL), 0);
+    gar_arm_list arms = { NULL, 7 };
+    assert_int_equal(gar_results_arms(s, &arms, NULL), 0);
+    assert_int_equal(arms.count, 0);
+    gar_arm_list_free(&arms);
+    gar_store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -397,6 +546,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_version_1_database_is_refused_saying_what_to_do, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(a_database_is_not_merged_into_itself, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_database_without_runs_has_no_arms, setup, teardown),
+        cmocka_unit_test_setup_teardown(merge_compares_every_table_of_a_run, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            a_file_with_gar_meta_but_not_gar_tables_is_refused_unchanged, setup, teardown),
     };
     return cmocka_run_group_tests_name("store", tests, NULL, NULL);
 }

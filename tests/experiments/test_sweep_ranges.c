@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "sweep_spec.h"
 
 static int parse(const char *text, gar_sweep_spec *spec, gar_error *err)
@@ -268,6 +269,186 @@ static void too_many_runs_are_refused_before_expanding(void **state)
     assert_int_equal(n, 100000000);
 }
 
+/* Counts the hooked allocations (never failing one): the work a call does,
+ * told by a count rather than a clock. */
+typedef struct allocations {
+    gar_alloc_hook hook;
+    uint64_t count, bytes;
+} allocations;
+
+static bool count_one(void *context, size_t size)
+{
+    allocations *a = context;
+    a->count++;
+    a->bytes += size;
+    return false;
+}
+
+static allocations counting(void)
+{
+    allocations a = { { count_one, NULL }, 0, 0 };
+    return a;
+}
+
+static const char *seed_spec(char *buf, size_t size, const char *seeds)
+{
+    snprintf(buf, size,
+             "gar-sweep v1\ntrace gen:steady:waits=10,seed=1\nplan block\nestimator adl\n"
+             "host hosts/dev-vm.host\nmode open\nseed %s\n",
+             seeds);
+    return buf;
+}
+
+/* --dry-run's size counts, it does not expand: sizing seed {1..99999999}
+ * (just under the cap) does exactly the work of sizing seed {1..10}, the
+ * same allocations of the same bytes (but for the spec's longer text),
+ * where expanding would make 10^8
+ * seeds.  The counts are still exact. */
+static void a_size_is_counted_without_expanding(void **state)
+{
+    (void)state;
+    char text[512];
+    allocations small = counting(), large = counting();
+    gar_sweep_size size;
+    gar_error err;
+    small.hook.context = &small;
+    gar_alloc_set_hook(&small.hook);
+    seed_spec(text, sizeof text, "{1..10}");
+    int rc = gar_sweep_size_parse(text, strlen(text), "t.sweep", GAR_DATA_DIR, &size, &err);
+    gar_alloc_set_hook(NULL);
+    if (rc != 0)
+        fail_msg("%s", message_of(&err));
+    assert_int_equal(size.runs, 10);
+    gar_sweep_size_free(&size);
+
+    large.hook.context = &large;
+    gar_alloc_set_hook(&large.hook);
+    seed_spec(text, sizeof text, "{1..99999999}");
+    rc = gar_sweep_size_parse(text, strlen(text), "t.sweep", GAR_DATA_DIR, &size, &err);
+    gar_alloc_set_hook(NULL);
+    if (rc != 0)
+        fail_msg("%s", message_of(&err));
+    assert_int_equal(size.runs, 99999999);
+    assert_int_equal(size.seeds, 99999999);
+    assert_int_equal(size.swept_count, 1);
+    assert_int_equal(size.swept[0].values, 99999999);
+    gar_sweep_size_free(&size);
+    assert_int_equal(large.count, small.count);
+    assert_int_equal(large.bytes, small.bytes + strlen("99999999") - strlen("10")); /* its text */
+}
+
+/* A size agrees with the load, arm for arm: plans told apart by whether
+ * their text (a list item, a band) sleeps to a prediction, estimators
+ * counted once per such plan. */
+static void a_size_agrees_with_the_load(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "gar-sweep v1\ntrace gen:jitter:waits=10,seed={1,2}\n"
+        "plan block poll flag:park_us={100,200},backstop_us=1000\n"
+        "plan poll+predict:margin_us={50..300..50},min_sleep_us=20,max_sleep_us=50000,"
+        "window={1,8}\n"
+        "plan flag:park_us=100,backstop_us=1000+predict:margin_us={50,100},min_sleep_us=20,"
+        "max_sleep_us=50000,window=8\n"
+        "bands block;rows>={2,4}:poll+predict:margin_us=150,min_sleep_us=20,"
+        "max_sleep_us=50000,window=8\n"
+        "bands {block,poll};rows>=8:poll+predict:margin_us=150,min_sleep_us=20,"
+        "max_sleep_us=50000,window=8\n"
+        "bands block;rows>={8,16}:poll\n"
+        "estimator adl ewma:alpha={0.1,0.5}\n"
+        "host hosts/dev-vm.host hosts/waitpkg.host@block_wake_ns*{0.5,2}\n"
+        "mode open closed\nseed 1 {5..7}\n",
+        "gar-sweep v1\ntrace gen:steady:waits=10,seed=1\nplan block poll\n"
+        "estimator {adl,half-min}\nhost hosts/dev-vm.host\nmode open\nseed 1\n",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        gar_sweep_spec spec;
+        gar_sweep_size size;
+        gar_error err;
+        if (parse(texts[i], &spec, &err) != 0)
+            fail_msg("load %zu: %s", i, message_of(&err));
+        if (gar_sweep_size_parse(texts[i], strlen(texts[i]), "t.sweep", GAR_DATA_DIR, &size,
+                                 &err) != 0)
+            fail_msg("size %zu: %s", i, message_of(&err));
+        assert_int_equal(size.runs, spec.runs);
+        assert_int_equal(size.arms, spec.arm_count);
+        assert_int_equal(size.traces, spec.trace_count);
+        assert_int_equal(size.plans, spec.plan_count);
+        assert_int_equal(size.estimators, spec.estimator_count);
+        assert_int_equal(size.hosts, spec.host_count);
+        assert_int_equal(size.modes, spec.mode_count);
+        assert_int_equal(size.seeds, spec.seed_count);
+        assert_int_equal(size.swept_count, spec.swept_count);
+        gar_sweep_size_free(&size);
+        gar_sweep_spec_free(&spec);
+    }
+    /* The first: 2 traces x (6 plain + (12 + 2 + 2 + 2) predict x 3
+     * estimators) x 3 hosts x 2 modes x 4 seeds. */
+    gar_sweep_size size;
+    assert_int_equal(gar_sweep_size_parse(texts[0], strlen(texts[0]), "t.sweep", GAR_DATA_DIR,
+                                          &size, NULL),
+                     0);
+    assert_int_equal(size.arms, 6 + 18 * 3);
+    assert_int_equal(size.runs, 2 * (6 + 18 * 3) * 3 * 2 * 4);
+    gar_sweep_size_free(&size);
+}
+
+/* The text a plan must hold is found across the groups' edges, without
+ * expanding them. */
+static void expansions_holding_a_text_are_counted(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *value;
+        uint64_t holding;
+    } cases[] = {
+        { "poll+predict:margin_us={1..1000}", 1000 },
+        { "poll", 0 },
+        { "{poll,flag}+pre{dict,x,dic}:margin_us={1..10}", 20 },
+        { "poll{+,x}pre{d,x}ict{1..3}", 3 },
+        { "a{++,+}predict", 2 },
+        { "{block,poll+predict:a=1};{x+predict,y}", 3 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t holding = 99;
+        assert_int_equal(gar_sweep_count_holding(cases[i].value, "plan", "t.sweep:1", "+predict",
+                                                 &holding, NULL),
+                         0);
+        if (holding != cases[i].holding)
+            fail_msg("'%s': %llu hold +predict, not %llu", cases[i].value,
+                     (unsigned long long)holding, (unsigned long long)cases[i].holding);
+    }
+}
+
+/* Loading n values takes allocations in proportion to log n (arrays and the
+ * repeat check double), not to n, and a repeat far into a long range is
+ * still found, naming it. */
+static void a_long_range_loads_in_few_allocations(void **state)
+{
+    (void)state;
+    char text[512];
+    allocations a = counting();
+    a.hook.context = &a;
+    gar_sweep_spec spec;
+    gar_error err;
+    seed_spec(text, sizeof text, "{1..100000}");
+    gar_alloc_set_hook(&a.hook);
+    int rc = parse(text, &spec, &err);
+    gar_alloc_set_hook(NULL);
+    if (rc != 0)
+        fail_msg("%s", message_of(&err));
+    assert_int_equal(spec.seed_count, 100000);
+    assert_true(a.count < 200);
+    gar_sweep_spec_free(&spec);
+
+    seed_spec(text, sizeof text, "{1..100000} 7 {99999..100001}");
+    assert_int_equal(parse(text, &spec, &err), -GAR_E_INVALID_ARGUMENT);
+    assert_non_null(strstr(message_of(&err), "seed '7' repeats"));
+    seed_spec(text, sizeof text, "{1..100000} {100001..100005} {100005..100006}");
+    assert_int_equal(parse(text, &spec, &err), -GAR_E_INVALID_ARGUMENT);
+    assert_non_null(strstr(message_of(&err), "seed '100005' repeats"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -276,6 +457,10 @@ int main(void)
         cmocka_unit_test(a_group_is_named_by_its_key_or_keyword),
         cmocka_unit_test(malformed_ranges_are_refused_with_their_place),
         cmocka_unit_test(too_many_runs_are_refused_before_expanding),
+        cmocka_unit_test(a_size_is_counted_without_expanding),
+        cmocka_unit_test(a_size_agrees_with_the_load),
+        cmocka_unit_test(expansions_holding_a_text_are_counted),
+        cmocka_unit_test(a_long_range_loads_in_few_allocations),
     };
     return cmocka_run_group_tests_name("sweep_ranges", tests, NULL, NULL);
 }
