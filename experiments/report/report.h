@@ -8,20 +8,36 @@
  *        oracle knows each residual in advance: a bound, not a policy);
  *     2. an arm is *eligible* when its p99 overshoot is at most
  *        best + max(P % of best, U µs);
- *     3. the winner is the eligible arm (not oracle) with the lowest busy
- *        CPU fraction (ties: lower p99, then plan order).
- *   p99    the lowest p99 overshoot wins (ties: lower busy, then plan order)
- *   busy   the lowest busy CPU fraction wins (ties: lower p99, plan order)
+ *     3. the eligible arms (not the oracle) are ranked by busy CPU fraction.
+ *   p99    the arms are ranked by p99 overshoot
+ *   busy   the arms are ranked by busy CPU fraction
+ *
+ * Noise.  A mean over a few seeds of a p99 over a few hundred waits moves
+ * from seed to seed, so the rule ranks two arms only where their figures
+ * can be told apart.  Each arm has an interval per figure (gar_report_p99_
+ * interval, gar_report_busy_interval): p99's runs from its least to its
+ * greatest seed, widened to every seed's 95 % order-statistic interval where
+ * the database stores them (an upper end that too few waits cannot give is
+ * unbounded); busy's from its least to its most seed.  Two arms are *told
+ * apart* on a figure when their intervals do not overlap.  The arm best by
+ * the ranked figure's mean leads; every eligible arm that cannot be told
+ * apart from it is *tied* with it ("within noise").  When it has ties the
+ * winner is the tied arm with the lower other figure (lower busy under
+ * p99; lower p99 under busy and busy-within), then the earlier plan, and it
+ * is named a tied winner with that reason.  Envelopes of per-seed intervals
+ * are wider than an interval of the mean: with three seeds the rule would
+ * rather call a tie than a winner it cannot stand behind.  With one seed and
+ * no stored intervals an interval is a point, and the rule ranks as before.
  *
  * Under p99 and busy every complete arm but the oracle is eligible.
  * Only *complete* arms take part: an arm with any failed run (a seed whose
  * replay returned an error) is shown as failed, with its count of failed
  * seeds, and is never ranked on the seeds that happened to succeed — its mean
  * would describe another experiment than its neighbours'.
- * The table ranks the eligible arms by busy fraction, then the rest by p99,
- * then the failed arms.  The winner is set against `poll` (the CPU it saves)
- * and `block` (the latency it saves), when the sweep ran those plans and
- * they are complete. */
+ * The table ranks the eligible arms by the ranked figure, then the rest by
+ * p99, then the failed arms.  The winner is set against `poll` (the CPU it
+ * saves) and `block` (the latency it saves), when the sweep ran those plans
+ * and they are complete. */
 #ifndef GAR_REPORT_H
 #define GAR_REPORT_H
 
@@ -62,6 +78,22 @@ int gar_report_rule_parse(const char *text, gar_report_rule *out, gar_error *err
 void gar_report_rule_text(const gar_report_rule *rule, char *out, size_t size);
 void gar_report_rule_words(const gar_report_rule *rule, char *out, size_t size);
 
+/* An interval of one figure: lo <= hi, hi may be INFINITY. */
+typedef struct gar_report_interval {
+    double lo, hi;
+} gar_report_interval;
+
+/* The interval an arm's p99 overshoot is compared by (ns): its seeds' least
+ * and greatest p99, widened to their 95 % intervals when it has them, and
+ * always holding the mean. */
+gar_report_interval gar_report_p99_interval(const gar_arm_summary *arm);
+
+/* The interval of its busy fraction: its least and most seed's, holding the mean. */
+gar_report_interval gar_report_busy_interval(const gar_arm_summary *arm);
+
+/* Whether two intervals do not overlap: the figures can be told apart. */
+bool gar_report_apart(gar_report_interval a, gar_report_interval b);
+
 /* The winner of one (trace, host, mode) and its two references. */
 typedef struct gar_report_winner {
     const gar_arm_summary *winner; /* NULL when no arm is complete */
@@ -70,6 +102,9 @@ typedef struct gar_report_winner {
     double best_p99_ns;
     bool poll_failed;              /* `poll` ran but has a failed run */
     bool block_failed;             /* `block` ran but has a failed run */
+    size_t tied;                   /* the arms tied for first, the winner included; 1: clear */
+    const char *tie_break;         /* why this one among the tied: "lower busy", "lower
+                                    * p99" or "earlier plan" (static); NULL when clear */
 } gar_report_winner;
 
 /* Where an arm stands in its group's table, best first. */
@@ -83,6 +118,7 @@ typedef enum gar_report_standing {
 typedef struct gar_report_row {
     const gar_arm_summary *arm;
     gar_report_standing standing;
+    bool tied; /* eligible, and not told apart from the leader on the ranked figure */
 } gar_report_row;
 
 /* Whether every run of the arm succeeded (and it has any): the arms the rule
@@ -91,11 +127,11 @@ bool gar_report_complete(const gar_arm_summary *arm);
 
 /* The ranking under `rule`, in one place: the winner of one group's arms
  * (`arms`, `count` of them, all of one trace, host and mode, in plan
- * order), and, when `rows` is not NULL, the table's order in rows[0 ..
- * count-1]: the eligible arms by what the rule ranks by (busy fraction, or
- * p99 under `p99`), then the oracle, then the complete rest by p99, then the
- * failed arms (ties in plan, then estimator order).  The rows point into
- * `arms`. */
+ * order), with its ties, and, when `rows` is not NULL, the table's order in
+ * rows[0 .. count-1]: the eligible arms by the mean of what the rule ranks
+ * by (busy fraction, or p99 under `p99`), then the oracle, then the complete
+ * rest by p99, then the failed arms (equal figures in plan, then estimator
+ * order).  The rows point into `arms`. */
 gar_report_winner gar_report_rank(const gar_arm_summary *arms, size_t count,
                                   const gar_report_rule *rule, gar_report_row *rows);
 
