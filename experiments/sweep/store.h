@@ -15,6 +15,9 @@
  *   run_params  one row per run and swept parameter (a brace group of the
  *           spec, sweep_spec.h): the run's key, the name, the value as text
  *           and as a number (NULL when it is none)
+ *   run_notes  one row per note of each 'ok' run (version 4 on), under the
+ *           run's key: its stable name, count, worst (ns, or NULL) and the
+ *           message gar replay prints (sim/replay_notes.h)
  *
  * The file is in WAL mode with synchronous=NORMAL: every run (its runs row,
  * its run_streams and run_params rows) is its own transaction, so a process
@@ -41,14 +44,22 @@
 
 /* Version 2 added the gar version and source commit of every run; version 3
  * the run_streams table (each run's streams) and the run_params table (each
- * run's swept parameters). */
-#define GAR_STORE_SCHEMA_VERSION 3
+ * run's swept parameters); version 4 each run's confidence intervals (the
+ * runs columns ci_level and M_Q_lo_ns, M_Q_hi_ns) and the run_notes table
+ * (what went wrong, in words).
+ *
+ * A version 3 file is read: gar_store_open converts it to version 4 in one
+ * transaction (ALTER TABLE ADD COLUMN, CREATE TABLE run_notes, the version
+ * bumped), its old runs keeping NULL intervals and no notes — shown as
+ * absent.  A merge reads a version 3 input as it is, attached. */
+#define GAR_STORE_SCHEMA_VERSION 4
+#define GAR_STORE_SCHEMA_OLDEST 3 /* the oldest version read (and converted) */
 
 typedef struct gar_store gar_store;
 
 /* Checks, reading only (no lock, no side file, nothing changed), that
- * `path` is a gar sweep database of schema version GAR_STORE_SCHEMA_VERSION
- * or, when `may_be_new`, a missing or empty file (an empty SQLite database
+ * `path` is a gar sweep database of schema version GAR_STORE_SCHEMA_OLDEST
+ * to GAR_STORE_SCHEMA_VERSION or, when `may_be_new`, a missing or empty file (an empty SQLite database
  * included).  Returns 1 for a gar database, 0 for a new one, or -GAR_E_IO
  * (path, `doing`, why): another program's database (tables but no gar
  * meta), not SQLite at all, another schema version (naming both, and what
@@ -57,7 +68,8 @@ int gar_store_check(const char *path, bool may_be_new, const char *doing, gar_er
 
 /* Opens (creating when `create`) the database at `path`, after
  * gar_store_check: a refused file is left exactly as it was.  A new (or
- * empty) file gets the schema and its meta rows.  Returns 0 with `*out`
+ * empty) file gets the schema and its meta rows; a version 3 file is
+ * converted (above).  Returns 0 with `*out`
  * (close it), or -GAR_E_IO. */
 int gar_store_open(const char *path, bool create, gar_store **out, gar_error *err);
 
