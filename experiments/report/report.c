@@ -352,7 +352,8 @@ static void duration_text(double ns, char *out, size_t size)
         gar_format(out, size, "%.3g µs", ns / 1e3);
 }
 
-/* "0.56–31.8 µs": a range of durations, an unbounded end as "none". */
+/* "0.56–31.8 µs", "820 µs – 1.2 ms": a range of durations, the unit once
+ * when both ends share it; an unbounded upper end said in words. */
 static void duration_range(double lo, double hi, char *out, size_t size)
 {
     char a[32], b[32];
@@ -362,7 +363,10 @@ static void duration_range(double lo, double hi, char *out, size_t size)
         return;
     }
     duration_text(hi, b, sizeof b);
-    gar_format(out, size, "%s – %s", a, b);
+    if ((lo >= 1e6) == (hi >= 1e6))
+        gar_format(out, size, "%.*s–%s", (int)strcspn(a, " "), a, b);
+    else
+        gar_format(out, size, "%s – %s", a, b);
 }
 
 /* The seeds an arm's figures are means over. */

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "format.h"
+#include "plan_names.h"
+#include "sweep_spec.h"
 
 static int db_fault(gar_store *store, gar_error *err)
 {
@@ -108,4 +110,51 @@ bool gar_report_note_of(const gar_report_note *n, const gar_arm_summary *a)
     return strcmp(n->trace, a->trace) == 0 && strcmp(n->host, a->host) == 0 &&
            strcmp(n->mode, a->mode) == 0 && strcmp(n->plan, a->plan) == 0 &&
            strcmp(n->estimator, a->estimator) == 0;
+}
+
+/* The distinct plans of the arms of (trace, host, mode) that note `n` is
+ * of, which its arm is named among. */
+static size_t group_plans(const gar_arm_list *arms, const gar_report_note *n, const char **plans,
+                          size_t max)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < arms->count; i++) {
+        const gar_arm_summary *a = &arms->arm[i];
+        if (strcmp(a->trace, n->trace) != 0 || strcmp(a->host, n->host) != 0 ||
+            strcmp(a->mode, n->mode) != 0)
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < count && !seen; j++)
+            seen = strcmp(plans[j], a->plan) == 0;
+        if (!seen && count < max)
+            plans[count++] = a->plan;
+    }
+    return count;
+}
+
+int gar_report_list_notes(gar_store *store, FILE *out, gar_error *err)
+{
+    gar_arm_list arms = { NULL, 0 };
+    gar_report_notes notes = { NULL, 0, false };
+    int rc = gar_results_arms(store, &arms, err);
+    if (rc == 0)
+        rc = gar_report_notes_read(store, &notes, err);
+    const char *plans[256];
+    for (size_t i = 0; rc == 0 && i < notes.count; i++) {
+        const gar_report_note *n = &notes.note[i];
+        char name[GAR_RESULTS_TEXT * 2];
+        size_t count = group_plans(&arms, n, plans, 256);
+        gar_arm_name_among(n->plan, n->estimator, plans, count, name, sizeof name);
+        fprintf(out, "note: %s | %s | %s | %s | seed %llu | %s | %llu wait%s", n->trace_short,
+                n->host_short, n->mode, name, (unsigned long long)n->seed, n->note,
+                (unsigned long long)n->count, n->count == 1 ? "" : "s");
+        if (n->has_worst)
+            fprintf(out, ", worst %lld ns", (long long)n->worst_ns);
+        fprintf(out, " | %s\n", n->message);
+    }
+    if (rc == 0)
+        fprintf(out, "notes: %zu\n", notes.count);
+    gar_report_notes_free(&notes);
+    gar_arm_list_free(&arms);
+    return rc;
 }

@@ -47,6 +47,12 @@ typedef struct gar_report_notes {
 int gar_report_notes_read(gar_store *store, gar_report_notes *out, gar_error *err);
 void gar_report_notes_free(gar_report_notes *notes);
 
+/* Prints every note of the database on `out`, one line each,
+ *   note: TRACE | HOST | MODE | ARM | seed S | NAME | N waits[, worst W] | MESSAGE
+ * (ARM named among its group's plans, as the report names it), then
+ * "notes: COUNT".  Returns 0 or the reading's refusal. */
+int gar_report_list_notes(gar_store *store, FILE *out, gar_error *err);
+
 /* Whether note `n` is of the arm `a`'s runs. */
 bool gar_report_note_of(const gar_report_note *n, const gar_arm_summary *a);
 

@@ -226,8 +226,11 @@ int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err)
         " avg(r.overshoot_p90_ns), min(r.overshoot_p50_ns), max(r.overshoot_p50_ns),"
         " min(r.overshoot_p90_ns), max(r.overshoot_p90_ns), min(r.overshoot_p99_ns),"
         " max(r.overshoot_p99_ns), min(r.busy_frac), max(r.busy_frac), min(r.waits),";
-    static const char with_ci[] = ENVELOPE("p50") "," ENVELOPE("p90") "," ENVELOPE("p99");
-    static const char without_ci[] = " NULL, NULL, NULL, NULL, NULL, NULL";
+    /* An arm has intervals when every ok run of it has them: a database
+     * converted from version 3 keeps its older runs without. */
+    static const char with_ci[] = ENVELOPE("p50") "," ENVELOPE("p90") "," ENVELOPE("p99") ","
+        " sum(r.status = 'ok' AND r.ci_level IS NULL) = 0 AND sum(r.status = 'ok') > 0";
+    static const char without_ci[] = " NULL, NULL, NULL, NULL, NULL, NULL, 0";
     static const char tail[] =
         " FROM runs r JOIN traces t ON t.trace = r.trace JOIN hosts h ON h.host = r.host"
         " GROUP BY r.trace, r.host, r.mode, r.plan, r.estimator";
@@ -280,7 +283,7 @@ int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err)
         a->busy_min = sqlite3_column_double(st, 21);
         a->busy_max = sqlite3_column_double(st, 22);
         a->waits = (uint64_t)sqlite3_column_int64(st, 23);
-        a->has_ci = has_ci == 1;
+        a->has_ci = sqlite3_column_int(st, 30) != 0;
         double *ends[6] = { &a->p50_lo_ns, &a->p50_hi_ns, &a->p90_lo_ns,
                             &a->p90_hi_ns, &a->p99_lo_ns, &a->p99_hi_ns };
         for (int e = 0; e < 6; e++)

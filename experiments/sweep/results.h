@@ -47,8 +47,8 @@ typedef struct gar_arm_summary {
     uint64_t waits;                     /* waits in one run (the trace's), least over ok seeds */
     /* Each quantile's 95 % order-statistic interval over the ok seeds: the
      * least lower end and the greatest upper end of the seeds' intervals.
-     * Only where the database stores them (has_ci, schema 4 on); an end no
-     * seed's waits can give is 0 (lower) or INFINITY (upper). */
+     * Only where every ok run stored them (has_ci: made by a gar of schema 4
+     * on); an end no seed's waits can give is 0 (lower) or INFINITY (upper). */
     bool has_ci;
     double p50_lo_ns, p50_hi_ns, p90_lo_ns, p90_hi_ns, p99_lo_ns, p99_hi_ns;
 } gar_arm_summary;
