@@ -895,9 +895,12 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
             char name[GAR_RESULTS_TEXT * 2], cpu[256], lat[256];
             arm_name(w.winner, g, n, name, sizeof name);
             savings_text(&w, cpu, sizeof cpu, lat, sizeof lat);
-            fprintf(f, "<p class=\"winner\">%s: <b>", w.tied > 1 ? "Tied winner" : "Winner");
+            fprintf(f, "<p class=\"winner\">Winner: <b>");
             html_text(f, name);
-            fprintf(f, "</b> — %s; %s.", cpu, lat);
+            if (w.tied > 1)
+                fprintf(f, "</b> (tied winner, %s) — %s; %s.", w.tie_break, cpu, lat);
+            else
+                fprintf(f, "</b> — %s; %s.", cpu, lat);
             if (w.tied > 1)
                 fprintf(f, " %zu arms cannot be told apart on %s (their intervals overlap); "
                            "among them it has the %s.",
