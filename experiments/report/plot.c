@@ -502,6 +502,9 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
         }
     }
     shown_name(plans);
+    bool any_ci = false; /* the bars hold stored intervals, not only the seeds' spread */
+    for (size_t i = first; i < arms->count; i++)
+        any_ci |= same_group(&arms->arm[i], g) && arms->arm[i].has_ci;
 
     FILE *dat = open_in(dir, pf.dat, pf.dat_path, sizeof pf.dat_path, err);
     if (dat == NULL) {
@@ -593,14 +596,15 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
             "set terminal pngcairo size %zu,%zu enhanced font 'Sans,11'\n"
             "set output '%s'\n"
             "set multiplot title \"Busy CPU against p99 overshoot: host %s, %s loop"
-            " (mean over seeds, bars: spread and 95 %% intervals)\" font ',14'\n"
+            " (mean over seeds, bars: %s)\" font ',14'\n"
             "set grid\n"
             "unset key\n"
             "set xlabel 'p99 overshoot (µs, log)'\n"
             "set ylabel 'busy CPU (%% of wait time)'\n"
             "set format x '%%g'\n"
             "set format y '%%g'\n",
-            g->host_short, g->mode, pf.dat, pf.gp, width, height, pf.png, host, g->mode);
+            g->host_short, g->mode, pf.dat, pf.gp, width, height, pf.png, host, g->mode,
+            any_ci ? "spread and 95 % intervals" : "seeds' spread");
     for (size_t t = 0; t < tn; t++) {
         char title[GAR_RESULTS_TEXT * 2];
         gar_gnuplot_single(trace_names[t], title, sizeof title);
@@ -646,7 +650,8 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
                 " maxrows %zu\nplot NaN notitle",
             legend, key_rows);
     fprintf(gp, ", \\\n     keyentry with lines dt 2 lw 1.5 lc rgb '#555555' title 'Pareto frontier'");
-    fprintf(gp, ", \\\n     keyentry with lines lw 1 lc rgb '#333333' title 'bars: seeds'' spread, 95 %% intervals'");
+    fprintf(gp, ", \\\n     keyentry with lines lw 1 lc rgb '#333333' title 'bars: %s'",
+            any_ci ? "seeds'' spread, 95 % intervals" : "seeds'' spread");
     fprintf(gp, ", \\\n     keyentry with points pt -1 lc rgb 'white' title '{/:Bold colour: plan}'");
     for (size_t p = 0; p < plans->count; p++) {
         char t[GAR_RESULTS_TEXT * 2];
@@ -669,9 +674,10 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
     free(plans);
     return draw_and_list(dir, gp, &pf, files, "", g->host, err,
              "Busy CPU against p99 overshoot on host %s (%s loop): one point per arm, the mean "
-             "over its seeds, its bars the seeds' spread and 95 %% intervals (the report's ties "
-             "are where they overlap); the dashed staircase is the Pareto frontier.",
-             g->host_short, g->mode);
+             "over its seeds, its bars the %s (the report's ties are where they overlap); the "
+             "dashed staircase is the Pareto frontier.",
+             g->host_short, g->mode,
+             any_ci ? "seeds' spread widened to their 95 % intervals" : "seeds' spread");
 }
 
 int gar_plot_pareto(const gar_arm_list *arms, const char *dir, gar_plot_files *files,

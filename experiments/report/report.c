@@ -605,7 +605,9 @@ static const char style[] =
     "td small{color:#666;font-weight:normal;white-space:nowrap}"
     ".note{background:#fff4e5;border-radius:3px;padding:0 .3em;white-space:nowrap}"
     "td.notes{text-align:left;font-size:.85em}"
-    "table.overview td:nth-child(4),table.overview td:nth-child(8){text-align:left}";
+    "table.overview td{text-align:left}table.overview td:nth-child(2),"
+    "table.overview td:nth-child(5),table.overview td:nth-child(6){text-align:right}"
+    "table.overview td:nth-child(6),table.overview td:nth-child(7){white-space:nowrap}";
 
 static bool same_group(const gar_arm_summary *a, const gar_arm_summary *b)
 {
@@ -668,7 +670,10 @@ static int meta_line(gar_store *store, FILE *f, FILE *summary, gar_error *err)
  * database lacks. */
 static void noise_text(FILE *f, const gar_arm_list *arms, const gar_report_notes *notes)
 {
-    bool has_ci = arms->count > 0 && arms->arm[0].has_ci;
+    size_t with_ci = 0;
+    for (size_t i = 0; i < arms->count; i++)
+        with_ci += arms->arm[i].has_ci;
+    bool has_ci = with_ci > 0;
     fprintf(f,
             "<p><b>Noise.</b> Each figure is the mean over an arm's seeds; beneath it the "
             "least and the greatest seed's (<i>seeds</i>)%s. Two arms are told apart on a "
@@ -685,9 +690,16 @@ static void noise_text(FILE *f, const gar_arm_list *arms, const gar_report_notes
                    : "",
             has_ci ? ", widened to the seeds' 95 % intervals" : "");
     if (!has_ci)
-        fprintf(f, "<p class=\"warn\">This database stores no per-run intervals (a sweep "
-                   "database before schema version 4): the quantiles are shown without their "
-                   "95 %% intervals, and ties are judged on the seeds' spread alone.</p>\n");
+        fprintf(f, "<p class=\"warn\">No run here stored its 95 %% intervals (runs made by a "
+                   "gar before sweep database schema version 4 have none): the quantiles are "
+                   "shown without intervals, and ties are judged on the seeds' spread "
+                   "alone.</p>\n");
+    else if (with_ci < arms->count)
+        fprintf(f, "<p class=\"warn\">%zu of %zu arms have a run without stored 95 %% "
+                   "intervals (made by a gar before sweep database schema version 4): those "
+                   "arms are shown without intervals, and their ties are judged on the seeds' "
+                   "spread alone.</p>\n",
+                arms->count - with_ci, arms->count);
     fprintf(f, "<p><b>Notes.</b> The <i>notes</i> column flags what is worth knowing about "
                "an arm's runs, with the number of seeds it concerns (hover for the "
                "messages; <code>gar report --notes</code> lists them all)%s.</p>\n",
