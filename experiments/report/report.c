@@ -514,7 +514,7 @@ static void notes_cell(FILE *f, const gar_arm_summary *a, const gar_report_notes
 /* The table of one group, its rows in gar_report_rank's order. */
 static void write_table(FILE *f, const gar_report_row *rows, size_t count,
                         const gar_arm_summary *group, const gar_report_winner *w,
-                        const gar_report_rule *rule, const gar_report_notes *notes)
+                        const gar_report_notes *notes)
 {
     fprintf(f, "<table>\n<tr><th>#</th><th>plan / estimator</th><th>p99 overshoot</th>"
                "<th>p90</th><th>p50</th><th>max</th><th>busy CPU</th><th>seeds</th>"
@@ -535,11 +535,9 @@ static void write_table(FILE *f, const gar_report_row *rows, size_t count,
         else if (is_oracle(a))
             gar_format(standing, sizeof standing, "bound (oracle)");
         else if (rows[i].tied)
-            gar_format(standing, sizeof standing, "tied with the winner (within noise)");
-        else if (rows[i].standing == GAR_REPORT_ELIGIBLE && rule->kind == GAR_RULE_BUSY_WITHIN)
-            gar_format(standing, sizeof standing, "eligible, busy apart from the leader's");
+            gar_format(standing, sizeof standing, "tied (within noise)");
         else if (rows[i].standing == GAR_REPORT_ELIGIBLE)
-            gar_format(standing, sizeof standing, "apart from the leader");
+            gar_format(standing, sizeof standing, "eligible, told apart");
         else
             gar_format(standing, sizeof standing, "p99 outside the slack");
         /* A failed arm has no place in the ranking, so no number. */
@@ -566,7 +564,7 @@ static void write_table(FILE *f, const gar_report_row *rows, size_t count,
                           a->p50_hi_ns);
             fprintf(f, "<td>%s</td><td>%.3g %%", max, 100 * a->busy_frac);
             if (ok_runs(a) > 1)
-                fprintf(f, "<br><small>seeds %.3g – %.3g %%</small>", 100 * a->busy_min,
+                fprintf(f, "<br><small>seeds %.3g–%.3g %%</small>", 100 * a->busy_min,
                         100 * a->busy_max);
             fprintf(f, "</td>");
         }
@@ -602,7 +600,8 @@ static const char style[] =
     ".winner{background:#f6f8fa;border-left:4px solid #0a7;padding:.4em .8em}"
     ".warn{background:#fff4e5;border-left:4px solid #d55e00;padding:.4em .8em}"
     "tr.failed td{color:#888}tr.tied td{background:#f4f9f5}"
-    "td small{color:#666;font-weight:normal;white-space:nowrap}"
+    "td small{color:#666;font-weight:normal}td{white-space:nowrap}"
+    "td:nth-child(2),td.notes{white-space:normal}table{font-size:.93em}"
     ".note{background:#fff4e5;border-radius:3px;padding:0 .3em;white-space:nowrap}"
     "td.notes{text-align:left;font-size:.85em}"
     "table.overview td{text-align:left}table.overview td:nth-child(2),"
@@ -929,7 +928,7 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
             fprintf(f, "<p>%zu arm%s had a failed run: shown last with the count of failed "
                        "seeds, not ranked.</p>\n",
                     failed_arms, failed_arms == 1 ? "" : "s");
-        write_table(f, rows, n, g, &w, rule, &notes);
+        write_table(f, rows, n, g, &w, &notes);
         free(rows);
         for (size_t p = param_end; p < files->count; p++)
             if (strcmp(files->file[p].trace, g->trace) == 0 &&
