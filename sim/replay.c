@@ -477,7 +477,11 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
             d->late_worst_ns = mem->overshoot[i] > d->late_worst_ns ? mem->overshoot[i]
                                                                     : d->late_worst_ns;
         }
-        if (res.report.backstop_queries > 0) {
+        /* Ended by a backstop query: no query but the first (or the sleep's
+         * wake query) was other than a backstop one, so no park's hint was
+         * ever confirmed — the word never woke the wait (wait.h, counters). */
+        if (res.report.kind == GAR_WAIT_KIND_PARKED && res.report.backstop_queries > 0 &&
+            res.report.queries - res.report.backstop_queries <= 1) {
             d->backstop_waits++;
             d->backstop_worst_ns = mem->overshoot[i] > d->backstop_worst_ns
                                        ? mem->overshoot[i]

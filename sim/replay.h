@@ -62,7 +62,9 @@
  * never repeated), how many predictions were too short to sleep on (below
  * margin + min_sleep), how many slept; the waits whose sleep woke after
  * the completion (kind late) and the worst overshoot among them; the waits
- * that made backstop queries and the worst overshoot among them.
+ * a backstop query ended (the word never woke them: no query but the first
+ * or the sleep's wake query was other than a backstop one) and the worst
+ * overshoot among them.
  * replay_notes.h words them.
  *
  * Range.  Every count and duration of the metrics is at most 2^63 - 1
@@ -190,7 +192,7 @@ typedef struct gar_replay_diagnosis {
     uint64_t slept;              /* a predicted sleep was taken */
     uint64_t late_wakes;         /* a sleep woke after the completion (kind late) */
     gar_dur_ns late_worst_ns;    /* the longest overshoot of those */
-    uint64_t backstop_waits;     /* waits that made a backstop query */
+    uint64_t backstop_waits;     /* waits a backstop query ended (the word never woke them) */
     gar_dur_ns backstop_worst_ns; /* the longest overshoot of those */
     uint64_t points;             /* the trace's distinct points */
 } gar_replay_diagnosis;
