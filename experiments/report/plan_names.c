@@ -121,6 +121,42 @@ void gar_plan_name_among(const char *plan, const char *const *shown, size_t coun
     }
 }
 
+static bool digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+int gar_plan_text_order(const char *a, const char *b)
+{
+    while (*a != '\0' && *b != '\0') {
+        if (digit(*a) && digit(*b)) {
+            /* Two numbers: the shorter (leading zeros aside) is the smaller. */
+            while (*a == '0' && digit(a[1]))
+                a++;
+            while (*b == '0' && digit(b[1]))
+                b++;
+            size_t na = 0, nb = 0;
+            while (digit(a[na]))
+                na++;
+            while (digit(b[nb]))
+                nb++;
+            if (na != nb)
+                return na < nb ? -1 : 1;
+            int c = strncmp(a, b, na);
+            if (c != 0)
+                return c;
+            a += na;
+            b += nb;
+            continue;
+        }
+        if (*a != *b)
+            return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+        a++;
+        b++;
+    }
+    return (*a != '\0') - (*b != '\0');
+}
+
 void gar_arm_name_among(const char *plan, const char *estimator, const char *const *shown,
                         size_t count, char *out, size_t size)
 {

@@ -30,6 +30,11 @@ void gar_plan_family(const char *plan, char *out, size_t size);
 void gar_plan_name_among(const char *plan, const char *const *shown, size_t count, char *out,
                          size_t size);
 
+/* Orders two plan texts with their numbers read as numbers, so that
+ * margin_us=50 comes before margin_us=100: negative, 0 or positive, as
+ * strcmp.  For ordering the plans of one family in a legend. */
+int gar_plan_text_order(const char *a, const char *b);
+
 /* An arm's name: the plan's name among `shown`, then " / ESTIMATOR" unless
  * the estimator is "-" (a plan without predict consults none). */
 void gar_arm_name_among(const char *plan, const char *estimator, const char *const *shown,

@@ -425,11 +425,12 @@ static bool arm_complete(const gar_arm_summary *a)
 typedef struct shown_plans {
     size_t count;
     const char *plan[GAR_PLOT_STYLES];
+    unsigned rank[GAR_PLOT_STYLES]; /* the plan's place in the database's plan order */
     char name[GAR_PLOT_STYLES][GAR_RESULTS_TEXT];
 } shown_plans;
 
 /* Adds `plan` when new; returns its place, or -1 when the plot is full. */
-static long shown_add(shown_plans *s, const char *plan)
+static long shown_add(shown_plans *s, const char *plan, unsigned rank)
 {
     for (size_t i = 0; i < s->count; i++)
         if (strcmp(s->plan[i], plan) == 0)
@@ -437,11 +438,38 @@ static long shown_add(shown_plans *s, const char *plan)
     if (s->count == GAR_PLOT_STYLES)
         return -1;
     s->plan[s->count] = plan;
+    s->rank[s->count] = rank;
     return (long)s->count++;
 }
 
+/* Plan order (block, poll, flag, each without then with predict, bands),
+ * and within one family by the numbers of its parameters: a legend of six
+ * margins reads 50, 100, ... 300. */
+static bool shown_before(const char *a, unsigned rank_a, const char *b, unsigned rank_b)
+{
+    char fa[256], fb[256];
+    gar_plan_family(a, fa, sizeof fa);
+    gar_plan_family(b, fb, sizeof fb);
+    if (strcmp(fa, fb) == 0)
+        return gar_plan_text_order(a, b) < 0;
+    return rank_a < rank_b;
+}
+
+/* Puts the shown plans in that order (insertion: a plot shows few), then
+ * names each among them. */
 static void shown_name(shown_plans *s)
 {
+    for (size_t i = 1; i < s->count; i++)
+        for (size_t j = i; j > 0 && shown_before(s->plan[j], s->rank[j], s->plan[j - 1],
+                                                 s->rank[j - 1]);
+             j--) {
+            const char *p = s->plan[j];
+            unsigned r = s->rank[j];
+            s->plan[j] = s->plan[j - 1];
+            s->rank[j] = s->rank[j - 1];
+            s->plan[j - 1] = p;
+            s->rank[j - 1] = r;
+        }
     for (size_t i = 0; i < s->count; i++)
         gar_plan_name_among(s->plan[i], s->plan, s->count, s->name[i], sizeof s->name[i]);
 }
@@ -488,7 +516,7 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
             gar_format(trace_names[tn], sizeof trace_names[tn], "%s", a->trace_short);
             tn++;
         }
-        if (shown_add(plans, a->plan) < 0) {
+        if (shown_add(plans, a->plan, a->plan_rank) < 0) {
             char cap[16];
             gar_format(cap, sizeof cap, "%d", GAR_PLOT_STYLES);
             free(plans);
@@ -1095,9 +1123,17 @@ static int cdf_one(gar_store *store, const gar_arm_list *arms, size_t first, con
         const char *est = plot_estimator(arms, a);
         if (est == NULL || strcmp(a->estimator, est) != 0)
             continue;
-        drawn_plans[blocks] = a->plan;
-        drawn[blocks++] = a;
+        /* In legend order: plan order, one family's numbers as numbers. */
+        size_t at = blocks++;
+        while (at > 0 && shown_before(a->plan, a->plan_rank, drawn[at - 1]->plan,
+                                      drawn[at - 1]->plan_rank)) {
+            drawn[at] = drawn[at - 1];
+            at--;
+        }
+        drawn[at] = a;
     }
+    for (size_t b = 0; b < blocks; b++)
+        drawn_plans[b] = drawn[b]->plan;
     char titles[16][GAR_RESULTS_TEXT * 2];
     uint64_t seed = 0;
     int rc = 0;
@@ -1155,9 +1191,9 @@ static int cdf_one(gar_store *store, const gar_arm_list *arms, size_t first, con
             "# gar plot: the overshoot CDF of each plan (the run with the least seed;\n"
             "# plans with predict under the estimator named).  Data: %s.\n"
             "# Re-draw: gnuplot %s\n"
-            "set terminal pngcairo size 1000,620 enhanced font 'Sans,11'\n"
+            "set terminal pngcairo size 1200,640 enhanced font 'Sans,11'\n"
             "set output '%s'\n"
-            "set title \"Overshoot CDF: trace %s, host %s, %s loop, seed %llu\" font ',13'\n"
+            "set title \"Overshoot CDF: trace %s\\nhost %s, %s loop, seed %llu\" font ',13'\n"
             "set xlabel 'overshoot: wait end - completion (µs, log)'\n"
             "set ylabel 'fraction of waits with at most that overshoot'\n"
             "set logscale x\n"

@@ -69,6 +69,16 @@ static void bands_name_a_parameter_with_its_edge(void **state)
     assert_string_equal(out, "nonsense");
 }
 
+static void numbers_in_plans_order_as_numbers(void **state)
+{
+    (void)state;
+    assert_true(gar_plan_text_order(PP("50"), PP("100")) < 0);
+    assert_true(gar_plan_text_order(PP("300"), PP("100")) > 0);
+    assert_int_equal(gar_plan_text_order(PP("150"), PP("150")), 0);
+    assert_true(gar_plan_text_order("a007b", "a7c") < 0); /* leading zeros aside */
+    assert_true(gar_plan_text_order("poll", "poll+predict") < 0);
+}
+
 static void every_style_is_its_own_pair(void **state)
 {
     (void)state;
@@ -91,6 +101,7 @@ int main(void)
         cmocka_unit_test(a_lone_plan_is_its_family),
         cmocka_unit_test(plans_of_one_family_name_what_differs),
         cmocka_unit_test(bands_name_a_parameter_with_its_edge),
+        cmocka_unit_test(numbers_in_plans_order_as_numbers),
         cmocka_unit_test(every_style_is_its_own_pair),
     };
     return cmocka_run_group_tests_name("plan_names", tests, NULL, NULL);
