@@ -62,6 +62,16 @@ gar_replay_quantiles gar_replay_quantiles_sorted(const gar_dur_ns *sorted, size_
     return q;
 }
 
+gar_replay_intervals gar_replay_intervals_sorted(const gar_dur_ns *sorted, size_t n,
+                                                 double level)
+{
+    return (gar_replay_intervals){
+        .p50 = gar_quantile_interval_sorted(sorted, n, 500000, level),
+        .p90 = gar_quantile_interval_sorted(sorted, n, 900000, level),
+        .p99 = gar_quantile_interval_sorted(sorted, n, 990000, level),
+    };
+}
+
 /* The quantiles of v[0..n-1], selected (v reordered, tmp n values of room). */
 static gar_replay_quantiles quantiles_of(uint64_t *v, uint64_t *tmp, size_t n)
 {

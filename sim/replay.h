@@ -197,6 +197,12 @@ typedef struct gar_replay_diagnosis {
     uint64_t points;             /* the trace's distinct points */
 } gar_replay_diagnosis;
 
+/* The intervals at `level` around the p50, p90 and p99 of `sorted[0..n-1]`,
+ * ascending (each end absent where n is too small): how a run that sorts
+ * its values (the real host's) gets what a replay selects. */
+gar_replay_intervals gar_replay_intervals_sorted(const gar_dur_ns *sorted, size_t n,
+                                                 double level);
+
 typedef struct gar_replay_metrics {
     uint64_t waits;
     gar_replay_quantiles overshoot_ns;

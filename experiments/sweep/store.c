@@ -21,6 +21,7 @@ struct gar_store {
     sqlite3_stmt *insert;
     sqlite3_stmt *insert_stream;
     sqlite3_stmt *insert_param;
+    sqlite3_stmt *insert_note;
     char *path;
     dev_t dev; /* the file's identity, to refuse merging it into itself */
     ino_t ino;
@@ -184,8 +185,13 @@ static const char *const schema_tables[] = {
 enum { SCHEMA_TABLES = sizeof schema_tables / sizeof schema_tables[0] };
 
 /* The insert's parameters: 1..14 the key and outcome, then the metrics,
- * then the gar version and source commit. */
-enum { METRIC_PARAMETER = 15, VERSION_PARAMETER = METRIC_PARAMETER + METRICS };
+ * then the gar version and source commit, then the intervals. */
+enum {
+    METRIC_PARAMETER = 15,
+    VERSION_PARAMETER = METRIC_PARAMETER + METRICS,
+    INTERVAL_PARAMETER = VERSION_PARAMETER + 2,
+    LAST_PARAMETER = INTERVAL_PARAMETER + INTERVALS - 1,
+};
 
 static const char key_where[] =
     "trace = ?1 AND plan = ?2 AND estimator = ?3 AND host = ?4 AND mode = ?5 AND seed = ?6";
@@ -221,6 +227,7 @@ void gar_store_close(gar_store *store)
     sqlite3_finalize(store->insert);
     sqlite3_finalize(store->insert_stream);
     sqlite3_finalize(store->insert_param);
+    sqlite3_finalize(store->insert_note);
     sqlite3_close(store->db);
     free(store->path);
     free(store);
@@ -515,8 +522,11 @@ static int prepare_statements(gar_store *s, gar_error *err)
                      "seed, status, error_code, error, run_ns, finished_unix, plan_ran");
     for (size_t i = 0; i < METRICS; i++)
         n += snprintf(sql + n, sizeof sql - (size_t)n, ", %s", metric_columns[i]);
-    n += snprintf(sql + n, sizeof sql - (size_t)n, ", gar_version, source_commit) VALUES (?1");
-    for (size_t i = 2; i <= VERSION_PARAMETER + 1; i++)
+    n += snprintf(sql + n, sizeof sql - (size_t)n, ", gar_version, source_commit");
+    for (size_t i = 0; i < INTERVALS; i++)
+        n += snprintf(sql + n, sizeof sql - (size_t)n, ", %s", interval_columns[i]);
+    n += snprintf(sql + n, sizeof sql - (size_t)n, ") VALUES (?1");
+    for (size_t i = 2; i <= LAST_PARAMETER; i++)
         n += snprintf(sql + n, sizeof sql - (size_t)n, ", ?%zu", i);
     snprintf(sql + n, sizeof sql - (size_t)n,
              ") ON CONFLICT (trace, plan, estimator, host, mode, seed) DO NOTHING");
@@ -534,6 +544,12 @@ static int prepare_statements(gar_store *s, gar_error *err)
                            "seed, name, value, number) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                            -1, &s->insert_param, NULL) != SQLITE_OK)
         return db_fault(err, s->path, "prepare the parameter insert", s->db);
+    if (sqlite3_prepare_v2(s->db,
+                           "INSERT INTO run_notes (trace, plan, estimator, host, mode, seed, "
+                           "note, count, worst_ns, message) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                           -1, &s->insert_note, NULL) != SQLITE_OK)
+        return db_fault(err, s->path, "prepare the notes insert", s->db);
     return 0;
 }
 
@@ -716,6 +732,27 @@ static int insert_params(gar_store *s, const gar_store_run *r, gar_error *err)
     return 0;
 }
 
+/* The run_notes rows of run `r`, inside the caller's transaction. */
+static int insert_notes(gar_store *s, const gar_store_run *r, gar_error *err)
+{
+    sqlite3_stmt *st = s->insert_note;
+    for (size_t k = 0; k < r->notes->count; k++) {
+        const gar_replay_note *note = &r->notes->note[k];
+        sqlite3_clear_bindings(st); /* worst_ns NULL unless bound */
+        bind_key(st, r);
+        sqlite3_bind_text(st, 7, note->name, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 8, as_integer(note->count));
+        if (note->has_worst)
+            sqlite3_bind_int64(st, 9, as_integer(note->worst_ns));
+        sqlite3_bind_text(st, 10, note->message, -1, SQLITE_STATIC);
+        int rc = sqlite3_step(st);
+        sqlite3_reset(st);
+        if (rc != SQLITE_DONE)
+            return db_fault(err, s->path, "store a run's notes in", s->db);
+    }
+    return 0;
+}
+
 static int insert_run(gar_store *s, const gar_store_run *r, gar_error *err);
 
 int gar_store_add_params(gar_store *s, const gar_store_run *const *runs, size_t count,
@@ -740,6 +777,8 @@ int gar_store_insert(gar_store *s, const gar_store_run *r, gar_error *err)
     int rc = added;
     if (added == 1 && r->failure == NULL && r->streams != NULL)
         rc = insert_streams(s, r, err);
+    if (added == 1 && rc >= 0 && r->failure == NULL && r->notes != NULL)
+        rc = insert_notes(s, r, err);
     if (added == 1 && rc >= 0)
         rc = insert_params(s, r, err);
     if (rc >= 0)
@@ -794,6 +833,22 @@ static int insert_run(gar_store *s, const gar_store_run *r, gar_error *err)
                 sqlite3_bind_double(st, METRIC_PARAMETER + i, m->busy_frac);
             else
                 sqlite3_bind_int64(st, METRIC_PARAMETER + i, as_integer(values[i]));
+        }
+    }
+    if (r->failure == NULL) {
+        /* An absent end stays NULL (cleared above). */
+        const gar_replay_metrics *m = r->metrics;
+        const gar_quantile_interval *ends[] = {
+            &m->overshoot_ci.p50,        &m->overshoot_ci.p90,
+            &m->overshoot_ci.p99,        &m->estimator_error_ci.p50,
+            &m->estimator_error_ci.p90,  &m->estimator_error_ci.p99,
+        };
+        sqlite3_bind_double(st, INTERVAL_PARAMETER, m->ci_level);
+        for (int j = 0; j < 6; j++) {
+            if (ends[j]->has_lo)
+                sqlite3_bind_int64(st, INTERVAL_PARAMETER + 1 + 2 * j, as_integer(ends[j]->lo));
+            if (ends[j]->has_hi)
+                sqlite3_bind_int64(st, INTERVAL_PARAMETER + 2 + 2 * j, as_integer(ends[j]->hi));
         }
     }
     sqlite3_bind_text(st, VERSION_PARAMETER, GAR_VERSION, -1, SQLITE_STATIC);

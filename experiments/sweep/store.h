@@ -40,6 +40,7 @@
 #include <gar/error.h>
 
 #include "replay.h"
+#include "replay_notes.h"
 #include "sweep_spec.h"
 
 /* Version 2 added the gar version and source commit of every run; version 3
@@ -103,6 +104,7 @@ typedef struct gar_store_run {
     const gar_error *failure;          /* NULL for a run that succeeded, else its error */
     const gar_replay_metrics *metrics; /* the metrics when it succeeded */
     const gar_replay_streams *streams; /* and its streams' (NULL: none stored) */
+    const gar_replay_notes *notes;     /* and its notes (NULL: none stored) */
     uint64_t run_ns;        /* wall time the replay took */
     const gar_sweep_param *params; /* the run's swept parameters (names unique) */
     size_t param_count;
@@ -111,8 +113,8 @@ typedef struct gar_store_run {
 /* Whether the run's key is already stored.  Returns 1, 0, or -GAR_E_IO. */
 int gar_store_has(gar_store *store, const gar_store_run *key, gar_error *err);
 
-/* Stores one run, its streams' rows and its parameters with it, as its own
- * transaction.  Returns 1 when inserted, 0 when its key was already there
+/* Stores one run, its streams', notes' and parameters' rows with it, as its
+ * own transaction.  Returns 1 when inserted, 0 when its key was already there
  * (nothing changed), or -GAR_E_IO (nothing stored). */
 int gar_store_insert(gar_store *store, const gar_store_run *run, gar_error *err);
 

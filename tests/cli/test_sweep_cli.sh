@@ -42,6 +42,14 @@ grep -q '^status: done$' "$tmp/out" || fail "no 'status: done'"
 [ "$(q "$tmp/a.db" "SELECT count(*) FROM runs WHERE plan = 'poll' AND estimator = '-'")" -eq 8 ] \
     || fail "poll did not run once per trace, mode and seed"
 [ "$(q "$tmp/a.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 4 ] || fail "no schema_version"
+# Every run's quantiles carry their interval (50 or 60 waits: a p50 bounded
+# on both sides, a p99 from below only), and say the p99 had too few waits.
+[ "$(q "$tmp/a.db" "SELECT count(*) FROM runs WHERE ci_level = 0.95
+                    AND overshoot_p50_lo_ns <= overshoot_p50_ns AND overshoot_p50_ns <= overshoot_p50_hi_ns
+                    AND overshoot_p99_lo_ns <= overshoot_p99_ns AND overshoot_p99_hi_ns IS NULL")" -eq $total ] \
+    || fail "runs lack their intervals"
+[ "$(q "$tmp/a.db" "SELECT count(*) FROM run_notes WHERE note = 'few_waits' AND worst_ns IS NULL")" -eq $total ] \
+    || fail "runs of 50 and 60 waits lack their few_waits note"
 [ "$(q "$tmp/a.db" "PRAGMA journal_mode")" = wal ] || fail "not in WAL mode"
 [ "$(q "$tmp/a.db" 'SELECT count(*) FROM traces')" -eq 2 ] || fail "traces not recorded"
 expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/a.db" --jobs 2 --quiet
@@ -68,6 +76,12 @@ grep -q '^copied: 2$' "$tmp/out" || fail "flag on dev-vm was not copied from pol
     || fail "twins differ in their metrics"
 [ "$(q "$tmp/t.db" "SELECT count(*) FROM runs WHERE plan_ran LIKE 'flag%'")" -eq 2 ] \
     || fail "flag did not run as flag on the word-wait host"
+# The twin is noted as a fallback; its original, run as asked, is not.
+[ "$(q "$tmp/t.db" "SELECT count(*) FROM run_notes WHERE note = 'fallback' AND plan LIKE 'flag%'
+                    AND message LIKE 'the host ran poll (fallback from flag)%'")" -eq 2 ] \
+    || fail "the fallback twins have no fallback note"
+[ "$(q "$tmp/t.db" "SELECT count(*) FROM run_notes WHERE note = 'fallback'")" -eq 2 ] \
+    || fail "runs that did not fall back have a fallback note"
 
 # --- a trace of nine streams (past one completion line) runs like any other ---
 {

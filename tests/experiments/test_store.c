@@ -365,6 +365,68 @@ static void a_version_1_database_is_refused_saying_what_to_do(void **state)
     assert_non_null(strstr(text, "no per-stream counts"));
 }
 
+/* An ok run's intervals land in their columns, an absent end as NULL; its
+ * notes in run_notes under its key (worst NULL where it has none); a
+ * failed run has neither; a merge brings the new runs' notes. */
+static void runs_keep_their_intervals_and_notes(void **state)
+{
+    fixture *f = *state;
+    gar_store *a = NULL, *c = NULL;
+    assert_int_equal(gar_store_open(f->a, true, &a, NULL), 0);
+    assert_int_equal(gar_store_open(f->c, true, &c, NULL), 0);
+    seed_sources(a);
+    seed_sources(c);
+    gar_replay_metrics m = metrics(7);
+    m.ci_level = 0.95;
+    m.overshoot_ci.p50 = (gar_quantile_interval){ true, true, 3, 9 };
+    m.overshoot_ci.p99 = (gar_quantile_interval){ true, false, 6, 0 };
+    m.estimator_error_ci.p90 = (gar_quantile_interval){ false, true, 0, 11 };
+    gar_replay_notes notes = { .count = 2 };
+    notes.note[0] = (gar_replay_note){ .name = "late_wakes", .count = 2, .has_worst = true,
+                                       .worst_ns = 22500000, .message = "2 predicted sleeps" };
+    notes.note[1] = (gar_replay_note){ .name = "few_waits", .count = 10,
+                                       .message = "10 waits are too few" };
+    gar_store_run r = run_of(1, &m);
+    r.notes = &notes;
+    assert_int_equal(gar_store_insert(a, &r, NULL), 1);
+    assert_int_equal(count(a, "SELECT count(*) FROM runs WHERE ci_level = 0.95 AND "
+                              "overshoot_p50_lo_ns = 3 AND overshoot_p50_hi_ns = 9 AND "
+                              "overshoot_p90_lo_ns IS NULL AND overshoot_p90_hi_ns IS NULL AND "
+                              "overshoot_p99_lo_ns = 6 AND overshoot_p99_hi_ns IS NULL AND "
+                              "estimator_error_p90_lo_ns IS NULL AND "
+                              "estimator_error_p90_hi_ns = 11"),
+                     1);
+    assert_int_equal(count(a, "SELECT worst_ns FROM run_notes WHERE note = 'late_wakes' AND "
+                              "count = 2 AND seed = 1 AND plan = 'poll' AND message = "
+                              "'2 predicted sleeps'"),
+                     22500000);
+    assert_int_equal(count(a, "SELECT count(*) FROM run_notes WHERE note = 'few_waits' AND "
+                              "worst_ns IS NULL"),
+                     1);
+    gar_error failure;
+    gar_error_set(&failure, GAR_E_DEVICE_FAULT, 1, "a lost store");
+    gar_store_run bad = run_of(2, &m);
+    bad.failure = &failure;
+    bad.notes = &notes;
+    assert_int_equal(gar_store_insert(a, &bad, NULL), 1);
+    assert_int_equal(count(a, "SELECT count(*) FROM run_notes WHERE seed = 2"), 0);
+    assert_int_equal(count(a, "SELECT count(*) FROM runs WHERE seed = 2 AND ci_level IS NULL"),
+                     1);
+
+    gar_store_run r4 = run_of(4, &m);
+    r4.notes = &notes;
+    assert_int_equal(gar_store_insert(c, &r, NULL), 1);
+    assert_int_equal(gar_store_insert(c, &r4, NULL), 1);
+    gar_store_close(c);
+    gar_store_merge_stats st;
+    assert_int_equal(gar_store_merge(a, f->c, &st, NULL), 0);
+    assert_int_equal(st.added, 1);
+    assert_int_equal(st.present, 1);
+    assert_int_equal(count(a, "SELECT count(*) FROM run_notes"), 4);
+    assert_int_equal(count(a, "SELECT overshoot_p50_hi_ns FROM runs WHERE seed = 4"), 9);
+    gar_store_close(a);
+}
+
 /* The version 4 columns, as a version 3 file lacked them. */
 static const char *const v4_columns[] = {
     "ci_level",
@@ -478,6 +540,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(every_run_records_the_gar_that_ran_it, setup, teardown),
         cmocka_unit_test_setup_teardown(a_version_1_database_is_refused_saying_what_to_do, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(runs_keep_their_intervals_and_notes, setup, teardown),
         cmocka_unit_test_setup_teardown(a_version_3_database_is_read_and_converted, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(a_database_is_not_merged_into_itself, setup, teardown),
