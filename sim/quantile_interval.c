@@ -49,20 +49,30 @@ double gar_binomial_cdf(uint64_t n, double p, uint64_t k)
 }
 
 /* The largest l in 1..n (1-based) with P(Bin(n, p) <= l - 1) <= a, or 0
- * when even l = 1 fails.  The tail grows with l: a binary search. */
+ * when even l = 1 fails.  From a k0 surely below the answer (a few
+ * deviations under the mean, halved until its tail is at most a), the tail
+ * is summed once and then walked up a term at a time, each term from the
+ * one before: about three deviations' worth of terms in all, where a binary
+ * search would sum a tail at each of log2(n) steps. */
 static size_t lower_order(size_t n, double p, double a)
 {
     if (gar_binomial_cdf(n, p, 0) > a)
         return 0;
-    size_t good = 1, bad = n + 1; /* good passes; bad fails or is past n */
-    while (bad - good > 1) {
-        size_t mid = good + (bad - good) / 2;
-        if (gar_binomial_cdf(n, p, mid - 1) <= a)
-            good = mid;
-        else
-            bad = mid;
+    double mean = (double)n * p, sd = sqrt(mean * (1.0 - p));
+    double below = mean - (2.0 + sqrt(-2.0 * log(a))) * sd; /* past the normal z of a */
+    uint64_t k = below > 0.0 ? (uint64_t)below : 0;
+    double tail;
+    while ((tail = gar_binomial_cdf(n, p, k)) > a)
+        k /= 2; /* k = 0 passes: checked above */
+    double term = exp(log_pmf(n, p, k)), odds = p / (1.0 - p);
+    while (k + 1 < n) {
+        term *= (double)(n - k) / (double)(k + 1) * odds; /* pmf(k + 1) */
+        if (tail + term > a)
+            break;
+        tail += term;
+        k++;
     }
-    return good;
+    return (size_t)k + 1;
 }
 
 gar_interval_ranks gar_quantile_interval_ranks(size_t n, uint32_t level_ppm, double confidence)

@@ -600,3 +600,33 @@ int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_obser
     free(host_text);
     return rc;
 }
+
+int gar_results_note_counts(gar_store *store, gar_results_note_count *out, size_t *count,
+                            uint64_t *noted_runs, gar_error *err)
+{
+    static const char by_note[] = "SELECT note, count(*) FROM run_notes GROUP BY note"
+                                  " ORDER BY count(*) DESC, note";
+    static const char noted[] = "SELECT count(*) FROM (SELECT DISTINCT trace, plan, estimator,"
+                                " host, mode, seed FROM run_notes)";
+    *count = 0;
+    *noted_runs = 0;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(gar_store_db(store), by_note, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(store, "count the notes of", err);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < GAR_RESULTS_NOTES_MAX) {
+        gar_results_note_count *n = &out[(*count)++];
+        copy_column(st, 0, n->note, sizeof n->note);
+        n->runs = (uint64_t)sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return db_fault(store, "count the notes of", err);
+    if (sqlite3_prepare_v2(gar_store_db(store), noted, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(store, "count the notes of", err);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *noted_runs = (uint64_t)sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : db_fault(store, "count the notes of", err);
+}

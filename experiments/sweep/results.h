@@ -128,4 +128,18 @@ int gar_results_find_run(gar_store *store, const char *trace, const char *host, 
 int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_observer on_wait,
                       void *context, gar_error *err);
 
+/* How many runs carry each note (run_notes), most first, ties by name. */
+typedef struct gar_results_note_count {
+    char note[32];
+    uint64_t runs;
+} gar_results_note_count;
+
+#define GAR_RESULTS_NOTES_MAX 16
+
+/* The database's note counts, at most GAR_RESULTS_NOTES_MAX of them, and
+ * how many runs have any note at all.  Returns 0 with `*count` and
+ * `*noted_runs`, or -GAR_E_IO. */
+int gar_results_note_counts(gar_store *store, gar_results_note_count *out, size_t *count,
+                            uint64_t *noted_runs, gar_error *err);
+
 #endif

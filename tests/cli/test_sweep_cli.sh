@@ -50,6 +50,10 @@ grep -q '^status: done$' "$tmp/out" || fail "no 'status: done'"
     || fail "runs lack their intervals"
 [ "$(q "$tmp/a.db" "SELECT count(*) FROM run_notes WHERE note = 'few_waits' AND worst_ns IS NULL")" -eq $total ] \
     || fail "runs of 50 and 60 waits lack their few_waits note"
+grep -q "^notes: $total runs of $tmp/a.db have notes (.*few_waits $total" "$tmp/out" \
+    || fail "the summary does not count the notes ($(grep '^notes' "$tmp/out"))"
+grep -q "^few_waits: $total runs have too few waits for a p99 to have an upper bound (368 at 95 %)" "$tmp/out" \
+    || fail "the summary does not say the p99s lack an upper bound"
 [ "$(q "$tmp/a.db" "PRAGMA journal_mode")" = wal ] || fail "not in WAL mode"
 [ "$(q "$tmp/a.db" 'SELECT count(*) FROM traces')" -eq 2 ] || fail "traces not recorded"
 expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/a.db" --jobs 2 --quiet
