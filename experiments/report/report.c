@@ -463,8 +463,11 @@ static int overview(FILE *f, const gar_arm_list *arms, const gar_report_rule *ru
         html_text(f, w.winner->plan);
         fprintf(f, "\"><b>");
         html_text(f, name);
-        fprintf(f, "</b></td><td>%s<br><small>%s</small></td><td>%.3g %%</td><td>%s</td><td>",
-                p99, spread, 100 * w.winner->busy_frac, verdict);
+        /* The spread without the summary's leading " (" and closing ")". */
+        size_t len = strlen(spread);
+        fprintf(f, "</b></td><td>%s<br><small>%.*s</small></td><td>%.3g %%</td><td>%s</td><td>",
+                p99, len > 3 ? (int)(len - 3) : 0, len > 3 ? spread + 2 : "",
+                100 * w.winner->busy_frac, verdict);
         size_t listed = 0;
         for (size_t k = 0; k < n; k++) {
             if (!rows[k].tied || rows[k].arm == w.winner)
