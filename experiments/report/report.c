@@ -319,9 +319,9 @@ static const char style[] =
     "td:nth-child(2),td.notes{white-space:normal}table{font-size:.93em}"
     ".note{background:#fff4e5;border-radius:3px;padding:0 .3em;white-space:nowrap}"
     "td.notes{text-align:left;font-size:.85em}"
-    "table.overview td{text-align:left}table.overview td:nth-child(2),"
+    "table.overview td,table.overview th{text-align:left;white-space:normal}table.overview td:nth-child(2),"
     "table.overview td:nth-child(5),table.overview td:nth-child(6){text-align:right}"
-    "table.overview td:nth-child(6),table.overview td:nth-child(7){white-space:nowrap}";
+    "table.overview td:nth-child(5),table.overview td:nth-child(6){white-space:nowrap}";
 
 static bool same_group(const gar_arm_summary *a, const gar_arm_summary *b)
 {
