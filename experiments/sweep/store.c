@@ -362,23 +362,32 @@ static int list_tables(sqlite3 *db, size_t *count, bool *has_meta, char *first, 
 }
 
 /* What a database of an older schema version that gar still reads lacks of
- * today's schema, one line per table (column NULL) or column: such a
- * database is gar's without it.  Each line: the first version that has it,
- * the table, the column.  The { 0 } line ends the list. */
+ * today's schema, one line per table (columns NULL) or list of columns: such
+ * a database is gar's without it (gar_store_open converts it, or a reader
+ * shows what it lacks as absent).  Each line: the first version that has
+ * it, the table, the columns.  The { 0 } line ends the list. */
 static const struct schema_absence {
     int since_version;
     const char *table;
-    const char *column;
+    const char *const *columns; /* NULL: the whole table */
+    size_t count;
 } schema_absences[] = {
-    { 0, NULL, NULL },
+    { 4, "runs", interval_columns, INTERVALS },
+    { 4, "run_notes", NULL, 0 },
+    { 0, NULL, NULL, 0 },
 };
 
 static bool absent_in_version(int version, const char *table, const char *column)
 {
-    for (const struct schema_absence *a = schema_absences; a->table != NULL; a++)
-        if (version < a->since_version && strcmp(a->table, table) == 0 &&
-            (a->column == NULL || (column != NULL && strcmp(a->column, column) == 0)))
+    for (const struct schema_absence *a = schema_absences; a->table != NULL; a++) {
+        if (version >= a->since_version || strcmp(a->table, table) != 0)
+            continue;
+        if (a->columns == NULL)
             return true;
+        for (size_t i = 0; column != NULL && i < a->count; i++)
+            if (strcmp(a->columns[i], column) == 0)
+                return true;
+    }
     return false;
 }
 
