@@ -403,8 +403,8 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
     gar_mono_ns last_end = first_start; /* the simulated previous wait's end */
     gar_mono_ns latest_end = first_start;
     size_t predictions = 0;
-    gar_replay_diagnosis *d = &m->diagnosis;
-    d->points = ix->points;
+    /* Kept in locals, not through `m`, so the loop holds them in registers. */
+    gar_replay_diagnosis d = { .points = ix->points };
     int rc = 0;
 
     for (size_t i = 0; i < n; i++) {
@@ -460,10 +460,11 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
             }
         }
         if (plan->predict) {
-            d->predict_waits++;
-            d->unpredicted += !predicted;
-            d->short_predictions += predicted && !has_sleep;
-            d->slept += has_sleep;
+            d.predict_waits++;
+            if (!predicted)
+                d.unpredicted++;
+            else if (!has_sleep)
+                d.short_predictions++;
         }
 
         /* Saturated at the clock's last instant: GAR_MONO_NEVER would be
@@ -483,19 +484,19 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
         gar_mono_ns possible = work.done_at > start ? work.done_at : start;
         mem->overshoot[i] = gar_since(res.end, possible);
         if (res.report.kind == GAR_WAIT_KIND_LATE) {
-            d->late_wakes++;
-            d->late_worst_ns = mem->overshoot[i] > d->late_worst_ns ? mem->overshoot[i]
-                                                                    : d->late_worst_ns;
+            d.late_wakes++;
+            d.late_worst_ns = mem->overshoot[i] > d.late_worst_ns ? mem->overshoot[i]
+                                                                  : d.late_worst_ns;
         }
         /* Ended by a backstop query: no query but the first (or the sleep's
          * wake query) was other than a backstop one, so no park's hint was
          * ever confirmed — the word never woke the wait (wait.h, counters). */
         if (res.report.kind == GAR_WAIT_KIND_PARKED && res.report.backstop_queries > 0 &&
             res.report.queries - res.report.backstop_queries <= 1) {
-            d->backstop_waits++;
-            d->backstop_worst_ns = mem->overshoot[i] > d->backstop_worst_ns
-                                       ? mem->overshoot[i]
-                                       : d->backstop_worst_ns;
+            d.backstop_waits++;
+            d.backstop_worst_ns = mem->overshoot[i] > d.backstop_worst_ns
+                                      ? mem->overshoot[i]
+                                      : d.backstop_worst_ns;
         }
         if (config->on_wait != NULL) {
             const gar_replay_wait seen = {
@@ -516,6 +517,8 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
         if (res.end > latest_end)
             latest_end = res.end;
     }
+    d.slept = d.predict_waits - d.unpredicted - d.short_predictions;
+    m->diagnosis = d;
     m->waits = n;
     m->makespan_ns = latest_end - first_start;
     m->predictions = predictions;

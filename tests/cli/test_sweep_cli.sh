@@ -198,14 +198,18 @@ grep -q "error 12 (Io): cannot merge '$tmp/v9.db': its schema version is 9; this
 
 # --- a version 3 file (as an older gar wrote it): merged as it is, and a
 # sweep into it converts it in place, keeping its runs and resuming ---
+# make_v3 FILE: drops what version 4 added, as an older gar's file lacks it.
+make_v3() {
+    for c in ci_level overshoot_p50_lo_ns overshoot_p50_hi_ns overshoot_p90_lo_ns \
+             overshoot_p90_hi_ns overshoot_p99_lo_ns overshoot_p99_hi_ns \
+             estimator_error_p50_lo_ns estimator_error_p50_hi_ns estimator_error_p90_lo_ns \
+             estimator_error_p90_hi_ns estimator_error_p99_lo_ns estimator_error_p99_hi_ns; do
+        q "$1" "ALTER TABLE runs DROP COLUMN $c"
+    done
+    q "$1" "DROP TABLE run_notes; UPDATE meta SET value = '3' WHERE key = 'schema_version'"
+}
 cp "$tmp/a.db" "$tmp/v3.db"
-for c in ci_level overshoot_p50_lo_ns overshoot_p50_hi_ns overshoot_p90_lo_ns \
-         overshoot_p90_hi_ns overshoot_p99_lo_ns overshoot_p99_hi_ns \
-         estimator_error_p50_lo_ns estimator_error_p50_hi_ns estimator_error_p90_lo_ns \
-         estimator_error_p90_hi_ns estimator_error_p99_lo_ns estimator_error_p99_hi_ns; do
-    q "$tmp/v3.db" "ALTER TABLE runs DROP COLUMN $c"
-done
-q "$tmp/v3.db" "DROP TABLE run_notes; UPDATE meta SET value = '3' WHERE key = 'schema_version'"
+make_v3 "$tmp/v3.db"
 expect 0 "$gar" merge "$tmp/m3.db" "$tmp/v3.db"
 grep -q "^added: $total$" "$tmp/out" || fail "a version 3 input was not merged whole"
 [ "$(q "$tmp/m3.db" "SELECT count(*) FROM runs WHERE ci_level IS NULL")" -eq $total ] \
@@ -215,6 +219,12 @@ grep -q '^status: nothing to do' "$tmp/out" || fail "the converted file's runs w
 [ "$(q "$tmp/v3.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 4 ] \
     || fail "a sweep into a version 3 file did not convert it"
 [ "$(q "$tmp/v3.db" "SELECT count(*) FROM run_notes")" -eq 0 ] || fail "no run_notes after converting"
+if command -v gnuplot >/dev/null 2>&1; then
+    cp "$tmp/a.db" "$tmp/v3r.db"
+    make_v3 "$tmp/v3r.db"
+    expect 0 "$gar" report --db "$tmp/v3r.db" --out "$tmp/v3rep"
+    [ -s "$tmp/v3rep/report.html" ] || fail "no report of a version 3 file"
+fi
 
 # --- plots and the report ---
 if command -v gnuplot >/dev/null 2>&1; then

@@ -98,6 +98,28 @@ static void a_margin_above_every_prediction_never_sleeps(void **state)
     gar_trace_free(&t);
 }
 
+/* One wait in forty sleeps (the one after a 2.5 ms wait, under a window of
+ * one sample): rarely, not never. */
+static void one_sleep_in_forty_is_rarely(void **state)
+{
+    (void)state;
+    gar_trace t = trace_with(40, false, SIZE_MAX, 30);
+    gar_plan plan = plan_of(GAR_PARK_POLL, true);
+    plan.deadline.margin_ns = 2 * GAR_NS_PER_MS;
+    plan.deadline.window = 1;
+    run r = replay(&t, &plan, "adl", GAR_SIM_FAULT_NONE, 0, NULL);
+    assert_int_equal(r.m.diagnosis.slept, 1);
+    assert_int_equal(r.m.sleeps, 1);
+    assert_null(find(&r, "never_slept"));
+    const gar_replay_note *n = find(&r, "rarely_slept");
+    assert_non_null(n);
+    assert_int_equal(n->count, 39);
+    assert_non_null(strstr(n->message, "predict slept on only 1 of its 40 waits: 1 had no "
+                                       "prediction yet"));
+    assert_non_null(strstr(n->message, "38 predictions were below margin + min_sleep"));
+    gar_trace_free(&t);
+}
+
 static void points_that_never_repeat_never_predict(void **state)
 {
     (void)state;
@@ -204,6 +226,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_margin_above_every_prediction_never_sleeps),
+        cmocka_unit_test(one_sleep_in_forty_is_rarely),
         cmocka_unit_test(points_that_never_repeat_never_predict),
         cmocka_unit_test(a_prediction_too_long_is_a_late_wake_with_its_worst),
         cmocka_unit_test(a_lost_store_is_a_backstop_hit_and_a_woken_park_is_not),
