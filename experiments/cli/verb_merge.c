@@ -18,34 +18,20 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gar merge OUT.db IN.db...\n"
             "\n"
-            "Copies every run (with its streams, parameters, intervals and notes), trace
-"
-            "and host of the sweep databases IN.db into OUT.db (created if missing).  A run
-"
-            "already in OUT.db is kept once; one there with other results (in its runs
-"
-            "row, its streams, its notes, or a parameter both name) refuses the merge.  A
-"
-            "schema version 3 input is read as it is (its runs come without intervals or
-"
-            "notes), and a version 3 OUT.db is converted to version 4.  Every input is
-"
-            "checked before anything is written: a missing file, another program's
-"
-            "database, another schema version (naming the file and both versions) or
-"
-            "OUT.db itself among the inputs is refused.  The merge is built in a temporary
-"
-            "file beside OUT.db and renamed onto it only when every input is in: all of it
-"
-            "or nothing, OUT.db untouched by a refusal.  Do not merge into a database
-"
-            "another process is writing.  The temporary file (OUT.db.merge-PID-HOST-XXXXXX)
-"
-            "of a merge killed before its end is removed by the next merge into OUT.db on
-"
-            "that machine.
-"
+            "Copies every run (with its streams, parameters, intervals and notes), trace\n"
+            "and host of the sweep databases IN.db into OUT.db (created if missing).  A run\n"
+            "already in OUT.db is kept once; one there with other results (in its runs\n"
+            "row, its streams, its notes, or a parameter both name) refuses the merge.  A\n"
+            "schema version 3 input is read as it is (its runs come without intervals or\n"
+            "notes), and a version 3 OUT.db is converted to version 4.  Every input is\n"
+            "checked before anything is written: a missing file, another program's\n"
+            "database, another schema version (naming the file and both versions) or\n"
+            "OUT.db itself among the inputs is refused.  The merge is built in a temporary\n"
+            "file beside OUT.db and renamed onto it only when every input is in: all of it\n"
+            "or nothing, OUT.db untouched by a refusal.  Do not merge into a database\n"
+            "another process is writing.  The temporary file (OUT.db.merge-PID-HOST-XXXXXX)\n"
+            "of a merge killed before its end is removed by the next merge into OUT.db on\n"
+            "that machine.\n"
             "\n"
             "options:\n"
             "  --help   this text\n"
