@@ -68,9 +68,9 @@ void gar_verify_judge_runs(const gar_verify_tolerance *tol, bool blocks,
     gar_verify_runs_judgement j;
     memset(&j, 0, sizeof j);
     static const char *const outside_why[GAR_VERIFY_RUNS_LEVELS] = {
-        "the simulated p50 lies outside every real run's",
-        "the simulated p90 lies outside every real run's",
-        "the simulated p99 lies outside every real run's",
+        "the simulated p50 is outside the real runs' envelope",
+        "the simulated p90 is outside the real runs' envelope",
+        "the simulated p99 is outside the real runs' envelope",
     };
     bool outside = false;
     const char *outside_key = NULL;

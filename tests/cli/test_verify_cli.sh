@@ -81,9 +81,10 @@ for kind in naive gpu-reactor io-uring; do
     fi
 done
 
-# --runs N: N full runs, each after a `run: K/N` line, then how many agreed,
-# how far apart the real runs are, and a verdict over all; exit 0 only when
-# every run agreed.
+# --runs N: N full runs, each after a `run: K/N` line, then how many agreed
+# one by one, each run's KS and the pooled one, how far apart the real runs
+# are, the envelope of each quantile with where the simulation falls, and
+# the three-way verdict over all; exit 0 only when that is agree.
 "$gar" verify "$trace" --plan block --host "$tmp/this.host" --runs 3 >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$(grep -c '^run: [123]/3$' "$tmp/out")" -eq 3 ] || fail "runs: not three 'run: K/3' lines"
@@ -94,10 +95,26 @@ agreed=$(grep -c '^verdict: agree' "$tmp/out")
 grep -qx "runs_agree: $agreed/3" "$tmp/out" || fail "runs: $(grep '^runs_agree' "$tmp/out"), counted $agreed"
 grep -Eq '^real_ks_d_max: [01]\.[0-9]{4} \(runs [123] and [123]\)$' "$tmp/out" ||
     fail "runs: $(grep '^real_ks_d_max' "$tmp/out")"
-case "$status:$agreed:$(sed -n 's/^verdict_runs: //p' "$tmp/out")" in
-0:3:agree | 1:[012]:disagree) ;;
-*) fail "runs: exit $status, $agreed agreed, $(grep '^verdict_runs' "$tmp/out")" ;;
+grep -Eqx 'ks_d_runs: [01]\.[0-9]{4} [01]\.[0-9]{4} [01]\.[0-9]{4}' "$tmp/out" ||
+    fail "runs: $(grep '^ks_d_runs' "$tmp/out")"
+grep -Eqx 'ks_d_pooled: [01]\.[0-9]{4} \(bound 0\.25\)' "$tmp/out" ||
+    fail "runs: $(grep '^ks_d_pooled' "$tmp/out")"
+# 40 waits a run: p50 is judged (at least 10 waits above it), p90 and p99 not.
+grep -Eq "^envelope_p50_ns: real=[0-9]+\.\.[0-9]+ sim=[0-9]+ (inside|above all|below all)" \
+    "$tmp/out" || fail "runs: $(grep "^envelope_p50_ns" "$tmp/out")"
+for q in p90 p99; do
+    grep -Eqx "envelope_${q}_ns: real=[0-9]+\.\.[0-9]+ sim=[0-9]+ not judged" "$tmp/out" ||
+        fail "runs: $(grep "^envelope_${q}_ns" "$tmp/out")"
+done
+verdict_runs=$(sed -n 's/^verdict_runs: \([a-z ]*\) (.*)$/\1/p' "$tmp/out")
+case "$status:$verdict_runs" in
+0:agree | 1:biased | "1:unjudgeable here") ;;
+*) fail "runs: exit $status, $(grep '^verdict_runs' "$tmp/out")" ;;
 esac
+# A simulation outside the envelope is biased: the verdict names the quantile.
+if grep -Eq '^envelope_p50_ns: .* (above|below) all \([-+][0-9.]+ % of the edge\)$' "$tmp/out"; then
+    [ "$verdict_runs" = biased ] || fail "runs: outside the envelope and $verdict_runs"
+fi
 # The note appears exactly when two real runs are more than twice the plan's
 # KS bound apart (block's: ks_d_block, 0.25).
 widest=$(sed -n 's/^real_ks_d_max: \([0-9.]*\) .*/\1/p' "$tmp/out")
@@ -195,6 +212,15 @@ for round in 1 2; do
     *) fail "sweep $round: exit $status with $agree of 3 agreeing" ;;
     esac
 done
+# With --runs 3 each arm's row holds its runs: the envelope printed, the
+# three-way verdict, still one row an arm.
+"$gar" verify --sweep "$tmp/tiny.sweep" --db "$tmp/v.db" --limit 20 --host "$tmp/this.host" \
+    --runs 3 >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" -le 1 ] || fail "sweep runs: exit $status: $(cat "$tmp/err")"
+[ "$(grep -Ec '^verified: .* runs=3 real_ks_d_max=[0-9.]+ p50_envelope_ns=[0-9]+\.\.[0-9]+\((inside|above all|below all)\) .* verdict=(agree|biased|unjudgeable here)$' "$tmp/out")" -eq 3 ] ||
+    fail "sweep runs: not three verified arms of three runs: $(cat "$tmp/out")"
+grep -qx 'verifications: 3' "$tmp/out" || fail "sweep runs: count"
 # The report shows them: a table row and a chart per arm (rows replaced, not added).
 if command -v gnuplot >/dev/null 2>&1; then
     "$gar" sweep "$tmp/tiny.sweep" --db "$tmp/v.db" >/dev/null 2>&1 || fail "sweep into v.db"
@@ -211,7 +237,7 @@ refused "sweep without db" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep"
 refused "db without sweep" 'error 11 (Usage)' "$trace" --plan poll --db "$tmp/v.db"
 refused "limit 0" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep" --db "$tmp/v.db" --limit 0
 refused "sweep with a plan" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep" --db "$tmp/v.db" --plan poll
-refused "sweep with runs" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep" --db "$tmp/v.db" --runs 2
+refused "sweep with 21 runs" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep" --db "$tmp/v.db" --runs 21
 refused "missing spec" 'error 12 (Io)' --sweep "$tmp/none.sweep" --db "$tmp/v.db"
 refused "bad executor" 'error 5 (InvalidExecutor)' "$trace" --plan poll --executor fast
 refused "repeated executor" 'error 11 (Usage)' "$trace" --plan poll --executor naive \

@@ -76,7 +76,7 @@ static void a_simulation_above_every_run_is_biased(void **state)
     assert_true(j.q[0].outside);
     assert_true(j.q[0].beyond > 0.216 && j.q[0].beyond < 0.217);
     assert_int_equal(j.verdict, GAR_RUNS_BIASED);
-    assert_string_equal(j.why, "the simulated p50 lies outside every real run's");
+    assert_string_equal(j.why, "the simulated p50 is outside the real runs' envelope");
     assert_string_equal(gar_verify_position_name(j.q[0].position), "above all");
 }
 
