@@ -8,6 +8,8 @@
 
 #include "calibrate.h"
 #include "cli_options.h"
+#include "host_profile.h"
+#include "profile_check.h"
 #include "verbs.h"
 #include "write_atomic.h"
 
@@ -16,7 +18,7 @@ static const char verb[] = "calibrate";
 static void print_help(FILE *out)
 {
     fprintf(out,
-            "usage: gar calibrate [--out FILE] [--samples N] [--quick]\n"
+            "usage: gar calibrate [--out FILE] [--samples N] [--quick] [--check PROFILE]\n"
             "\n"
             "Measures this host into a host profile (gar-host v1, see data/hosts/README.md)\n"
             "for the simulator: the status query and clock costs, and the distributions of\n"
@@ -35,12 +37,22 @@ static void print_help(FILE *out)
             "  --samples N   samples per latency distribution, 1 to %u\n"
             "                (default %u; with --quick %u)\n"
             "  --quick       fewer samples and a shorter poll run, for tests (default: off)\n"
+            "  --check PROFILE\n"
+            "                whether PROFILE still describes this machine: measures it now\n"
+            "                and compares what the simulator makes of each profile — the\n"
+            "                overshoot p50 and p90 of poll, poll+predict and block on a\n"
+            "                jitter trace of %u waits of 2 ms (seed 3) — printing\n"
+            "                `check_PLAN: p50=STATED/NOW (CHANGE) p90=... holds|moved` and\n"
+            "                `holds: yes` when every one moved by less than %.0f %%; exit\n"
+            "                status 0 when it holds, 1 when not.  With --out the profile\n"
+            "                measured now is written too\n"
             "  --help        show this help\n"
             "\n"
             "example:\n"
             "  gar calibrate --out this.host && gar verify trace.csv --plan poll --host this.host\n",
             GAR_CALIBRATE_ROUNDS, GAR_CALIBRATE_NOISE_REL * 100, GAR_CALIBRATE_NOISE_ABS_NS,
-            GAR_CALIBRATE_SAMPLES_MAX, GAR_CALIBRATE_SAMPLES_DEFAULT, GAR_CALIBRATE_SAMPLES_QUICK);
+            GAR_CALIBRATE_SAMPLES_MAX, GAR_CALIBRATE_SAMPLES_DEFAULT, GAR_CALIBRATE_SAMPLES_QUICK,
+            GAR_PROFILE_CHECK_WAITS, GAR_PROFILE_CHECK_REL * 100);
 }
 
 static void print_summary(const char *path, const gar_calibration *cal)
@@ -107,9 +119,34 @@ static void warn_noisy(const gar_calibration *cal)
     }
 }
 
+/* --check: the stated profile against the one just measured (its text).
+ * Returns the exit status, or refuses. */
+static int check_profile(const char *path, const gar_host_profile *stated, const char *text,
+                         size_t len)
+{
+    gar_error err;
+    gar_host_profile now;
+    gar_profile_check c;
+    if (gar_host_profile_parse(text, len, "the calibration", &now, &err) < 0 ||
+        gar_profile_check_run(stated, &now, &c, &err) < 0)
+        return gar_cli_refuse(&err);
+    printf("check: %s\n", path);
+    for (unsigned p = 0; p < GAR_PROFILE_CHECK_PLANS; p++) {
+        const gar_profile_check_row *r = &c.row[p];
+        printf("check_%s: p50=%llu/%llu (%+.1f %%) p90=%llu/%llu (%+.1f %%) %s\n", r->name,
+               (unsigned long long)r->stated[0], (unsigned long long)r->now[0],
+               100 * r->change[0], (unsigned long long)r->stated[1],
+               (unsigned long long)r->now[1], 100 * r->change[1], r->holds ? "holds" : "moved");
+    }
+    printf("holds: %s (every simulated p50 and p90 within %.0f %% of the profile's: "
+           "stated/now, ns)\n",
+           c.holds ? "yes" : "no", GAR_PROFILE_CHECK_REL * 100);
+    return c.holds ? GAR_EXIT_OK : GAR_EXIT_FAILED;
+}
+
 int gar_verb_calibrate_main(int argc, char **argv)
 {
-    const char *out_path = NULL;
+    const char *out_path = NULL, *check_path = NULL;
     gar_calibrate_options copts = { 0 };
     unsigned long long samples = 0;
     char samples_refusal[64];
@@ -120,6 +157,7 @@ int gar_verb_calibrate_main(int argc, char **argv)
         { .name = "samples", .takes = GAR_CLI_U64, .to = &samples, .min = 1,
           .max = GAR_CALIBRATE_SAMPLES_MAX, .refusal = samples_refusal, .quote_value = true },
         { .name = "quick", .takes = GAR_CLI_FLAG, .to = &copts.quick },
+        { .name = "check", .takes = GAR_CLI_TEXT, .to = &check_path },
         { .name = "help", .takes = GAR_CLI_HELP },
         { .name = NULL },
     };
@@ -136,6 +174,9 @@ int gar_verb_calibrate_main(int argc, char **argv)
     /* Refused now, not after the measurement it would throw away. */
     if (out_path != NULL && gar_check_file_writable(out_path, &err) < 0)
         return gar_cli_refuse(&err);
+    static gar_host_profile stated;
+    if (check_path != NULL && gar_host_profile_load(check_path, &stated, &err) < 0)
+        return gar_cli_refuse(&err);
     gar_calibration cal;
     if (gar_calibrate_run(&copts, &cal, &err) < 0)
         return gar_cli_refuse(&err);
@@ -146,12 +187,14 @@ int gar_verb_calibrate_main(int argc, char **argv)
         return gar_cli_refuse(&err);
     }
     warn_noisy(&cal);
-    if (out_path == NULL) {
+    if (out_path == NULL && check_path == NULL) {
         fputs(text, stdout);
         return GAR_EXIT_OK;
     }
-    if (gar_write_file_atomic(out_path, text, len, &err) < 0)
-        return gar_cli_refuse(&err);
-    print_summary(out_path, &cal);
-    return GAR_EXIT_OK;
+    if (out_path != NULL) {
+        if (gar_write_file_atomic(out_path, text, len, &err) < 0)
+            return gar_cli_refuse(&err);
+        print_summary(out_path, &cal);
+    }
+    return check_path != NULL ? check_profile(check_path, &stated, text, len) : GAR_EXIT_OK;
 }

@@ -253,5 +253,36 @@ grep -q '^usage: gar verify' "$tmp/out" || fail "--help: no usage line"
 "$gar" calibrate --samples 0 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] || fail "calibrate --samples 0: not refused"
 
+# calibrate --check: a profile against this machine now, plan by plan; exit
+# 0 when every simulated p50 and p90 moved by less than 15 %, 1 when not.
+# A profile whose blocking wake is ten times this machine's has moved; with
+# --out the profile measured now is written as well.
+awk '/^block_wake_ns/ { printf "%s", $1; for (i = 2; i <= NF; i++) { split($i, kv, "=");
+         printf " %s=%d", kv[1], kv[2] * 10 } print ""; next } { print }' \
+    "$tmp/this.host" >"$tmp/slow.host"
+"$gar" calibrate --quick --check "$tmp/slow.host" --out "$tmp/now.host" >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" -eq 1 ] || fail "check: exit $status against a tenfold block wake: $(cat "$tmp/out" "$tmp/err")"
+for plan in poll 'poll\+predict' block; do
+    grep -Eq "^check_$plan: p50=[0-9]+/[0-9]+ \([-+][0-9.]+ %\) p90=[0-9]+/[0-9]+ \([-+][0-9.]+ %\) (holds|moved)$" \
+        "$tmp/out" || fail "check: no check_$plan line: $(cat "$tmp/out")"
+done
+grep -q '^check_block: .* moved$' "$tmp/out" || fail "check: block did not move: $(cat "$tmp/out")"
+grep -q '^holds: no ' "$tmp/out" || fail "check: $(grep '^holds' "$tmp/out")"
+head -n 1 "$tmp/now.host" | grep -qx 'gar-host v1' || fail "check --out: no profile written"
+"$gar" calibrate --quick --check "$tmp/now.host" >"$tmp/out" 2>"$tmp/err"
+status=$?
+case "$status:$(sed -n 's/^holds: \([a-z]*\) .*/\1/p' "$tmp/out")" in
+0:yes | 1:no) ;;
+*) fail "check: exit $status with $(grep '^holds' "$tmp/out")" ;;
+esac
+"$gar" calibrate --quick --check "$tmp/missing.host" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] || fail "check of a missing profile: not refused"
+grep -q 'error 12 (Io)' "$tmp/err" || fail "check of a missing profile: $(cat "$tmp/err")"
+printf 'gar-host v1\nquery_ns x\n' >"$tmp/bad.host"
+"$gar" calibrate --quick --check "$tmp/bad.host" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] || fail "check of a malformed profile: not refused"
+[ -s "$tmp/out" ] && fail "check of a malformed profile: measured anyway"
+
 [ "$failures" -eq 0 ] || exit 1
 echo "ok"
