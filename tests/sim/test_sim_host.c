@@ -187,16 +187,18 @@ static void a_sleep_overshoots_by_its_length(void **state)
     world_free(&w);
 }
 
-/* A blocking wake by how long the thread blocked: 999 µs takes @1ms
- * (15 µs); 7.999 ms takes @10ms (90 µs; 8 ms is nearer 10 ms than 1 ms in
- * ratio). */
+/* A blocking wake by how long the thread blocked: 999 µs, below the
+ * shortest stated lead, takes @1ms (15 µs); 7.999 ms lies 6.999/9 of the way
+ * from @1ms to @10ms (90 µs): 15 + 75 * 6.999/9 = 73.325 µs, 73.324 as the
+ * fraction and the product are rounded down,
+ * where the nearest lead alone would step to 90 µs. */
 static void a_block_wakes_by_how_long_it_blocked(void **state)
 {
     (void)state;
     static const struct {
         gar_mono_ns done;
         gar_dur_ns wake;
-    } cases[] = { { GAR_NS_PER_MS, 15000 }, { 8 * GAR_NS_PER_MS, 90000 } };
+    } cases[] = { { GAR_NS_PER_MS, 15000 }, { 8 * GAR_NS_PER_MS, 73324 } };
     for (size_t i = 0; i < 2; i++) {
         world w;
         gar_sim_wait_result r;
