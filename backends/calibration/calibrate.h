@@ -70,7 +70,14 @@
  * more than GAR_CALIBRATE_NOISE_REL of the lowest and by more than
  * GAR_CALIBRATE_NOISE_ABS_NS, the rounds disagree — something else ran
  * meanwhile — and the calibration says so (a `# noisy` line in the profile,
- * a warning from gar calibrate) instead of passing for exact.
+ * a warning from gar calibrate) instead of passing for exact.  A distribution
+ * whose rounds disagree is then fitted from its quietest round alone (the
+ * least p90, then the least p50; gar_calibrate_kept_round), and the profile
+ * says which (`# kept:`): interference only ever adds latency, so pooling a
+ * disturbed round with quiet ones states a tail the machine has only while
+ * something else runs, and two calibrations minutes apart would differ by
+ * whatever ran beside each.  The fixed costs, medians already, pool their
+ * rounds.
  *
  * Distributions are reported as up to 16 exact nearest-rank quantiles of
  * the samples: p0, p50, p90, p99 and p100 always, and the others where the
@@ -127,6 +134,8 @@ typedef struct gar_calibrate_spread {
     char what[40];                        /* "sleep_overshoot_ns p50" */
     gar_dur_ns round[GAR_CALIBRATE_ROUNDS];
     bool noisy;                           /* the rounds disagree beyond the bound */
+    unsigned kept;                        /* the round the fit kept, or GAR_CALIBRATE_ROUNDS:
+                                           * all of them pooled */
 } gar_calibrate_spread;
 
 typedef struct gar_calibration {
@@ -186,6 +195,14 @@ bool gar_calibrate_rounds_disagree(const gar_dur_ns *round, unsigned rounds);
  * within each round.  Returns whether either disagrees. */
 bool gar_calibrate_judge_rounds(gar_dur_ns *samples, const size_t *round_end, const char *key,
                                 bool time_weighted, gar_calibrate_spread out[2]);
+
+/* The round a distribution is fitted from, given its two spreads (p50, p90,
+ * as gar_calibrate_judge_rounds wrote them) and its rounds' ends: where
+ * either spread is noisy, the non-empty round with the least p90 (a tie:
+ * the least p50, then the earliest); else GAR_CALIBRATE_ROUNDS (all pooled).
+ * round_end as gar_calibrate_judge_rounds takes it. */
+unsigned gar_calibrate_kept_round(const gar_calibrate_spread spread[2],
+                                  const size_t round_end[GAR_CALIBRATE_ROUNDS]);
 
 /* The lead (0 .. GAR_CALIBRATE_LEADS - 1) nearest `ns` in ratio, as the
  * simulator picks a stated lead (a tie goes to the longer). */

@@ -27,7 +27,10 @@ static void print_help(FILE *out)
             "wait here uses (the POSIX host, the emulated device, the inline driver).\n"
             "Each measurement runs in %u rounds; their p50 and p90 are printed, and where\n"
             "the rounds differ by more than %.0f %% (and %u ns) a warning says so and the\n"
-            "profile carries a '# noisy:' line: something else ran meanwhile.\n"
+            "profile carries a '# noisy:' line: something else ran meanwhile.  Such a\n"
+            "distribution is fitted from its quietest round alone (the least p90; the\n"
+            "summary prints `kept=R`, the profile a '# kept:' line): what ran beside it\n"
+            "only ever adds latency.\n"
             "Takes about 40 s (--quick: about 3 s).  Keep the machine otherwise idle.\n"
             "\n"
             "options:\n"
@@ -93,10 +96,13 @@ static void print_summary(const char *path, const gar_calibration *cal)
             lo = s->round[r] < lo ? s->round[r] : lo;
             hi = s->round[r] > hi ? s->round[r] : hi;
         }
-        printf("rounds %s: %llu %llu %llu spread=%.0f%%%s\n", s->what,
+        printf("rounds %s: %llu %llu %llu spread=%.0f%%%s", s->what,
                (unsigned long long)s->round[0], (unsigned long long)s->round[1],
                (unsigned long long)s->round[2], lo > 0 ? 100.0 * (double)(hi - lo) / (double)lo : 0.0,
                s->noisy ? " noisy" : "");
+        if (s->kept < GAR_CALIBRATE_ROUNDS)
+            printf(" kept=%u", s->kept + 1);
+        printf("\n");
     }
 }
 
