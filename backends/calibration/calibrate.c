@@ -346,7 +346,8 @@ static void judge_and_keep(const gar_dur_ns *samples, gar_dur_ns *scratch, size_
     memcpy(scratch, samples, n * sizeof *scratch);
     gar_calibrate_spread *spread = next_spreads(cal, 2);
     cal->noisy |= gar_calibrate_judge_rounds(scratch, round_end, key, time_weighted, spread);
-    unsigned kept = gar_calibrate_kept_round(spread, round_end);
+    unsigned kept = cal->keep_quietest ? gar_calibrate_kept_round(spread, round_end)
+                                       : GAR_CALIBRATE_ROUNDS;
     spread[0].kept = spread[1].kept = kept;
     *first = 0;
     *count = n;
@@ -927,6 +928,7 @@ static int measure_all(const gar_calibrate_options *options, size_t n, int waite
     gar_caps caps;
     gar_posix_host_caps(&host, &caps);
 
+    cal->keep_quietest = options->keep_quietest;
     cal->word_wait = caps.word_wait;
     cal->park = host.report.park;
     cal->timer_slack = host.report.timer_slack;

@@ -1,8 +1,10 @@
 #!/bin/sh
-# experiments/bench/fidelity_tries.sh GAR [TRIES] — does the simulator,
-# calibrated on this machine, stay inside what the machine itself does?
+# experiments/bench/fidelity_tries.sh GAR [TRIES [CALIBRATE-OPTION...]] — does
+# the simulator, calibrated on this machine, stay inside what the machine
+# itself does?
 #
-# One try: `gar calibrate` into a fresh profile, then for each of poll,
+# One try: `gar calibrate` (with the CALIBRATE-OPTIONs given, e.g.
+# `--rounds quietest`) into a fresh profile, then for each of poll,
 # poll+predict and block `gar verify --runs 5` of one jitter trace (1000
 # waits of 2 ms +- 0.2 ms, seed 3) against that profile.  A plan passes a try
 # when the simulated p50 and p90 each lie inside the five real runs'
@@ -15,8 +17,10 @@
 # Takes about 80 s a try (calibration about 40 s, three verifications of
 # five 2-second runs each).  Exit status 0 when at least TRIES - 1 pass.
 set -eu
-gar=${1:?usage: fidelity_tries.sh GAR [TRIES]}
+gar=${1:?usage: fidelity_tries.sh GAR [TRIES [CALIBRATE-OPTION...]]}
 tries=${2:-5}
+shift
+[ $# -gt 0 ] && shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -64,7 +68,7 @@ passed=0
 t=1
 while [ "$t" -le "$tries" ]; do
     load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
-    "$gar" calibrate --out "$tmp/try.host" >"$tmp/cal" 2>"$tmp/cal.err"
+    "$gar" calibrate "$@" --out "$tmp/try.host" >"$tmp/cal" 2>"$tmp/cal.err"
     noisy=$(grep -c '^# noisy:' "$tmp/try.host" || true)
     ok=1
     for plan in poll "$predict" block; do

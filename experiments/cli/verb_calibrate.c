@@ -18,7 +18,8 @@ static const char verb[] = "calibrate";
 static void print_help(FILE *out)
 {
     fprintf(out,
-            "usage: gar calibrate [--out FILE] [--samples N] [--quick] [--check PROFILE]\n"
+            "usage: gar calibrate [--out FILE] [--samples N] [--quick] [--rounds HOW]\n"
+            "                     [--check PROFILE]\n"
             "\n"
             "Measures this host into a host profile (gar-host v1, see data/hosts/README.md)\n"
             "for the simulator: the status query and clock costs, and the distributions of\n"
@@ -27,10 +28,9 @@ static void print_help(FILE *out)
             "wait here uses (the POSIX host, the emulated device, the inline driver).\n"
             "Each measurement runs in %u rounds; their p50 and p90 are printed, and where\n"
             "the rounds differ by more than %.0f %% (and %u ns) a warning says so and the\n"
-            "profile carries a '# noisy:' line: something else ran meanwhile.  Such a\n"
-            "distribution is fitted from its quietest round alone (the least p90; the\n"
-            "summary prints `kept=R`, the profile a '# kept:' line): what ran beside it\n"
-            "only ever adds latency.\n"
+            "profile carries a '# noisy:' line: something else ran meanwhile.  With\n"
+            "--rounds quietest such a distribution is fitted from its quietest round alone\n"
+            "(the least p90; the summary prints `kept=R`, the profile a '# kept:' line).\n"
             "Takes about 40 s (--quick: about 3 s).  Keep the machine otherwise idle.\n"
             "\n"
             "options:\n"
@@ -40,6 +40,12 @@ static void print_help(FILE *out)
             "  --samples N   samples per latency distribution, 1 to %u\n"
             "                (default %u; with --quick %u)\n"
             "  --quick       fewer samples and a shorter poll run, for tests (default: off)\n"
+            "  --rounds HOW  how a distribution whose rounds disagree is fitted:\n"
+            "                  pooled    every round's samples (the default)\n"
+            "                  quietest  the round with the least p90 alone: what ran beside\n"
+            "                            the others only added latency.  Suits a machine\n"
+            "                            disturbed for a moment; on one loaded throughout\n"
+            "                            it predicts quieter waits than the machine has\n"
             "  --check PROFILE\n"
             "                whether PROFILE still describes this machine: measures it now\n"
             "                and compares what the simulator makes of each profile — the\n"
@@ -152,7 +158,7 @@ static int check_profile(const char *path, const gar_host_profile *stated, const
 
 int gar_verb_calibrate_main(int argc, char **argv)
 {
-    const char *out_path = NULL, *check_path = NULL;
+    const char *out_path = NULL, *check_path = NULL, *rounds = "pooled";
     gar_calibrate_options copts = { 0 };
     unsigned long long samples = 0;
     char samples_refusal[64];
@@ -164,6 +170,7 @@ int gar_verb_calibrate_main(int argc, char **argv)
           .max = GAR_CALIBRATE_SAMPLES_MAX, .refusal = samples_refusal, .quote_value = true },
         { .name = "quick", .takes = GAR_CLI_FLAG, .to = &copts.quick },
         { .name = "check", .takes = GAR_CLI_TEXT, .to = &check_path },
+        { .name = "rounds", .takes = GAR_CLI_TEXT, .to = &rounds },
         { .name = "help", .takes = GAR_CLI_HELP },
         { .name = NULL },
     };
@@ -173,6 +180,10 @@ int gar_verb_calibrate_main(int argc, char **argv)
     copts.samples = (size_t)samples;
     if (optind != argc)
         return gar_cli_usage_error(verb, "takes no arguments besides its options");
+    if (strcmp(rounds, "quietest") == 0)
+        copts.keep_quietest = true;
+    else if (strcmp(rounds, "pooled") != 0)
+        return gar_cli_usage_error(verb, "--rounds must be pooled or quietest");
 
     gar_error err;
     if (out_path != NULL && strcmp(out_path, "-") == 0)

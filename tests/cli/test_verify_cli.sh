@@ -276,6 +276,16 @@ case "$status:$(sed -n 's/^holds: \([a-z]*\) .*/\1/p' "$tmp/out")" in
 0:yes | 1:no) ;;
 *) fail "check: exit $status with $(grep '^holds' "$tmp/out")" ;;
 esac
+# --rounds quietest: every '# kept:' line names a measurement that has a
+# '# noisy:' line; anything but pooled or quietest is refused.
+"$gar" calibrate --quick --rounds quietest --out "$tmp/quiet.host" >"$tmp/out" 2>"$tmp/err" ||
+    fail "calibrate --rounds quietest: exit $?"
+sed -n 's/^# kept: \([^:]*\): .*/\1/p' "$tmp/quiet.host" >"$tmp/kept"
+while read -r key; do
+    grep -q "^# noisy: $key p[59]0:" "$tmp/quiet.host" || fail "kept a round of $key, not noisy"
+done <"$tmp/kept"
+"$gar" calibrate --quick --rounds all >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] || fail "calibrate --rounds all: not refused"
 "$gar" calibrate --quick --check "$tmp/missing.host" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] || fail "check of a missing profile: not refused"
 grep -q 'error 12 (Io)' "$tmp/err" || fail "check of a missing profile: $(cat "$tmp/err")"

@@ -76,20 +76,10 @@ static void a_quick_calibration_parses_as_a_host_profile(void **state)
     for (unsigned i = 0; i < cal.spreads; i++)
         any_noisy |= cal.spread[i].noisy;
     assert_int_equal(any_noisy, cal.noisy);
-    /* A distribution is fitted from one round exactly when its pair of
-     * spreads (p50, p90) has a noisy one; the fixed costs always pool. */
-    assert_int_equal(cal.spread[0].kept, GAR_CALIBRATE_ROUNDS);
-    assert_int_equal(cal.spread[1].kept, GAR_CALIBRATE_ROUNDS);
-    for (unsigned i = 2; i + 1 < cal.spreads; i += 2) {
-        bool noisy = cal.spread[i].noisy || cal.spread[i + 1].noisy;
-        assert_int_equal(cal.spread[i].kept, cal.spread[i + 1].kept);
-        assert_true(noisy ? cal.spread[i].kept < GAR_CALIBRATE_ROUNDS
-                          : cal.spread[i].kept == GAR_CALIBRATE_ROUNDS);
-    }
-    /* sleep_overshoot (spreads 6 and 7, after the fixed costs, the poll turn
-     * and the visibility): 60 sleeps, or the 20 of its kept round. */
-    assert_true(cal.sleep_overshoot.samples == 60 ||
-                (cal.sleep_overshoot.samples == 20 && cal.spread[6].kept < GAR_CALIBRATE_ROUNDS));
+    /* By default every round is pooled. */
+    for (unsigned i = 0; i < cal.spreads; i++)
+        assert_int_equal(cal.spread[i].kept, GAR_CALIBRATE_ROUNDS);
+    assert_true(cal.sleep_overshoot.samples == 60);
     assert_true(cal.poll_period.value[0] >= 1); /* the format's floor */
     assert_true(cal.clock_ns >= 1);
     assert_non_null(cal.park);
@@ -174,6 +164,33 @@ static void rounds_that_disagree_are_noisy(void **state)
     assert_true(gar_calibrate_judge_rounds(again, ends, "poll turn", true, s));
     assert_int_equal(s[0].round[0], 50);
     assert_int_equal(s[0].round[2], 5000);
+}
+
+/* With keep_quietest, a distribution is fitted from one round exactly when
+ * its pair of spreads (p50, p90) has a noisy one; the fixed costs always
+ * pool. */
+static void a_quietest_calibration_keeps_one_round_where_they_disagree(void **state)
+{
+    (void)state;
+    gar_calibrate_options o = { .samples = 60, .quick = true, .keep_quietest = true };
+    static gar_calibration cal;
+    gar_error err;
+    assert_int_equal(gar_calibrate_run(&o, &cal, &err), 0);
+    assert_int_equal(cal.spread[0].kept, GAR_CALIBRATE_ROUNDS);
+    assert_int_equal(cal.spread[1].kept, GAR_CALIBRATE_ROUNDS);
+    for (unsigned i = 2; i + 1 < cal.spreads; i += 2) {
+        bool noisy = cal.spread[i].noisy || cal.spread[i + 1].noisy;
+        assert_int_equal(cal.spread[i].kept, cal.spread[i + 1].kept);
+        assert_true(noisy ? cal.spread[i].kept < GAR_CALIBRATE_ROUNDS
+                          : cal.spread[i].kept == GAR_CALIBRATE_ROUNDS);
+    }
+    /* sleep_overshoot (spreads 6 and 7, after the fixed costs, the poll turn
+     * and the visibility): 60 sleeps, or the 20 of its kept round. */
+    assert_true(cal.sleep_overshoot.samples == (cal.spread[6].kept < GAR_CALIBRATE_ROUNDS ? 20 : 60));
+    static char text[GAR_CALIBRATION_TEXT_BYTES];
+    gar_calibration_format(&cal, text, sizeof text);
+    assert_true((strstr(text, "\n# kept: sleep_overshoot_ns: round ") != NULL) ==
+                (cal.spread[6].kept < GAR_CALIBRATE_ROUNDS));
 }
 
 /* A distribution whose rounds disagree keeps its quietest round: the least
@@ -263,6 +280,7 @@ int main(void)
         cmocka_unit_test(nearest_rank_and_bad_options),
         cmocka_unit_test(rounds_that_disagree_are_noisy),
         cmocka_unit_test(disagreeing_rounds_keep_the_quietest),
+        cmocka_unit_test(a_quietest_calibration_keeps_one_round_where_they_disagree),
         cmocka_unit_test(calibrated_leads_are_the_profiles),
         cmocka_unit_test(visibility_runs_from_the_first_query_after_the_completion),
     };
