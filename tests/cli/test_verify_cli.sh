@@ -228,6 +228,13 @@ if command -v gnuplot >/dev/null 2>&1; then
         fail "report: $(cat "$tmp/err")"
     grep -q '<h2>Simulation vs this machine</h2>' "$tmp/report/report.html" ||
         fail "report: no simulation-vs-machine section"
+    # The rows of three runs show their envelope and the three-way verdict.
+    [ "$(grep -Ec '<td>20 × 3</td>' "$tmp/report/report.html")" -eq 3 ] ||
+        fail "report: not three rows of 20 waits × 3 runs"
+    grep -Eq '<small>sim (inside|above all|below all)</small>' "$tmp/report/report.html" ||
+        fail "report: no envelope position"
+    grep -Eq '<td>(agree|biased|unjudgeable here)</td></tr>' "$tmp/report/report.html" ||
+        fail "report: no three-way verdict"
     [ "$(grep -o 'src="verify-[0-9]*.png"' "$tmp/report/report.html" | sort -u | wc -l)" -eq 3 ] ||
         fail "report: not three verification charts"
     [ -s "$tmp/report/verify-3.png" ] || fail "report: verify-3.png missing"
