@@ -208,8 +208,10 @@ bool gar_calibrate_judge_rounds(gar_dur_ns *samples, const size_t *round_end, co
 unsigned gar_calibrate_kept_round(const gar_calibrate_spread spread[2],
                                   const size_t round_end[GAR_CALIBRATE_ROUNDS]);
 
-/* The lead (0 .. GAR_CALIBRATE_LEADS - 1) nearest `ns` in ratio, as the
- * simulator picks a stated lead (a tie goes to the longer). */
+/* The lead (0 .. GAR_CALIBRATE_LEADS - 1) nearest `ns` in ratio, as
+ * gar_host_dist_for_lead picks a stated lead (a tie goes to the longer): a
+ * sample is filed under it, and the simulator mixes the filed leads around
+ * a length (sim/host_profile.h). */
 unsigned gar_calibrate_lead_of(gar_dur_ns ns);
 
 /* One visibility sample of a poll wait (store_visible_ns above), from its

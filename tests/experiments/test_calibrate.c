@@ -218,7 +218,8 @@ static void disagreeing_rounds_keep_the_quietest(void **state)
     assert_int_equal(gar_calibrate_kept_round(s, ends), 0);
 }
 
-/* The calibration files its samples under the leads the simulator picks. */
+/* The calibration files its samples under the nearest lead, by the
+ * profile's own rule (gar_host_dist_for_lead). */
 static void calibrated_leads_are_the_profiles(void **state)
 {
     (void)state;
