@@ -421,6 +421,29 @@ const gar_host_dist *gar_host_dist_for_lead(const gar_host_dist *base,
     return chosen < 0 ? base : &at[chosen];
 }
 
+gar_dur_ns gar_host_lead_sample(const gar_host_dist *base, const gar_host_dist at[GAR_HOST_LEADS],
+                                gar_dur_ns lead, uint64_t draw)
+{
+    int below = -1, above = -1; /* the stated leads around `lead` */
+    for (unsigned k = 0; k < GAR_HOST_LEADS; k++) {
+        if (at[k].count == 0)
+            continue;
+        if (lead_ns[k] <= lead)
+            below = (int)k;
+        else if (above < 0)
+            above = (int)k;
+    }
+    if (below < 0 && above < 0)
+        return gar_host_dist_sample(base, draw);
+    if (below < 0 || above < 0)
+        return gar_host_dist_sample(&at[below < 0 ? above : below], draw);
+    gar_dur_ns a = lead_ns[below], b = lead_ns[above];
+    /* (lead - a) < (b - a) <= 10 ms < 2^24: shifted, it fits in 64 bits. */
+    uint64_t w = ((uint64_t)(lead - a) << 32) / (b - a);
+    return gar_host_lead_mix(gar_host_dist_sample(&at[below], draw),
+                             gar_host_dist_sample(&at[above], draw), w);
+}
+
 gar_dur_ns gar_host_dist_median(const gar_host_dist *dist)
 {
     return gar_host_dist_sample(dist, UINT64_C(1) << 63);

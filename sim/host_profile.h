@@ -56,8 +56,8 @@ typedef struct gar_host_profile {
      * not stated).  The `_at` arrays: the visibility of a completion the
      * device idled about gar_host_lead_ns(k) before, the sleep overshoot and
      * the blocking wake of a sleep or block that lasted about that long; a
-     * sleep or block takes the stated one nearest its length (in ratio),
-     * else the plain distribution (gar_host_dist_for_lead). */
+     * sleep, block or store draws from the stated ones around its length,
+     * mixed, else from the plain distribution (gar_host_lead_sample). */
     gar_host_dist store_visible;
     gar_host_dist store_visible_at[GAR_HOST_LEADS]; /* by how long the device idled before */
     gar_host_dist sleep_overshoot_at[GAR_HOST_LEADS];
@@ -70,14 +70,31 @@ typedef struct gar_host_profile {
 gar_dur_ns gar_host_lead_ns(unsigned k);
 const char *gar_host_lead_name(unsigned k);
 
-/* The distribution a wait of length `lead` draws from: of the stated
- * variants at[k] (count > 0), the one whose lead is nearest `lead` in ratio
+/* The stated variant at[k] (count > 0) whose lead is nearest `lead` in ratio
  * (lead^2 against the product of two neighbours' leads, in integers: the
  * same choice on every platform; a tie goes to the longer lead); `base`
- * when none is stated. */
+ * when none is stated.  The calibration files each sample under its
+ * nearest lead by this rule; the simulator draws from the two leads around
+ * a length, mixed (gar_host_lead_sample). */
 const gar_host_dist *gar_host_dist_for_lead(const gar_host_dist *base,
                                             const gar_host_dist at[GAR_HOST_LEADS],
                                             gar_dur_ns lead);
+
+/* The value a sleep, block or store of length `lead` takes from one uniform
+ * `draw`, where @LEAD variants are stated: between two stated leads a < b
+ * (a <= lead < b), both are sampled at the same draw and mixed linearly in
+ * the length, x_a + (x_b - x_a) * (lead - a) / (b - a) — so every quantile
+ * moves from a's to b's as the length does, instead of stepping at one
+ * point (the calibration states sparse leads, and a machine's wake does not
+ * step between them); at or below the shortest stated lead, that lead's
+ * sample; at or above the longest, that one's; with none stated, `base`'s.
+ * Integer arithmetic: the same value on every platform. */
+gar_dur_ns gar_host_lead_sample(const gar_host_dist *base, const gar_host_dist at[GAR_HOST_LEADS],
+                                gar_dur_ns lead, uint64_t draw);
+
+/* x_a + (x_b - x_a) * w / 2^32 (w < 2^32), rounded towards x_a: the mix
+ * gar_host_lead_sample takes between two leads' samples. */
+static inline gar_dur_ns gar_host_lead_mix(gar_dur_ns xa, gar_dur_ns xb, uint64_t w);
 
 /* Parses the `len` bytes at `text` (no NUL needed) as a gar-host v1 profile.
  * `name` (the file's name, or any label; NULL reads as "host profile") is
@@ -123,10 +140,16 @@ gar_dur_ns gar_host_dist_median(const gar_host_dist *dist);
 
 /* ---- the sampler's body -------------------------------------------------- */
 
+
 /* floor(a * f / 2^32) for f < 2^32, without overflow. */
 static inline uint64_t gar_host_mul_frac32(uint64_t a, uint64_t f)
 {
     return (a >> 32) * f + (((a & UINT32_MAX) * f) >> 32);
+}
+
+static inline gar_dur_ns gar_host_lead_mix(gar_dur_ns xa, gar_dur_ns xb, uint64_t w)
+{
+    return xb >= xa ? xa + gar_host_mul_frac32(xb - xa, w) : xa - gar_host_mul_frac32(xa - xb, w);
 }
 
 static inline gar_dur_ns gar_host_dist_sample(const gar_host_dist *dist, uint64_t draw)

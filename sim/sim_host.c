@@ -107,35 +107,39 @@ static void split_turn(gar_sim_poll_turn *turn, const gar_host_dist *period, gar
     }
 }
 
-/* gar_host_dist_for_lead's choice among `at`, laid out: it moves from one
- * stated lead a to the next b when length^2 >= a*b, and never back. */
+/* The stated leads of `at`, in order, for lead_draw. */
 static gar_sim_lead_pick lead_pick_of(const gar_host_dist at[GAR_HOST_LEADS])
 {
     gar_sim_lead_pick pick = { .stated = 0 };
     for (unsigned k = 0; k < GAR_HOST_LEADS; k++) {
         if (at[k].count == 0)
             continue;
-        if (pick.stated > 0)
-            pick.from[pick.stated - 1] =
-                gar_host_lead_ns(pick.index[pick.stated - 1]) * gar_host_lead_ns(k);
-        pick.index[pick.stated++] = (uint8_t)k;
+        pick.index[pick.stated] = (uint8_t)k;
+        pick.lead[pick.stated++] = gar_host_lead_ns(k);
     }
     return pick;
 }
 
-/* The distribution a length draws from (gar_host_dist_for_lead). */
-static const gar_host_dist *lead_dist(const gar_sim_lead_pick *pick, const gar_host_dist *base,
-                                      const gar_host_dist at[GAR_HOST_LEADS], gar_dur_ns length)
+/* One draw for a length (gar_host_lead_sample, over the laid-out leads):
+ * the two stated leads around it sampled at the same draw and mixed
+ * linearly in the length; one draw of the stream either way, so exact and
+ * fast-forwarded runs stay aligned. */
+static gar_dur_ns lead_draw(gar_sim_host *host, const gar_sim_lead_pick *pick,
+                            const gar_host_dist *base, const gar_host_dist at[GAR_HOST_LEADS],
+                            gar_dur_ns length)
 {
+    uint64_t u = gar_prng_next(&host->prng);
     if (pick->stated == 0)
-        return base;
-    /* Lengths above 1 s are all far past 10 ms: capped, the square fits. */
-    uint64_t l = length < GAR_NS_PER_S ? length : GAR_NS_PER_S;
-    uint64_t square = l * l;
+        return gar_host_dist_sample(base, u);
     unsigned c = 0;
-    while (c + 1 < pick->stated && square >= pick->from[c])
+    while (c + 1 < pick->stated && length >= pick->lead[c + 1])
         c++;
-    return &at[pick->index[c]];
+    gar_dur_ns xa = gar_host_dist_sample(&at[pick->index[c]], u);
+    if (c + 1 == pick->stated || length <= pick->lead[c])
+        return xa;
+    gar_dur_ns a = pick->lead[c], b = pick->lead[c + 1];
+    uint64_t w = ((uint64_t)(length - a) << 32) / (b - a); /* b - a <= 10 ms < 2^24 */
+    return gar_host_lead_mix(xa, gar_host_dist_sample(&at[pick->index[c + 1]], u), w);
 }
 
 int gar_sim_host_init(gar_sim_host *host, const gar_host_profile *profile, uint64_t seed,
@@ -164,7 +168,6 @@ int gar_sim_host_init(gar_sim_host *host, const gar_host_profile *profile, uint6
     host->poll_turn.block_min = least_block(host->poll_turn.mean, host->poll_turn.sd,
                                             host->poll_turn.min);
     split_turn(&host->poll_turn, period, fixed);
-    host->sleep_pick = lead_pick_of(profile->sleep_overshoot_at);
     host->block_pick = lead_pick_of(profile->block_wake_at);
     host->visible_pick = lead_pick_of(profile->store_visible_at);
     host->exact_polls = false;
@@ -221,9 +224,8 @@ static int perform_block(gar_sim_host *host, gar_sim_device *dev, const gar_sim_
     gar_mono_ns wake = work->done_at == GAR_MONO_NEVER
                            ? GAR_MONO_NEVER
                            : gar_after(work->done_at,
-                                       draw(host, lead_dist(&host->block_pick, &hp->block_wake,
-                                                            hp->block_wake_at,
-                                                            work->done_at - called)));
+                                       lead_draw(host, &host->block_pick, &hp->block_wake,
+                                                 hp->block_wake_at, work->done_at - called));
     if (wake > deadline) {
         gar_mono_ns end = deadline > called ? deadline : called;
         acc->asleep += end - called;
@@ -254,11 +256,12 @@ static void draw_visibility(gar_sim_host *host, const gar_sim_work *work, gar_mo
     /* How long the device idled before the store: its work's time from the
      * wait's start (a stream's work follows its previous wait). */
     gar_dur_ns idled = work->done_at > start ? work->done_at - start : 0;
-    const gar_host_dist *d = lead_dist(&host->visible_pick, &host->profile.store_visible,
-                                       host->profile.store_visible_at, idled);
-    vis->stated = d->count > 0;
+    vis->stated = host->visible_pick.stated > 0 || host->profile.store_visible.count > 0;
     /* Work that never completes has no store to see: nothing is drawn. */
-    vis->v = vis->stated && work->done_at != GAR_MONO_NEVER ? draw(host, d) : 0;
+    vis->v = vis->stated && work->done_at != GAR_MONO_NEVER
+                 ? lead_draw(host, &host->visible_pick, &host->profile.store_visible,
+                             host->profile.store_visible_at, idled)
+                 : 0;
     vis->drawn = true;
 }
 
@@ -787,9 +790,9 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
             break;
         case GAR_WAIT_OP_SLEEP_UNTIL:
             t = gar_after(a.until > t ? a.until : t,
-                          draw(host, lead_dist(&host->sleep_pick, &hp->sleep_overshoot,
-                                               hp->sleep_overshoot_at,
-                                               a.until > t ? a.until - t : 0)));
+                          draw(host, gar_host_dist_for_lead(&hp->sleep_overshoot,
+                                                            hp->sleep_overshoot_at,
+                                                            a.until > t ? a.until - t : 0)));
             acc.asleep += t - from;
             answer = 0;
             break;

@@ -10,9 +10,9 @@
  * What each action costs, starting at the time t the previous answer was seen
  * (the wait's start for the first):
  *   QUERY        query_ns, busy; answers the status at t + query_ns.  With
- *                store_visible_ns stated (one draw v a wait, from the @LEAD
- *                nearest how long the device idled before the store: the
- *                completion less the wait's start), a query sees the
+ *                store_visible_ns stated (one draw v a wait, from the @LEADs
+ *                around how long the device idled before the store, mixed:
+ *                the completion less the wait's start), a query sees the
  *                completion only when it starts at or after it, and then
  *                takes max(query_ns, v): the load that first reads the line
  *                after the store waits for it to cross CPUs.
@@ -23,7 +23,11 @@
  *   SLEEP_UNTIL  wakes at max(until, t) + one sleep_overshoot_ns sample,
  *                asleep (the core is free); the sample comes from the
  *                stated sleep_overshoot_ns@LEAD nearest the sleep's length
- *                until - t, if any (gar_host_dist_for_lead).
+ *                until - t, if any (gar_host_dist_for_lead): the
+ *                blocking wake and the visibility mix the leads around a
+ *                length, because verification measured them stepping
+ *                between leads where the machine does not; the sleep's
+ *                leads have not been measured so, and keep the nearest.
  *   PARK         wakes at min(store + one park_wake_ns sample, until) and
  *                answers 1 when the awaited store landed by `until`, else
  *                wakes at `until` and answers 0; a word already reached
@@ -36,8 +40,8 @@
  *                observed as its own action: exact, not fast-forwarded.
  *   BLOCK        query_ns busy; then, unless already done, asleep until
  *                completion + one block_wake_ns sample, from the stated
- *                block_wake_ns@LEAD nearest how long the thread blocked
- *                (completion less the call's end), if any.  A block that would
+ *                block_wake_ns@LEAD around how long the thread blocked
+ *                (completion less the call's end), mixed, if any.  A block that would
  *                end past the deadline ends at the deadline with
  *                GAR_E_WAIT_DEADLINE (the machine cannot bound a block; the
  *                driver does).
@@ -123,7 +127,7 @@
  *
  * A host is a caller-owned plain value: the profile (copied), the
  * generators, what fast-forwarding needs of the poll period and which
- * @LEAD variant a length picks (both derived from the profile at init:
+ * @LEAD variants a length draws from (both derived from the profile at init:
  * change the profile before gar_sim_host_init, not after), and the
  * exact_polls switch.  It allocates nothing; not thread-safe. */
 #ifndef GAR_SIM_HOST_H
@@ -168,14 +172,13 @@ typedef struct gar_sim_poll_turn {
     double biased_cdf[GAR_HOST_QUANTILES_MAX]; /* length-biased mass below each segment's end */
 } gar_sim_poll_turn;
 
-/* Which stated @LEAD variant of a distribution a length picks
- * (gar_host_dist_for_lead's rule: the stated lead nearest in ratio), laid
- * out once by gar_sim_host_init: the stated leads in order, and the squared
- * length from which each next one is nearer. */
+/* The stated @LEAD variants of a distribution, laid out once by
+ * gar_sim_host_init: a length draws from the two around it, mixed
+ * (gar_host_lead_sample's rule). */
 typedef struct gar_sim_lead_pick {
     unsigned stated;                    /* 0: none, the plain distribution */
     uint8_t index[GAR_HOST_LEADS];      /* the stated leads, ascending */
-    uint64_t from[GAR_HOST_LEADS - 1];  /* length^2 >= from[j]: index[j + 1] */
+    gar_dur_ns lead[GAR_HOST_LEADS];    /* their lengths */
 } gar_sim_lead_pick;
 
 /* One action as the host performed it, for an observer (tests compare the
@@ -200,8 +203,8 @@ typedef struct gar_sim_host {
     uint64_t long_seed; /* long_seed + waits, at each wait's start */
     uint64_t waits;     /* waits run so far */
     gar_sim_poll_turn poll_turn;
-    /* The @LEAD variants' picks: sleep overshoot, blocking wake, visibility. */
-    gar_sim_lead_pick sleep_pick, block_pick, visible_pick;
+    /* The @LEAD variants of the blocking wake and the visibility, laid out. */
+    gar_sim_lead_pick block_pick, visible_pick;
     bool exact_polls; /* false (init's default): fast-forward polls; true: one turn at a time */
     /* NULL (init's default), or called after every action performed. */
     void (*on_action)(void *ctx, const gar_sim_action *action);

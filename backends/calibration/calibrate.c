@@ -302,6 +302,33 @@ bool gar_calibrate_judge_rounds(gar_dur_ns *samples, const size_t *round_end, co
     return any;
 }
 
+unsigned gar_calibrate_kept_round(const gar_calibrate_spread spread[2],
+                                  const size_t round_end[GAR_CALIBRATE_ROUNDS])
+{
+    if (!spread[0].noisy && !spread[1].noisy)
+        return GAR_CALIBRATE_ROUNDS;
+    unsigned best = GAR_CALIBRATE_ROUNDS;
+    size_t begin = 0;
+    for (unsigned r = 0; r < GAR_CALIBRATE_ROUNDS; r++) {
+        size_t end = round_end[r];
+        if (end > begin &&
+            (best == GAR_CALIBRATE_ROUNDS || spread[1].round[r] < spread[1].round[best] ||
+             (spread[1].round[r] == spread[1].round[best] &&
+              spread[0].round[r] < spread[0].round[best])))
+            best = r;
+        if (end > begin)
+            begin = end;
+    }
+    return best;
+}
+
+/* Judges the rounds of samples[0..n-1] (left in their order: judged on a
+ * copy in `scratch`) into two new spreads of `cal`, and narrows [*first,
+ * *count) to the round the fit keeps (gar_calibrate_kept_round). */
+static void judge_and_keep(const gar_dur_ns *samples, gar_dur_ns *scratch, size_t n,
+                           const size_t *round_end, const char *key, bool time_weighted,
+                           gar_calibration *cal, size_t *first, size_t *count);
+
 /* A slot for one more spread of `cal` (the table has room for every one
  * the calibration takes). */
 static gar_calibrate_spread *next_spreads(gar_calibration *cal, unsigned count)
@@ -310,6 +337,24 @@ static gar_calibrate_spread *next_spreads(gar_calibration *cal, unsigned count)
     gar_calibrate_spread *s = &cal->spread[cal->spreads];
     cal->spreads += count;
     return s;
+}
+
+static void judge_and_keep(const gar_dur_ns *samples, gar_dur_ns *scratch, size_t n,
+                           const size_t *round_end, const char *key, bool time_weighted,
+                           gar_calibration *cal, size_t *first, size_t *count)
+{
+    memcpy(scratch, samples, n * sizeof *scratch);
+    gar_calibrate_spread *spread = next_spreads(cal, 2);
+    cal->noisy |= gar_calibrate_judge_rounds(scratch, round_end, key, time_weighted, spread);
+    unsigned kept = cal->keep_quietest ? gar_calibrate_kept_round(spread, round_end)
+                                       : GAR_CALIBRATE_ROUNDS;
+    spread[0].kept = spread[1].kept = kept;
+    *first = 0;
+    *count = n;
+    if (kept < GAR_CALIBRATE_ROUNDS) {
+        *first = kept == 0 ? 0 : round_end[kept - 1];
+        *count = round_end[kept] - *first;
+    }
 }
 
 /* The round item j of n belongs to. */
@@ -360,10 +405,14 @@ static int fit_by_lead(gar_dur_ns *v, const uint8_t *lead, size_t n, const size_
     gar_dur_ns *part = malloc((n > 0 ? n : 1) * sizeof *part);
     if (part == NULL)
         return no_memory(err, "fitting by lead");
+    size_t first, count;
+    judge_and_keep(v, part, n, round_end, key, false, cal, &first, &count);
+    v += first;
+    lead += first;
     bool ok = true;
     for (unsigned k = 0; k < GAR_CALIBRATE_LEADS && ok; k++) {
         size_t m = 0;
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < count; i++)
             if (lead[i] == k)
                 part[m++] = v[i];
         memset(&at[k], 0, sizeof at[k]);
@@ -372,12 +421,10 @@ static int fit_by_lead(gar_dur_ns *v, const uint8_t *lead, size_t n, const size_
             ok = fit_dist(part, m, false, &at[k]);
         }
     }
-    memcpy(part, v, n * sizeof *part);
-    cal->noisy |= gar_calibrate_judge_rounds(part, round_end, key, false, next_spreads(cal, 2));
     free(part);
     if (ok) {
-        qsort(v, n, sizeof *v, compare_ns);
-        ok = fit_dist(v, n, false, base);
+        qsort(v, count, sizeof *v, compare_ns);
+        ok = fit_dist(v, count, false, base);
     }
     return ok ? 0 : no_memory(err, "fitting by lead");
 }
@@ -586,11 +633,11 @@ static int finish_wakes(gar_emulated_device *dev, gar_mono_ns *returned,
         gar_dur_ns *copy = malloc(kept * sizeof *copy);
         rc = copy == NULL ? no_memory(err, "judging the rounds") : 0;
         if (rc == 0) {
-            memcpy(copy, returned, kept * sizeof *copy);
-            cal->noisy |= gar_calibrate_judge_rounds(copy, round_end, key, false, next_spreads(cal, 2));
+            size_t first, count;
+            judge_and_keep(returned, copy, kept, round_end, key, false, cal, &first, &count);
             free(copy);
-            qsort(returned, kept, sizeof *returned, compare_ns);
-            if (!fit_dist(returned, kept, false, base))
+            qsort(returned + first, count, sizeof *returned, compare_ns);
+            if (!fit_dist(returned + first, count, false, base))
                 rc = no_memory(err, "fitting the wakes");
         }
     }
@@ -793,33 +840,34 @@ static int measure_poll(gar_idle idle, gar_port pending, gar_dur_ns run_ns,
     }
     if (rc == 0 && r->count == 0)
         rc = gar_error_set(err, GAR_E_BACKEND, 2, "timing the poll loop", "no turn recorded");
+    size_t first = 0, count = r->count;
     if (rc == 0) {
         gar_dur_ns *copy = malloc(r->count * sizeof *copy);
         if (copy == NULL) {
             rc = no_memory(err, "judging the poll rounds");
         } else {
-            memcpy(copy, r->turns, r->count * sizeof *copy);
-            cal->noisy |= gar_calibrate_judge_rounds(copy, r->round_end, "poll turn by time",
-                                                     true, next_spreads(cal, 2));
+            judge_and_keep(r->turns, copy, r->count, r->round_end, "poll turn by time", true,
+                           cal, &first, &count);
             free(copy);
         }
     }
     if (rc == 0) {
-        qsort(r->turns, r->count, sizeof *r->turns, compare_ns);
+        qsort(r->turns + first, count, sizeof *r->turns, compare_ns);
         /* Fitted on whole turns (the time they take); listed less what the
          * simulator charges apart. */
-        if (!fit_dist(r->turns, r->count, true, &cal->poll_period))
+        if (!fit_dist(r->turns + first, count, true, &cal->poll_period))
             rc = no_memory(err, "fitting the poll turns");
     }
     if (rc == 0) {
         gar_calibrated_dist *out = &cal->poll_period;
         for (unsigned i = 0; i < out->count; i++)
             out->value[i] = out->value[i] > charged_apart + 1 ? out->value[i] - charged_apart : 1;
-        out->samples = r->seen;
+        /* The turns the kept rounds saw (one in POLL_SAMPLE_EVERY is kept). */
+        out->samples = count == r->count ? r->seen : (uint64_t)count * POLL_SAMPLE_EVERY;
         double sum = 0;
-        for (size_t i = 0; i < r->count; i++)
+        for (size_t i = first; i < first + count; i++)
             sum += (double)r->turns[i];
-        cal->poll_turn_mean_ns = (gar_dur_ns)(sum / (double)r->count + 0.5);
+        cal->poll_turn_mean_ns = (gar_dur_ns)(sum / (double)count + 0.5);
     }
     free(r->turns);
     free(r);
@@ -880,6 +928,7 @@ static int measure_all(const gar_calibrate_options *options, size_t n, int waite
     gar_caps caps;
     gar_posix_host_caps(&host, &caps);
 
+    cal->keep_quietest = options->keep_quietest;
     cal->word_wait = caps.word_wait;
     cal->park = host.report.park;
     cal->timer_slack = host.report.timer_slack;
@@ -901,6 +950,7 @@ static int measure_all(const gar_calibrate_options *options, size_t n, int waite
     cal->query_ns = query_cost(pending, costs[1].round);
     for (unsigned k = 0; k < 2; k++) {
         costs[k].noisy = gar_calibrate_rounds_disagree(costs[k].round, GAR_CALIBRATE_ROUNDS);
+        costs[k].kept = GAR_CALIBRATE_ROUNDS; /* a median of every batch: pooled */
         cal->noisy |= costs[k].noisy;
     }
     rc = measure_poll(idle, pending, options->quick ? POLL_RUN_QUICK_NS : POLL_RUN_NS,
@@ -1015,6 +1065,17 @@ size_t gar_calibration_format(const gar_calibration *cal, char *buf, size_t size
                 (unsigned long long)cal->spread[i].round[1],
                 (unsigned long long)cal->spread[i].round[2], GAR_CALIBRATE_NOISE_REL * 100,
                 GAR_CALIBRATE_NOISE_ABS_NS);
+    /* Each distribution fitted from one round says which (its p90 spread,
+     * the second of its pair, names it). */
+    for (unsigned i = 0; i < cal->spreads; i++) {
+        const gar_calibrate_spread *sp = &cal->spread[i];
+        size_t len = strlen(sp->what), key_len = len > 4 ? len - 4 : 0; /* less " p90" */
+        if (sp->kept < GAR_CALIBRATE_ROUNDS && len > 4 && strcmp(sp->what + key_len, " p90") == 0)
+            put(&c, "# kept: %.*s: round %u of %u alone, the quietest (its p90 %llu ns the "
+                    "least), as its rounds disagree\n",
+                (int)key_len, sp->what, sp->kept + 1, GAR_CALIBRATE_ROUNDS,
+                (unsigned long long)sp->round[sp->kept]);
+    }
     put(&c, "\n# The emulated device's status query, and gar_posix_now: medians of %u\n"
             "# batches of %u calls.\n", GAR_CALIBRATE_ROUNDS * COST_BATCHES, COST_CALLS);
     put(&c, "query_ns %llu\nclock_ns %llu\n", (unsigned long long)cal->query_ns,

@@ -70,7 +70,16 @@
  * more than GAR_CALIBRATE_NOISE_REL of the lowest and by more than
  * GAR_CALIBRATE_NOISE_ABS_NS, the rounds disagree — something else ran
  * meanwhile — and the calibration says so (a `# noisy` line in the profile,
- * a warning from gar calibrate) instead of passing for exact.
+ * a warning from gar calibrate) instead of passing for exact.  With
+ * `keep_quietest`, a distribution whose rounds disagree is then fitted from
+ * its quietest round alone (the least p90, then the least p50;
+ * gar_calibrate_kept_round), and the profile says which (`# kept:`):
+ * interference only ever adds latency, so pooling a disturbed round with
+ * quiet ones states a tail the machine has only while something else runs.
+ * That suits a machine disturbed for a moment; on one loaded throughout, the
+ * quietest round is quieter than the runs it should predict (measured:
+ * sim/README.md), so pooling stays the default.  The fixed costs, medians
+ * already, always pool their rounds.
  *
  * Distributions are reported as up to 16 exact nearest-rank quantiles of
  * the samples: p0, p50, p90, p99 and p100 always, and the others where the
@@ -112,6 +121,7 @@
 typedef struct gar_calibrate_options {
     size_t samples;  /* per latency distribution; 0: the default (quick: the quick count) */
     bool quick;      /* a few seconds: fewer samples and a shorter poll run */
+    bool keep_quietest; /* rounds that disagree: fit the quietest alone (default: pool them) */
 } gar_calibrate_options;
 
 /* A measured distribution: value[i] is the level_ppm[i] quantile. */
@@ -127,6 +137,8 @@ typedef struct gar_calibrate_spread {
     char what[40];                        /* "sleep_overshoot_ns p50" */
     gar_dur_ns round[GAR_CALIBRATE_ROUNDS];
     bool noisy;                           /* the rounds disagree beyond the bound */
+    unsigned kept;                        /* the round the fit kept, or GAR_CALIBRATE_ROUNDS:
+                                           * all of them pooled */
 } gar_calibrate_spread;
 
 typedef struct gar_calibration {
@@ -149,6 +161,7 @@ typedef struct gar_calibration {
     gar_calibrate_spread spread[GAR_CALIBRATE_SPREADS_MAX];
     unsigned spreads;
     bool noisy;                  /* some spread is */
+    bool keep_quietest;          /* as the options asked: noisy rounds fitted from the quietest */
     gar_dur_ns elapsed_ns;       /* how long the calibration took */
 } gar_calibration;
 
@@ -187,8 +200,18 @@ bool gar_calibrate_rounds_disagree(const gar_dur_ns *round, unsigned rounds);
 bool gar_calibrate_judge_rounds(gar_dur_ns *samples, const size_t *round_end, const char *key,
                                 bool time_weighted, gar_calibrate_spread out[2]);
 
-/* The lead (0 .. GAR_CALIBRATE_LEADS - 1) nearest `ns` in ratio, as the
- * simulator picks a stated lead (a tie goes to the longer). */
+/* The round a distribution is fitted from, given its two spreads (p50, p90,
+ * as gar_calibrate_judge_rounds wrote them) and its rounds' ends: where
+ * either spread is noisy, the non-empty round with the least p90 (a tie:
+ * the least p50, then the earliest); else GAR_CALIBRATE_ROUNDS (all pooled).
+ * round_end as gar_calibrate_judge_rounds takes it. */
+unsigned gar_calibrate_kept_round(const gar_calibrate_spread spread[2],
+                                  const size_t round_end[GAR_CALIBRATE_ROUNDS]);
+
+/* The lead (0 .. GAR_CALIBRATE_LEADS - 1) nearest `ns` in ratio, as
+ * gar_host_dist_for_lead picks a stated lead (a tie goes to the longer): a
+ * sample is filed under it, and the simulator mixes the filed leads around
+ * a length (sim/host_profile.h). */
 unsigned gar_calibrate_lead_of(gar_dur_ns ns);
 
 /* One visibility sample of a poll wait (store_visible_ns above), from its

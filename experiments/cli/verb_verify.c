@@ -36,6 +36,7 @@
 #include "verifications.h"
 #include "verbs.h"
 #include "verify_real.h"
+#include "verify_runs.h"
 #include "verify_stats.h"
 #include "write_atomic.h"
 
@@ -61,6 +62,7 @@ static void print_help(FILE *out)
             "                  [--runs N] [--json]\n"
             "       gar verify --sweep SPEC --db DB [--limit N] [--device D] [--executor K]\n"
             "                  [--host PROFILE] [--seed S] [--tolerance KEY=VALUE]...\n"
+            "                  [--runs N]\n"
             "\n"
             "Runs the waits of TRACE (gar-trace v1) on a real device, in real time, on\n"
             "this thread by the executor kind --executor resolves to (the inline driver by\n"
@@ -71,14 +73,26 @@ static void print_help(FILE *out)
             "Keep traces short (a few hundred waits of a few ms): at most %d s.\n"
             "\n"
             "With --runs N, the trace is run N times in a row, each run printed as above\n"
-            "after a `run: K/N` line, then `runs_agree: A/N`, how far apart the real\n"
-            "runs themselves are (`real_ks_d_max`: the largest plain KS distance between\n"
-            "two of them) and `verdict_runs`, agree only when every run agreed.  When two\n"
-            "real runs are more than twice the plan's KS bound apart (ks_d, or ks_d_block),\n"
-            "no simulated distribution can be within the bound of both (KS distance obeys\n"
-            "the triangle inequality); a `note:` line says so: the disagreement is then\n"
-            "the machine's, not the model's.\n"
-            "Exit status 0 when every run agrees.\n"
+            "after a `run: K/N` line, then the runs together: `runs_agree: A/N` (one by\n"
+            "one), each run's KS and the simulation's (its runs pooled) against the real\n"
+            "runs pooled (`ks_d_pooled`), how far apart the real runs themselves are\n"
+            "(`real_ks_d_max`: the largest plain KS distance between two of them), and\n"
+            "for p50, p90 and p99 (each where every run has tail_waits waits above it)\n"
+            "the real runs' envelope, min..max, and where the simulation falls: inside,\n"
+            "above all or below all (`envelope_p90_ns: real=A..B sim=S POSITION`).\n"
+            "`verdict_runs` is then one of (three runs or more make the envelope mean\n"
+            "something):\n"
+            "  biased            a simulated quantile lies outside the envelope by more\n"
+            "                    than the edge tolerance, or the real runs agree with\n"
+            "                    each other (within twice the plan's KS bound) and the\n"
+            "                    pooled KS is over the bound: a model error, not noise;\n"
+            "  unjudgeable here  the real runs are more than twice the bound apart and\n"
+            "                    the simulation lies among them: no simulated distribution\n"
+            "                    is within the bound of both (KS distance obeys the\n"
+            "                    triangle inequality), so the machine moved, and a `note:`\n"
+            "                    line says so;\n"
+            "  agree             else.\n"
+            "Exit status 0 when verdict_runs is agree.\n"
             "\n"
             "With --sweep, every arm of the sweep spec SPEC (each trace, cut to its first\n"
             "--limit waits, under each plan and estimator; the oracle is skipped) is\n"
@@ -86,8 +100,13 @@ static void print_help(FILE *out)
             "missing) as a row of its `verifications` table, which `gar report` shows as\n"
             "\"Simulation vs this machine\".  The spec's host profiles and seeds are not\n"
             "used: the simulator takes this machine's profile (--host, or calibrated once\n"
-            "on the spot) and --seed.  Exit status 0 when every arm agrees.\n"
-            "\n"
+            "on the spot) and --seed.  With --runs N each arm runs N times and its row\n"
+            "holds the runs pooled, the real runs' envelope of p50, p90 and p99, where the\n"
+            "simulation falls and the three-way verdict, as above.  Exit status 0 when\n"
+            "every arm agrees.\n"
+            "\n",
+            SPAN_MAX_S);
+    fprintf(out,
             "options:\n"
             "  --plan PLAN        the wait plan, or bands (required); resolved against this\n"
             "                     host (flag without a word wait runs as poll, warning 2)\n"
@@ -105,7 +124,7 @@ static void print_help(FILE *out)
             "                       gpu-reactor  each wait a task of gar's executor (the\n"
             "                                    reactor driver)\n"
             "                       io-uring     the same, its sleeps io_uring timeouts\n",
-            SPAN_MAX_S, CUDA_DEVICE_STATE);
+            CUDA_DEVICE_STATE);
     fprintf(out,
             "  --host PROFILE     the simulator's host profile (default: calibrate this host\n"
             "                     on the spot: %u samples per distribution, ~16 s).  Wake\n"
@@ -126,6 +145,9 @@ static void print_help(FILE *out)
             "                                       standard errors (0: values alone); p50\n"
             "                                       and p90 always value to value\n"
             "                       busy_diff=0.05  largest busy-fraction difference\n"
+            "                       edge=0.1        with --runs: a simulated quantile this\n"
+            "                                       close to the real runs' envelope (a\n"
+            "                                       fraction of its nearest end) is inside\n"
             "  --runs N           run the trace N times in a row (1 to %u, default 1)\n"
             "  --json             print one JSON object instead of key: value lines (one run)\n"
             "  --sweep SPEC       verify every arm of this sweep spec (gar-sweep v1)\n"
@@ -430,7 +452,6 @@ static int parse_args(int argc, char **argv, verify_args *a)
                         .tol = gar_verify_tolerance_default(), .limit = SWEEP_LIMIT_DEFAULT };
     bool estimator_given = false, limit_given = false;
     unsigned long long seed = 0, limit = SWEEP_LIMIT_DEFAULT, runs = 1;
-    bool runs_given = false;
     tolerance_list tolerances = { .count = 0 };
     const gar_cli_option options[] = {
         { .name = "plan", .takes = GAR_CLI_TEXT, .to = &a->plan_text },
@@ -444,7 +465,7 @@ static int parse_args(int argc, char **argv, verify_args *a)
         { .name = "tolerance", .takes = GAR_CLI_PARSE, .to = &tolerances,
           .parse = add_tolerance, .refusal = "too many --tolerance options" },
         { .name = "runs", .takes = GAR_CLI_U64, .to = &runs, .min = 1, .max = RUNS_MAX,
-          .refusal = "--runs must be 1 to 20", .quote_value = true, .given = &runs_given },
+          .refusal = "--runs must be 1 to 20", .quote_value = true },
         { .name = "json", .takes = GAR_CLI_FLAG, .to = &a->json },
         { .name = "sweep", .takes = GAR_CLI_TEXT, .to = &a->sweep_path },
         { .name = "db", .takes = GAR_CLI_TEXT, .to = &a->db_path },
@@ -479,8 +500,6 @@ static int parse_args(int argc, char **argv, verify_args *a)
         if (a->json)
             return gar_cli_usage_error(verb, "--sweep prints one line an arm; --json is for one "
                                              "trace");
-        if (runs_given)
-            return gar_cli_usage_error(verb, "--runs repeats one trace; --sweep runs each arm once");
         return GAR_CLI_OPTIONS_DONE;
     }
     if (a->db_path != NULL || limit_given)
@@ -650,34 +669,70 @@ static int resolve_executor(const char *text, const gar_caps *caps, gar_executor
     return gar_executor_kind_resolve(requested, caps, false, running, report);
 }
 
-/* After --runs N: how many agreed, and how far apart the real runs are
- * (their overshoots are sorted by the comparison).  Two real runs more than
- * twice the bound apart leave no simulated distribution within the bound of
- * both: D(S, A) + D(S, B) >= D(A, B). */
-static void print_runs_summary(const arm_runs *runs, unsigned count, size_t waits,
-                               unsigned agreed)
+/* The runs of one arm pooled and judged by their envelope (verify_runs.h):
+ * each run's overshoots are sorted by its comparison.  *real_pool and
+ * *sim_pool get the pooled samples (count * n each; free them).  Returns 0
+ * or the out-of-memory refusal. */
+static int judge_arm_runs(const arm_runs *runs, unsigned count, size_t n,
+                          const gar_verify_tolerance *tol, bool blocks, gar_dur_ns **real_pool,
+                          gar_dur_ns **sim_pool, gar_verify_runs_judgement *j, gar_error *err)
 {
-    double widest = -1;
-    unsigned first = 0, second = 1;
-    for (unsigned i = 0; i < count; i++)
-        for (unsigned j = i + 1; j < count; j++) {
-            double d = gar_ks_statistic(runs[i].real.overshoot, waits, runs[j].real.overshoot,
-                                        waits, 0);
-            if (d > widest) {
-                widest = d;
-                first = i;
-                second = j;
-            }
+    const gar_dur_ns **real = malloc(count * sizeof *real), **sim = malloc(count * sizeof *sim);
+    *real_pool = malloc((size_t)count * n * sizeof **real_pool);
+    *sim_pool = malloc((size_t)count * n * sizeof **sim_pool);
+    int rc = 0;
+    if (real == NULL || sim == NULL || *real_pool == NULL || *sim_pool == NULL) {
+        free(*real_pool);
+        free(*sim_pool);
+        *real_pool = *sim_pool = NULL;
+        rc = gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the pooled runs", "exhausted");
+    } else {
+        for (unsigned i = 0; i < count; i++) {
+            real[i] = runs[i].real.overshoot;
+            sim[i] = runs[i].sim_overshoot;
         }
-    double bound = runs[0].cmp.ks_d_max;
+        gar_verify_pool(real, count, n, *real_pool);
+        gar_verify_pool(sim, count, n, *sim_pool);
+        gar_verify_judge_runs(tol, blocks, real, count, n, *real_pool, *sim_pool,
+                              (size_t)count * n, j);
+    }
+    free(real);
+    free(sim);
+    return rc;
+}
+
+/* After --runs N: how many agreed one by one, each run's KS and the pooled
+ * one, how far apart the real runs are, the envelope of each quantile with
+ * where the simulation falls, and the verdict over all (verify_runs.h).
+ * Two real runs more than twice the bound apart leave no simulated
+ * distribution within the bound of both: D(S, A) + D(S, B) >= D(A, B). */
+static void print_runs_summary(const arm_runs *runs, unsigned count, unsigned agreed,
+                               const gar_verify_runs_judgement *j)
+{
     printf("\nruns: %u\n", count);
     printf("runs_agree: %u/%u\n", agreed, count);
-    printf("real_ks_d_max: %.4f (runs %u and %u)\n", widest, first + 1, second + 1);
-    if (widest > 2 * bound)
+    printf("ks_d_runs:");
+    for (unsigned i = 0; i < count; i++)
+        printf(" %.4f", runs[i].cmp.ks_d);
+    printf("\n");
+    printf("ks_d_pooled: %.4f (bound %g)\n", j->pooled_ks_d, j->ks_bound);
+    printf("real_ks_d_max: %.4f (runs %u and %u)\n", j->real_ks_d_max, j->widest[0] + 1,
+           j->widest[1] + 1);
+    if (j->real_ks_d_max > 2 * j->ks_bound)
         printf("note: real runs %u and %u are %.4f apart, more than twice ks_d %g: no simulated "
                "distribution is within %g of both; the machine moved between them\n",
-               first + 1, second + 1, widest, bound, bound);
-    printf("verdict_runs: %s\n", agreed == count ? "agree" : "disagree");
+               j->widest[0] + 1, j->widest[1] + 1, j->real_ks_d_max, j->ks_bound, j->ks_bound);
+    for (unsigned k = 0; k < GAR_VERIFY_RUNS_LEVELS; k++) {
+        const gar_verify_envelope *e = &j->q[k];
+        printf("envelope_%s_ns: real=%llu..%llu sim=%llu %s", e->key,
+               (unsigned long long)e->real_min, (unsigned long long)e->real_max,
+               (unsigned long long)e->sim, gar_verify_position_name(e->position));
+        if (e->position == GAR_POSITION_ABOVE || e->position == GAR_POSITION_BELOW)
+            printf(" (%s%.1f %% of the edge%s)", e->position == GAR_POSITION_ABOVE ? "+" : "-",
+                   100 * e->beyond, e->outside ? "" : ", within it");
+        printf("\n");
+    }
+    printf("verdict_runs: %s (%s)\n", gar_verify_runs_verdict_name(j->verdict), j->why);
 }
 
 static int verify_one(const verify_args *a)
@@ -756,14 +811,24 @@ static int verify_one(const verify_args *a)
         agreed += runs[ran].cmp.agree;
         fflush(stdout); /* each run as it ends: a long --runs shows its progress */
     }
-    if (rc == 0 && a->runs > 1)
-        print_runs_summary(runs, a->runs, trace.count, agreed);
+    gar_verify_runs_judgement judged = { .verdict = GAR_RUNS_AGREE };
+    if (rc == 0 && a->runs > 1) {
+        gar_dur_ns *real_pool, *sim_pool;
+        rc = judge_arm_runs(runs, a->runs, trace.count, &a->tol, gar_verify_bands_block(&bands),
+                            &real_pool, &sim_pool, &judged, &err);
+        if (rc == 0)
+            print_runs_summary(runs, a->runs, agreed, &judged);
+        free(real_pool);
+        free(sim_pool);
+    }
     for (unsigned i = 0; i < ran; i++)
         arm_runs_free(&runs[i]);
     free(runs);
     gar_trace_free(&trace);
     if (rc < 0)
         return gar_cli_refuse(&err);
+    if (a->runs > 1) /* the runs together decide, not each alone */
+        return judged.verdict == GAR_RUNS_AGREE ? GAR_EXIT_OK : GAR_EXIT_FAILED;
     return agreed == a->runs ? GAR_EXIT_OK : GAR_EXIT_FAILED;
 }
 
@@ -781,6 +846,36 @@ static int first_rows(const gar_trace *in, uint64_t limit, gar_trace *out, gar_e
     if (rc < 0)
         gar_trace_free(out);
     return rc;
+}
+
+/* One arm's row from its runs (judged by judge_arm_runs, pooled into
+ * real_pool and sim_pool, n waits a run): the pooled quantiles, KS and CDFs,
+ * the envelope and the verdict — one run's own (agree or disagree) when it
+ * ran once, else the three-way one.  The key and the busy fractions are the
+ * caller's. */
+static void fill_verification(gar_verification *v, const gar_verify_runs_judgement *j,
+                              const arm_runs *runs, unsigned count, unsigned agreed,
+                              const gar_dur_ns *real_pool, const gar_dur_ns *sim_pool, size_t n)
+{
+    memset(v, 0, sizeof *v);
+    const size_t pooled = (size_t)count * n;
+    v->runs = count;
+    for (int i = 0; i < GAR_VERIFY_RUNS_LEVELS; i++) {
+        v->real_q[i] = gar_verify_quantile(real_pool, pooled, j->q[i].level_ppm);
+        v->sim_q[i] = gar_verify_quantile(sim_pool, pooled, j->q[i].level_ppm);
+        v->real_min[i] = j->q[i].real_min;
+        v->real_max[i] = j->q[i].real_max;
+        snprintf(v->position[i], sizeof v->position[i], "%s",
+                 gar_verify_position_name(j->q[i].position));
+    }
+    v->ks_d = count == 1 ? runs[0].cmp.ks_d : j->pooled_ks_d;
+    v->real_ks_d_max = j->real_ks_d_max;
+    v->agree = count == 1 ? agreed == 1 : j->verdict == GAR_RUNS_AGREE;
+    snprintf(v->verdict, sizeof v->verdict, "%s",
+             count == 1 ? (v->agree ? "agree" : "disagree")
+                        : gar_verify_runs_verdict_name(j->verdict));
+    gar_verification_cdf(real_pool, pooled, v->real_cdf);
+    gar_verification_cdf(sim_pool, pooled, v->sim_cdf);
 }
 
 static int verify_sweep(const verify_args *a)
@@ -863,11 +958,37 @@ static int verify_sweep(const verify_args *a)
                 err = warning;
                 break;
             }
-            arm_runs runs;
-            if ((rc = run_arm(&cut[t], &bands, estimator, device, executor, &profile, a->seed,
-                              &a->tol, &runs, &err)) < 0)
+            arm_runs *runs = calloc(a->runs, sizeof *runs);
+            if (runs == NULL) {
+                rc = gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for the runs", "exhausted");
                 break;
-            memset(v, 0, sizeof *v);
+            }
+            unsigned ran = 0, run_agreed = 0;
+            double busy_real = 0, busy_sim = 0;
+            for (; ran < a->runs; ran++) {
+                if ((rc = run_arm(&cut[t], &bands, estimator, device, executor, &profile,
+                                  a->seed, &a->tol, &runs[ran], &err)) < 0)
+                    break;
+                run_agreed += runs[ran].cmp.agree;
+                busy_real += runs[ran].cmp.busy_real / a->runs;
+                busy_sim += runs[ran].cmp.busy_sim / a->runs;
+            }
+            gar_dur_ns *real_pool = NULL, *sim_pool = NULL;
+            gar_verify_runs_judgement judged;
+            if (rc == 0)
+                rc = judge_arm_runs(runs, a->runs, cut[t].count, &a->tol,
+                                    gar_verify_bands_block(&bands), &real_pool, &sim_pool,
+                                    &judged, &err);
+            if (rc == 0)
+                fill_verification(v, &judged, runs, a->runs, run_agreed, real_pool, sim_pool,
+                                  cut[t].count);
+            for (unsigned i = 0; i < ran; i++)
+                arm_runs_free(&runs[i]);
+            free(runs);
+            free(real_pool);
+            free(sim_pool);
+            if (rc < 0)
+                break;
             snprintf(v->trace, sizeof v->trace, "%s", trace_hash);
             snprintf(v->trace_name, sizeof v->trace_name, "%s", spec.traces[t].name);
             snprintf(v->plan, sizeof v->plan, "%s", plan->label);
@@ -878,28 +999,25 @@ static int verify_sweep(const verify_args *a)
             snprintf(v->tolerance, sizeof v->tolerance, "%s", tol_text);
             v->waits = cut[t].count;
             v->seed = a->seed;
-            for (int i = 0; i < 3; i++) {
-                v->real_q[i] = runs.cmp.q[i].real;
-                v->sim_q[i] = runs.cmp.q[i].sim;
-            }
-            v->ks_d = runs.cmp.ks_d;
-            v->busy_real = runs.cmp.busy_real;
-            v->busy_sim = runs.cmp.busy_sim;
-            v->agree = runs.cmp.agree;
-            /* gar_verify_compare sorted both runs' overshoots. */
-            gar_verification_cdf(runs.real.overshoot, cut[t].count, v->real_cdf);
-            gar_verification_cdf(runs.sim_overshoot, cut[t].count, v->sim_cdf);
-            arm_runs_free(&runs);
+            v->busy_real = busy_real;
+            v->busy_sim = busy_sim;
             if ((rc = gar_verification_put(store, v, &err)) < 0)
                 break;
             verified++;
             agreed += v->agree;
             printf("verified: trace=%s plan=%s estimator=%s waits=%llu p50_ns=%llu/%llu "
-                   "p90_ns=%llu/%llu ks_d=%.3f busy=%.3f/%.3f verdict=%s\n",
+                   "p90_ns=%llu/%llu ks_d=%.3f busy=%.3f/%.3f",
                    v->trace_name, v->plan_ran, v->estimator, (unsigned long long)v->waits,
                    (unsigned long long)v->real_q[0], (unsigned long long)v->sim_q[0],
                    (unsigned long long)v->real_q[1], (unsigned long long)v->sim_q[1], v->ks_d,
-                   v->busy_real, v->busy_sim, v->agree ? "agree" : "disagree");
+                   v->busy_real, v->busy_sim);
+            if (v->runs > 1)
+                printf(" runs=%u real_ks_d_max=%.3f p50_envelope_ns=%llu..%llu(%s) "
+                       "p90_envelope_ns=%llu..%llu(%s)", v->runs, v->real_ks_d_max,
+                       (unsigned long long)v->real_min[0], (unsigned long long)v->real_max[0],
+                       v->position[0], (unsigned long long)v->real_min[1],
+                       (unsigned long long)v->real_max[1], v->position[1]);
+            printf(" verdict=%s\n", v->verdict);
             fflush(stdout);
         }
     }

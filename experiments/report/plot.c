@@ -1390,10 +1390,10 @@ int gar_plot_verification(const gar_verification *v, unsigned n, const char *dir
             "plot '%s' using 2:1 with steps lw 2 lc rgb '#0072b2' title 'real (%s)', \\\n"
             "     '' using 3:1 with steps lw 2 dt 2 lc rgb '#d55e00' title 'simulated'\n",
             pf.dat, pf.gp, pf.png, trace, est, (unsigned long long)v->waits, plan, v->ks_d,
-            v->agree ? "agree" : "disagree", pf.dat, v->device);
+            v->verdict, pf.dat, v->device);
     return draw_and_list(dir, gp, &pf, files, v->trace, "", err,
                "Trace %s, plan %s, estimator %s: the overshoot CDF of %llu waits run for real "
                "(%s device) and simulated with this machine's profile; KS D %.3f (%s).",
                v->trace_name, v->plan_ran, v->estimator, (unsigned long long)v->waits,
-               v->device, v->ks_d, v->agree ? "agree" : "disagree");
+               v->device, v->ks_d, v->verdict);
 }

@@ -33,15 +33,29 @@ static void us(FILE *f, gar_dur_ns ns)
     fprintf(f, "<td>%.3g</td>", (double)ns / 1e3);
 }
 
+/* One quantile's real cell: the value, or with several runs their envelope
+ * and where the simulation fell (its cell follows). */
+static void real_cell(FILE *f, const gar_verification *v, int i)
+{
+    if (v->runs <= 1) {
+        us(f, v->real_q[i]);
+        return;
+    }
+    fprintf(f, "<td>%.3g–%.3g<br><small>sim ", (double)v->real_min[i] / 1e3,
+            (double)v->real_max[i] / 1e3);
+    html_text(f, v->position[i]);
+    fprintf(f, "</small></td>");
+}
+
 static int add_row(void *ctx, const gar_verification *v, gar_error *err)
 {
     section *s = ctx;
     if (s->rows == 0)
         fprintf(s->html,
-                "<table>\n<tr><th>#</th><th>trace / plan / estimator</th><th>waits</th>"
+                "<table>\n<tr><th>#</th><th>trace / plan / estimator</th><th>waits × runs</th>"
                 "<th>p50 real / sim (µs)</th><th></th><th>p90 real / sim</th><th></th>"
-                "<th>p99 real / sim</th><th></th><th>KS D</th><th>busy real / sim</th>"
-                "<th></th><th>verdict</th></tr>\n");
+                "<th>p99 real / sim</th><th></th><th>KS D</th><th>real runs' KS</th>"
+                "<th>busy real / sim</th><th></th><th>verdict</th></tr>\n");
     s->rows++;
     s->agree += v->agree;
     fprintf(s->html, "<tr class=\"%s\"><td>%u</td><td>", v->agree ? "win" : "", s->rows);
@@ -50,13 +64,20 @@ static int add_row(void *ctx, const gar_verification *v, gar_error *err)
     html_text(s->html, v->plan_ran);
     fprintf(s->html, " / ");
     html_text(s->html, v->estimator);
-    fprintf(s->html, "</td><td>%llu</td>", (unsigned long long)v->waits);
+    fprintf(s->html, "</td><td>%llu × %u</td>", (unsigned long long)v->waits,
+            v->runs > 0 ? v->runs : 1);
     for (int i = 0; i < 3; i++) {
-        us(s->html, v->real_q[i]);
+        real_cell(s->html, v, i);
         us(s->html, v->sim_q[i]);
     }
-    fprintf(s->html, "<td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%s</td></tr>\n", v->ks_d,
-            v->busy_real, v->busy_sim, v->agree ? "agree" : "disagree");
+    fprintf(s->html, "<td>%.3f</td>", v->ks_d);
+    if (v->runs > 1)
+        fprintf(s->html, "<td>%.3f</td>", v->real_ks_d_max);
+    else
+        fprintf(s->html, "<td>–</td>");
+    fprintf(s->html, "<td>%.3f</td><td>%.3f</td><td>", v->busy_real, v->busy_sim);
+    html_text(s->html, v->verdict);
+    fprintf(s->html, "</td></tr>\n");
     if (s->files->count == GAR_PLOT_FILES_MAX) {
         s->left_out++;
         return 0;
@@ -87,8 +108,15 @@ int gar_report_verifications(gar_store *store, const char *dir, gar_plot_files *
                 "ran on (the device named) and in the simulator with that machine's host "
                 "profile, on the same waits; %u of %u agree.  Overshoot quantiles in µs; KS D "
                 "is the plain two-sample Kolmogorov–Smirnov distance of the overshoots; busy "
-                "is the fraction of waiting time the CPU was busy.  Each row was judged by the "
-                "tolerances stored with it (the defaults: <code>gar verify --help</code>).</p>\n",
+                "is the fraction of waiting time the CPU was busy.  An arm run several times "
+                "(<code>--runs N</code>) shows its real runs' range of each quantile and "
+                "whether the simulation lies inside it or above or below every run, KS D of "
+                "the runs pooled, and the widest KS D between two real runs; its verdict is "
+                "<em>biased</em> when the simulation lies outside the real runs (or they agree "
+                "with each other and it does not agree with them), <em>unjudgeable here</em> "
+                "when the real runs themselves disagree by more than twice the bound.  Each row "
+                "was judged by the tolerances stored with it (the defaults: <code>gar verify "
+                "--help</code>).</p>\n",
                 s.agree, s.rows);
         fwrite(table, 1, table_len, html);
         for (size_t i = first_plot; i < files->count; i++) {

@@ -159,12 +159,20 @@ static const char *const schema_tables[] = {
     "  sim_p50_ns INTEGER NOT NULL, sim_p90_ns INTEGER NOT NULL, sim_p99_ns INTEGER NOT NULL,\n"
     "  ks_d REAL NOT NULL,       -- plain two-sample KS distance of the overshoots\n"
     "  busy_real REAL NOT NULL, busy_sim REAL NOT NULL,\n"
-    "  verdict TEXT NOT NULL CHECK (verdict IN ('agree', 'disagree')),\n"
+    "  verdict TEXT NOT NULL CHECK (verdict IN ('agree', 'disagree', 'biased',\n"
+    "                                           'unjudgeable here')),\n"
     "  tolerance TEXT NOT NULL,  -- the tolerances judged by, as text\n"
     "  real_cdf TEXT NOT NULL,   -- overshoot ns at levels 0, 0.5, ..., 100 %, comma-separated\n"
     "  sim_cdf TEXT NOT NULL,\n"
     "  gar_version TEXT NOT NULL,\n"
     "  finished_unix INTEGER NOT NULL,\n"
+    "  runs INTEGER NOT NULL,    -- real runs; more than one: the columns above pool them\n"
+    "  real_min_p50_ns INTEGER NOT NULL, real_max_p50_ns INTEGER NOT NULL, -- the real\n"
+    "  real_min_p90_ns INTEGER NOT NULL, real_max_p90_ns INTEGER NOT NULL, -- runs' envelope\n"
+    "  real_min_p99_ns INTEGER NOT NULL, real_max_p99_ns INTEGER NOT NULL,\n"
+    "  position_p50 TEXT NOT NULL, position_p90 TEXT NOT NULL, -- the simulation's: inside,\n"
+    "  position_p99 TEXT NOT NULL, -- above all, below all, not judged\n"
+    "  real_ks_d_max REAL NOT NULL, -- the widest KS distance between two real runs\n"
     "  UNIQUE (trace, plan, estimator, waits, device, host_profile, seed))",
 
     /* Version 3: each ok run's streams, so a user sees which stream's waits

@@ -63,8 +63,11 @@ int gar_verification_put(gar_store *store, const gar_verification *v, gar_error 
         "INSERT OR REPLACE INTO verifications (trace, trace_name, plan, plan_ran, estimator,"
         " waits, device, host_profile, seed, real_p50_ns, real_p90_ns, real_p99_ns,"
         " sim_p50_ns, sim_p90_ns, sim_p99_ns, ks_d, busy_real, busy_sim, verdict, tolerance,"
-        " real_cdf, sim_cdf, gar_version, finished_unix) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
-        " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)";
+        " real_cdf, sim_cdf, gar_version, finished_unix, runs, real_min_p50_ns, real_max_p50_ns,"
+        " real_min_p90_ns, real_max_p90_ns, real_min_p99_ns, real_max_p99_ns, position_p50,"
+        " position_p90, position_p99, real_ks_d_max) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
+        " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24,"
+        " ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35)";
     sqlite3 *db = gar_store_db(store);
     char *real = cdf_text(v->real_cdf), *sim = cdf_text(v->sim_cdf);
     sqlite3_stmt *st = NULL;
@@ -88,12 +91,19 @@ int gar_verification_put(gar_store *store, const gar_verification *v, gar_error 
         sqlite3_bind_double(st, 16, v->ks_d);
         sqlite3_bind_double(st, 17, v->busy_real);
         sqlite3_bind_double(st, 18, v->busy_sim);
-        sqlite3_bind_text(st, 19, v->agree ? "agree" : "disagree", -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 19, v->verdict, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, 20, v->tolerance, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, 21, real, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, 22, sim, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, 23, GAR_VERSION, -1, SQLITE_STATIC);
         sqlite3_bind_int64(st, 24, (sqlite3_int64)time(NULL));
+        sqlite3_bind_int64(st, 25, v->runs > 0 ? (sqlite3_int64)v->runs : 1);
+        for (int i = 0; i < 3; i++) {
+            sqlite3_bind_int64(st, 26 + 2 * i, (sqlite3_int64)v->real_min[i]);
+            sqlite3_bind_int64(st, 27 + 2 * i, (sqlite3_int64)v->real_max[i]);
+            sqlite3_bind_text(st, 32 + i, v->position[i], -1, SQLITE_TRANSIENT);
+        }
+        sqlite3_bind_double(st, 35, v->real_ks_d_max);
         if (sqlite3_step(st) != SQLITE_DONE)
             rc = fault(store, "store a verification", err);
     }
@@ -115,7 +125,9 @@ int gar_verifications_each(gar_store *store,
     static const char sql[] =
         "SELECT trace, trace_name, plan, plan_ran, estimator, waits, device, host_profile, seed,"
         " real_p50_ns, real_p90_ns, real_p99_ns, sim_p50_ns, sim_p90_ns, sim_p99_ns, ks_d,"
-        " busy_real, busy_sim, verdict, tolerance, real_cdf, sim_cdf, gar_version"
+        " busy_real, busy_sim, verdict, tolerance, real_cdf, sim_cdf, gar_version, runs,"
+        " real_min_p50_ns, real_max_p50_ns, real_min_p90_ns, real_max_p90_ns, real_min_p99_ns,"
+        " real_max_p99_ns, position_p50, position_p90, position_p99, real_ks_d_max"
         " FROM verifications ORDER BY trace_name, trace, id";
     sqlite3 *db = gar_store_db(store);
     sqlite3_stmt *st = NULL;
@@ -156,6 +168,7 @@ int gar_verifications_each(gar_store *store,
         v->busy_sim = sqlite3_column_double(st, 17);
         const unsigned char *verdict = sqlite3_column_text(st, 18);
         v->agree = verdict != NULL && strcmp((const char *)verdict, "agree") == 0;
+        copy_text(v->verdict, sizeof v->verdict, verdict);
         copy_text(v->tolerance, sizeof v->tolerance, sqlite3_column_text(st, 19));
         if (!cdf_parse((const char *)sqlite3_column_text(st, 20), v->real_cdf) ||
             !cdf_parse((const char *)sqlite3_column_text(st, 21), v->sim_cdf)) {
@@ -164,6 +177,13 @@ int gar_verifications_each(gar_store *store,
             break;
         }
         copy_text(v->gar_version, sizeof v->gar_version, sqlite3_column_text(st, 22));
+        v->runs = (unsigned)sqlite3_column_int64(st, 23);
+        for (int i = 0; i < 3; i++) {
+            v->real_min[i] = (gar_dur_ns)sqlite3_column_int64(st, 24 + 2 * i);
+            v->real_max[i] = (gar_dur_ns)sqlite3_column_int64(st, 25 + 2 * i);
+            copy_text(v->position[i], sizeof v->position[i], sqlite3_column_text(st, 30 + i));
+        }
+        v->real_ks_d_max = sqlite3_column_double(st, 33);
         rc = fn(ctx, v, err);
     }
     if (rc == 0 && step != SQLITE_DONE)

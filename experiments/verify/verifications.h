@@ -8,7 +8,11 @@
  * overshoot p50/p90/p99, the plain KS distance, the busy fractions, the
  * verdict, the tolerances it was judged by, and both overshoot CDFs as 201
  * nearest-rank quantiles (levels 0, 0.5, ..., 100 %) so a report can draw
- * them without the samples.  A verification of a key already stored
+ * them without the samples.  An arm run N > 1 times (gar verify --sweep
+ * --runs N) stores its runs pooled (quantiles, KS, CDFs, mean busy
+ * fractions), the real runs' envelope (min and max of each quantile) with
+ * where the simulation falls, the widest KS between two real runs, and the
+ * three-way verdict (verify_runs.h); one run's envelope is its own values.  A verification of a key already stored
  * replaces it: it is a measurement of the machine as it is now.
  * Schema: store.c (the schema text), data/sweeps/README.md. */
 #ifndef GAR_VERIFICATIONS_H
@@ -31,9 +35,15 @@ typedef struct gar_verification {
     char plan[GAR_VERIFY_TEXT], plan_ran[GAR_VERIFY_TEXT], estimator[GAR_VERIFY_TEXT];
     char device[64], host_profile[64], tolerance[GAR_VERIFY_TEXT], gar_version[64];
     uint64_t waits, seed;
-    gar_dur_ns real_q[3], sim_q[3]; /* overshoot p50, p90, p99 */
+    gar_dur_ns real_q[3], sim_q[3]; /* overshoot p50, p90, p99 (runs pooled) */
     double ks_d, busy_real, busy_sim;
-    bool agree;
+    bool agree;                     /* verdict is "agree" */
+    char verdict[24];               /* agree, disagree (one run), biased, unjudgeable here */
+    unsigned runs;                  /* real runs of the arm (at least 1) */
+    gar_dur_ns real_min[3], real_max[3]; /* the real runs' envelope of p50, p90, p99 */
+    char position[3][16];           /* the simulation's: inside, above all, below all,
+                                     * not judged */
+    double real_ks_d_max;           /* the widest pair of real runs (0 with one) */
     gar_dur_ns real_cdf[GAR_VERIFY_CDF_LEVELS], sim_cdf[GAR_VERIFY_CDF_LEVELS];
 } gar_verification;
 

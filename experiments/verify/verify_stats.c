@@ -65,6 +65,7 @@ gar_verify_tolerance gar_verify_tolerance_default(void)
         .tail_waits_min = 10,
         .band_z = 2.0,
         .busy_diff_max = 0.05,
+        .edge_rel = 0.1,
     };
 }
 
@@ -106,6 +107,7 @@ int gar_verify_tolerance_set(gar_verify_tolerance *tol, const char *text, const 
         { "ratio_max", 1, 1e9, false },    { "abs_us", 0, 1e7, true },
         { "tail_waits", 1, 1e9, true },    { "busy_diff", 0, 1, false },
         { "band_z", 0, 10, false },        { "ks_d_block", 0, 1, false },
+        { "edge", 0, 1, false },
     };
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
         if (strlen(keys[k].key) != key_len || strncmp(text, keys[k].key, key_len) != 0)
@@ -124,13 +126,14 @@ int gar_verify_tolerance_set(gar_verify_tolerance *tol, const char *text, const 
         case 4: tol->tail_waits_min = (uint64_t)v; break;
         case 5: tol->busy_diff_max = v; break;
         case 6: tol->band_z = v; break;
-        default: tol->ks_d_block_max = v; break;
+        case 7: tol->ks_d_block_max = v; break;
+        default: tol->edge_rel = v; break;
         }
         return 0;
     }
     snprintf(what, sizeof what,
              "--tolerance '%s' names no tolerance (ks_d, ks_d_block, ratio_min, ratio_max, "
-             "abs_us, tail_waits, busy_diff, band_z)",
+             "abs_us, tail_waits, busy_diff, band_z, edge)",
              text);
     return gar_error_set(err, GAR_E_USAGE, 2, verb, what);
 }
@@ -242,10 +245,10 @@ int gar_verify_tolerance_text(const gar_verify_tolerance *tol, char *buf, size_t
                     "plain ks_d<=%g (<=%g with a blocking band); overshoot p50 and p90 real/sim "
                     "in [%g, %g] or within %llu ns; p99 likewise over a sampling band of %g "
                     "standard errors; quantiles judged with >=%llu waits above; busy_frac "
-                    "diff<=%g",
+                    "diff<=%g; with several runs, within %g of the real runs' envelope",
                     tol->ks_d_max, tol->ks_d_block_max, tol->ratio_min, tol->ratio_max,
                     (unsigned long long)tol->abs_ns, tol->band_z,
-                    (unsigned long long)tol->tail_waits_min, tol->busy_diff_max);
+                    (unsigned long long)tol->tail_waits_min, tol->busy_diff_max, tol->edge_rel);
 }
 
 bool gar_verify_bands_block(const gar_bands *bands)

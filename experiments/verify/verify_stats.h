@@ -44,6 +44,11 @@
  *                       on one or two waits measures luck, not the model.
  *                       The max is printed, never judged.
  *   busy_frac           |real - sim| <= 0.05.
+ *   edge = 0.1          with several real runs (verify_runs.h): a simulated
+ *                       quantile within 10 % of the real runs' envelope
+ *                       counts as inside it — three runs span less than the
+ *                       machine does, and 10 % is under the ×1.25 that one
+ *                       run against one simulation is allowed.
  * Each may be overridden by `key=value` text (see gar_verify_tolerance_set).
  *
  * Everything here is a pure function of its arguments. */
@@ -86,6 +91,9 @@ typedef struct gar_verify_tolerance {
     double band_z;            /* default 2: p99's sampling band's half-width in standard
                                * errors (0: compare its two values alone) */
     double busy_diff_max;     /* default 0.05 */
+    double edge_rel;          /* default 0.1: with several real runs, a simulated quantile
+                               * this close to their envelope (a fraction of its nearest
+                               * end) counts as inside it (verify_runs.h) */
 } gar_verify_tolerance;
 
 /* The defaults above. */
@@ -93,7 +101,7 @@ gar_verify_tolerance gar_verify_tolerance_default(void);
 
 /* Sets one tolerance from "key=value": ks_d (0..1), ks_d_block (0..1), ratio_min (> 0),
  * ratio_max (>= 1), abs_us (µs, whole), tail_waits (whole, >= 1), band_z
- * (0..10), busy_diff (0..1).  Returns 0, or -GAR_E_USAGE naming `verb` and the fault. */
+ * (0..10), busy_diff (0..1), edge (0..1).  Returns 0, or -GAR_E_USAGE naming `verb` and the fault. */
 int gar_verify_tolerance_set(gar_verify_tolerance *tol, const char *text, const char *verb,
                              gar_error *err);
 

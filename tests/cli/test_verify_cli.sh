@@ -89,9 +89,10 @@ for kind in naive gpu-reactor io-uring; do
     fi
 done
 
-# --runs N: N full runs, each after a `run: K/N` line, then how many agreed,
-# how far apart the real runs are, and a verdict over all; exit 0 only when
-# every run agreed.
+# --runs N: N full runs, each after a `run: K/N` line, then how many agreed
+# one by one, each run's KS and the pooled one, how far apart the real runs
+# are, the envelope of each quantile with where the simulation falls, and
+# the three-way verdict over all; exit 0 only when that is agree.
 "$gar" verify "$trace" --plan block --host "$tmp/this.host" --runs 3 >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$(grep -c '^run: [123]/3$' "$tmp/out")" -eq 3 ] || fail "runs: not three 'run: K/3' lines"
@@ -102,10 +103,26 @@ agreed=$(grep -c '^verdict: agree' "$tmp/out")
 grep -qx "runs_agree: $agreed/3" "$tmp/out" || fail "runs: $(grep '^runs_agree' "$tmp/out"), counted $agreed"
 grep -Eq '^real_ks_d_max: [01]\.[0-9]{4} \(runs [123] and [123]\)$' "$tmp/out" ||
     fail "runs: $(grep '^real_ks_d_max' "$tmp/out")"
-case "$status:$agreed:$(sed -n 's/^verdict_runs: //p' "$tmp/out")" in
-0:3:agree | 1:[012]:disagree) ;;
-*) fail "runs: exit $status, $agreed agreed, $(grep '^verdict_runs' "$tmp/out")" ;;
+grep -Eqx 'ks_d_runs: [01]\.[0-9]{4} [01]\.[0-9]{4} [01]\.[0-9]{4}' "$tmp/out" ||
+    fail "runs: $(grep '^ks_d_runs' "$tmp/out")"
+grep -Eqx 'ks_d_pooled: [01]\.[0-9]{4} \(bound 0\.25\)' "$tmp/out" ||
+    fail "runs: $(grep '^ks_d_pooled' "$tmp/out")"
+# 40 waits a run: p50 is judged (at least 10 waits above it), p90 and p99 not.
+grep -Eq "^envelope_p50_ns: real=[0-9]+\.\.[0-9]+ sim=[0-9]+ (inside|above all|below all)" \
+    "$tmp/out" || fail "runs: $(grep "^envelope_p50_ns" "$tmp/out")"
+for q in p90 p99; do
+    grep -Eqx "envelope_${q}_ns: real=[0-9]+\.\.[0-9]+ sim=[0-9]+ not judged" "$tmp/out" ||
+        fail "runs: $(grep "^envelope_${q}_ns" "$tmp/out")"
+done
+verdict_runs=$(sed -n 's/^verdict_runs: \([a-z ]*\) (.*)$/\1/p' "$tmp/out")
+case "$status:$verdict_runs" in
+0:agree | 1:biased | "1:unjudgeable here") ;;
+*) fail "runs: exit $status, $(grep '^verdict_runs' "$tmp/out")" ;;
 esac
+# A simulation outside the envelope is biased: the verdict names the quantile.
+if grep -Eq '^envelope_p50_ns: .* (above|below) all \([-+][0-9.]+ % of the edge\)$' "$tmp/out"; then
+    [ "$verdict_runs" = biased ] || fail "runs: outside the envelope and $verdict_runs"
+fi
 # The note appears exactly when two real runs are more than twice the plan's
 # KS bound apart (block's: ks_d_block, 0.25).
 widest=$(sed -n 's/^real_ks_d_max: \([0-9.]*\) .*/\1/p' "$tmp/out")
@@ -203,6 +220,15 @@ for round in 1 2; do
     *) fail "sweep $round: exit $status with $agree of 3 agreeing" ;;
     esac
 done
+# With --runs 3 each arm's row holds its runs: the envelope printed, the
+# three-way verdict, still one row an arm.
+"$gar" verify --sweep "$tmp/tiny.sweep" --db "$tmp/v.db" --limit 20 --host "$tmp/this.host" \
+    --runs 3 >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" -le 1 ] || fail "sweep runs: exit $status: $(cat "$tmp/err")"
+[ "$(grep -Ec '^verified: .* runs=3 real_ks_d_max=[0-9.]+ p50_envelope_ns=[0-9]+\.\.[0-9]+\((inside|above all|below all)\) .* verdict=(agree|biased|unjudgeable here)$' "$tmp/out")" -eq 3 ] ||
+    fail "sweep runs: not three verified arms of three runs: $(cat "$tmp/out")"
+grep -qx 'verifications: 3' "$tmp/out" || fail "sweep runs: count"
 # The report shows them: a table row and a chart per arm (rows replaced, not added).
 if command -v gnuplot >/dev/null 2>&1; then
     "$gar" sweep "$tmp/tiny.sweep" --db "$tmp/v.db" >/dev/null 2>&1 || fail "sweep into v.db"
@@ -210,6 +236,13 @@ if command -v gnuplot >/dev/null 2>&1; then
         fail "report: $(cat "$tmp/err")"
     grep -q '<h2>Simulation vs this machine</h2>' "$tmp/report/report.html" ||
         fail "report: no simulation-vs-machine section"
+    # The rows of three runs show their envelope and the three-way verdict.
+    [ "$(grep -Ec '<td>20 × 3</td>' "$tmp/report/report.html")" -eq 3 ] ||
+        fail "report: not three rows of 20 waits × 3 runs"
+    grep -Eq '<small>sim (inside|above all|below all)</small>' "$tmp/report/report.html" ||
+        fail "report: no envelope position"
+    grep -Eq '<td>(agree|biased|unjudgeable here)</td></tr>' "$tmp/report/report.html" ||
+        fail "report: no three-way verdict"
     [ "$(grep -o 'src="verify-[0-9]*.png"' "$tmp/report/report.html" | sort -u | wc -l)" -eq 3 ] ||
         fail "report: not three verification charts"
     [ -s "$tmp/report/verify-3.png" ] || fail "report: verify-3.png missing"
@@ -219,7 +252,7 @@ refused "sweep without db" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep"
 refused "db without sweep" 'error 11 (Usage)' "$trace" --plan poll --db "$tmp/v.db"
 refused "limit 0" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep" --db "$tmp/v.db" --limit 0
 refused "sweep with a plan" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep" --db "$tmp/v.db" --plan poll
-refused "sweep with runs" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep" --db "$tmp/v.db" --runs 2
+refused "sweep with 21 runs" 'error 11 (Usage)' --sweep "$tmp/tiny.sweep" --db "$tmp/v.db" --runs 21
 refused "missing spec" 'error 12 (Io)' --sweep "$tmp/none.sweep" --db "$tmp/v.db"
 refused "bad executor" 'error 5 (InvalidExecutor)' "$trace" --plan poll --executor fast
 refused "repeated executor" 'error 11 (Usage)' "$trace" --plan poll --executor naive \
@@ -234,6 +267,47 @@ grep -q '^usage: gar verify' "$tmp/out" || fail "--help: no usage line"
 "$gar" calibrate --help >"$tmp/out" 2>&1 || fail "calibrate --help: exit $?"
 "$gar" calibrate --samples 0 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] || fail "calibrate --samples 0: not refused"
+
+# calibrate --check: a profile against this machine now, plan by plan; exit
+# 0 when every simulated p50 and p90 moved by less than 15 %, 1 when not.
+# A profile whose blocking wake is ten times this machine's has moved; with
+# --out the profile measured now is written as well.
+awk '/^block_wake_ns/ { printf "%s", $1; for (i = 2; i <= NF; i++) { split($i, kv, "=");
+         printf " %s=%d", kv[1], kv[2] * 10 } print ""; next } { print }' \
+    "$tmp/this.host" >"$tmp/slow.host"
+"$gar" calibrate --quick --check "$tmp/slow.host" --out "$tmp/now.host" >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" -eq 1 ] || fail "check: exit $status against a tenfold block wake: $(cat "$tmp/out" "$tmp/err")"
+for plan in poll 'poll\+predict' block; do
+    grep -Eq "^check_$plan: p50=[0-9]+/[0-9]+ \([-+][0-9.]+ %\) p90=[0-9]+/[0-9]+ \([-+][0-9.]+ %\) (holds|moved)$" \
+        "$tmp/out" || fail "check: no check_$plan line: $(cat "$tmp/out")"
+done
+grep -q '^check_block: .* moved$' "$tmp/out" || fail "check: block did not move: $(cat "$tmp/out")"
+grep -q '^holds: no ' "$tmp/out" || fail "check: $(grep '^holds' "$tmp/out")"
+head -n 1 "$tmp/now.host" | grep -qx 'gar-host v1' || fail "check --out: no profile written"
+"$gar" calibrate --quick --check "$tmp/now.host" >"$tmp/out" 2>"$tmp/err"
+status=$?
+case "$status:$(sed -n 's/^holds: \([a-z]*\) .*/\1/p' "$tmp/out")" in
+0:yes | 1:no) ;;
+*) fail "check: exit $status with $(grep '^holds' "$tmp/out")" ;;
+esac
+# --rounds quietest: every '# kept:' line names a measurement that has a
+# '# noisy:' line; anything but pooled or quietest is refused.
+"$gar" calibrate --quick --rounds quietest --out "$tmp/quiet.host" >"$tmp/out" 2>"$tmp/err" ||
+    fail "calibrate --rounds quietest: exit $?"
+sed -n 's/^# kept: \([^:]*\): .*/\1/p' "$tmp/quiet.host" >"$tmp/kept"
+while read -r key; do
+    grep -q "^# noisy: $key p[59]0:" "$tmp/quiet.host" || fail "kept a round of $key, not noisy"
+done <"$tmp/kept"
+"$gar" calibrate --quick --rounds all >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] || fail "calibrate --rounds all: not refused"
+"$gar" calibrate --quick --check "$tmp/missing.host" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] || fail "check of a missing profile: not refused"
+grep -q 'error 12 (Io)' "$tmp/err" || fail "check of a missing profile: $(cat "$tmp/err")"
+printf 'gar-host v1\nquery_ns x\n' >"$tmp/bad.host"
+"$gar" calibrate --quick --check "$tmp/bad.host" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] || fail "check of a malformed profile: not refused"
+[ -s "$tmp/out" ] && fail "check of a malformed profile: measured anyway"
 
 [ "$failures" -eq 0 ] || exit 1
 echo "ok"

@@ -76,6 +76,9 @@ static void a_quick_calibration_parses_as_a_host_profile(void **state)
     for (unsigned i = 0; i < cal.spreads; i++)
         any_noisy |= cal.spread[i].noisy;
     assert_int_equal(any_noisy, cal.noisy);
+    /* By default every round is pooled. */
+    for (unsigned i = 0; i < cal.spreads; i++)
+        assert_int_equal(cal.spread[i].kept, GAR_CALIBRATE_ROUNDS);
     assert_true(cal.sleep_overshoot.samples == 60);
     assert_true(cal.poll_period.value[0] >= 1); /* the format's floor */
     assert_true(cal.clock_ns >= 1);
@@ -163,7 +166,60 @@ static void rounds_that_disagree_are_noisy(void **state)
     assert_int_equal(s[0].round[2], 5000);
 }
 
-/* The calibration files its samples under the leads the simulator picks. */
+/* With keep_quietest, a distribution is fitted from one round exactly when
+ * its pair of spreads (p50, p90) has a noisy one; the fixed costs always
+ * pool. */
+static void a_quietest_calibration_keeps_one_round_where_they_disagree(void **state)
+{
+    (void)state;
+    gar_calibrate_options o = { .samples = 60, .quick = true, .keep_quietest = true };
+    static gar_calibration cal;
+    gar_error err;
+    assert_int_equal(gar_calibrate_run(&o, &cal, &err), 0);
+    assert_int_equal(cal.spread[0].kept, GAR_CALIBRATE_ROUNDS);
+    assert_int_equal(cal.spread[1].kept, GAR_CALIBRATE_ROUNDS);
+    for (unsigned i = 2; i + 1 < cal.spreads; i += 2) {
+        bool noisy = cal.spread[i].noisy || cal.spread[i + 1].noisy;
+        assert_int_equal(cal.spread[i].kept, cal.spread[i + 1].kept);
+        assert_true(noisy ? cal.spread[i].kept < GAR_CALIBRATE_ROUNDS
+                          : cal.spread[i].kept == GAR_CALIBRATE_ROUNDS);
+    }
+    /* sleep_overshoot (spreads 6 and 7, after the fixed costs, the poll turn
+     * and the visibility): 60 sleeps, or the 20 of its kept round. */
+    assert_true(cal.sleep_overshoot.samples == (cal.spread[6].kept < GAR_CALIBRATE_ROUNDS ? 20 : 60));
+    static char text[GAR_CALIBRATION_TEXT_BYTES];
+    gar_calibration_format(&cal, text, sizeof text);
+    assert_true((strstr(text, "\n# kept: sleep_overshoot_ns: round ") != NULL) ==
+                (cal.spread[6].kept < GAR_CALIBRATE_ROUNDS));
+}
+
+/* A distribution whose rounds disagree keeps its quietest round: the least
+ * p90, a tie broken by the least p50; an empty round is never kept; rounds
+ * that agree pool. */
+static void disagreeing_rounds_keep_the_quietest(void **state)
+{
+    (void)state;
+    const size_t ends[3] = { 100, 200, 300 };
+    gar_calibrate_spread s[2] = {
+        { .round = { 50000, 52000, 51000 }, .noisy = false },
+        { .round = { 90000, 180000, 88000 }, .noisy = true },
+    };
+    assert_int_equal(gar_calibrate_kept_round(s, ends), 2);
+    s[1].round[0] = 88000; /* a tie on p90: the least p50 */
+    assert_int_equal(gar_calibrate_kept_round(s, ends), 0);
+    s[0].round[0] = 51000; /* a tie on both: the earliest */
+    assert_int_equal(gar_calibrate_kept_round(s, ends), 0);
+    const size_t empty_first[3] = { 0, 100, 200 };
+    s[1].round[0] = 0;
+    assert_int_equal(gar_calibrate_kept_round(s, empty_first), 2);
+    s[1].noisy = false; /* agreeing rounds pool */
+    assert_int_equal(gar_calibrate_kept_round(s, ends), 3);
+    s[0].noisy = true; /* a noisy p50 alone is enough */
+    assert_int_equal(gar_calibrate_kept_round(s, ends), 0);
+}
+
+/* The calibration files its samples under the nearest lead, by the
+ * profile's own rule (gar_host_dist_for_lead). */
 static void calibrated_leads_are_the_profiles(void **state)
 {
     (void)state;
@@ -224,6 +280,8 @@ int main(void)
         cmocka_unit_test(a_quick_calibration_parses_as_a_host_profile),
         cmocka_unit_test(nearest_rank_and_bad_options),
         cmocka_unit_test(rounds_that_disagree_are_noisy),
+        cmocka_unit_test(disagreeing_rounds_keep_the_quietest),
+        cmocka_unit_test(a_quietest_calibration_keeps_one_round_where_they_disagree),
         cmocka_unit_test(calibrated_leads_are_the_profiles),
         cmocka_unit_test(visibility_runs_from_the_first_query_after_the_completion),
     };

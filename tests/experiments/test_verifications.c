@@ -1,7 +1,8 @@
 /* tests/experiments/test_verifications.c — the verifications table: a row
  * stored reads back whole, a second of the same key replaces it, the CDF
  * quantiles are nearest ranks, a database without the table has none, and a
- * malformed row is refused rather than half read. */
+ * malformed row is refused rather than half read.  A row of several runs
+ * keeps their envelope, where the simulation fell and the three-way verdict. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -71,6 +72,12 @@ static gar_verification *sample_row(void)
     v->busy_real = 1.0;
     v->busy_sim = 0.98;
     v->agree = true;
+    strcpy(v->verdict, "agree");
+    v->runs = 1;
+    for (int i = 0; i < 3; i++) {
+        v->real_min[i] = v->real_max[i] = v->real_q[i];
+        strcpy(v->position[i], "inside");
+    }
     for (unsigned k = 0; k < GAR_VERIFY_CDF_LEVELS; k++) {
         v->real_cdf[k] = 10 * k;
         v->sim_cdf[k] = 11 * k + 5;
@@ -115,8 +122,12 @@ static void a_row_reads_back_whole_and_a_second_replaces_it(void **state)
     assert_memory_equal(s.last.sim_cdf, v->sim_cdf, sizeof v->sim_cdf);
     assert_true(strlen(s.last.gar_version) > 0);
 
+    assert_string_equal(s.last.verdict, "agree");
+    assert_int_equal(s.last.runs, 1);
+
     /* The same key measured again: replaced, not added. */
     v->agree = false;
+    strcpy(v->verdict, "disagree");
     v->ks_d = 0.5;
     assert_int_equal(gar_verification_put(f->store, v, NULL), 0);
     memset(&s, 0, sizeof s);
@@ -129,6 +140,43 @@ static void a_row_reads_back_whole_and_a_second_replaces_it(void **state)
     memset(&s, 0, sizeof s);
     assert_int_equal(gar_verifications_each(f->store, keep, &s, NULL), 0);
     assert_int_equal(s.rows, 2);
+    free(v);
+}
+
+static void a_row_of_several_runs_keeps_their_envelope_and_verdict(void **state)
+{
+    fixture *f = *state;
+    gar_verification *v = sample_row();
+    static seen s;
+    const char *verdicts[] = { "biased", "unjudgeable here" };
+    for (int k = 0; k < 2; k++) {
+        v->runs = 5;
+        v->agree = false;
+        strcpy(v->verdict, verdicts[k]);
+        v->real_min[1] = 640;
+        v->real_max[1] = 834;
+        v->sim_q[1] = 1068;
+        strcpy(v->position[1], "above all");
+        strcpy(v->position[2], "not judged");
+        v->real_ks_d_max = 0.37;
+        assert_int_equal(gar_verification_put(f->store, v, NULL), 0);
+        memset(&s, 0, sizeof s);
+        assert_int_equal(gar_verifications_each(f->store, keep, &s, NULL), 0);
+        assert_int_equal(s.rows, 1);
+        assert_string_equal(s.last.verdict, verdicts[k]);
+        assert_false(s.last.agree);
+        assert_int_equal(s.last.runs, 5);
+        assert_int_equal(s.last.real_min[1], 640);
+        assert_int_equal(s.last.real_max[1], 834);
+        assert_string_equal(s.last.position[0], "inside");
+        assert_string_equal(s.last.position[1], "above all");
+        assert_string_equal(s.last.position[2], "not judged");
+        assert_true(s.last.real_ks_d_max == 0.37);
+    }
+    /* A verdict outside the four is refused by the table itself. */
+    strcpy(v->verdict, "maybe");
+    gar_error err;
+    assert_int_equal(gar_verification_put(f->store, v, &err), -GAR_E_IO);
     free(v);
 }
 
@@ -176,6 +224,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(a_row_reads_back_whole_and_a_second_replaces_it, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(a_row_of_several_runs_keeps_their_envelope_and_verdict,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(a_malformed_cdf_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(a_database_without_the_table_has_no_rows, setup, teardown),
         cmocka_unit_test(cdf_levels_are_nearest_ranks),

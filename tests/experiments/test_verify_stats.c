@@ -157,6 +157,9 @@ static void tolerances_are_set_from_text_and_bad_text_is_refused(void **state)
     assert_int_equal(tol.tail_waits_min, 10);
     assert_true(tol.busy_diff_max == 0.05);
     assert_true(tol.band_z == 2.0);
+    assert_true(tol.edge_rel == 0.1);
+    assert_int_equal(gar_verify_tolerance_set(&tol, "edge=0.2", "verify", NULL), 0);
+    assert_true(tol.edge_rel == 0.2);
     assert_int_equal(gar_verify_tolerance_set(&tol, "ks_d_block=0.3", "verify", NULL), 0);
     assert_true(tol.ks_d_block_max == 0.3);
 
@@ -173,7 +176,7 @@ static void tolerances_are_set_from_text_and_bad_text_is_refused(void **state)
 
     const char *bad[] = { "ks_d", "ks_d=", "ks_d=1.5", "ks_d=-1", "ks_d=1e-1", "nope=1",
                           "abs_us=2.5", "ratio_min=0", "ratio_max=0.5", "busy_diff=x",
-                          "band_z=11" };
+                          "band_z=11", "edge=1.5" };
     for (size_t i = 0; i < N(bad); i++) {
         gar_error err;
         gar_verify_tolerance before = tol;

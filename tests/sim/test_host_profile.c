@@ -187,6 +187,47 @@ static void a_wait_takes_the_nearest_stated_lead(void **state)
     assert_ptr_equal(gar_host_dist_for_lead(&base, at, UINT64_MAX), &at[4]);
 }
 
+/* Two leads' distributions of two points each, p0 = p100 = one value: a
+ * constant, so a sample is exactly that value whatever the draw. */
+static gar_host_dist constant(gar_dur_ns v)
+{
+    return (gar_host_dist){ .count = 2, .level = { 0, GAR_HOST_LEVEL_ONE }, .value = { v, v } };
+}
+
+/* A length between two stated leads draws both at the same draw and mixes
+ * them linearly in the length; outside them it takes the nearer end's;
+ * with none stated, the base. */
+static void a_length_between_leads_mixes_their_samples(void **state)
+{
+    (void)state;
+    gar_host_dist base = constant(7), at[GAR_HOST_LEADS];
+    memset(at, 0, sizeof at);
+    const uint64_t draw = UINT64_C(1) << 63;
+    assert_int_equal(gar_host_lead_sample(&base, at, 2 * GAR_NS_PER_MS, draw), 7);
+    at[2] = constant(61700); /* 1 ms */
+    at[3] = constant(75800); /* 3 ms */
+    assert_int_equal(gar_host_lead_sample(&base, at, 0, draw), 61700);
+    assert_int_equal(gar_host_lead_sample(&base, at, GAR_NS_PER_MS, draw), 61700);
+    /* 2 ms, half way: 61.7 + 14.1 / 2 µs, where the nearest lead stepped to 75.8. */
+    assert_int_equal(gar_host_lead_sample(&base, at, 2 * GAR_NS_PER_MS, draw), 68750);
+    assert_int_equal(gar_host_lead_sample(&base, at, 3 * GAR_NS_PER_MS, draw), 75800);
+    assert_int_equal(gar_host_lead_sample(&base, at, UINT64_MAX, draw), 75800);
+    /* A shorter lead may wake later: the mix goes down as well. */
+    at[3] = constant(41700);
+    assert_int_equal(gar_host_lead_sample(&base, at, 2 * GAR_NS_PER_MS, draw), 51700);
+    /* Quantile by quantile: a uniform 0..1000 at 1 ms and 1000..3000 at
+     * 3 ms, at 1.5 ms (a quarter of the way), draw at the median: 500 and
+     * 2000 mixed, 875. */
+    at[2] = (gar_host_dist){ .count = 2, .level = { 0, GAR_HOST_LEVEL_ONE }, .value = { 0, 1000 } };
+    at[3] = (gar_host_dist){ .count = 2, .level = { 0, GAR_HOST_LEVEL_ONE }, .value = { 1000, 3000 } };
+    assert_int_equal(gar_host_lead_sample(&base, at, 1500000, draw), 875);
+    /* Leads not stated in between are skipped: 1 ms and 10 ms around 5.5 ms. */
+    at[3].count = 0;
+    at[4] = constant(10000);
+    at[2] = constant(1000);
+    assert_int_equal(gar_host_lead_sample(&base, at, 5500000, draw), 5500);
+}
+
 static void a_nul_byte_is_refused(void **state)
 {
     (void)state;
@@ -306,6 +347,7 @@ int main(void)
         cmocka_unit_test(a_nul_byte_is_refused),
         cmocka_unit_test(a_missing_file_is_an_io_error),
         cmocka_unit_test(sampling_interpolates_the_inverse_cdf),
+        cmocka_unit_test(a_length_between_leads_mixes_their_samples),
         cmocka_unit_test(an_all_equal_distribution_is_a_constant),
         cmocka_unit_test(sampling_divides_exactly),
     };

@@ -166,6 +166,31 @@ static void a_poll_sees_the_completion_only_once_visible(void **state)
     world_free(&w);
 }
 
+/* The visibility by the device's idle (the completion less the wait's
+ * start, 1 ms here): stated at 300 µs (500 ns) and 3 ms (2 500 ns), a 1 ms
+ * idle lies 0.7/2.7 of the way, so v = 500 + 2000 * 7/27 = 1018 ns (the
+ * fraction and the product rounded down): the poll that starts at the
+ * completion answers 1.018 µs later, where the nearest lead (3 ms, in
+ * ratio) gave 2.5 µs. */
+static void a_visibility_between_leads_mixes_them(void **state)
+{
+    (void)state;
+    for (int exact = 0; exact <= 1; exact++) {
+        world w;
+        gar_sim_wait_result r;
+        world_make(&w, true, GAR_SIM_FAULT_NONE, 0);
+        gar_host_profile hp = w.host.profile;
+        hp.store_visible = constant_dist(7000); /* stated, never drawn: leads are */
+        hp.store_visible_at[1] = constant_dist(500);
+        hp.store_visible_at[3] = constant_dist(2500);
+        assert_int_equal(gar_sim_host_init(&w.host, &hp, 1, NULL), 0);
+        w.host.exact_polls = exact == 1;
+        assert_int_equal(run(&w, GAR_PARK_POLL, false, 0, GAR_MONO_NEVER, &r, NULL), 0);
+        assert_int_equal(r.end, DONE_NS + 1018);
+        world_free(&w);
+    }
+}
+
 /* A sleep's overshoot comes from the stated lead nearest its length: the
  * 849 µs sleep (1 µs to 850 µs) takes @1ms (40 µs), not the base (20 µs)
  * nor @300us (10 µs); then the query at 891 µs and polls of 2 µs to 1001 µs. */
@@ -187,16 +212,18 @@ static void a_sleep_overshoots_by_its_length(void **state)
     world_free(&w);
 }
 
-/* A blocking wake by how long the thread blocked: 999 µs takes @1ms
- * (15 µs); 7.999 ms takes @10ms (90 µs; 8 ms is nearer 10 ms than 1 ms in
- * ratio). */
+/* A blocking wake by how long the thread blocked: 999 µs, below the
+ * shortest stated lead, takes @1ms (15 µs); 7.999 ms lies 6.999/9 of the way
+ * from @1ms to @10ms (90 µs): 15 + 75 * 6.999/9 = 73.325 µs, 73.324 as the
+ * fraction and the product are rounded down,
+ * where the nearest lead alone would step to 90 µs. */
 static void a_block_wakes_by_how_long_it_blocked(void **state)
 {
     (void)state;
     static const struct {
         gar_mono_ns done;
         gar_dur_ns wake;
-    } cases[] = { { GAR_NS_PER_MS, 15000 }, { 8 * GAR_NS_PER_MS, 90000 } };
+    } cases[] = { { GAR_NS_PER_MS, 15000 }, { 8 * GAR_NS_PER_MS, 73324 } };
     for (size_t i = 0; i < 2; i++) {
         world w;
         gar_sim_wait_result r;
@@ -384,6 +411,7 @@ int main(void)
         cmocka_unit_test(a_poll_sees_the_completion_only_once_visible),
         cmocka_unit_test(a_sleep_overshoots_by_its_length),
         cmocka_unit_test(a_block_wakes_by_how_long_it_blocked),
+        cmocka_unit_test(a_visibility_between_leads_mixes_them),
         cmocka_unit_test(a_late_wake_is_kind_late),
         cmocka_unit_test(a_hung_device_ends_at_the_deadline),
         cmocka_unit_test(a_hung_device_ends_at_any_deadline_at_once),
