@@ -70,6 +70,58 @@ static const char run_notes_table[] =
     "  FOREIGN KEY (trace, plan, estimator, host, mode, seed)\n"
     "    REFERENCES runs (trace, plan, estimator, host, mode, seed))";
 
+/* gar verify --sweep: each arm of a spec run for real on the machine and in
+ * the simulator with that machine's profile (experiments/verify/verifications.h).
+ * Version 4 added the real runs' envelope, the simulation's position in it
+ * and two verdicts (verification_run_columns); the step up from version 3
+ * rebuilds the table, since SQLite cannot change a CHECK in place. */
+static const char verifications_table[] =
+    "CREATE TABLE verifications (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  trace TEXT NOT NULL,      -- content hash of the trace's first `waits` rows\n"
+    "  trace_name TEXT NOT NULL,\n"
+    "  plan TEXT NOT NULL,       -- as the spec asked for it\n"
+    "  plan_ran TEXT NOT NULL,   -- as this machine ran it (names a fallback)\n"
+    "  estimator TEXT NOT NULL,\n"
+    "  waits INTEGER NOT NULL,\n"
+    "  device TEXT NOT NULL,     -- emulated, cuda\n"
+    "  host_profile TEXT NOT NULL, -- content hash of the simulator's profile\n"
+    "  seed INTEGER NOT NULL,    -- the simulator's\n"
+    "  real_p50_ns INTEGER NOT NULL, real_p90_ns INTEGER NOT NULL,\n"
+    "  real_p99_ns INTEGER NOT NULL,\n"
+    "  sim_p50_ns INTEGER NOT NULL, sim_p90_ns INTEGER NOT NULL, sim_p99_ns INTEGER NOT NULL,\n"
+    "  ks_d REAL NOT NULL,       -- plain two-sample KS distance of the overshoots\n"
+    "  busy_real REAL NOT NULL, busy_sim REAL NOT NULL,\n"
+    "  verdict TEXT NOT NULL CHECK (verdict IN ('agree', 'disagree', 'biased',\n"
+    "                                           'unjudgeable here')),\n"
+    "  tolerance TEXT NOT NULL,  -- the tolerances judged by, as text\n"
+    "  real_cdf TEXT NOT NULL,   -- overshoot ns at levels 0, 0.5, ..., 100 %, comma-separated\n"
+    "  sim_cdf TEXT NOT NULL,\n"
+    "  gar_version TEXT NOT NULL,\n"
+    "  finished_unix INTEGER NOT NULL,\n"
+    "  runs INTEGER NOT NULL,    -- real runs; more than one: the columns above pool them\n"
+    "  real_min_p50_ns INTEGER NOT NULL, real_max_p50_ns INTEGER NOT NULL, -- the real\n"
+    "  real_min_p90_ns INTEGER NOT NULL, real_max_p90_ns INTEGER NOT NULL, -- runs' envelope\n"
+    "  real_min_p99_ns INTEGER NOT NULL, real_max_p99_ns INTEGER NOT NULL,\n"
+    "  position_p50 TEXT NOT NULL, position_p90 TEXT NOT NULL, -- the simulation's: inside,\n"
+    "  position_p99 TEXT NOT NULL, -- above all, below all, not judged\n"
+    "  real_ks_d_max REAL NOT NULL, -- the widest KS distance between two real runs\n"
+    "  UNIQUE (trace, plan, estimator, waits, device, host_profile, seed))";
+
+/* What version 4 added to verifications, and what a version 3 row, made from
+ * one real run, holds there: its one run is its envelope, and no position
+ * was judged. */
+static const char *const verification_run_columns[][2] = {
+    { "runs", "1" },
+    { "real_min_p50_ns", "real_p50_ns" }, { "real_max_p50_ns", "real_p50_ns" },
+    { "real_min_p90_ns", "real_p90_ns" }, { "real_max_p90_ns", "real_p90_ns" },
+    { "real_min_p99_ns", "real_p99_ns" }, { "real_max_p99_ns", "real_p99_ns" },
+    { "position_p50", "'not judged'" }, { "position_p90", "'not judged'" },
+    { "position_p99", "'not judged'" },
+    { "real_ks_d_max", "0.0" },
+};
+enum { VERIFICATION_RUN_COLUMNS = sizeof verification_run_columns / sizeof verification_run_columns[0] };
+
 /* The schema, version 4, one CREATE statement per table (and run_notes,
  * above).  A new table is a
  * new entry here (and in data/sweeps/README.md) and takes the next schema
@@ -141,39 +193,7 @@ static const char *const schema_tables[] = {
     "  FOREIGN KEY (trace, plan, estimator, host, mode, seed)\n"
     "    REFERENCES runs (trace, plan, estimator, host, mode, seed))",
 
-    /* gar verify --sweep: each arm of a spec run for real on the machine and
-     * in the simulator with that machine's profile (experiments/verify/verifications.h). */
-    "CREATE TABLE verifications (\n"
-    "  id INTEGER PRIMARY KEY,\n"
-    "  trace TEXT NOT NULL,      -- content hash of the trace's first `waits` rows\n"
-    "  trace_name TEXT NOT NULL,\n"
-    "  plan TEXT NOT NULL,       -- as the spec asked for it\n"
-    "  plan_ran TEXT NOT NULL,   -- as this machine ran it (names a fallback)\n"
-    "  estimator TEXT NOT NULL,\n"
-    "  waits INTEGER NOT NULL,\n"
-    "  device TEXT NOT NULL,     -- emulated, cuda\n"
-    "  host_profile TEXT NOT NULL, -- content hash of the simulator's profile\n"
-    "  seed INTEGER NOT NULL,    -- the simulator's\n"
-    "  real_p50_ns INTEGER NOT NULL, real_p90_ns INTEGER NOT NULL,\n"
-    "  real_p99_ns INTEGER NOT NULL,\n"
-    "  sim_p50_ns INTEGER NOT NULL, sim_p90_ns INTEGER NOT NULL, sim_p99_ns INTEGER NOT NULL,\n"
-    "  ks_d REAL NOT NULL,       -- plain two-sample KS distance of the overshoots\n"
-    "  busy_real REAL NOT NULL, busy_sim REAL NOT NULL,\n"
-    "  verdict TEXT NOT NULL CHECK (verdict IN ('agree', 'disagree', 'biased',\n"
-    "                                           'unjudgeable here')),\n"
-    "  tolerance TEXT NOT NULL,  -- the tolerances judged by, as text\n"
-    "  real_cdf TEXT NOT NULL,   -- overshoot ns at levels 0, 0.5, ..., 100 %, comma-separated\n"
-    "  sim_cdf TEXT NOT NULL,\n"
-    "  gar_version TEXT NOT NULL,\n"
-    "  finished_unix INTEGER NOT NULL,\n"
-    "  runs INTEGER NOT NULL,    -- real runs; more than one: the columns above pool them\n"
-    "  real_min_p50_ns INTEGER NOT NULL, real_max_p50_ns INTEGER NOT NULL, -- the real\n"
-    "  real_min_p90_ns INTEGER NOT NULL, real_max_p90_ns INTEGER NOT NULL, -- runs' envelope\n"
-    "  real_min_p99_ns INTEGER NOT NULL, real_max_p99_ns INTEGER NOT NULL,\n"
-    "  position_p50 TEXT NOT NULL, position_p90 TEXT NOT NULL, -- the simulation's: inside,\n"
-    "  position_p99 TEXT NOT NULL, -- above all, below all, not judged\n"
-    "  real_ks_d_max REAL NOT NULL, -- the widest KS distance between two real runs\n"
-    "  UNIQUE (trace, plan, estimator, waits, device, host_profile, seed))",
+    verifications_table,
 
     /* Version 3: each ok run's streams, so a user sees which stream's waits
      * dominate.  Keyed by the run's key, not its id: a merge renumbers ids. */
@@ -369,20 +389,39 @@ static int list_tables(sqlite3 *db, size_t *count, bool *has_meta, char *first, 
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* Whether `column` is one of runs' interval columns; of verifications'
+ * run columns (both added in version 4). */
+static bool is_interval_column(const char *column)
+{
+    for (size_t i = 0; i < INTERVALS; i++)
+        if (strcmp(interval_columns[i], column) == 0)
+            return true;
+    return false;
+}
+
+static bool is_verification_run_column(const char *column)
+{
+    for (size_t i = 0; i < VERIFICATION_RUN_COLUMNS; i++)
+        if (strcmp(verification_run_columns[i][0], column) == 0)
+            return true;
+    return false;
+}
+
 /* What a database of an older schema version that gar still reads lacks of
- * today's schema, one line per table (columns NULL) or list of columns: such
- * a database is gar's without it (gar_store_open converts it, or a reader
- * shows what it lacks as absent).  Each line: the first version that has
- * it, the table, the columns.  The { 0 } line ends the list. */
+ * today's schema, one line per table (is_added NULL: the whole table) or set
+ * of columns: such a database is gar's without it (gar_store_open converts
+ * it, and a reader shows what it lacks as absent).  Each line: the first
+ * version that has it, the table, which of its columns came then.  The
+ * { 0 } line ends the list. */
 static const struct schema_absence {
     int since_version;
     const char *table;
-    const char *const *columns; /* NULL: the whole table */
-    size_t count;
+    bool (*is_added)(const char *column);
 } schema_absences[] = {
-    { 4, "runs", interval_columns, INTERVALS },
-    { 4, "run_notes", NULL, 0 },
-    { 0, NULL, NULL, 0 },
+    { 4, "runs", is_interval_column },
+    { 4, "run_notes", NULL },
+    { 4, "verifications", is_verification_run_column },
+    { 0, NULL, NULL },
 };
 
 static bool absent_in_version(int version, const char *table, const char *column)
@@ -390,11 +429,8 @@ static bool absent_in_version(int version, const char *table, const char *column
     for (const struct schema_absence *a = schema_absences; a->table != NULL; a++) {
         if (version >= a->since_version || strcmp(a->table, table) != 0)
             continue;
-        if (a->columns == NULL)
+        if (a->is_added == NULL || (column != NULL && a->is_added(column)))
             return true;
-        for (size_t i = 0; column != NULL && i < a->count; i++)
-            if (strcmp(a->columns[i], column) == 0)
-                return true;
     }
     return false;
 }
@@ -632,6 +668,98 @@ static int create_schema(gar_store *s, gar_error *err)
     return exec(s, "COMMIT", "commit the schema", err);
 }
 
+int gar_store_verification_run_columns(gar_store *store, char *buf, size_t size)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(store->db, "SELECT count(*) FROM pragma_table_info('verifications') "
+                                      "WHERE name = 'runs'", -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int has = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+    sqlite3_finalize(st);
+    if (has < 0)
+        return -1;
+    size_t n = 0;
+    for (size_t i = 0; i < VERIFICATION_RUN_COLUMNS; i++) {
+        int w = snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
+                         verification_run_columns[i][has ? 0 : 1]);
+        if (w < 0 || (size_t)w >= size - n)
+            return -1;
+        n += (size_t)w;
+    }
+    return 0;
+}
+
+/* Version 3's verifications as version 4 holds them (inside the
+ * conversion's transaction): the table is made anew from today's statement
+ * and each row copied, its one real run standing for the envelope
+ * (verification_run_columns).  A file with no verifications table (made
+ * before it existed) gets today's, empty. */
+static int rebuild_verifications(gar_store *s, gar_error *err)
+{
+    static const char doing[] = "convert (schema version 3 to 4) the verifications of";
+    sqlite3_stmt *st = NULL;
+    char *columns = NULL, *sql = NULL;
+    int rc = 0;
+    bool existed = false;
+    if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                  "name = 'verifications'", -1, &st, NULL) != SQLITE_OK)
+        return db_fault(err, s->path, doing, s->db);
+    existed = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    if (existed)
+        rc = exec(s, "ALTER TABLE verifications RENAME TO verifications_v3", doing, err);
+    if (rc == 0)
+        rc = exec(s, verifications_table, doing, err);
+    if (rc < 0 || !existed)
+        return rc;
+    /* The old columns, by name, then the new ones with their version 3 values. */
+    size_t size = 4096;
+    columns = calloc(1, size);
+    sql = calloc(1, 2 * size + 256);
+    if (columns == NULL || sql == NULL) {
+        free(columns);
+        free(sql);
+        return gar_error_set(err, GAR_E_IO, 3, s->path, doing, "out of memory");
+    }
+    char *values = sql + size + 128; /* the SELECT list, built beside */
+    size_t nc = 0, nv = 0;
+    if (sqlite3_prepare_v2(s->db, "SELECT name FROM pragma_table_info('verifications_v3')", -1,
+                           &st, NULL) != SQLITE_OK)
+        rc = db_fault(err, s->path, doing, s->db);
+    while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        if (name == NULL || is_verification_run_column(name))
+            continue;
+        nc += (size_t)snprintf(columns + nc, size - nc, "%s\"%s\"", nc ? ", " : "", name);
+        nv += (size_t)snprintf(values + nv, size - nv, "%s\"%s\"", nv ? ", " : "", name);
+        if (nc >= size || nv >= size)
+            rc = gar_error_set(err, GAR_E_IO, 3, s->path, doing, "too many columns");
+    }
+    sqlite3_finalize(st);
+    for (size_t i = 0; rc == 0 && i < VERIFICATION_RUN_COLUMNS; i++) {
+        nc += (size_t)snprintf(columns + nc, size - nc, ", %s", verification_run_columns[i][0]);
+        nv += (size_t)snprintf(values + nv, size - nv, ", %s", verification_run_columns[i][1]);
+        if (nc >= size || nv >= size)
+            rc = gar_error_set(err, GAR_E_IO, 3, s->path, doing, "too many columns");
+    }
+    if (rc == 0) {
+        char *copy = malloc(3 * size);
+        if (copy == NULL)
+            rc = gar_error_set(err, GAR_E_IO, 3, s->path, doing, "out of memory");
+        else {
+            snprintf(copy, 3 * size, "INSERT INTO verifications (%s) SELECT %s FROM verifications_v3",
+                     columns, values);
+            rc = exec(s, copy, doing, err);
+            free(copy);
+        }
+    }
+    if (rc == 0)
+        rc = exec(s, "DROP TABLE verifications_v3", doing, err);
+    free(columns);
+    free(sql);
+    return rc;
+}
+
 /* Converts a version 3 file to version 4 in one transaction: the runs
  * gain the interval columns (NULL: their runs were made without them) and
  * the run_notes table is created (empty: no notes were taken).  A file
@@ -652,6 +780,8 @@ static int add_intervals_and_notes(gar_store *s, gar_error *err)
         }
         if (rc == 0)
             rc = exec(s, run_notes_table, "convert (schema version 3 to 4)", err);
+        if (rc == 0)
+            rc = rebuild_verifications(s, err);
         if (rc == 0)
             rc = exec(s, "UPDATE meta SET value = '4' WHERE key = 'schema_version'",
                       "convert (schema version 3 to 4)", err);

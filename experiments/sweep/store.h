@@ -83,6 +83,15 @@ sqlite3 *gar_store_db(gar_store *store);
 /* The file's path as given to gar_store_open. */
 const char *gar_store_path(const gar_store *store);
 
+/* The SELECT list of what schema version 4 added to verifications (runs,
+ * real_min_p50_ns, real_max_p50_ns, ..., position_p99, real_ks_d_max, in
+ * that order) for the open database: the columns themselves, or, in a
+ * version 3 file read as it is, the values its conversion would give them
+ * (one run, its own envelope, nothing judged).  Writes at most `size` bytes,
+ * NUL included; returns 0, or -1 when they do not fit or the table cannot be
+ * read. */
+int gar_store_verification_run_columns(gar_store *store, char *buf, size_t size);
+
 /* A meta value by key into `buf` ("" when absent).  Returns 0 or -GAR_E_IO. */
 int gar_store_meta(gar_store *store, const char *key, char *buf, size_t size, gar_error *err);
 

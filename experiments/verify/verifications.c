@@ -122,13 +122,7 @@ int gar_verifications_each(gar_store *store,
                            int (*fn)(void *ctx, const gar_verification *v, gar_error *err),
                            void *ctx, gar_error *err)
 {
-    static const char sql[] =
-        "SELECT trace, trace_name, plan, plan_ran, estimator, waits, device, host_profile, seed,"
-        " real_p50_ns, real_p90_ns, real_p99_ns, sim_p50_ns, sim_p90_ns, sim_p99_ns, ks_d,"
-        " busy_real, busy_sim, verdict, tolerance, real_cdf, sim_cdf, gar_version, runs,"
-        " real_min_p50_ns, real_max_p50_ns, real_min_p90_ns, real_max_p90_ns, real_min_p99_ns,"
-        " real_max_p99_ns, position_p50, position_p90, position_p99, real_ks_d_max"
-        " FROM verifications ORDER BY trace_name, trace, id";
+    char runs[512], sql[1024];
     sqlite3 *db = gar_store_db(store);
     sqlite3_stmt *st = NULL;
     /* A database made before the table existed has no verifications. */
@@ -141,6 +135,15 @@ int gar_verifications_each(gar_store *store,
     sqlite3_finalize(probe);
     if (!has_table)
         return 0;
+    /* A version 3 file read as it is lacks the runs' columns: their values. */
+    if (gar_store_verification_run_columns(store, runs, sizeof runs) != 0)
+        return fault(store, "read the verifications", err);
+    snprintf(sql, sizeof sql,
+             "SELECT trace, trace_name, plan, plan_ran, estimator, waits, device, host_profile,"
+             " seed, real_p50_ns, real_p90_ns, real_p99_ns, sim_p50_ns, sim_p90_ns, sim_p99_ns,"
+             " ks_d, busy_real, busy_sim, verdict, tolerance, real_cdf, sim_cdf, gar_version, %s"
+             " FROM verifications ORDER BY trace_name, trace, id",
+             runs);
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return fault(store, "read the verifications", err);
     gar_verification *v = malloc(sizeof *v);

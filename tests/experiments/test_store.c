@@ -453,6 +453,27 @@ static void make_version_3(const char *path)
                                   "UPDATE meta SET value = '3' WHERE key = 'schema_version'",
                                   NULL, NULL, NULL),
                      SQLITE_OK);
+    /* Version 3's verifications, as it made them, with one row of one real run. */
+    assert_int_equal(
+        sqlite3_exec(db,
+                     "DROP TABLE verifications;"
+                     "CREATE TABLE verifications (id INTEGER PRIMARY KEY, trace TEXT NOT NULL,"
+                     " trace_name TEXT NOT NULL, plan TEXT NOT NULL, plan_ran TEXT NOT NULL,"
+                     " estimator TEXT NOT NULL, waits INTEGER NOT NULL, device TEXT NOT NULL,"
+                     " host_profile TEXT NOT NULL, seed INTEGER NOT NULL,"
+                     " real_p50_ns INTEGER NOT NULL, real_p90_ns INTEGER NOT NULL,"
+                     " real_p99_ns INTEGER NOT NULL, sim_p50_ns INTEGER NOT NULL,"
+                     " sim_p90_ns INTEGER NOT NULL, sim_p99_ns INTEGER NOT NULL,"
+                     " ks_d REAL NOT NULL, busy_real REAL NOT NULL, busy_sim REAL NOT NULL,"
+                     " verdict TEXT NOT NULL CHECK (verdict IN ('agree', 'disagree')),"
+                     " tolerance TEXT NOT NULL, real_cdf TEXT NOT NULL, sim_cdf TEXT NOT NULL,"
+                     " gar_version TEXT NOT NULL, finished_unix INTEGER NOT NULL,"
+                     " UNIQUE (trace, plan, estimator, waits, device, host_profile, seed));"
+                     "INSERT INTO verifications VALUES (1, 't', 'steady', 'poll', 'poll', 'adl',"
+                     " 100, 'emulated', 'h', 0, 500, 900, 1200, 510, 950, 1300, 0.08, 1.0, 1.0,"
+                     " 'agree', 'ks_d=0.15', '0', '0', '0.1.0', 1)",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
     sqlite3_close(db);
 }
 
@@ -497,6 +518,12 @@ static void a_version_3_database_is_read_and_converted(void **state)
                               "ci_level IS NULL AND overshoot_p99_hi_ns IS NULL"),
                      2);
     assert_int_equal(count(s, "SELECT count(*) FROM run_notes"), 0);
+    /* Its verification kept, its one real run standing for the envelope. */
+    assert_int_equal(count(s, "SELECT count(*) FROM verifications WHERE runs = 1 AND "
+                              "real_min_p90_ns = 900 AND real_max_p90_ns = 900 AND "
+                              "position_p50 = 'not judged' AND verdict = 'agree' AND "
+                              "real_ks_d_max = 0"),
+                     1);
     gar_store_run r3 = run_of(3, &m);
     assert_int_equal(gar_store_insert(s, &r3, NULL), 1);
     assert_int_equal(count(s, "SELECT count(*) FROM runs"), 3);
