@@ -987,18 +987,15 @@ int gar_import_kineto_memory(const void *data, size_t size, const char *name, ga
     return rc;
 }
 
-int gar_import_kineto_files(const char *const *paths, size_t n, const gar_import_options *options,
-                            gar_trace *out, gar_import_counts *counts, gar_import_legend *legend,
-                            gar_error *err)
+int gar_import_kineto_files_to(const char *const *paths, size_t n,
+                               const gar_import_options *options, const gar_import_sink *sink,
+                               gar_import_counts *counts, gar_error *err)
 {
-    if (legend != NULL)
-        memset(legend, 0, sizeof *legend);
-    if (paths == NULL || n == 0 || out == NULL)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_kineto_files",
-                             out == NULL ? "out" : "paths", "is NULL or empty");
-    gar_trace_init(out);
     if (counts != NULL)
         memset(counts, 0, sizeof *counts);
+    if (paths == NULL || n == 0 || sink == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_kineto_files",
+                             sink == NULL ? "sink" : "paths", "is NULL or empty");
     gar_import im;
     gar_import_init(&im);
     if (options != NULL)
@@ -1016,10 +1013,25 @@ int gar_import_kineto_files(const char *const *paths, size_t n, const gar_import
             rc = read_file(paths[rank], &im, process, err);
     }
     if (rc == 0)
-        rc = gar_import_finish_legend(&im, n == 1 ? paths[0] : "the ranks' profiles", out,
-                                      counts, legend, err);
+        rc = gar_import_finish_to(&im, n == 1 ? paths[0] : "the ranks' profiles", sink, counts,
+                                  err);
     gar_import_free(&im);
     return rc;
+}
+
+int gar_import_kineto_files(const char *const *paths, size_t n, const gar_import_options *options,
+                            gar_trace *out, gar_import_counts *counts, gar_import_legend *legend,
+                            gar_error *err)
+{
+    if (legend != NULL)
+        memset(legend, 0, sizeof *legend);
+    if (paths == NULL || n == 0 || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_kineto_files",
+                             out == NULL ? "out" : "paths", "is NULL or empty");
+    gar_import_to_trace t;
+    gar_import_sink sink = gar_import_trace_sink(&t, out, legend);
+    int rc = gar_import_kineto_files_to(paths, n, options, &sink, counts, err);
+    return gar_import_trace_sink_end(&t, n == 1 ? paths[0] : "the ranks' profiles", rc, err);
 }
 
 int gar_import_kineto_file(const char *path, gar_trace *out, gar_import_counts *counts,
