@@ -125,7 +125,10 @@ static int merge_runs(gar_import_rows *r, const gar_import_rows_run *run, size_t
                       void *context, gar_error *err)
 {
     cursor c[GAR_IMPORT_ROWS_FAN_IN];
-    gar_trace_row *buf = gar_malloc(n * GAR_IMPORT_ROWS_READ * sizeof *buf);
+    /* Buffers for a full fan-in whatever `n`: the merge's memory is one
+     * constant, not a function of how many runs the rows made. */
+    gar_trace_row *buf =
+        gar_malloc((size_t)GAR_IMPORT_ROWS_FAN_IN * GAR_IMPORT_ROWS_READ * sizeof *buf);
     if (buf == NULL)
         return gar_error_set(err, GAR_E_CAPACITY, 2, "import row merge", "out of memory");
     int rc = 0;
