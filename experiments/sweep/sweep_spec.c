@@ -69,21 +69,27 @@ static int spec_fault(gar_error *err, const char *file, unsigned line, const cha
     return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, where, keyword, fault);
 }
 
-/* Reads a whole file of at most `limit` bytes into a NUL-terminated buffer. */
+/* Reads a whole file of at most `limit` bytes into a NUL-terminated buffer;
+ * the path "-" is standard input (named so in errors). */
 static int read_whole(const char *path, size_t limit, char **text, size_t *len, gar_error *err)
 {
-    FILE *f = fopen(path, "rb");
+    bool from_stdin = strcmp(path, "-") == 0;
+    if (from_stdin)
+        path = "standard input";
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
     if (f == NULL)
         return gar_error_set(err, GAR_E_IO, 3, path, "open", strerror(errno));
     char *buf = gar_malloc(limit + 1);
     if (buf == NULL) {
-        fclose(f);
+        if (!from_stdin)
+            fclose(f);
         return out_of_memory(err);
     }
     errno = 0;
     size_t n = fread(buf, 1, limit + 1, f);
     int failed = ferror(f) ? (errno != 0 ? errno : EIO) : 0; /* EISDIR: a folder */
-    fclose(f);
+    if (!from_stdin)
+        fclose(f);
     if (failed) {
         gar_free(buf);
         return gar_error_set(err, GAR_E_IO, 3, path, "read", strerror(failed));
@@ -264,7 +270,13 @@ int gar_sweep_trace_load(const char *text, const char *base_dir, gar_sweep_trace
     t.name = copy_text(text, strlen(text));
     if (t.name == NULL)
         return out_of_memory(err);
-    if (strncmp(text, "gen:", 4) == 0) {
+    if (strcmp(text, "-") == 0) {
+        /* A sweep's results name their trace and read it again (reports,
+         * plots); standard input is read once, and may hold the spec. */
+        rc = gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "-", "trace",
+                           "cannot be standard input in a sweep (its results read their"
+                           " trace again later); save the trace to a file and name that");
+    } else if (strncmp(text, "gen:", 4) == 0) {
         t.source = copy_text(text, strlen(text));
         rc = t.source == NULL ? out_of_memory(err) : generate(text, &t.trace, err);
     } else {
@@ -865,7 +877,9 @@ int gar_sweep_spec_load(const char *path, gar_sweep_spec *out, gar_error *err)
     int rc = read_whole(path, GAR_SWEEP_FILE_MAX, &text, &len, err);
     if (rc < 0)
         return rc;
-    char *dir = copy_text(path, strlen(path));
+    /* A spec from standard input names its traces from the working folder. */
+    bool from_stdin = strcmp(path, "-") == 0;
+    char *dir = copy_text(from_stdin ? "." : path, from_stdin ? 1 : strlen(path));
     if (dir == NULL) {
         gar_free(text);
         return out_of_memory(err);
@@ -877,7 +891,7 @@ int gar_sweep_spec_load(const char *path, gar_sweep_spec *out, gar_error *err)
         dir[1] = '\0';
     else
         *slash = '\0';
-    rc = gar_sweep_spec_parse(text, len, path, dir, out, err);
+    rc = gar_sweep_spec_parse(text, len, from_stdin ? "standard input" : path, dir, out, err);
     gar_free(dir);
     gar_free(text);
     return rc;
