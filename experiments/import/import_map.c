@@ -497,6 +497,7 @@ typedef struct keep_pass {
     size_t seen_cap;
     uint64_t kept, dropped, inferred;
     uint64_t origin;               /* the least submit kept */
+    uint64_t latest;               /* the greatest start or done kept */
     const gar_import_sink *sink;   /* NULL on the counting pass */
     gar_error *err;
     bool out_of_memory;
@@ -546,10 +547,14 @@ static int keep_row(void *context, const gar_trace_row *row)
     s->done_ns = row->done_ns;
     k->kept++;
     k->inferred += row->rows;
-    if (row->submit_ns < k->origin && k->sink == NULL)
-        k->origin = row->submit_ns;
-    if (k->sink == NULL)
+    if (k->sink == NULL) {
+        if (row->submit_ns < k->origin)
+            k->origin = row->submit_ns;
+        uint64_t later = row->start_ns > row->done_ns ? row->start_ns : row->done_ns;
+        if (later > k->latest)
+            k->latest = later;
         return 0;
+    }
     gar_trace_row moved = *row;
     moved.submit_ns -= k->origin;
     moved.start_ns -= k->origin;
@@ -624,6 +629,18 @@ static int map_records(mapper *m, const char *name, gar_import_rows *rows,
     if (k.kept == 0)
         return refuse_no_rows(m->im, name, counts, err);
     uint64_t origin = k.origin;
+    /* The one rule of a trace the mapping does not keep by construction
+     * (start order, stream order and submit <= start, done are): checked
+     * here, before the sink has begun, so a refusal never leaves half a
+     * trace on standard output. */
+    if (k.latest - origin > GAR_TRACE_TIME_MAX) {
+        char fault[160];
+        snprintf(fault, sizeof fault,
+                 "its waits span more than %llu ns from the earliest submit, more than a"
+                 " trace's times can hold",
+                 (unsigned long long)GAR_TRACE_TIME_MAX);
+        return gar_error_set(err, GAR_E_INVALID_TRACE, 4, name, "", "", fault);
+    }
     gar_import_legend legend;
     memset(&legend, 0, sizeof legend);
     rc = fill_legend(m, &legend, err);

@@ -178,6 +178,25 @@ if command -v gzip >/dev/null 2>&1; then
     grep -q "^error 13 (InvalidTrace): .*standard input:4: column 3:" "$tmp/err" ||
         fail "a fault on standard input does not name it: $(cat "$tmp/err")"
 fi
+# Rows are streamed to standard output, but a profile that cannot make a
+# trace (times spanning more than 2^63 ns) is refused before the first byte.
+ev='{"ph":"X","cat":"%s","name":"%s","pid":%s,"tid":%s,"ts":%s,"dur":4,"args":{%s"correlation":%s}}'
+{
+    printf '{"traceEvents":['
+    for base in 0 10000000000000000; do
+        printf "$ev," cuda_runtime cudaLaunchKernel 1 1 "$((base + 0))" '' "$((base / 5000000000000000 + 1))"
+        printf "$ev," kernel k 0 7 "$((base + 5))" '"device":0,"stream":7,' "$((base / 5000000000000000 + 1))"
+        printf "$ev," cuda_runtime cudaStreamSynchronize 1 1 "$((base + 6))" '' "$((base / 5000000000000000 + 2))"
+        [ "$base" -eq 0 ] && sep=, || sep=
+        printf "$ev$sep" cuda_sync 'Stream Sync' 0 7 "$((base + 7))" '"device":0,"stream":7,' \
+            "$((base / 5000000000000000 + 2))"
+    done
+    printf ']}\n'
+} >"$tmp/span.json"
+expect 2 "$gar" import kineto "$tmp/span.json"
+grep -q "^error 13 (InvalidTrace): .*span.json: its waits span more than 9223372036854775807 ns" \
+    "$tmp/err" || fail "a profile spanning over 2^63 ns is not refused: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] && fail "a refused import wrote to standard output: $(head -c 200 "$tmp/out")"
 # A refused import leaves an existing .csv.gz whole, and nothing beside it.
 cp "$tmp/k.csv.gz" "$tmp/keep.csv.gz"
 expect 2 "$gar" import kineto "$tmp/bad.json" --out "$tmp/keep.csv.gz"
