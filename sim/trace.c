@@ -806,8 +806,11 @@ static int writer_start(gar_trace_writer *w, const char *comment, gar_error *err
     if (w->gzip) {
         w->z.zalloc = gar_unpack_zalloc;
         w->z.zfree = gar_unpack_zfree;
-        /* 16 + window bits: a gzip member (header and CRC), as gzip writes. */
-        if (deflateInit2(&w->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
+        /* 16 + window bits: a gzip member (header and CRC), as gzip writes.
+         * The fastest level: on decimal rows it writes about three times
+         * faster than the default level for a file about a quarter larger
+         * (bench_trace), and an import of 10^8 waits is bound by writing. */
+        if (deflateInit2(&w->z, Z_BEST_SPEED, Z_DEFLATED, 16 + MAX_WBITS, 8,
                          Z_DEFAULT_STRATEGY) != Z_OK)
             return gar_error_set(err, GAR_E_CAPACITY, 2, "gzip compression", "out of memory");
         w->z_ready = true;
