@@ -22,12 +22,13 @@ static void print_help(FILE *out)
             "that waited for GPU work (stream, event and device synchronizes, synchronous\n"
             "copies, and async device-to-pageable-host copies, which block), sorted by the\n"
             "wait's start.  kineto reads a PyTorch profiler Chrome-trace JSON, plain or\n"
-            "gzip-compressed; several files are one per rank (rank = position on the command\n"
-            "line) and make one trace with rank-qualified streams.  nsys reads an Nsight\n"
-            "Systems SQLite export, every process in it (process-qualified streams) unless\n"
-            "--process names one.  How many calls were found and why any made no row is\n"
-            "printed on standard error, and kept in the trace's header.  Rows are written as\n"
-            "they are mapped, in bounded memory (past a budget they are sorted on disk).\n"
+            "gzip-compressed ('-': standard input); several files are one per rank (rank =\n"
+            "position on the command line) and make one trace with rank-qualified streams.\n"
+            "nsys reads an Nsight Systems SQLite export, every process in it\n"
+            "(process-qualified streams) unless --process names one.  How many calls were\n"
+            "found and why any made no row is printed on standard error, and kept in the\n"
+            "trace's header.  Rows are written as they are mapped, in bounded memory (past\n"
+            "a budget they are sorted on disk).\n"
             "With --wait-on kernel the rows are a what-if instead: a host that waits for the\n"
             "end of every kernel from its launch call's return (one row per kernel).\n"
             "\n"
@@ -44,6 +45,7 @@ static void print_help(FILE *out)
             "examples:\n"
             "  gar import kineto trace.json.gz --out steps.csv\n"
             "  gar import kineto trace.json.gz --out steps.csv.gz\n"
+            "  gar import kineto - --out steps.csv.gz < trace.json.gz\n"
             "  gar import kineto rank0.json rank1.json --out job.csv\n"
             "  gar import nsys report.sqlite --process 4321 > steps.csv\n"
             "  gar import kineto trace.json.gz --wait-on kernel --out kernels.csv\n");
@@ -227,6 +229,15 @@ int gar_verb_import_main(int argc, char **argv)
 
     if (out_path != NULL && strcmp(out_path, "-") == 0)
         out_path = NULL; /* "-": standard output, as without --out */
+    int dashes = 0;
+    for (int i = 0; i < files; i++)
+        dashes += strcmp(paths[i], "-") == 0;
+    if (!kineto && dashes > 0)
+        return gar_cli_usage_error("import", "nsys reads an SQLite file, which standard input"
+                                             " cannot be: give the export's path");
+    if (dashes > 1)
+        return gar_cli_usage_error("import", "'-' (standard input) is given more than once;"
+                                             " it can be read once: give files for the other ranks");
     for (int i = 0; i < files; i++)
         if (gar_cli_refuse_out_is_input("import", out_path, paths[i]) != 0)
             return GAR_EXIT_REFUSED;

@@ -260,7 +260,8 @@ int gar_import_finish_legend(gar_import *im, const char *name, gar_trace *out,
  * and the key; a key read here given twice in an event, or a second
  * traceEvents, likewise.  A gzip file may hold several members (one text);
  * corrupt, cut-short or trailing non-member bytes are refused with "byte N"
- * (1-based, in the compressed file). */
+ * (1-based, in the compressed file).  The path "-" is standard input (named
+ * "standard input" in errors). */
 int gar_import_kineto_file(const char *path, gar_trace *out, gar_import_counts *counts,
                            gar_error *err);
 

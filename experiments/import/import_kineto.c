@@ -935,8 +935,11 @@ static int read_memory(const void *data, size_t size, const char *name, gar_impo
 /* The records of the Kineto file at `path` into `im`, as process `process`. */
 static int read_file(const char *path, gar_import *im, uint32_t process, gar_error *err)
 {
+    bool from_stdin = strcmp(path, "-") == 0; /* "-": standard input, named so */
+    if (from_stdin)
+        path = "standard input";
     errno = 0;
-    FILE *f = fopen(path, "rb");
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
     if (f == NULL)
         return gar_error_set(err, GAR_E_IO, 3, path, "open",
                              errno != 0 ? strerror(errno) : "out of memory");
@@ -960,7 +963,8 @@ static int read_file(const char *path, gar_import *im, uint32_t process, gar_err
     }
     rc = gar_unpack_end(&u, rc);
     gar_free(block);
-    fclose(f);
+    if (!from_stdin)
+        fclose(f);
     return parse_end(&p, rc);
 }
 

@@ -178,6 +178,23 @@ if command -v gzip >/dev/null 2>&1; then
     grep -q "^error 13 (InvalidTrace): .*standard input:4: column 3:" "$tmp/err" ||
         fail "a fault on standard input does not name it: $(cat "$tmp/err")"
 fi
+# A Kineto profile on standard input ('-'), plain or gzip, makes the rows the
+# file does; '-' once only, and never for nsys (an SQLite file).
+expect 0 sh -c '"$1" import kineto - <"$2"' sh "$gar" "$fixtures/kineto/float_ts.json.gz"
+grep -q '^# imported by: gar import kineto -$' "$tmp/out" || fail "import - does not say '-'"
+grep -v '^# imported by:' "$tmp/out" >"$tmp/stdin.rows"
+expect 0 "$gar" import kineto "$fixtures/kineto/float_ts.json.gz"
+grep -v '^# imported by:' "$tmp/out" | cmp -s - "$tmp/stdin.rows" ||
+    fail "import kineto - differs from the file's import"
+expect 2 sh -c '"$1" import kineto - - <"$2"' sh "$gar" "$fixtures/kineto/event_sync.json"
+grep -q "^error 11 (Usage): import: '-' (standard input) is given more than once" "$tmp/err" ||
+    fail "'-' twice is not refused clearly: $(cat "$tmp/err")"
+expect 2 sh -c '"$1" import nsys - </dev/null' sh "$gar"
+grep -q "^error 11 (Usage): import: nsys reads an SQLite file" "$tmp/err" ||
+    fail "nsys - is not refused clearly: $(cat "$tmp/err")"
+expect 2 sh -c 'printf "{\"traceEvents\": [" | "$1" import kineto -' sh "$gar"
+grep -q "^error 13 (InvalidTrace): standard input:1: column" "$tmp/err" ||
+    fail "a fault on standard input does not name it: $(cat "$tmp/err")"
 # Rows are streamed to standard output, but a profile that cannot make a
 # trace (times spanning more than 2^63 ns) is refused before the first byte.
 ev='{"ph":"X","cat":"%s","name":"%s","pid":%s,"tid":%s,"ts":%s,"dur":4,"args":{%s"correlation":%s}}'
