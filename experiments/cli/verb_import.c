@@ -236,8 +236,9 @@ int gar_verb_import_main(int argc, char **argv)
         return gar_cli_usage_error("import", "nsys reads an SQLite file, which standard input"
                                              " cannot be: give the export's path");
     if (dashes > 1)
-        return gar_cli_usage_error("import", "'-' (standard input) is given more than once;"
-                                             " it can be read once: give files for the other ranks");
+        return gar_cli_usage_error("import",
+                                   "'-' (standard input) is given more than once; it can be"
+                                   " read once: give files for the other ranks");
     for (int i = 0; i < files; i++)
         if (gar_cli_refuse_out_is_input("import", out_path, paths[i]) != 0)
             return GAR_EXIT_REFUSED;
