@@ -11,7 +11,9 @@
  * frees what malloc, strdup or realpath returned, and memory allocated
  * before a hook was installed is freed as usual after.
  *
- * The default path costs one well-predicted test of a pointer.
+ * A hook may also tally the blocks handed out and freed (gar_alloc_held
+ * counts the bytes held and their peak: how a test proves a reader's memory
+ * bounded).  The default path costs one well-predicted test of a pointer.
  *
  * gar_alloc_fail_nth is the hook tests use: count the allocations and fail
  * the nth.  A test runs an operation with n = 1, 2, 3, ... until the hook
@@ -35,9 +37,14 @@
 /* Asked before each hooked allocation of `size` bytes: true makes it fail. */
 typedef bool (*gar_alloc_fault_fn)(void *context, size_t size);
 
+/* Told of each block a hooked allocation returned (`got` true) and of each
+ * block gar_free releases (`got` false): what a counter of held bytes needs. */
+typedef void (*gar_alloc_tally_fn)(void *context, void *block, bool got);
+
 typedef struct gar_alloc_hook {
-    gar_alloc_fault_fn should_fail;
+    gar_alloc_fault_fn should_fail; /* may be NULL: nothing fails */
     void *context;
+    gar_alloc_tally_fn tally;       /* may be NULL: nothing counted */
 } gar_alloc_hook;
 
 /* The installed hook, or NULL (the default: nothing fails on purpose).
@@ -47,30 +54,35 @@ extern const gar_alloc_hook *gar_alloc_active_hook;
 /* Installs `hook` (borrowed until replaced; NULL removes it). */
 void gar_alloc_set_hook(const gar_alloc_hook *hook);
 
-static inline bool gar_alloc_fails(size_t size)
-{
-    const gar_alloc_hook *h = gar_alloc_active_hook;
-    return h != NULL && h->should_fail(h->context, size);
-}
+/* The hooked paths (alloc.c), taken only while a hook is installed. */
+void *gar_alloc_hooked_malloc(size_t size);
+void *gar_alloc_hooked_calloc(size_t count, size_t size);
+void *gar_alloc_hooked_realloc(void *block, size_t size);
+void gar_alloc_hooked_free(void *block);
 
 static inline void *gar_malloc(size_t size)
 {
-    return gar_alloc_fails(size) ? NULL : malloc(size);
+    return gar_alloc_active_hook == NULL ? malloc(size) : gar_alloc_hooked_malloc(size);
 }
 
 static inline void *gar_calloc(size_t count, size_t size)
 {
-    return gar_alloc_fails(count * size) ? NULL : calloc(count, size);
+    return gar_alloc_active_hook == NULL ? calloc(count, size)
+                                         : gar_alloc_hooked_calloc(count, size);
 }
 
 static inline void *gar_realloc(void *block, size_t size)
 {
-    return gar_alloc_fails(size) ? NULL : realloc(block, size);
+    return gar_alloc_active_hook == NULL ? realloc(block, size)
+                                         : gar_alloc_hooked_realloc(block, size);
 }
 
 static inline void gar_free(void *block)
 {
-    free(block);
+    if (gar_alloc_active_hook == NULL || block == NULL)
+        free(block);
+    else
+        gar_alloc_hooked_free(block);
 }
 
 /* The counting hook: fails the `nth` allocation asked (1-based) and no
@@ -89,5 +101,21 @@ static inline bool gar_alloc_fail_nth_fired(const gar_alloc_fail_nth *counter)
 {
     return counter->asked >= counter->nth;
 }
+
+/* The held-bytes counter: the bytes of the blocks hooked allocations hold
+ * (as the C library sized them), and their peak since it was made.  Fill
+ * it with gar_alloc_held_make and install &counter->hook.  Blocks allocated
+ * before it was installed and freed while it is count as negative, so take
+ * `peak` relative to `held` at installation (which make sets to 0).  Needs
+ * the C library to tell a block's size (glibc); gar_alloc_held_supported
+ * says whether it does. */
+typedef struct gar_alloc_held {
+    gar_alloc_hook hook;
+    int64_t held; /* bytes held now */
+    int64_t peak; /* the most held at once */
+} gar_alloc_held;
+
+void gar_alloc_held_make(gar_alloc_held *counter);
+bool gar_alloc_held_supported(void);
 
 #endif

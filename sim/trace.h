@@ -43,7 +43,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <zlib.h>
+
 #include <gar/error.h>
+
+#include "atomic_file.h"
 
 #define GAR_TRACE_MAGIC "# gar-trace v1"
 #define GAR_TRACE_TIME_MAX ((uint64_t)INT64_MAX)
@@ -93,9 +97,13 @@ int gar_trace_append(gar_trace *trace, const gar_trace_row *row, gar_error *err)
  * are -GAR_E_INVALID_ARGUMENT.  Returns 0 for a good trace. */
 int gar_trace_check(const gar_trace *trace, const char *name, gar_error *err);
 
-/* Reads a gar-trace v1 file.  `out` need not be initialised; on success it
- * holds the trace (free it), on failure it is empty.  Returns 0,
- * -GAR_E_INVALID_TRACE (file, line, column, fault), -GAR_E_IO (path, operation,
+/* Reads a gar-trace v1 file, plain or gzip-compressed (told apart by content,
+ * so the name need not end in .gz; several gzip members are one text, as
+ * sim/unpack.h reads them); the path "-" is standard input.  `out` need not
+ * be initialised; on success it holds the trace (free it), on failure it is
+ * empty.  Returns 0, -GAR_E_INVALID_TRACE (file, line, column, fault: the
+ * line of the uncompressed text; a corrupt, cut-short or trailing-garbage
+ * gzip is "byte N" of the compressed file), -GAR_E_IO (path, operation,
  * system message), -GAR_E_CAPACITY or -GAR_E_INVALID_ARGUMENT.  The file is
  * streamed in blocks; nothing is allocated per row or per field. */
 int gar_trace_read_file(gar_trace *out, const char *path, gar_error *err);
@@ -104,22 +112,79 @@ int gar_trace_read_file(gar_trace *out, const char *path, gar_error *err);
  * Reads to the end of the stream; does not close it. */
 int gar_trace_read_stream(gar_trace *out, FILE *in, const char *name, gar_error *err);
 
-/* As gar_trace_read_file, from `size` bytes in memory (no NUL needed). */
+/* As gar_trace_read_file, from `size` bytes in memory (no NUL needed),
+ * plain or gzip. */
 int gar_trace_read_memory(gar_trace *out, const void *data, size_t size, const char *name,
                           gar_error *err);
 
-/* Writes the canonical text of a trace: the magic line, one "# " line per
- * line of `comment` (NULL for none), the header naming the trace's columns,
- * then the rows in decimal.  The trace is checked first and a broken one is
- * refused (nothing written).  `name` names the stream in errors.  Returns 0,
- * -GAR_E_INVALID_TRACE or -GAR_E_IO. */
+/* A trace written row by row, in bounded memory: the canonical text (the
+ * magic line, one "# " line per line of the comment, the header naming the
+ * columns, then the rows in decimal), plain or as one gzip member.  Each row
+ * is checked against the rules above as it comes, so a writer never puts out
+ * a trace the reader would refuse.
+ *
+ * Use: begin with gar_trace_writer_file or _stream; gar_trace_writer_row for
+ * each row, in order; gar_trace_writer_finish when all went well;
+ * gar_trace_writer_end always.  A file is written atomically (atomic_file.h):
+ * it appears whole at finish or not at all.  Errors name `name` (the path,
+ * or the stream's name) with the 1-based row number as the line; a write
+ * fault names the temporary file.  Memory (a 64 KiB block, zlib's state and
+ * the per-stream order table) comes through the allocation hook. */
+typedef struct gar_trace_writer {
+    FILE *out;
+    const char *name;  /* in rule errors (borrowed) */
+    const char *where; /* in write errors: the temporary file, or `name` */
+    gar_error *err;
+    unsigned columns;
+    bool gzip;
+    bool atomic;       /* writing a temporary file beside `name` */
+    bool z_ready;
+    uint64_t rows;     /* rows written so far */
+    struct gar_trace_order *rules; /* the rules' state (trace.c; owned) */
+    char *block;       /* formatted rows waiting (owned) */
+    size_t used;
+    unsigned char *packed; /* deflate's output block (owned) */
+    z_stream z;
+    gar_atomic_file file; /* when atomic */
+} gar_trace_writer;
+
+/* Whether a path names a compressed trace: it ends in ".gz". */
+bool gar_trace_path_is_gzip(const char *path);
+
+/* Begins writing `path` (gzip when gar_trace_path_is_gzip) with `columns`
+ * (GAR_TRACE_HAS_* bits) and `comment` (NULL for none): the head is written
+ * now.  Returns 0, -GAR_E_IO, -GAR_E_CAPACITY or -GAR_E_INVALID_ARGUMENT;
+ * on failure nothing is left behind and end need not be called. */
+int gar_trace_writer_file(gar_trace_writer *w, const char *path, unsigned columns,
+                          const char *comment, gar_error *err);
+
+/* As gar_trace_writer_file, onto an open stream (not closed here); `gzip`
+ * says whether to compress.  A failure part-way leaves what was written. */
+int gar_trace_writer_stream(gar_trace_writer *w, FILE *out, const char *name, bool gzip,
+                            unsigned columns, const char *comment, gar_error *err);
+
+/* Checks and writes one row.  Returns 0, -GAR_E_INVALID_TRACE (the row
+ * breaks a rule), -GAR_E_IO or -GAR_E_CAPACITY. */
+int gar_trace_writer_row(gar_trace_writer *w, const gar_trace_row *row);
+
+/* Ends the text (refusing a trace of no rows), flushes it and, for a file,
+ * syncs it and renames it into place.  Same returns as gar_trace_writer_row. */
+int gar_trace_writer_finish(gar_trace_writer *w);
+
+/* Releases the writer; a file not finished is removed.  Returns `rc`. */
+int gar_trace_writer_end(gar_trace_writer *w, int rc);
+
+/* Writes a whole trace through a writer on a stream (never compressed).  The
+ * trace is checked first and a broken one is refused (nothing written).
+ * `name` names the stream in errors.  Returns 0, -GAR_E_INVALID_TRACE or
+ * -GAR_E_IO. */
 int gar_trace_write_stream(const gar_trace *trace, const char *comment, FILE *out,
                            const char *name, gar_error *err);
 
-/* Writes the canonical text to `path` atomically: into a temporary file beside
- * it, flushed and synced, then renamed over `path`.  On failure `path` is
- * untouched and the temporary file removed.  Same returns as
- * gar_trace_write_stream. */
+/* Writes a whole trace to `path` atomically, gzip when the name ends in
+ * ".gz": checked first, then into a temporary file beside it, flushed and
+ * synced, then renamed over `path`.  On failure `path` is untouched and the
+ * temporary file removed.  Same returns as gar_trace_write_stream. */
 int gar_trace_write_file(const gar_trace *trace, const char *comment, const char *path,
                          gar_error *err);
 

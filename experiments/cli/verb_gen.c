@@ -21,7 +21,8 @@ static void print_help(FILE *out)
             "  --waits N          rows to generate, 1 to %llu (default 1000)\n"
             "  --seed S           PRNG seed, any u64 (default 1)\n"
             "  --param KEY=VALUE  set one parameter of the kind (repeatable)\n"
-            "  --out FILE         write FILE atomically (default, or FILE '-': standard output)\n"
+            "  --out FILE         write FILE atomically, gzip-compressed when its name ends in\n"
+            "                     .gz (default, or FILE '-': standard output)\n"
             "  --help             show this help\n"
             "\n"
             "kinds and their parameters (times in microseconds), with defaults:\n",
@@ -38,8 +39,9 @@ static void print_help(FILE *out)
     }
     fprintf(out,
             "\n"
-            "example:\n"
-            "  gar gen jitter --waits 2000 --seed 7 --param sd_us=300 --out jitter.csv\n");
+            "examples:\n"
+            "  gar gen jitter --waits 2000 --seed 7 --param sd_us=300 --out jitter.csv\n"
+            "  gar gen jitter --waits 2000000 --out jitter.csv.gz\n");
 }
 
 enum { PARAMS_MAX = 64 };

@@ -22,17 +22,19 @@ static void print_help(FILE *out)
             "that waited for GPU work (stream, event and device synchronizes, synchronous\n"
             "copies, and async device-to-pageable-host copies, which block), sorted by the\n"
             "wait's start.  kineto reads a PyTorch profiler Chrome-trace JSON, plain or\n"
-            "gzip-compressed; several files are one per rank (rank = position on the command\n"
-            "line) and make one trace with rank-qualified streams.  nsys reads an Nsight\n"
-            "Systems SQLite export, every process in it (process-qualified streams) unless\n"
-            "--process names one.  How many calls were found and why any made no row is\n"
-            "printed on standard error, and kept in the trace's header.\n"
+            "gzip-compressed ('-': standard input); several files are one per rank (rank =\n"
+            "position on the command line) and make one trace with rank-qualified streams.\n"
+            "nsys reads an Nsight Systems SQLite export, every process in it\n"
+            "(process-qualified streams) unless --process names one.  How many calls were\n"
+            "found and why any made no row is printed on standard error, and kept in the\n"
+            "trace's header.  Rows are written as they are mapped, in bounded memory (past\n"
+            "a budget they are sorted on disk).\n"
             "With --wait-on kernel the rows are a what-if instead: a host that waits for the\n"
             "end of every kernel from its launch call's return (one row per kernel).\n"
             "\n"
             "options:\n"
-            "  --out FILE      write FILE atomically, never an input (default, or FILE '-':\n"
-            "                  standard output)\n"
+            "  --out FILE      write FILE atomically, never an input, gzip-compressed when\n"
+            "                  its name ends in .gz (default, or FILE '-': standard output)\n"
             "  --process PID   nsys: import only the process with this pid\n"
             "  --wait-on WHAT  sync (default): the synchronizing calls the profile recorded;\n"
             "                  kernel: every kernel's end, waited for from its launch's return\n"
@@ -42,6 +44,8 @@ static void print_help(FILE *out)
             "\n"
             "examples:\n"
             "  gar import kineto trace.json.gz --out steps.csv\n"
+            "  gar import kineto trace.json.gz --out steps.csv.gz\n"
+            "  gar import kineto - --out steps.csv.gz < trace.json.gz\n"
             "  gar import kineto rank0.json rank1.json --out job.csv\n"
             "  gar import nsys report.sqlite --process 4321 > steps.csv\n"
             "  gar import kineto trace.json.gz --wait-on kernel --out kernels.csv\n");
@@ -146,6 +150,45 @@ static void header(text *t, const char *format, int files, char **paths,
     }
 }
 
+/* The import's sink: the header once the counts are known, then each row
+ * straight to the trace writer, so no row is held. */
+typedef struct import_out {
+    const char *path; /* NULL: standard output */
+    const char *format;
+    int files;
+    char **paths;
+    bool kineto, kernels;
+    bool begun;
+    gar_trace_writer writer;
+} import_out;
+
+static int begin_output(void *context, const gar_import_counts *counts, gar_import_legend *legend,
+                        gar_error *err)
+{
+    import_out *o = context;
+    text comment = { 0 };
+    header(&comment, o->format, o->files, o->paths, counts, legend, o->kineto, o->kernels);
+    if (comment.failed) {
+        gar_free(comment.s);
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "trace header", "out of memory");
+    }
+    int rc = o->path != NULL
+                 ? gar_trace_writer_file(&o->writer, o->path, GAR_TRACE_HAS_STREAM, comment.s,
+                                         err)
+                 : gar_trace_writer_stream(&o->writer, stdout, "standard output", false,
+                                           GAR_TRACE_HAS_STREAM, comment.s, err);
+    gar_free(comment.s);
+    o->begun = rc == 0;
+    return rc;
+}
+
+static int write_row(void *context, const gar_trace_row *row, gar_error *err)
+{
+    (void)err; /* the writer reports into the error it was begun with */
+    import_out *o = context;
+    return gar_trace_writer_row(&o->writer, row);
+}
+
 int gar_verb_import_main(int argc, char **argv)
 {
     const char *out_path = NULL;
@@ -186,34 +229,32 @@ int gar_verb_import_main(int argc, char **argv)
 
     if (out_path != NULL && strcmp(out_path, "-") == 0)
         out_path = NULL; /* "-": standard output, as without --out */
+    int dashes = 0;
+    for (int i = 0; i < files; i++)
+        dashes += strcmp(paths[i], "-") == 0;
+    if (!kineto && dashes > 0)
+        return gar_cli_usage_error("import", "nsys reads an SQLite file, which standard input"
+                                             " cannot be: give the export's path");
+    if (dashes > 1)
+        return gar_cli_usage_error("import",
+                                   "'-' (standard input) is given more than once; it can be"
+                                   " read once: give files for the other ranks");
     for (int i = 0; i < files; i++)
         if (gar_cli_refuse_out_is_input("import", out_path, paths[i]) != 0)
             return GAR_EXIT_REFUSED;
 
     gar_error err;
-    gar_trace trace;
     gar_import_counts counts;
-    gar_import_legend legend;
-    int rc = kineto ? gar_import_kineto_files((const char *const *)paths, (size_t)files, &options,
-                                              &trace, &counts, &legend, &err)
-                    : gar_import_nsys_file_with(paths[0], &options, &trace, &counts, &legend,
-                                                &err);
-    if (rc < 0)
-        return gar_cli_refuse(&err);
-    text comment = { 0 };
-    header(&comment, format, files, paths, &counts, &legend, kineto, kernels);
-    gar_import_legend_free(&legend);
-    if (comment.failed) {
-        gar_free(comment.s);
-        gar_trace_free(&trace);
-        gar_error_set(&err, GAR_E_CAPACITY, 2, "trace header", "out of memory");
-        return gar_cli_refuse(&err);
-    }
-    rc = out_path != NULL ? gar_trace_write_file(&trace, comment.s, out_path, &err)
-                          : gar_trace_write_stream(&trace, comment.s, stdout, "standard output",
-                                                   &err);
-    gar_free(comment.s);
-    gar_trace_free(&trace);
+    import_out o = { .path = out_path, .format = format, .files = files, .paths = paths,
+                     .kineto = kineto, .kernels = kernels };
+    const gar_import_sink sink = { begin_output, write_row, &o };
+    int rc = kineto ? gar_import_kineto_files_to((const char *const *)paths, (size_t)files,
+                                                 &options, &sink, &counts, &err)
+                    : gar_import_nsys_file_to(paths[0], &options, &sink, &counts, &err);
+    if (rc == 0 && o.begun)
+        rc = gar_trace_writer_finish(&o.writer);
+    if (o.begun)
+        rc = gar_trace_writer_end(&o.writer, rc);
     if (rc < 0)
         return gar_cli_refuse(&err);
     print_counts(stderr, &counts, kernels);

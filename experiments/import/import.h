@@ -161,6 +161,12 @@ typedef struct gar_import_spill gar_import_spill;
  * profiles. */
 #define GAR_IMPORT_RECORD_BUDGET (32u << 20)
 
+/* Bytes of mapped rows held in memory; past it they are sorted into runs in
+ * a temporary file and merged (experiments/import/import_rows.h), so rows
+ * too take bounded memory.  GAR_IMPORT_ROW_BUDGET in the environment (bytes,
+ * read by gar_import_init) sets another, as for the records. */
+#define GAR_IMPORT_ROW_BUDGET (32u << 20)
+
 typedef struct gar_import {
     gar_import_op *op;
     size_t ops, ops_cap;
@@ -172,6 +178,7 @@ typedef struct gar_import {
     size_t processes, processes_cap;
     gar_import_options options;
     size_t record_budget;    /* bytes of op, call and sync arrays before they spill */
+    size_t row_budget;       /* bytes of mapped rows held before a sorted run is written */
     gar_import_spill *spill; /* NULL until the records spill */
 } gar_import;
 
@@ -206,6 +213,38 @@ const char *gar_import_sync_base(int name);
 int gar_import_finish(gar_import *im, const char *name, gar_trace *out,
                       gar_import_counts *counts, gar_error *err);
 
+/* Where mapped rows go, so that they need not all be held: begin is called
+ * once, after the mapping, with the final counts and the header's legend
+ * (begin may take the legend's arrays, zeroing it), then row for each row in
+ * the trace's order (start order, times moved to the origin).  A negative
+ * return stops the import and is returned. */
+typedef struct gar_import_sink {
+    int (*begin)(void *context, const gar_import_counts *counts, gar_import_legend *legend,
+                 gar_error *err);
+    int (*row)(void *context, const gar_trace_row *row, gar_error *err);
+    void *context;
+} gar_import_sink;
+
+/* As gar_import_finish, to a sink: memory is bounded by the record and row
+ * budgets, not by the number of rows.  `counts` (may be NULL) is filled
+ * either way.  Returns 0, the sink's failure, -GAR_E_INVALID_TRACE when no
+ * call waited for GPU work (before begin), -GAR_E_IO (the rows' temporary
+ * file) or -GAR_E_CAPACITY. */
+int gar_import_finish_to(gar_import *im, const char *name, const gar_import_sink *sink,
+                         gar_import_counts *counts, gar_error *err);
+
+/* The sink that collects the rows into a trace (and takes the legend when
+ * `legend` is not NULL): make it, import to it, then end it with the
+ * import's return, which checks the trace (or empties it on failure). */
+typedef struct gar_import_to_trace {
+    gar_trace *out;
+    gar_import_legend *legend;
+} gar_import_to_trace;
+
+gar_import_sink gar_import_trace_sink(gar_import_to_trace *t, gar_trace *out,
+                                      gar_import_legend *legend);
+int gar_import_trace_sink_end(gar_import_to_trace *t, const char *name, int rc, gar_error *err);
+
 /* As gar_import_finish, and fills `legend` (may be NULL; empty on failure). */
 int gar_import_finish_legend(gar_import *im, const char *name, gar_trace *out,
                              gar_import_counts *counts, gar_import_legend *legend,
@@ -221,7 +260,8 @@ int gar_import_finish_legend(gar_import *im, const char *name, gar_trace *out,
  * and the key; a key read here given twice in an event, or a second
  * traceEvents, likewise.  A gzip file may hold several members (one text);
  * corrupt, cut-short or trailing non-member bytes are refused with "byte N"
- * (1-based, in the compressed file). */
+ * (1-based, in the compressed file).  The path "-" is standard input (named
+ * "standard input" in errors). */
 int gar_import_kineto_file(const char *path, gar_trace *out, gar_import_counts *counts,
                            gar_error *err);
 
@@ -232,6 +272,11 @@ int gar_import_kineto_file(const char *path, gar_trace *out, gar_import_counts *
 int gar_import_kineto_files(const char *const *paths, size_t n, const gar_import_options *options,
                             gar_trace *out, gar_import_counts *counts, gar_import_legend *legend,
                             gar_error *err);
+
+/* As gar_import_kineto_files, to a sink (the legend goes to its begin). */
+int gar_import_kineto_files_to(const char *const *paths, size_t n,
+                               const gar_import_options *options, const gar_import_sink *sink,
+                               gar_import_counts *counts, gar_error *err);
 
 /* As gar_import_kineto_file, from JSON in memory, plain or gzip-compressed. */
 int gar_import_kineto_memory(const void *data, size_t size, const char *name, gar_trace *out,
@@ -250,5 +295,10 @@ int gar_import_nsys_file(const char *path, gar_trace *out, gar_import_counts *co
 int gar_import_nsys_file_with(const char *path, const gar_import_options *options,
                               gar_trace *out, gar_import_counts *counts,
                               gar_import_legend *legend, gar_error *err);
+
+/* As gar_import_nsys_file_with, to a sink (the legend goes to its begin). */
+int gar_import_nsys_file_to(const char *path, const gar_import_options *options,
+                            const gar_import_sink *sink, gar_import_counts *counts,
+                            gar_error *err);
 
 #endif

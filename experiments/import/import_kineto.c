@@ -1,7 +1,7 @@
 /* experiments/import/import_kineto.c — PyTorch profiler (Kineto) Chrome-trace JSON.
  *
  * The file is streamed through yajl's callback parser in blocks (inflated
- * with zlib first when it is gzip, see `unpack` below), so a trace of any
+ * with zlib first when it is gzip, by sim/unpack.h), so a trace of any
  * size needs memory only for the few fields kept per event.  Of the events,
  * complete events (ph "X") of these categories are kept (PyTorch 1.8
  * wrote the names in brackets):
@@ -39,9 +39,9 @@
 #include <string.h>
 
 #include <yajl/yajl_parse.h>
-#include <zlib.h>
 
 #include "content_hash.h"
+#include "unpack.h"
 
 /* The keys of an event, and of its args, that matter here. */
 typedef enum key {
@@ -908,154 +908,10 @@ static int parse_end(kineto_parse *p, int rc)
     return rc;
 }
 
-/* The file's bytes as they come, to JSON for the parse: plain, or gzip
- * (told apart by gzip's two magic bytes at the start).  Several gzip members
- * one after another (`cat a.gz b.gz`) are one text, as gzip reads them;
- * anything else after a member (garbage, padding, a cut-off member header)
- * is refused at its byte, where zlib's gzread would stop without a word. */
-typedef struct unpack {
-    kineto_parse *p;
-    bool gzip;             /* decided by the first two bytes */
-    bool decided;
-    bool in_member;        /* inside a gzip member */
-    uint64_t members;      /* members ended */
-    unsigned char head[2]; /* the first bytes of the file, or of a next member */
-    size_t head_len;
-    uint64_t offset;       /* compressed bytes consumed before those being fed */
-    z_stream z;
-    bool z_ready;
-    unsigned char *out;    /* inflate's output block */
-} unpack;
-
-enum { UNPACK_OUT = 1 << 16 };
-
-/* zlib's memory, through the allocation hook like the rest. */
-static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
+/* The file's bytes, plain or gzip (sim/unpack.h), to the parse. */
+static int feed_parse(void *context, const unsigned char *bytes, size_t len)
 {
-    (void)opaque;
-    return size != 0 && items > SIZE_MAX / size ? Z_NULL : gar_malloc((size_t)items * size);
-}
-
-static void z_free(voidpf opaque, voidpf address)
-{
-    (void)opaque;
-    gar_free(address);
-}
-
-/* A fault of the compressed file at byte `at` (0-based). */
-static int refuse_gzip(unpack *u, uint64_t at, const char *fault)
-{
-    char where[40];
-    snprintf(where, sizeof where, "byte %" PRIu64, at + 1);
-    return gar_error_set(u->p->k.err, GAR_E_INVALID_TRACE, 4, u->p->k.file, where, "", fault);
-}
-
-/* Inflates bytes of the open member until they are used up or the member
- * ends; sets `*used` to how many it took. */
-static int inflate_bytes(unpack *u, const unsigned char *bytes, size_t len, size_t *used)
-{
-    *used = 0;
-    if (u->out == NULL && (u->out = gar_malloc(UNPACK_OUT)) == NULL)
-        return gar_error_set(u->p->k.err, GAR_E_CAPACITY, 2, "gzip buffer", "out of memory");
-    u->z.next_in = (unsigned char *)bytes; /* zlib's API is not const */
-    u->z.avail_in = (uInt)len;
-    int zr;
-    do {
-        u->z.next_out = u->out;
-        u->z.avail_out = UNPACK_OUT;
-        zr = inflate(&u->z, Z_NO_FLUSH);
-        size_t made = UNPACK_OUT - u->z.avail_out;
-        int rc = made > 0 ? parse_feed(u->p, u->out, made) : 0;
-        if (rc < 0)
-            return rc;
-        if (zr == Z_MEM_ERROR)
-            return gar_error_set(u->p->k.err, GAR_E_CAPACITY, 2, "gzip decompression",
-                                 "out of memory");
-        if (zr != Z_OK && zr != Z_STREAM_END && !(zr == Z_BUF_ERROR && u->z.avail_in == 0)) {
-            char fault[GAR_ERROR_ARG_BYTES];
-            snprintf(fault, sizeof fault, "corrupt gzip data (%s)",
-                     u->z.msg != NULL ? u->z.msg : "inflate failed");
-            return refuse_gzip(u, u->offset + (len - u->z.avail_in), fault);
-        }
-        /* Z_OK with the output block full: more output may be pending. */
-    } while (zr == Z_OK && u->z.avail_out == 0);
-    *used = len - u->z.avail_in;
-    u->offset += *used;
-    if (zr == Z_STREAM_END) {
-        u->in_member = false;
-        u->members++;
-    }
-    return 0;
-}
-
-#define NOT_A_MEMBER "bytes after the gzip data that are not another gzip member"
-
-static int unpack_bytes(unpack *u, const unsigned char *bytes, size_t len)
-{
-    while (len > 0) {
-        if (u->decided && !u->gzip)
-            return parse_feed(u->p, bytes, len);
-        size_t used;
-        int rc;
-        if (u->in_member) {
-            rc = inflate_bytes(u, bytes, len, &used);
-            if (rc < 0)
-                return rc;
-            bytes += used;
-            len -= used;
-            continue;
-        }
-        /* At the file's start or after a member: two bytes say what follows. */
-        u->head[u->head_len++] = *bytes++;
-        len--;
-        if (u->head_len == 1 && u->head[0] == 0x1f)
-            continue; /* the next byte says */
-        bool magic = u->head_len == 2 && u->head[1] == 0x8b;
-        if (!u->decided) {
-            u->decided = true;
-            u->gzip = magic;
-            if (!magic) {
-                rc = parse_feed(u->p, u->head, u->head_len);
-                u->head_len = 0;
-                if (rc < 0)
-                    return rc;
-                continue;
-            }
-        }
-        if (!magic)
-            return refuse_gzip(u, u->offset, NOT_A_MEMBER);
-        if (!u->z_ready) {
-            u->z.zalloc = z_alloc;
-            u->z.zfree = z_free;
-        }
-        int zr = u->z_ready ? inflateReset(&u->z) : inflateInit2(&u->z, 16 + MAX_WBITS);
-        if (zr != Z_OK)
-            return gar_error_set(u->p->k.err, GAR_E_CAPACITY, 2, "gzip decompression",
-                                 "out of memory");
-        u->z_ready = true;
-        u->in_member = true;
-        u->head_len = 0;
-        rc = inflate_bytes(u, u->head, 2, &used);
-        if (rc < 0)
-            return rc;
-    }
-    return 0;
-}
-
-/* Ends the file's bytes after a read that ended with `rc`: a member left
- * open was cut short.  Frees the unpacker; returns rc, or the refusal. */
-static int unpack_end(unpack *u, int rc)
-{
-    if (rc == 0 && !u->decided && u->head_len > 0)
-        rc = parse_feed(u->p, u->head, u->head_len); /* a one-byte file */
-    else if (rc == 0 && u->in_member)
-        rc = refuse_gzip(u, u->offset, "the gzip data is cut short");
-    else if (rc == 0 && u->members > 0 && u->head_len > 0)
-        rc = refuse_gzip(u, u->offset, NOT_A_MEMBER);
-    if (u->z_ready)
-        inflateEnd(&u->z);
-    gar_free(u->out);
-    return rc;
+    return parse_feed(context, bytes, len);
 }
 
 /* The records of the Kineto JSON (plain or gzip) in `data` into `im`, as
@@ -1065,27 +921,32 @@ static int read_memory(const void *data, size_t size, const char *name, gar_impo
 {
     kineto_parse p;
     int rc = parse_begin(&p, name, im, process, err);
-    unpack u = { .p = &p };
+    gar_unpack u;
+    gar_unpack_init(&u, feed_parse, &p, p.k.file, err);
     /* Fed in blocks, as a file is, so tokens split across blocks and the
      * place of a fault in a later block are the same code path. */
     enum { BLOCK = 4096 };
     const unsigned char *bytes = data;
     for (size_t at = 0; rc == 0 && at < size; at += BLOCK)
-        rc = unpack_bytes(&u, bytes + at, size - at < BLOCK ? size - at : BLOCK);
-    return parse_end(&p, unpack_end(&u, rc));
+        rc = gar_unpack_bytes(&u, bytes + at, size - at < BLOCK ? size - at : BLOCK);
+    return parse_end(&p, gar_unpack_end(&u, rc));
 }
 
 /* The records of the Kineto file at `path` into `im`, as process `process`. */
 static int read_file(const char *path, gar_import *im, uint32_t process, gar_error *err)
 {
+    bool from_stdin = strcmp(path, "-") == 0; /* "-": standard input, named so */
+    if (from_stdin)
+        path = "standard input";
     errno = 0;
-    FILE *f = fopen(path, "rb");
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
     if (f == NULL)
         return gar_error_set(err, GAR_E_IO, 3, path, "open",
                              errno != 0 ? strerror(errno) : "out of memory");
     kineto_parse p;
     int rc = parse_begin(&p, path, im, process, err);
-    unpack u = { .p = &p };
+    gar_unpack u;
+    gar_unpack_init(&u, feed_parse, &p, p.k.file, err);
     enum { BLOCK = 1 << 16 };
     unsigned char *block = rc == 0 ? gar_malloc(BLOCK) : NULL;
     if (rc == 0 && block == NULL)
@@ -1093,16 +954,17 @@ static int read_file(const char *path, gar_import *im, uint32_t process, gar_err
     while (rc == 0) {
         size_t got = fread(block, 1, BLOCK, f);
         if (got > 0)
-            rc = unpack_bytes(&u, block, got);
+            rc = gar_unpack_bytes(&u, block, got);
         if (rc == 0 && got < BLOCK) {
             if (ferror(f))
                 rc = gar_error_set(err, GAR_E_IO, 3, path, "read", strerror(errno));
             break;
         }
     }
-    rc = unpack_end(&u, rc);
+    rc = gar_unpack_end(&u, rc);
     gar_free(block);
-    fclose(f);
+    if (!from_stdin)
+        fclose(f);
     return parse_end(&p, rc);
 }
 
@@ -1129,18 +991,15 @@ int gar_import_kineto_memory(const void *data, size_t size, const char *name, ga
     return rc;
 }
 
-int gar_import_kineto_files(const char *const *paths, size_t n, const gar_import_options *options,
-                            gar_trace *out, gar_import_counts *counts, gar_import_legend *legend,
-                            gar_error *err)
+int gar_import_kineto_files_to(const char *const *paths, size_t n,
+                               const gar_import_options *options, const gar_import_sink *sink,
+                               gar_import_counts *counts, gar_error *err)
 {
-    if (legend != NULL)
-        memset(legend, 0, sizeof *legend);
-    if (paths == NULL || n == 0 || out == NULL)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_kineto_files",
-                             out == NULL ? "out" : "paths", "is NULL or empty");
-    gar_trace_init(out);
     if (counts != NULL)
         memset(counts, 0, sizeof *counts);
+    if (paths == NULL || n == 0 || sink == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_kineto_files",
+                             sink == NULL ? "sink" : "paths", "is NULL or empty");
     gar_import im;
     gar_import_init(&im);
     if (options != NULL)
@@ -1158,10 +1017,25 @@ int gar_import_kineto_files(const char *const *paths, size_t n, const gar_import
             rc = read_file(paths[rank], &im, process, err);
     }
     if (rc == 0)
-        rc = gar_import_finish_legend(&im, n == 1 ? paths[0] : "the ranks' profiles", out,
-                                      counts, legend, err);
+        rc = gar_import_finish_to(&im, n == 1 ? paths[0] : "the ranks' profiles", sink, counts,
+                                  err);
     gar_import_free(&im);
     return rc;
+}
+
+int gar_import_kineto_files(const char *const *paths, size_t n, const gar_import_options *options,
+                            gar_trace *out, gar_import_counts *counts, gar_import_legend *legend,
+                            gar_error *err)
+{
+    if (legend != NULL)
+        memset(legend, 0, sizeof *legend);
+    if (paths == NULL || n == 0 || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_kineto_files",
+                             out == NULL ? "out" : "paths", "is NULL or empty");
+    gar_import_to_trace t;
+    gar_import_sink sink = gar_import_trace_sink(&t, out, legend);
+    int rc = gar_import_kineto_files_to(paths, n, options, &sink, counts, err);
+    return gar_import_trace_sink_end(&t, n == 1 ? paths[0] : "the ranks' profiles", rc, err);
 }
 
 int gar_import_kineto_file(const char *path, gar_trace *out, gar_import_counts *counts,

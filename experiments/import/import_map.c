@@ -6,6 +6,7 @@
 #include "alloc.h"
 #include "import_rules.h"
 #include "import_spill.h"
+#include "import_rows.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,14 @@ void gar_import_init(gar_import *im)
         unsigned long long bytes = strtoull(budget, &end, 10);
         if (*end == '\0' && bytes <= SIZE_MAX)
             im->record_budget = (size_t)bytes;
+    }
+    im->row_budget = GAR_IMPORT_ROW_BUDGET;
+    budget = getenv("GAR_IMPORT_ROW_BUDGET");
+    if (budget != NULL && *budget >= '0' && *budget <= '9') {
+        char *end;
+        unsigned long long bytes = strtoull(budget, &end, 10);
+        if (*end == '\0' && bytes <= SIZE_MAX)
+            im->row_budget = (size_t)bytes;
     }
 }
 
@@ -403,60 +412,6 @@ static bool last_launch_of(void *ctx, const gar_import_call *call, uint32_t *dev
     return op != NULL;
 }
 
-static int row_by_start(const void *x, const void *y)
-{
-    const gar_trace_row *a = x, *b = y;
-    int c = cmp_u64(a->start_ns, b->start_ns);
-    if (c == 0)
-        c = cmp_u64(a->stream, b->stream);
-    if (c == 0)
-        c = cmp_u64(a->submit_ns, b->submit_ns);
-    if (c == 0)
-        c = cmp_u64(a->done_ns, b->done_ns);
-    return c != 0 ? c : cmp_u64(a->point, b->point);
-}
-
-/* Drops rows that would move their stream's submit or done backwards (calls
- * from several host threads can overlap), counting them.  Streams are
- * numbered by first appearance (sim/key_index.h) and their last submit and
- * done kept by number, so this is linear in the rows whatever the number of
- * streams.  Returns 0, or -GAR_E_CAPACITY when memory runs out (nothing is
- * moved then). */
-static int keep_stream_order(gar_trace *t, gar_import_counts *counts, gar_error *err)
-{
-    typedef struct {
-        uint64_t submit_ns, done_ns;
-    } last;
-    gar_key_index streams;
-    bool indexed = gar_key_index_init(&streams);
-    last *seen = gar_calloc(t->count > 0 ? t->count : 1, sizeof *seen); /* a stream per row at most */
-    uint32_t *number = gar_malloc((t->count > 0 ? t->count : 1) * sizeof *number);
-    bool ok = indexed && seen != NULL && number != NULL;
-    for (size_t i = 0; ok && i < t->count; i++) /* numbered first: nothing moves on failure */
-        ok = (number[i] = gar_key_index_add(&streams, t->row[i].stream)) != GAR_KEY_INDEX_NONE;
-    gar_key_index_free(&streams);
-    if (!ok) {
-        gar_free(seen);
-        gar_free(number);
-        return gar_error_set(err, GAR_E_CAPACITY, 2, "import stream table", "out of memory");
-    }
-    size_t kept = 0;
-    for (size_t i = 0; i < t->count; i++) {
-        const gar_trace_row *row = &t->row[i];
-        last *s = &seen[number[i]];
-        if (row->submit_ns < s->submit_ns || row->done_ns < s->done_ns)
-            continue;
-        s->submit_ns = row->submit_ns;
-        s->done_ns = row->done_ns;
-        t->row[kept++] = *row;
-    }
-    counts->out_of_order += t->count - kept;
-    t->count = kept;
-    gar_free(seen);
-    gar_free(number);
-    return 0;
-}
-
 /* qsort of an empty table: its base may be NULL, which qsort may not see. */
 static void sort_table(void *base, size_t count, size_t size, int (*order)(const void *, const void *))
 {
@@ -496,7 +451,8 @@ static int build_tables(mapper *m, gar_error *err)
 
 /* One row per call that waited (with --wait-on kernel: per kernel), in call
  * (op) order; `rows` marks an inferred stream. */
-static int collect_rows(mapper *m, gar_trace *trace, gar_import_counts *counts, gar_error *err)
+static int collect_rows(mapper *m, gar_import_rows *trace, gar_import_counts *counts,
+                        gar_error *err)
 {
     gar_import *im = m->im;
     int rc = build_tables(m, err);
@@ -524,76 +480,176 @@ static int collect_rows(mapper *m, gar_trace *trace, gar_import_counts *counts, 
     return rc;
 }
 
-static int map_records(mapper *m, const char *name, gar_trace *out, gar_import_counts *counts,
-                       gar_error *err)
+/* A pass over the rows in start order that drops those which would move
+ * their stream's submit or done backwards (calls from several host threads
+ * can overlap), counting them.  Streams are numbered by first appearance
+ * (sim/key_index.h) and their last submit and done kept by number, so a
+ * pass is linear in the rows whatever the number of streams.  The first
+ * pass counts and finds the origin; the second moves the kept rows to it
+ * and hands them to the sink. */
+typedef struct stream_last {
+    uint64_t submit_ns, done_ns;
+} stream_last;
+
+typedef struct keep_pass {
+    gar_key_index streams;
+    stream_last *seen;
+    size_t seen_cap;
+    uint64_t kept, dropped, inferred;
+    uint64_t origin;               /* the least submit kept */
+    uint64_t latest;               /* the greatest start or done kept */
+    const gar_import_sink *sink;   /* NULL on the counting pass */
+    gar_error *err;
+    bool out_of_memory;
+} keep_pass;
+
+static bool keep_begin(keep_pass *k, const gar_import_sink *sink, uint64_t origin, gar_error *err)
 {
-    gar_trace trace;
-    gar_trace_init(&trace);
-    trace.columns = GAR_TRACE_HAS_STREAM;
+    memset(k, 0, sizeof *k);
+    k->origin = origin;
+    k->sink = sink;
+    k->err = err;
+    return gar_key_index_init(&k->streams);
+}
+
+static void keep_end(keep_pass *k)
+{
+    gar_key_index_free(&k->streams);
+    gar_free(k->seen);
+    k->seen = NULL;
+}
+
+static int keep_row(void *context, const gar_trace_row *row)
+{
+    keep_pass *k = context;
+    uint32_t number = gar_key_index_add(&k->streams, row->stream);
+    if (number != GAR_KEY_INDEX_NONE && number >= k->seen_cap) {
+        size_t want = k->seen_cap == 0 ? 64 : k->seen_cap * 2;
+        stream_last *grown = gar_realloc(k->seen, want * sizeof *grown);
+        if (grown == NULL) {
+            number = GAR_KEY_INDEX_NONE;
+        } else {
+            memset(grown + k->seen_cap, 0, (want - k->seen_cap) * sizeof *grown);
+            k->seen = grown;
+            k->seen_cap = want;
+        }
+    }
+    if (number == GAR_KEY_INDEX_NONE) {
+        k->out_of_memory = true;
+        return gar_error_set(k->err, GAR_E_CAPACITY, 2, "import stream table", "out of memory");
+    }
+    stream_last *s = &k->seen[number];
+    if (row->submit_ns < s->submit_ns || row->done_ns < s->done_ns) {
+        k->dropped++;
+        return 0;
+    }
+    s->submit_ns = row->submit_ns;
+    s->done_ns = row->done_ns;
+    k->kept++;
+    k->inferred += row->rows;
+    if (k->sink == NULL) {
+        if (row->submit_ns < k->origin)
+            k->origin = row->submit_ns;
+        uint64_t later = row->start_ns > row->done_ns ? row->start_ns : row->done_ns;
+        if (later > k->latest)
+            k->latest = later;
+        return 0;
+    }
+    gar_trace_row moved = *row;
+    moved.submit_ns -= k->origin;
+    moved.start_ns -= k->origin;
+    moved.done_ns -= k->origin;
+    moved.rows = 0; /* the mark of an inferred stream, counted above */
+    return k->sink->row(k->sink->context, &moved, k->err);
+}
+
+/* One pass over the rows; `sink` NULL counts only. */
+static int keep_rows(gar_import_rows *rows, keep_pass *k, const gar_import_sink *sink,
+                     uint64_t origin, gar_error *err)
+{
+    if (!keep_begin(k, sink, origin, err)) {
+        keep_end(k);
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "import stream table", "out of memory");
+    }
+    int rc = gar_import_rows_each(rows, keep_row, k, err);
+    keep_end(k);
+    return rc;
+}
+
+static int refuse_no_rows(const gar_import *im, const char *name, const gar_import_counts *counts,
+                          gar_error *err)
+{
+    char fault[GAR_ERROR_ARG_BYTES];
+    if (im->options.wait_on == GAR_IMPORT_WAIT_ON_KERNEL)
+        snprintf(fault, sizeof fault,
+                 "no kernel could be waited for: of its %llu kernels (no launch %llu,"
+                 " no stream %llu, inconsistent %llu, out of order %llu); record the"
+                 " CUDA or HIP runtime calls and the GPU activity",
+                 (unsigned long long)counts->sync_calls,
+                 (unsigned long long)counts->no_launch, (unsigned long long)counts->no_stream,
+                 (unsigned long long)counts->inconsistent,
+                 (unsigned long long)counts->out_of_order);
+    else if (counts->sync_calls == 0)
+        snprintf(fault, sizeof fault,
+                 "no host call waited for GPU work: it has no stream, event or device"
+                 " synchronize nor blocking copy; record the CUDA or HIP runtime calls"
+                 " and the GPU activity");
+    else
+        snprintf(fault, sizeof fault,
+                 "no host call waited for GPU work: none of its %llu synchronizing"
+                 " calls could be tied to work it waited for (no gpu op %llu, no stream %llu, no launch %llu,"
+                 " inconsistent %llu, out of order %llu)",
+                 (unsigned long long)counts->sync_calls,
+                 (unsigned long long)counts->no_gpu_op, (unsigned long long)counts->no_stream,
+                 (unsigned long long)counts->no_launch,
+                 (unsigned long long)counts->inconsistent,
+                 (unsigned long long)counts->out_of_order);
+    /* a fault of the whole file: no line or column to name */
+    return gar_error_set(err, GAR_E_INVALID_TRACE, 4, name, "", "", fault);
+}
+
+static int fill_legend(const mapper *m, gar_import_legend *legend, gar_error *err);
+
+/* Maps the records into `rows`, counts the pass that keeps stream order,
+ * then begins the sink and hands it the kept rows. */
+static int map_records(mapper *m, const char *name, gar_import_rows *rows,
+                       const gar_import_sink *sink, gar_import_counts *counts, gar_error *err)
+{
     int rc = m->im->spill != NULL
-                 ? gar_import_spill_map(m->im, &trace, &m->run, &m->runs, counts, err)
-                 : collect_rows(m, &trace, counts, err);
-    if (rc < 0) {
-        gar_trace_free(&trace);
+                 ? gar_import_spill_map(m->im, rows, &m->run, &m->runs, counts, err)
+                 : collect_rows(m, rows, counts, err);
+    keep_pass k;
+    if (rc == 0)
+        rc = keep_rows(rows, &k, NULL, UINT64_MAX, err);
+    if (rc < 0)
         return rc;
-    }
-    sort_table(trace.row, trace.count, sizeof *trace.row, row_by_start);
-    rc = keep_stream_order(&trace, counts, err);
-    if (rc < 0) {
-        gar_trace_free(&trace);
-        return rc;
-    }
-    counts->waits = trace.count;
-    for (size_t i = 0; i < trace.count; i++) {
-        counts->inferred_stream += trace.row[i].rows;
-        trace.row[i].rows = 0;
-    }
-    if (trace.count == 0) {
-        gar_trace_free(&trace);
-        char fault[GAR_ERROR_ARG_BYTES];
-        if (m->im->options.wait_on == GAR_IMPORT_WAIT_ON_KERNEL)
-            snprintf(fault, sizeof fault,
-                     "no kernel could be waited for: of its %llu kernels (no launch %llu,"
-                     " no stream %llu, inconsistent %llu, out of order %llu); record the"
-                     " CUDA or HIP runtime calls and the GPU activity",
-                     (unsigned long long)counts->sync_calls,
-                     (unsigned long long)counts->no_launch, (unsigned long long)counts->no_stream,
-                     (unsigned long long)counts->inconsistent,
-                     (unsigned long long)counts->out_of_order);
-        else if (counts->sync_calls == 0)
-            snprintf(fault, sizeof fault,
-                     "no host call waited for GPU work: it has no stream, event or device"
-                     " synchronize nor blocking copy; record the CUDA or HIP runtime calls"
-                     " and the GPU activity");
-        else
-            snprintf(fault, sizeof fault,
-                     "no host call waited for GPU work: none of its %llu synchronizing"
-                     " calls could be tied to work it waited for (no gpu op %llu, no stream %llu, no launch %llu,"
-                     " inconsistent %llu, out of order %llu)",
-                     (unsigned long long)counts->sync_calls,
-                     (unsigned long long)counts->no_gpu_op, (unsigned long long)counts->no_stream,
-                     (unsigned long long)counts->no_launch,
-                     (unsigned long long)counts->inconsistent,
-                     (unsigned long long)counts->out_of_order);
-        /* a fault of the whole file: no line or column to name */
+    counts->out_of_order += k.dropped;
+    counts->waits = k.kept;
+    counts->inferred_stream = k.inferred;
+    if (k.kept == 0)
+        return refuse_no_rows(m->im, name, counts, err);
+    uint64_t origin = k.origin;
+    /* The one rule of a trace the mapping does not keep by construction
+     * (start order, stream order and submit <= start, done are): checked
+     * here, before the sink has begun, so a refusal never leaves half a
+     * trace on standard output. */
+    if (k.latest - origin > GAR_TRACE_TIME_MAX) {
+        char fault[160];
+        snprintf(fault, sizeof fault,
+                 "its waits span more than %llu ns from the earliest submit, more than a"
+                 " trace's times can hold",
+                 (unsigned long long)GAR_TRACE_TIME_MAX);
         return gar_error_set(err, GAR_E_INVALID_TRACE, 4, name, "", "", fault);
     }
-    uint64_t origin = UINT64_MAX;
-    for (size_t i = 0; i < trace.count; i++)
-        if (trace.row[i].submit_ns < origin)
-            origin = trace.row[i].submit_ns;
-    for (size_t i = 0; i < trace.count; i++) {
-        trace.row[i].submit_ns -= origin;
-        trace.row[i].start_ns -= origin;
-        trace.row[i].done_ns -= origin;
-    }
-    rc = gar_trace_check(&trace, name, err);
-    if (rc < 0) {
-        gar_trace_free(&trace);
-        return rc;
-    }
-    *out = trace;
-    return 0;
+    gar_import_legend legend;
+    memset(&legend, 0, sizeof legend);
+    rc = fill_legend(m, &legend, err);
+    if (rc == 0)
+        rc = sink->begin(sink->context, counts, &legend, err);
+    gar_import_legend_free(&legend);
+    if (rc == 0)
+        rc = keep_rows(rows, &k, sink, origin, err);
+    return rc;
 }
 
 /* The processes, and with several the qualified streams, for the header. */
@@ -619,6 +675,71 @@ static int fill_legend(const mapper *m, gar_import_legend *legend, gar_error *er
     return 0;
 }
 
+int gar_import_finish_to(gar_import *im, const char *name, const gar_import_sink *sink,
+                         gar_import_counts *counts, gar_error *err)
+{
+    if (im == NULL || sink == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_finish_to",
+                             im == NULL ? "im" : "sink", "is NULL");
+    gar_import_counts local;
+    if (counts == NULL)
+        counts = &local;
+    memset(counts, 0, sizeof *counts);
+    mapper m = { .im = im };
+    gar_import_rows rows;
+    gar_import_rows_init(&rows, im->row_budget);
+    int rc = map_records(&m, name != NULL ? name : "profile", &rows, sink, counts, err);
+    gar_import_rows_free(&rows);
+    gar_free(m.run);
+    gar_free(m.by_corr);
+    gar_free(m.launch);
+    return rc;
+}
+
+/* ---- the sink that collects a trace in memory ---- */
+
+static int trace_begin(void *context, const gar_import_counts *counts, gar_import_legend *legend,
+                       gar_error *err)
+{
+    (void)counts;
+    gar_import_to_trace *t = context;
+    t->out->columns = GAR_TRACE_HAS_STREAM;
+    if (t->legend != NULL) { /* taken, not copied */
+        *t->legend = *legend;
+        memset(legend, 0, sizeof *legend);
+    }
+    (void)err;
+    return 0;
+}
+
+static int trace_row(void *context, const gar_trace_row *row, gar_error *err)
+{
+    gar_import_to_trace *t = context;
+    return gar_trace_append(t->out, row, err);
+}
+
+gar_import_sink gar_import_trace_sink(gar_import_to_trace *t, gar_trace *out,
+                                      gar_import_legend *legend)
+{
+    t->out = out;
+    t->legend = legend;
+    gar_trace_init(out);
+    if (legend != NULL)
+        memset(legend, 0, sizeof *legend);
+    return (gar_import_sink){ trace_begin, trace_row, t };
+}
+
+int gar_import_trace_sink_end(gar_import_to_trace *t, const char *name, int rc, gar_error *err)
+{
+    if (rc == 0)
+        rc = gar_trace_check(t->out, name != NULL ? name : "profile", err);
+    if (rc < 0) {
+        gar_trace_free(t->out);
+        gar_import_legend_free(t->legend);
+    }
+    return rc;
+}
+
 int gar_import_finish_legend(gar_import *im, const char *name, gar_trace *out,
                              gar_import_counts *counts, gar_import_legend *legend,
                              gar_error *err)
@@ -628,24 +749,10 @@ int gar_import_finish_legend(gar_import *im, const char *name, gar_trace *out,
     if (im == NULL || out == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_finish",
                              im == NULL ? "im" : "out", "is NULL");
-    gar_trace_init(out);
-    gar_import_counts local;
-    if (counts == NULL)
-        counts = &local;
-    memset(counts, 0, sizeof *counts);
-    mapper m = { .im = im };
-    int rc = map_records(&m, name != NULL ? name : "profile", out, counts, err);
-    if (rc == 0 && legend != NULL) {
-        rc = fill_legend(&m, legend, err);
-        if (rc < 0) {
-            gar_import_legend_free(legend);
-            gar_trace_free(out);
-        }
-    }
-    gar_free(m.run);
-    gar_free(m.by_corr);
-    gar_free(m.launch);
-    return rc;
+    gar_import_to_trace t;
+    gar_import_sink sink = gar_import_trace_sink(&t, out, legend);
+    int rc = gar_import_finish_to(im, name, &sink, counts, err);
+    return gar_import_trace_sink_end(&t, name, rc, err);
 }
 
 int gar_import_finish(gar_import *im, const char *name, gar_trace *out,

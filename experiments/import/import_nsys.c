@@ -427,18 +427,15 @@ static int read_export(sqlite3 *db, const char *path, gar_import *im, gar_error 
     return 0;
 }
 
-int gar_import_nsys_file_with(const char *path, const gar_import_options *options,
-                              gar_trace *out, gar_import_counts *counts,
-                              gar_import_legend *legend, gar_error *err)
+int gar_import_nsys_file_to(const char *path, const gar_import_options *options,
+                            const gar_import_sink *sink, gar_import_counts *counts,
+                            gar_error *err)
 {
-    if (legend != NULL)
-        memset(legend, 0, sizeof *legend);
-    if (path == NULL || out == NULL)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_nsys_file",
-                             path == NULL ? "path" : "out", "is NULL");
-    gar_trace_init(out);
     if (counts != NULL)
         memset(counts, 0, sizeof *counts);
+    if (path == NULL || sink == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_nsys_file",
+                             path == NULL ? "path" : "sink", "is NULL");
     /* SQLite says "unable to open database file" of a missing file and
      * "disk I/O error" of a folder; the system's words say which. */
     struct stat st;
@@ -463,9 +460,24 @@ int gar_import_nsys_file_with(const char *path, const gar_import_options *option
     int rc = read_export(db, path, &im, err);
     sqlite3_close(db);
     if (rc == 0)
-        rc = gar_import_finish_legend(&im, path, out, counts, legend, err);
+        rc = gar_import_finish_to(&im, path, sink, counts, err);
     gar_import_free(&im);
     return rc;
+}
+
+int gar_import_nsys_file_with(const char *path, const gar_import_options *options,
+                              gar_trace *out, gar_import_counts *counts,
+                              gar_import_legend *legend, gar_error *err)
+{
+    if (legend != NULL)
+        memset(legend, 0, sizeof *legend);
+    if (path == NULL || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_import_nsys_file",
+                             path == NULL ? "path" : "out", "is NULL");
+    gar_import_to_trace t;
+    gar_import_sink sink = gar_import_trace_sink(&t, out, legend);
+    int rc = gar_import_nsys_file_to(path, options, &sink, counts, err);
+    return gar_import_trace_sink_end(&t, path, rc, err);
 }
 
 int gar_import_nsys_file(const char *path, gar_trace *out, gar_import_counts *counts,

@@ -178,7 +178,7 @@ static bool find_awaited(const gar_import_lookup *lk, const gar_import_call *cal
 }
 
 int gar_import_map_call(const gar_import_lookup *lk, const gar_import_call *call,
-                        gar_trace *rows, gar_import_counts *counts, gar_error *err)
+                        gar_import_rows *rows, gar_import_counts *counts, gar_error *err)
 {
     if (call->name < 0)
         return 0;
@@ -212,11 +212,11 @@ int gar_import_map_call(const gar_import_lookup *lk, const gar_import_call *call
         .rows = aw.inferred ? 1 : 0, /* a mark until the rows are kept; then 0 */
         .stream = stream,
     };
-    return gar_trace_append(rows, &row, err);
+    return gar_import_rows_add(rows, &row, err);
 }
 
 int gar_import_map_kernel(const gar_import_lookup *lk, const gar_import_op *op,
-                          gar_trace *rows, gar_import_counts *counts, gar_error *err)
+                          gar_import_rows *rows, gar_import_counts *counts, gar_error *err)
 {
     if (!op->kernel)
         return 0;
@@ -244,7 +244,7 @@ int gar_import_map_kernel(const gar_import_lookup *lk, const gar_import_op *op,
         .done_ns = op->end_ns,
         .stream = stream,
     };
-    return gar_trace_append(rows, &row, err);
+    return gar_import_rows_add(rows, &row, err);
 }
 
 uint32_t gar_import_trace_stream(const gar_import *im, const gar_import_run *runs,

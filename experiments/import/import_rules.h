@@ -16,6 +16,7 @@
 #include <gar/error.h>
 
 #include "import.h"
+#include "import_rows.h"
 #include "trace.h"
 
 /* Ops of one (process, device, stream): the in-memory mapping's runs of its
@@ -66,16 +67,16 @@ const gar_import_run *gar_import_exact_run(const gar_import_run *run, size_t run
 /* Maps one host call: appends its row to `rows` when it waited for GPU work
  * (`rows` of the row is 1 when its stream was inferred), else counts why it
  * made none into `counts`; calls that do not synchronize are passed over.
- * Returns 0 or gar_trace_append's failure. */
+ * Returns 0 or gar_import_rows_add's failure. */
 int gar_import_map_call(const gar_import_lookup *lookup, const gar_import_call *call,
-                        gar_trace *rows, gar_import_counts *counts, gar_error *err);
+                        gar_import_rows *rows, gar_import_counts *counts, gar_error *err);
 
 /* Maps one kernel with --wait-on kernel: appends the row of a host that
  * waits for it from its launch call's return, or counts why there is none
  * (no launch, inconsistent, no stream).  Ops that are not kernels are passed
- * over.  Returns 0 or gar_trace_append's failure. */
+ * over.  Returns 0 or gar_import_rows_add's failure. */
 int gar_import_map_kernel(const gar_import_lookup *lookup, const gar_import_op *op,
-                          gar_trace *rows, gar_import_counts *counts, gar_error *err);
+                          gar_import_rows *rows, gar_import_counts *counts, gar_error *err);
 
 /* The trace's stream id of a run: device × 65536 + stream for one process
  * (UINT32_MAX when an id is too large), the run's index in `runs` for

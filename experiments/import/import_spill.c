@@ -368,7 +368,7 @@ static gar_import_lookup lookup_of(spill_mapper *m)
 /* --wait-on kernel: one row per kernel, in the in-memory mapping's op order
  * (process, device, stream, start, end, correlation) so that rows equal in
  * every field come the same way. */
-static int map_kernels(spill_mapper *m, gar_trace *rows, gar_import_counts *counts)
+static int map_kernels(spill_mapper *m, gar_import_rows *rows, gar_import_counts *counts)
 {
     sqlite3_stmt *st = NULL;
     int out = prepare(m->s->db,
@@ -393,7 +393,7 @@ static int map_kernels(spill_mapper *m, gar_trace *rows, gar_import_counts *coun
     return out < 0 ? out : m->failed;
 }
 
-static int map_calls(spill_mapper *m, gar_trace *rows, gar_import_counts *counts)
+static int map_calls(spill_mapper *m, gar_import_rows *rows, gar_import_counts *counts)
 {
     sqlite3_stmt *st = NULL;
     int out = prepare(m->s->db,
@@ -416,7 +416,7 @@ static int map_calls(spill_mapper *m, gar_trace *rows, gar_import_counts *counts
     return out < 0 ? out : m->failed;
 }
 
-int gar_import_spill_map(gar_import *im, gar_trace *rows, gar_import_run **runs, size_t *nruns,
+int gar_import_spill_map(gar_import *im, gar_import_rows *rows, gar_import_run **runs, size_t *nruns,
                          gar_import_counts *counts, gar_error *err)
 {
     gar_import_spill *s = im->spill;

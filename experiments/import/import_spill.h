@@ -19,6 +19,7 @@
 #include <gar/error.h>
 
 #include "import.h"
+#include "import_rows.h"
 #include "import_rules.h"
 #include "trace.h"
 
@@ -37,7 +38,7 @@ int gar_import_spill_sync(gar_import_spill *s, const gar_import_sync *sync, gar_
  * the in-memory mapping does before ordering them (`rows` of a row is 1 when
  * its stream was inferred), fills `*runs` (owned by the caller, freed with
  * gar_free) and counts into `counts`.  Returns 0, -GAR_E_IO or -GAR_E_CAPACITY. */
-int gar_import_spill_map(gar_import *im, gar_trace *rows, gar_import_run **runs, size_t *nruns,
+int gar_import_spill_map(gar_import *im, gar_import_rows *rows, gar_import_run **runs, size_t *nruns,
                          gar_import_counts *counts, gar_error *err);
 
 /* Closes and deletes the database; NULL is fine. */

@@ -70,21 +70,27 @@ static int spec_fault(gar_error *err, const char *file, unsigned line, const cha
     return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, where, keyword, fault);
 }
 
-/* Reads a whole file of at most `limit` bytes into a NUL-terminated buffer. */
+/* Reads a whole file of at most `limit` bytes into a NUL-terminated buffer;
+ * the path "-" is standard input (named so in errors). */
 static int read_whole(const char *path, size_t limit, char **text, size_t *len, gar_error *err)
 {
-    FILE *f = fopen(path, "rb");
+    bool from_stdin = strcmp(path, "-") == 0;
+    if (from_stdin)
+        path = "standard input";
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
     if (f == NULL)
         return gar_error_set(err, GAR_E_IO, 3, path, "open", strerror(errno));
     char *buf = gar_malloc(limit + 1);
     if (buf == NULL) {
-        fclose(f);
+        if (!from_stdin)
+            fclose(f);
         return out_of_memory(err);
     }
     errno = 0;
     size_t n = fread(buf, 1, limit + 1, f);
     int failed = ferror(f) ? (errno != 0 ? errno : EIO) : 0; /* EISDIR: a folder */
-    fclose(f);
+    if (!from_stdin)
+        fclose(f);
     if (failed) {
         gar_free(buf);
         return gar_error_set(err, GAR_E_IO, 3, path, "read", strerror(failed));
@@ -265,7 +271,13 @@ int gar_sweep_trace_load(const char *text, const char *base_dir, gar_sweep_trace
     t.name = copy_text(text, strlen(text));
     if (t.name == NULL)
         return out_of_memory(err);
-    if (strncmp(text, "gen:", 4) == 0) {
+    if (strcmp(text, "-") == 0) {
+        /* A sweep's results name their trace and read it again (reports,
+         * plots); standard input is read once, and may hold the spec. */
+        rc = gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "-", "trace",
+                           "cannot be standard input in a sweep (its results read their"
+                           " trace again later); save the trace to a file and name that");
+    } else if (strncmp(text, "gen:", 4) == 0) {
         t.source = copy_text(text, strlen(text));
         rc = t.source == NULL ? out_of_memory(err) : generate(text, &t.trace, err);
     } else {
@@ -1075,13 +1087,21 @@ void gar_sweep_size_free(gar_sweep_size *size)
     memset(size, 0, sizeof *size);
 }
 
+/* How a refusal names the spec at `path`. */
+static const char *spec_subject(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "standard input" : path;
+}
+
 /* The spec file's text and the folder its relative paths are taken from. */
 static int read_spec(const char *path, char **text, size_t *len, char **dir, gar_error *err)
 {
     int rc = read_whole(path, GAR_SWEEP_FILE_MAX, text, len, err);
     if (rc < 0)
         return rc;
-    *dir = copy_text(path, strlen(path));
+    /* A spec from standard input names its traces from the working folder. */
+    bool from_stdin = strcmp(path, "-") == 0;
+    *dir = copy_text(from_stdin ? "." : path, from_stdin ? 1 : strlen(path));
     if (*dir == NULL) {
         gar_free(*text);
         return out_of_memory(err);
@@ -1107,7 +1127,7 @@ int gar_sweep_size_load(const char *path, gar_sweep_size *out, gar_error *err)
     int rc = read_spec(path, &text, &len, &dir, err);
     if (rc < 0)
         return rc;
-    rc = gar_sweep_size_parse(text, len, path, dir, out, err);
+    rc = gar_sweep_size_parse(text, len, spec_subject(path), dir, out, err);
     gar_free(dir);
     gar_free(text);
     return rc;
@@ -1124,7 +1144,7 @@ int gar_sweep_spec_load(const char *path, gar_sweep_spec *out, gar_error *err)
     int rc = read_spec(path, &text, &len, &dir, err);
     if (rc < 0)
         return rc;
-    rc = gar_sweep_spec_parse(text, len, path, dir, out, err);
+    rc = gar_sweep_spec_parse(text, len, spec_subject(path), dir, out, err);
     gar_free(dir);
     gar_free(text);
     return rc;

@@ -144,8 +144,9 @@ typedef struct gar_sweep_spec {
     size_t swept_count;
 } gar_sweep_spec;
 
-/* Loads the spec file at `path`: parses it, every plan and estimator in it,
- * and loads every trace and host profile.  Returns 0 with `out` filled (free
+/* Loads the spec file at `path` ("-": standard input, its relative paths
+ * taken from the working folder): parses it, every plan and estimator in it,
+ * and loads every trace (plain or .csv.gz) and host profile.  Returns 0 with `out` filled (free
  * it), or a refusal naming the spec's file and line ("FILE:LINE") and the
  * fault: the code of what failed to parse or load (InvalidPlan 1, Io 12,
  * InvalidTrace 13, InvalidEstimator 14, InvalidHostProfile 15, with the spec's
@@ -217,7 +218,9 @@ uint64_t gar_sweep_run_key_hash(const gar_sweep_spec *spec, const gar_sweep_run 
 
 /* Loads one trace from its spec text (a path taken from `base_dir` unless
  * absolute, or "gen:KIND:waits=N,seed=S[,KEY=VALUE...]") into `out` (free it
- * with gar_sweep_trace_free).  Returns 0 or the loader's refusal. */
+ * with gar_sweep_trace_free).  "-" is refused (InvalidArgument): results
+ * read their trace again later, which standard input cannot give.  Returns 0
+ * or the loader's refusal. */
 int gar_sweep_trace_load(const char *text, const char *base_dir, gar_sweep_trace *out,
                          gar_error *err);
 void gar_sweep_trace_free(gar_sweep_trace *trace);

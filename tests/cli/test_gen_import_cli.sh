@@ -120,6 +120,119 @@ expect 2 "$gar" import nsys a.sqlite b.sqlite
 expect 2 "$gar" import kineto
 expect 0 "$gar" import --help
 
+# --- compressed traces and standard input ---
+# gen and import write .csv.gz when --out ends so: valid gzip holding the
+# very bytes of the plain output.
+hosts=$(cd "$fixtures/../../data/hosts" && pwd)
+plan='poll+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8'
+expect 0 "$gar" gen decode --waits 3000 --seed 4 --out "$tmp/g.csv"
+expect 0 "$gar" gen decode --waits 3000 --seed 4 --out "$tmp/g.csv.gz"
+[ "$(head -c 2 "$tmp/g.csv.gz" | od -An -tx1 | tr -d ' ')" = "1f8b" ] ||
+    fail "gen --out g.csv.gz did not write gzip"
+expect 0 "$gar" import kineto "$fixtures/kineto/train_pt21.json" --out "$tmp/k.csv"
+expect 0 "$gar" import kineto "$fixtures/kineto/train_pt21.json" --out "$tmp/k.csv.gz"
+grep -q '^waits: 178$' "$tmp/out" || grep -q '^out: ' "$tmp/out" || fail "import .gz printed no out:"
+if command -v gzip >/dev/null 2>&1; then
+    gzip -t "$tmp/g.csv.gz" || fail "gen's .csv.gz is not gzip -t clean"
+    gzip -t "$tmp/k.csv.gz" || fail "import's .csv.gz is not gzip -t clean"
+    gzip -dc "$tmp/g.csv.gz" | cmp -s - "$tmp/g.csv" || fail "gen's .csv.gz is not its plain text"
+    gzip -dc "$tmp/k.csv.gz" | cmp -s - "$tmp/k.csv" || fail "import's .csv.gz is not its plain text"
+fi
+# Replaying the compressed trace, or either form on standard input, gives the
+# plain trace's output byte for byte (the `trace:` line names the input).
+expect 0 "$gar" replay "$tmp/g.csv" --plan "$plan" --host "$hosts/waitpkg.host"
+sed '/^trace: /d' "$tmp/out" >"$tmp/plain.out"
+[ -s "$tmp/plain.out" ] || fail "replay of the plain trace printed nothing"
+expect 0 "$gar" replay "$tmp/g.csv.gz" --plan "$plan" --host "$hosts/waitpkg.host"
+sed '/^trace: /d' "$tmp/out" | cmp -s - "$tmp/plain.out" || fail "replay of .csv.gz differs"
+expect 0 sh -c '"$1" replay - --plan "$2" --host "$3" <"$4"' sh "$gar" "$plan" \
+    "$hosts/waitpkg.host" "$tmp/g.csv.gz"
+grep -q '^trace: -$' "$tmp/out" || fail "replay - does not name its trace '-'"
+sed '/^trace: /d' "$tmp/out" | cmp -s - "$tmp/plain.out" || fail "replay - of gzip differs"
+expect 0 sh -c '"$1" replay - --plan "$2" --host "$3" <"$4"' sh "$gar" "$plan" \
+    "$hosts/waitpkg.host" "$tmp/g.csv"
+sed '/^trace: /d' "$tmp/out" | cmp -s - "$tmp/plain.out" || fail "replay - of plain text differs"
+# Import to standard output, then replay from standard input.
+expect 0 sh -c '"$1" import kineto "$2" 2>/dev/null | "$1" replay - --plan block --host "$3"' \
+    sh "$gar" "$fixtures/kineto/train_pt21.json" "$hosts/dev-vm.host"
+grep -q '^waits: 178$' "$tmp/out" || fail "import | replay - did not replay 178 waits"
+# A cut-short, corrupt or padded gzip is refused with the trace code and the
+# byte; a fault of the text inside by its uncompressed line.
+size=$(wc -c <"$tmp/g.csv.gz" | tr -d ' ')
+head -c $((size - 8)) "$tmp/g.csv.gz" >"$tmp/cut.csv.gz"
+expect 2 "$gar" replay "$tmp/cut.csv.gz" --plan block --host "$hosts/dev-vm.host"
+grep -q "^error 13 (InvalidTrace): .*cut.csv.gz:byte $((size - 8 + 1)): the gzip data is cut short" \
+    "$tmp/err" || fail "a cut-short gzip is not refused at its end: $(cat "$tmp/err")"
+{ cat "$tmp/g.csv.gz"; printf 'pad'; } >"$tmp/pad.csv.gz"
+expect 2 "$gar" replay "$tmp/pad.csv.gz" --plan block --host "$hosts/dev-vm.host"
+grep -q "^error 13 (InvalidTrace): .*pad.csv.gz:byte $((size + 1)): bytes after the gzip data" \
+    "$tmp/err" || fail "bytes after the gzip are not refused at their byte: $(cat "$tmp/err")"
+if command -v gzip >/dev/null 2>&1; then
+    printf '# gar-trace v1\npoint,submit_ns,start_ns,done_ns\n1,0,5,9\n2,3,x,9\n' | gzip -c \
+        >"$tmp/text.csv.gz"
+    expect 2 "$gar" replay "$tmp/text.csv.gz" --plan block --host "$hosts/dev-vm.host"
+    grep -q "^error 13 (InvalidTrace): .*text.csv.gz:4: column 3: start_ns 'x' is not a decimal" "$tmp/err" ||
+        fail "a fault inside a gzip trace is not placed by its line: $(cat "$tmp/err")"
+    expect 2 sh -c '"$1" replay - --plan block --host "$2" <"$3"' sh "$gar" "$hosts/dev-vm.host" \
+        "$tmp/text.csv.gz"
+    grep -q "^error 13 (InvalidTrace): .*standard input:4: column 3:" "$tmp/err" ||
+        fail "a fault on standard input does not name it: $(cat "$tmp/err")"
+fi
+# A Kineto profile on standard input ('-'), plain or gzip, makes the rows the
+# file does; '-' once only, and never for nsys (an SQLite file).
+expect 0 sh -c '"$1" import kineto - <"$2"' sh "$gar" "$fixtures/kineto/float_ts.json.gz"
+grep -q '^# imported by: gar import kineto -$' "$tmp/out" || fail "import - does not say '-'"
+grep -v '^# imported by:' "$tmp/out" >"$tmp/stdin.rows"
+expect 0 "$gar" import kineto "$fixtures/kineto/float_ts.json.gz"
+grep -v '^# imported by:' "$tmp/out" | cmp -s - "$tmp/stdin.rows" ||
+    fail "import kineto - differs from the file's import"
+expect 2 sh -c '"$1" import kineto - - <"$2"' sh "$gar" "$fixtures/kineto/event_sync.json"
+grep -q "^error 11 (Usage): import: '-' (standard input) is given more than once" "$tmp/err" ||
+    fail "'-' twice is not refused clearly: $(cat "$tmp/err")"
+expect 2 sh -c '"$1" import nsys - </dev/null' sh "$gar"
+grep -q "^error 11 (Usage): import: nsys reads an SQLite file" "$tmp/err" ||
+    fail "nsys - is not refused clearly: $(cat "$tmp/err")"
+expect 2 sh -c 'printf "{\"traceEvents\": [" | "$1" import kineto -' sh "$gar"
+grep -q "^error 13 (InvalidTrace): standard input:1: column" "$tmp/err" ||
+    fail "a fault on standard input does not name it: $(cat "$tmp/err")"
+# Rows are streamed to standard output, but a profile that cannot make a
+# trace (times spanning more than 2^63 ns) is refused before the first byte.
+ev='{"ph":"X","cat":"%s","name":"%s","pid":%s,"tid":%s,"ts":%s,"dur":4,"args":{%s"correlation":%s}}'
+{
+    printf '{"traceEvents":['
+    for base in 0 10000000000000000; do
+        printf "$ev," cuda_runtime cudaLaunchKernel 1 1 "$((base + 0))" '' "$((base / 5000000000000000 + 1))"
+        printf "$ev," kernel k 0 7 "$((base + 5))" '"device":0,"stream":7,' "$((base / 5000000000000000 + 1))"
+        printf "$ev," cuda_runtime cudaStreamSynchronize 1 1 "$((base + 6))" '' "$((base / 5000000000000000 + 2))"
+        [ "$base" -eq 0 ] && sep=, || sep=
+        printf "$ev$sep" cuda_sync 'Stream Sync' 0 7 "$((base + 7))" '"device":0,"stream":7,' \
+            "$((base / 5000000000000000 + 2))"
+    done
+    printf ']}\n'
+} >"$tmp/span.json"
+expect 2 "$gar" import kineto "$tmp/span.json"
+grep -q "^error 13 (InvalidTrace): .*span.json: its waits span more than 9223372036854775807 ns" \
+    "$tmp/err" || fail "a profile spanning over 2^63 ns is not refused: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] && fail "a refused import wrote to standard output: $(head -c 200 "$tmp/out")"
+# A refused import leaves an existing .csv.gz whole, and nothing beside it.
+cp "$tmp/k.csv.gz" "$tmp/keep.csv.gz"
+expect 2 "$gar" import kineto "$tmp/bad.json" --out "$tmp/keep.csv.gz"
+cmp -s "$tmp/keep.csv.gz" "$tmp/k.csv.gz" || fail "a refused import touched its .csv.gz"
+ls "$tmp" | grep -q 'keep.csv.gz.tmp' && fail "a refused import left a temporary file"
+# A sweep spec may come from standard input; a trace '-' in a sweep may not.
+printf 'gar-sweep v1\ntrace %s\nplan block\nestimator none\nhost %s\nmode open\nseed 1\n' \
+    "$tmp/g.csv.gz" "$hosts/dev-vm.host" >"$tmp/s.sweep"
+expect 0 sh -c '"$1" sweep - --dry-run <"$2"' sh "$gar" "$tmp/s.sweep"
+grep -q '^runs: 1$' "$tmp/out" || fail "sweep - did not read the spec from standard input"
+printf 'gar-sweep v1\ntrace -\nplan block\nestimator none\n' >"$tmp/dash.sweep"
+expect 2 sh -c '"$1" sweep - --dry-run <"$2"' sh "$gar" "$tmp/dash.sweep"
+grep -q "^error 9 (InvalidArgument): -: argument trace cannot be standard input in a sweep" \
+    "$tmp/err" || fail "a trace '-' in a sweep spec is not refused clearly: $(cat "$tmp/err")"
+for verb in gen import replay verify sweep; do
+    expect 0 "$gar" $verb --help
+    grep -q -e '\.gz' "$tmp/out" || fail "$verb --help does not mention .gz"
+done
+
 # --- import nsys (needs the sqlite3 shell to build the fixture) ---
 if command -v sqlite3 >/dev/null 2>&1; then
     sqlite3 "$tmp/r.sqlite" <"$fixtures/nsys/two_streams.sql" || fail "fixture SQL does not load"

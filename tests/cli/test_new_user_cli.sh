@@ -229,8 +229,11 @@ else
 fi
 
 # --- a profile given where a trace goes is told apart from a cut trace ---
+# A gzip file is read as the text inside it (traces may be .csv.gz), so a
+# compressed profile is refused as its JSON is.
 expect 2 "$gar" replay "$fixtures/kineto/float_ts.json.gz" --plan poll --host "$host"
-err_has "no newline in the file: a trace starts with the line '# gar-trace v1'" "replay of a .gz"
+err_has "float_ts.json.gz:1: column 1: the first line must be '# gar-trace v1' (a profiler's trace is converted by 'gar import')" \
+    "replay of a .gz"
 grep -q "cut short" "$tmp/err" && fail "a .gz profile is called a cut trace: $(cat "$tmp/err")"
 expect 2 "$gar" replay "$fixtures/kineto/float_ts.json" --plan poll --host "$host"
 err_has "the first line must be '# gar-trace v1' (a profiler's trace is converted by 'gar import')" \

@@ -1,6 +1,7 @@
 /* tests/experiments/test_alloc_failures.c — every reader fails cleanly at
- * every allocation: the trace reader, both importers (Kineto, plain and
- * gzip; Nsight Systems, SQLite's own allocations included) and the
+ * every allocation: the trace reader (plain and gzip), both importers
+ * (Kineto, plain and gzip, records spilled and rows sorted on disk; Nsight
+ * Systems, SQLite's own allocations included) and the
  * sweep-spec reader are run with the nth allocation failing
  * (sim/alloc.h), for n = 1, 2, ... until one needs fewer than n.  Each
  * failed run must end in CapacityExceeded with its output empty; nothing
@@ -209,6 +210,23 @@ static void the_trace_reader(void **state)
     reader r = { "trace reader", GAR_DATA_DIR "/traces/steady.csv", false, read_trace,
                  trace_empty, trace_same, trace_release };
     every_allocation_fails_cleanly(&r);
+
+    /* The same trace gzip-compressed: zlib's state and the line buffer come
+     * through the hook too. */
+    char dir[] = "/tmp/gar-alloc-gz-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256], cmd[300];
+    snprintf(path, sizeof path, "%s/steady.csv.gz", dir);
+    gar_trace t;
+    gar_error err;
+    assert_int_equal(gar_trace_read_file(&t, GAR_DATA_DIR "/traces/steady.csv", &err), 0);
+    assert_int_equal(gar_trace_write_file(&t, NULL, path, &err), 0);
+    gar_trace_free(&t);
+    reader gz = { "trace reader, gzip", path, false, read_trace, trace_empty, trace_same,
+                  trace_release };
+    every_allocation_fails_cleanly(&gz);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 static void the_kineto_importer(void **state)
@@ -234,6 +252,14 @@ static void the_kineto_importer(void **state)
                              read_kineto_ranks, trace_empty, trace_same, trace_release };
     every_allocation_fails_cleanly(&spilled_ranks);
     unsetenv("GAR_IMPORT_RECORD_BUDGET");
+
+    /* And with a row budget of one row: every row a sorted run on disk,
+     * merged back (the merge's buffers through the hook). */
+    assert_int_equal(setenv("GAR_IMPORT_ROW_BUDGET", "40", 1), 0);
+    reader rows = { "train_pt21.json, rows on disk", fixture_path("kineto/train_pt21.json"),
+                    false, read_kineto, trace_empty, trace_same, trace_release };
+    every_allocation_fails_cleanly(&rows);
+    unsetenv("GAR_IMPORT_ROW_BUDGET");
 }
 
 static void nsys_fixture(const char *name, int (*run)(reader *, void *, gar_error *))

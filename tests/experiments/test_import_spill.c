@@ -1,7 +1,9 @@
 /* tests/experiments/test_import_spill.c — records past the memory budget: a
  * one-byte budget (GAR_IMPORT_RECORD_BUDGET) moves every profile's records to
  * the temporary database, and each fixture must map to the trace, counts and
- * legend the in-memory mapping gives. */
+ * legend the in-memory mapping gives; so must it with, besides, a one-row
+ * budget for the mapped rows (GAR_IMPORT_ROW_BUDGET: every row a sorted run
+ * on disk, merged back). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <setjmp.h>
@@ -96,33 +98,45 @@ static void release(result *r)
     gar_import_legend_free(&r->legend);
 }
 
-/* The spilled import equals the in-memory one; returns the rows made. */
-static size_t assert_same(const source *src)
+/* `spilled` equals `mem` in every part. */
+static void assert_equal_results(const result *spilled, const result *mem)
 {
-    result mem, spilled;
-    import(src, NULL, &mem);
-    import(src, "1", &spilled);
-    assert_int_equal(spilled.rc, mem.rc);
-    assert_memory_equal(&spilled.counts, &mem.counts, sizeof mem.counts);
-    assert_int_equal(spilled.trace.count, mem.trace.count);
-    assert_int_equal(spilled.trace.columns, mem.trace.columns);
-    for (size_t i = 0; i < mem.trace.count; i++)
-        assert_memory_equal(&spilled.trace.row[i], &mem.trace.row[i], sizeof *mem.trace.row);
-    assert_int_equal(spilled.legend.processes, mem.legend.processes);
-    if (mem.legend.processes > 0)
-        assert_memory_equal(spilled.legend.process, mem.legend.process,
-                            mem.legend.processes * sizeof *mem.legend.process);
-    assert_int_equal(spilled.legend.streams, mem.legend.streams);
-    for (size_t i = 0; i < mem.legend.streams; i++) {
-        const gar_import_stream_name *a = &spilled.legend.stream[i], *b = &mem.legend.stream[i];
+    assert_int_equal(spilled->rc, mem->rc);
+    assert_memory_equal(&spilled->counts, &mem->counts, sizeof mem->counts);
+    assert_int_equal(spilled->trace.count, mem->trace.count);
+    assert_int_equal(spilled->trace.columns, mem->trace.columns);
+    for (size_t i = 0; i < mem->trace.count; i++)
+        assert_memory_equal(&spilled->trace.row[i], &mem->trace.row[i], sizeof *mem->trace.row);
+    assert_int_equal(spilled->legend.processes, mem->legend.processes);
+    if (mem->legend.processes > 0)
+        assert_memory_equal(spilled->legend.process, mem->legend.process,
+                            mem->legend.processes * sizeof *mem->legend.process);
+    assert_int_equal(spilled->legend.streams, mem->legend.streams);
+    for (size_t i = 0; i < mem->legend.streams; i++) {
+        const gar_import_stream_name *a = &spilled->legend.stream[i], *b = &mem->legend.stream[i];
         assert_int_equal(a->id, b->id);
         assert_int_equal(a->process, b->process);
         assert_int_equal(a->device, b->device);
         assert_int_equal(a->stream, b->stream);
     }
+}
+
+/* The spilled import, and the one whose rows are sorted on disk too, equal
+ * the in-memory one; returns the rows made. */
+static size_t assert_same(const source *src)
+{
+    result mem, spilled, on_disk;
+    import(src, NULL, &mem);
+    import(src, "1", &spilled);
+    assert_equal_results(&spilled, &mem);
+    assert_int_equal(setenv("GAR_IMPORT_ROW_BUDGET", "40", 1), 0);
+    import(src, "1", &on_disk);
+    unsetenv("GAR_IMPORT_ROW_BUDGET");
+    assert_equal_results(&on_disk, &mem);
     size_t rows = mem.trace.count;
     release(&mem);
     release(&spilled);
+    release(&on_disk);
     return rows;
 }
 

@@ -286,7 +286,7 @@ static bool count_one(void *context, size_t size)
 
 static allocations counting(void)
 {
-    allocations a = { { count_one, NULL }, 0, 0 };
+    allocations a = { { count_one, NULL, NULL }, 0, 0 };
     return a;
 }
 

@@ -178,7 +178,7 @@ static bool fail_all(void *context, size_t size)
 static void no_memory_for_the_name_creates_nothing(void **state)
 {
     folder *d = *state;
-    gar_alloc_hook hook = { fail_all, NULL };
+    gar_alloc_hook hook = { fail_all, NULL, NULL };
     gar_alloc_set_hook(&hook);
     gar_atomic_file f;
     gar_error err;

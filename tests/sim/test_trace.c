@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "prng.h"
 #include "trace.h"
 
@@ -351,6 +353,231 @@ static void file_io_is_atomic_and_coded(void **state)
     gar_trace_free(&bad);
 }
 
+/* ---- compressed traces ---- */
+
+/* `n` bytes of text as one gzip member, compressed here with zlib directly
+ * (not by the writer under test).  Appended to *buf (realloc'd) at *size. */
+static void gzip_append(char **buf, size_t *size, const char *text, size_t n)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    size_t bound = deflateBound(&z, (uLong)n);
+    *buf = realloc(*buf, *size + bound);
+    assert_non_null(*buf);
+    z.next_in = (unsigned char *)text;
+    z.avail_in = (uInt)n;
+    z.next_out = (unsigned char *)*buf + *size;
+    z.avail_out = (uInt)bound;
+    assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+    *size += bound - z.avail_out;
+    deflateEnd(&z);
+}
+
+/* The text of a gzip member, inflated here with zlib directly. */
+static char *gunzip_whole(const char *data, size_t size, size_t *out_size)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    assert_int_equal(inflateInit2(&z, 16 + MAX_WBITS), Z_OK);
+    size_t cap = 1u << 20, used = 0;
+    char *out = malloc(cap);
+    assert_non_null(out);
+    z.next_in = (unsigned char *)data;
+    z.avail_in = (uInt)size;
+    int zr;
+    do {
+        if (used == cap) {
+            cap *= 2;
+            out = realloc(out, cap);
+            assert_non_null(out);
+        }
+        z.next_out = (unsigned char *)out + used;
+        z.avail_out = (uInt)(cap - used);
+        zr = inflate(&z, Z_NO_FLUSH);
+        used = cap - z.avail_out;
+    } while (zr == Z_OK);
+    assert_int_equal(zr, Z_STREAM_END);
+    assert_int_equal(z.avail_in, 0); /* one member, nothing after it */
+    inflateEnd(&z);
+    *out_size = used;
+    return out;
+}
+
+/* A trace's canonical text through the streaming writer, gzip-compressed. */
+static char *write_gzip_to_memory(const gar_trace *t, const char *comment, size_t *size)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, size);
+    assert_non_null(f);
+    gar_error err;
+    gar_trace_writer w;
+    assert_int_equal(gar_trace_writer_stream(&w, f, "mem.gz", true, t->columns, comment, &err),
+                     0);
+    for (size_t i = 0; i < t->count; i++)
+        assert_int_equal(gar_trace_writer_row(&w, &t->row[i]), 0);
+    assert_int_equal(gar_trace_writer_end(&w, gar_trace_writer_finish(&w)), 0);
+    fclose(f);
+    return buf;
+}
+
+static void gzip_traces_read_as_their_text(void **state)
+{
+    (void)state;
+    gar_trace t = make_trace(20000, GAR_TRACE_HAS_ROWS | GAR_TRACE_HAS_STREAM, 11);
+    size_t plain_size, packed_size;
+    char *plain = write_to_memory(&t, "packed", &plain_size);
+    char *packed = write_gzip_to_memory(&t, "packed", &packed_size);
+    assert_true(packed_size < plain_size / 2);
+    /* The writer's gzip is the plain text, as zlib itself reads it. */
+    size_t unpacked_size;
+    char *unpacked = gunzip_whole(packed, packed_size, &unpacked_size);
+    assert_int_equal(unpacked_size, plain_size);
+    assert_memory_equal(unpacked, plain, plain_size);
+    free(unpacked);
+
+    gar_error err;
+    gar_trace back;
+    assert_int_equal(gar_trace_read_memory(&back, packed, packed_size, "m.gz", &err), 0);
+    assert_true(gar_trace_equal(&t, &back));
+    gar_trace_free(&back);
+    FILE *f = fmemopen(packed, packed_size, "rb");
+    assert_non_null(f);
+    assert_int_equal(gar_trace_read_stream(&back, f, "s.gz", &err), 0);
+    fclose(f);
+    assert_true(gar_trace_equal(&t, &back));
+    gar_trace_free(&back);
+
+    /* Several members, split mid-line, are one text (as `cat a.gz b.gz`). */
+    char *two = NULL;
+    size_t two_size = 0;
+    size_t cut = plain_size / 3 + 5;
+    gzip_append(&two, &two_size, plain, cut);
+    gzip_append(&two, &two_size, plain + cut, plain_size - cut);
+    assert_int_equal(gar_trace_read_memory(&back, two, two_size, "two.gz", &err), 0);
+    assert_true(gar_trace_equal(&t, &back));
+    gar_trace_free(&back);
+    f = fmemopen(two, two_size, "rb");
+    assert_int_equal(gar_trace_read_stream(&back, f, "two.gz", &err), 0);
+    fclose(f);
+    assert_true(gar_trace_equal(&t, &back));
+    gar_trace_free(&back);
+
+    free(two);
+    free(plain);
+    free(packed);
+    gar_trace_free(&t);
+}
+
+/* Reads `data` both ways and checks both refuse alike: the code, the file,
+ * the place (line, column) and a fragment of the fault. */
+static void expect_refusal(const char *data, size_t size, const char *line, const char *column,
+                           const char *fault)
+{
+    gar_error err;
+    gar_trace t;
+    assert_int_equal(gar_trace_read_memory(&t, data, size, "bad.gz", &err), -GAR_E_INVALID_TRACE);
+    assert_int_equal(t.count, 0);
+    assert_string_equal(err.argv[0], "bad.gz");
+    assert_string_equal(err.argv[1], line);
+    assert_string_equal(err.argv[2], column);
+    if (strstr(err.argv[3], fault) == NULL)
+        fail_msg("fault '%s' lacks '%s'", err.argv[3], fault);
+    FILE *f = fmemopen((void *)data, size, "rb");
+    assert_non_null(f);
+    assert_int_equal(gar_trace_read_stream(&t, f, "bad.gz", &err), -GAR_E_INVALID_TRACE);
+    fclose(f);
+    assert_string_equal(err.argv[1], line);
+    assert_string_equal(err.argv[2], column);
+}
+
+static void gzip_faults_are_refused_at_their_place(void **state)
+{
+    (void)state;
+    char *gz = NULL;
+    size_t size = 0;
+    const char text[] = HEADER "1,0,10,20\n2,5,30,40\n";
+    gzip_append(&gz, &size, text, sizeof text - 1);
+    char where[32];
+
+    /* Cut short: the member never ends. */
+    snprintf(where, sizeof where, "byte %zu", size - 4 + 1);
+    expect_refusal(gz, size - 4, where, "", "cut short");
+    /* Bytes after the member that are no member. */
+    char *trailing = malloc(size + 3);
+    memcpy(trailing, gz, size);
+    memcpy(trailing + size, "xyz", 3);
+    snprintf(where, sizeof where, "byte %zu", size + 1);
+    expect_refusal(trailing, size + 3, where, "", "not another gzip member");
+    free(trailing);
+    /* A corrupt member: its CRC no longer matches. */
+    char *corrupt = malloc(size);
+    memcpy(corrupt, gz, size);
+    corrupt[size - 6] ^= 0x55;
+    gar_error err;
+    gar_trace t;
+    assert_int_equal(gar_trace_read_memory(&t, corrupt, size, "bad.gz", &err),
+                     -GAR_E_INVALID_TRACE);
+    assert_non_null(strstr(err.argv[1], "byte "));
+    assert_non_null(strstr(err.argv[3], "corrupt gzip data"));
+    free(corrupt);
+    free(gz);
+
+    /* A fault of the text is placed by the uncompressed line and column. */
+    gz = NULL;
+    size = 0;
+    const char bad_row[] = HEADER "1,0,10,20\n# a comment\n2,5,x0,40\n";
+    gzip_append(&gz, &size, bad_row, sizeof bad_row - 1);
+    expect_refusal(gz, size, "5", "3", "not a decimal number");
+    free(gz);
+}
+
+static void streaming_writer_is_atomic(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gar-trace-gz-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256], cmd[512];
+    snprintf(path, sizeof path, "%s/t.csv.gz", dir);
+    assert_true(gar_trace_path_is_gzip(path));
+    assert_false(gar_trace_path_is_gzip("t.csv"));
+    gar_trace good = make_trace(5000, GAR_TRACE_HAS_STREAM, 5);
+    gar_error err;
+    assert_int_equal(gar_trace_write_file(&good, "c", path, &err), 0);
+    gar_trace back;
+    assert_int_equal(gar_trace_read_file(&back, path, &err), 0);
+    assert_true(gar_trace_equal(&good, &back));
+    gar_trace_free(&back);
+
+    /* A row that breaks a rule part-way: refused with its row number, the
+     * old file left whole and no temporary file behind. */
+    gar_trace_writer w;
+    assert_int_equal(gar_trace_writer_file(&w, path, GAR_TRACE_HAS_STREAM, NULL, &err), 0);
+    for (size_t i = 0; i < 3000; i++)
+        assert_int_equal(gar_trace_writer_row(&w, &good.row[i]), 0);
+    gar_trace_row late = good.row[0]; /* starts before row 3000 */
+    assert_int_equal(gar_trace_writer_end(&w, gar_trace_writer_row(&w, &late)),
+                     -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[0], path);
+    assert_string_equal(err.argv[1], "3001");
+    assert_int_equal(gar_trace_read_file(&back, path, &err), 0);
+    assert_true(gar_trace_equal(&good, &back));
+    gar_trace_free(&back);
+    snprintf(cmd, sizeof cmd, "test $(ls -A %s | wc -l) -eq 1", dir);
+    assert_int_equal(system(cmd), 0);
+
+    /* A writer given no row refuses to finish: a trace has rows. */
+    assert_int_equal(gar_trace_writer_file(&w, path, 0, NULL, &err), 0);
+    assert_int_equal(gar_trace_writer_end(&w, gar_trace_writer_finish(&w)),
+                     -GAR_E_INVALID_TRACE);
+    assert_non_null(strstr(err.argv[3], "no rows"));
+    assert_int_equal(system(cmd), 0);
+
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    gar_trace_free(&good);
+}
+
 static void arguments_are_checked(void **state)
 {
     (void)state;
@@ -381,6 +608,9 @@ int main(void)
         cmocka_unit_test(stream_reader_matches_memory_reader),
         cmocka_unit_test(check_refuses_what_the_reader_refuses),
         cmocka_unit_test(file_io_is_atomic_and_coded),
+        cmocka_unit_test(gzip_traces_read_as_their_text),
+        cmocka_unit_test(gzip_faults_are_refused_at_their_place),
+        cmocka_unit_test(streaming_writer_is_atomic),
         cmocka_unit_test(arguments_are_checked),
     };
     return cmocka_run_group_tests_name("trace", tests, NULL, NULL);
