@@ -10,6 +10,7 @@
 #include "results.h"
 #include "store.h"
 #include "sweep_run.h"
+#include "spec_input.h"
 #include "sweep_spec.h"
 #include "verbs.h"
 #include "write_atomic.h"
@@ -26,7 +27,8 @@ static void usage(FILE *out)
             "A value may hold {a,b,c} lists and {lo..hi..step} ranges, which expand to\n"
             "every combination (each run stores its swept values in run_params), and a\n"
             "host may be a what-if copy of a profile, FILE@KEY*FACTOR,KEY=VALUE (e.g.\n"
-            "dev-vm.host@block_wake_ns*{0.5,1,2}).\n"
+            "dev-vm.host@block_wake_ns*{0.5,1,2}).  SPEC '-' reads the spec from standard\n"
+            "input, its relative paths taken from the working directory.\n"
             "The whole spec is checked before anything runs, and FILE before anything is\n"
             "written to it: another program's database or one of another schema version\n"
             "is refused unchanged (a version 3 file is converted to version 4 in place).\n"
@@ -136,14 +138,14 @@ int gar_verb_sweep_main(int argc, char **argv)
     gar_error err;
     if (dry_run) { /* counted, not expanded: quick whatever the size */
         gar_sweep_size size;
-        if (gar_sweep_size_load(spec_path, &size, &err) < 0)
+        if (gar_cli_sweep_size_load(spec_path, &size, &err) < 0)
             return gar_cli_refuse(&err);
         print_dry_run(spec_path, &size);
         gar_sweep_size_free(&size);
         return GAR_EXIT_OK;
     }
     gar_sweep_spec spec;
-    if (gar_sweep_spec_load(spec_path, &spec, &err) < 0)
+    if (gar_cli_sweep_spec_load(spec_path, &spec, &err) < 0)
         return gar_cli_refuse(&err);
     /* SQLite would say only "unable to open database file" of a folder it
      * cannot write (its -wal and -shm files live there too). */

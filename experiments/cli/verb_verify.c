@@ -31,6 +31,7 @@
 #include "quantile_words.h"
 #include "replay.h"
 #include "store.h"
+#include "spec_input.h"
 #include "sweep_spec.h"
 #include "trace.h"
 #include "verifications.h"
@@ -128,7 +129,8 @@ static void print_help(FILE *out)
             "                       busy_diff=0.05  largest busy-fraction difference\n"
             "  --runs N           run the trace N times in a row (1 to %u, default 1)\n"
             "  --json             print one JSON object instead of key: value lines (one run)\n"
-            "  --sweep SPEC       verify every arm of this sweep spec (gar-sweep v1)\n"
+            "  --sweep SPEC       verify every arm of this sweep spec (gar-sweep v1; '-':\n"
+            "                     standard input, relative paths from the working folder)\n"
             "  --db DB            with --sweep: the database to store the verifications in\n"
             "  --limit N          with --sweep: the first N waits of each trace (default %u)\n"
             "  --help             show this help\n"
@@ -789,7 +791,7 @@ static int verify_sweep(const verify_args *a)
     gar_sweep_spec spec;
     const gar_verify_device_ops *device;
     if (gar_verify_device_find(a->device, verb, &device, &err) < 0 ||
-        gar_sweep_spec_load(a->sweep_path, &spec, &err) < 0)
+        gar_cli_sweep_spec_load(a->sweep_path, &spec, &err) < 0)
         return gar_cli_refuse(&err);
     gar_posix_host host;
     gar_caps caps;
