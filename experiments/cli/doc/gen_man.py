@@ -9,6 +9,7 @@ source writes the same page.  Exits 1, saying why, when GAR fails."""
 import os
 import sys
 
+sys.dont_write_bytecode = True  # the build writes nothing into the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from help_text import HelpError, help_of, is_heading  # noqa: E402
 
