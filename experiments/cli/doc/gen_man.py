@@ -80,7 +80,7 @@ def page(help):
     for verb in help.verbs:
         if verb.name == "help":
             continue  # its help is the overview above
-        out += ['.SH "GAR %s"' % roff(verb.name.upper()), roff(verb.summary) + "."]
+        out += ['.SH "GAR %s"' % roff(verb.name.upper()), roff(verb.summary) + ".", ".PP"]
         for heading, body in parts(verb.help):
             if heading is not None:
                 out.append('.SS "%s"' % roff(heading))
