@@ -12,7 +12,7 @@ import sys
 
 sys.dont_write_bytecode = True  # the build writes nothing into the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from help_text import HelpError, help_of  # noqa: E402
+from help_text import HelpError, help_of
 
 SAFE = re.compile(r"^[A-Za-z0-9_-]+$")
 

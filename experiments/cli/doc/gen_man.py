@@ -11,7 +11,7 @@ import sys
 
 sys.dont_write_bytecode = True  # the build writes nothing into the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from help_text import HelpError, help_of, is_heading  # noqa: E402
+from help_text import HelpError, help_of, is_heading
 
 
 def roff(text):
