@@ -44,10 +44,11 @@ static void print_overview(FILE *out)
             "usage: gar VERB [OPTIONS] [ARGS]\n"
             "\n"
             "gar awaits GPU work as a memory descriptor and compares wait policies.\n"
-            "Every verb takes --help (-h). Output is `key: value` lines; a refusal prints\n"
-            "`error N (Name): message` on stderr and exits 2.  An option is given\n"
-            "once (a repeat is refused), except --param, --tolerance and --without,\n"
-            "which add one setting each (--param and --tolerance: each key once).\n"
+            "Every verb takes --help (-h); `gar --version` (-V) prints gar's version.\n"
+            "Output is `key: value` lines; a refusal prints `error N (Name): message`\n"
+            "on stderr and exits 2.  An option is given once (a repeat is refused),\n"
+            "except --param, --tolerance and --without, which add one setting each\n"
+            "(--param and --tolerance: each key once).\n"
             "\n"
             "verbs:\n");
     for (const gar_verb *v = gar_verbs; v->name != NULL; v++)
@@ -100,7 +101,7 @@ int main(int argc, char **argv)
         print_overview(stdout);
         return finish(GAR_EXIT_OK);
     }
-    if (strcmp(argv[1], "--version") == 0) {
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
         printf("gar %s\n", GAR_VERSION);
         return finish(GAR_EXIT_OK);
     }

@@ -29,6 +29,14 @@ grep -q '^verbs:' "$tmp/out" || fail "gar help help does not show the verbs"
 expect 2 "$gar" help nosuch
 err_has "^error 11 (Usage): help: no verb 'nosuch' (the verbs: 'gar --help')" "help of an unknown verb"
 
+# --- -V and --version print one line, the version, alike ---
+expect 0 "$gar" --version
+grep -qx 'gar [0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*' "$tmp/out" ||
+    fail "gar --version printed '$(cat "$tmp/out")', not 'gar X.Y.Z'"
+cp "$tmp/out" "$tmp/long"
+expect 0 "$gar" -V
+cmp -s "$tmp/out" "$tmp/long" || fail "gar -V differs from --version: $(cat "$tmp/out")"
+
 # --- a result that cannot be written to standard output is a failure ---
 if [ -w /dev/full ]; then
     for cmd in "--help" "probe" "plan poll" "gen steady --waits 3" \

@@ -1,9 +1,21 @@
 #!/bin/sh
 # tests/install/test_install.sh BUILD_DIR SOURCE_DIR SANITIZE COVERAGE FUZZING CC...
-# — `meson install` of the build into a temporary folder, then an outside
-# program (outside.c) built against it with nothing but pkg-config, linked
-# once to the shared and once to the static libgar, and run.  Each installed
-# header is also compiled alone, so none leans on another it does not include.
+# — `meson install` of the build into a temporary folder, then what a user
+# gets from it:
+#   - the gar command in bin/, answering --version and -V;
+#   - the man page gar(1), rendered by `man -l` without a warning, with a
+#     section for every verb holding that verb's usage line;
+#   - the bash completion: sourced in bash, `gar re<TAB>` offers replay and
+#     report, `gar replay --pl<TAB>` offers --plan, and an empty word every verb;
+#   - gar.pc, naming no folder that does not exist on this machine and no
+#     CUDA folder unless <gar/cuda.h> was installed;
+#   - an outside program (outside.c) built against it with nothing but
+#     pkg-config, linked once to the shared and once to the static libgar,
+#     and run; where <gar/uv.h> was installed, examples/uv_await_lines.c
+#     (beside SOURCE_DIR's parent) built with `pkg-config --cflags --libs
+#     gar-uv` alone, and run.
+# Each installed header is also compiled alone, so none leans on another it
+# does not include.
 #
 # SANITIZE is the build's b_sanitize ("none", "address,undefined", ...) and
 # COVERAGE its b_coverage: the outside program is built with the same
@@ -22,7 +34,7 @@ if [ "$fuzzing" = "true" ]; then
     echo "install: skipped: a -Dfuzzing=true build's libgar is instrumented for libFuzzer"
     exit 77
 fi
-for tool in meson pkg-config; do
+for tool in meson pkg-config man bash; do
     if ! command -v "$tool" > /dev/null 2>&1; then
         echo "install: skipped: no $tool on the PATH"
         exit 77
@@ -43,12 +55,66 @@ meson install -C "$build" --no-rebuild --destdir "$root" > "$tmp/install.log" 2>
 
 pc=$(find "$root" -name gar.pc | head -n 1)
 [ -n "$pc" ] || fail "no gar.pc was installed"
-# The .pc names the configured prefix, which lies under $root here: a copy
-# that says so, as a user relocating an installed tree would write.
+# The .pc files name the configured prefix, which lies under $root here:
+# copies that say so, as a user relocating an installed tree would write.
 prefix=$(sed -n 's/^prefix=//p' "$pc")
 mkdir "$tmp/pc"
-sed "s#^prefix=.*#prefix=$root$prefix#" "$pc" > "$tmp/pc/gar.pc"
+for f in "${pc%/*}"/gar*.pc; do
+    sed "s#^prefix=.*#prefix=$root$prefix#" "$f" > "$tmp/pc/${f##*/}"
+done
 export PKG_CONFIG_PATH="$tmp/pc"
+
+# --- the gar command, its man page and its completion ---
+gar=$root$prefix/bin/gar
+[ -x "$gar" ] || fail "gar is not installed in $prefix/bin"
+"$gar" --version > "$tmp/version" 2>&1 || fail "the installed gar --version: $(cat "$tmp/version")"
+grep -qx 'gar [0-9][0-9.]*' "$tmp/version" || fail "gar --version printed: $(cat "$tmp/version")"
+"$gar" -V > "$tmp/v" 2>&1 || fail "the installed gar -V: $(cat "$tmp/v")"
+cmp -s "$tmp/v" "$tmp/version" || fail "gar -V printed '$(cat "$tmp/v")', not what --version does"
+verbs=$("$gar" --help | sed -n '/^verbs:$/,$s/^  \([a-z-]*\) .*/\1/p')
+[ -n "$verbs" ] || fail "the installed gar --help lists no verbs"
+
+man_page=$(find "$root" -path '*/man1/gar.1' | head -n 1)
+[ -n "$man_page" ] || fail "no man page gar.1 was installed in a man1 folder"
+# A wide page, so no line of a help text is broken in two.
+MANWIDTH=200 LC_ALL=C man --warnings=w -l "$man_page" > "$tmp/man.txt" 2> "$tmp/man.err" ||
+    { cat "$tmp/man.err"; fail "man -l gar.1 failed"; }
+[ ! -s "$tmp/man.err" ] || { cat "$tmp/man.err"; fail "man -l gar.1 warned"; }
+for verb in $verbs; do
+    [ "$verb" = help ] && continue # its help is the overview, the page's DESCRIPTION
+    upper=$(echo "$verb" | tr a-z A-Z)
+    grep -qx "GAR $upper" "$tmp/man.txt" || fail "the man page has no section GAR $upper"
+    usage=$("$gar" "$verb" --help | head -n 1)
+    grep -qF -- "$usage" "$tmp/man.txt" || fail "the man page lacks gar $verb's usage line: $usage"
+done
+
+completion=$(find "$root" -path '*/bash-completion/completions/gar' | head -n 1)
+[ -n "$completion" ] || fail "no bash completion for gar was installed"
+# complete WORDS...: what the completion offers for the last of WORDS, one a line.
+complete_words() {
+    bash -c '. "$1" || exit 1
+             function=$(complete -p gar | sed -n "s/.* -F \([^ ]*\) .*/\1/p")
+             [ -n "$function" ] || { echo "no completion function for gar"; exit 1; }
+             shift
+             COMP_WORDS=("$@")
+             COMP_CWORD=$(($# - 1))
+             COMP_LINE="$*"
+             COMP_POINT=${#COMP_LINE}
+             "$function" gar "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+             printf "%s\n" "${COMPREPLY[@]}"' complete_words "$completion" "$@"
+}
+complete_words gar re > "$tmp/offered" || fail "the completion failed: $(cat "$tmp/offered")"
+grep -qx replay "$tmp/offered" || fail "gar re<TAB> does not offer replay: $(cat "$tmp/offered")"
+grep -qx report "$tmp/offered" || fail "gar re<TAB> does not offer report: $(cat "$tmp/offered")"
+! grep -qv '^re' "$tmp/offered" || fail "gar re<TAB> offers words not starting re: $(cat "$tmp/offered")"
+complete_words gar "" > "$tmp/offered" || fail "the completion failed: $(cat "$tmp/offered")"
+for verb in $verbs; do
+    grep -qx -- "$verb" "$tmp/offered" || fail "gar <TAB> does not offer the verb $verb"
+done
+complete_words gar replay --pl > "$tmp/offered" || fail "the completion failed: $(cat "$tmp/offered")"
+[ "$(cat "$tmp/offered")" = --plan ] || fail "gar replay --pl<TAB> offers '$(cat "$tmp/offered")', not --plan"
+
+# --- the library, from pkg-config alone ---
 cflags=$(pkg-config --cflags gar) || fail "pkg-config --cflags gar"
 libs=$(pkg-config --libs gar) || fail "pkg-config --libs gar"
 static_libs=$(pkg-config --static --libs-only-l --libs-only-other gar | sed 's/-lgar //') ||
@@ -59,6 +125,18 @@ echo "install: cflags: $cflags"
 echo "install: libs: $libs"
 
 [ -f "$incdir/gar/gar.h" ] || fail "gar/gar.h is not installed under $incdir"
+# What gar.pc says must hold on this machine: each folder it names exists,
+# and the CUDA toolkit's is named only where the CUDA header was installed.
+for flag in $cflags $libs; do
+    case $flag in
+    -I* | -L*) [ -d "${flag#-?}" ] || fail "gar.pc names '$flag', a folder this machine lacks" ;;
+    esac
+done
+if [ ! -f "$incdir/gar/cuda.h" ]; then
+    case $cflags in
+    *cuda*) fail "gar.pc names a CUDA folder, but gar was built without the CUDA backend" ;;
+    esac
+fi
 for f in libgar.a libgar.so; do
     [ -e "$libdir/$f" ] || fail "$f is not installed in $libdir"
 done
@@ -101,5 +179,16 @@ LD_LIBRARY_PATH="$libdir" "$tmp/outside" || fail "the outside program failed (sh
 "$@" $warn $instrument $cflags -o "$tmp/outside-static" "$src/outside.c" "$libdir/libgar.a" \
     $static_libs $instrument || fail "the outside program does not build against the static libgar"
 "$tmp/outside-static" || fail "the outside program failed (static libgar)"
+
+# <gar/uv.h> calls libuv, so its user links libuv too: gar-uv.pc says both.
+if [ -f "$incdir/gar/uv.h" ]; then
+    uv=$(pkg-config --cflags --libs gar-uv) || fail "<gar/uv.h> is installed but gar-uv.pc is not"
+    echo "install: gar-uv: $uv"
+    # shellcheck disable=SC2086
+    "$@" $warn $instrument -o "$tmp/uv_await_lines" "$src/../../examples/uv_await_lines.c" $uv \
+        $instrument || fail "examples/uv_await_lines.c does not build with pkg-config gar-uv alone"
+    LD_LIBRARY_PATH="$libdir" "$tmp/uv_await_lines" > "$tmp/uv.log" 2>&1 ||
+        { cat "$tmp/uv.log"; fail "examples/uv_await_lines failed"; }
+fi
 
 echo "install: ok"
