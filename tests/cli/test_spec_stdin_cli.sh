@@ -46,7 +46,7 @@ rows='SELECT trace, plan, host, mode, seed, waits, status FROM runs ORDER BY tra
 # --- its relative paths are the working directory's ---
 rm "$tmp/work/near.host"
 expect 2 "$gar" sweep - --dry-run <"$tmp/specs/small.sweep"
-grep -q "^error 12 (Io): cannot open 'near.host': .*(standard input:5)$" "$tmp/err" ||
+grep -q "^error 12 (Io): cannot open './near.host': .*(standard input:5)$" "$tmp/err" ||
     fail "a missing host from standard input: $(cat "$tmp/err")"
 cd "$tmp" || exit 1
 
