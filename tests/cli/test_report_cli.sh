@@ -67,6 +67,14 @@ grep -q '95 % 0 µs – no upper bound' "$html" || fail "an unbounded p99 interv
     || fail "unbounded p99 intervals did not tie every policy: $(grep '^winner' "$tmp/out")"
 grep -q 'Winner: <b>[^<]*</b> (tied winner, lower busy)' "$html" || fail "the report does not name a tied winner"
 grep -q '<td>tied (within noise)</td>' "$html" || fail "the table does not mark the tied arms"
+# What the page says of the intervals is what the replay says: a p99 needs 368 waits.
+grep -q 'a p99 from fewer than 368 waits has no upper end' "$html" \
+    || fail "the page's bound on a p99's waits is not the replay's 368"
+# Under the default rule poll wins here: no saving against itself, and one
+# against block that the unbounded intervals cannot tell apart is said to be so.
+expect 0 "$gar" report --db "$db" --out "$tmp/r2b"
+grep -q "Winner: <b>poll</b> — busy 100 % (it is poll); p99 [^<;]* against block's [^<;]* less (within noise: their intervals overlap)\\." "$tmp/r2b/report.html" \
+    || fail "the winner's savings claim more than the intervals tell: $(grep -o 'Winner:.*' "$tmp/r2b/report.html" | head -1)"
 
 # --- notes: flagged beside the arm and listed by --notes ---
 sqlite3 "$db" "INSERT INTO run_notes SELECT trace, plan, estimator, host, mode, seed,
