@@ -154,6 +154,10 @@ int gar_report_list_notes(gar_store *store, FILE *out, gar_error *err)
     }
     if (rc == 0)
         fprintf(out, "notes: %zu\n", notes.count);
+    /* A count of 0 from a file that could not hold a note would read as "all well". */
+    if (rc == 0 && !notes.stored)
+        fprintf(out, "notes_stored: no (a schema version 3 database: its runs were made "
+                     "before gar stored notes, so only failed runs are listed)\n");
     gar_report_notes_free(&notes);
     gar_arm_list_free(&arms);
     return rc;

@@ -335,6 +335,32 @@ static char *inspect_uri(const char *path, bool immutable)
     return uri;
 }
 
+/* Opens `path` for reading only, into `*db` (close it, even on a fault).
+ * A non-empty write-ahead log beside it holds pages the file itself does
+ * not have yet (a writer is at work, or one died): read through it.
+ * Otherwise read the file alone as immutable: no lock, no side file,
+ * nothing changed, so a read-only file or folder reads as well.  Returns
+ * SQLite's code (SQLITE_NOMEM with `*db` NULL: no memory for the URI). */
+static int open_read_only(const char *path, sqlite3 **db)
+{
+    *db = NULL;
+    char *wal = malloc(strlen(path) + 5);
+    if (wal == NULL)
+        return SQLITE_NOMEM;
+    sprintf(wal, "%s-wal", path);
+    struct stat ws;
+    bool live = stat(wal, &ws) == 0 && ws.st_size > 0;
+    free(wal);
+    char *uri = inspect_uri(path, !live);
+    if (uri == NULL)
+        return SQLITE_NOMEM;
+    int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    free(uri);
+    if (rc == SQLITE_OK)
+        sqlite3_busy_timeout(*db, BUSY_TIMEOUT_MS);
+    return rc;
+}
+
 /* The tables of the open database `db`: how many, the first that is not
  * gar's meta (into `first`), and whether meta is one. */
 static int list_tables(sqlite3 *db, size_t *count, bool *has_meta, char *first, size_t size)
@@ -514,30 +540,16 @@ int gar_store_check(const char *path, bool may_be_new, const char *doing, gar_er
         return gar_error_set(err, GAR_E_IO, 3, path, doing,
                              "an empty file, not a gar sweep database");
     }
-    /* A non-empty write-ahead log beside it holds pages the file itself does
-     * not have yet (a writer is at work, or one died): read through it,
-     * read-only.  Otherwise read the file alone, touching nothing. */
-    char *wal = malloc(strlen(path) + 5);
-    if (wal == NULL)
-        return gar_error_set(err, GAR_E_IO, 3, path, doing, "out of memory");
-    sprintf(wal, "%s-wal", path);
-    struct stat ws;
-    bool live = stat(wal, &ws) == 0 && ws.st_size > 0;
-    free(wal);
-    char *uri = inspect_uri(path, !live);
-    if (uri == NULL)
-        return gar_error_set(err, GAR_E_IO, 3, path, doing, "out of memory");
     sqlite3 *db = NULL;
-    int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
-    free(uri);
+    int rc = open_read_only(path, &db);
+    if (rc == SQLITE_NOMEM && db == NULL)
+        return gar_error_set(err, GAR_E_IO, 3, path, doing, "out of memory");
     size_t tables = 0;
     bool has_meta = false;
     char first[128];
-    if (rc == SQLITE_OK) {
-        sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+    if (rc == SQLITE_OK)
         rc = list_tables(db, &tables, &has_meta, first, sizeof first) == 0 ? SQLITE_OK
                                                                              : SQLITE_ERROR;
-    }
     if (rc != SQLITE_OK) {
         char why[300];
         snprintf(why, sizeof why, "not a gar sweep database (%s)",
@@ -755,6 +767,37 @@ int gar_store_open(const char *path, bool create, gar_store **out, gar_error *er
         rc = prepare_statements(s, err);
     struct stat st;
     if (rc == 0 && stat(path, &st) != 0)
+        rc = gar_error_set(err, GAR_E_IO, 3, path, "open", strerror(errno));
+    if (rc < 0) {
+        gar_store_close(s);
+        return rc;
+    }
+    s->dev = st.st_dev;
+    s->ino = st.st_ino;
+    *out = s;
+    return 0;
+}
+
+int gar_store_open_read(const char *path, gar_store **out, gar_error *err)
+{
+    if (path == NULL || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_store_open_read",
+                             path == NULL ? "path" : "out", "is NULL");
+    *out = NULL;
+    gar_store *s = calloc(1, sizeof *s);
+    if (s == NULL || (s->path = malloc(strlen(path) + 1)) == NULL) {
+        free(s);
+        return gar_error_set(err, GAR_E_IO, 3, path, "open", "out of memory");
+    }
+    strcpy(s->path, path);
+    int rc = gar_store_check(path, false, "open", err);
+    if (rc >= 0 && open_read_only(path, &s->db) != SQLITE_OK)
+        rc = db_fault(err, path, "open", s->db);
+    /* Checked again on the handle read from: the file may have been replaced. */
+    if (rc >= 0)
+        rc = check_version(s->db, "main", path, "open", err);
+    struct stat st;
+    if (rc >= 0 && stat(path, &st) != 0)
         rc = gar_error_set(err, GAR_E_IO, 3, path, "open", strerror(errno));
     if (rc < 0) {
         gar_store_close(s);

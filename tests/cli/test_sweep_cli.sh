@@ -198,16 +198,6 @@ grep -q "error 12 (Io): cannot merge '$tmp/v9.db': its schema version is 9; this
 
 # --- a version 3 file (as an older gar wrote it): merged as it is, and a
 # sweep into it converts it in place, keeping its runs and resuming ---
-# make_v3 FILE: drops what version 4 added, as an older gar's file lacks it.
-make_v3() {
-    for c in ci_level overshoot_p50_lo_ns overshoot_p50_hi_ns overshoot_p90_lo_ns \
-             overshoot_p90_hi_ns overshoot_p99_lo_ns overshoot_p99_hi_ns \
-             estimator_error_p50_lo_ns estimator_error_p50_hi_ns estimator_error_p90_lo_ns \
-             estimator_error_p90_hi_ns estimator_error_p99_lo_ns estimator_error_p99_hi_ns; do
-        q "$1" "ALTER TABLE runs DROP COLUMN $c"
-    done
-    q "$1" "DROP TABLE run_notes; UPDATE meta SET value = '3' WHERE key = 'schema_version'"
-}
 cp "$tmp/a.db" "$tmp/v3.db"
 make_v3 "$tmp/v3.db"
 expect 0 "$gar" merge "$tmp/m3.db" "$tmp/v3.db"
