@@ -1115,6 +1115,12 @@ static size_t result_columns(char *buf, size_t size, const char *prefix, const c
  * one run; only a parameter both hold must agree. */
 static const char *const extendable_tables[] = { "run_params" };
 
+/* Tables keyed by a run that a run made before schema version 4 (no
+ * ci_level: a version 3 file's, or one converted from it) has no rows in: a
+ * row only the other file holds is no conflict when this file's run was
+ * made so. */
+static const char *const since_v4_tables[] = { "run_notes" };
+
 /* Appends `text` to `buf` (`*n` used of `size`); false when it is full. */
 static bool append(char *buf, size_t size, size_t *n, const char *text)
 {
@@ -1134,6 +1140,7 @@ typedef struct keyed_table {
     char differ[4096];          /* a.C1 IS NOT b.C1 OR ... (the other columns) */
     char same_run[512];         /* r.trace = a.trace AND ... (the run's key) */
     bool extendable;
+    bool since_v4;              /* in since_v4_tables */
 } keyed_table;
 
 /* Fills `t` for the main file's table `name`: 1 when it is keyed by a run
@@ -1145,6 +1152,8 @@ static int describe_keyed_table(sqlite3 *db, const char *name, keyed_table *t)
     snprintf(t->name, sizeof t->name, "%s", name);
     for (size_t i = 0; i < sizeof extendable_tables / sizeof extendable_tables[0]; i++)
         t->extendable |= strcmp(name, extendable_tables[i]) == 0;
+    for (size_t i = 0; i < sizeof since_v4_tables / sizeof since_v4_tables[0]; i++)
+        t->since_v4 |= strcmp(name, since_v4_tables[i]) == 0;
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db,
                            "SELECT name, pk FROM pragma_table_info(?1, 'main') WHERE name IN "
@@ -1216,10 +1225,13 @@ static int compare_keyed_tables(sqlite3 *db, const char *path, gar_error *err)
         for (int side = 0; !fault && !t.extendable && side < 2; side++) {
             const char *one = side == 0 ? "src" : "main", *other = side == 0 ? "main" : "src";
             uint64_t m = 0;
+            /* Both files hold a since_v4 table only at version 4, so both have ci_level. */
             n = snprintf(sql, sizeof sql,
                          "SELECT count(*) FROM %s.\"%s\" a WHERE EXISTS (SELECT 1 FROM %s.runs r "
-                         "WHERE %s) AND NOT EXISTS (SELECT 1 FROM %s.\"%s\" b WHERE %s)",
-                         one, t.name, other, t.same_run, other, t.name, t.where_same_pk);
+                         "WHERE %s%s) AND NOT EXISTS (SELECT 1 FROM %s.\"%s\" b WHERE %s)",
+                         one, t.name, other, t.same_run,
+                         t.since_v4 ? " AND r.ci_level IS NOT NULL" : "", other, t.name,
+                         t.where_same_pk);
             fault = n >= (int)sizeof sql || count_of(db, sql, &m) < 0;
             missing += m;
         }
@@ -1280,9 +1292,16 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
         for (size_t i = 0; i < METRICS; i++)
             n += (size_t)snprintf(differ + n, sizeof differ - n, " OR a.%s IS NOT b.%s",
                                   metric_columns[i], metric_columns[i]);
+        /* Intervals only where both runs have them: a run made before
+         * version 4 (ci_level NULL) is compared on what it has. */
+        if (v4)
+            n += (size_t)snprintf(differ + n, sizeof differ - n,
+                                  " OR (a.ci_level IS NOT NULL AND b.ci_level IS NOT NULL AND (0");
         for (size_t i = 0; v4 && i < INTERVALS; i++)
             n += (size_t)snprintf(differ + n, sizeof differ - n, " OR a.%s IS NOT b.%s",
                                   interval_columns[i], interval_columns[i]);
+        if (v4)
+            n += (size_t)snprintf(differ + n, sizeof differ - n, "))");
         snprintf(sql, sizeof sql,
                  "SELECT count(*) FROM src.runs a JOIN main.runs b USING (%s) WHERE %s", key,
                  differ);
@@ -1319,6 +1338,31 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
             rc = db_fault(err, path, "merge the runs of", s->db);
         else
             stats->added = (uint64_t)sqlite3_changes(s->db);
+    }
+    /* A run the output holds made before version 4 gains the intervals
+     * the input's same run has (their results are the same), and below its
+     * notes: which file came first does not change the merge. */
+    if (rc == 0 && v4) {
+        char src_columns[2048];
+        size_t n = 0;
+        for (size_t i = 0; i < INTERVALS; i++)
+            n += (size_t)snprintf(src_columns + n, sizeof src_columns - n, "%ss.%s",
+                                  i > 0 ? ", " : "", interval_columns[i]);
+        n = 0;
+        for (size_t i = 0; i < INTERVALS; i++)
+            n += (size_t)snprintf(columns + n, sizeof columns - n, "%s%s", i > 0 ? ", " : "",
+                                  interval_columns[i]);
+        snprintf(sql, sizeof sql,
+                 "UPDATE main.runs AS m SET (%s) = (SELECT %s FROM src.runs s WHERE "
+                 "s.trace = m.trace AND s.plan = m.plan AND s.estimator = m.estimator AND "
+                 "s.host = m.host AND s.mode = m.mode AND s.seed = m.seed) "
+                 "WHERE m.ci_level IS NULL AND EXISTS (SELECT 1 FROM src.runs s WHERE "
+                 "s.trace = m.trace AND s.plan = m.plan AND s.estimator = m.estimator AND "
+                 "s.host = m.host AND s.mode = m.mode AND s.seed = m.seed AND "
+                 "s.ci_level IS NOT NULL)",
+                 columns, src_columns);
+        if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+            rc = db_fault(err, path, "merge the intervals of", s->db);
     }
     /* A run both files hold has the same results, the same streams
      * included (compare_keyed_tables): only the new runs' rows are new. */

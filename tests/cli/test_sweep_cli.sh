@@ -204,6 +204,20 @@ expect 0 "$gar" merge "$tmp/m3.db" "$tmp/v3.db"
 grep -q "^added: $total$" "$tmp/out" || fail "a version 3 input was not merged whole"
 [ "$(q "$tmp/m3.db" "SELECT count(*) FROM runs WHERE ci_level IS NULL")" -eq $total ] \
     || fail "a version 3 input's runs gained intervals they never had"
+# The same runs from a version 4 file, merged after the version 3 one and
+# before it: either order holds every run once with its intervals and notes.
+expect 0 "$gar" merge "$tmp/m3.db" "$tmp/a.db"
+grep -q "^present: $total$" "$tmp/out" \
+    || fail "a version 4 file's runs, merged onto the same runs from version 3, were not taken as present ($(cat "$tmp/err"))"
+expect 0 "$gar" merge "$tmp/m4.db" "$tmp/a.db" "$tmp/v3.db"
+rows "$tmp/m3.db" >"$tmp/m3.rows"
+rows "$tmp/m4.db" >"$tmp/m4.rows"
+cmp -s "$tmp/m3.rows" "$tmp/m4.rows" || fail "merging version 3 then 4 gives other runs than 4 then 3"
+[ "$(q "$tmp/m3.db" "SELECT count(*) FROM runs WHERE ci_level IS NULL")" -eq 0 ] \
+    || fail "runs from version 3 did not gain the intervals the version 4 file has for them"
+notes="SELECT trace, plan, estimator, host, mode, seed, note, count, worst_ns, message FROM run_notes ORDER BY 1, 2, 3, 4, 5, 6, 7"
+[ "$(q "$tmp/m3.db" "$notes")" = "$(q "$tmp/a.db" "$notes")" ] && [ -n "$(q "$tmp/a.db" "$notes")" ] \
+    || fail "runs from version 3 did not gain the notes the version 4 file has for them"
 expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/v3.db" --quiet
 grep -q '^status: nothing to do' "$tmp/out" || fail "the converted file's runs were not kept"
 [ "$(q "$tmp/v3.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 4 ] \
