@@ -41,6 +41,17 @@ grep -qE '^  trace +host +waits +winner +p99 +busy +verdict +poll +block$' "$tmp
     grep -cE '\(seeds [0-9.]+–[0-9.]+ µs\) .*  (clear|tied: [0-9]+ within noise, (lower busy|lower p99|earlier plan))  ')" -eq 10 ] \
     || fail "a summary row lacks its spread or verdict"
 grep -q 'predict#' "$tmp/first" "$tmp/results/report.html" && fail "a plan is named by a number"
+# Columns line up on a terminal: each row's verdict starts in the column of
+# the header's, counted in characters (µ and the en dash are two and three
+# bytes in UTF-8).
+chars() { printf '%s' "$1" | LC_ALL=C tr -d '\200-\277' | wc -c; }
+head_line=$(grep '^  trace ' "$tmp/first")
+verdict_at=$(chars "${head_line%%verdict*}")
+grep -E '^  (steady|jitter|bimodal|drift|decode) +(dev-vm|waitpkg) ' "$tmp/first" | while IFS= read -r row; do
+    before=$(printf '%s' "$row" | sed -E 's/  (clear|tied: ).*//')
+    [ "$(chars "$before  ")" -eq "$verdict_at" ] || echo "$row"
+done >"$tmp/misaligned"
+[ -s "$tmp/misaligned" ] && fail "summary rows whose verdict is not under its header: $(head -2 "$tmp/misaligned")"
 
 sh "$src/experiments/main-job.sh" "$gar" --out "$tmp/results" >"$tmp/second" 2>"$tmp/err" \
     || fail "the second main job failed: $(tail -n 5 "$tmp/err")"
