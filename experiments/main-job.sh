@@ -75,6 +75,14 @@ echo "main-job: sweep $ranges into $db"
 sweep "$ranges" || exit 2
 rm -f "$out/sweep.err"
 grep -E '^(runs|present|ran|failed|wall_s|status):' "$out/sweep.txt" | sed 's/^/  /'
+# Runs already in the database are kept, whichever gar made them: say so, or
+# an upgraded gar would report an older one's runs (without what it added,
+# such as intervals and notes) as if they were its own.
+if grep -q '^other_builds:' "$out/sweep.txt"; then
+    grep '^other_builds:' "$out/sweep.txt" | sed 's/^/  /'
+    echo "main-job: those runs were kept, not run again: to run every one with this gar, move"
+    echo "  $db aside and run the job again"
+fi
 
 echo "main-job: plots and report into $out"
 "$gar" report --db "$db" --out "$out" > "$out/report.txt"

@@ -58,6 +58,15 @@ sh "$src/experiments/main-job.sh" "$gar" --out "$tmp/results" >"$tmp/second" 2>"
 [ "$(grep -c '^  ran: 0$' "$tmp/second")" -eq 2 ] || fail "the second main job ran runs again"
 grep -q 'nothing to do' "$tmp/second" || fail "the second main job did not say it had nothing to do"
 
+grep -q 'other_builds' "$tmp/second" && fail "the second main job counts its own runs as another build's"
+
+# Runs another build made are kept, and the job says so and how to redo them.
+sqlite3 "$tmp/results/sweep.db" "UPDATE runs SET source_commit = 'older'" || fail "sqlite3"
+sh "$src/experiments/main-job.sh" "$gar" --out "$tmp/results" >"$tmp/kept" 2>"$tmp/err" \
+    || fail "the main job over another build's runs failed: $(tail -n 5 "$tmp/err")"
+grep -q '^  other_builds: 792 ' "$tmp/kept" && grep -q 'sweep.db aside and run the job again' "$tmp/kept" \
+    || fail "the main job does not say it kept another build's runs: $(grep -A2 'wall_s' "$tmp/kept" | tail -3)"
+
 # A database an older gar left in the results folder is set aside, not lost,
 # and the job runs anew beside it.
 mkdir "$tmp/older"
