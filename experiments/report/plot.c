@@ -537,8 +537,12 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
     }
     shown_name(plans);
     bool any_ci = false; /* the bars hold stored intervals, not only the seeds' spread */
-    for (size_t i = first; i < arms->count; i++)
-        any_ci |= same_group(&arms->arm[i], g) && arms->arm[i].has_ci;
+    bool any_unbounded = false; /* a bar runs off the right edge: say why */
+    for (size_t i = first; i < arms->count; i++) {
+        const gar_arm_summary *a = &arms->arm[i];
+        any_ci |= same_group(a, g) && a->has_ci;
+        any_unbounded |= same_group(a, g) && a->has_ci && arm_complete(a) && isinf(a->p99_hi_ns);
+    }
 
     FILE *dat = open_in(dir, pf.dat, pf.dat_path, sizeof pf.dat_path, err);
     if (dat == NULL) {
@@ -709,9 +713,12 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
     return draw_and_list(dir, gp, &pf, files, "", g->host, err,
              "Busy CPU against p99 overshoot on host %s (%s loop): one point per arm, the mean "
              "over its seeds, its bars the %s (the report's ties are where they overlap); the "
-             "dashed staircase is the Pareto frontier.",
+             "dashed staircase is the Pareto frontier.%s",
              g->host_short, g->mode,
-             any_ci ? "seeds' spread widened to their 95 % intervals" : "seeds' spread");
+             any_ci ? "seeds' spread widened to their 95 % intervals" : "seeds' spread",
+             any_unbounded ? " A bar that runs off the right edge has no upper end: its runs "
+                             "had too few waits to bound a p99 from above."
+                           : "");
 }
 
 int gar_plot_pareto(const gar_arm_list *arms, const char *dir, gar_plot_files *files,

@@ -62,6 +62,10 @@ html="$tmp/r2/report.html"
 grep -q 'stored its 95 % intervals\|without stored 95 % intervals' "$html" && fail "the report says intervals are missing"
 grep -q '<small>95 % [0-9.]*–[0-9.]* µs</small>' "$html" || fail "no 95 % interval beside p50"
 grep -q '95 % 0 µs – no upper bound' "$html" || fail "an unbounded p99 interval is not said"
+grep -q 'A bar that runs off the right edge has no upper end' "$html" \
+    || fail "the pareto caption does not say why a bar runs off the plot"
+grep -q 'runs off the right edge' "$tmp/r1/report.html" \
+    && fail "the pareto caption speaks of unbounded bars where no run stored an interval"
 # 80 waits give no p99 upper bound: under p99 no arm can be told apart.
 [ "$(grep -c '| tied: 4 within noise, lower busy$' "$tmp/out")" -eq 2 ] \
     || fail "unbounded p99 intervals did not tie every policy: $(grep '^winner' "$tmp/out")"
