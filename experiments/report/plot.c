@@ -1312,10 +1312,18 @@ int gar_plot_prediction(gar_store *store, const gar_run_key *run, const char *di
             hi = fmax(hi, p);
         }
     }
+    size_t waits = log.count;
     wait_log_free(&log);
     FILE *gp = script_after_data(dir, dat, &pf, err);
     if (gp == NULL)
         return -GAR_E_IO;
+    /* A run whose estimator never predicted draws no point: say so, not
+     * leave an empty plot to be read as predictions hidden under the line. */
+    char none[160] = "";
+    if (predicted == 0)
+        gar_format(none, sizeof none,
+                   " None of its %zu waits had a prediction (its notes in the table say why).",
+                   waits);
     char trace[GAR_RESULTS_TEXT * 2], host[GAR_RESULTS_TEXT * 2], plan[GAR_RESULTS_PLAN_TEXT * 2],
         est[GAR_RESULTS_TEXT * 2];
     gar_gnuplot_double(run->trace_short, trace, sizeof trace);
@@ -1343,9 +1351,9 @@ int gar_plot_prediction(gar_store *store, const gar_run_key *run, const char *di
             log_y ? "set logscale y\n" : "set yrange [0:*]\n", pf.dat, predicted);
     return draw_and_list(dir, gp, &pf, files, run->trace, run->host, err,
              "Run %lld (trace %s, host %s, plan %s, estimator %s, seed %llu): the estimator's "
-             "prediction for each wait against the residual the wait really had.",
+             "prediction for each wait against the residual the wait really had.%s",
              (long long)run->id, run->trace_short, run->host_short, run->plan, run->estimator,
-             (unsigned long long)run->seed);
+             (unsigned long long)run->seed, none);
 }
 
 /* ---- simulation against this machine ------------------------------------ */

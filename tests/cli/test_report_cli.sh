@@ -101,5 +101,25 @@ expect 0 "$gar" report --db "$db" --notes
 grep -q '^note: .* | block | seed 2 | failed | 1 wait | the run failed: error 7: scripted failure$' "$tmp/out" \
     || fail "a failed seed is not listed: $(grep failed "$tmp/out")"
 
+# --- a run whose estimator never predicted: its prediction plot says so ---
+# Each wait at a point of its own (as a short profiler trace gives): adl
+# never has a sample, so no wait is predicted.
+printf '# gar-trace v1\npoint,submit_ns,start_ns,done_ns\n1,0,0,20000\n2,0,30000,50000\n3,110000,130000,156000\n4,160000,170000,222000\n' \
+    >"$tmp/unique.csv"
+cat >"$tmp/u.sweep" <<SPEC
+gar-sweep v1
+trace unique.csv
+plan poll poll+predict:margin_us=5,$PP
+estimator adl
+host $data/hosts/dev-vm.host
+mode open
+seed 1
+SPEC
+expect 0 "$gar" sweep "$tmp/u.sweep" --db "$tmp/u.db" --quiet
+expect 0 "$gar" report --db "$tmp/u.db" --out "$tmp/ru"
+grep -q '<figcaption>Run [0-9]* .*None of its 4 waits had a prediction' "$tmp/ru/report.html" \
+    || fail "an empty prediction plot is not said to be empty: $(grep -o '<figcaption>Run [^<]*' "$tmp/ru/report.html")"
+grep -q 'None of its' "$tmp/r3/report.html" && fail "a prediction plot with predictions is said to have none"
+
 [ $failures -eq 0 ] || exit 1
 echo "all checks passed"
