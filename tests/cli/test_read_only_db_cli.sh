@@ -55,24 +55,35 @@ grep -q '^notes_stored: no (a schema version 3 database' "$tmp/notes-v3" \
 grep -q '^notes_stored:' "$tmp/notes-v4" && fail "report --notes on a version 4 file says notes_stored"
 
 # --- read-only: the folder, and the file ---
-mkdir "$tmp/ro"
+# live.db with a writer's non-empty log beside it, copied while the writer
+# holds it open (no checkpoint): read through the log, which needs the -shm.
+mkdir "$tmp/ro" "$tmp/live"
+cp "$tmp/v4.db" "$tmp/live/live.db"
+(cd "$tmp/live" && sqlite3 live.db "PRAGMA wal_autocheckpoint = 0;
+    INSERT INTO meta VALUES ('test_key', 'x');" ".shell cp live.db live.db-wal ..") >/dev/null \
+    || fail "cannot make a database with a live log"
+[ -s "$tmp/live.db-wal" ] || fail "the live log was not kept"
 if [ "$(id -u)" -eq 0 ]; then
     if mount -t tmpfs -o size=4m gar-test "$tmp/ro" 2>/dev/null; then
         mounted="$tmp/ro"
-        cp "$tmp/v3.db" "$tmp/v4.db" "$tmp/ro/"
+        cp "$tmp/v3.db" "$tmp/v4.db" "$tmp/live.db" "$tmp/live.db-wal" "$tmp/ro/"
         mount -o remount,ro "$tmp/ro" || fail "cannot remount the tmpfs read-only"
     else
         echo "tmpfs not mountable here: read-only folder case skipped"
         exit 0
     fi
 else
-    cp "$tmp/v3.db" "$tmp/v4.db" "$tmp/ro/"
-    chmod 0444 "$tmp/ro/v3.db" "$tmp/ro/v4.db"
+    cp "$tmp/v3.db" "$tmp/v4.db" "$tmp/live.db" "$tmp/live.db-wal" "$tmp/ro/"
+    chmod 0444 "$tmp/ro/v3.db" "$tmp/ro/v4.db" "$tmp/ro/live.db" "$tmp/ro/live.db-wal"
     chmod 0555 "$tmp/ro"
 fi
 reads "$tmp/ro/v3.db" ro-v3
 reads "$tmp/ro/v4.db" ro-v4
-[ "$(ls "$tmp/ro" | tr '\n' ' ')" = "v3.db v4.db " ] || fail "the read-only folder holds $(ls "$tmp/ro")"
+# Without the -shm that cannot be made, the refusal says what to do.
+expect 2 "$gar" report --db "$tmp/ro/live.db" --out "$tmp/report-live"
+grep -q "^error 12 (Io): cannot open '$tmp/ro/live.db': its folder is not writable .*copy both to a writable folder" "$tmp/err" \
+    || fail "a live log in a read-only folder is not refused as wanted: $(cat "$tmp/err")"
+[ "$(ls "$tmp/ro" | tr '\n' ' ')" = "live.db live.db-wal v3.db v4.db " ] || fail "the read-only folder holds $(ls "$tmp/ro")"
 grep -q 'No run here stored its 95 % intervals' "$tmp/report-ro-v3/report.html" \
     || fail "the report of a read-only version 3 file does not say its intervals are absent"
 if [ -n "$mounted" ]; then
