@@ -48,7 +48,7 @@ static void usage(FILE *out)
             "              TRACE | HOST | MODE | ARM | seed S | NAME | N waits[, worst W ns]\n"
             "              | MESSAGE; then 'notes: COUNT' (no files without --out), and\n"
             "              'notes_stored: no' for a schema version 3 file, made before\n"
-            "              gar stored notes\n"
+            "              gar stored notes ('not for N of M ok runs' where only some were)\n"
             "  --rule RULE how the winner is picked, on means over seeds, the oracle (a\n"
             "              bound) never ranked:\n"
             "                busy-within[:pct=P][,us=U]  the lowest busy CPU among the arms\n"

@@ -204,6 +204,10 @@ expect 0 "$gar" merge "$tmp/m3.db" "$tmp/v3.db"
 grep -q "^added: $total$" "$tmp/out" || fail "a version 3 input was not merged whole"
 [ "$(q "$tmp/m3.db" "SELECT count(*) FROM runs WHERE ci_level IS NULL")" -eq $total ] \
     || fail "a version 3 input's runs gained intervals they never had"
+# Its runs took no notes: --notes says so rather than count 0 as all well.
+expect 0 "$gar" report --db "$tmp/m3.db" --notes
+grep -q "^notes_stored: not for $total of $total ok runs (made by a gar before schema version 4" "$tmp/out" \
+    || fail "report --notes does not say the version 3 runs took no notes: $(tail -2 "$tmp/out")"
 # The same runs from a version 4 file, merged after the version 3 one and
 # before it: either order holds every run once with its intervals and notes.
 expect 0 "$gar" merge "$tmp/m3.db" "$tmp/a.db"
@@ -218,6 +222,8 @@ cmp -s "$tmp/m3.rows" "$tmp/m4.rows" || fail "merging version 3 then 4 gives oth
 notes="SELECT trace, plan, estimator, host, mode, seed, note, count, worst_ns, message FROM run_notes ORDER BY 1, 2, 3, 4, 5, 6, 7"
 [ "$(q "$tmp/m3.db" "$notes")" = "$(q "$tmp/a.db" "$notes")" ] && [ -n "$(q "$tmp/a.db" "$notes")" ] \
     || fail "runs from version 3 did not gain the notes the version 4 file has for them"
+expect 0 "$gar" report --db "$tmp/m3.db" --notes
+grep -q '^notes_stored:' "$tmp/out" && fail "report --notes says notes are missing after they were merged in"
 expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/v3.db" --quiet
 grep -q '^status: nothing to do' "$tmp/out" || fail "the converted file's runs were not kept"
 [ "$(q "$tmp/v3.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 4 ] \
