@@ -436,7 +436,8 @@ static void noise_text(FILE *f, const gar_arm_list *arms, const gar_report_notes
         fprintf(f, "<p class=\"warn\">%zu of %zu arms have a run without stored 95 %% "
                    "intervals (made by a gar before sweep database schema version 4): those "
                    "arms are shown without intervals, and their ties are judged on the seeds' "
-                   "spread alone.</p>\n",
+                   "spread alone; such runs took no notes either, so an empty notes cell "
+                   "there says nothing.</p>\n",
                 arms->count - with_ci, arms->count);
     fprintf(f, "<p><b>Notes.</b> The <i>notes</i> column flags what is worth knowing about "
                "an arm's runs, with the number of seeds it concerns (hover for the "

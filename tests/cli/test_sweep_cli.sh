@@ -234,6 +234,13 @@ if command -v gnuplot >/dev/null 2>&1; then
     make_v3 "$tmp/v3r.db"
     expect 0 "$gar" report --db "$tmp/v3r.db" --out "$tmp/v3rep"
     [ -s "$tmp/v3rep/report.html" ] || fail "no report of a version 3 file"
+    # Some arms' runs made before version 4: the page says their notes are missing too.
+    cp "$tmp/a.db" "$tmp/part.db"
+    q "$tmp/part.db" "UPDATE runs SET ci_level = NULL WHERE plan = 'block';
+        DELETE FROM run_notes WHERE plan = 'block'"
+    expect 0 "$gar" report --db "$tmp/part.db" --out "$tmp/partrep"
+    grep -q 'without stored 95 % intervals .*took no notes either' "$tmp/partrep/report.html" \
+        || fail "the report does not say the older runs took no notes"
 fi
 
 # --- plots and the report ---
