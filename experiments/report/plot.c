@@ -621,8 +621,14 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
     size_t key_cols = width / (longest * 8 + 110);
     key_cols = key_cols < 1 ? 1 : key_cols;
     size_t key_rows = (entries + key_cols - 1) / key_cols;
-    size_t legend_h = key_rows * 24 + 50, height = panels_h + legend_h + 40;
-    double top = 1.0 - 40.0 / (double)height, legend = (double)legend_h / (double)height;
+    /* The title on two lines, the first as wide as the host's name makes
+     * it: a what-if host's long name ran off both edges of a one-panel
+     * image.  About 9 px a character at the title's font, and a margin. */
+    size_t title_px = (strlen("Busy CPU against p99 overshoot: host , open loop") +
+                       strlen(g->host_short)) * 9 + 80;
+    width = title_px > width ? title_px : width;
+    size_t legend_h = key_rows * 24 + 50, height = panels_h + legend_h + 60;
+    double top = 1.0 - 60.0 / (double)height, legend = (double)legend_h / (double)height;
     char host[GAR_RESULTS_TEXT * 2];
     gar_gnuplot_double(g->host_short, host, sizeof host);
     fprintf(gp,
@@ -634,7 +640,7 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
             "set terminal pngcairo size %zu,%zu enhanced font 'Sans,11'\n"
             "set output '%s'\n"
             "set multiplot title \"Busy CPU against p99 overshoot: host %s, %s loop"
-            " (mean over seeds, bars: %s)\" font ',14'\n"
+            "\\n{/*0.8 mean over seeds, bars: %s}\" font ',14'\n"
             "set grid\n"
             "unset key\n"
             "set xlabel 'p99 overshoot (µs, log)'\n"
