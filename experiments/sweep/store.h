@@ -49,10 +49,11 @@
  * runs columns ci_level and M_Q_lo_ns, M_Q_hi_ns) and the run_notes table
  * (what went wrong, in words).
  *
- * A version 3 file is read: gar_store_open converts it to version 4 in one
- * transaction (ALTER TABLE ADD COLUMN, CREATE TABLE run_notes, the version
- * bumped), its old runs keeping NULL intervals and no notes — shown as
- * absent.  A merge reads a version 3 input as it is, attached. */
+ * A version 3 file is read: gar_store_open (the writers) converts it to
+ * version 4 in one transaction (ALTER TABLE ADD COLUMN, CREATE TABLE
+ * run_notes, the version bumped), its old runs keeping NULL intervals and
+ * no notes — shown as absent.  gar_store_open_read (plots, reports) and a
+ * merge's inputs read a version 3 file as it is. */
 #define GAR_STORE_SCHEMA_VERSION 4
 #define GAR_STORE_SCHEMA_OLDEST 3 /* the oldest version read (and converted) */
 
