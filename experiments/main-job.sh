@@ -75,6 +75,14 @@ echo "main-job: sweep $ranges into $db"
 sweep "$ranges" || exit 2
 rm -f "$out/sweep.err"
 grep -E '^(runs|present|ran|failed|wall_s|status):' "$out/sweep.txt" | sed 's/^/  /'
+# Runs already in the database are kept, whichever gar made them: say so, or
+# an upgraded gar would report an older one's runs (without what it added,
+# such as intervals and notes) as if they were its own.
+if grep -q '^other_builds:' "$out/sweep.txt"; then
+    grep '^other_builds:' "$out/sweep.txt" | sed 's/^/  /'
+    echo "main-job: those runs were kept, not run again: to run every one with this gar, move"
+    echo "  $db aside and run the job again"
+fi
 
 echo "main-job: plots and report into $out"
 "$gar" report --db "$db" --out "$out" > "$out/report.txt"
@@ -90,19 +98,23 @@ echo "winner per trace and host by the rule '$(sed -n 's/^rule: //p' "$out/repor
 echo "(lowest busy CPU among the arms within max(10 %, 2 us) of the best p99"
 echo "overshoot; arms whose seeds' spread overlaps the winner's are tied, and"
 echo "a tied winner is named with what broke the tie; see the report for every arm):"
-sed -n 's/^winner: //p' "$out/report.txt" | awk -F ' [|] ' '
+sed -n 's/^winner: //p' "$out/report.txt" | LC_ALL=C awk -F ' [|] ' '
     # Columns as wide as their longest entry: traces and what-if hosts have long names.
-    function keep(c, v) { cell[n, c] = v; if (length(v) > w[c]) w[c] = length(v) }
+    # Widths count characters, not bytes: a UTF-8 continuation byte (µ, the
+    # en dash) takes no column of its own, or every row after it would shift.
+    function width(v,  t) { t = v; gsub(/[\200-\277]/, "", t); return length(t) }
+    function pad(v, c) { return v sprintf("%" (w[c] - width(v) + 2) "s", "") }
+    function keep(c, v) { cell[n, c] = v; if (width(v) > w[c]) w[c] = width(v) }
     { n++; keep(1, $1); keep(2, $2); keep(3, substr($9, 7)); keep(4, $4)
       keep(5, substr($5, 5)); keep(6, substr($6, 6)); keep(7, $10)
       keep(8, substr($7, 7)); keep(9, substr($8, 8)) }
     END {
       split("trace host waits winner p99 busy verdict poll block", head, " ")
       for (c = 1; c <= 9; c++) if (length(head[c]) > w[c]) w[c] = length(head[c])
-      line = "  "; for (c = 1; c <= 9; c++) line = line sprintf("%-" w[c] "s  ", head[c])
+      line = "  "; for (c = 1; c <= 9; c++) line = line pad(head[c], c)
       sub(/ +$/, "", line); print line
       for (i = 1; i <= n; i++) {
-        line = "  "; for (c = 1; c <= 9; c++) line = line sprintf("%-" w[c] "s  ", cell[i, c])
+        line = "  "; for (c = 1; c <= 9; c++) line = line pad(cell[i, c], c)
         sub(/ +$/, "", line); print line
       }
     }'

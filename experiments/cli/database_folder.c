@@ -17,8 +17,8 @@ int gar_refuse_database(const char *db_path, gar_error *err)
         why.code == GAR_E_IO) {
         char text[GAR_ERROR_ARG_BYTES];
         snprintf(text, sizeof text,
-                 "its folder is not writable (%.100s), and SQLite writes its -wal and -shm files"
-                 " beside a database even to read it: copy it to a writable folder",
+                 "its folder is not writable (%.100s), and a writer's log (-wal) beside it is"
+                 " read through SQLite's -shm file there: copy both to a writable folder",
                  why.argv[2]);
         gar_error_set(err, GAR_E_IO, 3, db_path, "open", text);
     }

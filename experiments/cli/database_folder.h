@@ -1,7 +1,8 @@
 /* experiments/cli/database_folder.h — the one cause of a sweep database that
  * will not open for reading which SQLite does not name: a folder gar cannot
- * write.  SQLite writes its -wal and -shm files beside a WAL database even
- * to read it, and says only "unable to open database file". */
+ * write.  A database read with a writer's log (-wal) beside it is read
+ * through that log, which needs SQLite's -shm file beside it too, and
+ * SQLite says only "unable to open database file". */
 #ifndef GAR_DATABASE_FOLDER_H
 #define GAR_DATABASE_FOLDER_H
 

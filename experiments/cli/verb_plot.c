@@ -39,6 +39,8 @@ static void usage(FILE *out)
             "All or nothing: the files are made in a staging folder inside DIR and\n"
             "moved into DIR only when every one is complete (each PNG checked whole), so\n"
             "a refusal, a failing gnuplot or a full disk leaves DIR as it was.\n"
+            "FILE is only read, never changed (a schema version 3 file is read as it\n"
+            "is, not converted), so a read-only file or folder will do.\n"
             "\n"
             "options:\n"
             "  --db FILE    the sweep database (required)\n"
@@ -79,7 +81,7 @@ int gar_verb_plot_main(int argc, char **argv)
     if (gar_plot_check_gnuplot(&err) < 0)
         return gar_cli_refuse(&err);
     gar_store *store = NULL;
-    if (gar_store_open(db_path, false, &store, &err) < 0)
+    if (gar_store_open_read(db_path, &store, &err) < 0)
         return gar_refuse_database(db_path, &err);
     gar_arm_list arms = { NULL, 0 };
     gar_plot_files *files = calloc(1, sizeof *files);

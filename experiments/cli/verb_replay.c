@@ -79,7 +79,8 @@ static void print_help(FILE *out)
             "                    are drawn alone and runs of short ones that surely answer\n"
             "                    pending as one normal total (much faster; the same in\n"
             "                    distribution, to an approximation: data/hosts/README.md)\n"
-            "  --ci-level L      the intervals' confidence, 0 < L < 1 (default: 0.95)\n"
+            "  --ci-level L      the intervals' confidence, 0 < L < 1, at most six\n"
+            "                    decimals (default: 0.95)\n"
             "  --json            print one JSON object instead of the table\n"
             "  --help            show this help\n"
             "\n"
@@ -127,12 +128,19 @@ static int parse_fault(const char *text, void *to)
     return 0;
 }
 
-/* "0.95": a confidence strictly between 0 and 1.  Returns 0, or -1. */
+/* "0.95": a confidence strictly between 0 and 1, written 0.D with one to
+ * CI_LEVEL_DIGITS digits, so that every line that prints it (six
+ * significant digits) prints the level asked for: 0.9999999999 would read
+ * "level 1", a certainty no interval has.  Returns 0, or -1. */
+enum { CI_LEVEL_DIGITS = 6 };
 static int parse_ci_level(const char *text, void *to)
 {
-    char *end = NULL;
-    double v = strtod(text, &end);
-    if (end == text || *end != '\0' || !(v > 0.0 && v < 1.0))
+    size_t digits = strlen(text) >= 2 ? strlen(text) - 2 : 0;
+    if (strncmp(text, "0.", 2) != 0 || digits == 0 || digits > CI_LEVEL_DIGITS ||
+        strspn(text + 2, "0123456789") != digits)
+        return -1;
+    double v = strtod(text, NULL);
+    if (!(v > 0.0 && v < 1.0))
         return -1;
     *(double *)to = v;
     return 0;
@@ -167,7 +175,8 @@ static int parse_args(int argc, char **argv, args *a)
         { .name = "exact-polls", .takes = GAR_CLI_FLAG, .to = &a->exact_polls },
         { .name = "ci-level", .takes = GAR_CLI_PARSE, .to = &a->ci_level,
           .parse = parse_ci_level,
-          .refusal = "--ci-level takes a confidence between 0 and 1 (exclusive), as 0.95" },
+          .refusal = "--ci-level takes a confidence between 0 and 1 (exclusive), a decimal "
+                     "0.D with at most six digits, as 0.95" },
         { .name = "json", .takes = GAR_CLI_FLAG, .to = &a->json },
         { .name = "help", .takes = GAR_CLI_HELP },
         { .name = NULL },

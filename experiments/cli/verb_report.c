@@ -37,14 +37,18 @@ static void usage(FILE *out)
             "waits of a run and the verdict, 'clear' or 'tied: N within noise, REASON'.\n"
             "All or nothing: every file is made in a staging folder inside DIR and moved\n"
             "into DIR only when all are complete, so a refusal or a full disk leaves DIR\n"
-            "as it was.  Needs gnuplot with the pngcairo terminal on PATH.\n"
+            "as it was.  FILE is only read, never changed (a schema version 3 file is\n"
+            "read as it is, not converted), so a read-only file or folder will do.\n"
+            "Needs gnuplot with the pngcairo terminal on PATH.\n"
             "\n"
             "options:\n"
             "  --db FILE   the sweep database (required)\n"
             "  --out DIR   the output folder (required unless --notes is given)\n"
             "  --notes     list every note of every run, one 'note:' line each:\n"
             "              TRACE | HOST | MODE | ARM | seed S | NAME | N waits[, worst W ns]\n"
-            "              | MESSAGE; then 'notes: COUNT' (no files without --out)\n"
+            "              | MESSAGE; then 'notes: COUNT' (no files without --out), and\n"
+            "              'notes_stored: no' for a schema version 3 file, made before\n"
+            "              gar stored notes ('not for N of M ok runs' where only some were)\n"
             "  --rule RULE how the winner is picked, on means over seeds, the oracle (a\n"
             "              bound) never ranked:\n"
             "                busy-within[:pct=P][,us=U]  the lowest busy CPU among the arms\n"
@@ -85,7 +89,7 @@ int gar_verb_report_main(int argc, char **argv)
     if (rule_text != NULL && gar_report_rule_parse(rule_text, &rule, &err) < 0)
         return gar_cli_refuse(&err);
     gar_store *store = NULL;
-    if (gar_store_open(db_path, false, &store, &err) < 0)
+    if (gar_store_open_read(db_path, &store, &err) < 0)
         return gar_refuse_database(db_path, &err);
     /* A refused report prints nothing but its error: the summary waits. */
     char *summary = NULL;

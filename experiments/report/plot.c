@@ -537,8 +537,12 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
     }
     shown_name(plans);
     bool any_ci = false; /* the bars hold stored intervals, not only the seeds' spread */
-    for (size_t i = first; i < arms->count; i++)
-        any_ci |= same_group(&arms->arm[i], g) && arms->arm[i].has_ci;
+    bool any_unbounded = false; /* a bar runs off the right edge: say why */
+    for (size_t i = first; i < arms->count; i++) {
+        const gar_arm_summary *a = &arms->arm[i];
+        any_ci |= same_group(a, g) && a->has_ci;
+        any_unbounded |= same_group(a, g) && a->has_ci && arm_complete(a) && isinf(a->p99_hi_ns);
+    }
 
     FILE *dat = open_in(dir, pf.dat, pf.dat_path, sizeof pf.dat_path, err);
     if (dat == NULL) {
@@ -617,8 +621,14 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
     size_t key_cols = width / (longest * 8 + 110);
     key_cols = key_cols < 1 ? 1 : key_cols;
     size_t key_rows = (entries + key_cols - 1) / key_cols;
-    size_t legend_h = key_rows * 24 + 50, height = panels_h + legend_h + 40;
-    double top = 1.0 - 40.0 / (double)height, legend = (double)legend_h / (double)height;
+    /* The title on two lines, the first as wide as the host's name makes
+     * it: a what-if host's long name ran off both edges of a one-panel
+     * image.  About 9 px a character at the title's font, and a margin. */
+    size_t title_px = (strlen("Busy CPU against p99 overshoot: host , open loop") +
+                       strlen(g->host_short)) * 9 + 80;
+    width = title_px > width ? title_px : width;
+    size_t legend_h = key_rows * 24 + 50, height = panels_h + legend_h + 60;
+    double top = 1.0 - 60.0 / (double)height, legend = (double)legend_h / (double)height;
     char host[GAR_RESULTS_TEXT * 2];
     gar_gnuplot_double(g->host_short, host, sizeof host);
     fprintf(gp,
@@ -630,7 +640,7 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
             "set terminal pngcairo size %zu,%zu enhanced font 'Sans,11'\n"
             "set output '%s'\n"
             "set multiplot title \"Busy CPU against p99 overshoot: host %s, %s loop"
-            " (mean over seeds, bars: %s)\" font ',14'\n"
+            "\\n{/*0.8 mean over seeds, bars: %s}\" font ',14'\n"
             "set grid\n"
             "unset key\n"
             "set xlabel 'p99 overshoot (µs, log)'\n"
@@ -709,9 +719,12 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
     return draw_and_list(dir, gp, &pf, files, "", g->host, err,
              "Busy CPU against p99 overshoot on host %s (%s loop): one point per arm, the mean "
              "over its seeds, its bars the %s (the report's ties are where they overlap); the "
-             "dashed staircase is the Pareto frontier.",
+             "dashed staircase is the Pareto frontier.%s",
              g->host_short, g->mode,
-             any_ci ? "seeds' spread widened to their 95 % intervals" : "seeds' spread");
+             any_ci ? "seeds' spread widened to their 95 % intervals" : "seeds' spread",
+             any_unbounded ? " A bar that runs off the right edge has no upper end: its runs "
+                             "had too few waits to bound a p99 from above."
+                           : "");
 }
 
 int gar_plot_pareto(const gar_arm_list *arms, const char *dir, gar_plot_files *files,
@@ -1305,10 +1318,18 @@ int gar_plot_prediction(gar_store *store, const gar_run_key *run, const char *di
             hi = fmax(hi, p);
         }
     }
+    size_t waits = log.count;
     wait_log_free(&log);
     FILE *gp = script_after_data(dir, dat, &pf, err);
     if (gp == NULL)
         return -GAR_E_IO;
+    /* A run whose estimator never predicted draws no point: say so, not
+     * leave an empty plot to be read as predictions hidden under the line. */
+    char none[160] = "";
+    if (predicted == 0)
+        gar_format(none, sizeof none,
+                   " None of its %zu waits had a prediction (its notes in the table say why).",
+                   waits);
     char trace[GAR_RESULTS_TEXT * 2], host[GAR_RESULTS_TEXT * 2], plan[GAR_RESULTS_PLAN_TEXT * 2],
         est[GAR_RESULTS_TEXT * 2];
     gar_gnuplot_double(run->trace_short, trace, sizeof trace);
@@ -1336,9 +1357,9 @@ int gar_plot_prediction(gar_store *store, const gar_run_key *run, const char *di
             log_y ? "set logscale y\n" : "set yrange [0:*]\n", pf.dat, predicted);
     return draw_and_list(dir, gp, &pf, files, run->trace, run->host, err,
              "Run %lld (trace %s, host %s, plan %s, estimator %s, seed %llu): the estimator's "
-             "prediction for each wait against the residual the wait really had.",
+             "prediction for each wait against the residual the wait really had.%s",
              (long long)run->id, run->trace_short, run->host_short, run->plan, run->estimator,
-             (unsigned long long)run->seed);
+             (unsigned long long)run->seed, none);
 }
 
 /* ---- simulation against this machine ------------------------------------ */

@@ -10,6 +10,7 @@
 
 #include "format.h"
 #include "plot.h"
+#include "quantile_interval.h"
 #include "plan_names.h"
 #include "report_notes.h"
 #include "report_verify.h"
@@ -102,26 +103,45 @@ static void spread_text(const gar_arm_summary *a, char *out, size_t size)
     gar_format(out, size, " (seeds %s)", range);
 }
 
+/* What a saving against poll or block is worth: nothing to say when the
+ * winner is that arm, and "within noise" when their intervals overlap, so
+ * the page never states a difference its own intervals cannot tell apart. */
+static const char *saving_caveat(const gar_arm_summary *win, const gar_arm_summary *ref,
+                                 gar_report_interval (*interval)(const gar_arm_summary *))
+{
+    return gar_report_apart(interval(win), interval(ref)) ? ""
+                                                          : " (within noise: their intervals "
+                                                            "overlap)";
+}
+
 static void savings_text(const gar_report_winner *w, char *cpu, size_t cpu_size, char *lat,
                          size_t lat_size)
 {
     const gar_arm_summary *win = w->winner;
-    if (w->poll != NULL) {
+    if (w->poll == win) {
+        gar_format(cpu, cpu_size, "busy %.3g %% (it is poll)", 100 * win->busy_frac);
+    } else if (w->poll != NULL) {
         double saved = w->poll->busy_frac - win->busy_frac;
-        gar_format(cpu, cpu_size, "busy %.3g %% against poll's %.3g %%: %.3g points less",
-                 100 * win->busy_frac, 100 * w->poll->busy_frac, 100 * saved);
+        gar_format(cpu, cpu_size, "busy %.3g %% against poll's %.3g %%: %.3g points less%s",
+                   100 * win->busy_frac, 100 * w->poll->busy_frac, 100 * saved,
+                   saving_caveat(win, w->poll, gar_report_busy_interval));
     } else {
         gar_format(cpu, cpu_size, "busy %.3g %% (%s)", 100 * win->busy_frac,
                    w->poll_failed ? "poll had a failed run" : "the sweep ran no poll");
     }
-    if (w->block != NULL) {
+    if (w->block == win) {
+        char a[32];
+        duration_text(win->p99_ns, a, sizeof a);
+        gar_format(lat, lat_size, "p99 %s (it is block)", a);
+    } else if (w->block != NULL) {
         char a[32], b[32], d[32];
         duration_text(win->p99_ns, a, sizeof a);
         duration_text(w->block->p99_ns, b, sizeof b);
         double less = w->block->p99_ns - win->p99_ns;
         duration_text(less < 0 ? -less : less, d, sizeof d);
-        gar_format(lat, lat_size, "p99 %s against block's %s: %s %s", a, b, d,
-                 less >= 0 ? "less" : "more");
+        gar_format(lat, lat_size, "p99 %s against block's %s: %s %s%s", a, b, d,
+                   less >= 0 ? "less" : "more",
+                   saving_caveat(win, w->block, gar_report_p99_interval));
     } else {
         char a[32];
         duration_text(win->p99_ns, a, sizeof a);
@@ -388,6 +408,13 @@ static void noise_text(FILE *f, const gar_arm_list *arms, const gar_report_notes
     for (size_t i = 0; i < arms->count; i++)
         with_ci += arms->arm[i].has_ci;
     bool has_ci = with_ci > 0;
+    /* The sweep stores its intervals at the default level, so its bound is that one's. */
+    char interval_words[320];
+    gar_format(interval_words, sizeof interval_words,
+               " and the 95 %% order-statistic interval of the quantile (<i>95 %%</i>: the "
+               "least lower and the greatest upper end of the seeds' intervals; a p99 from "
+               "fewer than %zu waits has no upper end)",
+               gar_quantile_interval_min_waits(990000, GAR_CI_LEVEL_DEFAULT));
     fprintf(f,
             "<p><b>Noise.</b> Each figure is the mean over an arm's seeds; beneath it the "
             "least and the greatest seed's (<i>seeds</i>)%s. Two arms are told apart on a "
@@ -398,10 +425,7 @@ static void noise_text(FILE *f, const gar_arm_list *arms, const gar_report_notes
             "a <i>tied winner</i> with that reason. With few seeds these intervals are wide on "
             "purpose: the report would rather call a tie than a winner it cannot stand "
             "behind.</p>\n",
-            has_ci ? " and the 95 % order-statistic interval of the quantile (<i>95 %</i>: the "
-                     "least lower and the greatest upper end of the seeds' intervals; a p99 "
-                     "from fewer than about 300 waits has no upper end)"
-                   : "",
+            has_ci ? interval_words : "",
             has_ci ? ", widened to the seeds' 95 % intervals" : "");
     if (!has_ci)
         fprintf(f, "<p class=\"warn\">No run here stored its 95 %% intervals (runs made by a "
@@ -412,7 +436,8 @@ static void noise_text(FILE *f, const gar_arm_list *arms, const gar_report_notes
         fprintf(f, "<p class=\"warn\">%zu of %zu arms have a run without stored 95 %% "
                    "intervals (made by a gar before sweep database schema version 4): those "
                    "arms are shown without intervals, and their ties are judged on the seeds' "
-                   "spread alone.</p>\n",
+                   "spread alone; such runs took no notes either, so an empty notes cell "
+                   "there says nothing.</p>\n",
                 arms->count - with_ci, arms->count);
     fprintf(f, "<p><b>Notes.</b> The <i>notes</i> column flags what is worth knowing about "
                "an arm's runs, with the number of seeds it concerns (hover for the "

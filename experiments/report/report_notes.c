@@ -1,6 +1,7 @@
 /* experiments/report/report_notes.c — run_notes and failed runs, read back. */
 #include "report_notes.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,6 +133,27 @@ static size_t group_plans(const gar_arm_list *arms, const gar_report_note *n, co
     return count;
 }
 
+/* In a version 4 file, how many of its ok runs were made before version 4
+ * (no ci_level: converted from version 3, or merged from such a file), and
+ * so took no notes, into `*older` of `*total`.  Returns 0 or -GAR_E_IO. */
+static int runs_without_notes(gar_store *store, uint64_t *older, uint64_t *total,
+                              gar_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(gar_store_db(store),
+                           "SELECT count(*) FILTER (WHERE ci_level IS NULL), count(*) FROM runs"
+                           " WHERE status = 'ok'",
+                           -1, &st, NULL) != SQLITE_OK)
+        return db_fault(store, err);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *older = (uint64_t)sqlite3_column_int64(st, 0);
+        *total = (uint64_t)sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : db_fault(store, err);
+}
+
 int gar_report_list_notes(gar_store *store, FILE *out, gar_error *err)
 {
     gar_arm_list arms = { NULL, 0 };
@@ -154,6 +176,15 @@ int gar_report_list_notes(gar_store *store, FILE *out, gar_error *err)
     }
     if (rc == 0)
         fprintf(out, "notes: %zu\n", notes.count);
+    /* A count of 0 from runs that could not hold a note would read as "all well". */
+    uint64_t older = 0, total = 0;
+    if (rc == 0 && !notes.stored)
+        fprintf(out, "notes_stored: no (a schema version 3 database: its runs were made "
+                     "before gar stored notes, so only failed runs are listed)\n");
+    else if (rc == 0 && (rc = runs_without_notes(store, &older, &total, err)) == 0 && older > 0)
+        fprintf(out, "notes_stored: not for %llu of %llu ok runs (made by a gar before schema "
+                     "version 4, which took no notes)\n",
+                (unsigned long long)older, (unsigned long long)total);
     gar_report_notes_free(&notes);
     gar_arm_list_free(&arms);
     return rc;

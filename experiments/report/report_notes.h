@@ -50,7 +50,9 @@ void gar_report_notes_free(gar_report_notes *notes);
 /* Prints every note of the database on `out`, one line each,
  *   note: TRACE | HOST | MODE | ARM | seed S | NAME | N waits[, worst W] | MESSAGE
  * (ARM named among its group's plans, as the report names it), then
- * "notes: COUNT".  Returns 0 or the reading's refusal. */
+ * "notes: COUNT", and "notes_stored: no (...)" for a version 3 file, which
+ * holds none, or "notes_stored: not for N of M ok runs (...)" for a file
+ * holding runs made before version 4.  Returns 0 or the reading's refusal. */
 int gar_report_list_notes(gar_store *store, FILE *out, gar_error *err);
 
 /* Whether note `n` is of the arm `a`'s runs. */

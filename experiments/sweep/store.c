@@ -363,6 +363,32 @@ static char *inspect_uri(const char *path, bool immutable)
     return uri;
 }
 
+/* Opens `path` for reading only, into `*db` (close it, even on a fault).
+ * A non-empty write-ahead log beside it holds pages the file itself does
+ * not have yet (a writer is at work, or one died): read through it.
+ * Otherwise read the file alone as immutable: no lock, no side file,
+ * nothing changed, so a read-only file or folder reads as well.  Returns
+ * SQLite's code (SQLITE_NOMEM with `*db` NULL: no memory for the URI). */
+static int open_read_only(const char *path, sqlite3 **db)
+{
+    *db = NULL;
+    char *wal = malloc(strlen(path) + 5);
+    if (wal == NULL)
+        return SQLITE_NOMEM;
+    sprintf(wal, "%s-wal", path);
+    struct stat ws;
+    bool live = stat(wal, &ws) == 0 && ws.st_size > 0;
+    free(wal);
+    char *uri = inspect_uri(path, !live);
+    if (uri == NULL)
+        return SQLITE_NOMEM;
+    int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    free(uri);
+    if (rc == SQLITE_OK)
+        sqlite3_busy_timeout(*db, BUSY_TIMEOUT_MS);
+    return rc;
+}
+
 /* The tables of the open database `db`: how many, the first that is not
  * gar's meta (into `first`), and whether meta is one. */
 static int list_tables(sqlite3 *db, size_t *count, bool *has_meta, char *first, size_t size)
@@ -558,30 +584,16 @@ int gar_store_check(const char *path, bool may_be_new, const char *doing, gar_er
         return gar_error_set(err, GAR_E_IO, 3, path, doing,
                              "an empty file, not a gar sweep database");
     }
-    /* A non-empty write-ahead log beside it holds pages the file itself does
-     * not have yet (a writer is at work, or one died): read through it,
-     * read-only.  Otherwise read the file alone, touching nothing. */
-    char *wal = malloc(strlen(path) + 5);
-    if (wal == NULL)
-        return gar_error_set(err, GAR_E_IO, 3, path, doing, "out of memory");
-    sprintf(wal, "%s-wal", path);
-    struct stat ws;
-    bool live = stat(wal, &ws) == 0 && ws.st_size > 0;
-    free(wal);
-    char *uri = inspect_uri(path, !live);
-    if (uri == NULL)
-        return gar_error_set(err, GAR_E_IO, 3, path, doing, "out of memory");
     sqlite3 *db = NULL;
-    int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
-    free(uri);
+    int rc = open_read_only(path, &db);
+    if (rc == SQLITE_NOMEM && db == NULL)
+        return gar_error_set(err, GAR_E_IO, 3, path, doing, "out of memory");
     size_t tables = 0;
     bool has_meta = false;
     char first[128];
-    if (rc == SQLITE_OK) {
-        sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+    if (rc == SQLITE_OK)
         rc = list_tables(db, &tables, &has_meta, first, sizeof first) == 0 ? SQLITE_OK
                                                                              : SQLITE_ERROR;
-    }
     if (rc != SQLITE_OK) {
         char why[300];
         snprintf(why, sizeof why, "not a gar sweep database (%s)",
@@ -904,6 +916,37 @@ int gar_store_open(const char *path, bool create, gar_store **out, gar_error *er
     return 0;
 }
 
+int gar_store_open_read(const char *path, gar_store **out, gar_error *err)
+{
+    if (path == NULL || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_store_open_read",
+                             path == NULL ? "path" : "out", "is NULL");
+    *out = NULL;
+    gar_store *s = calloc(1, sizeof *s);
+    if (s == NULL || (s->path = malloc(strlen(path) + 1)) == NULL) {
+        free(s);
+        return gar_error_set(err, GAR_E_IO, 3, path, "open", "out of memory");
+    }
+    strcpy(s->path, path);
+    int rc = gar_store_check(path, false, "open", err);
+    if (rc >= 0 && open_read_only(path, &s->db) != SQLITE_OK)
+        rc = db_fault(err, path, "open", s->db);
+    /* Checked again on the handle read from: the file may have been replaced. */
+    if (rc >= 0)
+        rc = check_version(s->db, "main", path, "open", err);
+    struct stat st;
+    if (rc >= 0 && stat(path, &st) != 0)
+        rc = gar_error_set(err, GAR_E_IO, 3, path, "open", strerror(errno));
+    if (rc < 0) {
+        gar_store_close(s);
+        return rc;
+    }
+    s->dev = st.st_dev;
+    s->ino = st.st_ino;
+    *out = s;
+    return 0;
+}
+
 int gar_store_put_sources(gar_store *s, const gar_sweep_spec *spec, gar_error *err)
 {
     int rc = exec(s, "BEGIN IMMEDIATE", "begin recording the sources in", err);
@@ -1210,6 +1253,12 @@ static size_t result_columns(char *buf, size_t size, const char *prefix, const c
  * one run; only a parameter both hold must agree. */
 static const char *const extendable_tables[] = { "run_params" };
 
+/* Tables keyed by a run that a run made before schema version 4 (no
+ * ci_level: a version 3 file's, or one converted from it) has no rows in: a
+ * row only the other file holds is no conflict when this file's run was
+ * made so. */
+static const char *const since_v4_tables[] = { "run_notes" };
+
 /* Appends `text` to `buf` (`*n` used of `size`); false when it is full. */
 static bool append(char *buf, size_t size, size_t *n, const char *text)
 {
@@ -1229,6 +1278,7 @@ typedef struct keyed_table {
     char differ[4096];          /* a.C1 IS NOT b.C1 OR ... (the other columns) */
     char same_run[512];         /* r.trace = a.trace AND ... (the run's key) */
     bool extendable;
+    bool since_v4;              /* in since_v4_tables */
 } keyed_table;
 
 /* Fills `t` for the main file's table `name`: 1 when it is keyed by a run
@@ -1240,6 +1290,8 @@ static int describe_keyed_table(sqlite3 *db, const char *name, keyed_table *t)
     snprintf(t->name, sizeof t->name, "%s", name);
     for (size_t i = 0; i < sizeof extendable_tables / sizeof extendable_tables[0]; i++)
         t->extendable |= strcmp(name, extendable_tables[i]) == 0;
+    for (size_t i = 0; i < sizeof since_v4_tables / sizeof since_v4_tables[0]; i++)
+        t->since_v4 |= strcmp(name, since_v4_tables[i]) == 0;
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db,
                            "SELECT name, pk FROM pragma_table_info(?1, 'main') WHERE name IN "
@@ -1311,10 +1363,13 @@ static int compare_keyed_tables(sqlite3 *db, const char *path, gar_error *err)
         for (int side = 0; !fault && !t.extendable && side < 2; side++) {
             const char *one = side == 0 ? "src" : "main", *other = side == 0 ? "main" : "src";
             uint64_t m = 0;
+            /* Both files hold a since_v4 table only at version 4, so both have ci_level. */
             n = snprintf(sql, sizeof sql,
                          "SELECT count(*) FROM %s.\"%s\" a WHERE EXISTS (SELECT 1 FROM %s.runs r "
-                         "WHERE %s) AND NOT EXISTS (SELECT 1 FROM %s.\"%s\" b WHERE %s)",
-                         one, t.name, other, t.same_run, other, t.name, t.where_same_pk);
+                         "WHERE %s%s) AND NOT EXISTS (SELECT 1 FROM %s.\"%s\" b WHERE %s)",
+                         one, t.name, other, t.same_run,
+                         t.since_v4 ? " AND r.ci_level IS NOT NULL" : "", other, t.name,
+                         t.where_same_pk);
             fault = n >= (int)sizeof sql || count_of(db, sql, &m) < 0;
             missing += m;
         }
@@ -1375,9 +1430,16 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
         for (size_t i = 0; i < METRICS; i++)
             n += (size_t)snprintf(differ + n, sizeof differ - n, " OR a.%s IS NOT b.%s",
                                   metric_columns[i], metric_columns[i]);
+        /* Intervals only where both runs have them: a run made before
+         * version 4 (ci_level NULL) is compared on what it has. */
+        if (v4)
+            n += (size_t)snprintf(differ + n, sizeof differ - n,
+                                  " OR (a.ci_level IS NOT NULL AND b.ci_level IS NOT NULL AND (0");
         for (size_t i = 0; v4 && i < INTERVALS; i++)
             n += (size_t)snprintf(differ + n, sizeof differ - n, " OR a.%s IS NOT b.%s",
                                   interval_columns[i], interval_columns[i]);
+        if (v4)
+            n += (size_t)snprintf(differ + n, sizeof differ - n, "))");
         snprintf(sql, sizeof sql,
                  "SELECT count(*) FROM src.runs a JOIN main.runs b USING (%s) WHERE %s", key,
                  differ);
@@ -1414,6 +1476,31 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
             rc = db_fault(err, path, "merge the runs of", s->db);
         else
             stats->added = (uint64_t)sqlite3_changes(s->db);
+    }
+    /* A run the output holds made before version 4 gains the intervals
+     * the input's same run has (their results are the same), and below its
+     * notes: which file came first does not change the merge. */
+    if (rc == 0 && v4) {
+        char src_columns[2048];
+        size_t n = 0;
+        for (size_t i = 0; i < INTERVALS; i++)
+            n += (size_t)snprintf(src_columns + n, sizeof src_columns - n, "%ss.%s",
+                                  i > 0 ? ", " : "", interval_columns[i]);
+        n = 0;
+        for (size_t i = 0; i < INTERVALS; i++)
+            n += (size_t)snprintf(columns + n, sizeof columns - n, "%s%s", i > 0 ? ", " : "",
+                                  interval_columns[i]);
+        snprintf(sql, sizeof sql,
+                 "UPDATE main.runs AS m SET (%s) = (SELECT %s FROM src.runs s WHERE "
+                 "s.trace = m.trace AND s.plan = m.plan AND s.estimator = m.estimator AND "
+                 "s.host = m.host AND s.mode = m.mode AND s.seed = m.seed) "
+                 "WHERE m.ci_level IS NULL AND EXISTS (SELECT 1 FROM src.runs s WHERE "
+                 "s.trace = m.trace AND s.plan = m.plan AND s.estimator = m.estimator AND "
+                 "s.host = m.host AND s.mode = m.mode AND s.seed = m.seed AND "
+                 "s.ci_level IS NOT NULL)",
+                 columns, src_columns);
+        if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+            rc = db_fault(err, path, "merge the intervals of", s->db);
     }
     /* A run both files hold has the same results, the same streams
      * included (compare_keyed_tables): only the new runs' rows are new. */

@@ -49,10 +49,11 @@
  * runs columns ci_level and M_Q_lo_ns, M_Q_hi_ns) and the run_notes table
  * (what went wrong, in words).
  *
- * A version 3 file is read: gar_store_open converts it to version 4 in one
- * transaction (ALTER TABLE ADD COLUMN, CREATE TABLE run_notes, the version
- * bumped), its old runs keeping NULL intervals and no notes — shown as
- * absent.  A merge reads a version 3 input as it is, attached. */
+ * A version 3 file is read: gar_store_open (the writers) converts it to
+ * version 4 in one transaction (ALTER TABLE ADD COLUMN, CREATE TABLE
+ * run_notes, the version bumped), its old runs keeping NULL intervals and
+ * no notes — shown as absent.  gar_store_open_read (plots, reports) and a
+ * merge's inputs read a version 3 file as it is. */
 #define GAR_STORE_SCHEMA_VERSION 4
 #define GAR_STORE_SCHEMA_OLDEST 3 /* the oldest version read (and converted) */
 
@@ -73,6 +74,17 @@ int gar_store_check(const char *path, bool may_be_new, const char *doing, gar_er
  * converted (above).  Returns 0 with `*out`
  * (close it), or -GAR_E_IO. */
 int gar_store_open(const char *path, bool create, gar_store **out, gar_error *err);
+
+/* Opens the database at `path` for reading only (plots, reports), after
+ * gar_store_check: nothing in or beside the file changes, so a read-only
+ * file or folder reads as well as any.  A version 3 file is read as it is,
+ * not converted: the intervals and notes it lacks are absent (results.h).
+ * Without a writer's non-empty log beside it the file is read as
+ * immutable, so a sweep that starts writing into it while it is open may
+ * not be seen, and a checkpoint meanwhile could mislead it: read a
+ * database a sweep is not about to start on.  Nothing may be written
+ * through the store.  Returns 0 with `*out` (close it), or -GAR_E_IO. */
+int gar_store_open_read(const char *path, gar_store **out, gar_error *err);
 
 /* Closes the database.  Accepts NULL. */
 void gar_store_close(gar_store *store);

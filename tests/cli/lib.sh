@@ -10,6 +10,8 @@
 #   fail MESSAGE...     counts a failure and says it on stderr
 #   expect CODE CMD...  runs CMD with stdout to $tmp/out and stderr to
 #                       $tmp/err; a failure unless it exits with CODE
+#   make_v3 FILE        turns a sweep database into schema version 3, as an
+#                       older gar wrote it (needs the sqlite3 command)
 #   unmount_at_exit     for a test that mounts a tmpfs (a full disk) and
 #                       names it in $mounted: the exit unmounts it before
 #                       removing $tmp, and a killed test still exits so
@@ -29,6 +31,18 @@ expect() {
     "$@" >"$tmp/out" 2>"$tmp/err"
     got=$?
     [ "$got" -eq "$want" ] || fail "exit $got, wanted $want: $* ($(head -c 300 "$tmp/err"))"
+}
+
+# Drops what version 4 added: the runs' interval columns and run_notes.
+make_v3() {
+    for c in ci_level overshoot_p50_lo_ns overshoot_p50_hi_ns overshoot_p90_lo_ns \
+             overshoot_p90_hi_ns overshoot_p99_lo_ns overshoot_p99_hi_ns \
+             estimator_error_p50_lo_ns estimator_error_p50_hi_ns estimator_error_p90_lo_ns \
+             estimator_error_p90_hi_ns estimator_error_p99_lo_ns estimator_error_p99_hi_ns; do
+        sqlite3 "$1" "ALTER TABLE runs DROP COLUMN $c" || fail "make_v3: cannot drop $c"
+    done
+    sqlite3 "$1" "DROP TABLE run_notes; UPDATE meta SET value = '3' WHERE key = 'schema_version'" \
+        || fail "make_v3: cannot drop run_notes"
 }
 
 unmount_at_exit() {

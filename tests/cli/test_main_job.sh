@@ -41,11 +41,31 @@ grep -qE '^  trace +host +waits +winner +p99 +busy +verdict +poll +block$' "$tmp
     grep -cE '\(seeds [0-9.]+–[0-9.]+ µs\) .*  (clear|tied: [0-9]+ within noise, (lower busy|lower p99|earlier plan))  ')" -eq 10 ] \
     || fail "a summary row lacks its spread or verdict"
 grep -q 'predict#' "$tmp/first" "$tmp/results/report.html" && fail "a plan is named by a number"
+# Columns line up on a terminal: each row's verdict starts in the column of
+# the header's, counted in characters (µ and the en dash are two and three
+# bytes in UTF-8).
+chars() { printf '%s' "$1" | LC_ALL=C tr -d '\200-\277' | wc -c; }
+head_line=$(grep '^  trace ' "$tmp/first")
+verdict_at=$(chars "${head_line%%verdict*}")
+grep -E '^  (steady|jitter|bimodal|drift|decode) +(dev-vm|waitpkg) ' "$tmp/first" | while IFS= read -r row; do
+    before=$(printf '%s' "$row" | sed -E 's/  (clear|tied: ).*//')
+    [ "$(chars "$before  ")" -eq "$verdict_at" ] || echo "$row"
+done >"$tmp/misaligned"
+[ -s "$tmp/misaligned" ] && fail "summary rows whose verdict is not under its header: $(head -2 "$tmp/misaligned")"
 
 sh "$src/experiments/main-job.sh" "$gar" --out "$tmp/results" >"$tmp/second" 2>"$tmp/err" \
     || fail "the second main job failed: $(tail -n 5 "$tmp/err")"
 [ "$(grep -c '^  ran: 0$' "$tmp/second")" -eq 2 ] || fail "the second main job ran runs again"
 grep -q 'nothing to do' "$tmp/second" || fail "the second main job did not say it had nothing to do"
+
+grep -q 'other_builds' "$tmp/second" && fail "the second main job counts its own runs as another build's"
+
+# Runs another build made are kept, and the job says so and how to redo them.
+sqlite3 "$tmp/results/sweep.db" "UPDATE runs SET source_commit = 'older'" || fail "sqlite3"
+sh "$src/experiments/main-job.sh" "$gar" --out "$tmp/results" >"$tmp/kept" 2>"$tmp/err" \
+    || fail "the main job over another build's runs failed: $(tail -n 5 "$tmp/err")"
+grep -q '^  other_builds: 792 ' "$tmp/kept" && grep -q 'sweep.db aside and run the job again' "$tmp/kept" \
+    || fail "the main job does not say it kept another build's runs: $(grep -A2 'wall_s' "$tmp/kept" | tail -3)"
 
 # A database an older gar left in the results folder is set aside, not lost,
 # and the job runs anew beside it.

@@ -213,7 +213,7 @@ fi
 # --- a read-only folder (a tmpfs remounted read-only; root only) ---
 # The database's folder is checked before the sweep (or verify's calibration
 # on the spot) starts, and the refusal says why instead of SQLite's bare
-# "unable to open database file".
+# "unable to open database file"; a report only reads, so it runs.
 mkdir "$tmp/ro"
 if mount -t tmpfs -o size=1m gar-test "$tmp/ro" 2>/dev/null; then
     mounted="$tmp/ro"
@@ -227,9 +227,8 @@ if mount -t tmpfs -o size=1m gar-test "$tmp/ro" 2>/dev/null; then
     err_has "Read-only file system" "verify --sweep into a read-only folder"
     expect 2 "$gar" gen steady --waits 3 --out "$tmp/ro/x.csv"
     err_has "Read-only file system" "gen into a read-only folder"
-    expect 2 "$gar" report --db "$tmp/ro/old.db" --out "$tmp/ro-report"
-    err_has "cannot open '$tmp/ro/old.db': its folder is not writable (Read-only file system)" \
-        "report of a database in a read-only folder"
+    # Reading needs no writable folder (test_read_only_db_cli.sh has the rest).
+    expect 0 "$gar" report --db "$tmp/ro/old.db" --out "$tmp/ro-report"
     [ "$(ls "$tmp/ro")" = "old.db" ] || fail "the read-only folder holds $(ls "$tmp/ro")"
     umount "$tmp/ro" && mounted=""
 else

@@ -188,6 +188,18 @@ grep -q '^overshoot_ci_ns: level 0.5 ' "$tmp/out50" || fail "--ci-level 0.5 not 
 "$gar" replay "$tmp/w21.trace" --plan poll --host "$tmp/exact.host" --ci-level 1 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q 'ci-level' "$tmp/err" ||
     fail "--ci-level 1 not refused ($(cat "$tmp/err"))"
+# A level is printed as asked: one that would print as "level 1" (certainty)
+# or in another spelling than given is refused; six decimals print whole.
+for level in 0.9999999999 1e-300 0x0.8 " 0.9" 0.0000001 0.000000; do
+    "$gar" replay "$tmp/w21.trace" --plan poll --host "$tmp/exact.host" --ci-level "$level" \
+        >"$tmp/out" 2>"$tmp/err"
+    [ $? -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q 'at most six digits' "$tmp/err" ||
+        fail "--ci-level '$level' not refused ($(head -3 "$tmp/out") $(cat "$tmp/err"))"
+done
+"$gar" replay "$tmp/w21.trace" --plan poll --host "$tmp/exact.host" --ci-level 0.999999 >"$tmp/out" ||
+    fail "--ci-level 0.999999: exit $?"
+grep -q '^overshoot_ci_ns: level 0.999999 ' "$tmp/out" && grep -q 'at 99.9999 %' "$tmp/out" ||
+    fail "--ci-level 0.999999 not printed as given: $(grep -E 'level|%' "$tmp/out" | head -3)"
 
 # --- predict that never slept says so, and why ---
 "$gar" replay "$tmp/w21.trace" --host "$tmp/exact.host" \

@@ -62,11 +62,23 @@ html="$tmp/r2/report.html"
 grep -q 'stored its 95 % intervals\|without stored 95 % intervals' "$html" && fail "the report says intervals are missing"
 grep -q '<small>95 % [0-9.]*–[0-9.]* µs</small>' "$html" || fail "no 95 % interval beside p50"
 grep -q '95 % 0 µs – no upper bound' "$html" || fail "an unbounded p99 interval is not said"
+grep -q 'A bar that runs off the right edge has no upper end' "$html" \
+    || fail "the pareto caption does not say why a bar runs off the plot"
+grep -q 'runs off the right edge' "$tmp/r1/report.html" \
+    && fail "the pareto caption speaks of unbounded bars where no run stored an interval"
 # 80 waits give no p99 upper bound: under p99 no arm can be told apart.
 [ "$(grep -c '| tied: 4 within noise, lower busy$' "$tmp/out")" -eq 2 ] \
     || fail "unbounded p99 intervals did not tie every policy: $(grep '^winner' "$tmp/out")"
 grep -q 'Winner: <b>[^<]*</b> (tied winner, lower busy)' "$html" || fail "the report does not name a tied winner"
 grep -q '<td>tied (within noise)</td>' "$html" || fail "the table does not mark the tied arms"
+# What the page says of the intervals is what the replay says: a p99 needs 368 waits.
+grep -q 'a p99 from fewer than 368 waits has no upper end' "$html" \
+    || fail "the page's bound on a p99's waits is not the replay's 368"
+# Under the default rule poll wins here: no saving against itself, and one
+# against block that the unbounded intervals cannot tell apart is said to be so.
+expect 0 "$gar" report --db "$db" --out "$tmp/r2b"
+grep -q "Winner: <b>poll</b> — busy 100 % (it is poll); p99 [^<;]* against block's [^<;]* less (within noise: their intervals overlap)\\." "$tmp/r2b/report.html" \
+    || fail "the winner's savings claim more than the intervals tell: $(grep -o 'Winner:.*' "$tmp/r2b/report.html" | head -1)"
 
 # --- notes: flagged beside the arm and listed by --notes ---
 sqlite3 "$db" "INSERT INTO run_notes SELECT trace, plan, estimator, host, mode, seed,
@@ -88,6 +100,26 @@ sqlite3 "$db" "UPDATE runs SET status = 'failed', error_code = 7, error = 'scrip
 expect 0 "$gar" report --db "$db" --notes
 grep -q '^note: .* | block | seed 2 | failed | 1 wait | the run failed: error 7: scripted failure$' "$tmp/out" \
     || fail "a failed seed is not listed: $(grep failed "$tmp/out")"
+
+# --- a run whose estimator never predicted: its prediction plot says so ---
+# Each wait at a point of its own (as a short profiler trace gives): adl
+# never has a sample, so no wait is predicted.
+printf '# gar-trace v1\npoint,submit_ns,start_ns,done_ns\n1,0,0,20000\n2,0,30000,50000\n3,110000,130000,156000\n4,160000,170000,222000\n' \
+    >"$tmp/unique.csv"
+cat >"$tmp/u.sweep" <<SPEC
+gar-sweep v1
+trace unique.csv
+plan poll poll+predict:margin_us=5,$PP
+estimator adl
+host $data/hosts/dev-vm.host
+mode open
+seed 1
+SPEC
+expect 0 "$gar" sweep "$tmp/u.sweep" --db "$tmp/u.db" --quiet
+expect 0 "$gar" report --db "$tmp/u.db" --out "$tmp/ru"
+grep -q '<figcaption>Run [0-9]* .*None of its 4 waits had a prediction' "$tmp/ru/report.html" \
+    || fail "an empty prediction plot is not said to be empty: $(grep -o '<figcaption>Run [^<]*' "$tmp/ru/report.html")"
+grep -q 'None of its' "$tmp/r3/report.html" && fail "a prediction plot with predictions is said to have none"
 
 [ $failures -eq 0 ] || exit 1
 echo "all checks passed"

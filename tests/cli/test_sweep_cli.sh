@@ -198,22 +198,32 @@ grep -q "error 12 (Io): cannot merge '$tmp/v9.db': its schema version is 9; this
 
 # --- a version 3 file (as an older gar wrote it): merged as it is, and a
 # sweep into it converts it in place, keeping its runs and resuming ---
-# make_v3 FILE: drops what version 4 added, as an older gar's file lacks it.
-make_v3() {
-    for c in ci_level overshoot_p50_lo_ns overshoot_p50_hi_ns overshoot_p90_lo_ns \
-             overshoot_p90_hi_ns overshoot_p99_lo_ns overshoot_p99_hi_ns \
-             estimator_error_p50_lo_ns estimator_error_p50_hi_ns estimator_error_p90_lo_ns \
-             estimator_error_p90_hi_ns estimator_error_p99_lo_ns estimator_error_p99_hi_ns; do
-        q "$1" "ALTER TABLE runs DROP COLUMN $c"
-    done
-    q "$1" "DROP TABLE run_notes; UPDATE meta SET value = '3' WHERE key = 'schema_version'"
-}
 cp "$tmp/a.db" "$tmp/v3.db"
 make_v3 "$tmp/v3.db"
 expect 0 "$gar" merge "$tmp/m3.db" "$tmp/v3.db"
 grep -q "^added: $total$" "$tmp/out" || fail "a version 3 input was not merged whole"
 [ "$(q "$tmp/m3.db" "SELECT count(*) FROM runs WHERE ci_level IS NULL")" -eq $total ] \
     || fail "a version 3 input's runs gained intervals they never had"
+# Its runs took no notes: --notes says so rather than count 0 as all well.
+expect 0 "$gar" report --db "$tmp/m3.db" --notes
+grep -q "^notes_stored: not for $total of $total ok runs (made by a gar before schema version 4" "$tmp/out" \
+    || fail "report --notes does not say the version 3 runs took no notes: $(tail -2 "$tmp/out")"
+# The same runs from a version 4 file, merged after the version 3 one and
+# before it: either order holds every run once with its intervals and notes.
+expect 0 "$gar" merge "$tmp/m3.db" "$tmp/a.db"
+grep -q "^present: $total$" "$tmp/out" \
+    || fail "a version 4 file's runs, merged onto the same runs from version 3, were not taken as present ($(cat "$tmp/err"))"
+expect 0 "$gar" merge "$tmp/m4.db" "$tmp/a.db" "$tmp/v3.db"
+rows "$tmp/m3.db" >"$tmp/m3.rows"
+rows "$tmp/m4.db" >"$tmp/m4.rows"
+cmp -s "$tmp/m3.rows" "$tmp/m4.rows" || fail "merging version 3 then 4 gives other runs than 4 then 3"
+[ "$(q "$tmp/m3.db" "SELECT count(*) FROM runs WHERE ci_level IS NULL")" -eq 0 ] \
+    || fail "runs from version 3 did not gain the intervals the version 4 file has for them"
+notes="SELECT trace, plan, estimator, host, mode, seed, note, count, worst_ns, message FROM run_notes ORDER BY 1, 2, 3, 4, 5, 6, 7"
+[ "$(q "$tmp/m3.db" "$notes")" = "$(q "$tmp/a.db" "$notes")" ] && [ -n "$(q "$tmp/a.db" "$notes")" ] \
+    || fail "runs from version 3 did not gain the notes the version 4 file has for them"
+expect 0 "$gar" report --db "$tmp/m3.db" --notes
+grep -q '^notes_stored:' "$tmp/out" && fail "report --notes says notes are missing after they were merged in"
 expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/v3.db" --quiet
 grep -q '^status: nothing to do' "$tmp/out" || fail "the converted file's runs were not kept"
 [ "$(q "$tmp/v3.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 4 ] \
@@ -224,6 +234,13 @@ if command -v gnuplot >/dev/null 2>&1; then
     make_v3 "$tmp/v3r.db"
     expect 0 "$gar" report --db "$tmp/v3r.db" --out "$tmp/v3rep"
     [ -s "$tmp/v3rep/report.html" ] || fail "no report of a version 3 file"
+    # Some arms' runs made before version 4: the page says their notes are missing too.
+    cp "$tmp/a.db" "$tmp/part.db"
+    q "$tmp/part.db" "UPDATE runs SET ci_level = NULL WHERE plan = 'block';
+        DELETE FROM run_notes WHERE plan = 'block'"
+    expect 0 "$gar" report --db "$tmp/part.db" --out "$tmp/partrep"
+    grep -q 'without stored 95 % intervals .*took no notes either' "$tmp/partrep/report.html" \
+        || fail "the report does not say the older runs took no notes"
 fi
 
 # --- plots and the report ---

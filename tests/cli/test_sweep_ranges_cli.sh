@@ -118,6 +118,15 @@ grep -q "error 15 (InvalidHostProfile): .*bad.sweep:5: host '.*@block_wake_ns\*-
 # --- plots against the parameters, and the report's rule ---
 if command -v gnuplot >/dev/null 2>&1; then
     expect 0 "$gar" plot --db "$tmp/r.db" --out "$tmp/plots"
+    # A what-if host's long name fits its pareto title: the image is at least
+    # 9 px (the title font's width, seen to clip at 8.5) per character of the
+    # title's first line, as drawn (gnuplot's escapes left out).
+    for gp in "$tmp/plots"/pareto-*.gp; do
+        width=$(sed -n 's/^set terminal pngcairo size \([0-9]*\),.*/\1/p' "$gp")
+        title=$(sed -n 's/^set multiplot title "\(.*\)" font.*/\1/p' "$gp" | sed 's/\\n.*//; s/\\//g')
+        [ -n "$width" ] && [ -n "$title" ] && [ "$width" -ge $((9 * ${#title})) ] \
+            || fail "$(basename "$gp"): a ${#title}-character title line in a $width px image"
+    done
     for name in margin_us block_wake_ns_scale; do
         [ -s "$tmp/plots/param-$name-dev-vm-open.png" ] || fail "no parameter plot of $name"
         [ -s "$tmp/plots/param-$name-dev-vm-open.gp" ] || fail "no script of $name's plot"

@@ -5,7 +5,10 @@
  * sweep-spec reader are run with the nth allocation failing
  * (sim/alloc.h), for n = 1, 2, ... until one needs fewer than n.  Each
  * failed run must end in CapacityExceeded with its output empty; nothing
- * may leak (the ASan build's LeakSanitizer checks at exit). */
+ * may leak (the ASan build's LeakSanitizer checks at exit).  The sweep
+ * database's checks are failed the same way: a file that is not gar's is
+ * never taken for gar's, and a version 3 one opened for reading keeps
+ * every byte. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -377,6 +380,97 @@ static void a_database_that_is_not_gars_is_refused_at_every_failure(void **state
     rmdir(dir);
 }
 
+/* A version 3 database opened for reading (plot, report) with the nth
+ * allocation failing: opened, or refused with a coded error, and in
+ * either case the file keeps every byte and nothing is made beside it.
+ * The open first checks the file (gar_store_check, some fifteen thousand
+ * allocations on a whole gar schema, each failed by the test above on
+ * its own path); failing every one of them here too would take minutes
+ * under the sanitizers, so n starts a hundred before the check's count. */
+static void a_version_3_database_read_at_every_failure_keeps_every_byte(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gar-alloc-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[128], side[160];
+    snprintf(path, sizeof path, "%s/v3.db", dir);
+    gar_store *store = NULL;
+    gar_error err;
+    assert_int_equal(gar_store_open(path, true, &store, &err), 0);
+    gar_store_close(store);
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    static const char *const v4_columns[] = {
+        "ci_level", "overshoot_p50_lo_ns", "overshoot_p50_hi_ns", "overshoot_p90_lo_ns",
+        "overshoot_p90_hi_ns", "overshoot_p99_lo_ns", "overshoot_p99_hi_ns",
+        "estimator_error_p50_lo_ns", "estimator_error_p50_hi_ns", "estimator_error_p90_lo_ns",
+        "estimator_error_p90_hi_ns", "estimator_error_p99_lo_ns", "estimator_error_p99_hi_ns",
+    };
+    char sql[128];
+    for (size_t i = 0; i < sizeof v4_columns / sizeof v4_columns[0]; i++) {
+        snprintf(sql, sizeof sql, "ALTER TABLE runs DROP COLUMN %s", v4_columns[i]);
+        assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    }
+    assert_int_equal(sqlite3_exec(db,
+                                  "DROP TABLE run_notes; UPDATE meta SET value = '3' "
+                                  "WHERE key = 'schema_version'; PRAGMA journal_mode = DELETE",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    static unsigned char before[262144], after[262144];
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t size = fread(before, 1, sizeof before, f);
+    fclose(f);
+    assert_true(size > 0 && size < sizeof before);
+    gar_alloc_fail_nth count;
+    gar_alloc_fail_nth_make(&count, UINT64_MAX);
+    gar_alloc_set_hook(&count.hook);
+    assert_int_equal(gar_store_check(path, false, "open", &err), 1);
+    gar_alloc_set_hook(NULL);
+    uint64_t first = count.asked > 100 ? count.asked - 100 : 1, n = first;
+    for (; n < RUNS_MAX; n++) {
+        gar_alloc_fail_nth counter;
+        gar_alloc_fail_nth_make(&counter, n);
+        store = NULL;
+        gar_alloc_set_hook(&counter.hook);
+        int rc = gar_store_open_read(path, &store, &err);
+        gar_alloc_set_hook(NULL);
+        bool fired = gar_alloc_fail_nth_fired(&counter);
+        if (rc < 0) {
+            assert_true(fired);
+            assert_null(store);
+            assert_int_equal(err.code, GAR_E_IO);
+        } else {
+            char version[8];
+            assert_int_equal(gar_store_meta(store, "schema_version", version, sizeof version,
+                                            &err),
+                             0);
+            assert_string_equal(version, "3");
+        }
+        gar_store_close(store);
+        f = fopen(path, "rb");
+        assert_non_null(f);
+        assert_int_equal(fread(after, 1, sizeof after, f), size);
+        fclose(f);
+        assert_memory_equal(before, after, size);
+        for (int k = 0; k < 3; k++) {
+            snprintf(side, sizeof side, "%s%s", path, (const char *[]){ "-wal", "-shm",
+                                                                     "-journal" }[k]);
+            if (access(side, F_OK) == 0)
+                fail_msg("allocation %llu failed and %s was made", (unsigned long long)n, side);
+        }
+        if (!fired)
+            break;
+    }
+    assert_true(n > first + 100 && n < RUNS_MAX);
+    printf("read-only open of a version 3 database: allocations %llu to %llu each failed "
+           "once, the file never changed\n",
+           (unsigned long long)first, (unsigned long long)(n - 1));
+    remove(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     /* Before SQLite is used at all: its allocations go through the hook. */
@@ -390,6 +484,7 @@ int main(void)
         cmocka_unit_test(the_nsys_importer),
         cmocka_unit_test(the_sweep_spec_reader),
         cmocka_unit_test(a_database_that_is_not_gars_is_refused_at_every_failure),
+        cmocka_unit_test(a_version_3_database_read_at_every_failure_keeps_every_byte),
     };
     return cmocka_run_group_tests_name("alloc_failures", tests, NULL, NULL);
 }
