@@ -33,7 +33,8 @@ expect() {
     [ "$got" -eq "$want" ] || fail "exit $got, wanted $want: $* ($(head -c 300 "$tmp/err"))"
 }
 
-# Drops what version 4 added: the runs' interval columns and run_notes.
+# Drops what version 4 added: the runs' interval columns and run_notes, and
+# makes verifications as version 3 did.
 make_v3() {
     for c in ci_level overshoot_p50_lo_ns overshoot_p50_hi_ns overshoot_p90_lo_ns \
              overshoot_p90_hi_ns overshoot_p99_lo_ns overshoot_p99_hi_ns \
@@ -43,6 +44,24 @@ make_v3() {
     done
     sqlite3 "$1" "DROP TABLE run_notes; UPDATE meta SET value = '3' WHERE key = 'schema_version'" \
         || fail "make_v3: cannot drop run_notes"
+    # Version 3's verifications, with one row of one real run (trace v3_verified).
+    cdf=$(seq 0 200 | tr '\n' ',' | sed 's/,$//')
+    sqlite3 "$1" "DROP TABLE verifications;
+        CREATE TABLE verifications (id INTEGER PRIMARY KEY, trace TEXT NOT NULL,
+          trace_name TEXT NOT NULL, plan TEXT NOT NULL, plan_ran TEXT NOT NULL,
+          estimator TEXT NOT NULL, waits INTEGER NOT NULL, device TEXT NOT NULL,
+          host_profile TEXT NOT NULL, seed INTEGER NOT NULL, real_p50_ns INTEGER NOT NULL,
+          real_p90_ns INTEGER NOT NULL, real_p99_ns INTEGER NOT NULL,
+          sim_p50_ns INTEGER NOT NULL, sim_p90_ns INTEGER NOT NULL, sim_p99_ns INTEGER NOT NULL,
+          ks_d REAL NOT NULL, busy_real REAL NOT NULL, busy_sim REAL NOT NULL,
+          verdict TEXT NOT NULL CHECK (verdict IN ('agree', 'disagree')),
+          tolerance TEXT NOT NULL, real_cdf TEXT NOT NULL, sim_cdf TEXT NOT NULL,
+          gar_version TEXT NOT NULL, finished_unix INTEGER NOT NULL,
+          UNIQUE (trace, plan, estimator, waits, device, host_profile, seed));
+        INSERT INTO verifications VALUES (1, 't', 'v3_verified', 'poll', 'poll', 'adl', 100,
+          'emulated', 'h', 0, 500, 900, 1200, 510, 950, 1300, 0.08, 1.0, 1.0, 'agree',
+          'ks_d=0.15', '$cdf', '$cdf', '0.1.0', 1)" \
+        || fail "make_v3: cannot make version 3's verifications"
 }
 
 unmount_at_exit() {

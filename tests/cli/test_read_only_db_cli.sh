@@ -49,6 +49,8 @@ reads "$tmp/v3.db" v3
     || fail "reading a version 3 file converted it"
 grep -q 'No run here stored its 95 % intervals' "$tmp/report-v3/report.html" \
     || fail "the report of a version 3 file does not say its intervals are absent"
+grep -q 'v3_verified' "$tmp/report-v3/report.html" \
+    || fail "the report of a version 3 file does not show its verification"
 # A version 3 file holds no notes: its count of 0 must not read as "all well".
 grep -q '^notes_stored: no (a schema version 3 database' "$tmp/notes-v3" \
     || fail "report --notes on a version 3 file does not say it holds no notes: $(cat "$tmp/notes-v3")"
