@@ -12,7 +12,7 @@ import sys
 
 sys.dont_write_bytecode = True  # the build writes nothing into the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from help_text import HelpError, help_of
+from help_text import HelpError, generate
 
 SAFE = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -61,19 +61,5 @@ def script(help):
     return "\n".join(out) + "\n"
 
 
-def main(argv):
-    if len(argv) != 3:
-        sys.stderr.write("usage: gen_completion.py GAR OUT\n")
-        return 1
-    try:
-        text = script(help_of(argv[1]))
-    except (HelpError, OSError) as e:
-        sys.stderr.write("gen_completion.py: %s\n" % e)
-        return 1
-    with open(argv[2], "w", encoding="ascii") as f:
-        f.write(text)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(generate(sys.argv, "gen_completion.py", script))

@@ -11,7 +11,7 @@ import sys
 
 sys.dont_write_bytecode = True  # the build writes nothing into the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from help_text import HelpError, help_of, is_heading
+from help_text import generate, is_heading
 
 
 def roff(text):
@@ -90,19 +90,5 @@ def page(help):
     return "\n".join(out) + "\n"
 
 
-def main(argv):
-    if len(argv) != 3:
-        sys.stderr.write("usage: gen_man.py GAR OUT\n")
-        return 1
-    try:
-        text = page(help_of(argv[1]))
-    except (HelpError, OSError) as e:
-        sys.stderr.write("gen_man.py: %s\n" % e)
-        return 1
-    with open(argv[2], "w", encoding="ascii") as f:
-        f.write(text)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(generate(sys.argv, "gen_man.py", page))

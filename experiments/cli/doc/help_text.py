@@ -10,6 +10,7 @@ fails or prints no verbs raises HelpError, naming the command."""
 
 import re
 import subprocess
+import sys
 from dataclasses import dataclass, field
 
 # A verb line of the overview: two spaces, the name, its summary.
@@ -92,3 +93,19 @@ def help_of(gar):
         verb.help = run(gar, verb.name, "--help")
         verb.options = options_of(verb.help)
     return Help(version, overview, verbs)
+
+
+def generate(argv, name, make):
+    """The main of a generator NAME: `NAME GAR OUT` writes make(help of GAR)
+    to OUT.  Returns the exit status: 0, or 1 with the fault on stderr."""
+    if len(argv) != 3:
+        sys.stderr.write("usage: %s GAR OUT\n" % name)
+        return 1
+    try:
+        text = make(help_of(argv[1]))
+    except (HelpError, OSError) as e:
+        sys.stderr.write("%s: %s\n" % (name, e))
+        return 1
+    with open(argv[2], "w", encoding="ascii") as f:
+        f.write(text)
+    return 0
