@@ -865,21 +865,34 @@ static int set_wal(gar_store *s, gar_error *err)
     }
 }
 
-int gar_store_open(const char *path, bool create, gar_store **out, gar_error *err)
+/* The store both opens start from: the arguments checked, `*out` cleared,
+ * the path copied.  Returns 0 with `*s` set, or the refusal. */
+static int store_new(const char *fn, const char *path, gar_store **out, gar_store **s,
+                     gar_error *err)
 {
     if (path == NULL || out == NULL)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_store_open",
-                             path == NULL ? "path" : "out", "is NULL");
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, path == NULL ? "path" : "out",
+                             "is NULL");
     *out = NULL;
-    gar_store *s = calloc(1, sizeof *s);
-    if (s == NULL || (s->path = malloc(strlen(path) + 1)) == NULL) {
-        free(s);
+    *s = calloc(1, sizeof **s);
+    if (*s == NULL || ((*s)->path = malloc(strlen(path) + 1)) == NULL) {
+        free(*s);
+        *s = NULL;
         return gar_error_set(err, GAR_E_IO, 3, path, "open", "out of memory");
     }
-    strcpy(s->path, path);
+    strcpy((*s)->path, path);
+    return 0;
+}
+
+int gar_store_open(const char *path, bool create, gar_store **out, gar_error *err)
+{
+    gar_store *s = NULL;
+    int rc = store_new("gar_store_open", path, out, &s, err);
+    if (rc < 0)
+        return rc;
     /* Refuse before changing anything: not even the journal mode of a file
      * that is not ours, or of another schema version. */
-    int rc = gar_store_check(path, create, "open", err);
+    rc = gar_store_check(path, create, "open", err);
     if (rc < 0) {
         gar_store_close(s);
         return rc;
@@ -918,17 +931,11 @@ int gar_store_open(const char *path, bool create, gar_store **out, gar_error *er
 
 int gar_store_open_read(const char *path, gar_store **out, gar_error *err)
 {
-    if (path == NULL || out == NULL)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_store_open_read",
-                             path == NULL ? "path" : "out", "is NULL");
-    *out = NULL;
-    gar_store *s = calloc(1, sizeof *s);
-    if (s == NULL || (s->path = malloc(strlen(path) + 1)) == NULL) {
-        free(s);
-        return gar_error_set(err, GAR_E_IO, 3, path, "open", "out of memory");
-    }
-    strcpy(s->path, path);
-    int rc = gar_store_check(path, false, "open", err);
+    gar_store *s = NULL;
+    int rc = store_new("gar_store_open_read", path, out, &s, err);
+    if (rc < 0)
+        return rc;
+    rc = gar_store_check(path, false, "open", err);
     if (rc >= 0 && open_read_only(path, &s->db) != SQLITE_OK)
         rc = db_fault(err, path, "open", s->db);
     /* Checked again on the handle read from: the file may have been replaced. */
