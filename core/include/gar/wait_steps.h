@@ -142,7 +142,8 @@ static inline int gar_wait_init(gar_wait *wait, const gar_plan *plan, bool has_s
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "plan", "is NULL");
     if (plan->park != GAR_PARK_BLOCK && plan->park != GAR_PARK_POLL && plan->park != GAR_PARK_FLAG)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "plan",
-                             "has a park that is none of block, poll, flag");
+                             "has a park that is none of block, poll, flag (auto is a rule: "
+                             "run the plan gar_auto_decide gives)");
     if (plan->park == GAR_PARK_BLOCK && plan->predict)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "plan",
                              "is block with predict (nothing to sleep in front of)");
