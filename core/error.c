@@ -46,6 +46,10 @@ static const gar_code_entry registry[GAR_CODE_COUNT] = {
     [GAR_W_NOISY_CALIBRATION] = { "NoisyCalibration", GAR_KIND_WARNING,
                                   "calibration rounds disagree on {1}: {2} (bound: {3}); "
                                   "measure again on a quiet machine" },
+    [GAR_W_AUTO_OVER_BUDGET] = { "AutoOverBudget", GAR_KIND_WARNING,
+                                 "'{1}' cannot be met here: no park's tail is within the budget "
+                                 "at 99.5 % ({2} of {3} waits), so those waits ran the park of "
+                                 "the least tail" },
 };
 
 bool gar_code_registered(int code)

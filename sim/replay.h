@@ -58,6 +58,13 @@
  * `gar sweep` stores the run as failed with that code, so no metric is ever
  * a clamped number.
  *
+ * An auto plan (gar/auto_policy.h), alone or in a band, runs the rule: one
+ * policy for the run, told the host by its profile (auto_host.h), and a
+ * history per point; each wait runs the plan and sleep the rule gives, and
+ * its report is fed back.  The estimator family is not consulted for those
+ * waits (the rule keeps its own residuals), and auto_counts says what was
+ * chosen.
+ *
  * Faults.  One fault (sim_device.h) may be injected, on one wait chosen by
  * its row.  Every wait has a deadline, wait_deadline_ns after its start
  * (saturated at the clock's last instant, GAR_MONO_NEVER - 1, never
@@ -71,6 +78,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <gar/auto_policy.h>
 #include <gar/bands.h>
 #include <gar/error.h>
 #include <gar/estimator_family.h>
@@ -175,6 +183,7 @@ typedef struct gar_replay_metrics {
     uint64_t blocked, immediate, late, parked; /* kinds */
     uint64_t predictions; /* waits whose estimator gave a prediction */
     gar_replay_quantiles estimator_error_ns; /* max kept too */
+    gar_auto_counts auto_counts; /* what an auto plan chose (all 0 without one) */
 } gar_replay_metrics;
 
 /* One stream's share of a replay: its waits and their overshoots, and the
