@@ -380,8 +380,17 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
     if (known)
         summarise(point, &s);
     gar_dur_ns sleep = 0;
-    if (any && point->count >= GAR_AUTO_MIN_SAMPLES)
+    bool probe = false;
+    if (any && point->count >= GAR_AUTO_MIN_SAMPLES) {
         sleep = longest_sleep(policy, &s, budget_ns);
+        /* After a late wake the next wakes a budget earlier: it measures
+         * the residuals a late wake hides, which are the ones a miss is
+         * made of. */
+        if (point->last_late && sleep > 0) {
+            sleep = sleep > budget_ns + NS_PER_US ? sleep - budget_ns : 0;
+            probe = true;
+        }
+    }
 
     /* Rule 3 (or 4): the least expected busy time. */
     double best = 0.0;
@@ -419,6 +428,7 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
     c->flag += chosen == GAR_PARK_FLAG;
     c->sleeps += chosen_sleeps;
     c->over_budget += !any;
+    c->probes += probe;
     return 0;
 }
 
@@ -446,10 +456,12 @@ int gar_auto_learn(gar_auto_policy *policy, gar_auto_point *point, const gar_aut
     switch (report->sample.kind) {
     case GAR_SAMPLE_EXACT:
         point_push(point, key_of(report->sample.ns, true));
+        point->last_late = false;
         policy->counts.exact++;
         break;
     case GAR_SAMPLE_LATE:
         point_push(point, key_of(report->sample.ns, false));
+        point->last_late = true;
         policy->counts.late++;
         break;
     case GAR_SAMPLE_NONE:

@@ -60,6 +60,11 @@
  *     the waits that then wake in time measure the new residuals.  Counting
  *     only the exact residuals would hide the short ones behind the late
  *     wakes and walk the sleep ever later;
+ *   - a late wake also makes the point's next wait a probe: its sleep is
+ *     cut by B.  Late wakes hide the residuals below every wake, which are
+ *     the ones a miss is made of; a wait that wakes B earlier sees them
+ *     (the estimate above needs exact residuals below the bounds to give
+ *     their share to).  Where lates are rare, so are probes;
  *   - a wait that slept reports how late its sleep woke (sleep_late_ns):
  *     the host's sleep overshoot, observable, so the policy keeps the last
  *     GAR_AUTO_WAKES of them and weighs them with the host's prior (which
@@ -136,6 +141,7 @@ typedef struct gar_auto_point {
     uint64_t sorted[GAR_AUTO_WINDOW]; /* the same, ascending */
     uint16_t next;                    /* the ring slot the next outcome takes */
     uint16_t count;                   /* outcomes held */
+    bool last_late;                   /* the last wait here woke after its completion */
 } gar_auto_point;
 
 GAR_API void gar_auto_point_init(gar_auto_point *point);
@@ -146,6 +152,7 @@ typedef struct gar_auto_counts {
     uint64_t block, poll, flag; /* by the park chosen */
     uint64_t sleeps;            /* waits that were given a sleep */
     uint64_t over_budget;       /* waits where no park's tail met the budget */
+    uint64_t probes;            /* sleeps cut by the budget after a late wake */
     uint64_t exact, late;       /* the samples learnt: residuals, late wakes' bounds */
 } gar_auto_counts;
 
