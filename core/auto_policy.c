@@ -363,8 +363,13 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
     refresh_above(policy);
 
     /* Rule 1: the parks this host offers, and which of them meet B. */
-    gar_park parks[3] = { GAR_PARK_BLOCK, GAR_PARK_POLL, GAR_PARK_FLAG };
-    size_t offered = policy->host.word_wait ? 3 : 2;
+    gar_park parks[3];
+    size_t offered = 0;
+    if (!policy->host.no_block)
+        parks[offered++] = GAR_PARK_BLOCK;
+    parks[offered++] = GAR_PARK_POLL;
+    if (policy->host.word_wait)
+        parks[offered++] = GAR_PARK_FLAG;
     bool any = false;
     gar_park least_tail = GAR_PARK_POLL;
     for (size_t k = 0; k < offered; k++) {
@@ -381,7 +386,7 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
         summarise(point, &s);
     gar_dur_ns sleep = 0;
     bool probe = false;
-    if (any && point->count >= GAR_AUTO_MIN_SAMPLES) {
+    if (any && !policy->host.no_sleep && point->count >= GAR_AUTO_MIN_SAMPLES) {
         sleep = longest_sleep(policy, &s, budget_ns);
         /* After a late wake the next wakes a budget earlier: it measures
          * the residuals a late wake hides, which are the ones a miss is

@@ -190,6 +190,12 @@ static void the_cheapest_park_whose_tail_fits_is_taken(void **state)
     run_world(&r, &host, 300 * US, 500, around_1ms);
     assert_int_equal(r.counts.block, r.waits);
     assert_true(p99_of(r.overshoot, 0, r.waits) <= 300 * US);
+    /* A driver that cannot block (the libuv adapter) nor sleep. */
+    host.no_block = host.no_sleep = true;
+    run_world(&r, &host, 300 * US, 500, around_1ms);
+    assert_int_equal(r.counts.flag, r.waits);
+    assert_int_equal(r.counts.sleeps, 0);
+    host.no_block = host.no_sleep = false;
     /* Below block's tail a word-wait host parks on the flag. */
     run_world(&r, &host, 5 * US, 500, around_1ms);
     assert_int_equal(r.counts.flag, r.waits);

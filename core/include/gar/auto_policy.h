@@ -22,7 +22,9 @@
  *     store visibility and turn, a flag park's wake and confirming query, a
  *     blocking wait's wake) at quantile 1 − 0.5 % is at most B.  Flag is a
  *     candidate only on a host whose parks hold the core idle (word wait);
- *     elsewhere it would be a spin, which poll already is.  These tails
+ *     elsewhere it would be a spin, which poll already is.  Block is not a
+ *     candidate for a driver that cannot run one (no_block), and such a
+ *     driver's sleeps are none (no_sleep).  These tails
  *     cannot be observed by the waiter (it never sees when the completion
  *     was), so they stay the host's: a profile's, or gar's defaults.
  *  2. The sleep.  With s the sleep and O the sleep overshoot, a wait misses
@@ -124,6 +126,8 @@ typedef struct gar_auto_host {
     gar_dur_ns clock_ns;          /* a clock read, after every action */
     gar_dur_ns poll_turn_ns;      /* a poll turn besides its query, on average */
     bool word_wait;               /* a flag park holds the core idle */
+    bool no_block;                /* the driver runs no blocking wait (the libuv adapter) */
+    bool no_sleep;                /* the driver runs no predicted sleep (the libuv adapter) */
     gar_auto_dist sleep_overshoot; /* a timed sleep wakes this long after its target */
     gar_auto_dist poll_detect;    /* completion to the poll that sees it */
     gar_auto_dist park_detect;    /* completion to the flag's confirming query */
