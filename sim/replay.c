@@ -351,6 +351,7 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
     gar_mono_ns last_end = first_start; /* the simulated previous wait's end */
     gar_mono_ns latest_end = first_start;
     size_t predictions = 0;
+    bool host_changed = false;
     int rc = 0;
 
     for (size_t i = 0; i < n; i++) {
@@ -424,6 +425,13 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
         gar_mono_ns deadline = gar_after(start, config->wait_deadline_ns);
         if (deadline == GAR_MONO_NEVER)
             deadline = GAR_MONO_NEVER - 1;
+        if (config->host_after != NULL && !host_changed && start >= config->host_change_ns) {
+            host_changed = true;
+            if ((rc = gar_sim_host_init(host, config->host_after,
+                                        config->seed ^ config->host_change_ns, err)) < 0)
+                break;
+            host->exact_polls = config->exact_polls;
+        }
         gar_sim_wait_result res;
         rc = gar_sim_host_wait(host, dev, &work, plan, has_sleep, sleep_ns, start, deadline, &res,
                                err);

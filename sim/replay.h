@@ -65,6 +65,12 @@
  * waits (the rule keeps its own residuals), and auto_counts says what was
  * chosen.
  *
+ * A host that changes.  With host_after given, the waits that start at or
+ * after host_change_ns run on that profile instead (the simulated host is
+ * set up anew on it, its generators seeded from the seed and the change),
+ * so a policy that learns the host can be watched adapting.  An auto plan's
+ * rule is not told: it sees the change only in the wakes it observes.
+ *
  * Faults.  One fault (sim_device.h) may be injected, on one wait chosen by
  * its row.  Every wait has a deadline, wait_deadline_ns after its start
  * (saturated at the clock's last instant, GAR_MONO_NEVER - 1, never
@@ -155,6 +161,9 @@ typedef struct gar_replay_config {
     const gar_replay_index *index;  /* default NULL: the run numbers the trace itself;
                                      * else gar_replay_index_build's of this very trace */
     gar_replay_scratch *scratch;    /* default NULL: the run allocates its own memory */
+    const gar_host_profile *host_after; /* default NULL; else the host becomes this one for
+                                     * the waits that start at or after host_change_ns */
+    gar_mono_ns host_change_ns;     /* when the host changes (on the trace's clock) */
 } gar_replay_config;
 
 typedef struct gar_replay_quantiles {
