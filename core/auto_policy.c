@@ -60,6 +60,13 @@ static gar_dur_ns dist_mean(const gar_auto_dist *d)
     return (gar_dur_ns)(sum / (double)GAR_AUTO_LEVEL_ONE);
 }
 
+static const gar_auto_dist *detect_of(const gar_auto_host *h, gar_park park)
+{
+    return park == GAR_PARK_BLOCK ? &h->block_detect
+           : park == GAR_PARK_FLAG ? &h->park_detect
+                                   : &h->poll_detect;
+}
+
 /* ---- the wake histogram: log-spaced buckets, eight an octave ---------- */
 
 static unsigned floor_log2(uint64_t v)
@@ -166,12 +173,7 @@ int gar_auto_init(gar_auto_policy *policy, const gar_auto_host *host, gar_error 
                                  "is not a distribution (see gar/auto_policy.h)");
     memset(policy, 0, sizeof *policy);
     policy->host = *host;
-    const uint32_t level = GAR_AUTO_LEVEL_ONE - GAR_AUTO_PARK_PPM;
-    policy->park_tail[GAR_PARK_BLOCK] = dist_quantile(&host->block_detect, level);
-    policy->park_tail[GAR_PARK_POLL] = dist_quantile(&host->poll_detect, level);
-    policy->park_tail[GAR_PARK_FLAG] = dist_quantile(&host->park_detect, level);
     policy->poll_detect_mean = dist_mean(&host->poll_detect);
-    policy->park_detect_mean = dist_mean(&host->park_detect);
     for (unsigned b = 0; b < GAR_AUTO_BUCKETS; b++) {
         gar_dur_ns floor = bucket_floor(b);
         double above = floor == 0 ? 1.0 : dist_above(&host->sleep_overshoot, floor - 1);
@@ -234,12 +236,14 @@ static void point_push(gar_auto_point *pt, uint64_t key)
 /* The residual's distribution as the rule reads it: a mass at each exact
  * residual of the window by the reverse Kaplan-Meier estimate (a late wake
  * says only "at most w", so its share goes to the exact residuals below w,
- * each in proportion), and the unseen, 1/(n + 1) plus whatever share found
- * no exact residual below it, at half the least value held. */
+ * each in proportion); the share of late wakes below every exact residual
+ * at half the least value held; and the unseen, 1/(n + 1), below the least
+ * by twice the spread of the lowest 1/32 of the window (never lower than
+ * half the least). */
 typedef struct summary {
     unsigned terms;
-    double mass[GAR_AUTO_WINDOW + 1];
-    double value[GAR_AUTO_WINDOW + 1];
+    double mass[GAR_AUTO_WINDOW + 2];
+    double value[GAR_AUTO_WINDOW + 2];
     double largest; /* the largest value held, exact or a bound */
 } summary;
 
@@ -248,7 +252,7 @@ static void summarise(const gar_auto_point *pt, summary *s)
     size_t n = pt->count;
     double below = 1.0; /* P(r <= the entry's value), walking down */
     double scale = (double)n / ((double)n + 1.0);
-    unsigned t = 1;
+    unsigned t = 2;
     for (size_t i = n; i-- > 0;) {
         if ((pt->sorted[i] & 1) == 0)
             continue; /* a bound: no mass of its own */
@@ -258,8 +262,13 @@ static void summarise(const gar_auto_point *pt, summary *s)
         t++;
         below -= here;
     }
-    s->mass[0] = 1.0 / ((double)n + 1.0) + below * scale;
-    s->value[0] = (double)(pt->sorted[0] / 2) / 2.0;
+    double least = (double)(pt->sorted[0] / 2);
+    double low = (double)(pt->sorted[n / GAR_AUTO_SUMMARY] / 2); /* the lowest 1/32's top */
+    double reach = least - 2.0 * (low - least);
+    s->mass[0] = 1.0 / ((double)n + 1.0);
+    s->value[0] = reach > least / 2.0 ? reach : least / 2.0;
+    s->mass[1] = below * scale; /* late wakes below every exact residual */
+    s->value[1] = least / 2.0;
     s->largest = (double)(pt->sorted[n - 1] / 2);
     s->terms = t;
 }
@@ -275,11 +284,11 @@ static double miss_chance(gar_auto_policy *p, const summary *s, double sleep, do
     return miss;
 }
 
-/* Rule 2: the longest sleep whose miss chance is within the allowance; 0
+/* Rule 2: the longest sleep whose miss chance is within `allowance`; 0
  * when even a microsecond's is not. */
-static gar_dur_ns longest_sleep(gar_auto_policy *p, const summary *s, gar_dur_ns budget)
+static gar_dur_ns longest_sleep(gar_auto_policy *p, const summary *s, gar_dur_ns budget,
+                                double allowance)
 {
-    const double allowance = (double)GAR_AUTO_PREDICT_PPM / GAR_AUTO_LEVEL_ONE;
     double lo = (double)NS_PER_US;
     if (miss_chance(p, s, lo, (double)budget) > allowance)
         return 0;
@@ -362,7 +371,9 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
                              "is outside 1 us .. 1 s");
     refresh_above(policy);
 
-    /* Rule 1: the parks this host offers, and which of them meet B. */
+    /* Rule 1: the parks this host offers, each's own chance of exceeding
+     * B, and which of them leave part of the allowance to the sleep. */
+    const double allowance = (double)GAR_AUTO_MISS_PPM / GAR_AUTO_LEVEL_ONE;
     gar_park parks[3];
     size_t offered = 0;
     if (!policy->host.no_block)
@@ -370,70 +381,72 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
     parks[offered++] = GAR_PARK_POLL;
     if (policy->host.word_wait)
         parks[offered++] = GAR_PARK_FLAG;
+    const double aim = allowance / 2.0;
+    double exceed[3] = { 1.0, 1.0, 1.0 }; /* by gar_park */
     bool any = false;
-    gar_park least_tail = GAR_PARK_POLL;
+    gar_park least = GAR_PARK_POLL;
     for (size_t k = 0; k < offered; k++) {
-        any = any || policy->park_tail[parks[k]] <= budget_ns;
-        if (policy->park_tail[parks[k]] < policy->park_tail[least_tail])
-            least_tail = parks[k];
+        exceed[parks[k]] = dist_above(detect_of(&policy->host, parks[k]), budget_ns);
+        any = any || exceed[parks[k]] <= aim;
+        if (exceed[parks[k]] < exceed[least])
+            least = parks[k];
     }
 
-    /* Rule 2: the sleep, once the point knows enough. */
+    /* Rule 2: each feasible park's sleep, once the point knows enough. */
     summary s;
     s.terms = 0;
     bool known = point->count > 0;
     if (known)
         summarise(point, &s);
-    gar_dur_ns sleep = 0;
-    bool probe = false;
-    if (any && !policy->host.no_sleep && point->count >= GAR_AUTO_MIN_SAMPLES) {
-        sleep = longest_sleep(policy, &s, budget_ns);
-        /* After a late wake the next wakes a budget earlier: it measures
-         * the residuals a late wake hides, which are the ones a miss is
-         * made of. */
-        if (point->last_late && sleep > 0) {
-            sleep = sleep > budget_ns + NS_PER_US ? sleep - budget_ns : 0;
-            probe = true;
-        }
-    }
+    bool may_sleep = !policy->host.no_sleep && point->count >= GAR_AUTO_MIN_SAMPLES;
 
     /* Rule 3 (or 4): the least expected busy time. */
     double best = 0.0;
-    gar_park chosen = least_tail;
-    bool chosen_sleeps = false;
+    gar_park chosen = least;
+    gar_dur_ns chosen_sleep = 0;
     bool found = false;
     for (size_t k = 0; k < offered; k++) {
         gar_park park = parks[k];
-        if (any ? policy->park_tail[park] > budget_ns : park != least_tail)
+        if (any ? exceed[park] > aim : park != least)
             continue;
-        for (int with = 0; with <= (park != GAR_PARK_BLOCK && sleep > 0); with++) {
+        /* What the park leaves of the aim; past it, half what it leaves of
+         * the whole allowance (rule 4). */
+        double left = any ? aim - exceed[park] : (allowance - exceed[park]) / 2.0;
+        gar_dur_ns sleep = 0;
+        if (may_sleep && park != GAR_PARK_BLOCK && left > 0.0) {
+            sleep = longest_sleep(policy, &s, budget_ns, left);
+            /* After a late wake the next wakes a budget earlier: it
+             * measures the residuals a late wake hides, which are the ones
+             * a miss is made of. */
+            if (point->last_late)
+                sleep = sleep > budget_ns + NS_PER_US ? sleep - budget_ns : 0;
+        }
+        for (int with = 0; with <= (sleep > 0); with++) {
             double cost = expected_busy(policy, park, &s, known, with ? sleep : 0);
-            bool better = !found || cost < best ||
-                          (cost == best && policy->park_tail[park] < policy->park_tail[chosen]);
-            if (better) {
+            if (!found || cost < best || (cost == best && exceed[park] < exceed[chosen])) {
                 best = cost;
                 chosen = park;
-                chosen_sleeps = with == 1;
+                chosen_sleep = with ? sleep : 0;
                 found = true;
             }
         }
     }
 
     *out = (gar_auto_choice){
-        .plan = plan_for(chosen, chosen_sleeps),
-        .has_sleep = chosen_sleeps,
-        .sleep_ns = chosen_sleeps ? sleep : 0,
+        .plan = plan_for(chosen, chosen_sleep > 0),
+        .has_sleep = chosen_sleep > 0,
+        .sleep_ns = chosen_sleep,
         .within_budget = any,
-        .tail_ns = policy->park_tail[chosen],
+        .park_miss_ppm = (uint32_t)(exceed[chosen] * GAR_AUTO_LEVEL_ONE + 0.5),
     };
     gar_auto_counts *c = &policy->counts;
     c->waits++;
     c->block += chosen == GAR_PARK_BLOCK;
     c->poll += chosen == GAR_PARK_POLL;
     c->flag += chosen == GAR_PARK_FLAG;
-    c->sleeps += chosen_sleeps;
+    c->sleeps += chosen_sleep > 0;
     c->over_budget += !any;
-    c->probes += probe;
+    c->probes += chosen_sleep > 0 && point->last_late;
     return 0;
 }
 

@@ -3,12 +3,13 @@
  *
  * The rule reads each park's detection latency, from the completion to the
  * answer that ends the wait, as the simulator charges it:
- *   poll   the profile's store visibility (or 0 when it states none), then
- *          a median poll turn, a query and a clock read;
- *   flag   the park's wake, then the confirming query and a clock read;
+ *   poll   a median poll turn, then a query that takes max(query, the
+ *          store's visibility) and a clock read;
+ *   flag   the park's wake, then the confirming query, max(query,
+ *          visibility), and a clock read;
  *   block  the blocking wake, then a clock read;
- * each as the profile's quantiles shifted by those constants (a shift, not a
- * convolution: the turn's spread is a few hundred ns against tails of µs).
+ * a sum of two draws taken quantile by quantile (their tails together: the
+ * cautious reading, since the profile says nothing of how they relate).
  * The sleep overshoot is the profile's plain distribution (its @LEAD
  * variants differ by length; the rule learns the host's own wakes anyway). */
 #ifndef GAR_SIM_AUTO_HOST_H

@@ -12,44 +12,55 @@
  * The rule (a chance-constrained choice).  A wait's overshoot is more than B
  * in one of two disjoint ways: its sleep woke more than B after the
  * completion (a missed prediction), or it woke in time and the park saw the
- * completion more than B after it (the park's own tail).  The p99 leaves 1 %
- * for both; gar gives half to each, GAR_AUTO_PARK_PPM and
- * GAR_AUTO_PREDICT_PPM.  B itself is not split: each way alone must stay
- * within the whole of it, since one wait meets only one of them.
+ * completion more than B after it (the park's own tail).  The p99 leaves
+ * GAR_AUTO_MISS_PPM (1 %) for the two together.  gar aims at half of it:
+ * a p99 is measured over finitely many waits, and a rule that spent the
+ * whole 1 % would put the expected misses exactly at the line and half of
+ * all windows of waits over it; at 0.5 %, a window of 1 000 waits holds
+ * more than 10 misses about once in 70.  The split of the aim is the
+ * park's to make: its own chance of exceeding B is read off its tail, and
+ * what that leaves of the 0.5 % is the sleep's.  B itself is not split:
+ * each way alone must stay within the whole of it, since one wait meets
+ * only one of them.
  *
- *  1. The park.  A park kind is feasible when its detection latency (the
- *     time from the completion to the answer that ends the wait: a poll's
- *     store visibility and turn, a flag park's wake and confirming query, a
- *     blocking wait's wake) at quantile 1 − 0.5 % is at most B.  Flag is a
- *     candidate only on a host whose parks hold the core idle (word wait);
- *     elsewhere it would be a spin, which poll already is.  Block is not a
- *     candidate for a driver that cannot run one (no_block), and such a
- *     driver's sleeps are none (no_sleep).  These tails
- *     cannot be observed by the waiter (it never sees when the completion
- *     was), so they stay the host's: a profile's, or gar's defaults.
+ *  1. The park.  Each park's detection latency (the time from the
+ *     completion to the answer that ends the wait: a poll's store
+ *     visibility and turn, a flag park's wake and confirming query, a
+ *     blocking wait's wake) exceeds B with some chance e; the park is
+ *     feasible when e <= 0.5 %, and leaves 0.5 % − e to the sleep.  Flag
+ *     is a candidate only on a host whose parks hold the core idle (word
+ *     wait); elsewhere it would be a spin, which poll already is.  Block is
+ *     not a candidate for a driver that cannot run one (no_block), and such
+ *     a driver's sleeps are none (no_sleep).  These tails cannot be
+ *     observed by the waiter (it never sees when the completion was), so
+ *     they stay the host's: a profile's, or gar's defaults.
  *  2. The sleep.  With s the sleep and O the sleep overshoot, a wait misses
  *     when s + O + query − r > B, r the wait's residual (start to
  *     completion).  The point's last GAR_AUTO_WINDOW outcomes stand for r's
  *     distribution: an exact residual is a value, a late wake only says
  *     r ≤ w, so the distribution is the reverse Kaplan-Meier estimate (each
- *     late wake's share goes to the exact residuals below it); the next
- *     residual may also fall below every one seen, with probability
- *     1/(n + 1), which gar puts at half the least value held.  O's survival
+ *     late wake's share goes to the exact residuals below it, and the share
+ *     of late wakes below every exact residual to half the least value
+ *     held); the next residual may also fall below every one seen, with
+ *     probability 1/(n + 1), which gar puts below the least by twice the
+ *     spread of the window's lowest 1/32 (never below half the least: the
+ *     lowest of a few samples is spread enough to reach far).  O's survival
  *     function is the host's (below).  The sleep is the longest s whose miss
- *     probability, summed over that distribution, is at most 0.5 %: the
- *     budget is spent on sleeping past the completion only where the
- *     residuals and the wake tail leave room for it.  A point sleeps only
+ *     probability, summed over that distribution, is at most what the park
+ *     left: the budget is spent on sleeping past the completion
+ *     only where the residuals and the wake tail leave room for it.  A point sleeps only
  *     once it holds GAR_AUTO_MIN_SAMPLES outcomes.
  *  3. The least CPU.  Among the feasible parks, each with and without its
- *     sleep, the one of least expected busy time by the host's costs: block
+ *     own sleep, the one of least expected busy time by the host's costs: block
  *     costs a call; flag its queries, the arm and, while it waits, a backstop
  *     query a millisecond; poll its queries and the expected time from its
  *     wake to the completion, busy.  Ties go to the lower tail.
- *  4. No feasible park: the budget cannot be met on this host.  The choice
- *     says so (within_budget false, and the policy counts it) and does its
- *     best for the latency: the park of the least tail and no sleep (a
- *     sleep can only add a late wake to that tail).  A driver shows it as
- *     warning GAR_W_AUTO_OVER_BUDGET.
+ *  4. No feasible park: the budget cannot be met with that margin on this
+ *     host.  The choice says so (within_budget false, and the policy
+ *     counts it; a driver shows it as warning GAR_W_AUTO_OVER_BUDGET) and
+ *     does its best for the latency: the park of the least e, with a sleep
+ *     whose miss chance is at most half what that park leaves of the whole
+ *     1 % (none when it leaves nothing).
  *
  * What it learns, from each report:
  *   - an Exact sample (the completion was seen by a query, poll or park) is
@@ -58,7 +69,7 @@
  *     residual from above only; it enters the window as such a bound.  So a
  *     workload that gets faster shows as late wakes whose bounds sit below
  *     the exact residuals: their share has no exact residual to go to and
- *     lands on the unseen, at half the bound, and the next sleep halves;
+ *     lands at half the bound, and the next sleep halves;
  *     the waits that then wake in time measure the new residuals.  Counting
  *     only the exact residuals would hide the short ones behind the late
  *     wakes and walk the sleep ever later;
@@ -75,7 +86,7 @@
  *
  * Cold start.  A point with fewer than GAR_AUTO_MIN_SAMPLES residuals does
  * not sleep: its overshoot is then the park's tail alone, which rule 1 holds
- * within B at 99.5 %, so the budget is met while nothing is known.  A policy
+ * within B at 99.5 % or better, so the budget is met while nothing is known.  A policy
  * with no prior (gar_auto_host_default) uses gar's guesses of a Linux host
  * for the tails, and its own wakes as they come.
  *
@@ -96,14 +107,13 @@
 #include <gar/wait.h>
 
 #define GAR_AUTO_LEVEL_ONE UINT32_C(1000000) /* probability 1, in parts per million */
-#define GAR_AUTO_PARK_PPM 5000u    /* the park's tail may exceed B this often */
-#define GAR_AUTO_PREDICT_PPM 5000u /* a sleep may wake more than B late this often */
+#define GAR_AUTO_MISS_PPM 10000u   /* the waits a p99 lets exceed B: 1 % */
 #define GAR_AUTO_WINDOW 256u       /* residuals a point keeps */
 #define GAR_AUTO_MIN_SAMPLES 8u    /* residuals a point holds before it sleeps */
 #define GAR_AUTO_SUMMARY 32u       /* order statistics the sleep rule reads */
 #define GAR_AUTO_WAKES 1024u       /* sleep overshoots the policy keeps */
 #define GAR_AUTO_PRIOR_WEIGHT 256u /* the prior's weight, in wakes */
-#define GAR_AUTO_QUANTILES_MAX 16u /* quantiles a distribution lists */
+#define GAR_AUTO_QUANTILES_MAX 32u /* quantiles a distribution lists (two profile ones' union) */
 #define GAR_AUTO_BUCKETS 320u      /* the wake histogram's log-spaced buckets */
 #define GAR_AUTO_FLAG_PARK_US 100u      /* the flag plan auto runs: its park bound */
 #define GAR_AUTO_FLAG_BACKSTOP_US 1000u /* ... and its backstop */
@@ -163,8 +173,7 @@ typedef struct gar_auto_counts {
 /* The policy.  Private fields; set up with gar_auto_init. */
 typedef struct gar_auto_policy {
     gar_auto_host host;
-    gar_dur_ns park_tail[3];              /* by gar_park: detection at 1 - GAR_AUTO_PARK_PPM */
-    gar_dur_ns poll_detect_mean, park_detect_mean;
+    gar_dur_ns poll_detect_mean;          /* a poll's detection latency, on average */
     uint32_t prior_above[GAR_AUTO_BUCKETS]; /* the prior's P(O >= bucket's floor), ppm */
     uint16_t wake_ring[GAR_AUTO_WAKES];   /* the buckets of the last wakes */
     uint32_t wake_hist[GAR_AUTO_BUCKETS]; /* how many of them in each bucket */
@@ -186,7 +195,7 @@ typedef struct gar_auto_choice {
     bool has_sleep;      /* pass these to the driver as the point's sleep */
     gar_dur_ns sleep_ns;
     bool within_budget;  /* false: no park's tail meets the budget (rule 4) */
-    gar_dur_ns tail_ns;  /* the chosen park's detection at 1 - GAR_AUTO_PARK_PPM */
+    uint32_t park_miss_ppm; /* the chosen park's own chance of exceeding B (ppm) */
 } gar_auto_choice;
 
 /* Chooses the next wait at `point` under `budget_ns` (1 µs .. 1 s, as
