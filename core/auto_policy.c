@@ -381,13 +381,12 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
     parks[offered++] = GAR_PARK_POLL;
     if (policy->host.word_wait)
         parks[offered++] = GAR_PARK_FLAG;
-    const double aim = allowance / 2.0;
     double exceed[3] = { 1.0, 1.0, 1.0 }; /* by gar_park */
     bool any = false;
     gar_park least = GAR_PARK_POLL;
     for (size_t k = 0; k < offered; k++) {
         exceed[parks[k]] = dist_above(detect_of(&policy->host, parks[k]), budget_ns);
-        any = any || exceed[parks[k]] <= aim;
+        any = any || exceed[parks[k]] < allowance;
         if (exceed[parks[k]] < exceed[least])
             least = parks[k];
     }
@@ -407,11 +406,11 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
     bool found = false;
     for (size_t k = 0; k < offered; k++) {
         gar_park park = parks[k];
-        if (any ? exceed[park] > aim : park != least)
+        if (any ? exceed[park] >= allowance : park != least)
             continue;
-        /* What the park leaves of the aim; past it, half what it leaves of
-         * the whole allowance (rule 4). */
-        double left = any ? aim - exceed[park] : (allowance - exceed[park]) / 2.0;
+        /* The sleep's share: half what the park leaves; past the line, a
+         * quarter of the allowance (rule 4). */
+        double left = any ? (allowance - exceed[park]) / 2.0 : allowance / 4.0;
         gar_dur_ns sleep = 0;
         if (may_sleep && park != GAR_PARK_BLOCK && left > 0.0) {
             sleep = longest_sleep(policy, &s, budget_ns, left);

@@ -47,10 +47,10 @@ static const gar_code_entry registry[GAR_CODE_COUNT] = {
                                   "calibration rounds disagree on {1}: {2} (bound: {3}); "
                                   "measure again on a quiet machine" },
     [GAR_W_AUTO_OVER_BUDGET] = { "AutoOverBudget", GAR_KIND_WARNING,
-                                 "'{1}' is beyond this host with gar's margin: no park exceeds "
-                                 "the budget on under 0.5 % of waits ({2} of {3} waits), so "
-                                 "those ran the park that exceeds it least, sleeping only as "
-                                 "long as the rest of the 1 % allowed" },
+                                 "'{1}' is beyond this host: every park's own tail exceeds "
+                                 "the budget on 1 % of waits or more ({2} of {3} waits), so "
+                                 "those ran the park that exceeds it least, with a cautious "
+                                 "sleep" },
 };
 
 bool gar_code_registered(int code)

@@ -3,15 +3,26 @@
  *
  * The rule reads each park's detection latency, from the completion to the
  * answer that ends the wait, as the simulator charges it:
- *   poll   a median poll turn, then a query that takes max(query, the
- *          store's visibility) and a clock read;
+ *   poll   the rest of the poll turn running when the store lands (its
+ *          residual life: a long turn is the likelier one to be running),
+ *          then a query that takes max(query, the store's visibility) and
+ *          a clock read;
  *   flag   the park's wake, then the confirming query, max(query,
  *          visibility), and a clock read;
  *   block  the blocking wake, then a clock read;
- * a sum of two draws taken quantile by quantile (their tails together: the
- * cautious reading, since the profile says nothing of how they relate).
- * The sleep overshoot is the profile's plain distribution (its @LEAD
- * variants differ by length; the rule learns the host's own wakes anyway). */
+ * where a sum of two independent draws is read by its tail: mostly one of
+ * them long while the other is typical, so P(sum > v) is taken as
+ * P(first > v − the query's median) + P(query > v).
+ * A profile may state the store's visibility by how long the device idled
+ * before the store (@LEAD variants): the rule is told the variant nearest
+ * `lead_ns`, the length of the waits it will see (a replay gives its
+ * trace's median residual), since it can never observe the visibility
+ * itself.  The sleep overshoot and the blocking wake are the plain
+ * distributions, over every length: the overshoot's variants state their
+ * tails by p99 and p100 alone, and read linearly between the two they put
+ * a 0.5 % chance of oversleeping by a millisecond or more, which would
+ * forbid every sleep — and a rule that never sleeps never learns the host's
+ * wakes, which it otherwise does as they come. */
 #ifndef GAR_SIM_AUTO_HOST_H
 #define GAR_SIM_AUTO_HOST_H
 
@@ -19,7 +30,9 @@
 
 #include "host_profile.h"
 
-/* Fills `out` from `profile` (a valid, parsed one). */
-void gar_auto_host_from_profile(const gar_host_profile *profile, gar_auto_host *out);
+/* Fills `out` from `profile` (a valid, parsed one), for waits of about
+ * `lead_ns`. */
+void gar_auto_host_from_profile(const gar_host_profile *profile, gar_dur_ns lead_ns,
+                                gar_auto_host *out);
 
 #endif

@@ -206,17 +206,23 @@ static void the_cheapest_park_whose_tail_fits_is_taken(void **state)
     assert_int_equal(r.counts.poll, r.waits);
 }
 
-static void a_budget_it_cannot_meet_is_said_and_latency_comes_first(void **state)
+static void a_budget_it_cannot_meet_is_said_and_it_does_its_best(void **state)
 {
     (void)state;
     static run r;
     gar_auto_host host = host_of(false, 3 * US); /* every park's tail is above 2 µs */
-    run_world(&r, &host, 2 * US, 500, around_1ms);
+    run_world(&r, &host, 2 * US, 2000, around_1ms);
     assert_true(r.none_within);
     assert_int_equal(r.counts.over_budget, r.waits);
-    /* Best effort: the least tail (poll), and no sleep to add a late wake. */
+    /* Best effort: the least tail (poll), and a cautious sleep: a quarter
+     * of the 1 % for late wakes, on top of a park that misses anyway. */
     assert_int_equal(r.counts.poll, r.waits);
-    assert_int_equal(r.counts.sleeps, 0);
+    assert_true(r.counts.sleeps > r.waits / 2);
+    assert_true(r.busy_ns < 0.5 * r.residual_ns);
+    size_t late_misses = 0;
+    for (size_t i = 0; i < r.waits; i++)
+        late_misses += r.overshoot[i] > 3 * US;
+    assert_true(late_misses <= r.waits / 200); /* at most about 0.25 %, with room */
     assert_int_equal(p99_of(r.overshoot, 0, r.waits), 3 * US);
 }
 
@@ -333,7 +339,7 @@ int main(void)
         cmocka_unit_test(a_budget_it_can_meet_is_met_at_a_fraction_of_polling),
         cmocka_unit_test(a_larger_budget_buys_longer_sleeps),
         cmocka_unit_test(the_cheapest_park_whose_tail_fits_is_taken),
-        cmocka_unit_test(a_budget_it_cannot_meet_is_said_and_latency_comes_first),
+        cmocka_unit_test(a_budget_it_cannot_meet_is_said_and_it_does_its_best),
         cmocka_unit_test(after_the_workload_changes_speed_the_budget_is_back_within_500_waits),
         cmocka_unit_test(the_hosts_sleep_overshoot_is_learnt),
         cmocka_unit_test(bad_arguments_are_refused),

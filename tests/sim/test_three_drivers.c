@@ -423,7 +423,7 @@ static void auto_runs_the_same_choices_through_every_driver(bool word_wait, gar_
     static world w;
     gar_host_profile hp = exact_profile(word_wait);
     gar_auto_host host;
-    gar_auto_host_from_profile(&hp, &host);
+    gar_auto_host_from_profile(&hp, GAR_NS_PER_MS, &host);
     for (int d = 0; d < 3; d++) {
         assert_int_equal(gar_auto_init(&pol[d], &host, NULL), 0);
         gar_auto_point_init(&pt[d]);

@@ -13,27 +13,26 @@
  * in one of two disjoint ways: its sleep woke more than B after the
  * completion (a missed prediction), or it woke in time and the park saw the
  * completion more than B after it (the park's own tail).  The p99 leaves
- * GAR_AUTO_MISS_PPM (1 %) for the two together.  gar aims at half of it:
- * a p99 is measured over finitely many waits, and a rule that spent the
- * whole 1 % would put the expected misses exactly at the line and half of
- * all windows of waits over it; at 0.5 %, a window of 1 000 waits holds
- * more than 10 misses about once in 70.  The split of the aim is the
- * park's to make: its own chance of exceeding B is read off its tail, and
- * what that leaves of the 0.5 % is the sleep's.  B itself is not split:
- * each way alone must stay within the whole of it, since one wait meets
- * only one of them.
+ * GAR_AUTO_MISS_PPM (1 %) for the two together, and the split is the
+ * park's to make: its own chance e of exceeding B is read off its tail
+ * (any plan that parks so pays it, with or without a sleep), and the sleep
+ * may add at most half of what e leaves, (1 % − e) / 2.  Half, because a
+ * p99 is measured over finitely many waits: a sleep that took all of it
+ * would put the expected misses on the line itself, and about half of all
+ * runs over it.  B itself is not split: each way alone must stay within
+ * the whole of it, since one wait meets only one of them.
  *
  *  1. The park.  Each park's detection latency (the time from the
  *     completion to the answer that ends the wait: a poll's store
  *     visibility and turn, a flag park's wake and confirming query, a
  *     blocking wait's wake) exceeds B with some chance e; the park is
- *     feasible when e <= 0.5 %, and leaves 0.5 % − e to the sleep.  Flag
- *     is a candidate only on a host whose parks hold the core idle (word
- *     wait); elsewhere it would be a spin, which poll already is.  Block is
- *     not a candidate for a driver that cannot run one (no_block), and such
- *     a driver's sleeps are none (no_sleep).  These tails cannot be
- *     observed by the waiter (it never sees when the completion was), so
- *     they stay the host's: a profile's, or gar's defaults.
+ *     feasible when e < 1 %.  Flag is a candidate only on a host whose
+ *     parks hold the core idle (word wait); elsewhere it would be a spin,
+ *     which poll already is.  Block is not a candidate for a driver that
+ *     cannot run one (no_block), and such a driver's sleeps are none
+ *     (no_sleep).  These tails cannot be observed by the waiter (it never
+ *     sees when the completion was), so they stay the host's: a profile's,
+ *     or gar's defaults.
  *  2. The sleep.  With s the sleep and O the sleep overshoot, a wait misses
  *     when s + O + query − r > B, r the wait's residual (start to
  *     completion).  The point's last GAR_AUTO_WINDOW outcomes stand for r's
@@ -46,8 +45,8 @@
  *     spread of the window's lowest 1/32 (never below half the least: the
  *     lowest of a few samples is spread enough to reach far).  O's survival
  *     function is the host's (below).  The sleep is the longest s whose miss
- *     probability, summed over that distribution, is at most what the park
- *     left: the budget is spent on sleeping past the completion
+ *     probability, summed over that distribution, is at most (1 % − e) / 2:
+ *     the budget is spent on sleeping past the completion
  *     only where the residuals and the wake tail leave room for it.  A point sleeps only
  *     once it holds GAR_AUTO_MIN_SAMPLES outcomes.
  *  3. The least CPU.  Among the feasible parks, each with and without its
@@ -55,12 +54,13 @@
  *     costs a call; flag its queries, the arm and, while it waits, a backstop
  *     query a millisecond; poll its queries and the expected time from its
  *     wake to the completion, busy.  Ties go to the lower tail.
- *  4. No feasible park: the budget cannot be met with that margin on this
- *     host.  The choice says so (within_budget false, and the policy
- *     counts it; a driver shows it as warning GAR_W_AUTO_OVER_BUDGET) and
- *     does its best for the latency: the park of the least e, with a sleep
- *     whose miss chance is at most half what that park leaves of the whole
- *     1 % (none when it leaves nothing).
+ *  4. No feasible park: the budget cannot be met on this host.  The choice
+ *     says so (within_budget false, and the policy counts it; a driver
+ *     shows it as warning GAR_W_AUTO_OVER_BUDGET) and does its best: the
+ *     park of the least e, with a sleep whose miss chance is at most a
+ *     quarter of the 1 %.  Not none: where the park alone is at the line,
+ *     polling through every wait would spend the whole core to spare a
+ *     quarter percent of waits that are at risk anyway.
  *
  * What it learns, from each report:
  *   - an Exact sample (the completion was seen by a query, poll or park) is
@@ -86,7 +86,7 @@
  *
  * Cold start.  A point with fewer than GAR_AUTO_MIN_SAMPLES residuals does
  * not sleep: its overshoot is then the park's tail alone, which rule 1 holds
- * within B at 99.5 % or better, so the budget is met while nothing is known.  A policy
+ * within B at 99 %, so the budget is met while nothing is known.  A policy
  * with no prior (gar_auto_host_default) uses gar's guesses of a Linux host
  * for the tails, and its own wakes as they come.
  *

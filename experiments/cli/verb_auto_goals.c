@@ -1,0 +1,85 @@
+/* experiments/cli/verb_auto_goals.c — `gar auto-goals --db FILE`: auto
+ * beside the ex-post best fixed arm in each trace x host x budget of a sweep
+ * database, and whether the goals are met (experiments/sweep/auto_goals.h). */
+#include <stdlib.h>
+
+#include "auto_goals.h"
+#include "cli.h"
+#include "cli_options.h"
+#include "database_folder.h"
+#include "results.h"
+#include "store.h"
+#include "verbs.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gar auto-goals --db FILE\n"
+            "\n"
+            "Sets each auto:p99_us=B arm of the sweep database FILE beside the ex-post\n"
+            "best fixed arm of its trace and host: the arm of least busy CPU among the\n"
+            "fixed plans (any plan but auto, under any estimator but oracle, which reads\n"
+            "the future) whose p99 overshoot is within B, each the mean over its seeds.  Prints one line per trace x host x\n"
+            "budget, then the goals, each pass or fail:\n"
+            "  goal_budget_met          auto meets B wherever some fixed arm does\n"
+            "  goal_cpu_within_1.25x    auto's busy CPU is within 1.25 x the best's in\n"
+            "                           at least 80 %% of those cells\n"
+            "  goal_beats_single_plan   auto's busy CPU, summed over the cells where both\n"
+            "                           meet B, is below that of the one fixed arm that\n"
+            "                           meets B in the most cells\n"
+            "Exits 0 whether or not the goals pass (they are findings, not errors); a\n"
+            "database without an auto arm is refused.\n"
+            "\n"
+            "options:\n"
+            "  --db FILE    the sweep database (required)\n"
+            "  --help       this text\n"
+            "\n"
+            "example:\n"
+            "  gar sweep data/sweeps/auto.sweep --db auto.db --jobs 2\n"
+            "  gar auto-goals --db auto.db\n");
+}
+
+int gar_verb_auto_goals_main(int argc, char **argv)
+{
+    const char *db_path = NULL;
+    const gar_cli_option options[] = {
+        { .name = "db", .takes = GAR_CLI_TEXT, .to = &db_path },
+        { .name = "help", .takes = GAR_CLI_HELP },
+        { .name = NULL },
+    };
+    int parsed = gar_cli_options("auto-goals", argc, argv, options, usage);
+    if (parsed != GAR_CLI_OPTIONS_DONE)
+        return parsed;
+    if (optind != argc)
+        return gar_cli_usage_error("auto-goals", "takes no arguments besides the options");
+    if (db_path == NULL)
+        return gar_cli_usage_error("auto-goals", "--db FILE is required");
+
+    gar_error err;
+    gar_store *store = NULL;
+    if (gar_store_open(db_path, false, &store, &err) < 0)
+        return gar_refuse_database(db_path, &err);
+    gar_arm_list arms = { NULL, 0 };
+    gar_auto_goals goals;
+    int rc = gar_results_check_rows(store, &err);
+    if (rc == 0)
+        rc = gar_results_arms(store, &arms, &err);
+    if (rc == 0)
+        rc = gar_auto_goals_compute(&arms, &goals, &err);
+    if (rc == 0 && goals.cells == 0) {
+        gar_auto_goals_free(&goals);
+        rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "auto-goals", db_path,
+                           "holds no auto:p99_us=B arm (data/sweeps/auto.sweep has them)");
+    }
+    if (rc < 0) {
+        gar_arm_list_free(&arms);
+        gar_store_close(store);
+        return gar_cli_refuse(&err);
+    }
+    printf("db: %s\n", db_path);
+    gar_auto_goals_print(stdout, &goals);
+    gar_auto_goals_free(&goals);
+    gar_arm_list_free(&arms);
+    gar_store_close(store);
+    return GAR_EXIT_OK;
+}
