@@ -1,0 +1,63 @@
+#!/bin/sh
+# tests/cli/test_auto_cli.sh GAR — auto:p99_us=B from the command line:
+# `gar replay` says what the rule chose and warns (code 19) where no park
+# can meet the budget; `gar auto-goals` sets auto beside the fixed arms of a
+# small sweep, prints the goals, and refuses a database without auto.
+set -u
+. "$(dirname "$0")/lib.sh"
+data=$(cd "$(dirname "$0")/../../data" && pwd)
+
+"$gar" gen jitter --waits 600 --seed 3 --out "$tmp/j.csv" >/dev/null || fail "gen"
+
+# On the bare-metal profile a flag park's tail meets 20 µs: flag, sleeping.
+expect 0 "$gar" replay "$tmp/j.csv" --plan auto:p99_us=20 --host "$data/hosts/waitpkg.host"
+grep -q '^plan: auto:p99_us=20$' "$tmp/out" || fail "replay: the plan's label"
+grep -Eq '^auto: block 0 poll 0 flag 600 sleeps [1-9][0-9]* late [0-9]+ over_budget 0$' "$tmp/out" ||
+    fail "replay at 20 us: $(grep '^auto' "$tmp/out")"
+grep -q '^warning' "$tmp/out" && fail "replay at 20 us warned: $(grep '^warning' "$tmp/out")"
+# 1 µs is beyond every park there: the warning, and the waits counted.
+expect 0 "$gar" replay "$tmp/j.csv" --plan auto:p99_us=1 --host "$data/hosts/waitpkg.host"
+grep -q '^warning: 19 (AutoOverBudget): .auto:p99_us=1. is beyond this host: .* (600 of 600 waits)' \
+    "$tmp/out" || fail "replay at 1 us: no warning 19 ($(head -2 "$tmp/out"))"
+grep -Eq '^auto: .* over_budget 600$' "$tmp/out" || fail "replay at 1 us: $(grep '^auto' "$tmp/out")"
+# --json carries the same counts.
+expect 0 "$gar" replay "$tmp/j.csv" --plan auto:p99_us=20 --host "$data/hosts/waitpkg.host" --json
+grep -q '"auto":{"block":0,"poll":0,"flag":600,' "$tmp/out" || fail "replay --json: no auto counts"
+# A bad budget is a plan refused with code 1, nothing on stdout.
+expect 2 "$gar" replay "$tmp/j.csv" --plan auto:p99_us=0
+grep -q '^error 1 (InvalidPlan): .*p99_us must be 1..1000000, found 0' "$tmp/err" ||
+    fail "p99_us=0: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] && fail "p99_us=0 printed on stdout"
+
+# A small sweep: auto at two budgets beside block, poll and a predict arm.
+cat >"$tmp/s.sweep" <<SPEC
+gar-sweep v1
+trace $tmp/j.csv
+plan auto:p99_us={5,100} block poll
+plan poll+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8
+estimator adl
+host $data/hosts/waitpkg.host $data/hosts/dev-vm.host
+mode open
+seed 1 2
+SPEC
+"$gar" sweep "$tmp/s.sweep" --db "$tmp/s.db" >/dev/null 2>&1 || fail "sweep"
+expect 0 "$gar" auto-goals --db "$tmp/s.db"
+grep -q '^cells: 4 (trace x host x budget)' "$tmp/out" || fail "auto-goals: $(sed -n 2p "$tmp/out")"
+for goal in goal_budget_met goal_cpu_within_1.25x goal_beats_single_plan; do
+    grep -Eq "^$goal: (pass|fail) \\(" "$tmp/out" || fail "auto-goals: no $goal line"
+done
+# On the bare-metal host at 5 µs, poll meets the budget and auto does too.
+grep -Eq '^  j +waitpkg +5 ' "$tmp/out" || fail "auto-goals: no waitpkg 5 us cell"
+
+# A database with no auto arm is refused.
+sed -e '/^plan auto/d' -e 's/^plan poll+predict/plan block poll poll+predict/' "$tmp/s.sweep" \
+    >"$tmp/n.sweep"
+"$gar" sweep "$tmp/n.sweep" --db "$tmp/n.db" >/dev/null 2>&1 || fail "sweep without auto"
+expect 2 "$gar" auto-goals --db "$tmp/n.db"
+grep -q 'holds no auto:p99_us=B arm' "$tmp/err" || fail "auto-goals without auto: $(cat "$tmp/err")"
+expect 2 "$gar" auto-goals
+grep -q '^error 11 (Usage): auto-goals: --db FILE is required' "$tmp/err" ||
+    fail "auto-goals without --db: $(cat "$tmp/err")"
+
+[ "$failures" -eq 0 ] || exit 1
+echo "auto: all checks passed"
