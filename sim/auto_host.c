@@ -3,6 +3,10 @@
 
 #include <string.h>
 
+#include <gar/nearest_rank.h>
+
+#include "rank_select.h"
+
 _Static_assert(GAR_HOST_QUANTILES_MAX <= GAR_AUTO_QUANTILES_MAX,
                "a profile's distribution fits one of the rule's");
 
@@ -141,4 +145,17 @@ void gar_auto_host_from_profile(const gar_host_profile *p, gar_dur_ns lead_ns, g
                                     p->query_ns, p->clock_ns),
         .block_detect = shifted(&p->block_wake, p->clock_ns),
     };
+}
+
+gar_dur_ns gar_auto_host_lead_of(const gar_trace *trace, uint64_t *v, uint64_t *tmp)
+{
+    size_t n = trace->count;
+    if (n == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        v[i] = gar_since(trace->row[i].done_ns, trace->row[i].start_ns);
+    const size_t rank[] = { gar_nearest_rank_index(n, 500000) };
+    uint64_t median;
+    gar_rank_select(v, tmp, n, rank, 1, &median);
+    return median;
 }

@@ -29,10 +29,16 @@
 #include <gar/auto_policy.h>
 
 #include "host_profile.h"
+#include "trace.h"
 
 /* Fills `out` from `profile` (a valid, parsed one), for waits of about
  * `lead_ns`. */
 void gar_auto_host_from_profile(const gar_host_profile *profile, gar_dur_ns lead_ns,
                                 gar_auto_host *out);
+
+/* The median residual of `trace` (done less start, 0 when done first): the
+ * lead to tell a profile's variants by.  Works in `v` and `tmp`, each
+ * trace->count values of room, overwritten. */
+gar_dur_ns gar_auto_host_lead_of(const gar_trace *trace, uint64_t *v, uint64_t *tmp);
 
 #endif

@@ -327,20 +327,6 @@ typedef struct replay_auto {
     gar_auto_point *points;
 } replay_auto;
 
-/* The trace's median residual (done less start, 0 when done first): the
- * length of the waits the auto rule is told its host for.  Uses the
- * scratch's overshoot and sort space, which the run overwrites after. */
-static gar_dur_ns median_residual(const gar_trace *trace, const run_memory *mem)
-{
-    size_t n = trace->count;
-    for (size_t i = 0; i < n; i++)
-        mem->overshoot[i] = gar_since(trace->row[i].done_ns, trace->row[i].start_ns);
-    const size_t rank[] = { gar_nearest_rank_index(n, 500000) };
-    uint64_t median;
-    gar_rank_select(mem->overshoot, mem->sort_space, n, rank, 1, &median);
-    return median;
-}
-
 static bool bands_have_auto(const gar_bands *bands)
 {
     for (uint32_t b = 0; b < bands->count; b++)
@@ -513,7 +499,9 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     replay_auto *autos = NULL;
     if (bands_have_auto(bands)) {
         gar_auto_host auto_host;
-        gar_auto_host_from_profile(config->host, median_residual(config->trace, &mem), &auto_host);
+        /* The scratch's arrays are free until the waits run. */
+        gar_dur_ns lead = gar_auto_host_lead_of(config->trace, mem.overshoot, mem.sort_space);
+        gar_auto_host_from_profile(config->host, lead, &auto_host);
         autos = malloc(sizeof *autos);
         if (autos != NULL && (autos->points = calloc(mem.index->points, sizeof *autos->points)) == NULL) {
             free(autos);

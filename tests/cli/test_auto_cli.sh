@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/cli/test_auto_cli.sh GAR — auto:p99_us=B from the command line:
 # `gar replay` says what the rule chose and warns (code 19) where no park
-# can meet the budget; `gar auto-goals` sets auto beside the fixed arms of a
+# can meet the budget; `gar verify` runs its choices for real; `gar auto-goals` sets auto beside the fixed arms of a
 # small sweep, prints the goals, and refuses a database without auto.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -28,6 +28,20 @@ expect 2 "$gar" replay "$tmp/j.csv" --plan auto:p99_us=0
 grep -q '^error 1 (InvalidPlan): .*p99_us must be 1..1000000, found 0' "$tmp/err" ||
     fail "p99_us=0: $(cat "$tmp/err")"
 [ -s "$tmp/out" ] && fail "p99_us=0 printed on stdout"
+
+# For real (the emulated device): at 1 ms on the development VM's profile the
+# blocking wake fits, and a block is the cheapest wait, so every wait blocks,
+# in the real run and in the simulation of it.
+"$gar" gen steady --waits 100 --seed 1 --param residual_us=500 --out "$tmp/s.csv" >/dev/null ||
+    fail "gen steady"
+# (Exit 0 when the two agree, 1 when not: that verdict is this machine's.)
+"$gar" verify "$tmp/s.csv" --plan auto:p99_us=1000 --host "$data/hosts/dev-vm.host" \
+    >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -le 1 ] || fail "verify at 1 ms: exit $rc ($(cat "$tmp/err"))"
+grep -q '^kinds: real=blocked:100,immediate:0,late:0,parked:0 sim=blocked:100,' "$tmp/out" ||
+    fail "verify at 1 ms: $(grep '^kinds' "$tmp/out")"
+grep -Eq '^verdict: (agree|disagree)$' "$tmp/out" || fail "verify at 1 ms: no verdict"
 
 # A small sweep: auto at two budgets beside block, poll and a predict arm.
 cat >"$tmp/s.sweep" <<SPEC
