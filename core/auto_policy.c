@@ -472,7 +472,10 @@ int gar_auto_learn(gar_auto_policy *policy, gar_auto_point *point, const gar_aut
     }
     switch (report->sample.kind) {
     case GAR_SAMPLE_EXACT:
-        point_push(point, key_of(report->sample.ns, true));
+        /* Work done at the first query is never slept past (the sleep comes
+         * after that query): the window keeps the residuals a sleep risks. */
+        if (report->kind != GAR_WAIT_KIND_IMMEDIATE)
+            point_push(point, key_of(report->sample.ns, true));
         point->last_late = false;
         policy->counts.exact++;
         break;

@@ -63,6 +63,9 @@
  *     quarter percent of waits that are at risk anyway.
  *
  * What it learns, from each report:
+ *   - a wait whose first query found the work done teaches the window
+ *     nothing: it never sleeps (the sleep comes after that query), so the
+ *     residuals a sleep risks are those of waits that found work pending;
  *   - an Exact sample (the completion was seen by a query, poll or park) is
  *     the point's residual: it enters the window;
  *   - a Late sample (the sleep woke after the completion) bounds the
