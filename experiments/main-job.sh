@@ -10,7 +10,8 @@
 # default), draws the plots and writes DIR/report.html, then prints where they
 # are and, per trace and host, the winning arm against poll and block.  Then
 # data/sweeps/auto.sweep into DIR/auto.db, and how auto:p99_us=B fares
-# against the best fixed arm (DIR/auto-goals.txt, `gar auto-goals`).  The
+# against the best fixed arm (DIR/auto-goals.txt and DIR/auto-HOST-MODE.png,
+# `gar auto-goals`).  The
 # sweep resumes what a killed run left, so the job is safe to rerun: a second
 # run only redraws the plots and the report.
 set -eu
@@ -86,7 +87,7 @@ echo "main-job: sweep $auto into $auto_db"
 sweep "$auto" "$auto_db" || exit 2
 rm -f "$out/sweep.err"
 grep -E '^(runs|present|ran|failed|wall_s|status):' "$out/sweep.txt" | sed 's/^/  auto /'
-"$gar" auto-goals --db "$auto_db" >"$out/auto-goals.txt"
+"$gar" auto-goals --db "$auto_db" --out "$out" >"$out/auto-goals.txt"
 
 echo "main-job: plots and report into $out"
 "$gar" report --db "$db" --out "$out" > "$out/report.txt"

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cli_options.h"
 #include "database_folder.h"
+#include "plot.h"
 #include "results.h"
 #include "store.h"
 #include "verbs.h"
@@ -14,7 +15,7 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: gar auto-goals --db FILE\n"
+            "usage: gar auto-goals --db FILE [--out DIR]\n"
             "\n"
             "Sets each auto:p99_us=B arm of the sweep database FILE beside the ex-post\n"
             "best fixed arm of its trace and host: the arm of least busy CPU among the\n"
@@ -27,11 +28,16 @@ static void usage(FILE *out)
             "  goal_beats_single_plan   auto's busy CPU, summed over the cells where both\n"
             "                           meet B, is below that of the one fixed arm that\n"
             "                           meets B in the most cells\n"
+            "With --out, also draws one plot per host into DIR (created if missing),\n"
+            "auto-HOST-MODE.png beside its gnuplot script and data: busy CPU against the\n"
+            "budget for auto, the ex-post best fixed arm, poll and block, each the mean\n"
+            "over the host's traces; all of them or none (needs gnuplot).\n"
             "Exits 0 whether or not the goals pass (they are findings, not errors); a\n"
             "database without an auto arm is refused.\n"
             "\n"
             "options:\n"
             "  --db FILE    the sweep database (required)\n"
+            "  --out DIR    draw the plots into DIR\n"
             "  --help       this text\n"
             "\n"
             "example:\n"
@@ -41,9 +47,10 @@ static void usage(FILE *out)
 
 int gar_verb_auto_goals_main(int argc, char **argv)
 {
-    const char *db_path = NULL;
+    const char *db_path = NULL, *dir = NULL;
     const gar_cli_option options[] = {
         { .name = "db", .takes = GAR_CLI_TEXT, .to = &db_path },
+        { .name = "out", .takes = GAR_CLI_TEXT, .to = &dir },
         { .name = "help", .takes = GAR_CLI_HELP },
         { .name = NULL },
     };
@@ -56,6 +63,8 @@ int gar_verb_auto_goals_main(int argc, char **argv)
         return gar_cli_usage_error("auto-goals", "--db FILE is required");
 
     gar_error err;
+    if (dir != NULL && gar_plot_check_gnuplot(&err) < 0)
+        return gar_cli_refuse(&err);
     gar_store *store = NULL;
     if (gar_store_open(db_path, false, &store, &err) < 0)
         return gar_refuse_database(db_path, &err);
@@ -71,12 +80,31 @@ int gar_verb_auto_goals_main(int argc, char **argv)
         rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "auto-goals", db_path,
                            "holds no auto:p99_us=B arm (data/sweeps/auto.sweep has them)");
     }
+    gar_plot_files *files = NULL;
+    if (rc == 0 && dir != NULL) {
+        files = calloc(1, sizeof *files);
+        rc = files == NULL ? gar_error_set(&err, GAR_E_CAPACITY, 2, "memory", "exhausted")
+                           : gar_plot_stage_begin(dir, files, &err);
+        if (rc == 0)
+            rc = gar_plot_auto_budgets(&goals, dir, files, &err);
+        /* All of the plots appear together, or none. */
+        if (rc == 0)
+            rc = gar_plot_stage_commit(files, &err);
+        else if (files != NULL)
+            gar_plot_stage_abort(files);
+        if (rc < 0)
+            gar_auto_goals_free(&goals);
+    }
     if (rc < 0) {
+        free(files);
         gar_arm_list_free(&arms);
         gar_store_close(store);
         return gar_cli_refuse(&err);
     }
     printf("db: %s\n", db_path);
+    for (size_t i = 0; files != NULL && i < files->count; i++)
+        printf("png: %s/%s\n", dir, files->file[i].png);
+    free(files);
     gar_auto_goals_print(stdout, &goals);
     gar_auto_goals_free(&goals);
     gar_arm_list_free(&arms);

@@ -63,6 +63,14 @@ done
 # On the bare-metal host at 5 µs, poll meets the budget and auto does too.
 grep -Eq '^  j +waitpkg +5 ' "$tmp/out" || fail "auto-goals: no waitpkg 5 us cell"
 
+# The plots: one per host, each a PNG beside its script and data.
+expect 0 "$gar" auto-goals --db "$tmp/s.db" --out "$tmp/plots"
+for host in waitpkg dev-vm; do
+    [ -s "$tmp/plots/auto-$host-open.png" ] || fail "auto-goals --out: no plot for $host"
+    grep -q "^png: $tmp/plots/auto-$host-open.png$" "$tmp/out" || fail "auto-goals --out: not listed"
+done
+[ "$(grep -c '^5' "$tmp/plots/auto-waitpkg-open.dat")" -eq 1 ] || fail "the plot's data lacks 5 us"
+
 # A database with no auto arm is refused.
 sed -e '/^plan auto/d' -e 's/^plan poll+predict/plan block poll poll+predict/' "$tmp/s.sweep" \
     >"$tmp/n.sweep"

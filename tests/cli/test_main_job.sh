@@ -38,6 +38,9 @@ for goal in goal_budget_met goal_cpu_within_1.25x goal_beats_single_plan; do
     grep -Eq "^  $goal: (pass|fail) " "$tmp/first" || fail "the job did not print $goal"
 done
 grep -q '^cells: 80 ' "$tmp/results/auto-goals.txt" || fail "auto-goals.txt lacks its 80 cells"
+for host in dev-vm waitpkg dev-vm_word_wait_yes waitpkg_sleep_overshoot_ns_2; do
+    [ -s "$tmp/results/auto-$host-open.png" ] || fail "no auto plot for $host"
+done
 grep -q 'report    .*report.html' "$tmp/first" || fail "the job did not say where the report is"
 # The summary table: a header and one row per trace and host.
 [ "$(grep -cE '^  (steady|jitter|bimodal|drift|decode) +(dev-vm|waitpkg) ' "$tmp/first")" -eq 10 ] \
