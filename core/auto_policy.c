@@ -394,6 +394,7 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
     /* Rule 2: each feasible park's sleep, once the point knows enough. */
     summary s;
     s.terms = 0;
+    s.largest = 0.0;
     bool known = point->count > 0;
     if (known)
         summarise(point, &s);
