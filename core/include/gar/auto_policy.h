@@ -46,14 +46,14 @@
  *     lowest of a few samples is spread enough to reach far).  O's survival
  *     function is the host's (below).  The sleep is the longest s whose miss
  *     probability, summed over that distribution, is at most (1 % − e) / 2:
- *     the budget is spent on sleeping past the completion
- *     only where the residuals and the wake tail leave room for it.  A point sleeps only
+ *     the budget is spent on sleeping past the completion only where the
+ *     residuals and the wake tail leave room for it.  A point sleeps only
  *     once it holds GAR_AUTO_MIN_SAMPLES outcomes.
  *  3. The least CPU.  Among the feasible parks, each with and without its
- *     own sleep, the one of least expected busy time by the host's costs: block
- *     costs a call; flag its queries, the arm and, while it waits, a backstop
- *     query a millisecond; poll its queries and the expected time from its
- *     wake to the completion, busy.  Ties go to the lower tail.
+ *     own sleep, the one of least expected busy time by the host's costs:
+ *     block costs a call; flag its queries, the arm and, while it waits, a
+ *     backstop query a millisecond; poll its queries and the expected time
+ *     from its wake to the completion, busy.  Ties go to the lower tail.
  *  4. No feasible park: the budget cannot be met on this host.  The choice
  *     says so (within_budget false, and the policy counts it; a driver
  *     shows it as warning GAR_W_AUTO_OVER_BUDGET) and does its best: the
@@ -72,8 +72,8 @@
  *     residual from above only; it enters the window as such a bound.  So a
  *     workload that gets faster shows as late wakes whose bounds sit below
  *     the exact residuals: their share has no exact residual to go to and
- *     lands at half the bound, and the next sleep halves;
- *     the waits that then wake in time measure the new residuals.  Counting
+ *     lands at half the bound, and the next sleep halves; the waits that
+ *     then wake in time measure the new residuals.  Counting
  *     only the exact residuals would hide the short ones behind the late
  *     wakes and walk the sleep ever later;
  *   - a late wake also makes the point's next wait a probe: its sleep is
@@ -113,10 +113,10 @@
 #define GAR_AUTO_MISS_PPM 10000u   /* the waits a p99 lets exceed B: 1 % */
 #define GAR_AUTO_WINDOW 256u       /* residuals a point keeps */
 #define GAR_AUTO_MIN_SAMPLES 8u    /* residuals a point holds before it sleeps */
-#define GAR_AUTO_SUMMARY 32u       /* order statistics the sleep rule reads */
+#define GAR_AUTO_SUMMARY 32u       /* the unseen residual sits below the lowest 1/32 (rule 2) */
 #define GAR_AUTO_WAKES 1024u       /* sleep overshoots the policy keeps */
 #define GAR_AUTO_PRIOR_WEIGHT 256u /* the prior's weight, in wakes */
-#define GAR_AUTO_QUANTILES_MAX 32u /* quantiles a distribution lists (two profile ones' union) */
+#define GAR_AUTO_QUANTILES_MAX 32u /* quantiles a distribution lists */
 #define GAR_AUTO_BUCKETS 320u      /* the wake histogram's log-spaced buckets */
 #define GAR_AUTO_FLAG_PARK_US 100u      /* the flag plan auto runs: its park bound */
 #define GAR_AUTO_FLAG_BACKSTOP_US 1000u /* ... and its backstop */
