@@ -10,7 +10,7 @@
 # default), draws the plots and writes DIR/report.html, then prints where they
 # are and, per trace and host, the winning arm against poll and block.  Then
 # data/sweeps/auto.sweep into DIR/auto.db, and how auto:p99_us=B fares
-# against the best fixed arm (DIR/auto-goals.txt and DIR/auto-HOST-MODE.png,
+# against the best fixed arm (DIR/auto-goals.html, .txt and auto-HOST-MODE.png,
 # `gar auto-goals`).  The
 # sweep resumes what a killed run left, so the job is safe to rerun: a second
 # run only redraws the plots and the report.
@@ -116,6 +116,7 @@ sed -n 's/^winner: //p' "$out/report.txt" | awk -F ' [|] ' '
     }'
 
 echo
-echo "auto:p99_us=B against the ex-post best fixed arm ($out/auto-goals.txt,"
-echo "every trace x host x budget there; gar auto-goals --help says how it is judged):"
+echo "auto:p99_us=B against the ex-post best fixed arm ($out/auto-goals.html says what"
+echo "budget auto meets per trace and host, at what CPU; $out/auto-goals.txt has every"
+echo "trace x host x budget; gar auto-goals --help says how it is judged):"
 grep '^goal' "$out/auto-goals.txt" | sed 's/^/  /'

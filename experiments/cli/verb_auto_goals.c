@@ -1,7 +1,9 @@
 /* experiments/cli/verb_auto_goals.c — `gar auto-goals --db FILE`: auto
  * beside the ex-post best fixed arm in each trace x host x budget of a sweep
  * database, and whether the goals are met (experiments/sweep/auto_goals.h). */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "auto_goals.h"
 #include "cli.h"
@@ -31,7 +33,9 @@ static void usage(FILE *out)
             "With --out, also draws one plot per host into DIR (created if missing),\n"
             "auto-HOST-MODE.png beside its gnuplot script and data: busy CPU against the\n"
             "budget for auto, the ex-post best fixed arm, poll and block, each the mean\n"
-            "over the host's traces; all of them or none (needs gnuplot).\n"
+            "over the host's traces; and DIR/auto-goals.html, which says per trace and\n"
+            "host what budget auto meets at what CPU beside the best fixed arm, with the\n"
+            "plots; all of them or none (needs gnuplot).\n"
             "Exits 0 whether or not the goals pass (they are findings, not errors); a\n"
             "database without an auto arm is refused.\n"
             "\n"
@@ -43,6 +47,30 @@ static void usage(FILE *out)
             "example:\n"
             "  gar sweep data/sweeps/auto.sweep --db auto.db --jobs 2\n"
             "  gar auto-goals --db auto.db\n");
+}
+
+/* DIR/auto-goals.html: the section that answers what budget auto meets
+ * and at what CPU, then the plots.  Returns 0 or -GAR_E_IO. */
+static int write_page(const gar_auto_goals *goals, const gar_plot_files *files, const char *dir,
+                      gar_error *err)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/auto-goals.html", dir);
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        return gar_error_set(err, GAR_E_IO, 3, path, "write", strerror(errno));
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>auto against the "
+          "fixed plans</title></head><body>\n", f);
+    int rc = gar_auto_goals_html(f, goals, path, err);
+    for (size_t i = 0; i < files->count; i++)
+        fprintf(f, "<figure><img src=\"%s\" alt=\"%s\"><figcaption>%s</figcaption></figure>\n",
+                files->file[i].png, files->file[i].png, files->file[i].caption);
+    fputs("</body></html>\n", f);
+    errno = 0;
+    bool bad = ferror(f) != 0;
+    if (fclose(f) != 0 || bad)
+        return rc < 0 ? rc : gar_error_set(err, GAR_E_IO, 3, path, "write", strerror(errno));
+    return rc;
 }
 
 int gar_verb_auto_goals_main(int argc, char **argv)
@@ -87,6 +115,8 @@ int gar_verb_auto_goals_main(int argc, char **argv)
                            : gar_plot_stage_begin(dir, files, &err);
         if (rc == 0)
             rc = gar_plot_auto_budgets(&goals, dir, files, &err);
+        if (rc == 0)
+            rc = write_page(&goals, files, gar_plot_out_dir(files, dir), &err);
         /* All of the plots appear together, or none. */
         if (rc == 0)
             rc = gar_plot_stage_commit(files, &err);

@@ -2,6 +2,7 @@
  * cell by cell, and the three goals (auto_goals.h). */
 #include "auto_goals.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,4 +232,125 @@ void gar_auto_goals_print(FILE *out, const gar_auto_goals *g)
             "in %zu cells; over the %zu where auto does too, busy sums %.6f for it and %.6f "
             "for auto)\n", verdict(g->goal_single), g->single->plan, g->single->estimator,
             g->single_meets, g->both_meet, g->single_busy, g->auto_busy);
+}
+
+/* ---- the report's section ---------------------------------------------- */
+
+static void html_text(FILE *f, const char *s)
+{
+    for (; *s != '\0'; s++) {
+        switch (*s) {
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(*s, f);
+        }
+    }
+}
+
+static void html_busy(FILE *f, double busy)
+{
+    fprintf(f, "%.3g %%", 100.0 * busy);
+}
+
+/* One trace and host: the least budget auto meets, with its CPU beside the
+ * best fixed arm's there; the cells [from, to) are that place's budgets. */
+static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to)
+{
+    const gar_auto_cell *c0 = &g->cell[from];
+    fputs("<p><b>", f);
+    html_text(f, c0->any->trace_short);
+    fputs("</b> on <b>", f);
+    html_text(f, c0->any->host_short);
+    fputs("</b>: ", f);
+    const gar_auto_cell *least = NULL;
+    for (size_t i = from; i < to && least == NULL; i++)
+        if (g->cell[i].auto_meets)
+            least = &g->cell[i];
+    if (least == NULL) {
+        fputs("auto meets none of the budgets swept", f);
+    } else {
+        fprintf(f, "auto meets a p99 of %llu µs (its p99 %.3g µs) at ",
+                (unsigned long long)(least->budget_ns / GAR_NS_PER_US),
+                least->autoa->p99_ns / 1e3);
+        html_busy(f, least->autoa->busy_frac);
+        fputs(" busy CPU; ", f);
+        if (least->best != NULL) {
+            fputs("the best fixed arm within it, ", f);
+            html_text(f, least->best->plan);
+            fputs(" / ", f);
+            html_text(f, least->best->estimator);
+            fputs(", costs ", f);
+            html_busy(f, least->best->busy_frac);
+        } else {
+            fputs("no fixed arm meets it", f);
+        }
+    }
+    fputs(".</p>\n<table>\n<tr><th>budget</th><th>auto p99</th><th>auto busy</th>"
+          "<th>best fixed arm</th><th>its p99</th><th>its busy</th></tr>\n", f);
+    for (size_t i = from; i < to; i++) {
+        const gar_auto_cell *c = &g->cell[i];
+        fprintf(f, "<tr><td>%llu µs</td><td>%.3g µs%s</td><td>",
+                (unsigned long long)(c->budget_ns / GAR_NS_PER_US), c->autoa->p99_ns / 1e3,
+                c->auto_meets ? "" : " (over)");
+        html_busy(f, c->autoa->busy_frac);
+        fputs("</td><td>", f);
+        if (c->best == NULL) {
+            fputs("none meets it</td><td></td><td></td></tr>\n", f);
+            continue;
+        }
+        html_text(f, c->best->plan);
+        fputs(" / ", f);
+        html_text(f, c->best->estimator);
+        fprintf(f, "</td><td>%.3g µs</td><td>", c->best->p99_ns / 1e3);
+        html_busy(f, c->best->busy_frac);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+int gar_auto_goals_html(FILE *f, const gar_auto_goals *g, const char *path, gar_error *err)
+{
+    fputs("<section id=\"auto\">\n<h2>What budget can you meet, and at what CPU?</h2>\n"
+          "<p>For each trace and host, <code>auto:p99_us=B</code> (gar chooses each wait's "
+          "sleep and park for the budget) beside the ex-post best fixed arm: the least busy "
+          "CPU among the fixed plans whose p99 overshoot is within B, which no one can know "
+          "in advance.  Each figure is the mean over the seeds.</p>\n", f);
+    for (size_t from = 0; from < g->cells;) {
+        size_t to = from + 1;
+        while (to < g->cells && same_place(g->cell[to].any, g->cell[from].any))
+            to++;
+        html_place(f, g, from, to);
+        from = to;
+    }
+    fprintf(f, "<p>Goals: auto meets the budget in %zu of the %zu cells where a fixed arm does "
+               "(%s); within 1.25 × the best's CPU in %zu of them, %.1f %% (goal 80 %%: %s); "
+               "against the best single fixed arm, ",
+            g->auto_met, g->meetable, verdict(g->goal_budget), g->within,
+            g->meetable > 0 ? 100.0 * (double)g->within / (double)g->meetable : 0.0,
+            verdict(g->goal_within));
+    if (g->single == NULL) {
+        fputs("none meets any budget (pass).</p>\n", f);
+    } else {
+        html_text(f, g->single->plan);
+        fputs(" / ", f);
+        html_text(f, g->single->estimator);
+        fprintf(f, ", busy sums %.4g for it and %.4g for auto over the %zu cells where both "
+                   "meet the budget (%s).</p>\n",
+                g->single_busy, g->auto_busy, g->both_meet, verdict(g->goal_single));
+    }
+    fputs("</section>\n", f);
+    if (ferror(f))
+        return gar_error_set(err, GAR_E_IO, 3, path, "write", strerror(errno));
+    return 0;
 }

@@ -74,4 +74,11 @@ uint64_t gar_auto_goals_budget_of(const char *plan);
  * with their figures. */
 void gar_auto_goals_print(FILE *out, const gar_auto_goals *goals);
 
+/* Writes an HTML section (a <section> with a heading, one paragraph per
+ * trace and host, a table of every budget, the goals) that answers, for
+ * each workload and host: what budget auto meets, at what busy CPU, and
+ * how that compares with the best fixed arm.  Text is escaped for HTML.
+ * Returns 0, or -GAR_E_IO when a write fails (`path` names the file). */
+int gar_auto_goals_html(FILE *out, const gar_auto_goals *goals, const char *path, gar_error *err);
+
 #endif

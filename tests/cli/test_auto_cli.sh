@@ -70,6 +70,11 @@ for host in waitpkg dev-vm; do
     grep -q "^png: $tmp/plots/auto-$host-open.png$" "$tmp/out" || fail "auto-goals --out: not listed"
 done
 [ "$(grep -c '^5' "$tmp/plots/auto-waitpkg-open.dat")" -eq 1 ] || fail "the plot's data lacks 5 us"
+grep -q '<h2>What budget can you meet, and at what CPU?</h2>' "$tmp/plots/auto-goals.html" ||
+    fail "auto-goals --out: no page"
+grep -q '<b>j</b> on <b>waitpkg</b>: auto meets a p99 of 5 µs' "$tmp/plots/auto-goals.html" ||
+    fail "auto-goals --out: the page does not say what budget auto meets on waitpkg"
+grep -q 'src="auto-dev-vm-open.png"' "$tmp/plots/auto-goals.html" || fail "the page lacks its plots"
 
 # A database with no auto arm is refused.
 sed -e '/^plan auto/d' -e 's/^plan poll+predict/plan block poll poll+predict/' "$tmp/s.sweep" \

@@ -41,6 +41,7 @@ grep -q '^cells: 80 ' "$tmp/results/auto-goals.txt" || fail "auto-goals.txt lack
 for host in dev-vm waitpkg dev-vm_word_wait_yes waitpkg_sleep_overshoot_ns_2; do
     [ -s "$tmp/results/auto-$host-open.png" ] || fail "no auto plot for $host"
 done
+grep -q 'What budget can you meet' "$tmp/results/auto-goals.html" || fail "no auto-goals.html"
 grep -q 'report    .*report.html' "$tmp/first" || fail "the job did not say where the report is"
 # The summary table: a header and one row per trace and host.
 [ "$(grep -cE '^  (steady|jitter|bimodal|drift|decode) +(dev-vm|waitpkg) ' "$tmp/first")" -eq 10 ] \

@@ -1,6 +1,8 @@
 /* tests/experiments/test_auto_goals.c — auto set beside the fixed arms of a
  * sweep: the cells, the ex-post best fixed arm (oracle left out), the three
  * goals, on hand-made arms whose answers are known. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +10,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "auto_goals.h"
@@ -154,6 +157,34 @@ static void budgets_are_read_from_auto_labels_only(void **state)
     assert_null(g.cell);
 }
 
+static void the_report_section_answers_per_trace_and_host(void **state)
+{
+    (void)state;
+    gar_arm_list l;
+    two_traces(&l);
+    snprintf(l.arm[4].estimator, sizeof l.arm[4].estimator, "a<b>&c");
+    gar_auto_goals g;
+    assert_int_equal(gar_auto_goals_compute(&l, &g, NULL), 0);
+    char *html = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&html, &size);
+    assert_non_null(f);
+    assert_int_equal(gar_auto_goals_html(f, &g, "mem", NULL), 0);
+    fclose(f);
+    /* Trace a meets 5 µs at 30 % (the best fixed, poll, at 100 %); b
+     * first meets 20 µs. */
+    assert_non_null(strstr(html, "<b>a</b> on <b>h</b>: auto meets a p99 of 5 µs (its p99 4 µs) "
+                                 "at 30 % busy CPU; the best fixed arm within it, poll / -, "
+                                 "costs 100 %."));
+    assert_non_null(strstr(html, "<b>b</b> on <b>h</b>: auto meets a p99 of 20 µs"));
+    assert_non_null(strstr(html, "<td>6 µs (over)</td>"));
+    assert_non_null(strstr(html, "a&lt;b&gt;&amp;c")); /* escaped */
+    assert_null(strstr(html, "a<b>&c"));
+    assert_non_null(strstr(html, "in 3 of the 4 cells where a fixed arm does (fail)"));
+    free(html);
+    gar_auto_goals_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -161,6 +192,7 @@ int main(void)
         cmocka_unit_test(goals_pass_where_auto_keeps_up),
         cmocka_unit_test(goals_fail_where_auto_falls_short),
         cmocka_unit_test(budgets_are_read_from_auto_labels_only),
+        cmocka_unit_test(the_report_section_answers_per_trace_and_host),
     };
     return cmocka_run_group_tests_name("auto_goals", tests, NULL, NULL);
 }
