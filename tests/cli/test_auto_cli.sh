@@ -23,6 +23,15 @@ grep -Eq '^auto: .* over_budget 600$' "$tmp/out" || fail "replay at 1 us: $(grep
 # --json carries the same counts.
 expect 0 "$gar" replay "$tmp/j.csv" --plan auto:p99_us=20 --host "$data/hosts/waitpkg.host" --json
 grep -q '"auto":{"block":0,"poll":0,"flag":600,' "$tmp/out" || fail "replay --json: no auto counts"
+# A band may be auto: the large steps run the rule, the small ones block.
+"$gar" gen decode --waits 400 --seed 2 --out "$tmp/d.csv" >/dev/null || fail "gen decode"
+expect 0 "$gar" replay "$tmp/d.csv" --bands 'block;rows>=32:auto:p99_us=20' \
+    --host "$data/hosts/waitpkg.host"
+blocked=$(sed -n 's/^kinds: blocked \([0-9]*\) .*/\1/p' "$tmp/out")
+chosen=$(sed -n 's/^auto: block 0 poll 0 flag \([0-9]*\) .*/\1/p' "$tmp/out")
+[ -n "$blocked" ] && [ -n "$chosen" ] && [ "$blocked" -gt 0 ] && [ "$chosen" -gt 0 ] &&
+    [ $((blocked + chosen)) -eq 400 ] || fail "bands with auto: blocked $blocked, auto $chosen"
+
 # A bad budget is a plan refused with code 1, nothing on stdout.
 expect 2 "$gar" replay "$tmp/j.csv" --plan auto:p99_us=0
 grep -q '^error 1 (InvalidPlan): .*p99_us must be 1..1000000, found 0' "$tmp/err" ||
