@@ -101,18 +101,23 @@ echo "  plots     $out/*.png (each beside its gnuplot script, NAME.gp)"
 echo
 echo "winner per trace and host by the rule '$(sed -n 's/^rule: //p' "$out/report.txt")'"
 echo "(lowest busy CPU among the arms within max(10 %, 2 us) of the best p99"
-echo "overshoot; see the report for the rule and every arm):"
+echo "overshoot; arms whose seeds' spread overlaps the winner's are tied, and"
+echo "a tied winner is named with what broke the tie; see the report for every arm):"
 sed -n 's/^winner: //p' "$out/report.txt" | awk -F ' [|] ' '
     # Columns as wide as their longest entry: traces and what-if hosts have long names.
-    { n++; t[n] = $1; h[n] = $2; w[n] = $4; p[n] = substr($5, 5); b[n] = substr($6, 6)
-      pl[n] = substr($7, 7); bl[n] = substr($8, 8)
-      if (length($1) > wt) wt = length($1); if (length($2) > wh) wh = length($2)
-      if (length($4) > ww) ww = length($4) }
+    function keep(c, v) { cell[n, c] = v; if (length(v) > w[c]) w[c] = length(v) }
+    { n++; keep(1, $1); keep(2, $2); keep(3, substr($9, 7)); keep(4, $4)
+      keep(5, substr($5, 5)); keep(6, substr($6, 6)); keep(7, $10)
+      keep(8, substr($7, 7)); keep(9, substr($8, 8)) }
     END {
-      if (wt < 5) wt = 5; if (wh < 4) wh = 4; if (ww < 6) ww = 6
-      f = "  %-" wt "s %-" wh "s %-" ww "s %-10s %-10s %-26s %s\n"
-      printf f, "trace", "host", "winner", "p99", "busy", "poll", "block"
-      for (i = 1; i <= n; i++) printf f, t[i], h[i], w[i], p[i], b[i], pl[i], bl[i]
+      split("trace host waits winner p99 busy verdict poll block", head, " ")
+      for (c = 1; c <= 9; c++) if (length(head[c]) > w[c]) w[c] = length(head[c])
+      line = "  "; for (c = 1; c <= 9; c++) line = line sprintf("%-" w[c] "s  ", head[c])
+      sub(/ +$/, "", line); print line
+      for (i = 1; i <= n; i++) {
+        line = "  "; for (c = 1; c <= 9; c++) line = line sprintf("%-" w[c] "s  ", cell[i, c])
+        sub(/ +$/, "", line); print line
+      }
     }'
 
 echo

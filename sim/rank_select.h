@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GAR_RANK_SELECT_MAX 8 /* ranks one call may ask for */
+#define GAR_RANK_SELECT_MAX 16 /* ranks one call may ask for */
 
 /* Sets out[j] to the value of 0-based rank ranks[j] of v[0..n-1] (the
  * ranks[j]-th smallest, counting from 0), for j < k.  The ranks ascend (ties

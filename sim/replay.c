@@ -26,6 +26,7 @@ void gar_replay_config_init(gar_replay_config *config)
     config->mode = GAR_REPLAY_OPEN;
     config->wait_deadline_ns = GAR_REPLAY_DEADLINE_DEFAULT_NS;
     config->fault = GAR_SIM_FAULT_NONE;
+    config->ci_level = GAR_CI_LEVEL_DEFAULT;
 }
 
 const char *gar_replay_mode_name(gar_replay_mode mode)
@@ -62,6 +63,16 @@ gar_replay_quantiles gar_replay_quantiles_sorted(const gar_dur_ns *sorted, size_
     return q;
 }
 
+gar_replay_intervals gar_replay_intervals_sorted(const gar_dur_ns *sorted, size_t n,
+                                                 double level)
+{
+    return (gar_replay_intervals){
+        .p50 = gar_quantile_interval_sorted(sorted, n, 500000, level),
+        .p90 = gar_quantile_interval_sorted(sorted, n, 900000, level),
+        .p99 = gar_quantile_interval_sorted(sorted, n, 990000, level),
+    };
+}
+
 /* The quantiles of v[0..n-1], selected (v reordered, tmp n values of room). */
 static gar_replay_quantiles quantiles_of(uint64_t *v, uint64_t *tmp, size_t n)
 {
@@ -73,6 +84,61 @@ static gar_replay_quantiles quantiles_of(uint64_t *v, uint64_t *tmp, size_t n)
     uint64_t at[4];
     gar_rank_select(v, tmp, n, ranks, 4, at);
     return (gar_replay_quantiles){ .p50 = at[0], .p90 = at[1], .p99 = at[2], .max = at[3] };
+}
+
+/* The quantiles of v[0..n-1] and their intervals at `level`, selected in
+ * one pass (v reordered, tmp n values of room): the three quantiles' ranks,
+ * their intervals' ends and the max, in ascending order. */
+static gar_replay_quantiles summary_of(uint64_t *v, uint64_t *tmp, size_t n, double level,
+                                       gar_replay_intervals *ci)
+{
+    memset(ci, 0, sizeof *ci);
+    gar_replay_quantiles q = { 0, 0, 0, 0 };
+    if (n == 0)
+        return q;
+    static const uint32_t levels[3] = { 500000, 900000, 990000 };
+    gar_quantile_interval *ends[3] = { &ci->p50, &ci->p90, &ci->p99 };
+    /* Each wanted rank with where its value goes: 0..3 the quantiles and
+     * max, 4 + 2j and 5 + 2j interval j's low and high end. */
+    size_t rank[10];
+    unsigned slot[10], k = 0;
+    for (unsigned j = 0; j < 3; j++) {
+        rank[k] = gar_nearest_rank_index(n, levels[j]);
+        slot[k++] = j;
+        gar_interval_ranks r = gar_quantile_interval_ranks(n, levels[j], level);
+        ends[j]->has_lo = r.has_lo;
+        ends[j]->has_hi = r.has_hi;
+        if (r.has_lo) {
+            rank[k] = r.lo;
+            slot[k++] = 4 + 2 * j;
+        }
+        if (r.has_hi) {
+            rank[k] = r.hi;
+            slot[k++] = 5 + 2 * j;
+        }
+    }
+    rank[k] = n - 1;
+    slot[k++] = 3;
+    for (unsigned i = 1; i < k; i++) /* insertion sort: ten at most */
+        for (unsigned j = i; j > 0 && rank[j - 1] > rank[j]; j--) {
+            size_t r = rank[j];
+            rank[j] = rank[j - 1];
+            rank[j - 1] = r;
+            unsigned s = slot[j];
+            slot[j] = slot[j - 1];
+            slot[j - 1] = s;
+        }
+    uint64_t at[10];
+    gar_rank_select(v, tmp, n, rank, k, at);
+    uint64_t value[10] = { 0 };
+    for (unsigned i = 0; i < k; i++)
+        value[slot[i]] = at[i];
+    for (unsigned j = 0; j < 3; j++) {
+        ends[j]->lo = ends[j]->has_lo ? value[4 + 2 * j] : 0;
+        ends[j]->hi = ends[j]->has_hi ? value[5 + 2 * j] : 0;
+    }
+    return (gar_replay_quantiles){ .p50 = value[0], .p90 = value[1], .p99 = value[2],
+                                   .max = value[3] };
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -96,6 +162,9 @@ static int check_config(const gar_replay_config *c, gar_error *err)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "wait_deadline_ns", "is 0");
     if (c->mode != GAR_REPLAY_OPEN && c->mode != GAR_REPLAY_CLOSED)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "mode", "is neither open nor closed");
+    if (!(c->ci_level > 0.0 && c->ci_level < 1.0))
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "ci_level",
+                             "is not between 0 and 1 (exclusive)");
     if (strcmp(gar_sim_fault_name(c->fault), "?") == 0)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "fault", "is not a gar_sim_fault");
     char label[GAR_ESTIMATOR_LABEL_BYTES];
@@ -352,6 +421,8 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
     gar_mono_ns latest_end = first_start;
     size_t predictions = 0;
     bool host_changed = false;
+    gar_replay_diagnosis *d = &m->diagnosis;
+    d->points = ix->points;
     int rc = 0;
 
     for (size_t i = 0; i < n; i++) {
@@ -419,6 +490,12 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
                 has_sleep = gar_deadline_sleep_for(&plan->deadline, p, &sleep_ns) == 1;
             }
         }
+        if (plan->predict) {
+            d->predict_waits++;
+            d->unpredicted += !predicted;
+            d->short_predictions += predicted && !has_sleep;
+            d->slept += has_sleep;
+        }
 
         /* Saturated at the clock's last instant: GAR_MONO_NEVER would be
          * "no deadline", and a hung item must still fail. */
@@ -446,6 +523,21 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
 
         gar_mono_ns possible = work.done_at > start ? work.done_at : start;
         mem->overshoot[i] = gar_since(res.end, possible);
+        if (res.report.kind == GAR_WAIT_KIND_LATE) {
+            d->late_wakes++;
+            d->late_worst_ns = mem->overshoot[i] > d->late_worst_ns ? mem->overshoot[i]
+                                                                    : d->late_worst_ns;
+        }
+        /* Ended by a backstop query: no query but the first (or the sleep's
+         * wake query) was other than a backstop one, so no park's hint was
+         * ever confirmed — the word never woke the wait (wait.h, counters). */
+        if (res.report.kind == GAR_WAIT_KIND_PARKED && res.report.backstop_queries > 0 &&
+            res.report.queries - res.report.backstop_queries <= 1) {
+            d->backstop_waits++;
+            d->backstop_worst_ns = mem->overshoot[i] > d->backstop_worst_ns
+                                       ? mem->overshoot[i]
+                                       : d->backstop_worst_ns;
+        }
         if (config->on_wait != NULL) {
             const gar_replay_wait seen = {
                 .index = i,
@@ -539,8 +631,11 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     }
     m.wait_ns = gar_after(gar_after(m.busy_ns, m.parked_ns), m.asleep_ns);
     m.busy_frac = m.wait_ns > 0 ? (double)m.busy_ns / (double)m.wait_ns : 0.0;
-    m.overshoot_ns = quantiles_of(mem.overshoot, mem.sort_space, m.waits);
-    m.estimator_error_ns = quantiles_of(mem.est_error, mem.sort_space, m.predictions);
+    m.ci_level = config->ci_level;
+    m.overshoot_ns = summary_of(mem.overshoot, mem.sort_space, m.waits, m.ci_level,
+                                &m.overshoot_ci);
+    m.estimator_error_ns = summary_of(mem.est_error, mem.sort_space, m.predictions, m.ci_level,
+                                      &m.estimator_error_ci);
     run_memory_release(&mem);
     if ((rc = check_range(&m, err)) < 0) {
         gar_replay_streams_free(&streams);

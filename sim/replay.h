@@ -48,6 +48,24 @@
  *               its own band's deadline.
  * Quantiles are exact: nearest rank over every value (sorted), so the pN of
  * n values is the ceil(N/100 * n)-th smallest; 0 when there are none.
+ * Each p50, p90 and p99 of overshoot and estimator error comes with its
+ * distribution-free confidence interval (quantile_interval.h) at the
+ * config's ci_level: two more order statistics of the same values, an end
+ * absent where there are too few values to bound the quantile on that side
+ * (a p99's upper end below 368 waits, at 95 %).  The interval speaks of the
+ * waits as draws from the policy's distribution on that host; it says
+ * nothing of another trace.
+ *
+ * Diagnosis, counted as the waits run (a few counters, no per-wait
+ * memory): of the waits under a plan with predict, how many the estimator
+ * gave no prediction (a cold point: its window not yet filled, or a point
+ * never repeated), how many predictions were too short to sleep on (below
+ * margin + min_sleep), how many slept; the waits whose sleep woke after
+ * the completion (kind late) and the worst overshoot among them; the waits
+ * a backstop query ended (the word never woke them: no query but the first
+ * or the sleep's wake query was other than a backstop one) and the worst
+ * overshoot among them.
+ * replay_notes.h words them.
  *
  * Range.  Every count and duration of the metrics is at most 2^63 - 1
  * (GAR_REPLAY_METRIC_MAX: a signed 64-bit integer, as SQLite and most JSON
@@ -92,6 +110,7 @@
 #include <gar/time.h>
 
 #include "host_profile.h"
+#include "quantile_interval.h"
 #include "replay_index.h"
 #include "sim_device.h"
 #include "trace.h"
@@ -161,6 +180,8 @@ typedef struct gar_replay_config {
     const gar_replay_index *index;  /* default NULL: the run numbers the trace itself;
                                      * else gar_replay_index_build's of this very trace */
     gar_replay_scratch *scratch;    /* default NULL: the run allocates its own memory */
+    double ci_level;                /* the intervals' confidence: default
+                                     * GAR_CI_LEVEL_DEFAULT (0.95); 0 < level < 1 */
     const gar_host_profile *host_after; /* default NULL; else the host becomes this one for
                                      * the waits that start at or after host_change_ns */
     gar_mono_ns host_change_ns;     /* when the host changes (on the trace's clock) */
@@ -174,6 +195,30 @@ typedef struct gar_replay_quantiles {
  * `sorted[0..n-1]`, ascending; all 0 when n is 0.  How every run of gar, the
  * simulator's and the real host's, reports a distribution. */
 gar_replay_quantiles gar_replay_quantiles_sorted(const gar_dur_ns *sorted, size_t n);
+
+/* The confidence intervals around a p50, p90 and p99. */
+typedef struct gar_replay_intervals {
+    gar_quantile_interval p50, p90, p99;
+} gar_replay_intervals;
+
+/* What the run counted of what went wrong (above, "Diagnosis"). */
+typedef struct gar_replay_diagnosis {
+    uint64_t predict_waits;      /* waits under a plan with predict */
+    uint64_t unpredicted;        /* of those, the estimator gave no prediction */
+    uint64_t short_predictions;  /* a prediction below margin + min_sleep: no sleep */
+    uint64_t slept;              /* a predicted sleep was taken */
+    uint64_t late_wakes;         /* a sleep woke after the completion (kind late) */
+    gar_dur_ns late_worst_ns;    /* the longest overshoot of those */
+    uint64_t backstop_waits;     /* waits a backstop query ended (the word never woke them) */
+    gar_dur_ns backstop_worst_ns; /* the longest overshoot of those */
+    uint64_t points;             /* the trace's distinct points */
+} gar_replay_diagnosis;
+
+/* The intervals at `level` around the p50, p90 and p99 of `sorted[0..n-1]`,
+ * ascending (each end absent where n is too small): how a run that sorts
+ * its values (the real host's) gets what a replay selects. */
+gar_replay_intervals gar_replay_intervals_sorted(const gar_dur_ns *sorted, size_t n,
+                                                 double level);
 
 typedef struct gar_replay_metrics {
     uint64_t waits;
@@ -192,6 +237,10 @@ typedef struct gar_replay_metrics {
     uint64_t blocked, immediate, late, parked; /* kinds */
     uint64_t predictions; /* waits whose estimator gave a prediction */
     gar_replay_quantiles estimator_error_ns; /* max kept too */
+    double ci_level;                         /* the intervals' confidence */
+    gar_replay_intervals overshoot_ci;       /* around overshoot_ns's p50, p90, p99 */
+    gar_replay_intervals estimator_error_ci; /* around estimator_error_ns's */
+    gar_replay_diagnosis diagnosis;
     gar_auto_counts auto_counts; /* what an auto plan chose (all 0 without one) */
 } gar_replay_metrics;
 
@@ -220,7 +269,7 @@ void gar_replay_config_init(gar_replay_config *config);
 
 /* Runs the replay.  Returns 0 with `out` filled; -GAR_E_INVALID_ARGUMENT for
  * a missing trace or host, not exactly one of plan and bands, empty bands, an empty trace, a deadline of 0, an unknown
- * mode or fault, or a plan the wait machine refuses; -GAR_E_CAPACITY when
+ * mode or fault, a ci_level outside (0, 1), or a plan the wait machine refuses; -GAR_E_CAPACITY when
  * memory runs out or a metric is out of range (above, "Range"); or the code
  * of the first wait that failed (GAR_E_DEVICE_FAULT, GAR_E_WAIT_DEADLINE).
  * `out` (and *config->streams_out) is written only on success.  Memory:

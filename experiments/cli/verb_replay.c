@@ -19,7 +19,9 @@
 #include "cli_options.h"
 #include "json_put.h"
 #include "host_profile.h"
+#include "quantile_words.h"
 #include "replay.h"
+#include "replay_notes.h"
 #include "trace.h"
 #include "verbs.h"
 
@@ -32,7 +34,7 @@ static void print_help(FILE *out)
             "usage: gar replay TRACE (--plan PLAN | --bands BANDS) [--estimator E]\n"
             "                  [--host PROFILE] [--mode open|closed] [--seed S] [--as-given]\n"
             "                  [--fault KIND@ROW] [--late-store-ns N] [--store-delay-ns N]\n"
-            "                  [--deadline-ns N] [--exact-polls] [--json]\n"
+            "                  [--deadline-ns N] [--exact-polls] [--ci-level L] [--json]\n"
             "\n"
             "Replays the gar-trace v1 file TRACE on a simulated device and host: every\n"
             "wait runs gar's wait machine under the plan (or the band its row count falls\n"
@@ -41,7 +43,13 @@ static void print_help(FILE *out)
             "Prints the metrics as `key: value` lines, then, when the trace has several\n"
             "streams, a table of the ten with the most waits (waits, overshoot p50 and\n"
             "p99, busy time); or one JSON object with --json, ending with a `streams`\n"
-            "array of every stream's share.  Times are ns.\n"
+            "array of every stream's share.  Times are ns.  Every p50, p90 and p99 of\n"
+            "overshoot and estimator error comes with its distribution-free confidence\n"
+            "interval (`overshoot_ci_ns: level 0.95 p50 LO HI ...`, `-` where too few\n"
+            "waits bound it) and in words (`overshoot_p99: 31.8 \u00b5s (the largest of 21\n"
+            "waits; too few waits for a p99)`); then a `note: ` line for each thing\n"
+            "that went wrong: predict that never or rarely slept and why, sleeps that\n"
+            "woke late, backstop hits, a fallback, too few waits.\n"
             "\n"
             "options:\n"
             "  --plan PLAN       the wait plan of every wait (this or --bands is required);\n"
@@ -72,6 +80,7 @@ static void print_help(FILE *out)
             "                    are drawn alone and runs of short ones that surely answer\n"
             "                    pending as one normal total (much faster; the same in\n"
             "                    distribution, to an approximation: data/hosts/README.md)\n"
+            "  --ci-level L      the intervals' confidence, 0 < L < 1 (default: 0.95)\n"
             "  --json            print one JSON object instead of the table\n"
             "  --help            show this help\n"
             "\n"
@@ -97,6 +106,7 @@ typedef struct args {
     unsigned long long deadline_ns;
     bool as_given;
     bool exact_polls;
+    double ci_level;
     bool json;
 } args;
 
@@ -118,12 +128,24 @@ static int parse_fault(const char *text, void *to)
     return 0;
 }
 
+/* "0.95": a confidence strictly between 0 and 1.  Returns 0, or -1. */
+static int parse_ci_level(const char *text, void *to)
+{
+    char *end = NULL;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || !(v > 0.0 && v < 1.0))
+        return -1;
+    *(double *)to = v;
+    return 0;
+}
+
 /* Parses argv into `a`.  Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, args *a)
 {
     *a = (args){ .estimator = "adl", .host = HOST_DEFAULT, .mode = "open",
                  .fault = GAR_SIM_FAULT_NONE, .late_store_ns = GAR_NS_PER_MS,
-                 .deadline_ns = GAR_REPLAY_DEADLINE_DEFAULT_NS };
+                 .deadline_ns = GAR_REPLAY_DEADLINE_DEFAULT_NS,
+                 .ci_level = GAR_CI_LEVEL_DEFAULT };
     static const char store_refusal[] = "--late-store-ns and --store-delay-ns take a decimal u64";
     const gar_cli_option options[] = {
         { .name = "plan", .takes = GAR_CLI_TEXT, .to = &a->plan },
@@ -144,6 +166,9 @@ static int parse_args(int argc, char **argv, args *a)
         { .name = "deadline-ns", .takes = GAR_CLI_U64, .to = &a->deadline_ns, .min = 1,
           .max = ULLONG_MAX, .refusal = "--deadline-ns takes a decimal u64 above 0" },
         { .name = "exact-polls", .takes = GAR_CLI_FLAG, .to = &a->exact_polls },
+        { .name = "ci-level", .takes = GAR_CLI_PARSE, .to = &a->ci_level,
+          .parse = parse_ci_level,
+          .refusal = "--ci-level takes a confidence between 0 and 1 (exclusive), as 0.95" },
         { .name = "json", .takes = GAR_CLI_FLAG, .to = &a->json },
         { .name = "help", .takes = GAR_CLI_HELP },
         { .name = NULL },
@@ -208,8 +233,48 @@ static bool print_streams(const gar_replay_streams *streams)
     return true;
 }
 
+/* "p50 LO HI p90 LO HI p99 LO HI", an absent end as "-". */
+static void print_ends(const char *key, double level, const gar_replay_intervals *ci)
+{
+    const gar_quantile_interval *q[3] = { &ci->p50, &ci->p90, &ci->p99 };
+    static const char *const name[3] = { "p50", "p90", "p99" };
+    printf("%s: level %g", key, level);
+    for (int j = 0; j < 3; j++) {
+        printf(" %s ", name[j]);
+        if (q[j]->has_lo)
+            printf("%llu", (unsigned long long)q[j]->lo);
+        else
+            printf("-");
+        if (q[j]->has_hi)
+            printf(" %llu", (unsigned long long)q[j]->hi);
+        else
+            printf(" -");
+    }
+    printf("\n");
+}
+
+/* One line a quantile, its interval in words: "overshoot_p99: 31.8 µs (...)". */
+static void print_words(const char *metric, const gar_replay_quantiles *q,
+                        const gar_replay_intervals *ci, size_t n, const char *noun, double level)
+{
+    const struct {
+        const char *name;
+        uint32_t ppm;
+        gar_dur_ns value;
+        const gar_quantile_interval *ci;
+    } each[3] = { { "p50", 500000, q->p50, &ci->p50 },
+                  { "p90", 900000, q->p90, &ci->p90 },
+                  { "p99", 990000, q->p99, &ci->p99 } };
+    for (int j = 0; j < 3; j++) {
+        char words[256];
+        gar_words_quantile(each[j].ppm, each[j].value, each[j].ci, n, noun, level, words,
+                           sizeof words);
+        printf("%s_%s: %s\n", metric, each[j].name, words);
+    }
+}
+
 static void print_table(const args *a, const char *plan_label, const char *est_label,
-                        const gar_replay_metrics *m)
+                        const gar_replay_metrics *m, const gar_replay_notes *notes)
 {
     printf("trace: %s\n", a->trace);
     printf("plan: %s\n", plan_label);
@@ -242,6 +307,13 @@ static void print_table(const args *a, const char *plan_label, const char *est_l
                (unsigned long long)c->block, (unsigned long long)c->poll,
                (unsigned long long)c->flag, (unsigned long long)c->sleeps,
                (unsigned long long)c->late, (unsigned long long)c->over_budget);
+    print_ends("overshoot_ci_ns", m->ci_level, &m->overshoot_ci);
+    print_ends("estimator_error_ci_ns", m->ci_level, &m->estimator_error_ci);
+    print_words("overshoot", &m->overshoot_ns, &m->overshoot_ci, m->waits, "waits", m->ci_level);
+    print_words("estimator_error", &m->estimator_error_ns, &m->estimator_error_ci,
+                m->predictions, "predictions", m->ci_level);
+    for (size_t k = 0; k < notes->count; k++)
+        printf("note: %s\n", notes->note[k].message);
 }
 
 static void put_quantiles(yajl_gen g, const char *key, const gar_replay_quantiles *q, bool full)
@@ -257,8 +329,36 @@ static void put_quantiles(yajl_gen g, const char *key, const gar_replay_quantile
     yajl_gen_map_close(g);
 }
 
+/* {"p50": {"lo": N, "hi": N}, ...}, an absent end as null. */
+static void put_intervals(yajl_gen g, const char *key, const gar_replay_intervals *ci)
+{
+    const gar_quantile_interval *q[3] = { &ci->p50, &ci->p90, &ci->p99 };
+    static const char *const name[3] = { "p50", "p90", "p99" };
+    gar_json_key(g, key);
+    yajl_gen_map_open(g);
+    for (int j = 0; j < 3; j++) {
+        gar_json_key(g, name[j]);
+        yajl_gen_map_open(g);
+        if (q[j]->has_lo)
+            gar_json_u64(g, "lo", q[j]->lo);
+        else {
+            gar_json_key(g, "lo");
+            yajl_gen_null(g);
+        }
+        if (q[j]->has_hi)
+            gar_json_u64(g, "hi", q[j]->hi);
+        else {
+            gar_json_key(g, "hi");
+            yajl_gen_null(g);
+        }
+        yajl_gen_map_close(g);
+    }
+    yajl_gen_map_close(g);
+}
+
 static int print_json(const args *a, const char *plan_label, const char *est_label,
-                      const gar_replay_metrics *m, const gar_replay_streams *streams)
+                      const gar_replay_metrics *m, const gar_replay_streams *streams,
+                      const gar_replay_notes *notes)
 {
     yajl_gen g = yajl_gen_alloc(NULL);
     if (g == NULL)
@@ -303,6 +403,31 @@ static int print_json(const args *a, const char *plan_label, const char *est_lab
     gar_json_text(g, "mode", a->mode);
     gar_json_u64(g, "seed", a->seed);
     gar_json_text(g, "trace", a->trace);
+    /* The intervals and notes: added after the keys that were there before
+     * them, which read as they always have. */
+    char level[32];
+    n = snprintf(level, sizeof level, "%g", m->ci_level);
+    gar_json_key(g, "ci_level");
+    yajl_gen_number(g, level, (size_t)n);
+    put_intervals(g, "overshoot_ci_ns", &m->overshoot_ci);
+    put_intervals(g, "estimator_error_ci_ns", &m->estimator_error_ci);
+    gar_json_key(g, "notes");
+    yajl_gen_array_open(g);
+    for (size_t k = 0; k < notes->count; k++) {
+        const gar_replay_note *note = &notes->note[k];
+        yajl_gen_map_open(g);
+        gar_json_text(g, "note", note->name);
+        gar_json_u64(g, "count", note->count);
+        if (note->has_worst)
+            gar_json_u64(g, "worst_ns", note->worst_ns);
+        else {
+            gar_json_key(g, "worst_ns");
+            yajl_gen_null(g);
+        }
+        gar_json_text(g, "message", note->message);
+        yajl_gen_map_close(g);
+    }
+    yajl_gen_array_close(g);
     /* Last, so the keys before it read as they always have. */
     gar_json_key(g, "streams");
     yajl_gen_array_open(g);
@@ -399,6 +524,7 @@ int gar_verb_replay_main(int argc, char **argv)
     config.store_delay_ns = a.store_delay_ns;
     config.wait_deadline_ns = a.deadline_ns;
     config.exact_polls = a.exact_polls;
+    config.ci_level = a.ci_level;
     gar_replay_streams streams = { NULL, 0 };
     config.streams_out = &streams;
     gar_replay_metrics m;
@@ -416,17 +542,26 @@ int gar_verb_replay_main(int argc, char **argv)
     gar_estimator_spec_label(&spec, est_label, sizeof est_label);
     if (warning.code != GAR_OK)
         gar_cli_print_warning(a.json ? stderr : stdout, &warning);
+    /* The plan ran is the resolved one: a warning is its fallback. */
+    gar_bands ran = { .count = 1 };
+    if (a.plan != NULL)
+        ran.band[0].plan = plan;
+    else
+        ran = bands;
+    gar_replay_notes notes;
+    gar_replay_notes_of(&m, &ran, &spec, warning.code != GAR_OK ? plan_label : NULL, &notes);
     if (m.auto_counts.over_budget > 0) {
         char over[24], all[24];
         snprintf(over, sizeof over, "%llu", (unsigned long long)m.auto_counts.over_budget);
         snprintf(all, sizeof all, "%llu", (unsigned long long)m.auto_counts.waits);
-        gar_error_set(&warning, GAR_W_AUTO_OVER_BUDGET, 3, plan_label, over, all);
-        gar_cli_print_warning(a.json ? stderr : stdout, &warning);
+        gar_error over_budget;
+        gar_error_set(&over_budget, GAR_W_AUTO_OVER_BUDGET, 3, plan_label, over, all);
+        gar_cli_print_warning(a.json ? stderr : stdout, &over_budget);
     }
     if (a.json) {
-        status = print_json(&a, plan_label, est_label, &m, &streams);
+        status = print_json(&a, plan_label, est_label, &m, &streams, &notes);
     } else {
-        print_table(&a, plan_label, est_label, &m);
+        print_table(&a, plan_label, est_label, &m, &notes);
         status = print_streams(&streams) ? GAR_EXIT_OK : GAR_EXIT_FAILED;
     }
     gar_replay_streams_free(&streams);

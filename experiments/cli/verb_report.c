@@ -1,5 +1,6 @@
 /* experiments/cli/verb_report.c — `gar report --db FILE --out DIR`: report.html
  * with the plots and a ranking per trace. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -7,32 +8,43 @@
 #include "cli_options.h"
 #include "database_folder.h"
 #include "report.h"
+#include "report_notes.h"
 #include "store.h"
 #include "verbs.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: gar report --db FILE --out DIR [--rule RULE]\n"
+            "usage: gar report --db FILE --out DIR [--rule RULE] [--notes]\n"
+            "       gar report --db FILE --notes\n"
             "\n"
             "Writes DIR/report.html (created with DIR if missing): a self-contained page\n"
             "with the plots of 'gar plot' (every pareto plot, each trace's overshoot CDFs\n"
             "and one prediction plot per trace, as PNGs beside it) and, per trace, host\n"
             "and mode, a table ranking the arms by RULE (below); the winner is set\n"
-            "against poll (CPU saved) and block (latency saved).  For each swept numeric\n"
-            "parameter it also draws p99 overshoot and busy CPU against the parameter\n"
-            "(param-NAME-HOST-MODE.png).  An arm with any failed run is shown as\n"
-            "failed, with its count of failed seeds, and not ranked.  The page names the\n"
-            "builds of gar that made the rows, and warns when they are mixed.  Prints one\n"
-            "'rule:' line, one 'winner:' line per group (and a 'warning: mixed builds'\n"
-            "line when mixed).\n"
+            "against poll (CPU saved) and block (latency saved).  Each figure is a mean\n"
+            "over seeds, shown with the seeds' spread and each quantile's 95 %% interval\n"
+            "(where the runs stored it); arms whose intervals overlap cannot be told\n"
+            "apart and are reported as tied, the winner among them named a tied winner\n"
+            "with what broke the tie (the other figure, then the earlier plan).  Each\n"
+            "arm's notes (diagnostics of its runs, failed seeds) are flagged beside it.\n"
+            "For each swept numeric parameter it also draws p99 overshoot and busy CPU\n"
+            "against the parameter (param-NAME-HOST-MODE.png).  An arm with any failed\n"
+            "run is shown as failed, with its count of failed seeds, and not ranked.\n"
+            "The page names the builds of gar that made the rows, and warns when they\n"
+            "are mixed.  Prints one 'rule:' line, one 'winner:' line per group (and a\n"
+            "'warning: mixed builds' line when mixed); each winner line ends with the\n"
+            "waits of a run and the verdict, 'clear' or 'tied: N within noise, REASON'.\n"
             "All or nothing: every file is made in a staging folder inside DIR and moved\n"
             "into DIR only when all are complete, so a refusal or a full disk leaves DIR\n"
             "as it was.  Needs gnuplot with the pngcairo terminal on PATH.\n"
             "\n"
             "options:\n"
             "  --db FILE   the sweep database (required)\n"
-            "  --out DIR   the output folder (required)\n"
+            "  --out DIR   the output folder (required unless --notes is given)\n"
+            "  --notes     list every note of every run, one 'note:' line each:\n"
+            "              TRACE | HOST | MODE | ARM | seed S | NAME | N waits[, worst W ns]\n"
+            "              | MESSAGE; then 'notes: COUNT' (no files without --out)\n"
             "  --rule RULE how the winner is picked, on means over seeds, the oracle (a\n"
             "              bound) never ranked:\n"
             "                busy-within[:pct=P][,us=U]  the lowest busy CPU among the arms\n"
@@ -43,16 +55,19 @@ static void usage(FILE *out)
             "  --help      this text\n"
             "\n"
             "example:\n"
-            "  gar report --db results/sweep.db --out results\n");
+            "  gar report --db results/sweep.db --out results\n"
+            "  gar report --db results/sweep.db --notes | grep rarely_slept\n");
 }
 
 int gar_verb_report_main(int argc, char **argv)
 {
     const char *db_path = NULL, *dir = NULL, *rule_text = NULL;
+    bool list_notes = false;
     const gar_cli_option options[] = {
         { .name = "rule", .takes = GAR_CLI_TEXT, .to = &rule_text },
         { .name = "db", .takes = GAR_CLI_TEXT, .to = &db_path },
         { .name = "out", .takes = GAR_CLI_TEXT, .to = &dir },
+        { .name = "notes", .takes = GAR_CLI_FLAG, .to = &list_notes },
         { .name = "help", .takes = GAR_CLI_HELP },
         { .name = NULL },
     };
@@ -61,9 +76,10 @@ int gar_verb_report_main(int argc, char **argv)
         return parsed;
     if (optind != argc)
         return gar_cli_usage_error("report", "takes no arguments besides the options");
-    if (db_path == NULL || dir == NULL)
-        return gar_cli_usage_error("report", "--db FILE and --out DIR are required");
-    dir = gar_cli_folder((char *)dir); /* argv's own text, writable: "plots/" prints once-slashed */
+    if (db_path == NULL || (dir == NULL && !list_notes))
+        return gar_cli_usage_error("report", "--db FILE and --out DIR (or --notes) are required");
+    if (dir != NULL)
+        dir = gar_cli_folder((char *)dir); /* argv's own text, writable: "plots/" prints once-slashed */
     gar_error err;
     gar_report_rule rule = gar_report_rule_default();
     if (rule_text != NULL && gar_report_rule_parse(rule_text, &rule, &err) < 0)
@@ -75,9 +91,13 @@ int gar_verb_report_main(int argc, char **argv)
     char *summary = NULL;
     size_t summary_len = 0;
     FILE *held = open_memstream(&summary, &summary_len);
-    int rc = held != NULL ? gar_report_write(store, dir, &rule, held, &err)
+    int rc = held != NULL ? 0
                           : gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for the report",
                                           "exhausted");
+    if (rc == 0 && dir != NULL)
+        rc = gar_report_write(store, dir, &rule, held, &err);
+    if (rc == 0 && list_notes)
+        rc = gar_report_list_notes(store, held, &err);
     gar_store_close(store);
     if (held != NULL)
         fclose(held);
@@ -88,6 +108,7 @@ int gar_verb_report_main(int argc, char **argv)
     printf("db: %s\n", db_path);
     fwrite(summary, 1, summary_len, stdout);
     free(summary);
-    printf("report: %s/report.html\n", dir);
+    if (dir != NULL)
+        printf("report: %s/report.html\n", dir);
     return GAR_EXIT_OK;
 }

@@ -29,10 +29,14 @@ static void usage(FILE *out)
             "dev-vm.host@block_wake_ns*{0.5,1,2}).\n"
             "The whole spec is checked before anything runs, and FILE before anything is\n"
             "written to it: another program's database or one of another schema version\n"
-            "is refused unchanged.  Runs already in FILE are skipped, so a killed sweep\n"
+            "is refused unchanged (a version 3 file is converted to version 4 in place).\n"
+            "Runs already in FILE are skipped, so a killed sweep\n"
             "started again finishes the rest, and a finished one does nothing.  Each run\n"
             "records the gar version and source commit that made it; 'other_builds:'\n"
-            "counts the runs in FILE another build made.\n"
+            "counts the runs in FILE another build made.  Each run stores its quantiles'\n"
+            "95 %% confidence intervals and what went wrong (run_notes); 'notes:' counts\n"
+            "the runs in FILE with each note, 'few_waits:' those whose p99 too few waits\n"
+            "bound from above.\n"
             "\n"
             "options:\n"
             "  --db FILE     the database (required)\n"
@@ -160,6 +164,11 @@ int gar_verb_sweep_main(int argc, char **argv)
             failed_before += arms.arm[i].failed;
         gar_arm_list_free(&arms);
     }
+    gar_results_note_count notes[GAR_RESULTS_NOTES_MAX];
+    size_t note_kinds = 0;
+    uint64_t noted_runs = 0;
+    if (rc == 0)
+        rc = gar_results_note_counts(store, notes, &note_kinds, &noted_runs, &err);
     gar_store_close(store);
     gar_sweep_spec_free(&spec);
     if (rc < 0)
@@ -182,6 +191,21 @@ int gar_verb_sweep_main(int argc, char **argv)
     printf("replay_s: %.3f\n", st.replay_s);
     printf("store_s: %.3f\n", st.store_s);
     printf("storage_share: %.4f\n", st.wall_s > 0 ? st.store_s / st.wall_s : 0.0);
+    /* What went wrong, by note: the words are in run_notes, run by run. */
+    if (noted_runs > 0) {
+        printf("notes: %llu runs of %s have notes (", (unsigned long long)noted_runs, db_path);
+        for (size_t k = 0; k < note_kinds; k++)
+            printf("%s%s %llu", k > 0 ? ", " : "", notes[k].note,
+                   (unsigned long long)notes[k].runs);
+        printf("; the run_notes table says each in words)\n");
+    }
+    for (size_t k = 0; k < note_kinds; k++)
+        if (strcmp(notes[k].note, "few_waits") == 0)
+            printf("few_waits: %llu runs have too few waits for a p99 to have an upper bound "
+                   "(%zu at %g %%): their p99 is bounded from below only\n",
+                   (unsigned long long)notes[k].runs,
+                   gar_quantile_interval_min_waits(990000, GAR_CI_LEVEL_DEFAULT),
+                   GAR_CI_LEVEL_DEFAULT * 100.0);
     if (other_builds > 0)
         printf("other_builds: %llu (runs made by another build of gar; the report names "
                "each build)\n",

@@ -29,6 +29,7 @@
 #include "host_caps.h"
 #include "auto_host.h"
 #include "host_profile.h"
+#include "quantile_words.h"
 #include "replay.h"
 #include "store.h"
 #include "sweep_spec.h"
@@ -177,6 +178,52 @@ static void print_late(const char *key, const gar_replay_quantiles *q)
            (unsigned long long)q->p99, (unsigned long long)q->max);
 }
 
+/* "LO..HI", an absent end as "-". */
+static void print_ends(const gar_quantile_interval *q)
+{
+    if (q->has_lo)
+        printf("%llu", (unsigned long long)q->lo);
+    else
+        printf("-");
+    printf("..");
+    if (q->has_hi)
+        printf("%llu", (unsigned long long)q->hi);
+    else
+        printf("-");
+}
+
+/* Each overshoot quantile's interval, real and simulated, in numbers and in
+ * words: two runs whose intervals overlap may differ by chance alone. */
+static void print_intervals(const gar_replay_metrics *rm, const gar_replay_metrics *sm)
+{
+    static const char *const name[3] = { "p50", "p90", "p99" };
+    static const uint32_t ppm[3] = { 500000, 900000, 990000 };
+    const gar_quantile_interval *real[3] = { &rm->overshoot_ci.p50, &rm->overshoot_ci.p90,
+                                             &rm->overshoot_ci.p99 };
+    const gar_quantile_interval *sim[3] = { &sm->overshoot_ci.p50, &sm->overshoot_ci.p90,
+                                            &sm->overshoot_ci.p99 };
+    const gar_dur_ns real_v[3] = { rm->overshoot_ns.p50, rm->overshoot_ns.p90,
+                                   rm->overshoot_ns.p99 };
+    const gar_dur_ns sim_v[3] = { sm->overshoot_ns.p50, sm->overshoot_ns.p90,
+                                  sm->overshoot_ns.p99 };
+    for (int j = 0; j < 3; j++) {
+        printf("overshoot_%s_ci_ns: level=%g real=", name[j], rm->ci_level);
+        print_ends(real[j]);
+        printf(" sim=");
+        print_ends(sim[j]);
+        printf("\n");
+    }
+    char words[256];
+    for (int j = 0; j < 3; j++) {
+        gar_words_quantile(ppm[j], real_v[j], real[j], rm->waits, "waits", rm->ci_level, words,
+                           sizeof words);
+        printf("overshoot_%s_real: %s\n", name[j], words);
+        gar_words_quantile(ppm[j], sim_v[j], sim[j], sm->waits, "waits", sm->ci_level, words,
+                           sizeof words);
+        printf("overshoot_%s_sim: %s\n", name[j], words);
+    }
+}
+
 static void print_text(const verify_run *v)
 {
     const gar_replay_metrics *rm = &v->real->metrics, *sm = v->sim;
@@ -200,6 +247,7 @@ static void print_text(const verify_run *v)
                (int)(strlen(c->q[k].key) - 3), c->q[k].key,
                (unsigned long long)c->q[k].real_band[0], (unsigned long long)c->q[k].real_band[1],
                (unsigned long long)c->q[k].sim_band[0], (unsigned long long)c->q[k].sim_band[1]);
+    print_intervals(rm, sm);
     printf("busy_frac: real=%.4f sim=%.4f diff=%.4f\n", c->busy_real, c->busy_sim, c->busy_diff);
     printf("cpu_frac: real=%.4f\n",
            rm->wait_ns > 0 ? (double)v->real->cpu_ns / (double)rm->wait_ns : 0.0);
@@ -246,6 +294,28 @@ static void j_metrics(yajl_gen g, const char *k, const gar_replay_metrics *m)
     gar_json_u64(g, "sleeps", m->sleeps);
     gar_json_u64(g, "parks", m->parks);
     gar_json_u64(g, "queries", m->queries);
+    /* Each overshoot quantile's interval ends, null where absent. */
+    const gar_quantile_interval *q[3] = { &m->overshoot_ci.p50, &m->overshoot_ci.p90,
+                                          &m->overshoot_ci.p99 };
+    static const char *const lo[3] = { "overshoot_p50_lo_ns", "overshoot_p90_lo_ns",
+                                       "overshoot_p99_lo_ns" };
+    static const char *const hi[3] = { "overshoot_p50_hi_ns", "overshoot_p90_hi_ns",
+                                       "overshoot_p99_hi_ns" };
+    gar_json_double(g, "ci_level", m->ci_level);
+    for (int j = 0; j < 3; j++) {
+        if (q[j]->has_lo) {
+            gar_json_u64(g, lo[j], q[j]->lo);
+        } else {
+            gar_json_key(g, lo[j]);
+            yajl_gen_null(g);
+        }
+        if (q[j]->has_hi) {
+            gar_json_u64(g, hi[j], q[j]->hi);
+        } else {
+            gar_json_key(g, hi[j]);
+            yajl_gen_null(g);
+        }
+    }
     yajl_gen_map_close(g);
 }
 

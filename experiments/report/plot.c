@@ -19,22 +19,23 @@
 #include <gar/bands.h>
 
 #include "format.h"
+#include "gnuplot_text.h"
+#include "plan_names.h"
+#include "plot_style.h"
 #include "sweep_spec.h"
 
-/* One colour per plan (in plan order) and one point type per estimator; the
- * colours are a colour-blind-safe qualitative set. */
-static const char *const plan_colors[] = {
-    "#000000", "#e69f00", "#cc79a7", "#009e73", "#0072b2", "#d55e00", "#56b4e9", "#999999",
-};
+/* One point type per estimator (colours and dashes: plot_style.h). */
 /* Filled shapes first; `none` and `oracle` get a plus and a cross, which
  * stay visible on top of a filled point. */
 static const int estimator_points[] = { 7, 5, 9, 11, 13, 1, 2, 4, 6, 8, 10, 12 };
-#define COLORS (sizeof plan_colors / sizeof plan_colors[0])
 #define POINTS (sizeof estimator_points / sizeof estimator_points[0])
 
 /* Values drawn on a log axis are at least this (a 0 has no place there). */
 #define LOG_FLOOR_US 0.001
 #define LOG_FLOOR_PERCENT 0.0001
+/* An interval without an upper end is drawn to this (µs): off every plot's
+ * right edge, where gnuplot cuts the bar. */
+#define UNBOUNDED_US 1e12
 
 /* ---- files and gnuplot -------------------------------------------------- */
 
@@ -351,25 +352,6 @@ static int draw_and_list(const char *dir, FILE *gp, const plot_files *pf, gar_pl
     return add_file(files, pf->png, caption, trace, host, err);
 }
 
-/* A label for gnuplot's enhanced text: quotes, and the characters enhanced
- * mode reads as markup (_ ^ @ & { }), escaped. */
-static void gp_text(const char *in, char *out, size_t size)
-{
-    size_t n = 0;
-    for (; *in != '\0' && n + 3 < size; in++) {
-        if (strchr("_^@&{}~\\'", *in) != NULL) {
-            if (*in == '\'') {
-                out[n++] = '\'';
-            } else {
-                out[n++] = '\\';
-                out[n++] = '\\';
-            }
-        }
-        out[n++] = *in;
-    }
-    out[n] = '\0';
-}
-
 /* ---- Pareto ------------------------------------------------------------- */
 
 typedef struct point {
@@ -404,6 +386,16 @@ static bool same_group(const gar_arm_summary *a, const gar_arm_summary *b)
     return strcmp(a->host, b->host) == 0 && strcmp(a->mode, b->mode) == 0;
 }
 
+static double floor_us(double us)
+{
+    return us < LOG_FLOOR_US ? LOG_FLOOR_US : us;
+}
+
+static double floor_percent(double percent)
+{
+    return percent < LOG_FLOOR_PERCENT ? LOG_FLOOR_PERCENT : percent;
+}
+
 static double busy_percent(const gar_arm_summary *a)
 {
     double v = 100.0 * a->busy_frac;
@@ -429,6 +421,68 @@ static bool arm_complete(const gar_arm_summary *a)
     return a->runs > 0 && a->failed == 0;
 }
 
+/* The distinct plans of the arms a plot shows, in plan order, each with
+ * its name among them and its style. */
+typedef struct shown_plans {
+    size_t count;
+    const char *plan[GAR_PLOT_STYLES];
+    unsigned rank[GAR_PLOT_STYLES]; /* the plan's place in the database's plan order */
+    char name[GAR_PLOT_STYLES][GAR_RESULTS_TEXT];
+} shown_plans;
+
+/* Adds `plan` when new; returns its place, or -1 when the plot is full. */
+static long shown_add(shown_plans *s, const char *plan, unsigned rank)
+{
+    for (size_t i = 0; i < s->count; i++)
+        if (strcmp(s->plan[i], plan) == 0)
+            return (long)i;
+    if (s->count == GAR_PLOT_STYLES)
+        return -1;
+    s->plan[s->count] = plan;
+    s->rank[s->count] = rank;
+    return (long)s->count++;
+}
+
+/* Plan order (block, poll, flag, each without then with predict, bands),
+ * and within one family by the numbers of its parameters: a legend of six
+ * margins reads 50, 100, ... 300. */
+static bool shown_before(const char *a, unsigned rank_a, const char *b, unsigned rank_b)
+{
+    char fa[256], fb[256];
+    gar_plan_family(a, fa, sizeof fa);
+    gar_plan_family(b, fb, sizeof fb);
+    if (strcmp(fa, fb) == 0)
+        return gar_plan_text_order(a, b) < 0;
+    return rank_a < rank_b;
+}
+
+/* Puts the shown plans in that order (insertion: a plot shows few), then
+ * names each among them. */
+static void shown_name(shown_plans *s)
+{
+    for (size_t i = 1; i < s->count; i++)
+        for (size_t j = i; j > 0 && shown_before(s->plan[j], s->rank[j], s->plan[j - 1],
+                                                 s->rank[j - 1]);
+             j--) {
+            const char *p = s->plan[j];
+            unsigned r = s->rank[j];
+            s->plan[j] = s->plan[j - 1];
+            s->rank[j] = s->rank[j - 1];
+            s->plan[j - 1] = p;
+            s->rank[j - 1] = r;
+        }
+    for (size_t i = 0; i < s->count; i++)
+        gar_plan_name_among(s->plan[i], s->plan, s->count, s->name[i], sizeof s->name[i]);
+}
+
+static long shown_find(const shown_plans *s, const char *plan)
+{
+    for (size_t i = 0; i < s->count; i++)
+        if (strcmp(s->plan[i], plan) == 0)
+            return (long)i;
+    return -1;
+}
+
 /* One pareto plot of the arms of one host and mode (those equal to `first`). */
 static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
                       gar_plot_files *files, gar_error *err)
@@ -439,46 +493,64 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
     plot_files pf;
     name_plot(&pf, base);
 
-    /* The traces of this group, in arm order, and the plan/estimator ranks
-     * present (for the legend). */
+    /* The traces of this group, in arm order, its plans (named among
+     * themselves) and the estimator ranks present (for the legend). */
     const char *traces[64];
     char trace_names[64][GAR_RESULTS_TEXT];
     size_t tn = 0;
-    unsigned plan_max = 0, est_max = 0;
-    bool plan_seen[256] = { false }, est_seen[256] = { false };
-    const char *plan_name[256] = { NULL }, *est_name[256] = { NULL };
+    unsigned est_max = 0;
+    bool est_seen[256] = { false };
+    const char *est_name[256] = { NULL };
+    shown_plans *plans = calloc(1, sizeof *plans);
+    if (plans == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for a pareto plot", "exhausted");
     for (size_t i = first; i < arms->count; i++) {
         const gar_arm_summary *a = &arms->arm[i];
         if (!same_group(a, g))
             continue;
         if (tn == 0 || strcmp(traces[tn - 1], a->trace) != 0) {
-            if (tn == 64)
+            if (tn == 64) {
+                free(plans);
                 return gar_error_set(err, GAR_E_CAPACITY, 2, "traces in one pareto plot", "64");
+            }
             traces[tn] = a->trace;
             gar_format(trace_names[tn], sizeof trace_names[tn], "%s", a->trace_short);
             tn++;
         }
-        if (a->plan_rank < 256 && a->estimator_rank < 256) {
-            plan_seen[a->plan_rank] = true;
-            plan_name[a->plan_rank] = a->plan_short;
+        if (shown_add(plans, a->plan, a->plan_rank) < 0) {
+            char cap[16];
+            gar_format(cap, sizeof cap, "%d", GAR_PLOT_STYLES);
+            free(plans);
+            return gar_error_set(err, GAR_E_CAPACITY, 2, "plans in one pareto plot", cap);
+        }
+        if (a->estimator_rank < 256) {
             est_seen[a->estimator_rank] = true;
             est_name[a->estimator_rank] = a->estimator;
-            if (a->plan_rank + 1 > plan_max)
-                plan_max = a->plan_rank + 1;
             if (a->estimator_rank + 1 > est_max)
                 est_max = a->estimator_rank + 1;
         }
     }
+    shown_name(plans);
+    bool any_ci = false; /* the bars hold stored intervals, not only the seeds' spread */
+    for (size_t i = first; i < arms->count; i++)
+        any_ci |= same_group(&arms->arm[i], g) && arms->arm[i].has_ci;
 
     FILE *dat = open_in(dir, pf.dat, pf.dat_path, sizeof pf.dat_path, err);
-    if (dat == NULL)
+    if (dat == NULL) {
+        free(plans);
         return -GAR_E_IO;
+    }
     fprintf(dat, "# gar plot data: busy CPU against p99 overshoot, host %s, %s loop.\n"
-                 "# Per trace two blocks: the arms (p99_us busy_percent plan estimator_point"
-                 " \"plan / estimator\"), then the Pareto frontier (p99_us busy_percent).\n"
-                 "# Means over seeds; values below %g µs or %g %% are drawn at that floor"
-                 " (log axes).\n# Arms with a failed run are left out.\n",
-            g->host_short, g->mode, LOG_FLOOR_US, LOG_FLOOR_PERCENT);
+                 "# Per trace two blocks: the arms (p99_us busy_percent p99_lo_us p99_hi_us"
+                 " busy_lo_percent busy_hi_percent plan estimator_point \"plan / estimator\"),"
+                 " then the Pareto frontier (p99_us busy_percent).\n"
+                 "# Means over seeds, with the interval the report ranks by: p99 from the least"
+                 " to the greatest seed, widened to the seeds' 95 %% intervals where stored,"
+                 " busy from the least to the most seed; an interval without an upper end is"
+                 " written %g.\n"
+                 "# Values below %g µs or %g %% are drawn at that floor (log axes).\n"
+                 "# Arms with a failed run are left out.\n",
+            g->host_short, g->mode, UNBOUNDED_US, LOG_FLOOR_US, LOG_FLOOR_PERCENT);
     double xlo[64], xhi[64], ylo[64], yhi[64];
     point pts[1024], front[1024];
     for (size_t t = 0; t < tn; t++) {
@@ -491,16 +563,26 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
             if (!same_group(a, g) || strcmp(a->trace, traces[t]) != 0 || !arm_complete(a))
                 continue;
             double x = p99_us(a), y = busy_percent(a);
-            fprintf(dat, "%.6g %.6g %u %d \"%s / %s\"\n", x, y, a->plan_rank,
-                    estimator_points[a->estimator_rank % POINTS], a->plan_short, a->estimator);
+            double x0 = floor_us(fmin(a->p99_min_ns, a->p99_ns) / 1000.0);
+            double x1 = fmax(a->p99_max_ns, a->p99_ns) / 1000.0;
+            if (a->has_ci) {
+                x0 = floor_us(fmin(x0 * 1000.0, a->p99_lo_ns) / 1000.0);
+                x1 = fmax(x1, a->p99_hi_ns / 1000.0);
+            }
+            double y0 = floor_percent(100.0 * fmin(a->busy_min, a->busy_frac));
+            double y1 = floor_percent(100.0 * fmax(a->busy_max, a->busy_frac));
+            fprintf(dat, "%.6g %.6g %.6g %.6g %.6g %.6g %ld %d \"%s / %s\"\n", x, y, x0,
+                    isinf(x1) ? UNBOUNDED_US : x1, y0, y1, shown_find(plans, a->plan),
+                    estimator_points[a->estimator_rank % POINTS],
+                    plans->name[shown_find(plans, a->plan)], a->estimator);
             /* The oracle knows each residual in advance: a bound, drawn but
              * kept off the frontier of what a policy can reach. */
             if (n < 1024 && strcmp(a->estimator, "oracle") != 0)
                 pts[n++] = (point){ x, y };
-            xlo[t] = fmin(xlo[t], x);
-            xhi[t] = fmax(xhi[t], x);
-            ylo[t] = fmin(ylo[t], y);
-            yhi[t] = fmax(yhi[t], y);
+            xlo[t] = fmin(xlo[t], x0);
+            xhi[t] = fmax(xhi[t], isinf(x1) ? x : x1);
+            ylo[t] = fmin(ylo[t], y0);
+            yhi[t] = fmax(yhi[t], y1);
         }
         fprintf(dat, "\n\n# frontier %s\n", trace_names[t]);
         size_t m = pareto_frontier(pts, n, front);
@@ -509,34 +591,56 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
         fprintf(dat, "\n\n");
     }
     FILE *gp = script_after_data(dir, dat, &pf, err);
-    if (gp == NULL)
+    if (gp == NULL) {
+        free(plans);
         return -GAR_E_IO;
-    size_t cells = tn + 1; /* the last cell holds the legend */
-    size_t cols = cells <= 2 ? cells : cells <= 4 ? 2 : 3;
-    size_t rows = (cells + cols - 1) / cols;
+    }
+    /* The panels in a grid, the legend in a strip under them as tall as its
+     * entries need: every plan and estimator can be looked up. */
+    size_t cols = tn <= 1 ? 1 : tn <= 4 ? 2 : 3;
+    size_t rows = (tn + cols - 1) / cols;
+    size_t width = 560 * (cols < 2 ? 2 : cols), panels_h = 440 * rows;
+    size_t longest = 34; /* the headers' and fixed entries' length */
+    size_t entries = 4 + plans->count;
+    for (size_t p = 0; p < plans->count; p++)
+        longest = strlen(plans->name[p]) > longest ? strlen(plans->name[p]) : longest;
+    for (unsigned e = 0; e < est_max; e++)
+        if (est_seen[e]) {
+            entries++;
+            longest = strlen(est_name[e]) > longest ? strlen(est_name[e]) : longest;
+        }
+    size_t key_cols = width / (longest * 8 + 110);
+    key_cols = key_cols < 1 ? 1 : key_cols;
+    size_t key_rows = (entries + key_cols - 1) / key_cols;
+    size_t legend_h = key_rows * 24 + 50, height = panels_h + legend_h + 40;
+    double top = 1.0 - 40.0 / (double)height, legend = (double)legend_h / (double)height;
     char host[GAR_RESULTS_TEXT * 2];
-    gp_text(g->host_short, host, sizeof host);
+    gar_gnuplot_double(g->host_short, host, sizeof host);
     fprintf(gp,
             "# gar plot: busy CPU against p99 overshoot, one panel per trace.\n"
             "# Host %s, %s loop; each point is an arm (plan / estimator), the mean over\n"
-            "# its seeds; the dashed staircase is the Pareto frontier (nothing is better\n"
-            "# on both axes; the oracle, a bound, is left off it).  Data: %s.  Re-draw: gnuplot %s\n"
+            "# its seeds, its bars the intervals the report ranks by; the dashed staircase\n"
+            "# is the Pareto frontier (nothing is better on both axes; the oracle, a bound,\n"
+            "# is left off it).  Data: %s.  Re-draw: gnuplot %s\n"
             "set terminal pngcairo size %zu,%zu enhanced font 'Sans,11'\n"
             "set output '%s'\n"
-            "set multiplot layout %zu,%zu title \"Busy CPU against p99 overshoot: host %s, %s loop"
-            " (mean over seeds)\" font ',14'\n"
+            "set multiplot title \"Busy CPU against p99 overshoot: host %s, %s loop"
+            " (mean over seeds, bars: %s)\" font ',14'\n"
             "set grid\n"
             "unset key\n"
             "set xlabel 'p99 overshoot (µs, log)'\n"
             "set ylabel 'busy CPU (%% of wait time)'\n"
             "set format x '%%g'\n"
             "set format y '%%g'\n",
-            host, g->mode, pf.dat, pf.gp, 560 * cols, 440 * rows, pf.png, rows, cols, host,
-            g->mode);
+            g->host_short, g->mode, pf.dat, pf.gp, width, height, pf.png, host, g->mode,
+            any_ci ? "spread and 95 % intervals" : "seeds' spread");
     for (size_t t = 0; t < tn; t++) {
         char title[GAR_RESULTS_TEXT * 2];
-        gp_text(trace_names[t], title, sizeof title);
-        fprintf(gp, "\nset title '%s'\nset logscale x\nunset label 1\n", title);
+        gar_gnuplot_single(trace_names[t], title, sizeof title);
+        double panel_h = (top - legend) / (double)rows;
+        fprintf(gp, "\nset origin %.6f,%.6f\nset size %.6f,%.6f\n", (double)(t % cols) / (double)cols,
+                top - (double)(t / cols + 1) * panel_h, 1.0 / (double)cols, panel_h);
+        fprintf(gp, "set title '%s'\nset logscale x\nunset label 1\n", title);
         if (xhi[t] > 0 && xlo[t] > 0)
             fprintf(gp, "set xrange [%.6g:%.6g]\n", xlo[t] / 1.6, xhi[t] * 1.6);
         bool empty = !(xhi[t] > 0 && xlo[t] > 0); /* every arm of the trace failed */
@@ -555,43 +659,54 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
         }
         fprintf(gp, "plot '%s' index %zu using 1:2 with steps dt 2 lw 1.5 lc rgb '#555555'",
                 pf.dat, 2 * t + 1);
-        for (unsigned p = 0; p < plan_max; p++)
-            if (plan_seen[p])
-                fprintf(gp,
-                        ", \\\n     '' index %zu using ($3 == %u ? $1 : NaN):2:4 with points"
-                        " pt variable ps 1.7 lw 1.5 lc rgb '%s'",
-                        2 * t, p, plan_colors[p % COLORS]);
+        for (size_t p = 0; p < plans->count; p++) {
+            gar_plot_style st = gar_plot_style_of(p);
+            fprintf(gp,
+                    ", \\\n     '' index %zu using ($7 == %zu ? $1 : NaN):2:3:4:5:6"
+                    " with xyerrorbars ps 0 lw 1 dt %d lc rgb '%s'"
+                    ", \\\n     '' index %zu using ($7 == %zu ? $1 : NaN):2:8 with points"
+                    " pt variable ps 1.7 lw 1.5 lc rgb '%s'",
+                    2 * t, p, st.dash, st.colour, 2 * t, p, st.colour);
+        }
         fprintf(gp, "\n");
     }
-    /* The legend: colours are plans, point shapes are estimators. */
-    fprintf(gp, "\n# The legend cell.\nset title ''\nunset label 1\nunset border\nunset tics\nunset grid\n"
-                "unset xlabel\nunset ylabel\nunset logscale\nset xrange [0:1]\nset yrange [0:1]\n"
-                "set key center center vertical Left reverse box spacing 1.3 font ',11'\n"
-                "plot NaN notitle");
+    /* The legend: colours (and after sixteen plans, dashes) are plans,
+     * point shapes are estimators. */
+    fprintf(gp, "\n# The legend strip.\nset origin 0,0\nset size 1,%.6f\nset title ''\n"
+                "unset label 1\nunset border\nunset tics\nunset grid\nunset xlabel\n"
+                "unset ylabel\nunset logscale\nset xrange [0:1]\nset yrange [0:1]\n"
+                "set key center center vertical Left reverse box spacing 1.2 font ',11'"
+                " maxrows %zu\nplot NaN notitle",
+            legend, key_rows);
     fprintf(gp, ", \\\n     keyentry with lines dt 2 lw 1.5 lc rgb '#555555' title 'Pareto frontier'");
+    fprintf(gp, ", \\\n     keyentry with lines lw 1 lc rgb '#333333' title 'bars: %s'",
+            any_ci ? "seeds'' spread, 95 % intervals" : "seeds'' spread");
     fprintf(gp, ", \\\n     keyentry with points pt -1 lc rgb 'white' title '{/:Bold colour: plan}'");
-    for (unsigned p = 0; p < plan_max; p++)
-        if (plan_seen[p]) {
-            char t[GAR_RESULTS_TEXT * 2];
-            gp_text(plan_name[p], t, sizeof t);
-            fprintf(gp, ", \\\n     keyentry with points pt 7 ps 1.7 lc rgb '%s' title '%s'",
-                    plan_colors[p % COLORS], t);
-        }
+    for (size_t p = 0; p < plans->count; p++) {
+        char t[GAR_RESULTS_TEXT * 2];
+        gar_gnuplot_single(plans->name[p], t, sizeof t);
+        gar_plot_style st = gar_plot_style_of(p);
+        fprintf(gp, ", \\\n     keyentry with linespoints pt 7 ps 1.7 dt %d lc rgb '%s' title '%s'",
+                st.dash, st.colour, t);
+    }
     fprintf(gp, ", \\\n     keyentry with points pt -1 lc rgb 'white' title '{/:Bold shape: estimator}'");
     for (unsigned e = 0; e < est_max; e++)
         if (est_seen[e]) {
             char t[GAR_RESULTS_TEXT * 2];
             bool none = strcmp(est_name[e], GAR_SWEEP_NO_ESTIMATOR_LABEL) == 0;
             bool oracle = strcmp(est_name[e], "oracle") == 0;
-            gp_text(none ? "- (plan without predict)" : oracle ? "oracle (a bound: off the frontier)" : est_name[e], t, sizeof t);
+            gar_gnuplot_single(none ? "- (plan without predict)" : oracle ? "oracle (a bound: off the frontier)" : est_name[e], t, sizeof t);
             fprintf(gp, ", \\\n     keyentry with points pt %d ps 1.7 lw 1.5 lc rgb '#333333' title '%s'",
                     estimator_points[e % POINTS], t);
         }
     fprintf(gp, "\nunset multiplot\n");
+    free(plans);
     return draw_and_list(dir, gp, &pf, files, "", g->host, err,
              "Busy CPU against p99 overshoot on host %s (%s loop): one point per arm, the mean "
-             "over its seeds; the dashed staircase is the Pareto frontier.",
-             g->host_short, g->mode);
+             "over its seeds, its bars the %s (the report's ties are where they overlap); the "
+             "dashed staircase is the Pareto frontier.",
+             g->host_short, g->mode,
+             any_ci ? "seeds' spread widened to their 95 % intervals" : "seeds' spread");
 }
 
 int gar_plot_pareto(const gar_arm_list *arms, const char *dir, gar_plot_files *files,
@@ -763,9 +878,10 @@ static int param_one(const param_point *pts, size_t n, const char *dir, gar_plot
         return -GAR_E_IO;
     fprintf(dat, "# gar plot data: p99 overshoot and busy CPU against the swept parameter %s,\n"
                  "# host %s (its what-if variants included), %s loop.  One block per line\n"
-                 "# (plan family / estimator): x p99_us busy_percent runs.  Each point is\n"
-                 "# the mean over the ok runs with that value: seeds, traces and every other\n"
-                 "# swept parameter's values.\n",
+                 "# (plan family / estimator): x p99_us busy_percent runs p99_min_us\n"
+                 "# p99_max_us busy_min_percent busy_max_percent.  Each point is the mean\n"
+                 "# over the ok runs with that value (seeds, traces and every other swept\n"
+                 "# parameter's values), with the least and the greatest of them.\n",
             g->name, g->host, g->mode);
     size_t lines = 0;
     double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = 0, bhi = 0;
@@ -779,20 +895,27 @@ static int param_one(const param_point *pts, size_t n, const char *dir, gar_plot
             fprintf(dat, "# line %s\n", pts[i].line);
             for (size_t k = i; k < j;) {
                 size_t m = k;
-                double p99 = 0, busy = 0;
+                double p99 = 0, busy = 0, p99_min = INFINITY, p99_max = 0, busy_min = INFINITY,
+                       busy_max = 0;
                 while (m < j && pts[m].x == pts[k].x) {
                     p99 += pts[m].p99_ns;
                     busy += pts[m].busy;
+                    p99_min = fmin(p99_min, pts[m].p99_ns);
+                    p99_max = fmax(p99_max, pts[m].p99_ns);
+                    busy_min = fmin(busy_min, pts[m].busy);
+                    busy_max = fmax(busy_max, pts[m].busy);
                     m++;
                 }
-                double runs = (double)(m - k), y = p99 / runs / 1000.0, b = 100 * busy / runs;
-                y = y < LOG_FLOOR_US ? LOG_FLOOR_US : y;
-                fprintf(dat, "%.9g %.6g %.6g %zu\n", pts[k].x, y, b, m - k);
+                double runs = (double)(m - k), y = floor_us(p99 / runs / 1000.0),
+                       b = 100 * busy / runs;
+                double y0 = floor_us(p99_min / 1000.0), y1 = floor_us(p99_max / 1000.0);
+                fprintf(dat, "%.9g %.6g %.6g %zu %.6g %.6g %.6g %.6g\n", pts[k].x, y, b, m - k,
+                        y0, y1, 100 * busy_min, 100 * busy_max);
                 xlo = fmin(xlo, pts[k].x);
                 xhi = fmax(xhi, pts[k].x);
-                ylo = fmin(ylo, y);
-                yhi = fmax(yhi, y);
-                bhi = fmax(bhi, b);
+                ylo = fmin(ylo, y0);
+                yhi = fmax(yhi, y1);
+                bhi = fmax(bhi, 100 * busy_max);
                 k = m;
             }
             fprintf(dat, "\n\n");
@@ -804,12 +927,13 @@ static int param_one(const param_point *pts, size_t n, const char *dir, gar_plot
     if (gp == NULL)
         return -GAR_E_IO;
     char name[GAR_SWEEP_PARAM_NAME_BYTES * 3], host[GAR_RESULTS_TEXT * 2];
-    gp_text(g->name, name, sizeof name);
-    gp_text(g->host, host, sizeof host);
+    gar_gnuplot_double(g->name, name, sizeof name);
+    gar_gnuplot_double(g->host, host, sizeof host);
     bool log_x = xlo > 0 && xhi / xlo >= 20;
     fprintf(gp,
             "# gar plot: p99 overshoot and busy CPU against %s, one line per plan family /\n"
-            "# estimator (the mean over seeds, traces and the other swept values).\n"
+            "# estimator (the mean over seeds, traces and the other swept values; bars:\n"
+            "# the least and the greatest of those runs).\n"
             "# Host %s, %s loop.  Data: %s.  Re-draw: gnuplot %s\n"
             "set terminal pngcairo size 1200,520 enhanced font 'Sans,11'\n"
             "set output '%s'\n"
@@ -832,26 +956,29 @@ static int param_one(const param_point *pts, size_t n, const char *dir, gar_plot
             lo, hi);
     for (size_t l = 0; l < lines; l++) {
         char t[GAR_RESULTS_TEXT * 2];
-        gp_text(labels[l], t, sizeof t);
-        fprintf(gp, "%s '%s' index %zu using 1:2 with linespoints pt 7 ps 1.2 lw 2 lc rgb '%s' "
-                    "title \"%s\"",
-                l > 0 ? ", \\\n    " : " ", pf.dat, l, plan_colors[l % COLORS], t);
+        gar_gnuplot_double(labels[l], t, sizeof t);
+        gar_plot_style st = gar_plot_style_of(l);
+        fprintf(gp, "%s '%s' index %zu using 1:2:5:6 with yerrorlines pt 7 ps 1.2 lw 2 dt %d "
+                    "lc rgb '%s' title \"%s\"",
+                l > 0 ? ", \\\n    " : " ", pf.dat, l, st.dash, st.colour, t);
     }
     fprintf(gp, "\n\nset title 'busy CPU'\nset ylabel 'busy CPU (%% of wait time)'\n"
                 "unset logscale y\nset yrange [0:%.6g]\nplot",
             bhi * 1.1 > 100 ? 105.0 : bhi * 1.1 + 0.01);
     for (size_t l = 0; l < lines; l++) {
         char t[GAR_RESULTS_TEXT * 2];
-        gp_text(labels[l], t, sizeof t);
-        fprintf(gp, "%s '%s' index %zu using 1:3 with linespoints pt 7 ps 1.2 lw 2 lc rgb '%s' "
-                    "title \"%s\"",
-                l > 0 ? ", \\\n    " : " ", pf.dat, l, plan_colors[l % COLORS], t);
+        gar_gnuplot_double(labels[l], t, sizeof t);
+        gar_plot_style st = gar_plot_style_of(l);
+        fprintf(gp, "%s '%s' index %zu using 1:3:7:8 with yerrorlines pt 7 ps 1.2 lw 2 dt %d "
+                    "lc rgb '%s' title \"%s\"",
+                l > 0 ? ", \\\n    " : " ", pf.dat, l, st.dash, st.colour, t);
     }
     fprintf(gp, "\nunset multiplot\n");
     return draw_and_list(dir, gp, &pf, files, "", "", err,
                "p99 overshoot and busy CPU against the swept parameter %s on host %s (%s loop, "
                "what-if variants included): one line per plan family / estimator, each point "
-               "the mean over the runs with that value (seeds, traces, other swept values).",
+               "the mean over the runs with that value (seeds, traces, other swept values), its "
+               "bar from the least to the greatest of them.",
                g->name, g->host, g->mode);
 }
 
@@ -986,19 +1113,35 @@ static int cdf_one(gar_store *store, const gar_arm_list *arms, size_t first, con
     fprintf(dat, "# gar plot data: overshoot CDF, trace %s, host %s, %s loop.\n"
                  "# One block per plan: overshoot_us fraction_of_waits_at_most_that.\n",
             g->trace_short, g->host_short, g->mode);
-    char titles[16][GAR_RESULTS_TEXT * 2];
-    unsigned colors[16];
+    /* The arms drawn, then their names among them, then each re-run. */
+    const gar_arm_summary *drawn[16];
+    const char *drawn_plans[16];
     size_t blocks = 0;
-    uint64_t seed = 0;
-    int rc = 0;
-    double lo = INFINITY, hi = 0;
-    for (size_t i = first; rc == 0 && i < arms->count && blocks < 16; i++) {
+    for (size_t i = first; i < arms->count && blocks < 16; i++) {
         const gar_arm_summary *a = &arms->arm[i];
         if (strcmp(a->trace, g->trace) != 0 || !same_group(a, g) || !arm_usable(a))
             continue;
         const char *est = plot_estimator(arms, a);
         if (est == NULL || strcmp(a->estimator, est) != 0)
             continue;
+        /* In legend order: plan order, one family's numbers as numbers. */
+        size_t at = blocks++;
+        while (at > 0 && shown_before(a->plan, a->plan_rank, drawn[at - 1]->plan,
+                                      drawn[at - 1]->plan_rank)) {
+            drawn[at] = drawn[at - 1];
+            at--;
+        }
+        drawn[at] = a;
+    }
+    for (size_t b = 0; b < blocks; b++)
+        drawn_plans[b] = drawn[b]->plan;
+    char titles[16][GAR_RESULTS_TEXT * 2];
+    uint64_t seed = 0;
+    int rc = 0;
+    double lo = INFINITY, hi = 0;
+    size_t written = 0;
+    for (size_t b = 0; rc == 0 && b < blocks; b++) {
+        const gar_arm_summary *a = drawn[b];
         gar_run_key key;
         rc = gar_results_find_run(store, a->trace, a->host, a->mode, a->plan, a->estimator, &key,
                                   err);
@@ -1023,15 +1166,13 @@ static int cdf_one(gar_store *store, const gar_arm_list *arms, size_t first, con
         }
         fprintf(dat, "\n\n");
         char label[GAR_RESULTS_TEXT * 2];
-        gar_format(label, sizeof label, "%s%s%s", a->plan_short,
-                 strcmp(a->estimator, GAR_SWEEP_NO_ESTIMATOR_LABEL) == 0 ? "" : " / ",
-                 strcmp(a->estimator, GAR_SWEEP_NO_ESTIMATOR_LABEL) == 0 ? "" : a->estimator);
-        gp_text(label, titles[blocks], sizeof titles[blocks]);
-        colors[blocks] = a->plan_rank;
-        blocks++;
+        gar_arm_name_among(a->plan, a->estimator, drawn_plans, blocks, label, sizeof label);
+        gar_gnuplot_single(label, titles[written], sizeof titles[written]);
+        written++;
         wait_log_free(&log);
         rc = 0;
     }
+    blocks = written;
     int closed = close_file(dat, pf.dat_path, err);
     if (rc < 0)
         return rc;
@@ -1045,15 +1186,15 @@ static int cdf_one(gar_store *store, const gar_arm_list *arms, size_t first, con
     if (gp == NULL)
         return -GAR_E_IO;
     char trace[GAR_RESULTS_TEXT * 2], host[GAR_RESULTS_TEXT * 2];
-    gp_text(g->trace_short, trace, sizeof trace);
-    gp_text(g->host_short, host, sizeof host);
+    gar_gnuplot_double(g->trace_short, trace, sizeof trace);
+    gar_gnuplot_double(g->host_short, host, sizeof host);
     fprintf(gp,
             "# gar plot: the overshoot CDF of each plan (the run with the least seed;\n"
             "# plans with predict under the estimator named).  Data: %s.\n"
             "# Re-draw: gnuplot %s\n"
-            "set terminal pngcairo size 1000,620 enhanced font 'Sans,11'\n"
+            "set terminal pngcairo size 1200,640 enhanced font 'Sans,11'\n"
             "set output '%s'\n"
-            "set title \"Overshoot CDF: trace %s, host %s, %s loop, seed %llu\" font ',13'\n"
+            "set title \"Overshoot CDF: trace %s\\nhost %s, %s loop, seed %llu\" font ',13'\n"
             "set xlabel 'overshoot: wait end - completion (µs, log)'\n"
             "set ylabel 'fraction of waits with at most that overshoot'\n"
             "set logscale x\n"
@@ -1066,10 +1207,12 @@ static int cdf_one(gar_store *store, const gar_arm_list *arms, size_t first, con
             pf.dat, pf.gp, pf.png, trace, host, g->mode, (unsigned long long)seed,
             lo / 1.5, hi * 1.5);
     fprintf(gp, "plot ");
-    for (size_t b = 0; b < blocks; b++)
-        fprintf(gp, "%s'%s' index %zu using 1:2 with steps lw 2 dt %zu lc rgb '%s' title '%s'",
-                b > 0 ? ", \\\n     " : "", b == 0 ? pf.dat : "", b, b % 3 + 1,
-                plan_colors[colors[b] % COLORS], titles[b]);
+    for (size_t b = 0; b < blocks; b++) {
+        gar_plot_style st = gar_plot_style_of(b);
+        fprintf(gp, "%s'%s' index %zu using 1:2 with steps lw 2 dt %d lc rgb '%s' title '%s'",
+                b > 0 ? ", \\\n     " : "", b == 0 ? pf.dat : "", b, st.dash, st.colour,
+                titles[b]);
+    }
     fprintf(gp, "\n");
     return draw_and_list(dir, gp, &pf, files, g->trace, g->host, err,
              "Overshoot CDF per plan on trace %s, host %s (%s loop, seed %llu; plans with predict "
@@ -1163,10 +1306,10 @@ int gar_plot_prediction(gar_store *store, const gar_run_key *run, const char *di
         return -GAR_E_IO;
     char trace[GAR_RESULTS_TEXT * 2], host[GAR_RESULTS_TEXT * 2], plan[GAR_RESULTS_PLAN_TEXT * 2],
         est[GAR_RESULTS_TEXT * 2];
-    gp_text(run->trace_short, trace, sizeof trace);
-    gp_text(run->host_short, host, sizeof host);
-    gp_text(run->plan, plan, sizeof plan);
-    gp_text(run->estimator, est, sizeof est);
+    gar_gnuplot_double(run->trace_short, trace, sizeof trace);
+    gar_gnuplot_double(run->host_short, host, sizeof host);
+    gar_gnuplot_double(run->plan, plan, sizeof plan);
+    gar_gnuplot_double(run->estimator, est, sizeof est);
     bool log_y = hi > 0 && lo < INFINITY && hi / lo > 30;
     fprintf(gp,
             "# gar plot: one run's prediction against the true residual, wait by wait.\n"
@@ -1222,9 +1365,9 @@ int gar_plot_verification(const gar_verification *v, unsigned n, const char *dir
     if (gp == NULL)
         return -GAR_E_IO;
     char trace[GAR_VERIFY_TEXT * 2], plan[GAR_VERIFY_TEXT * 2], est[GAR_VERIFY_TEXT * 2];
-    gp_text(v->trace_name, trace, sizeof trace);
-    gp_text(v->plan_ran, plan, sizeof plan);
-    gp_text(v->estimator, est, sizeof est);
+    gar_gnuplot_double(v->trace_name, trace, sizeof trace);
+    gar_gnuplot_double(v->plan_ran, plan, sizeof plan);
+    gar_gnuplot_double(v->estimator, est, sizeof est);
     fprintf(gp,
             "# gar plot: real and simulated overshoot CDFs of one verified arm.\n"
             "# Data: %s.  Re-draw: gnuplot %s\n"
@@ -1323,7 +1466,7 @@ int gar_plot_auto_budgets(const gar_auto_goals *g, const char *dir, gar_plot_fil
         if (gp == NULL)
             return -GAR_E_IO;
         char host[GAR_RESULTS_TEXT * 2];
-        gp_text(c0->any->host_short, host, sizeof host);
+        gar_gnuplot_double(c0->any->host_short, host, sizeof host);
         fprintf(gp,
                 "# gar plot: busy CPU against the p99 budget, auto beside the fixed plans.\n"
                 "# Data: %s.  Re-draw: gnuplot %s\n"

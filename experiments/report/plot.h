@@ -6,13 +6,20 @@
  * tweak and re-run them (`cd DIR && gnuplot NAME.gp`).  Four kinds:
  *
  *   pareto-HOST-MODE   busy CPU fraction against p99 overshoot, one point per
- *                      arm (plan, estimator; mean over seeds), the Pareto
- *                      frontier drawn, one panel per trace
+ *                      arm (plan, estimator; mean over seeds, error bars the
+ *                      intervals the report ranks by: report.h), the Pareto
+ *                      frontier drawn, one panel per trace, the legend in a
+ *                      strip under them sized to its entries
  *   param-NAME-HOST-MODE  p99 overshoot and busy CPU against a swept
- *                      parameter, one line per plan family / estimator
+ *                      parameter, one line per plan family / estimator, bars
+ *                      from the least to the greatest run of a point
  *   cdf-TRACE-HOST-MODE  the overshoot CDF of each plan on one trace
  *   prediction-RUN     one run's prediction against the true residual, wait
  *                      by wait
+ *
+ * Plans are named among the plans a plot shows (plan_names.h) and styled by
+ * their place among them (plot_style.h); names are escaped for the quotes
+ * they sit in (gnuplot_text.h).
  *
  * The last two need every wait's numbers, which the database does not keep:
  * they re-run the stored run with the replay's per-wait observer

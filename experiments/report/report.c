@@ -3,229 +3,17 @@
 #include "report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
 #include "plot.h"
+#include "plan_names.h"
+#include "report_notes.h"
 #include "report_verify.h"
 #include "sweep_spec.h"
-
-static bool is_oracle(const gar_arm_summary *a)
-{
-    return strcmp(a->estimator, "oracle") == 0;
-}
-
-bool gar_report_complete(const gar_arm_summary *a)
-{
-    return a->runs > 0 && a->failed == 0;
-}
-
-gar_report_rule gar_report_rule_default(void)
-{
-    return (gar_report_rule){ GAR_RULE_BUSY_WITHIN, GAR_REPORT_RULE_PCT, GAR_REPORT_RULE_US };
-}
-
-/* A plain decimal ("10", "2.5") from 0 to `max`. */
-static bool rule_number(const char *s, double max, double *out)
-{
-    if (*s == '\0' || strspn(s, "0123456789.") != strlen(s) || strchr(s, '.') != strrchr(s, '.') ||
-        s[0] == '.' || s[strlen(s) - 1] == '.')
-        return false;
-    double v = strtod(s, NULL);
-    if (v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
-static int rule_fault(gar_error *err, const char *text, const char *why)
-{
-    char argument[GAR_ERROR_ARG_BYTES], fault[GAR_ERROR_ARG_BYTES];
-    snprintf(argument, sizeof argument, "'%.200s'", text);
-    snprintf(fault, sizeof fault, "%.300s (rules: " GAR_REPORT_RULE_GRAMMAR ")", why);
-    return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "--rule", argument, fault);
-}
-
-int gar_report_rule_parse(const char *text, gar_report_rule *out, gar_error *err)
-{
-    gar_report_rule r = gar_report_rule_default();
-    if (strcmp(text, "p99") == 0 || strcmp(text, "busy") == 0) {
-        r.kind = text[0] == 'p' ? GAR_RULE_P99 : GAR_RULE_BUSY;
-        *out = r;
-        return 0;
-    }
-    static const char head[] = "busy-within";
-    if (strncmp(text, head, sizeof head - 1) != 0 ||
-        (text[sizeof head - 1] != '\0' && text[sizeof head - 1] != ':'))
-        return rule_fault(err, text, "is no rule");
-    const char *p = text[sizeof head - 1] == ':' ? text + sizeof head : NULL;
-    bool have_pct = false, have_us = false;
-    if (p != NULL && *p == '\0')
-        return rule_fault(err, text, "has nothing after ':'");
-    while (p != NULL) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma != NULL ? (size_t)(comma - p) : strlen(p);
-        char item[64];
-        if (n == 0 || n >= sizeof item)
-            return rule_fault(err, text, "has an empty or overlong KEY=VALUE");
-        memcpy(item, p, n);
-        item[n] = '\0';
-        bool pct = strncmp(item, "pct=", 4) == 0, us = strncmp(item, "us=", 3) == 0;
-        if (!pct && !us)
-            return rule_fault(err, text, "takes only pct=P and us=U");
-        if ((pct && have_pct) || (us && have_us))
-            return rule_fault(err, text, pct ? "gives pct twice" : "gives us twice");
-        if (pct && !rule_number(item + 4, 1000, &r.pct))
-            return rule_fault(err, text, "has a pct that is not a plain decimal 0..1000");
-        if (us && !rule_number(item + 3, 1e7, &r.us))
-            return rule_fault(err, text, "has a us that is not a plain decimal 0..10000000");
-        have_pct |= pct;
-        have_us |= us;
-        p = comma != NULL ? comma + 1 : NULL;
-    }
-    *out = r;
-    return 0;
-}
-
-void gar_report_rule_text(const gar_report_rule *rule, char *out, size_t size)
-{
-    if (rule->kind == GAR_RULE_P99)
-        snprintf(out, size, "p99");
-    else if (rule->kind == GAR_RULE_BUSY)
-        snprintf(out, size, "busy");
-    else
-        snprintf(out, size, "busy-within:pct=%g,us=%g", rule->pct, rule->us);
-}
-
-void gar_report_rule_words(const gar_report_rule *rule, char *out, size_t size)
-{
-    if (rule->kind == GAR_RULE_P99)
-        snprintf(out, size, "the arm with the lowest p99 overshoot wins (ties: the lower busy "
-                            "CPU)");
-    else if (rule->kind == GAR_RULE_BUSY)
-        snprintf(out, size, "the arm with the lowest busy CPU fraction wins (ties: the lower "
-                            "p99 overshoot)");
-    else
-        snprintf(out, size,
-                 "the arms whose p99 overshoot is within max(%g %%, %g µs) of the lowest are "
-                 "eligible, and the eligible arm with the lowest busy CPU fraction wins",
-                 rule->pct, rule->us);
-}
-
-bool gar_report_eligible(const gar_arm_summary *a, double best_p99_ns,
-                         const gar_report_rule *rule)
-{
-    if (!gar_report_complete(a))
-        return false;
-    if (rule->kind != GAR_RULE_BUSY_WITHIN)
-        return true;
-    double slack = best_p99_ns * rule->pct / 100.0;
-    if (slack < rule->us * 1000.0)
-        slack = rule->us * 1000.0;
-    return a->p99_ns <= best_p99_ns + slack;
-}
-
-/* A table row with what it is ranked by, so qsort needs no context. */
-typedef struct ranked {
-    gar_report_row row;
-    double key; /* busy fraction when eligible, p99 otherwise */
-} ranked;
-
-static int by_rank(const void *a, const void *b)
-{
-    const ranked *x = a, *y = b;
-    if (x->row.standing != y->row.standing)
-        return x->row.standing < y->row.standing ? -1 : 1;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    if (x->row.arm->plan_rank != y->row.arm->plan_rank)
-        return x->row.arm->plan_rank < y->row.arm->plan_rank ? -1 : 1;
-    return (x->row.arm->estimator_rank > y->row.arm->estimator_rank) -
-           (x->row.arm->estimator_rank < y->row.arm->estimator_rank);
-}
-
-/* Orders rows[0 .. count-1] for the table; without memory, leaves them in
- * plan order (standing still set). */
-static void order_rows(const gar_arm_summary *arms, size_t count, const gar_report_winner *w,
-                       const gar_report_rule *rule, gar_report_row *rows)
-{
-    ranked *order = malloc(count > 0 ? count * sizeof *order : 1);
-    for (size_t i = 0; i < count; i++) {
-        const gar_arm_summary *a = &arms[i];
-        gar_report_row r = { a, !gar_report_complete(a)                  ? GAR_REPORT_FAILED
-                                : is_oracle(a)                           ? GAR_REPORT_BOUND
-                                : gar_report_eligible(a, w->best_p99_ns, rule)
-                                    ? GAR_REPORT_ELIGIBLE
-                                    : GAR_REPORT_OUTSIDE };
-        rows[i] = r;
-        if (order != NULL) {
-            order[i].row = r;
-            order[i].key = r.standing == GAR_REPORT_ELIGIBLE && rule->kind != GAR_RULE_P99
-                               ? a->busy_frac
-                               : a->p99_ns;
-        }
-    }
-    if (order == NULL)
-        return;
-    qsort(order, count, sizeof *order, by_rank);
-    for (size_t i = 0; i < count; i++)
-        rows[i] = order[i].row;
-    free(order);
-}
-
-/* Whether `a` beats the winner so far under the rule (a strict compare:
- * arms come in plan order, so a tie keeps the earlier plan). */
-static bool beats(const gar_arm_summary *a, const gar_arm_summary *w, const gar_report_rule *rule)
-{
-    if (w == NULL)
-        return true;
-    if (rule->kind == GAR_RULE_P99)
-        return a->p99_ns < w->p99_ns || (a->p99_ns == w->p99_ns && a->busy_frac < w->busy_frac);
-    return a->busy_frac < w->busy_frac ||
-           (a->busy_frac == w->busy_frac && a->p99_ns < w->p99_ns);
-}
-
-gar_report_winner gar_report_rank(const gar_arm_summary *arms, size_t count,
-                                  const gar_report_rule *rule, gar_report_row *rows)
-{
-    gar_report_winner w = { NULL, NULL, NULL, 0, false, false };
-    bool any = false;
-    for (size_t i = 0; i < count; i++) {
-        const gar_arm_summary *a = &arms[i];
-        if (!gar_report_complete(a)) {
-            w.poll_failed |= strcmp(a->plan, "poll") == 0;
-            w.block_failed |= strcmp(a->plan, "block") == 0;
-            continue;
-        }
-        if (strcmp(a->plan, "poll") == 0)
-            w.poll = a;
-        if (strcmp(a->plan, "block") == 0)
-            w.block = a;
-        if (is_oracle(a))
-            continue;
-        if (!any || a->p99_ns < w.best_p99_ns)
-            w.best_p99_ns = a->p99_ns;
-        any = true;
-    }
-    for (size_t i = 0; any && i < count; i++) {
-        const gar_arm_summary *a = &arms[i];
-        if (is_oracle(a) || !gar_report_eligible(a, w.best_p99_ns, rule))
-            continue;
-        if (beats(a, w.winner, rule))
-            w.winner = a;
-    }
-    if (rows != NULL)
-        order_rows(arms, count, &w, rule, rows);
-    return w;
-}
-
-gar_report_winner gar_report_pick(const gar_arm_summary *arms, size_t count,
-                                  const gar_report_rule *rule)
-{
-    return gar_report_rank(arms, count, rule, NULL);
-}
 
 /* ---- HTML --------------------------------------------------------------- */
 
@@ -251,21 +39,67 @@ static void html_text(FILE *f, const char *s)
     }
 }
 
-static void arm_name(const gar_arm_summary *a, char *out, size_t size)
+/* An arm's name among the plans of its group (plan_names.h): the plan's
+ * family and what tells it from the group's other plans of that family. */
+static void arm_name(const gar_arm_summary *a, const gar_arm_summary *group, size_t count,
+                     char *out, size_t size)
 {
-    if (strcmp(a->estimator, GAR_SWEEP_NO_ESTIMATOR_LABEL) == 0)
-        gar_format(out, size, "%s", a->plan_short);
-    else
-        gar_format(out, size, "%s / %s", a->plan_short, a->estimator);
+    const char *plans[256];
+    size_t n = 0;
+    for (size_t i = 0; i < count && n < 256; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < n && !seen; j++)
+            seen = strcmp(plans[j], group[i].plan) == 0;
+        if (!seen)
+            plans[n++] = group[i].plan;
+    }
+    gar_arm_name_among(a->plan, a->estimator, plans, n, out, size);
 }
 
 /* "1.3 µs", "140 µs", "2.1 ms": durations as people read them. */
 static void duration_text(double ns, char *out, size_t size)
 {
-    if (ns >= 1e6)
+    if (isinf(ns))
+        gar_format(out, size, "∞");
+    else if (ns >= 1e6)
         gar_format(out, size, "%.3g ms", ns / 1e6);
     else
         gar_format(out, size, "%.3g µs", ns / 1e3);
+}
+
+/* "0.56–31.8 µs", "820 µs – 1.2 ms": a range of durations, the unit once
+ * when both ends share it; an unbounded upper end said in words. */
+static void duration_range(double lo, double hi, char *out, size_t size)
+{
+    char a[32], b[32];
+    duration_text(lo, a, sizeof a);
+    if (isinf(hi)) {
+        gar_format(out, size, "%s – no upper bound", a);
+        return;
+    }
+    duration_text(hi, b, sizeof b);
+    if ((lo >= 1e6) == (hi >= 1e6))
+        gar_format(out, size, "%.*s–%s", (int)strcspn(a, " "), a, b);
+    else
+        gar_format(out, size, "%s – %s", a, b);
+}
+
+/* The seeds an arm's figures are means over. */
+static uint64_t ok_runs(const gar_arm_summary *a)
+{
+    return a->runs - a->failed;
+}
+
+/* The seed spread of a p99, as the summary prints it: " (seeds 0.56–31.8 µs)". */
+static void spread_text(const gar_arm_summary *a, char *out, size_t size)
+{
+    char range[80];
+    if (ok_runs(a) < 2) {
+        gar_format(out, size, " (one seed)");
+        return;
+    }
+    duration_range(a->p99_min_ns, a->p99_max_ns, range, sizeof range);
+    gar_format(out, size, " (seeds %s)", range);
 }
 
 static void savings_text(const gar_report_winner *w, char *cpu, size_t cpu_size, char *lat,
@@ -296,15 +130,26 @@ static void savings_text(const gar_report_winner *w, char *cpu, size_t cpu_size,
     }
 }
 
-/* "winner: TRACE | HOST | MODE | ARM | p99 .. | busy .. | poll .. | block ..":
- * fields split by '|' so a script can lay them out as a table. */
+/* "clear" or "tied: 3 within noise, lower p99": how the winner won. */
+static void verdict_text(const gar_report_winner *w, char *out, size_t size)
+{
+    if (w->tied <= 1)
+        gar_format(out, size, "clear");
+    else
+        gar_format(out, size, "tied: %zu within noise, %s", w->tied, w->tie_break);
+}
+
+/* "winner: TRACE | HOST | MODE | ARM | p99 .. (seeds ..) | busy .. | poll .. | block ..
+ * | waits N | clear": fields split by '|' so a script can lay them out as a table. */
 static void summary_line(FILE *out, const gar_arm_summary *g, const char *name,
                          const gar_report_winner *w)
 {
-    char p99[32];
+    char p99[32], spread[96], verdict[96];
     duration_text(w->winner->p99_ns, p99, sizeof p99);
-    fprintf(out, "winner: %s | %s | %s | %s | p99 %s | busy %.3g %%", g->trace_short,
-            g->host_short, g->mode, name, p99, 100 * w->winner->busy_frac);
+    spread_text(w->winner, spread, sizeof spread);
+    verdict_text(w, verdict, sizeof verdict);
+    fprintf(out, "winner: %s | %s | %s | %s | p99 %s%s | busy %.3g %%", g->trace_short,
+            g->host_short, g->mode, name, p99, spread, 100 * w->winner->busy_frac);
     const gar_arm_summary *refs[2] = { w->poll, w->block };
     const char *ref_names[2] = { "poll", "block" };
     const bool ref_failed[2] = { w->poll_failed, w->block_failed };
@@ -316,49 +161,131 @@ static void summary_line(FILE *out, const gar_arm_summary *g, const char *name,
         duration_text(refs[r]->p99_ns, p99, sizeof p99);
         fprintf(out, " | %s: p99 %s, busy %.3g %%", ref_names[r], p99, 100 * refs[r]->busy_frac);
     }
-    fputc('\n', out);
+    fprintf(out, " | waits %llu | %s\n", (unsigned long long)w->winner->waits, verdict);
+}
+
+/* A quantile's cell: the mean over seeds, then the seeds' spread and the
+ * 95 % interval where there is more than one seed or an interval. */
+static void quantile_cell(FILE *f, const gar_arm_summary *a, double mean, double lo_seed,
+                          double hi_seed, double ci_lo, double ci_hi)
+{
+    char text[32], range[96];
+    duration_text(mean, text, sizeof text);
+    fprintf(f, "<td>%s", text);
+    if (ok_runs(a) > 1) {
+        duration_range(lo_seed, hi_seed, range, sizeof range);
+        fprintf(f, "<br><small>seeds %s</small>", range);
+    }
+    if (a->has_ci) {
+        duration_range(ci_lo, ci_hi, range, sizeof range);
+        fprintf(f, "<br><small>95 %% %s</small>", range);
+    }
+    fprintf(f, "</td>");
+}
+
+/* The notes of arm `a`: each name once, with the seeds that have it; the
+ * messages as the cell's tooltip. */
+static void notes_cell(FILE *f, const gar_arm_summary *a, const gar_report_notes *notes)
+{
+    const char *names[16];
+    unsigned seeds[16];
+    size_t n = 0;
+    for (size_t i = 0; i < notes->count; i++) {
+        const gar_report_note *x = &notes->note[i];
+        if (!gar_report_note_of(x, a))
+            continue;
+        size_t k = 0;
+        while (k < n && strcmp(names[k], x->note) != 0)
+            k++;
+        if (k == n && n < 16) {
+            names[n] = x->note;
+            seeds[n++] = 0;
+        }
+        if (k < n)
+            seeds[k]++;
+    }
+    fprintf(f, "<td class=\"notes\"");
+    if (n > 0) {
+        fprintf(f, " title=\"");
+        size_t shown = 0;
+        for (size_t i = 0; i < notes->count && shown < 8; i++)
+            if (gar_report_note_of(&notes->note[i], a)) {
+                fprintf(f, "%sseed %llu: ", shown > 0 ? "&#10;" : "",
+                        (unsigned long long)notes->note[i].seed);
+                html_text(f, notes->note[i].message);
+                shown++;
+            }
+        fprintf(f, "\"");
+    }
+    fprintf(f, ">");
+    for (size_t k = 0; k < n; k++) {
+        fprintf(f, "%s<span class=\"note\">", k > 0 ? " " : "");
+        html_text(f, names[k]);
+        fprintf(f, "</span>&nbsp;×%u", seeds[k]);
+    }
+    fprintf(f, "</td>");
 }
 
 /* The table of one group, its rows in gar_report_rank's order. */
 static void write_table(FILE *f, const gar_report_row *rows, size_t count,
-                        const gar_report_winner *w, const gar_report_rule *rule)
+                        const gar_arm_summary *group, const gar_report_winner *w,
+                        const gar_report_notes *notes)
 {
     fprintf(f, "<table>\n<tr><th>#</th><th>plan / estimator</th><th>p99 overshoot</th>"
-               "<th>p50</th><th>max</th><th>busy CPU</th><th>runs</th><th></th></tr>\n");
+               "<th>p90</th><th>p50</th><th>max</th><th>busy CPU</th><th>seeds</th>"
+               "<th>standing</th><th>notes</th></tr>\n");
     size_t place = 0;
     for (size_t i = 0; i < count; i++) {
         const gar_arm_summary *a = rows[i].arm;
         bool failed = rows[i].standing == GAR_REPORT_FAILED;
-        char name[GAR_RESULTS_TEXT * 2], p99[32], p50[32], max[32];
-        arm_name(a, name, sizeof name);
-        duration_text(a->p99_ns, p99, sizeof p99);
-        duration_text(a->p50_ns, p50, sizeof p50);
+        char name[GAR_RESULTS_TEXT * 2], max[32], standing[160];
+        arm_name(a, group, count, name, sizeof name);
         duration_text(a->max_ns, max, sizeof max);
-        const char *note = a == w->winner                               ? "winner"
-                           : failed                                     ? "failed: not ranked"
-                           : is_oracle(a)                               ? "bound (oracle)"
-                           : rows[i].standing == GAR_REPORT_ELIGIBLE &&
-                                   rule->kind == GAR_RULE_BUSY_WITHIN
-                               ? "eligible (near the best p99)"
-                               : "";
+        if (a == w->winner && w->tied > 1)
+            gar_format(standing, sizeof standing, "tied winner (%s)", w->tie_break);
+        else if (a == w->winner)
+            gar_format(standing, sizeof standing, "winner");
+        else if (failed)
+            gar_format(standing, sizeof standing, "failed: not ranked");
+        else if (rows[i].standing == GAR_REPORT_BOUND)
+            gar_format(standing, sizeof standing, "bound (oracle)");
+        else if (rows[i].tied)
+            gar_format(standing, sizeof standing, "tied (within noise)");
+        else if (rows[i].standing == GAR_REPORT_ELIGIBLE)
+            gar_format(standing, sizeof standing, "eligible, told apart");
+        else
+            gar_format(standing, sizeof standing, "p99 outside the slack");
         /* A failed arm has no place in the ranking, so no number. */
         char rank[24] = "";
         if (!failed)
             gar_format(rank, sizeof rank, "%zu", ++place);
         fprintf(f, "<tr class=\"%s\"><td>%s</td><td title=\"",
-                a == w->winner ? "win" : failed ? "failed" : "", rank);
+                a == w->winner ? "win" : failed ? "failed" : rows[i].tied ? "tied" : "", rank);
         html_text(f, a->plan);
         fprintf(f, "\">");
         html_text(f, name);
         if (strcmp(a->plan_ran, a->plan) != 0 && strstr(a->plan_ran, "(fallback from") != NULL)
             fprintf(f, " <small>(flag ran as poll: no word wait on this host)</small>");
-        if (failed)
-            fprintf(f, "</td><td colspan=\"4\">failed on %llu of %llu seeds",
+        if (failed) {
+            fprintf(f, "</td><td colspan=\"5\">failed on %llu of %llu seeds</td>",
                     (unsigned long long)a->failed, (unsigned long long)a->runs);
-        else
-            fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td><td>%.3g %%", p99, p50, max,
-                    100 * a->busy_frac);
-        fprintf(f, "</td><td>%llu</td><td>%s</td></tr>\n", (unsigned long long)a->runs, note);
+        } else {
+            fprintf(f, "</td>");
+            quantile_cell(f, a, a->p99_ns, a->p99_min_ns, a->p99_max_ns, a->p99_lo_ns,
+                          a->p99_hi_ns);
+            quantile_cell(f, a, a->p90_ns, a->p90_min_ns, a->p90_max_ns, a->p90_lo_ns,
+                          a->p90_hi_ns);
+            quantile_cell(f, a, a->p50_ns, a->p50_min_ns, a->p50_max_ns, a->p50_lo_ns,
+                          a->p50_hi_ns);
+            fprintf(f, "<td>%s</td><td>%.3g %%", max, 100 * a->busy_frac);
+            if (ok_runs(a) > 1)
+                fprintf(f, "<br><small>seeds %.3g–%.3g %%</small>", 100 * a->busy_min,
+                        100 * a->busy_max);
+            fprintf(f, "</td>");
+        }
+        fprintf(f, "<td>%llu</td><td>%s</td>", (unsigned long long)a->runs, standing);
+        notes_cell(f, a, notes);
+        fprintf(f, "</tr>\n");
     }
     fprintf(f, "</table>\n");
 }
@@ -387,7 +314,14 @@ static const char style[] =
     "figcaption{font-size:.9em;color:#555}code{background:#f5f5f5;padding:0 .2em}"
     ".winner{background:#f6f8fa;border-left:4px solid #0a7;padding:.4em .8em}"
     ".warn{background:#fff4e5;border-left:4px solid #d55e00;padding:.4em .8em}"
-    "tr.failed td{color:#888}";
+    "tr.failed td{color:#888}tr.tied td{background:#f4f9f5}"
+    "td small{color:#666;font-weight:normal}td{white-space:nowrap}"
+    "td:nth-child(2),td.notes{white-space:normal}table{font-size:.93em}"
+    ".note{background:#fff4e5;border-radius:3px;padding:0 .3em;white-space:nowrap}"
+    "td.notes{text-align:left;font-size:.85em}"
+    "table.overview td,table.overview th{text-align:left;white-space:normal}table.overview td:nth-child(2),"
+    "table.overview td:nth-child(5),table.overview td:nth-child(6){text-align:right}"
+    "table.overview td:nth-child(5),table.overview td:nth-child(6){white-space:nowrap}";
 
 static bool same_group(const gar_arm_summary *a, const gar_arm_summary *b)
 {
@@ -446,6 +380,113 @@ static int meta_line(gar_store *store, FILE *f, FILE *summary, gar_error *err)
     return 0;
 }
 
+/* How the page shows noise: intervals, ties, notes, and what an older
+ * database lacks. */
+static void noise_text(FILE *f, const gar_arm_list *arms, const gar_report_notes *notes)
+{
+    size_t with_ci = 0;
+    for (size_t i = 0; i < arms->count; i++)
+        with_ci += arms->arm[i].has_ci;
+    bool has_ci = with_ci > 0;
+    fprintf(f,
+            "<p><b>Noise.</b> Each figure is the mean over an arm's seeds; beneath it the "
+            "least and the greatest seed's (<i>seeds</i>)%s. Two arms are told apart on a "
+            "figure only when their intervals do not overlap: p99's runs from the least to the "
+            "greatest seed%s, busy's from the least to the most seed. The arms that cannot be "
+            "told apart from the best on the figure the rule ranks by are <i>tied</i> (within "
+            "noise); the winner among them is the one with the lower other figure, and is named "
+            "a <i>tied winner</i> with that reason. With few seeds these intervals are wide on "
+            "purpose: the report would rather call a tie than a winner it cannot stand "
+            "behind.</p>\n",
+            has_ci ? " and the 95 % order-statistic interval of the quantile (<i>95 %</i>: the "
+                     "least lower and the greatest upper end of the seeds' intervals; a p99 "
+                     "from fewer than about 300 waits has no upper end)"
+                   : "",
+            has_ci ? ", widened to the seeds' 95 % intervals" : "");
+    if (!has_ci)
+        fprintf(f, "<p class=\"warn\">No run here stored its 95 %% intervals (runs made by a "
+                   "gar before sweep database schema version 4 have none): the quantiles are "
+                   "shown without intervals, and ties are judged on the seeds' spread "
+                   "alone.</p>\n");
+    else if (with_ci < arms->count)
+        fprintf(f, "<p class=\"warn\">%zu of %zu arms have a run without stored 95 %% "
+                   "intervals (made by a gar before sweep database schema version 4): those "
+                   "arms are shown without intervals, and their ties are judged on the seeds' "
+                   "spread alone.</p>\n",
+                arms->count - with_ci, arms->count);
+    fprintf(f, "<p><b>Notes.</b> The <i>notes</i> column flags what is worth knowing about "
+               "an arm's runs, with the number of seeds it concerns (hover for the "
+               "messages; <code>gar report --notes</code> lists them all)%s.</p>\n",
+            notes->stored ? ": predict arms that never or rarely slept, predictions that "
+                            "overshot, backstop hits, fallbacks, too few waits, failed seeds"
+                          : ". This database stores only failed seeds (run_notes came with "
+                            "schema version 4)");
+}
+
+/* Every group's winner, verdict and ties, in one table at the top; the
+ * summary's winner lines on the way. */
+static int overview(FILE *f, const gar_arm_list *arms, const gar_report_rule *rule,
+                    FILE *summary, gar_error *err)
+{
+    fprintf(f, "<h2>Winners and ties</h2>\n<p>Per trace and host: the winner under the rule, "
+               "whether it won clearly or among arms that cannot be told apart from it, and "
+               "those arms.</p>\n<table class=\"overview\">\n<tr><th>trace</th><th>waits</th>"
+               "<th>host</th><th>winner</th><th>p99 overshoot</th><th>busy CPU</th>"
+               "<th>verdict</th><th>indistinguishable from the winner</th></tr>\n");
+    for (size_t i = 0; i < arms->count;) {
+        const gar_arm_summary *g = &arms->arm[i];
+        size_t n = 0;
+        while (i + n < arms->count && same_group(&arms->arm[i + n], g))
+            n++;
+        gar_report_row *rows = malloc(n * sizeof *rows);
+        if (rows == NULL)
+            return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
+        gar_report_winner w = gar_report_rank(g, n, rule, rows);
+        fprintf(f, "<tr><td>");
+        html_text(f, g->trace_short);
+        fprintf(f, "</td><td>%llu</td><td>", (unsigned long long)g->waits);
+        html_text(f, g->host_short);
+        if (strcmp(g->mode, "open") != 0)
+            fprintf(f, " (%s loop)", g->mode);
+        if (w.winner == NULL) {
+            fprintf(f, "</td><td colspan=\"5\">no complete arm</td></tr>\n");
+            free(rows);
+            i += n;
+            continue;
+        }
+        char name[GAR_RESULTS_TEXT * 2], p99[32], spread[96], verdict[96];
+        arm_name(w.winner, g, n, name, sizeof name);
+        duration_text(w.winner->p99_ns, p99, sizeof p99);
+        spread_text(w.winner, spread, sizeof spread);
+        verdict_text(&w, verdict, sizeof verdict);
+        fprintf(f, "</td><td title=\"");
+        html_text(f, w.winner->plan);
+        fprintf(f, "\"><b>");
+        html_text(f, name);
+        /* The spread without the summary's leading " (" and closing ")". */
+        size_t len = strlen(spread);
+        fprintf(f, "</b></td><td>%s<br><small>%.*s</small></td><td>%.3g %%</td><td>%s</td><td>",
+                p99, len > 3 ? (int)(len - 3) : 0, len > 3 ? spread + 2 : "",
+                100 * w.winner->busy_frac, verdict);
+        size_t listed = 0;
+        for (size_t k = 0; k < n; k++) {
+            if (!rows[k].tied || rows[k].arm == w.winner)
+                continue;
+            char other[GAR_RESULTS_TEXT * 2];
+            arm_name(rows[k].arm, g, n, other, sizeof other);
+            fprintf(f, "%s", listed++ > 0 ? "; " : "");
+            html_text(f, other);
+        }
+        fprintf(f, "%s</td></tr>\n", listed == 0 ? "none: every other arm is told apart" : "");
+        if (summary != NULL)
+            summary_line(summary, g, name, &w);
+        free(rows);
+        i += n;
+    }
+    fprintf(f, "</table>\n");
+    return 0;
+}
+
 int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *rule,
                      FILE *summary_out, gar_error *err)
 {
@@ -480,6 +521,9 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
     if (rc == 0 && arms.count == 0)
         rc = gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "report", gar_store_path(store),
                            "holds no runs to report");
+    gar_report_notes notes = { NULL, 0, false };
+    if (rc == 0)
+        rc = gar_report_notes_read(store, &notes, err);
     if (rc == 0)
         rc = gar_results_check_sources(store, NULL, err);
     if (rc == 0)
@@ -536,7 +580,12 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
                 "the estimator feeding its predict; <code>-</code> marks a plan without "
                 "predict, which consults none. Each plan runs as the host profile resolves it "
                 "(see gar/plan.h): on a host without a user-mode word wait, flag runs as poll, keeping "
-                "its predict, and the table says so.</p>\n<h2>Busy CPU against p99 overshoot</h2>\n");
+                "its predict, and the table says so.</p>\n");
+        noise_text(f, &arms, &notes);
+        rc = overview(f, &arms, rule, summary, err);
+    }
+    if (rc == 0) {
+        fprintf(f, "<h2>Busy CPU against p99 overshoot</h2>\n");
         for (size_t p = 0; p < pareto_count; p++)
             write_image(f, &files->file[p]);
         if (param_end > pareto_count)
@@ -559,7 +608,8 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
         if (new_trace) {
             fprintf(f, "<h2>Trace ");
             html_text(f, g->trace_short);
-            fprintf(f, "</h2>\n<p>Content hash <code>%s</code>.</p>\n", g->trace);
+            fprintf(f, "</h2>\n<p>%llu waits a run; content hash <code>%s</code>.</p>\n",
+                    (unsigned long long)g->waits, g->trace);
         }
         gar_report_row *rows = malloc(n * sizeof *rows);
         if (rows == NULL) {
@@ -572,13 +622,20 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
         fprintf(f, ", %s loop</h3>\n", g->mode);
         if (w.winner != NULL) {
             char name[GAR_RESULTS_TEXT * 2], cpu[256], lat[256];
-            arm_name(w.winner, name, sizeof name);
+            arm_name(w.winner, g, n, name, sizeof name);
             savings_text(&w, cpu, sizeof cpu, lat, sizeof lat);
             fprintf(f, "<p class=\"winner\">Winner: <b>");
             html_text(f, name);
-            fprintf(f, "</b> — %s; %s.</p>\n", cpu, lat);
-            if (summary != NULL)
-                summary_line(summary, g, name, &w);
+            if (w.tied > 1)
+                fprintf(f, "</b> (tied winner, %s) — %s; %s.", w.tie_break, cpu, lat);
+            else
+                fprintf(f, "</b> — %s; %s.", cpu, lat);
+            if (w.tied > 1)
+                fprintf(f, " %zu arms cannot be told apart on %s (their intervals overlap); "
+                           "among them it has the %s.",
+                        w.tied, rule->kind == GAR_RULE_P99 ? "p99 overshoot" : "busy CPU",
+                        w.tie_break);
+            fprintf(f, "</p>\n");
         } else {
             fprintf(f, "<p>No complete arm here: every arm has a failed run.</p>\n");
         }
@@ -589,7 +646,7 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
             fprintf(f, "<p>%zu arm%s had a failed run: shown last with the count of failed "
                        "seeds, not ranked.</p>\n",
                     failed_arms, failed_arms == 1 ? "" : "s");
-        write_table(f, rows, n, &w, rule);
+        write_table(f, rows, n, g, &w, &notes);
         free(rows);
         for (size_t p = param_end; p < files->count; p++)
             if (strcmp(files->file[p].trace, g->trace) == 0 &&
@@ -633,6 +690,7 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
             fwrite(held, 1, held_len, summary_out);
         free(held);
     }
+    gar_report_notes_free(&notes);
     gar_arm_list_free(&arms);
     free(files);
     return rc;

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "results.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,16 +191,51 @@ static int rank_arms(gar_arm_list *list, gar_error *err)
     return 0;
 }
 
+int gar_results_has_intervals(gar_store *store, gar_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(gar_store_db(store),
+                           "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'ci_level'",
+                           -1, &st, NULL) != SQLITE_OK)
+        return db_fault(store, "read the columns of", err);
+    int rc = sqlite3_step(st);
+    int found = rc == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? found : db_fault(store, "read the columns of", err);
+}
+
+/* The envelope of the ok seeds' intervals of quantile Q: the least lower
+ * end (a missing one is 0) and the greatest upper end (NULL when any seed
+ * has none: unbounded). */
+#define ENVELOPE(Q)                                                                              \
+    " min(CASE WHEN r.status = 'ok' THEN coalesce(r.overshoot_" Q "_lo_ns, 0) END),"             \
+    " CASE WHEN sum(r.status = 'ok' AND r.overshoot_" Q "_hi_ns IS NULL) > 0 THEN NULL"          \
+    " ELSE max(r.overshoot_" Q "_hi_ns) END"
+
 int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err)
 {
     out->arm = NULL;
     out->count = 0;
-    static const char sql[] =
+    int has_ci = gar_results_has_intervals(store, err);
+    if (has_ci < 0)
+        return has_ci;
+    static const char head[] =
         "SELECT r.trace, t.name, r.host, h.name, r.mode, r.plan, r.estimator, count(*),"
         " sum(r.status = 'failed'), avg(r.busy_frac), avg(r.overshoot_p50_ns),"
-        " avg(r.overshoot_p99_ns), avg(r.overshoot_max_ns), max(r.plan_ran)"
+        " avg(r.overshoot_p99_ns), avg(r.overshoot_max_ns), max(r.plan_ran),"
+        " avg(r.overshoot_p90_ns), min(r.overshoot_p50_ns), max(r.overshoot_p50_ns),"
+        " min(r.overshoot_p90_ns), max(r.overshoot_p90_ns), min(r.overshoot_p99_ns),"
+        " max(r.overshoot_p99_ns), min(r.busy_frac), max(r.busy_frac), min(r.waits),";
+    /* An arm has intervals when every ok run of it has them: a database
+     * converted from version 3 keeps its older runs without. */
+    static const char with_ci[] = ENVELOPE("p50") "," ENVELOPE("p90") "," ENVELOPE("p99") ","
+        " sum(r.status = 'ok' AND r.ci_level IS NULL) = 0 AND sum(r.status = 'ok') > 0";
+    static const char without_ci[] = " NULL, NULL, NULL, NULL, NULL, NULL, 0";
+    static const char tail[] =
         " FROM runs r JOIN traces t ON t.trace = r.trace JOIN hosts h ON h.host = r.host"
         " GROUP BY r.trace, r.host, r.mode, r.plan, r.estimator";
+    char sql[sizeof head + sizeof with_ci + sizeof tail];
+    gar_format(sql, sizeof sql, "%s%s%s", head, has_ci ? with_ci : without_ci, tail);
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
         return db_fault(store, "read the arms of", err);
@@ -236,6 +272,24 @@ int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err)
         a->p99_ns = sqlite3_column_double(st, 11);
         a->max_ns = sqlite3_column_double(st, 12);
         copy_column(st, 13, a->plan_ran, sizeof a->plan_ran);
+        /* Failed runs have no metrics: min and max, like avg, see the ok ones. */
+        a->p90_ns = sqlite3_column_double(st, 14);
+        a->p50_min_ns = sqlite3_column_double(st, 15);
+        a->p50_max_ns = sqlite3_column_double(st, 16);
+        a->p90_min_ns = sqlite3_column_double(st, 17);
+        a->p90_max_ns = sqlite3_column_double(st, 18);
+        a->p99_min_ns = sqlite3_column_double(st, 19);
+        a->p99_max_ns = sqlite3_column_double(st, 20);
+        a->busy_min = sqlite3_column_double(st, 21);
+        a->busy_max = sqlite3_column_double(st, 22);
+        a->waits = (uint64_t)sqlite3_column_int64(st, 23);
+        a->has_ci = sqlite3_column_int(st, 30) != 0;
+        double *ends[6] = { &a->p50_lo_ns, &a->p50_hi_ns, &a->p90_lo_ns,
+                            &a->p90_hi_ns, &a->p99_lo_ns, &a->p99_hi_ns };
+        for (int e = 0; e < 6; e++)
+            *ends[e] = sqlite3_column_type(st, 24 + e) == SQLITE_NULL
+                           ? (e % 2 == 0 ? 0 : INFINITY)
+                           : sqlite3_column_double(st, 24 + e);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {
@@ -545,4 +599,34 @@ int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_obser
     free(source);
     free(host_text);
     return rc;
+}
+
+int gar_results_note_counts(gar_store *store, gar_results_note_count *out, size_t *count,
+                            uint64_t *noted_runs, gar_error *err)
+{
+    static const char by_note[] = "SELECT note, count(*) FROM run_notes GROUP BY note"
+                                  " ORDER BY count(*) DESC, note";
+    static const char noted[] = "SELECT count(*) FROM (SELECT DISTINCT trace, plan, estimator,"
+                                " host, mode, seed FROM run_notes)";
+    *count = 0;
+    *noted_runs = 0;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(gar_store_db(store), by_note, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(store, "count the notes of", err);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < GAR_RESULTS_NOTES_MAX) {
+        gar_results_note_count *n = &out[(*count)++];
+        copy_column(st, 0, n->note, sizeof n->note);
+        n->runs = (uint64_t)sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return db_fault(store, "count the notes of", err);
+    if (sqlite3_prepare_v2(gar_store_db(store), noted, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(store, "count the notes of", err);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *noted_runs = (uint64_t)sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : db_fault(store, "count the notes of", err);
 }

@@ -1,8 +1,8 @@
 /* experiments/sweep/results.h — a sweep database read back for plots and reports.
  *
  * An arm's summary is the mean, over its seeds, of the runs of one (trace,
- * host, mode, plan, estimator) that succeeded.  Failed runs are counted, not
- * averaged.  Arms come in a fixed order: by trace name, host name, mode, then
+ * host, mode, plan, estimator) that succeeded, with the least and the most
+ * seed's figure beside it.  Failed runs are counted, not averaged.  Arms come in a fixed order: by trace name, host name, mode, then
  * plan (block, poll, flag, each without then with predict, then bands, ties
  * by label) and estimator ("-" first, then by label).
  *
@@ -40,13 +40,27 @@ typedef struct gar_arm_summary {
     unsigned estimator_rank;            /* the estimator's place among its estimators */
     uint64_t runs, failed;
     double busy_frac;                   /* mean over the arm's ok runs */
-    double p50_ns, p99_ns, max_ns;      /* mean over the ok runs of each quantile */
+    double p50_ns, p90_ns, p99_ns, max_ns; /* mean over the ok runs of each quantile */
+    /* The spread over the ok seeds: the least and the most seed's figure. */
+    double p50_min_ns, p50_max_ns, p90_min_ns, p90_max_ns, p99_min_ns, p99_max_ns;
+    double busy_min, busy_max;
+    uint64_t waits;                     /* waits in one run (the trace's), least over ok seeds */
+    /* Each quantile's 95 % order-statistic interval over the ok seeds: the
+     * least lower end and the greatest upper end of the seeds' intervals.
+     * Only where every ok run stored them (has_ci: made by a gar of schema 4
+     * on); an end no seed's waits can give is 0 (lower) or INFINITY (upper). */
+    bool has_ci;
+    double p50_lo_ns, p50_hi_ns, p90_lo_ns, p90_hi_ns, p99_lo_ns, p99_hi_ns;
 } gar_arm_summary;
 
 typedef struct gar_arm_list {
     gar_arm_summary *arm;
     size_t count;
 } gar_arm_list;
+
+/* Whether the database's runs carry 95 % intervals (schema 4 on: the
+ * column runs.ci_level).  Returns 1, 0, or -GAR_E_IO. */
+int gar_results_has_intervals(gar_store *store, gar_error *err);
 
 /* Reads every arm's summary.  Returns 0 (free the list) or -GAR_E_IO. */
 int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err);
@@ -113,5 +127,19 @@ int gar_results_find_run(gar_store *store, const char *trace, const char *host, 
  * stored metrics; or a parse/replay refusal. */
 int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_observer on_wait,
                       void *context, gar_error *err);
+
+/* How many runs carry each note (run_notes), most first, ties by name. */
+typedef struct gar_results_note_count {
+    char note[32];
+    uint64_t runs;
+} gar_results_note_count;
+
+#define GAR_RESULTS_NOTES_MAX 16
+
+/* The database's note counts, at most GAR_RESULTS_NOTES_MAX of them, and
+ * how many runs have any note at all.  Returns 0 with `*count` and
+ * `*noted_runs`, or -GAR_E_IO. */
+int gar_results_note_counts(gar_store *store, gar_results_note_count *out, size_t *count,
+                            uint64_t *noted_runs, gar_error *err);
 
 #endif

@@ -21,6 +21,7 @@ struct gar_store {
     sqlite3_stmt *insert;
     sqlite3_stmt *insert_stream;
     sqlite3_stmt *insert_param;
+    sqlite3_stmt *insert_note;
     char *path;
     dev_t dev; /* the file's identity, to refuse merging it into itself */
     ino_t ino;
@@ -40,7 +41,36 @@ static const char *const metric_columns[] = {
 };
 enum { METRICS = sizeof metric_columns / sizeof metric_columns[0] };
 
-/* The schema, version 3, one CREATE statement per table.  A new table is a
+/* Version 4's columns of each quantile's confidence interval, in the order
+ * they are bound: the level, then for overshoot and estimator error, p50,
+ * p90, p99, each its lower and upper end (NULL where no such bound exists at
+ * that many waits: sim/quantile_interval.h). */
+static const char *const interval_columns[] = {
+    "ci_level",
+    "overshoot_p50_lo_ns", "overshoot_p50_hi_ns", "overshoot_p90_lo_ns",
+    "overshoot_p90_hi_ns", "overshoot_p99_lo_ns", "overshoot_p99_hi_ns",
+    "estimator_error_p50_lo_ns", "estimator_error_p50_hi_ns", "estimator_error_p90_lo_ns",
+    "estimator_error_p90_hi_ns", "estimator_error_p99_lo_ns", "estimator_error_p99_hi_ns",
+};
+enum { INTERVALS = sizeof interval_columns / sizeof interval_columns[0] };
+
+/* Version 4's table of each run's notes: what went wrong, in words
+ * (sim/replay_notes.h).  Created by a new database and by the step up from
+ * version 3. */
+static const char run_notes_table[] =
+    "CREATE TABLE run_notes (\n"
+    "  trace TEXT NOT NULL, plan TEXT NOT NULL, estimator TEXT NOT NULL,\n"
+    "  host TEXT NOT NULL, mode TEXT NOT NULL, seed INTEGER NOT NULL, -- the run's key\n"
+    "  note TEXT NOT NULL,     -- a short stable name: never_slept, late_wakes, ...\n"
+    "  count INTEGER NOT NULL, -- how many waits (or runs of a plan) it concerns\n"
+    "  worst_ns INTEGER,       -- the worst of them; NULL where not meaningful\n"
+    "  message TEXT NOT NULL,  -- the line as gar replay prints it after 'note: '\n"
+    "  PRIMARY KEY (trace, plan, estimator, host, mode, seed, note),\n"
+    "  FOREIGN KEY (trace, plan, estimator, host, mode, seed)\n"
+    "    REFERENCES runs (trace, plan, estimator, host, mode, seed))";
+
+/* The schema, version 4, one CREATE statement per table (and run_notes,
+ * above).  A new table is a
  * new entry here (and in data/sweeps/README.md) and takes the next schema
  * version.  Durations are integer ns; busy_frac is a REAL. */
 static const char *const schema_tables[] = {
@@ -88,6 +118,15 @@ static const char *const schema_tables[] = {
     "  finished_unix INTEGER NOT NULL, -- when the row was written\n"
     "  gar_version TEXT NOT NULL,      -- the gar that ran it (version 2 on)\n"
     "  source_commit TEXT NOT NULL,    -- and the source it was built from\n"
+    /* Version 4: the confidence intervals, as interval_columns lists them
+     * (ALTER TABLE puts them in the same place in a version 3 file). */
+    "  ci_level REAL,                  -- the intervals' confidence (0.95)\n"
+    "  overshoot_p50_lo_ns INTEGER, overshoot_p50_hi_ns INTEGER,\n"
+    "  overshoot_p90_lo_ns INTEGER, overshoot_p90_hi_ns INTEGER,\n"
+    "  overshoot_p99_lo_ns INTEGER, overshoot_p99_hi_ns INTEGER,\n"
+    "  estimator_error_p50_lo_ns INTEGER, estimator_error_p50_hi_ns INTEGER,\n"
+    "  estimator_error_p90_lo_ns INTEGER, estimator_error_p90_hi_ns INTEGER,\n"
+    "  estimator_error_p99_lo_ns INTEGER, estimator_error_p99_hi_ns INTEGER,\n"
     "  UNIQUE (trace, plan, estimator, host, mode, seed))",
 
     /* Each run's swept parameters (version 3 on): a spec's brace groups. */
@@ -140,12 +179,19 @@ static const char *const schema_tables[] = {
     "  PRIMARY KEY (trace, plan, estimator, host, mode, seed, stream),\n"
     "  FOREIGN KEY (trace, plan, estimator, host, mode, seed)\n"
     "    REFERENCES runs (trace, plan, estimator, host, mode, seed))",
+
+    run_notes_table,
 };
 enum { SCHEMA_TABLES = sizeof schema_tables / sizeof schema_tables[0] };
 
 /* The insert's parameters: 1..14 the key and outcome, then the metrics,
- * then the gar version and source commit. */
-enum { METRIC_PARAMETER = 15, VERSION_PARAMETER = METRIC_PARAMETER + METRICS };
+ * then the gar version and source commit, then the intervals. */
+enum {
+    METRIC_PARAMETER = 15,
+    VERSION_PARAMETER = METRIC_PARAMETER + METRICS,
+    INTERVAL_PARAMETER = VERSION_PARAMETER + 2,
+    LAST_PARAMETER = INTERVAL_PARAMETER + INTERVALS - 1,
+};
 
 static const char key_where[] =
     "trace = ?1 AND plan = ?2 AND estimator = ?3 AND host = ?4 AND mode = ?5 AND seed = ?6";
@@ -181,6 +227,7 @@ void gar_store_close(gar_store *store)
     sqlite3_finalize(store->insert);
     sqlite3_finalize(store->insert_stream);
     sqlite3_finalize(store->insert_param);
+    sqlite3_finalize(store->insert_note);
     sqlite3_close(store->db);
     free(store->path);
     free(store);
@@ -216,8 +263,21 @@ int gar_store_meta(gar_store *store, const char *key, char *buf, size_t size, ga
     return 0;
 }
 
-/* Refuses a database of another schema version, naming both, and what to do
- * with an older one. */
+/* The schema version of `schema` in `db` as a number: 0 when it is not one. */
+static long schema_version_of(sqlite3 *db, const char *schema)
+{
+    char version[32];
+    bool found;
+    if (read_meta(db, schema, "schema_version", version, sizeof version, &found) < 0 || !found)
+        return 0;
+    char *end = NULL;
+    long v = strtol(version, &end, 10);
+    return end != version && *end == '\0' && v >= 1 ? v : 0;
+}
+
+/* Refuses a database of a schema version this gar neither reads nor
+ * converts, naming both, and what to do with an older one.  Version 3 is
+ * read: gar_store_open converts it (add_intervals_and_notes). */
 static int check_version(sqlite3 *db, const char *schema, const char *path, const char *doing,
                          gar_error *err)
 {
@@ -226,27 +286,22 @@ static int check_version(sqlite3 *db, const char *schema, const char *path, cons
     if (read_meta(db, schema, "schema_version", version, sizeof version, &found) < 0 || !found)
         return gar_error_set(err, GAR_E_IO, 3, path, doing,
                              "not a gar sweep database (no meta schema_version)");
-    char want[32];
-    snprintf(want, sizeof want, "%d", GAR_STORE_SCHEMA_VERSION);
-    if (strcmp(version, want) != 0) {
-        char *end = NULL;
-        long older = strtol(version, &end, 10);
-        bool is_older = end != version && *end == '\0' && older >= 1 &&
-                        older < GAR_STORE_SCHEMA_VERSION;
-        char why[400];
-        snprintf(why, sizeof why, "its schema version is %s; this gar reads schema version %s%s",
-                 version, want,
-                 !is_older ? ""
-                 : older == 1
-                     ? " (an older database is not converted: it does not record which gar "
-                       "made each run; sweep again into a new file with this gar, or read "
-                       "it with the gar that made it)"
-                     : " (an older database is not converted: it has no per-stream counts "
-                       "and does not record each run's swept parameters; sweep again into a "
-                       "new file with this gar, or read it with the gar that made it)");
-        return gar_error_set(err, GAR_E_IO, 3, path, doing, why);
-    }
-    return 0;
+    long v = schema_version_of(db, schema);
+    if (v >= GAR_STORE_SCHEMA_OLDEST && v <= GAR_STORE_SCHEMA_VERSION)
+        return 0;
+    char why[480];
+    snprintf(why, sizeof why,
+             "its schema version is %s; this gar reads schema versions %d to %d%s", version,
+             GAR_STORE_SCHEMA_OLDEST, GAR_STORE_SCHEMA_VERSION,
+             v == 0 || v > GAR_STORE_SCHEMA_VERSION ? ""
+             : v == 1
+                 ? " (an older database is not converted: it does not record which gar "
+                   "made each run; sweep again into a new file with this gar, or read "
+                   "it with the gar that made it)"
+                 : " (an older database is not converted: it has no per-stream counts "
+                   "and does not record each run's swept parameters; sweep again into a "
+                   "new file with this gar, or read it with the gar that made it)");
+    return gar_error_set(err, GAR_E_IO, 3, path, doing, why);
 }
 
 /* Percent-escapes `path` into a SQLite URI naming it read-only and
@@ -426,6 +481,36 @@ static int create_schema(gar_store *s, gar_error *err)
     return exec(s, "COMMIT", "commit the schema", err);
 }
 
+/* Converts a version 3 file to version 4 in one transaction: the runs
+ * gain the interval columns (NULL: their runs were made without them) and
+ * the run_notes table is created (empty: no notes were taken).  A file
+ * another process converted meanwhile is left as it is. */
+static int add_intervals_and_notes(gar_store *s, gar_error *err)
+{
+    if (schema_version_of(s->db, "main") != 3)
+        return 0;
+    int rc = exec(s, "BEGIN IMMEDIATE", "begin converting (schema version 3 to 4)", err);
+    if (rc < 0)
+        return rc;
+    if (schema_version_of(s->db, "main") == 3) {
+        char sql[160];
+        for (size_t i = 0; rc == 0 && i < INTERVALS; i++) {
+            snprintf(sql, sizeof sql, "ALTER TABLE runs ADD COLUMN %s %s", interval_columns[i],
+                     i == 0 ? "REAL" : "INTEGER");
+            rc = exec(s, sql, "convert (schema version 3 to 4)", err);
+        }
+        if (rc == 0)
+            rc = exec(s, run_notes_table, "convert (schema version 3 to 4)", err);
+        if (rc == 0)
+            rc = exec(s, "UPDATE meta SET value = '4' WHERE key = 'schema_version'",
+                      "convert (schema version 3 to 4)", err);
+    }
+    if (rc == 0)
+        return exec(s, "COMMIT", "commit the conversion (schema version 3 to 4) of", err);
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
+}
+
 static int prepare_statements(gar_store *s, gar_error *err)
 {
     char sql[2048];
@@ -437,8 +522,11 @@ static int prepare_statements(gar_store *s, gar_error *err)
                      "seed, status, error_code, error, run_ns, finished_unix, plan_ran");
     for (size_t i = 0; i < METRICS; i++)
         n += snprintf(sql + n, sizeof sql - (size_t)n, ", %s", metric_columns[i]);
-    n += snprintf(sql + n, sizeof sql - (size_t)n, ", gar_version, source_commit) VALUES (?1");
-    for (size_t i = 2; i <= VERSION_PARAMETER + 1; i++)
+    n += snprintf(sql + n, sizeof sql - (size_t)n, ", gar_version, source_commit");
+    for (size_t i = 0; i < INTERVALS; i++)
+        n += snprintf(sql + n, sizeof sql - (size_t)n, ", %s", interval_columns[i]);
+    n += snprintf(sql + n, sizeof sql - (size_t)n, ") VALUES (?1");
+    for (size_t i = 2; i <= LAST_PARAMETER; i++)
         n += snprintf(sql + n, sizeof sql - (size_t)n, ", ?%zu", i);
     snprintf(sql + n, sizeof sql - (size_t)n,
              ") ON CONFLICT (trace, plan, estimator, host, mode, seed) DO NOTHING");
@@ -456,6 +544,12 @@ static int prepare_statements(gar_store *s, gar_error *err)
                            "seed, name, value, number) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                            -1, &s->insert_param, NULL) != SQLITE_OK)
         return db_fault(err, s->path, "prepare the parameter insert", s->db);
+    if (sqlite3_prepare_v2(s->db,
+                           "INSERT INTO run_notes (trace, plan, estimator, host, mode, seed, "
+                           "note, count, worst_ns, message) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                           -1, &s->insert_note, NULL) != SQLITE_OK)
+        return db_fault(err, s->path, "prepare the notes insert", s->db);
     return 0;
 }
 
@@ -491,6 +585,8 @@ int gar_store_open(const char *path, bool create, gar_store **out, gar_error *er
                   "set the pragmas of", err);
     if (rc == 0 && create)
         rc = create_schema(s, err);
+    if (rc == 0)
+        rc = add_intervals_and_notes(s, err);
     if (rc == 0)
         rc = check_version(s->db, "main", path, "open", err);
     if (rc == 0)
@@ -636,6 +732,27 @@ static int insert_params(gar_store *s, const gar_store_run *r, gar_error *err)
     return 0;
 }
 
+/* The run_notes rows of run `r`, inside the caller's transaction. */
+static int insert_notes(gar_store *s, const gar_store_run *r, gar_error *err)
+{
+    sqlite3_stmt *st = s->insert_note;
+    for (size_t k = 0; k < r->notes->count; k++) {
+        const gar_replay_note *note = &r->notes->note[k];
+        sqlite3_clear_bindings(st); /* worst_ns NULL unless bound */
+        bind_key(st, r);
+        sqlite3_bind_text(st, 7, note->name, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 8, as_integer(note->count));
+        if (note->has_worst)
+            sqlite3_bind_int64(st, 9, as_integer(note->worst_ns));
+        sqlite3_bind_text(st, 10, note->message, -1, SQLITE_STATIC);
+        int rc = sqlite3_step(st);
+        sqlite3_reset(st);
+        if (rc != SQLITE_DONE)
+            return db_fault(err, s->path, "store a run's notes in", s->db);
+    }
+    return 0;
+}
+
 static int insert_run(gar_store *s, const gar_store_run *r, gar_error *err);
 
 int gar_store_add_params(gar_store *s, const gar_store_run *const *runs, size_t count,
@@ -660,6 +777,8 @@ int gar_store_insert(gar_store *s, const gar_store_run *r, gar_error *err)
     int rc = added;
     if (added == 1 && r->failure == NULL && r->streams != NULL)
         rc = insert_streams(s, r, err);
+    if (added == 1 && rc >= 0 && r->failure == NULL && r->notes != NULL)
+        rc = insert_notes(s, r, err);
     if (added == 1 && rc >= 0)
         rc = insert_params(s, r, err);
     if (rc >= 0)
@@ -716,6 +835,22 @@ static int insert_run(gar_store *s, const gar_store_run *r, gar_error *err)
                 sqlite3_bind_int64(st, METRIC_PARAMETER + i, as_integer(values[i]));
         }
     }
+    if (r->failure == NULL) {
+        /* An absent end stays NULL (cleared above). */
+        const gar_replay_metrics *m = r->metrics;
+        const gar_quantile_interval *ends[] = {
+            &m->overshoot_ci.p50,        &m->overshoot_ci.p90,
+            &m->overshoot_ci.p99,        &m->estimator_error_ci.p50,
+            &m->estimator_error_ci.p90,  &m->estimator_error_ci.p99,
+        };
+        sqlite3_bind_double(st, INTERVAL_PARAMETER, m->ci_level);
+        for (int j = 0; j < 6; j++) {
+            if (ends[j]->has_lo)
+                sqlite3_bind_int64(st, INTERVAL_PARAMETER + 1 + 2 * j, as_integer(ends[j]->lo));
+            if (ends[j]->has_hi)
+                sqlite3_bind_int64(st, INTERVAL_PARAMETER + 2 + 2 * j, as_integer(ends[j]->hi));
+        }
+    }
     sqlite3_bind_text(st, VERSION_PARAMETER, GAR_VERSION, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, VERSION_PARAMETER + 1, GAR_SOURCE_COMMIT, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
@@ -751,8 +886,10 @@ static int count_of(sqlite3 *db, const char *sql, uint64_t *out)
 }
 
 /* The columns a merge copies and compares: all but id (each file numbers its
- * own rows) and the two timing columns (when and how fast it ran). */
-static size_t result_columns(char *buf, size_t size, const char *prefix, const char *separator)
+ * own rows) and the two timing columns (when and how fast it ran); the
+ * intervals only from a version 4 input (a version 3 one has none). */
+static size_t result_columns(char *buf, size_t size, const char *prefix, const char *separator,
+                             bool intervals)
 {
     static const char *const fixed[] = { "plan_ran", "status", "error_code", "error" };
     size_t n = 0;
@@ -761,6 +898,9 @@ static size_t result_columns(char *buf, size_t size, const char *prefix, const c
                               fixed[i]);
     for (size_t i = 0; i < METRICS; i++)
         n += (size_t)snprintf(buf + n, size - n, "%s%s%s", separator, prefix, metric_columns[i]);
+    for (size_t i = 0; intervals && i < INTERVALS; i++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s%s", separator, prefix,
+                              interval_columns[i]);
     return n;
 }
 
@@ -790,6 +930,9 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
 
     char columns[2048], differ[4096], key[] = "trace, plan, estimator, host, mode, seed";
     char sql[8192];
+    /* A version 3 input has no intervals and no notes: its runs come
+     * without them, and are compared on what they have. */
+    const bool v4 = schema_version_of(s->db, "src") >= 4;
     rc = exec(s, "BEGIN IMMEDIATE", "begin the merge into", err);
     if (rc == 0 && count_of(s->db, "SELECT count(*) FROM src.runs", &stats->runs) < 0)
         rc = db_fault(err, path, "count the runs of", s->db);
@@ -803,6 +946,9 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
         for (size_t i = 0; i < METRICS; i++)
             n += (size_t)snprintf(differ + n, sizeof differ - n, " OR a.%s IS NOT b.%s",
                                   metric_columns[i], metric_columns[i]);
+        for (size_t i = 0; v4 && i < INTERVALS; i++)
+            n += (size_t)snprintf(differ + n, sizeof differ - n, " OR a.%s IS NOT b.%s",
+                                  interval_columns[i], interval_columns[i]);
         snprintf(sql, sizeof sql,
                  "SELECT count(*) FROM src.runs a JOIN main.runs b USING (%s) WHERE %s", key,
                  differ);
@@ -825,7 +971,7 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
                   "FROM src.hosts",
                   "merge the traces and hosts into", err);
     if (rc == 0) {
-        result_columns(columns, sizeof columns, "", ", ");
+        result_columns(columns, sizeof columns, "", ", ", v4);
         snprintf(sql, sizeof sql,
                  "INSERT INTO main.runs (%s, trace_name, host_name, run_ns, finished_unix, "
                  "gar_version, source_commit, %s) "
@@ -851,6 +997,13 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
                   "seed, name, value, number) SELECT trace, plan, estimator, host, mode, seed, "
                   "name, value, number FROM src.run_params",
                   "merge the run parameters into", err);
+    /* Notes, like streams, follow from the run: only the new runs' are new. */
+    if (rc == 0 && v4)
+        rc = exec(s,
+                  "INSERT OR IGNORE INTO main.run_notes (trace, plan, estimator, host, mode, "
+                  "seed, note, count, worst_ns, message) SELECT trace, plan, estimator, host, "
+                  "mode, seed, note, count, worst_ns, message FROM src.run_notes",
+                  "merge the run notes into", err);
     if (rc == 0)
         rc = exec(s, "COMMIT", "commit the merge into", err);
     else

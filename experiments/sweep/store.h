@@ -15,6 +15,9 @@
  *   run_params  one row per run and swept parameter (a brace group of the
  *           spec, sweep_spec.h): the run's key, the name, the value as text
  *           and as a number (NULL when it is none)
+ *   run_notes  one row per note of each 'ok' run (version 4 on), under the
+ *           run's key: its stable name, count, worst (ns, or NULL) and the
+ *           message gar replay prints (sim/replay_notes.h)
  *
  * The file is in WAL mode with synchronous=NORMAL: every run (its runs row,
  * its run_streams and run_params rows) is its own transaction, so a process
@@ -37,18 +40,27 @@
 #include <gar/error.h>
 
 #include "replay.h"
+#include "replay_notes.h"
 #include "sweep_spec.h"
 
 /* Version 2 added the gar version and source commit of every run; version 3
  * the run_streams table (each run's streams) and the run_params table (each
- * run's swept parameters). */
-#define GAR_STORE_SCHEMA_VERSION 3
+ * run's swept parameters); version 4 each run's confidence intervals (the
+ * runs columns ci_level and M_Q_lo_ns, M_Q_hi_ns) and the run_notes table
+ * (what went wrong, in words).
+ *
+ * A version 3 file is read: gar_store_open converts it to version 4 in one
+ * transaction (ALTER TABLE ADD COLUMN, CREATE TABLE run_notes, the version
+ * bumped), its old runs keeping NULL intervals and no notes — shown as
+ * absent.  A merge reads a version 3 input as it is, attached. */
+#define GAR_STORE_SCHEMA_VERSION 4
+#define GAR_STORE_SCHEMA_OLDEST 3 /* the oldest version read (and converted) */
 
 typedef struct gar_store gar_store;
 
 /* Checks, reading only (no lock, no side file, nothing changed), that
- * `path` is a gar sweep database of schema version GAR_STORE_SCHEMA_VERSION
- * or, when `may_be_new`, a missing or empty file (an empty SQLite database
+ * `path` is a gar sweep database of schema version GAR_STORE_SCHEMA_OLDEST
+ * to GAR_STORE_SCHEMA_VERSION or, when `may_be_new`, a missing or empty file (an empty SQLite database
  * included).  Returns 1 for a gar database, 0 for a new one, or -GAR_E_IO
  * (path, `doing`, why): another program's database (tables but no gar
  * meta), not SQLite at all, another schema version (naming both, and what
@@ -57,7 +69,8 @@ int gar_store_check(const char *path, bool may_be_new, const char *doing, gar_er
 
 /* Opens (creating when `create`) the database at `path`, after
  * gar_store_check: a refused file is left exactly as it was.  A new (or
- * empty) file gets the schema and its meta rows.  Returns 0 with `*out`
+ * empty) file gets the schema and its meta rows; a version 3 file is
+ * converted (above).  Returns 0 with `*out`
  * (close it), or -GAR_E_IO. */
 int gar_store_open(const char *path, bool create, gar_store **out, gar_error *err);
 
@@ -91,6 +104,7 @@ typedef struct gar_store_run {
     const gar_error *failure;          /* NULL for a run that succeeded, else its error */
     const gar_replay_metrics *metrics; /* the metrics when it succeeded */
     const gar_replay_streams *streams; /* and its streams' (NULL: none stored) */
+    const gar_replay_notes *notes;     /* and its notes (NULL: none stored) */
     uint64_t run_ns;        /* wall time the replay took */
     const gar_sweep_param *params; /* the run's swept parameters (names unique) */
     size_t param_count;
@@ -99,8 +113,8 @@ typedef struct gar_store_run {
 /* Whether the run's key is already stored.  Returns 1, 0, or -GAR_E_IO. */
 int gar_store_has(gar_store *store, const gar_store_run *key, gar_error *err);
 
-/* Stores one run, its streams' rows and its parameters with it, as its own
- * transaction.  Returns 1 when inserted, 0 when its key was already there
+/* Stores one run, its streams', notes' and parameters' rows with it, as its
+ * own transaction.  Returns 1 when inserted, 0 when its key was already there
  * (nothing changed), or -GAR_E_IO (nothing stored). */
 int gar_store_insert(gar_store *store, const gar_store_run *run, gar_error *err);
 

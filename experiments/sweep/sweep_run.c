@@ -205,6 +205,21 @@ static int store_result(const gar_sweep_spec *spec, gar_store *store, const resu
     row.metrics = &r->metrics;
     row.streams = &r->streams;
     row.run_ns = r->run_ns;
+    /* The notes of this key (a twin's differ from its original's in the
+     * fallback alone): the bands as the host ran them, and a fallback where
+     * the label ran is not the one asked for. */
+    gar_replay_notes notes;
+    if (r->rc >= 0) {
+        const gar_bands *asked = &spec->plans[run.plan].bands;
+        gar_bands running;
+        char ran[GAR_BANDS_LABEL_BYTES], wanted[GAR_BANDS_LABEL_BYTES];
+        gar_sweep_resolve(asked, &spec->hosts[run.host].profile, &running, ran, sizeof ran);
+        gar_bands_label(asked, wanted, sizeof wanted);
+        gar_estimator_spec estimator = gar_sweep_run_estimator(spec, &run);
+        gar_replay_notes_of(&r->metrics, &running, &estimator,
+                            strcmp(ran, wanted) != 0 ? r->plan_ran : NULL, &notes);
+        row.notes = &notes;
+    }
     double t0 = gar_progress_now();
     int rc = gar_store_insert(store, &row, err);
     stats->store_s += gar_progress_now() - t0;

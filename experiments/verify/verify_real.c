@@ -519,9 +519,12 @@ static int summarise(const gar_real_config *c, gar_mono_ns origin, uint64_t base
     mt.busy_frac = mt.wait_ns > 0 ? (double)mt.busy_ns / (double)mt.wait_ns : 0.0;
     mt.makespan_ns = latest_end - first_start;
     mt.predictions = predictions;
+    mt.ci_level = GAR_CI_LEVEL_DEFAULT; /* as a replay's, so the two compare */
     mt.estimator_error_ns = quantiles_of(m->scratch, predictions);
+    mt.estimator_error_ci = gar_replay_intervals_sorted(m->scratch, predictions, mt.ci_level);
     memcpy(m->scratch, out->overshoot, n * sizeof *m->scratch);
     mt.overshoot_ns = quantiles_of(m->scratch, n);
+    mt.overshoot_ci = gar_replay_intervals_sorted(m->scratch, n, mt.ci_level);
     out->metrics = mt;
 
     /* How late the device and the host were against the trace. */

@@ -43,9 +43,16 @@ for host in dev-vm waitpkg dev-vm_word_wait_yes waitpkg_sleep_overshoot_ns_2; do
 done
 grep -q 'What budget can you meet' "$tmp/results/auto-goals.html" || fail "no auto-goals.html"
 grep -q 'report    .*report.html' "$tmp/first" || fail "the job did not say where the report is"
-# The summary table: a header and one row per trace and host.
+# The summary table: a header and one row per trace and host, each with the
+# waits of a run, the p99's seed spread and the verdict.
 [ "$(grep -cE '^  (steady|jitter|bimodal|drift|decode) +(dev-vm|waitpkg) ' "$tmp/first")" -eq 10 ] \
     || fail "the summary lacks a row per trace and host"
+grep -qE '^  trace +host +waits +winner +p99 +busy +verdict +poll +block$' "$tmp/first" \
+    || fail "the summary's header lacks waits or verdict: $(grep '^  trace' "$tmp/first")"
+[ "$(grep -E '^  (steady|jitter|bimodal|drift|decode) +(dev-vm|waitpkg) +[0-9]+ ' "$tmp/first" |
+    grep -cE '\(seeds [0-9.]+–[0-9.]+ µs\) .*  (clear|tied: [0-9]+ within noise, (lower busy|lower p99|earlier plan))  ')" -eq 10 ] \
+    || fail "a summary row lacks its spread or verdict"
+grep -q 'predict#' "$tmp/first" "$tmp/results/report.html" && fail "a plan is named by a number"
 
 sh "$src/experiments/main-job.sh" "$gar" --out "$tmp/results" >"$tmp/second" 2>"$tmp/err" \
     || fail "the second main job failed: $(tail -n 5 "$tmp/err")"

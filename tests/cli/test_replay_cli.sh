@@ -33,6 +33,11 @@ printf '%s%s%s%s\n' \
     '"kinds":{"blocked":3,"immediate":0,"late":0,"parked":0},' >"$tmp/want"
 sed -i '$ s/$/"estimator_error_ns":{"p50":0,"p99":0},"plan":"block","estimator":"adl",/' "$tmp/want"
 sed -i "\$ s|\$|\"host\":\"$tmp/exact.host\",\"mode\":\"open\",\"seed\":0,\"trace\":\"$tmp/t.trace\",|" "$tmp/want"
+# Then the intervals (three waits bound only a p90's and a p99's lower end:
+# the second and third smallest) and the notes (too few waits for a p99).
+sed -i '$ s/$/"ci_level":0.95,"overshoot_ci_ns":{"p50":{"lo":null,"hi":null},"p90":{"lo":30000,"hi":null},"p99":{"lo":30000,"hi":null}},/' "$tmp/want"
+sed -i '$ s/$/"estimator_error_ci_ns":{"p50":{"lo":null,"hi":null},"p90":{"lo":null,"hi":null},"p99":{"lo":null,"hi":null}},/' "$tmp/want"
+sed -i '$ s/$/"notes":[{"note":"few_waits","count":3,"worst_ns":null,"message":"3 waits are too few for a p99 (368 bound it from above at 95 %): the p99 is the largest wait"}],/' "$tmp/want"
 # Last, each stream's share: the trace has no stream column, so one stream 0.
 sed -i '$ s/$/"streams":[{"stream":0,"waits":3,"overshoot_ns":{"p50":30000,"p90":30000,"p99":30000,"max":30000},"busy_ns":3000}]}/' "$tmp/want"
 tr -d '\n' <"$tmp/want" >"$tmp/want1" && echo >>"$tmp/want1"
@@ -160,6 +165,36 @@ grep -qx 'streams: 12 (the 10 with the most waits)' "$tmp/out" || fail "streams:
 grep -q '"streams":\[{"stream":70000,"waits":2,"overshoot_ns":{"p50":30000,' "$tmp/out" ||
     fail "streams json: the first stream named is not first ($(cat "$tmp/out"))"
 [ "$(grep -o '"stream":' "$tmp/out" | wc -l)" -eq 12 ] || fail "streams json: not 12 streams"
+
+# --- 21 waits: each quantile with its interval, and the words for a p99
+# that only the largest wait stands for ---
+"$gar" gen steady --waits 21 --seed 1 --out "$tmp/w21.trace" >/dev/null || fail "gen 21 waits"
+"$gar" replay "$tmp/w21.trace" --plan poll --host "$tmp/exact.host" >"$tmp/out" 2>"$tmp/err" ||
+    fail "21 waits: exit $? ($(cat "$tmp/err"))"
+grep -q '^overshoot_p99: .* (the largest of 21 waits; too few waits for a p99)$' "$tmp/out" ||
+    fail "21 waits: p99 not said to be the largest wait ($(grep p99 "$tmp/out"))"
+grep -q '^overshoot_ci_ns: level 0.95 p50 [0-9]* [0-9]* p90 [0-9]* - p99 [0-9]* -$' "$tmp/out" ||
+    fail "21 waits: interval ends not as wanted ($(grep _ci_ns "$tmp/out"))"
+grep -q '^overshoot_p50: .* (95 % interval .* to .*)$' "$tmp/out" ||
+    fail "21 waits: p50 without its interval"
+grep -q '^note: 21 waits are too few for a p99' "$tmp/out" || fail "21 waits: no few_waits note"
+# The old lines are still there, as they were.
+grep -q '^overshoot_ns: p50 [0-9]* p90 [0-9]* p99 [0-9]* max [0-9]*$' "$tmp/out" ||
+    fail "21 waits: the overshoot_ns line changed"
+# A lower confidence narrows the interval; a confidence outside (0, 1) is refused.
+"$gar" replay "$tmp/w21.trace" --plan poll --host "$tmp/exact.host" --ci-level 0.5 >"$tmp/out50" ||
+    fail "--ci-level 0.5: exit $?"
+grep -q '^overshoot_ci_ns: level 0.5 ' "$tmp/out50" || fail "--ci-level 0.5 not used"
+"$gar" replay "$tmp/w21.trace" --plan poll --host "$tmp/exact.host" --ci-level 1 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q 'ci-level' "$tmp/err" ||
+    fail "--ci-level 1 not refused ($(cat "$tmp/err"))"
+
+# --- predict that never slept says so, and why ---
+"$gar" replay "$tmp/w21.trace" --host "$tmp/exact.host" \
+    --plan 'poll+predict:margin_us=5000,min_sleep_us=20,max_sleep_us=50000,window=8' >"$tmp/out" ||
+    fail "never slept: exit $?"
+grep -q '^note: predict never slept on its 21 waits: 1 had no prediction yet.*20 predictions were below margin + min_sleep (5.02 ms); so it ran as the plan without predict$' "$tmp/out" ||
+    fail "never slept: no note saying why ($(grep note "$tmp/out"))"
 
 [ "$failures" -eq 0 ] || exit 1
 echo "replay: all checks passed"

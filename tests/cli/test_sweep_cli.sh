@@ -41,7 +41,19 @@ grep -q '^status: done$' "$tmp/out" || fail "no 'status: done'"
     || fail "rows lack their metrics"
 [ "$(q "$tmp/a.db" "SELECT count(*) FROM runs WHERE plan = 'poll' AND estimator = '-'")" -eq 8 ] \
     || fail "poll did not run once per trace, mode and seed"
-[ "$(q "$tmp/a.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 3 ] || fail "no schema_version"
+[ "$(q "$tmp/a.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 4 ] || fail "no schema_version"
+# Every run's quantiles carry their interval (50 or 60 waits: a p50 bounded
+# on both sides, a p99 from below only), and say the p99 had too few waits.
+[ "$(q "$tmp/a.db" "SELECT count(*) FROM runs WHERE ci_level = 0.95
+                    AND overshoot_p50_lo_ns <= overshoot_p50_ns AND overshoot_p50_ns <= overshoot_p50_hi_ns
+                    AND overshoot_p99_lo_ns <= overshoot_p99_ns AND overshoot_p99_hi_ns IS NULL")" -eq $total ] \
+    || fail "runs lack their intervals"
+[ "$(q "$tmp/a.db" "SELECT count(*) FROM run_notes WHERE note = 'few_waits' AND worst_ns IS NULL")" -eq $total ] \
+    || fail "runs of 50 and 60 waits lack their few_waits note"
+grep -q "^notes: $total runs of $tmp/a.db have notes (.*few_waits $total" "$tmp/out" \
+    || fail "the summary does not count the notes ($(grep '^notes' "$tmp/out"))"
+grep -q "^few_waits: $total runs have too few waits for a p99 to have an upper bound (368 at 95 %)" "$tmp/out" \
+    || fail "the summary does not say the p99s lack an upper bound"
 [ "$(q "$tmp/a.db" "PRAGMA journal_mode")" = wal ] || fail "not in WAL mode"
 [ "$(q "$tmp/a.db" 'SELECT count(*) FROM traces')" -eq 2 ] || fail "traces not recorded"
 expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/a.db" --jobs 2 --quiet
@@ -68,6 +80,12 @@ grep -q '^copied: 2$' "$tmp/out" || fail "flag on dev-vm was not copied from pol
     || fail "twins differ in their metrics"
 [ "$(q "$tmp/t.db" "SELECT count(*) FROM runs WHERE plan_ran LIKE 'flag%'")" -eq 2 ] \
     || fail "flag did not run as flag on the word-wait host"
+# The twin is noted as a fallback; its original, run as asked, is not.
+[ "$(q "$tmp/t.db" "SELECT count(*) FROM run_notes WHERE note = 'fallback' AND plan LIKE 'flag%'
+                    AND message LIKE 'the host ran poll (fallback from flag)%'")" -eq 2 ] \
+    || fail "the fallback twins have no fallback note"
+[ "$(q "$tmp/t.db" "SELECT count(*) FROM run_notes WHERE note = 'fallback'")" -eq 2 ] \
+    || fail "runs that did not fall back have a fallback note"
 
 # --- a trace of nine streams (past one completion line) runs like any other ---
 {
@@ -175,8 +193,28 @@ grep -q '^added: 0$' "$tmp/out" || fail "merging a shard twice added rows"
 cp "$tmp/s0.db" "$tmp/v9.db"
 q "$tmp/v9.db" "UPDATE meta SET value = '9' WHERE key = 'schema_version'"
 expect 2 "$gar" merge "$tmp/m2.db" "$tmp/v9.db"
-grep -q "error 12 (Io): cannot merge '$tmp/v9.db': its schema version is 9; this gar reads schema version 3" "$tmp/err" \
+grep -q "error 12 (Io): cannot merge '$tmp/v9.db': its schema version is 9; this gar reads schema versions 3 to 4" "$tmp/err" \
     || fail "schema version not refused as wanted ($(cat "$tmp/err"))"
+
+# --- a version 3 file (as an older gar wrote it): merged as it is, and a
+# sweep into it converts it in place, keeping its runs and resuming ---
+cp "$tmp/a.db" "$tmp/v3.db"
+for c in ci_level overshoot_p50_lo_ns overshoot_p50_hi_ns overshoot_p90_lo_ns \
+         overshoot_p90_hi_ns overshoot_p99_lo_ns overshoot_p99_hi_ns \
+         estimator_error_p50_lo_ns estimator_error_p50_hi_ns estimator_error_p90_lo_ns \
+         estimator_error_p90_hi_ns estimator_error_p99_lo_ns estimator_error_p99_hi_ns; do
+    q "$tmp/v3.db" "ALTER TABLE runs DROP COLUMN $c"
+done
+q "$tmp/v3.db" "DROP TABLE run_notes; UPDATE meta SET value = '3' WHERE key = 'schema_version'"
+expect 0 "$gar" merge "$tmp/m3.db" "$tmp/v3.db"
+grep -q "^added: $total$" "$tmp/out" || fail "a version 3 input was not merged whole"
+[ "$(q "$tmp/m3.db" "SELECT count(*) FROM runs WHERE ci_level IS NULL")" -eq $total ] \
+    || fail "a version 3 input's runs gained intervals they never had"
+expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/v3.db" --quiet
+grep -q '^status: nothing to do' "$tmp/out" || fail "the converted file's runs were not kept"
+[ "$(q "$tmp/v3.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 4 ] \
+    || fail "a sweep into a version 3 file did not convert it"
+[ "$(q "$tmp/v3.db" "SELECT count(*) FROM run_notes")" -eq 0 ] || fail "no run_notes after converting"
 
 # --- plots and the report ---
 if command -v gnuplot >/dev/null 2>&1; then

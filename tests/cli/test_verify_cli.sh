@@ -32,6 +32,14 @@ shape() {
     grep -qx "waits: real=$waits sim=$waits" "$out" || fail "$name: $(grep '^waits:' "$out")"
     grep -Eq '^overshoot_p50_ns: real=[0-9]+ sim=[0-9]+ ratio=' "$out" ||
         fail "$name: overshoot_p50_ns is not real=N sim=N ratio=R"
+    # Each quantile's interval, real and simulated, in numbers and words.
+    grep -Eqx 'overshoot_p50_ci_ns: level=0.95 real=[0-9]+\.\.[0-9]+ sim=[0-9]+\.\.[0-9]+' "$out" ||
+        fail "$name: $(grep '^overshoot_p50_ci_ns' "$out")"
+    grep -Eqx 'overshoot_p99_ci_ns: level=0.95 real=([0-9]+|-)\.\.([0-9]+|-) sim=([0-9]+|-)\.\.([0-9]+|-)' "$out" ||
+        fail "$name: $(grep '^overshoot_p99_ci_ns' "$out")"
+    grep -Eq '^overshoot_p50_real: .* \(95 % interval .* to .*\)$' "$out" ||
+        fail "$name: $(grep '^overshoot_p50_real' "$out")"
+    grep -q '^overshoot_p99_sim: ' "$out" || fail "$name: no overshoot_p99_sim line"
     grep -Eqx 'verdict: (agree|disagree)' "$out" || fail "$name: no verdict"
 }
 

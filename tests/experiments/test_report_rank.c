@@ -1,15 +1,17 @@
 /* tests/experiments/test_report_rank.c — the report's ranking rules: the
  * lowest busy CPU within max(P %, U µs) of the best p99 (the default), the
- * lowest p99, the lowest busy; the oracle a bound only; the --rule grammar. */
+ * lowest p99, the lowest busy; the oracle a bound only; the --rule grammar;
+ * arms whose intervals overlap tied, and the reason a tied winner won. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <string.h>
 
-#include "report.h"
+#include "report_rank.h"
 
 /* The rule as it was before the absolute floor: 10 % of the best p99 alone
  * (these arms' p99s are about 1 µs, where a 2 µs floor would admit all). */
@@ -22,9 +24,107 @@ static gar_arm_summary arm(const char *plan, const char *estimator, double p99_n
     strcpy(a.plan, plan);
     strcpy(a.estimator, estimator);
     a.runs = 3;
-    a.p99_ns = p99_ns;
-    a.busy_frac = busy;
+    a.p99_ns = a.p99_min_ns = a.p99_max_ns = p99_ns;
+    a.busy_frac = a.busy_min = a.busy_max = busy;
     return a;
+}
+
+/* The same arm with its seeds' spread: p99 from lo to hi, busy from bl to bh. */
+static gar_arm_summary spread(const char *plan, const char *estimator, double p99_ns, double lo,
+                              double hi, double busy, double bl, double bh)
+{
+    gar_arm_summary a = arm(plan, estimator, p99_ns, busy);
+    a.p99_min_ns = lo;
+    a.p99_max_ns = hi;
+    a.busy_min = bl;
+    a.busy_max = bh;
+    return a;
+}
+
+static void intervals_hold_the_seeds_and_the_stored_bounds(void **state)
+{
+    (void)state;
+    gar_arm_summary a = spread("poll", "-", 1450, 560, 31800, 1.0, 0.9, 1.0);
+    gar_report_interval p = gar_report_p99_interval(&a);
+    assert_true(p.lo == 560 && p.hi == 31800);
+    /* The stored 95 % intervals widen it; an upper end no seed has is unbounded. */
+    a.has_ci = true;
+    a.p99_lo_ns = 400;
+    a.p99_hi_ns = INFINITY;
+    p = gar_report_p99_interval(&a);
+    assert_true(p.lo == 400 && isinf(p.hi));
+    gar_report_interval b = gar_report_busy_interval(&a);
+    assert_true(b.lo == 0.9 && b.hi == 1.0);
+    /* Apart only when they do not touch. */
+    gar_report_interval x = { 1, 2 }, y = { 2, 3 }, z = { 2.5, 3 };
+    assert_false(gar_report_apart(x, y));
+    assert_true(gar_report_apart(x, z));
+    assert_true(gar_report_apart(z, x));
+}
+
+/* busy-within ranks by busy: busy intervals that separate give a clear
+ * winner; overlapping ones tie, and the lower p99 breaks the tie. */
+static void separated_intervals_rank_and_overlapping_ones_tie(void **state)
+{
+    (void)state;
+    gar_report_rule rule = gar_report_rule_default();
+    gar_arm_summary apart[] = {
+        spread("poll", "-", 1500, 1400, 1600, 1.0, 0.99, 1.0),
+        spread("flag+p", "adl", 2500, 2000, 3000, 0.001, 0.0009, 0.0011),
+        spread("flag+p", "ewma", 2400, 2000, 2800, 0.002, 0.0015, 0.0025),
+    };
+    gar_report_row rows[3];
+    gar_report_winner w = gar_report_rank(apart, 3, &rule, rows);
+    assert_ptr_equal(w.winner, &apart[1]);
+    assert_int_equal(w.tied, 1);
+    assert_null(w.tie_break);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(rows[i].tied, rows[i].arm == &apart[1]);
+
+    /* ewma's busy now reaches into adl's: they cannot be told apart, and
+     * ewma, with the lower p99, is the tied winner; poll stays apart. */
+    apart[2].busy_min = 0.001;
+    w = gar_report_rank(apart, 3, &rule, rows);
+    assert_ptr_equal(w.winner, &apart[2]);
+    assert_int_equal(w.tied, 2);
+    assert_string_equal(w.tie_break, "lower p99");
+    assert_ptr_equal(rows[0].arm, &apart[1]); /* the table stays by mean busy */
+    assert_true(rows[0].tied && rows[1].tied);
+    assert_false(rows[2].tied);
+    assert_ptr_equal(rows[2].arm, &apart[0]);
+}
+
+/* Under p99 the tie is on p99 and the lower busy breaks it; equal figures
+ * fall to the earlier plan. */
+static void a_tied_winner_names_its_reason(void **state)
+{
+    (void)state;
+    gar_report_rule p99 = { GAR_RULE_P99, 0, 0 };
+    /* The poll: a mean of 1.45 µs over seeds from 0.56 to 31.8. */
+    gar_arm_summary arms[] = {
+        spread("poll", "-", 1450, 560, 31800, 1.0, 1.0, 1.0),
+        spread("flag+p", "adl", 2900, 2100, 3600, 0.001, 0.001, 0.001),
+        spread("block", "-", 80000, 70000, 90000, 0.0002, 0.0001, 0.0003),
+    };
+    gar_report_row rows[3];
+    gar_report_winner w = gar_report_rank(arms, 3, &p99, rows);
+    assert_ptr_equal(w.winner, &arms[1]);
+    assert_int_equal(w.tied, 2);
+    assert_string_equal(w.tie_break, "lower busy");
+    /* Without the spread the lowest mean wins outright. */
+    arms[0].p99_max_ns = 1450;
+    arms[0].p99_min_ns = 1450;
+    w = gar_report_rank(arms, 3, &p99, rows);
+    assert_ptr_equal(w.winner, &arms[0]);
+    assert_int_equal(w.tied, 1);
+    /* Two tied arms of one busy: the earlier plan, and it says so. */
+    gar_arm_summary same[] = {
+        spread("poll+predict", "adl", 2000, 1500, 2500, 0.5, 0.4, 0.6),
+        spread("flag+predict", "adl", 2100, 1600, 2600, 0.5, 0.4, 0.6),
+    };
+    w = gar_report_rank(same, 2, &p99, NULL);
+    assert_ptr_equal(w.winner, &same[0]);
+    assert_string_equal(w.tie_break, "earlier plan");
 }
 
 static void the_cheapest_arm_near_the_best_p99_wins(void **state)
@@ -205,6 +305,9 @@ static void rules_parse_and_print_back(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(intervals_hold_the_seeds_and_the_stored_bounds),
+        cmocka_unit_test(separated_intervals_rank_and_overlapping_ones_tie),
+        cmocka_unit_test(a_tied_winner_names_its_reason),
         cmocka_unit_test(the_default_rule_prefers_the_idle_arm_a_microsecond_away),
         cmocka_unit_test(the_p99_and_busy_rules_rank_by_one_metric),
         cmocka_unit_test(rules_parse_and_print_back),

@@ -1,5 +1,6 @@
 /* tests/experiments/test_store.c — the sweep database: its schema and meta,
- * one row per key, failed runs, and merges that refuse another version. */
+ * one row per key, failed runs, merges that refuse another version, and
+ * version 3 files read and converted. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -96,7 +97,7 @@ static void a_new_database_has_its_schema_and_meta(void **state)
     assert_int_equal(gar_store_open(f->a, true, &s, NULL), 0);
     char v[64];
     assert_int_equal(gar_store_meta(s, "schema_version", v, sizeof v, NULL), 0);
-    assert_string_equal(v, "3");
+    assert_string_equal(v, "4");
     assert_int_equal(gar_store_meta(s, "gar_version", v, sizeof v, NULL), 0);
     assert_true(strlen(v) > 0);
     assert_int_equal(gar_store_meta(s, "source_commit", v, sizeof v, NULL), 0);
@@ -236,7 +237,7 @@ static void merge_adds_the_new_and_refuses_other_versions(void **state)
     gar_error_message(&err, text, sizeof text);
     assert_non_null(strstr(text, f->b));
     assert_non_null(strstr(text, "version is 99"));
-    assert_non_null(strstr(text, "schema version 3"));
+    assert_non_null(strstr(text, "schema versions 3 to 4"));
     /* And opened directly, too. */
     assert_int_equal(gar_store_open(f->b, true, &b, &err), -GAR_E_IO);
     gar_store_close(a);
@@ -348,7 +349,7 @@ static void a_version_1_database_is_refused_saying_what_to_do(void **state)
     assert_int_equal(gar_store_open(f->a, true, &s, &err), -GAR_E_IO);
     char text[1024];
     gar_error_message(&err, text, sizeof text);
-    assert_non_null(strstr(text, "its schema version is 1; this gar reads schema version 3"));
+    assert_non_null(strstr(text, "its schema version is 1; this gar reads schema versions 3 to 4"));
     assert_non_null(strstr(text, "sweep again into a new file"));
 
     /* Version 2 had no run_streams: refused too, saying so. */
@@ -360,8 +361,151 @@ static void a_version_1_database_is_refused_saying_what_to_do(void **state)
     sqlite3_close(db);
     assert_int_equal(gar_store_open(f->a, true, &s, &err), -GAR_E_IO);
     gar_error_message(&err, text, sizeof text);
-    assert_non_null(strstr(text, "its schema version is 2; this gar reads schema version 3"));
+    assert_non_null(strstr(text, "its schema version is 2; this gar reads schema versions 3 to 4"));
     assert_non_null(strstr(text, "no per-stream counts"));
+}
+
+/* An ok run's intervals land in their columns, an absent end as NULL; its
+ * notes in run_notes under its key (worst NULL where it has none); a
+ * failed run has neither; a merge brings the new runs' notes. */
+static void runs_keep_their_intervals_and_notes(void **state)
+{
+    fixture *f = *state;
+    gar_store *a = NULL, *c = NULL;
+    assert_int_equal(gar_store_open(f->a, true, &a, NULL), 0);
+    assert_int_equal(gar_store_open(f->c, true, &c, NULL), 0);
+    seed_sources(a);
+    seed_sources(c);
+    gar_replay_metrics m = metrics(7);
+    m.ci_level = 0.95;
+    m.overshoot_ci.p50 = (gar_quantile_interval){ true, true, 3, 9 };
+    m.overshoot_ci.p99 = (gar_quantile_interval){ true, false, 6, 0 };
+    m.estimator_error_ci.p90 = (gar_quantile_interval){ false, true, 0, 11 };
+    gar_replay_notes notes = { .count = 2 };
+    notes.note[0] = (gar_replay_note){ .name = "late_wakes", .count = 2, .has_worst = true,
+                                       .worst_ns = 22500000, .message = "2 predicted sleeps" };
+    notes.note[1] = (gar_replay_note){ .name = "few_waits", .count = 10,
+                                       .message = "10 waits are too few" };
+    gar_store_run r = run_of(1, &m);
+    r.notes = &notes;
+    assert_int_equal(gar_store_insert(a, &r, NULL), 1);
+    assert_int_equal(count(a, "SELECT count(*) FROM runs WHERE ci_level = 0.95 AND "
+                              "overshoot_p50_lo_ns = 3 AND overshoot_p50_hi_ns = 9 AND "
+                              "overshoot_p90_lo_ns IS NULL AND overshoot_p90_hi_ns IS NULL AND "
+                              "overshoot_p99_lo_ns = 6 AND overshoot_p99_hi_ns IS NULL AND "
+                              "estimator_error_p90_lo_ns IS NULL AND "
+                              "estimator_error_p90_hi_ns = 11"),
+                     1);
+    assert_int_equal(count(a, "SELECT worst_ns FROM run_notes WHERE note = 'late_wakes' AND "
+                              "count = 2 AND seed = 1 AND plan = 'poll' AND message = "
+                              "'2 predicted sleeps'"),
+                     22500000);
+    assert_int_equal(count(a, "SELECT count(*) FROM run_notes WHERE note = 'few_waits' AND "
+                              "worst_ns IS NULL"),
+                     1);
+    gar_error failure;
+    gar_error_set(&failure, GAR_E_DEVICE_FAULT, 1, "a lost store");
+    gar_store_run bad = run_of(2, &m);
+    bad.failure = &failure;
+    bad.notes = &notes;
+    assert_int_equal(gar_store_insert(a, &bad, NULL), 1);
+    assert_int_equal(count(a, "SELECT count(*) FROM run_notes WHERE seed = 2"), 0);
+    assert_int_equal(count(a, "SELECT count(*) FROM runs WHERE seed = 2 AND ci_level IS NULL"),
+                     1);
+
+    gar_store_run r4 = run_of(4, &m);
+    r4.notes = &notes;
+    assert_int_equal(gar_store_insert(c, &r, NULL), 1);
+    assert_int_equal(gar_store_insert(c, &r4, NULL), 1);
+    gar_store_close(c);
+    gar_store_merge_stats st;
+    assert_int_equal(gar_store_merge(a, f->c, &st, NULL), 0);
+    assert_int_equal(st.added, 1);
+    assert_int_equal(st.present, 1);
+    assert_int_equal(count(a, "SELECT count(*) FROM run_notes"), 4);
+    assert_int_equal(count(a, "SELECT overshoot_p50_hi_ns FROM runs WHERE seed = 4"), 9);
+    gar_store_close(a);
+}
+
+/* The version 4 columns, as a version 3 file lacked them. */
+static const char *const v4_columns[] = {
+    "ci_level",
+    "overshoot_p50_lo_ns", "overshoot_p50_hi_ns", "overshoot_p90_lo_ns",
+    "overshoot_p90_hi_ns", "overshoot_p99_lo_ns", "overshoot_p99_hi_ns",
+    "estimator_error_p50_lo_ns", "estimator_error_p50_hi_ns", "estimator_error_p90_lo_ns",
+    "estimator_error_p90_hi_ns", "estimator_error_p99_lo_ns", "estimator_error_p99_hi_ns",
+};
+
+/* Turns the closed gar database at `path` into the version 3 file an older
+ * gar would have written: no interval columns, no run_notes, version 3. */
+static void make_version_3(const char *path)
+{
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    char sql[128];
+    for (size_t i = 0; i < sizeof v4_columns / sizeof v4_columns[0]; i++) {
+        snprintf(sql, sizeof sql, "ALTER TABLE runs DROP COLUMN %s", v4_columns[i]);
+        assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    }
+    assert_int_equal(sqlite3_exec(db,
+                                  "DROP TABLE run_notes;"
+                                  "UPDATE meta SET value = '3' WHERE key = 'schema_version'",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+}
+
+/* A version 3 file is merged as an input as it is (its runs without
+ * intervals or notes, compared on what they have), and opened it is
+ * converted in one step: the columns and table added, its runs kept, new
+ * runs stored whole. */
+static void a_version_3_database_is_read_and_converted(void **state)
+{
+    fixture *f = *state;
+    gar_store *s = NULL;
+    assert_int_equal(gar_store_open(f->b, true, &s, NULL), 0);
+    seed_sources(s);
+    gar_replay_metrics m = metrics(7);
+    gar_store_run r1 = run_of(1, &m), r2 = run_of(2, &m);
+    assert_int_equal(gar_store_insert(s, &r1, NULL), 1);
+    assert_int_equal(gar_store_insert(s, &r2, NULL), 1);
+    gar_store_close(s);
+    make_version_3(f->b);
+    assert_int_equal(gar_store_check(f->b, false, "open", NULL), 1);
+
+    /* Merged into a version 4 file that holds r1 already: r2 is added. */
+    gar_store *a = NULL;
+    assert_int_equal(gar_store_open(f->a, true, &a, NULL), 0);
+    seed_sources(a);
+    assert_int_equal(gar_store_insert(a, &r1, NULL), 1);
+    gar_store_merge_stats st;
+    assert_int_equal(gar_store_merge(a, f->b, &st, NULL), 0);
+    assert_int_equal(st.added, 1);
+    assert_int_equal(st.present, 1);
+    assert_int_equal(count(a, "SELECT count(*) FROM runs WHERE seed = 2 AND ci_level IS NULL "
+                              "AND overshoot_p99_ns = 7"),
+                     1);
+    gar_store_close(a);
+
+    /* Opened: converted, its runs as they were. */
+    assert_int_equal(gar_store_open(f->b, false, &s, NULL), 0);
+    char v[16];
+    assert_int_equal(gar_store_meta(s, "schema_version", v, sizeof v, NULL), 0);
+    assert_string_equal(v, "4");
+    assert_int_equal(count(s, "SELECT count(*) FROM runs WHERE overshoot_p99_ns = 7 AND "
+                              "ci_level IS NULL AND overshoot_p99_hi_ns IS NULL"),
+                     2);
+    assert_int_equal(count(s, "SELECT count(*) FROM run_notes"), 0);
+    gar_store_run r3 = run_of(3, &m);
+    assert_int_equal(gar_store_insert(s, &r3, NULL), 1);
+    assert_int_equal(count(s, "SELECT count(*) FROM runs"), 3);
+    gar_store_close(s);
+    /* Opened again: nothing more to do. */
+    assert_int_equal(gar_store_open(f->b, false, &s, NULL), 0);
+    assert_int_equal(count(s, "SELECT count(*) FROM pragma_table_info('runs') WHERE name = "
+                              "'overshoot_p99_lo_ns'"),
+                     1);
+    gar_store_close(s);
 }
 
 static void a_database_is_not_merged_into_itself(void **state)
@@ -395,6 +539,9 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(every_run_records_the_gar_that_ran_it, setup, teardown),
         cmocka_unit_test_setup_teardown(a_version_1_database_is_refused_saying_what_to_do, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(runs_keep_their_intervals_and_notes, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_version_3_database_is_read_and_converted, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(a_database_is_not_merged_into_itself, setup, teardown),
     };

@@ -107,8 +107,14 @@ static void repeated_and_adjacent_ranks_each_get_their_value(void **state)
     gar_prng g = gar_prng_seeded(9);
     for (size_t i = 0; i < N; i++)
         v[i] = gar_prng_next(&g) >> (i % 50); /* magnitudes spread over 50 bits */
-    size_t ranks[GAR_RANK_SELECT_MAX] = { 0, 0, 1, 2, 2499, 2500, N - 2, N - 1 };
-    check(v, N, ranks, GAR_RANK_SELECT_MAX);
+    size_t ranks[] = { 0, 0, 1, 2, 2499, 2500, N - 2, N - 1 };
+    check(v, N, ranks, sizeof ranks / sizeof ranks[0]);
+    /* As many as one call takes: a replay's quantiles, their intervals' ends
+     * and the max. */
+    size_t many[GAR_RANK_SELECT_MAX];
+    for (unsigned j = 0; j < GAR_RANK_SELECT_MAX; j++)
+        many[j] = (size_t)j * (N / GAR_RANK_SELECT_MAX) + (j % 3);
+    check(v, N, many, GAR_RANK_SELECT_MAX);
     size_t one[] = { N / 3 };
     check(v, N, one, 1);
 }
