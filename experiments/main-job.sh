@@ -90,7 +90,7 @@ grep -E '^(runs|present|ran|failed|wall_s|status):' "$out/sweep.txt" | sed 's/^/
 "$gar" auto-goals --db "$auto_db" --out "$out" >"$out/auto-goals.txt"
 
 echo "main-job: plots and report into $out"
-"$gar" report --db "$db" --out "$out" > "$out/report.txt"
+"$gar" report --db "$db" --auto-db "$auto_db" --out "$out" > "$out/report.txt"
 finished=$(date +%s)
 
 echo

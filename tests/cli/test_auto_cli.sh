@@ -91,6 +91,17 @@ sed -e '/^plan auto/d' -e 's/^plan poll+predict/plan block poll poll+predict/' "
 "$gar" sweep "$tmp/n.sweep" --db "$tmp/n.db" >/dev/null 2>&1 || fail "sweep without auto"
 expect 2 "$gar" auto-goals --db "$tmp/n.db"
 grep -q 'holds no auto:p99_us=B arm' "$tmp/err" || fail "auto-goals without auto: $(cat "$tmp/err")"
+# The report opens with auto's section when given the auto sweep's database,
+# and refuses one without auto arms, writing nothing.
+expect 0 "$gar" report --db "$tmp/n.db" --auto-db "$tmp/s.db" --out "$tmp/rep"
+first=$(grep -o '<h2>[^<]*</h2>' "$tmp/rep/report.html" | head -1)
+[ "$first" = '<h2>What budget can you meet, and at what CPU?</h2>' ] ||
+    fail "report --auto-db: the first section is '$first'"
+[ -s "$tmp/rep/auto-waitpkg-open.png" ] || fail "report --auto-db: no auto plot"
+expect 2 "$gar" report --db "$tmp/n.db" --auto-db "$tmp/n.db" --out "$tmp/rep2"
+grep -q 'holds no auto:p99_us=B arm' "$tmp/err" || fail "report --auto-db without auto: $(cat "$tmp/err")"
+[ -e "$tmp/rep2/report.html" ] && fail "a refused report wrote its page"
+
 expect 2 "$gar" auto-goals
 grep -q '^error 11 (Usage): auto-goals: --db FILE is required' "$tmp/err" ||
     fail "auto-goals without --db: $(cat "$tmp/err")"

@@ -42,6 +42,11 @@ for host in dev-vm waitpkg dev-vm_word_wait_yes waitpkg_sleep_overshoot_ns_2; do
     [ -s "$tmp/results/auto-$host-open.png" ] || fail "no auto plot for $host"
 done
 grep -q 'What budget can you meet' "$tmp/results/auto-goals.html" || fail "no auto-goals.html"
+# The report opens with it: the section comes before every other heading.
+first=$(grep -o '<h2>[^<]*</h2>' "$tmp/results/report.html" | head -1)
+[ "$first" = '<h2>What budget can you meet, and at what CPU?</h2>' ] ||
+    fail "the report's first section is '$first'"
+grep -q 'src="auto-waitpkg-open.png"' "$tmp/results/report.html" || fail "the report lacks the auto plots"
 grep -q 'report    .*report.html' "$tmp/first" || fail "the job did not say where the report is"
 # The summary table: a header and one row per trace and host, each with the
 # waits of a run, the p99's seed spread and the verdict.
