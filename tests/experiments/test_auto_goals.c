@@ -118,6 +118,34 @@ static void goals_pass_where_auto_keeps_up(void **state)
     gar_auto_goals_free(&g);
 }
 
+static void a_budget_within_autos_interval_is_met(void **state)
+{
+    (void)state;
+    gar_arm_list l;
+    two_traces(&l);
+    gar_arm_summary *b5 = &l.arm[6]; /* b@5: p99 6 µs */
+    b5->has_ci = true;
+    b5->p99_lo_ns = 5500; /* the interval starts above 5 µs: still over */
+    b5->p99_hi_ns = 9000;
+    gar_auto_goals g;
+    assert_int_equal(gar_auto_goals_compute(&l, &g, NULL), 0);
+    assert_false(g.cell[2].auto_meets);
+    gar_auto_goals_free(&g);
+    b5->p99_lo_ns = 4800; /* 5 µs within it: met, and said so */
+    assert_int_equal(gar_auto_goals_compute(&l, &g, NULL), 0);
+    assert_true(g.cell[2].auto_meets);
+    assert_true(g.cell[2].auto_within_ci);
+    assert_true(g.goal_budget);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    gar_auto_goals_print(f, &g);
+    fclose(f);
+    assert_non_null(strstr(text, "(auto within its interval)"));
+    free(text);
+    gar_auto_goals_free(&g);
+}
+
 static void goals_fail_where_auto_falls_short(void **state)
 {
     (void)state;
@@ -190,6 +218,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cells_pair_auto_with_the_ex_post_best),
         cmocka_unit_test(goals_pass_where_auto_keeps_up),
+        cmocka_unit_test(a_budget_within_autos_interval_is_met),
         cmocka_unit_test(goals_fail_where_auto_falls_short),
         cmocka_unit_test(budgets_are_read_from_auto_labels_only),
         cmocka_unit_test(the_report_section_answers_per_trace_and_host),
