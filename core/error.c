@@ -46,6 +46,11 @@ static const gar_code_entry registry[GAR_CODE_COUNT] = {
     [GAR_W_NOISY_CALIBRATION] = { "NoisyCalibration", GAR_KIND_WARNING,
                                   "calibration rounds disagree on {1}: {2} (bound: {3}); "
                                   "measure again on a quiet machine" },
+    [GAR_W_AUTO_OVER_BUDGET] = { "AutoOverBudget", GAR_KIND_WARNING,
+                                 "'{1}' is beyond this host: every park's own tail exceeds "
+                                 "the budget on 1 % of waits or more ({2} of {3} waits), so "
+                                 "those ran the park that exceeds it least, with a cautious "
+                                 "sleep" },
 };
 
 bool gar_code_registered(int code)

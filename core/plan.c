@@ -11,12 +11,17 @@
 #include "scan.h"
 #include "text.h"
 
-#define PARK_COUNT ((size_t)GAR_PARK_FLAG + 1)
+#define PARK_COUNT ((size_t)GAR_PARK_AUTO + 1)
 
 enum { FLAG_PARK, FLAG_BACKSTOP, FLAG_KEYS };
 static const gar__scan_key flag_keys[FLAG_KEYS] = {
     [FLAG_PARK] = { "park_us", 1, GAR_PARK_US_MAX, -1 },
     [FLAG_BACKSTOP] = { "backstop_us", 1, GAR_BACKSTOP_US_MAX, FLAG_PARK },
+};
+
+enum { AUTO_P99, AUTO_KEYS };
+static const gar__scan_key auto_keys[AUTO_KEYS] = {
+    [AUTO_P99] = { "p99_us", 1, GAR_AUTO_P99_US_MAX, -1 },
 };
 
 enum { DL_MARGIN, DL_MIN_SLEEP, DL_MAX_SLEEP, DL_WINDOW, DL_KEYS };
@@ -55,8 +60,21 @@ static bool read_plan(gar__scan *s, gar_plan *plan)
     size_t at = s->pos;
     int park = park_named(s->text + at, gar__scan_word(s));
     if (park < 0)
-        return gar__scan_fail_found(s, at, "expected a park ('block', 'poll' or 'flag')");
+        return gar__scan_fail_found(s, at, "expected a park ('block', 'poll', 'flag' or 'auto')");
     plan->park = (gar_park)park;
+
+    if (plan->park == GAR_PARK_AUTO) {
+        uint64_t us[AUTO_KEYS];
+        if (!gar__scan_literal(s, ":") || !gar__scan_keys(s, auto_keys, AUTO_KEYS, us, NULL))
+            return false;
+        plan->budget_ns = us[AUTO_P99] * GAR_NS_PER_US;
+        if (gar__scan_at_end(s))
+            return true;
+        if (gar__scan_looking_at(s, "+predict"))
+            return gar__scan_fail(s, s->pos, "'auto' takes no '+predict' (it decides its own "
+                                 "sleep)", (const char *)NULL);
+        return gar__scan_fail_found(s, s->pos, "expected the end");
+    }
 
     if (plan->park == GAR_PARK_FLAG) {
         uint64_t us[FLAG_KEYS];
@@ -132,6 +150,8 @@ size_t gar_plan_label(const gar_plan *plan, char *buf, size_t size)
         put_us(&out, ":park_us=", plan->park_ns);
         put_us(&out, ",backstop_us=", plan->backstop_ns);
     }
+    if (plan->park == GAR_PARK_AUTO)
+        put_us(&out, ":p99_us=", plan->budget_ns);
     if (plan->predict) {
         put_us(&out, "+predict:margin_us=", plan->deadline.margin_ns);
         put_us(&out, ",min_sleep_us=", plan->deadline.min_sleep_ns);
@@ -163,6 +183,8 @@ bool gar_plan_equal(const gar_plan *a, const gar_plan *b)
         return false;
     if (has_flag_bounds(a) && (a->park_ns != b->park_ns || a->backstop_ns != b->backstop_ns))
         return false;
+    if (a->park == GAR_PARK_AUTO && a->budget_ns != b->budget_ns)
+        return false;
     if (a->predict) {
         const gar_deadline *x = &a->deadline, *y = &b->deadline;
         if (x->margin_ns != y->margin_ns || x->min_sleep_ns != y->min_sleep_ns ||
@@ -183,6 +205,8 @@ static bool plan_valid(const gar_plan *p)
 {
     if ((unsigned)p->park >= PARK_COUNT)
         return false;
+    if (p->park == GAR_PARK_AUTO)
+        return !p->predict && !p->fell_back && us_within(p->budget_ns, 1, GAR_AUTO_P99_US_MAX);
     if (p->fell_back && ((unsigned)p->requested_park >= PARK_COUNT || p->requested_park == p->park))
         return false;
     if (has_flag_bounds(p) &&

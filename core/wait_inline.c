@@ -13,6 +13,8 @@ static bool port_serves(const gar_port_ops *ops, gar_park park)
         return ops->query != NULL && ops->poll != NULL;
     case GAR_PARK_FLAG:
         return ops->query != NULL && ops->arm != NULL && ops->park != NULL;
+    case GAR_PARK_AUTO:
+        return false; /* never reached: gar_wait_init refuses it */
     }
     return false;
 }

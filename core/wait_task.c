@@ -33,6 +33,8 @@ static int check_port(const gar_plan *plan, gar_port port, gar_error *err)
             return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "port",
                                  "lacks query or arm, which plan 'flag' needs");
         return 0;
+    case GAR_PARK_AUTO:
+        break; /* gar_wait_init refuses it first */
     }
     return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "plan", "has an unknown park");
 }

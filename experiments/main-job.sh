@@ -8,7 +8,10 @@
 # (whose swept margin and what-if host give the report its parameter plots)
 # into DIR/sweep.db (DIR: results/ by
 # default), draws the plots and writes DIR/report.html, then prints where they
-# are and, per trace and host, the winning arm against poll and block.  The
+# are and, per trace and host, the winning arm against poll and block.  Then
+# data/sweeps/auto.sweep into DIR/auto.db, and how auto:p99_us=B fares
+# against the best fixed arm (DIR/auto-goals.html, .txt and auto-HOST-MODE.png,
+# `gar auto-goals`).  The
 # sweep resumes what a killed run left, so the job is safe to rerun: a second
 # run only redraws the plots and the report.
 set -eu
@@ -43,6 +46,7 @@ done
 here=$(cd "$(dirname "$0")/.." && pwd)
 spec="$here/data/sweeps/default.sweep"
 ranges="$here/data/sweeps/ranges.sweep"
+auto="$here/data/sweeps/auto.sweep"
 mkdir -p "$out"
 db="$out/sweep.db"
 
@@ -53,7 +57,7 @@ echo "main-job: sweep $spec into $db"
 # Progress and errors still reach the terminal; the errors are kept to be read.
 sweep() {
     # shellcheck disable=SC2086 # $jobs is an option and its value, or nothing
-    ( "$gar" sweep "${1:-$spec}" --db "$db" $jobs 2>&1 >"$out/sweep.txt"; echo $? >"$out/sweep.rc" ) |
+    ( "$gar" sweep "${1:-$spec}" --db "${2:-$db}" $jobs 2>&1 >"$out/sweep.txt"; echo $? >"$out/sweep.rc" ) |
         tee "$out/sweep.err" >&2
     rc=$(cat "$out/sweep.rc")
     rm -f "$out/sweep.rc"
@@ -84,8 +88,17 @@ if grep -q '^other_builds:' "$out/sweep.txt"; then
     echo "  $db aside and run the job again"
 fi
 
+# auto:p99_us=B beside every fixed plan, in a database of its own (its grid
+# of fixed arms would crowd the report's), and the goals it is held to.
+auto_db="$out/auto.db"
+echo "main-job: sweep $auto into $auto_db"
+sweep "$auto" "$auto_db" || exit 2
+rm -f "$out/sweep.err"
+grep -E '^(runs|present|ran|failed|wall_s|status):' "$out/sweep.txt" | sed 's/^/  auto /'
+"$gar" auto-goals --db "$auto_db" --out "$out" >"$out/auto-goals.txt"
+
 echo "main-job: plots and report into $out"
-"$gar" report --db "$db" --out "$out" > "$out/report.txt"
+"$gar" report --db "$db" --auto-db "$auto_db" --out "$out" > "$out/report.txt"
 finished=$(date +%s)
 
 echo
@@ -118,3 +131,9 @@ sed -n 's/^winner: //p' "$out/report.txt" | LC_ALL=C awk -F ' [|] ' '
         sub(/ +$/, "", line); print line
       }
     }'
+
+echo
+echo "auto:p99_us=B against the ex-post best fixed arm ($out/auto-goals.html says what"
+echo "budget auto meets per trace and host, at what CPU; $out/auto-goals.txt has every"
+echo "trace x host x budget; gar auto-goals --help says how it is judged):"
+grep '^goal' "$out/auto-goals.txt" | sed 's/^/  /'

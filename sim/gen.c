@@ -62,6 +62,16 @@ static const gar_gen_param decode_params[] = {
 enum { DECODE_BASE = P_KIND0, DECODE_PER_ROW, DECODE_ROWS_MIN, DECODE_ROWS_MAX, DECODE_GROW,
        DECODE_SD };
 
+static const gar_gen_param shift_params[] = {
+    HOST_PARAMS,
+    { "mean_us", 2000, 0, US_MAX, false, "mean residual outside the shifted stretch" },
+    { "sd_us", 100, 0, US_MAX, false, "standard deviation of the residual, likewise" },
+    { "factor", 0.2, 0.001, 1000, false, "what the stretch multiplies the residual by" },
+    { "shift_at", 3000, 0, 1e9, true, "the first wait of the stretch (0-based)" },
+    { "shift_waits", 3000, 0, 1e9, true, "waits in the stretch; then it shifts back" },
+};
+enum { SHIFT_MEAN = P_KIND0, SHIFT_SD, SHIFT_FACTOR, SHIFT_AT, SHIFT_WAITS };
+
 #define TABLE(t) { t, sizeof t / sizeof t[0] }
 static const struct {
     const char *name;
@@ -75,6 +85,7 @@ static const struct {
     [GAR_GEN_BIMODAL] = { "bimodal", TABLE(bimodal_params) },
     [GAR_GEN_DRIFT] = { "drift", TABLE(drift_params) },
     [GAR_GEN_DECODE] = { "decode", TABLE(decode_params) },
+    [GAR_GEN_SHIFT] = { "shift", TABLE(shift_params) },
 };
 
 const char *gar_gen_kind_name(gar_gen_kind kind)
@@ -84,7 +95,7 @@ const char *gar_gen_kind_name(gar_gen_kind kind)
 
 const char *gar_gen_kind_names(void)
 {
-    return "steady, jitter, bimodal, drift, decode";
+    return "steady, jitter, bimodal, drift, decode, shift";
 }
 
 int gar_gen_kind_parse(const char *text, gar_gen_kind *out, gar_error *err)
@@ -267,6 +278,12 @@ static double next_residual(const gar_gen_spec *spec, gen_state *st, gar_trace_r
             st->rows++;
         row->rows = st->rows;
         return v[DECODE_BASE] + v[DECODE_PER_ROW] * st->rows + noise(st, v[DECODE_SD]);
+    }
+    case GAR_GEN_SHIFT: {
+        double r = v[SHIFT_MEAN] + noise(st, v[SHIFT_SD]);
+        uint64_t from = (uint64_t)v[SHIFT_AT];
+        bool shifted = st->index >= from && st->index - from < (uint64_t)v[SHIFT_WAITS];
+        return shifted ? r * v[SHIFT_FACTOR] : r;
     }
     case GAR_GEN_KIND_COUNT:
         break;

@@ -16,6 +16,9 @@
  *            each step and, once at `rows_max`, drains back to
  *            `rows_min`; residual `base_us + per_row_us × rows`
  *            ± `sd_us`; the trace carries the rows column           point 1
+ *   shift    jitter's normal (`mean_us`, `sd_us`), multiplied by
+ *            `factor` for `shift_waits` waits from wait `shift_at`
+ *            (a regime change, and back)                           point 1
  * Parameters are decimal numbers (integers where the table says so), times in
  * microseconds, converted to whole nanoseconds.  The same spec, wait count and
  * seed give the same trace, row for row. */
@@ -36,6 +39,7 @@ typedef enum gar_gen_kind {
     GAR_GEN_BIMODAL,
     GAR_GEN_DRIFT,
     GAR_GEN_DECODE,
+    GAR_GEN_SHIFT,
     GAR_GEN_KIND_COUNT
 } gar_gen_kind;
 

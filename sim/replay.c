@@ -13,6 +13,7 @@
 #include <gar/nearest_rank.h>
 #include <gar/wait.h>
 
+#include "auto_host.h"
 #include "rank_select.h"
 #include "sim_host.h"
 
@@ -387,12 +388,28 @@ static void add_wait(gar_replay_metrics *m, stream_state *stream, const gar_sim_
     }
 }
 
+/* The auto rule's state for a run whose plan (or a band) is auto: one
+ * policy for the simulated host, a history per point.  NULL points when no
+ * band is auto. */
+typedef struct replay_auto {
+    gar_auto_policy policy;
+    gar_auto_point *points;
+} replay_auto;
+
+static bool bands_have_auto(const gar_bands *bands)
+{
+    for (uint32_t b = 0; b < bands->count; b++)
+        if (bands->band[b].plan.park == GAR_PARK_AUTO)
+            return true;
+    return false;
+}
+
 /* Every wait of the trace, in order, on `dev` and `host`: the per-wait
  * values into `mem`'s arrays, the totals into `m` (waits, times, counts,
  * kinds, predictions, makespan).  Returns 0, or the first failure. */
 static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
-                        const run_memory *mem, gar_sim_device *dev, gar_sim_host *host,
-                        gar_replay_metrics *m, gar_error *err)
+                        const run_memory *mem, replay_auto *autos, gar_sim_device *dev,
+                        gar_sim_host *host, gar_replay_metrics *m, gar_error *err)
 {
     const gar_trace *trace = config->trace;
     const gar_replay_index *ix = mem->index;
@@ -405,6 +422,7 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
     size_t predictions = 0;
     /* Kept in locals, not through `m`, so the loop holds them in registers. */
     gar_replay_diagnosis d = { .points = ix->points };
+    bool host_changed = false;
     int rc = 0;
 
     for (size_t i = 0; i < n; i++) {
@@ -412,6 +430,16 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
         /* One band (a plain plan) needs no choosing, wait after wait. */
         const gar_plan *plan = bands->count == 1 ? &bands->band[0].plan
                                                  : gar_bands_select(bands, row->rows);
+        /* An auto plan is a rule: the wait runs the plan and sleep it gives. */
+        gar_auto_choice choice;
+        gar_auto_point *auto_point = NULL;
+        if (plan->park == GAR_PARK_AUTO) {
+            auto_point = &autos->points[ix->point_of_row[i]];
+            rc = gar_auto_decide(&autos->policy, auto_point, plan->budget_ns, &choice, err);
+            if (rc < 0)
+                break;
+            plan = &choice.plan;
+        }
         const uint32_t slot = ix->stream_of_row[i];
         stream_state *stream = &mem->streams[slot];
         gar_mono_ns stream_free = row->submit_ns > stream->recorded_done ? row->submit_ns
@@ -438,7 +466,10 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
         gar_dur_ns sleep_ns = 0;
         bool predicted = false;
         gar_dur_ns prediction = 0;
-        if (consults && plan->predict) {
+        if (auto_point != NULL) {
+            has_sleep = choice.has_sleep;
+            sleep_ns = choice.sleep_ns;
+        } else if (consults && plan->predict) {
             point = &mem->estimators[ix->point_of_row[i]];
             gar_dur_ns p = 0;
             int have_p;
@@ -472,6 +503,13 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
         gar_mono_ns deadline = gar_after(start, config->wait_deadline_ns);
         if (deadline == GAR_MONO_NEVER)
             deadline = GAR_MONO_NEVER - 1;
+        if (config->host_after != NULL && !host_changed && start >= config->host_change_ns) {
+            host_changed = true;
+            if ((rc = gar_sim_host_init(host, config->host_after,
+                                        config->seed ^ config->host_change_ns, err)) < 0)
+                break;
+            host->exact_polls = config->exact_polls;
+        }
         gar_sim_wait_result res;
         rc = gar_sim_host_wait(host, dev, &work, plan, has_sleep, sleep_ns, start, deadline, &res,
                                err);
@@ -479,6 +517,9 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
             break;
         if (point != NULL && (rc = gar_family_observe(spec, point, &plan->deadline,
                                                       res.report.sample, err)) < 0)
+            break;
+        if (auto_point != NULL &&
+            (rc = gar_auto_learn(&autos->policy, auto_point, &choice, &res.report, err)) < 0)
             break;
 
         gar_mono_ns possible = work.done_at > start ? work.done_at : start;
@@ -550,10 +591,32 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     gar_sim_host host;
     gar_replay_metrics m;
     memset(&m, 0, sizeof m);
-    if ((rc = gar_sim_device_init(&dev, &dev_options, err)) >= 0 &&
+    replay_auto *autos = NULL;
+    if (bands_have_auto(bands)) {
+        gar_auto_host auto_host;
+        /* The scratch's arrays are free until the waits run. */
+        gar_dur_ns lead = gar_auto_host_lead_of(config->trace, mem.overshoot, mem.sort_space);
+        gar_auto_host_from_profile(config->host, lead, &auto_host);
+        autos = malloc(sizeof *autos);
+        if (autos != NULL && (autos->points = calloc(mem.index->points, sizeof *autos->points)) == NULL) {
+            free(autos);
+            autos = NULL;
+        }
+        if (autos == NULL) {
+            run_memory_release(&mem);
+            return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the auto rule", "exhausted");
+        }
+        rc = gar_auto_init(&autos->policy, &auto_host, err);
+    }
+    if (rc >= 0 && (rc = gar_sim_device_init(&dev, &dev_options, err)) >= 0 &&
         (rc = gar_sim_host_init(&host, config->host, config->seed, err)) >= 0) {
         host.exact_polls = config->exact_polls;
-        rc = replay_waits(config, bands, &mem, &dev, &host, &m, err);
+        rc = replay_waits(config, bands, &mem, autos, &dev, &host, &m, err);
+    }
+    if (autos != NULL) {
+        m.auto_counts = gar_auto_counts_of(&autos->policy);
+        free(autos->points);
+        free(autos);
     }
     gar_sim_device_free(&dev);
     if (rc < 0) {

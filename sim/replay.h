@@ -76,6 +76,19 @@
  * `gar sweep` stores the run as failed with that code, so no metric is ever
  * a clamped number.
  *
+ * An auto plan (gar/auto_policy.h), alone or in a band, runs the rule: one
+ * policy for the run, told the host by its profile (auto_host.h), and a
+ * history per point; each wait runs the plan and sleep the rule gives, and
+ * its report is fed back.  The estimator family is not consulted for those
+ * waits (the rule keeps its own residuals), and auto_counts says what was
+ * chosen.
+ *
+ * A host that changes.  With host_after given, the waits that start at or
+ * after host_change_ns run on that profile instead (the simulated host is
+ * set up anew on it, its generators seeded from the seed and the change),
+ * so a policy that learns the host can be watched adapting.  An auto plan's
+ * rule is not told: it sees the change only in the wakes it observes.
+ *
  * Faults.  One fault (sim_device.h) may be injected, on one wait chosen by
  * its row.  Every wait has a deadline, wait_deadline_ns after its start
  * (saturated at the clock's last instant, GAR_MONO_NEVER - 1, never
@@ -89,6 +102,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <gar/auto_policy.h>
 #include <gar/bands.h>
 #include <gar/error.h>
 #include <gar/estimator_family.h>
@@ -168,6 +182,9 @@ typedef struct gar_replay_config {
     gar_replay_scratch *scratch;    /* default NULL: the run allocates its own memory */
     double ci_level;                /* the intervals' confidence: default
                                      * GAR_CI_LEVEL_DEFAULT (0.95); 0 < level < 1 */
+    const gar_host_profile *host_after; /* default NULL; else the host becomes this one for
+                                     * the waits that start at or after host_change_ns */
+    gar_mono_ns host_change_ns;     /* when the host changes (on the trace's clock) */
 } gar_replay_config;
 
 typedef struct gar_replay_quantiles {
@@ -224,6 +241,7 @@ typedef struct gar_replay_metrics {
     gar_replay_intervals overshoot_ci;       /* around overshoot_ns's p50, p90, p99 */
     gar_replay_intervals estimator_error_ci; /* around estimator_error_ns's */
     gar_replay_diagnosis diagnosis;
+    gar_auto_counts auto_counts; /* what an auto plan chose (all 0 without one) */
 } gar_replay_metrics;
 
 /* One stream's share of a replay: its waits and their overshoots, and the

@@ -12,6 +12,7 @@
 static int verb_help_main(int argc, char **argv);
 
 const gar_verb gar_verbs[] = {
+    { "auto-goals", "set auto:p99_us=B beside the best fixed arm of a sweep database", gar_verb_auto_goals_main },
     { "calibrate", "measure this host into a host profile for the simulator", gar_verb_calibrate_main },
     { "estimate", "feed a point's deadline estimator samples; print its sleeps", gar_verb_estimate_main },
     { "executor", "resolve an executor kind against this host", gar_verb_executor_main },

@@ -30,9 +30,10 @@ static void print_help(FILE *out)
             "\n"
             "grammar:\n"
             "  bands    := plan ( \";rows>=\" N \":\" plan )*      (at most 4 bands)\n"
-            "  plan     := park | park \"+predict:\" deadline\n"
+            "  plan     := park | park \"+predict:\" deadline | \"auto:p99_us=\" N\n"
             "  park     := \"block\" | \"poll\" | \"flag:park_us=\" N \",backstop_us=\" N\n"
-            "  deadline := \"margin_us=\" N \",min_sleep_us=\" N \",max_sleep_us=\" N \",window=\" N\n"
+            "  deadline := \"margin_us=\" N \",min_sleep_us=\" N \",max_sleep_us=\" N \",window=\" N\n"            "  (auto: each wait's sleep and park chosen for a p99 overshoot of N µs,\n"
+            "  1..1000000; gar/auto_policy.h)\n"
             "\n"
             "example:\n"
             "  gar plan --rows 48 'block;rows>=32:flag:park_us=100,backstop_us=1000'\n");

@@ -53,7 +53,9 @@ static void print_help(FILE *out)
             "woke late, backstop hits, a fallback, too few waits.\n"
             "\n"
             "options:\n"
-            "  --plan PLAN       the wait plan of every wait (this or --bands is required)\n"
+            "  --plan PLAN       the wait plan of every wait (this or --bands is required);\n"
+            "                    auto:p99_us=B lets gar choose each wait's sleep and park\n"
+            "                    for the budget, and adds an `auto:` line of what it chose\n"
             "  --bands BANDS     a plan by the trace's rows column: PLAN;rows>=N:PLAN...\n"
             "  --estimator E     adl, none, oracle, half-min, half-mean, ewma[:alpha=A],\n"
             "                    quantile[:q=Q] (default: adl)\n"
@@ -309,6 +311,12 @@ static void print_table(const args *a, const char *plan_label, const char *est_l
     printf("estimator_error_ns: p50 %llu p99 %llu (over %llu predictions)\n",
            (unsigned long long)m->estimator_error_ns.p50,
            (unsigned long long)m->estimator_error_ns.p99, (unsigned long long)m->predictions);
+    const gar_auto_counts *c = &m->auto_counts;
+    if (c->waits > 0)
+        printf("auto: block %llu poll %llu flag %llu sleeps %llu late %llu over_budget %llu\n",
+               (unsigned long long)c->block, (unsigned long long)c->poll,
+               (unsigned long long)c->flag, (unsigned long long)c->sleeps,
+               (unsigned long long)c->late, (unsigned long long)c->over_budget);
     print_ends("overshoot_ci_ns", m->ci_level, &m->overshoot_ci);
     print_ends("estimator_error_ci_ns", m->ci_level, &m->estimator_error_ci);
     print_words("overshoot", &m->overshoot_ns, &m->overshoot_ci, m->waits, "waits", m->ci_level);
@@ -388,6 +396,17 @@ static int print_json(const args *a, const char *plan_label, const char *est_lab
     gar_json_u64(g, "parked", m->parked);
     yajl_gen_map_close(g);
     put_quantiles(g, "estimator_error_ns", &m->estimator_error_ns, false);
+    if (m->auto_counts.waits > 0) {
+        gar_json_key(g, "auto");
+        yajl_gen_map_open(g);
+        gar_json_u64(g, "block", m->auto_counts.block);
+        gar_json_u64(g, "poll", m->auto_counts.poll);
+        gar_json_u64(g, "flag", m->auto_counts.flag);
+        gar_json_u64(g, "sleeps", m->auto_counts.sleeps);
+        gar_json_u64(g, "late", m->auto_counts.late);
+        gar_json_u64(g, "over_budget", m->auto_counts.over_budget);
+        yajl_gen_map_close(g);
+    }
     gar_json_text(g, "plan", plan_label);
     gar_json_text(g, "estimator", est_label);
     gar_json_text(g, "host", a->host);
@@ -541,6 +560,14 @@ int gar_verb_replay_main(int argc, char **argv)
         ran = bands;
     gar_replay_notes notes;
     gar_replay_notes_of(&m, &ran, &spec, warning.code != GAR_OK ? plan_label : NULL, &notes);
+    if (m.auto_counts.over_budget > 0) {
+        char over[24], all[24];
+        snprintf(over, sizeof over, "%llu", (unsigned long long)m.auto_counts.over_budget);
+        snprintf(all, sizeof all, "%llu", (unsigned long long)m.auto_counts.waits);
+        gar_error over_budget;
+        gar_error_set(&over_budget, GAR_W_AUTO_OVER_BUDGET, 3, plan_label, over, all);
+        gar_cli_print_warning(a.json ? stderr : stdout, &over_budget);
+    }
     if (a.json) {
         status = print_json(&a, plan_label, est_label, &m, &streams, &notes);
     } else {

@@ -3,19 +3,22 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "cli_options.h"
+#include "auto_goals.h"
 #include "database_folder.h"
 #include "report.h"
 #include "report_notes.h"
+#include "results.h"
 #include "store.h"
 #include "verbs.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: gar report --db FILE --out DIR [--rule RULE] [--notes]\n"
+            "usage: gar report --db FILE --out DIR [--rule RULE] [--notes] [--auto-db FILE]\n"
             "       gar report --db FILE --notes\n"
             "\n"
             "Writes DIR/report.html (created with DIR if missing): a self-contained page\n"
@@ -44,6 +47,10 @@ static void usage(FILE *out)
             "options:\n"
             "  --db FILE   the sweep database (required)\n"
             "  --out DIR   the output folder (required unless --notes is given)\n"
+            "  --auto-db FILE  an auto sweep's database (data/sweeps/auto.sweep): the page\n"
+            "              opens with what budget auto:p99_us=B meets per trace and host,\n"
+            "              at what CPU beside the best fixed arm, the goals (gar\n"
+            "              auto-goals) and a plot per host of busy CPU against the budget\n"
             "  --notes     list every note of every run, one 'note:' line each:\n"
             "              TRACE | HOST | MODE | ARM | seed S | NAME | N waits[, worst W ns]\n"
             "              | MESSAGE; then 'notes: COUNT' (no files without --out), and\n"
@@ -65,12 +72,13 @@ static void usage(FILE *out)
 
 int gar_verb_report_main(int argc, char **argv)
 {
-    const char *db_path = NULL, *dir = NULL, *rule_text = NULL;
+    const char *db_path = NULL, *dir = NULL, *rule_text = NULL, *auto_path = NULL;
     bool list_notes = false;
     const gar_cli_option options[] = {
         { .name = "rule", .takes = GAR_CLI_TEXT, .to = &rule_text },
         { .name = "db", .takes = GAR_CLI_TEXT, .to = &db_path },
         { .name = "out", .takes = GAR_CLI_TEXT, .to = &dir },
+        { .name = "auto-db", .takes = GAR_CLI_TEXT, .to = &auto_path },
         { .name = "notes", .takes = GAR_CLI_FLAG, .to = &list_notes },
         { .name = "help", .takes = GAR_CLI_HELP },
         { .name = NULL },
@@ -98,8 +106,33 @@ int gar_verb_report_main(int argc, char **argv)
     int rc = held != NULL ? 0
                           : gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for the report",
                                           "exhausted");
+    /* An auto sweep's database: its goals open the report. */
+    gar_store *auto_store = NULL;
+    gar_arm_list auto_arms = { NULL, 0 };
+    gar_auto_goals goals;
+    memset(&goals, 0, sizeof goals);
+    if (rc == 0 && auto_path != NULL) {
+        if (gar_store_open(auto_path, false, &auto_store, &err) < 0) {
+            gar_store_close(store);
+            if (held != NULL)
+                fclose(held);
+            free(summary);
+            return gar_refuse_database(auto_path, &err);
+        }
+        rc = gar_results_check_rows(auto_store, &err);
+        if (rc == 0)
+            rc = gar_results_arms(auto_store, &auto_arms, &err);
+        if (rc == 0)
+            rc = gar_auto_goals_compute(&auto_arms, &goals, &err);
+        if (rc == 0 && goals.cells == 0)
+            rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "report", auto_path,
+                               "holds no auto:p99_us=B arm (data/sweeps/auto.sweep has them)");
+    }
     if (rc == 0 && dir != NULL)
-        rc = gar_report_write(store, dir, &rule, held, &err);
+        rc = gar_report_write(store, dir, &rule, auto_path != NULL ? &goals : NULL, held, &err);
+    gar_auto_goals_free(&goals);
+    gar_arm_list_free(&auto_arms);
+    gar_store_close(auto_store);
     if (rc == 0 && list_notes)
         rc = gar_report_list_notes(store, held, &err);
     gar_store_close(store);

@@ -27,6 +27,7 @@
 #include "cli_options.h"
 #include "json_put.h"
 #include "host_caps.h"
+#include "auto_host.h"
 #include "host_profile.h"
 #include "quantile_words.h"
 #include "replay.h"
@@ -620,6 +621,15 @@ static int run_arm(const gar_trace *trace, const gar_bands *bands, gar_estimator
                    uint64_t seed, const gar_verify_tolerance *tol, arm_runs *out, gar_error *err)
 {
     memset(out, 0, sizeof *out);
+    /* An auto plan's rule is told this host as the profile says, for the
+     * trace's waits, as the simulator tells its own. */
+    gar_auto_host auto_host;
+    uint64_t *lead_room = malloc(2 * (trace->count > 0 ? trace->count : 1) * sizeof *lead_room);
+    if (lead_room == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the auto rule", "exhausted");
+    gar_auto_host_from_profile(
+        profile, gar_auto_host_lead_of(trace, lead_room, lead_room + trace->count), &auto_host);
+    free(lead_room);
     gar_real_config rc_config = {
         .trace = trace,
         .bands = bands,
@@ -627,6 +637,7 @@ static int run_arm(const gar_trace *trace, const gar_bands *bands, gar_estimator
         .device = device,
         .executor = executor,
         .wait_deadline_ns = GAR_REPLAY_DEADLINE_DEFAULT_NS,
+        .auto_host = &auto_host,
     };
     int rc = gar_real_run(&rc_config, &out->real, err);
     if (rc < 0)

@@ -10,6 +10,7 @@
 /* The table, in the order `gar --help` lists it; ends with a NULL name. */
 extern const gar_verb gar_verbs[];
 
+int gar_verb_auto_goals_main(int argc, char **argv);
 int gar_verb_calibrate_main(int argc, char **argv);
 int gar_verb_estimate_main(int argc, char **argv);
 int gar_verb_executor_main(int argc, char **argv);

@@ -1,6 +1,7 @@
 /* experiments/report/plot.c — gnuplot scripts and data for a sweep's results. */
 #define _POSIX_C_SOURCE 200809L /* fork, chdir, mkdtemp */
 #include "plot.h"
+#include "auto_goals.h"
 #include "verifications.h"
 
 #include <dirent.h>
@@ -1417,4 +1418,109 @@ int gar_plot_verification(const gar_verification *v, unsigned n, const char *dir
                "(%s device) and simulated with this machine's profile; KS D %.3f (%s).",
                v->trace_name, v->plan_ran, v->estimator, (unsigned long long)v->waits,
                v->device, v->ks_d, v->verdict);
+}
+
+/* ---- auto against the fixed plans, by budget ---------------------------- */
+
+#define AUTO_PLOT_BUDGETS 32
+
+int gar_plot_auto_budgets(const gar_auto_goals *g, const char *dir, gar_plot_files *files,
+                          gar_error *err)
+{
+    dir = gar_plot_out_dir(files, dir);
+    int rc = gar_plot_check_gnuplot(err);
+    for (size_t first = 0; first < g->cells && rc == 0; first++) {
+        const gar_auto_cell *c0 = &g->cell[first];
+        bool seen = false; /* the host and mode drawn already */
+        for (size_t j = 0; j < first && !seen; j++)
+            seen = strcmp(g->cell[j].any->host, c0->any->host) == 0 &&
+                   strcmp(g->cell[j].any->mode, c0->any->mode) == 0;
+        if (seen)
+            continue;
+        /* The host's budgets, ascending, and the means over its traces. */
+        uint64_t budget[AUTO_PLOT_BUDGETS];
+        double sum[AUTO_PLOT_BUDGETS][4];
+        unsigned count[AUTO_PLOT_BUDGETS][4];
+        size_t nb = 0;
+        memset(sum, 0, sizeof sum);
+        memset(count, 0, sizeof count);
+        for (size_t i = first; i < g->cells; i++) {
+            const gar_auto_cell *c = &g->cell[i];
+            if (strcmp(c->any->host, c0->any->host) != 0 || strcmp(c->any->mode, c0->any->mode) != 0)
+                continue;
+            size_t b = 0;
+            while (b < nb && budget[b] != c->budget_ns)
+                b++;
+            if (b == nb) {
+                if (nb == AUTO_PLOT_BUDGETS)
+                    return gar_error_set(err, GAR_E_CAPACITY, 2, "the auto plot's budgets",
+                                         "32");
+                budget[nb++] = c->budget_ns;
+            }
+            const gar_arm_summary *arm[4] = { c->autoa, c->best, c->poll, c->block };
+            for (int k = 0; k < 4; k++)
+                if (arm[k] != NULL) {
+                    sum[b][k] += arm[k]->busy_frac;
+                    count[b][k]++;
+                }
+        }
+        char base[GAR_PLOT_NAME_BYTES - 16];
+        gar_format(base, sizeof base, "auto-%s-%s", c0->any->host_short, c0->any->mode);
+        plot_files pf;
+        name_plot(&pf, base);
+        FILE *dat = open_in(dir, pf.dat, pf.dat_path, sizeof pf.dat_path, err);
+        if (dat == NULL)
+            return -GAR_E_IO;
+        fprintf(dat, "# gar plot data: auto:p99_us=B against the fixed plans on host %s (%s),\n"
+                     "# each busy CPU the mean over the host's traces ('?': no arm).\n"
+                     "# budget_us auto best_fixed poll block\n",
+                c0->any->host, c0->any->mode);
+        for (size_t done = 0; done < nb; done++) {
+            size_t b = 0; /* the least budget not written yet */
+            for (size_t k = 0; k < nb; k++)
+                if (budget[k] != UINT64_MAX && (budget[b] == UINT64_MAX || budget[k] < budget[b]))
+                    b = k;
+            fprintf(dat, "%.3f", (double)budget[b] / 1e3);
+            for (int k = 0; k < 4; k++)
+                if (count[b][k] > 0)
+                    fprintf(dat, " %.9g", sum[b][k] / count[b][k]);
+                else
+                    fprintf(dat, " ?");
+            fprintf(dat, "\n");
+            budget[b] = UINT64_MAX;
+        }
+        FILE *gp = script_after_data(dir, dat, &pf, err);
+        if (gp == NULL)
+            return -GAR_E_IO;
+        char host[GAR_RESULTS_TEXT * 2];
+        gar_gnuplot_double(c0->any->host_short, host, sizeof host);
+        fprintf(gp,
+                "# gar plot: busy CPU against the p99 budget, auto beside the fixed plans.\n"
+                "# Data: %s.  Re-draw: gnuplot %s\n"
+                "set terminal pngcairo size 900,560 enhanced font 'Sans,11'\n"
+                "set output '%s'\n"
+                "set title \"auto against the fixed plans by p99 budget, host %s (%s)\\n"
+                "{/*0.8 busy CPU, mean over the traces; the best fixed arm is the ex-post "
+                "cheapest within B}\" font ',12'\n"
+                "set xlabel 'budget B (µs, p99 overshoot, log)'\n"
+                "set ylabel 'busy CPU while waiting (log)'\n"
+                "set logscale xy\n"
+                "set format x '%%g'\n"
+                "set format y '%%g'\n"
+                "set yrange [*:2]\n"
+                "set datafile missing '?'\n"
+                "set grid\n"
+                "set key outside right box opaque\n"
+                "plot '%s' using 1:2 with linespoints lw 2 pt 7 lc rgb '#0072b2' title 'auto', \\\n"
+                "     '' using 1:3 with linespoints lw 2 pt 5 lc rgb '#d55e00' title 'best fixed', \\\n"
+                "     '' using 1:4 with lines lw 1 dt 2 lc rgb '#009e73' title 'poll', \\\n"
+                "     '' using 1:5 with lines lw 1 dt 3 lc rgb '#cc79a7' title 'block'\n",
+                pf.dat, pf.gp, pf.png, host, c0->any->mode, pf.dat);
+        rc = draw_and_list(dir, gp, &pf, files, "", c0->any->host, err,
+                           "Host %s (%s): busy CPU against the p99 budget for auto:p99_us=B, the "
+                           "ex-post best fixed arm within each budget, poll and block; each the "
+                           "mean over the host's traces.",
+                           c0->any->host_short, c0->any->mode);
+    }
+    return rc;
 }

@@ -125,6 +125,15 @@ struct gar_verification;
 int gar_plot_verification(const struct gar_verification *v, unsigned n, const char *dir,
                           gar_plot_files *files, gar_error *err);
 
+/* One auto-HOST-MODE plot per host and mode of `goals` (auto_goals.h):
+ * busy CPU against the budget (both log), auto's beside the ex-post best
+ * fixed arm's, poll's and block's, each the mean over the host's traces (the
+ * best's over those where a fixed arm meets the budget).  Returns 0,
+ * -GAR_E_IO or -GAR_E_CAPACITY. */
+struct gar_auto_goals;
+int gar_plot_auto_budgets(const struct gar_auto_goals *goals, const char *dir,
+                          gar_plot_files *files, gar_error *err);
+
 /* Finds a trace of `arms` by short name, name or hash (prefix of at least 4
  * hex digits).  NULL `which` picks the first.  Returns the arm index of its
  * first arm, or -1 when none matches. */

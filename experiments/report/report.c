@@ -1,6 +1,7 @@
 /* experiments/report/report.c — report.html: the plots and a ranking per trace. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "report.h"
+#include "auto_goals.h"
 
 #include <errno.h>
 #include <math.h>
@@ -513,7 +514,7 @@ static int overview(FILE *f, const gar_arm_list *arms, const gar_report_rule *ru
 }
 
 int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *rule,
-                     FILE *summary_out, gar_error *err)
+                     const gar_auto_goals *autos, FILE *summary_out, gar_error *err)
 {
     char rule_text[96], rule_words[400];
     gar_report_rule_text(rule, rule_text, sizeof rule_text);
@@ -553,6 +554,11 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
         rc = gar_results_check_sources(store, NULL, err);
     if (rc == 0)
         rc = gar_plot_stage_begin(dir, files, err);
+    /* The auto sweep's plots come first, as its section does. */
+    bool with_auto = autos != NULL && autos->cells > 0;
+    if (rc == 0 && with_auto)
+        rc = gar_plot_auto_budgets(autos, dir, files, err);
+    size_t auto_count = files->count;
     if (rc == 0)
         rc = gar_plot_pareto(&arms, dir, files, err);
     size_t pareto_count = files->count;
@@ -586,6 +592,11 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
                 style);
         rc = meta_line(store, f, summary, err);
     }
+    if (rc == 0 && with_auto) {
+        rc = gar_auto_goals_html(f, autos, tmp, err);
+        for (size_t p = 0; rc == 0 && p < auto_count; p++)
+            write_image(f, &files->file[p]);
+    }
     if (rc == 0) {
         fprintf(f,
                 "<p><b>Ranking rule</b> <code>--rule %s</code> (choose another with "
@@ -611,7 +622,7 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
     }
     if (rc == 0) {
         fprintf(f, "<h2>Busy CPU against p99 overshoot</h2>\n");
-        for (size_t p = 0; p < pareto_count; p++)
+        for (size_t p = auto_count; p < pareto_count; p++)
             write_image(f, &files->file[p]);
         if (param_end > pareto_count)
             fprintf(f, "<h2>Against the swept parameters</h2>\n<p>For each parameter a "

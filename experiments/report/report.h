@@ -18,9 +18,13 @@
 /* Writes DIR/report.html and the plots it shows (every pareto plot, the
  * parameter plots, each trace's CDFs and one prediction plot per trace),
  * ranking by `rule`, then prints "rule: TEXT" and one "winner: ..." line
- * per group on `summary` (NULL for none).  Returns 0, -GAR_E_IO (gnuplot
+ * per group on `summary` (NULL for none).  With `autos` (an auto sweep's
+ * goals, auto_goals.h; NULL or no cell for none) the page opens with what
+ * budget auto meets per trace and host and at what CPU beside the best
+ * fixed arm, and its plots by budget.  Returns 0, -GAR_E_IO (gnuplot
  * missing, files, the database) or a re-run's refusal. */
+struct gar_auto_goals;
 int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *rule,
-                     FILE *summary, gar_error *err);
+                     const struct gar_auto_goals *autos, FILE *summary, gar_error *err);
 
 #endif

@@ -355,9 +355,19 @@ static int check_config(const gar_real_config *c, gar_error *err)
     return 0;
 }
 
+static bool bands_have_auto(const gar_bands *bands)
+{
+    for (uint32_t b = 0; b < bands->count; b++)
+        if (bands->band[b].plan.park == GAR_PARK_AUTO)
+            return true;
+    return false;
+}
+
 /* Everything the run allocates. */
 typedef struct run_memory {
     point_table points;
+    gar_auto_policy *policy;    /* an auto plan's rule, with a point per numbered point */
+    gar_auto_point *auto_points;
     wait_record *waits;
     gar_port *ports;
     gar_mono_ns *completed;
@@ -367,6 +377,8 @@ typedef struct run_memory {
 static void run_memory_free(run_memory *m)
 {
     points_free(&m->points);
+    free(m->policy);
+    free(m->auto_points);
     free(m->waits);
     free(m->ports);
     free(m->completed);
@@ -411,7 +423,17 @@ static int run_waits(const gar_real_config *c, void *dev, gar_mono_ns origin, ui
         gar_family_point *point = NULL;
         bool has_sleep = false;
         gar_dur_ns sleep_ns = 0;
-        if (consults && plan->predict) {
+        /* An auto plan is a rule: the wait runs the plan and sleep it gives. */
+        gar_auto_choice choice;
+        gar_auto_point *auto_point = NULL;
+        if (plan->park == GAR_PARK_AUTO) {
+            auto_point = &m->auto_points[m->points.index.point_of_row[i]];
+            if ((rc = gar_auto_decide(m->policy, auto_point, plan->budget_ns, &choice, err)) < 0)
+                return rc;
+            plan = &choice.plan;
+            has_sleep = choice.has_sleep;
+            sleep_ns = choice.sleep_ns;
+        } else if (consults && plan->predict) {
             point = &m->points.points[m->points.index.point_of_row[i]];
             int have_p = gar_family_prediction(spec, point, &plan->deadline, &w->prediction, err);
             if (have_p < 0)
@@ -437,6 +459,9 @@ static int run_waits(const gar_real_config *c, void *dev, gar_mono_ns origin, ui
             return rc;
         if (point != NULL &&
             (rc = gar_family_observe(spec, point, &plan->deadline, w->report.sample, err)) < 0)
+            return rc;
+        if (auto_point != NULL &&
+            (rc = gar_auto_learn(m->policy, auto_point, &choice, &w->report, err)) < 0)
             return rc;
         w->start = rec.first;
         w->end = rec.last;
@@ -550,6 +575,23 @@ int gar_real_run(const gar_real_config *config, gar_real_result *out, gar_error 
         m.scratch = calloc(n, sizeof *m.scratch);
         result.overshoot = calloc(n, sizeof *result.overshoot);
         ok = m.waits && m.ports && m.completed && m.scratch && result.overshoot;
+    }
+    if (ok && bands_have_auto(config->bands)) {
+        m.policy = malloc(sizeof *m.policy);
+        m.auto_points = calloc(m.points.index.points > 0 ? m.points.index.points : 1,
+                               sizeof *m.auto_points);
+        ok = m.policy != NULL && m.auto_points != NULL;
+        gar_auto_host host;
+        if (config->auto_host != NULL)
+            host = *config->auto_host;
+        else
+            gar_auto_host_default(false, &host);
+        int bad = ok ? gar_auto_init(m.policy, &host, err) : 0;
+        if (bad < 0) {
+            run_memory_free(&m);
+            free(result.overshoot);
+            return bad;
+        }
     }
     if (!ok) {
         run_memory_free(&m);

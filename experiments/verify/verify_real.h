@@ -46,6 +46,7 @@
 #include <stdint.h>
 
 #include <gar/bands.h>
+#include <gar/auto_policy.h>
 #include <gar/error.h>
 #include <gar/estimator_family.h>
 #include <gar/executor_kind.h>
@@ -121,6 +122,9 @@ typedef struct gar_real_config {
                                             * (each wait a task of gar's executor over that
                                             * kind's host, kind_host.h) */
     gar_dur_ns wait_deadline_ns;           /* > 0: no wait runs longer */
+    const gar_auto_host *auto_host;        /* what an auto plan's rule is told of this host
+                                            * (NULL: gar_auto_host_default); one policy
+                                            * for the run, a history per point */
 } gar_real_config;
 
 typedef struct gar_real_result {

@@ -20,6 +20,8 @@
 
 #include <gar/uv.h>
 
+#include <gar/auto_policy.h>
+
 #include <gar/posix.h>
 #include <gar/emulated.h>
 
@@ -415,6 +417,62 @@ static void a_deadline_ends_a_wait_nothing_completes(void **state)
 
 /* ---- refusals --------------------------------------------------------------- */
 
+/* ---- auto ------------------------------------------------------------------ */
+
+/* An auto plan through the adapter: the rule is told that the adapter runs
+ * no block and no sleep, each wait runs the plan it chose, and the report
+ * its callback gets is fed back. */
+static void auto_chooses_what_the_adapter_runs_and_learns_from_its_callbacks(void **state)
+{
+    (void)state;
+    enum { N = 5 };
+    uv_loop_t loop;
+    gar_uv *uv;
+    open_loop(&loop, &uv);
+    gar_caps caps;
+    assert_int_equal(gar_uv_caps(uv, &caps, NULL), 0);
+    gar_auto_host host;
+    gar_auto_host_default(caps.word_wait, &host);
+    host.no_block = host.no_sleep = true;
+    static gar_auto_policy policy;
+    static gar_auto_point point;
+    assert_int_equal(gar_auto_init(&policy, &host, NULL), 0);
+    gar_auto_point_init(&point);
+    gar_plan plan = plan_of("auto:p99_us=1000"); /* a budget block's default tail fits */
+
+    gar_line line;
+    gar_line_init(&line);
+    gar_mono_ns start = gar_posix_now();
+    gar_store stores[N];
+    for (unsigned i = 0; i < N; i++)
+        stores[i] = (gar_store){ .slot = slot_of(0), .value = i + 1, .at = start + (i + 1) * MS };
+    gar_store_thread *device;
+    assert_int_equal(gar_store_thread_start(&device, &line, stores, N, NULL), 0);
+    for (unsigned i = 0; i < N; i++) {
+        outcome o;
+        memset(&o, 0, sizeof o);
+        o.word = (gar_descriptor){ .line = &line, .slot = slot_of(0), .target = i + 1 };
+        gar_auto_choice choice;
+        assert_int_equal(gar_auto_decide(&policy, &point, plan.budget_ns, &choice, NULL), 0);
+        assert_int_not_equal(choice.plan.park, GAR_PARK_BLOCK);
+        assert_false(choice.has_sleep);
+        gar_error err;
+        assert_int_equal(gar_uv_start(uv, &o.word, NULL, &choice.plan, start + GIVE_UP_NS, record,
+                                      &o, NULL, &err),
+                         0);
+        assert_int_equal(uv_run(&loop, UV_RUN_DEFAULT), 0);
+        assert_int_equal(o.calls, 1);
+        assert_int_equal(o.status, GAR_UV_DONE);
+        assert_int_equal(gar_auto_learn(&policy, &point, &choice, &o.report, NULL), 0);
+    }
+    assert_int_equal(gar_store_thread_join(device, NULL, NULL, NULL), 0);
+    gar_auto_counts counts = gar_auto_counts_of(&policy);
+    assert_int_equal(counts.waits, N);
+    assert_int_equal(counts.block, 0);
+    assert_int_equal(counts.exact, N); /* every wait's residual was learnt */
+    close_loop(&loop, uv);
+}
+
 static void refuses_what_it_cannot_run(void **state)
 {
     (void)state;
@@ -465,6 +523,7 @@ int main(void)
         cmocka_unit_test(close_idle_adapter),
         cmocka_unit_test(a_deadline_ends_a_wait_nothing_completes),
         cmocka_unit_test(refuses_what_it_cannot_run),
+        cmocka_unit_test(auto_chooses_what_the_adapter_runs_and_learns_from_its_callbacks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,23 @@ done
     || fail "the runs do not store the 6 swept margins"
 grep -q 'busy-within:pct=10,us=2' "$tmp/results/report.html" || fail "the report does not state its rule"
 grep -q '^  failed: 0$' "$tmp/first" || fail "some bundled runs failed"
+# The auto sweep, in its own database, and its goals.
+[ -s "$tmp/results/auto.db" ] || fail "no auto database"
+grep -q '^  auto ran: 4740$' "$tmp/first" || fail "the auto sweep did not run its 4740 runs"
+grep -q '^  auto failed: 0$' "$tmp/first" || fail "some auto runs failed"
+for goal in goal_budget_met goal_cpu_within_1.25x goal_beats_single_plan; do
+    grep -Eq "^  $goal: (pass|fail) " "$tmp/first" || fail "the job did not print $goal"
+done
+grep -q '^cells: 80 ' "$tmp/results/auto-goals.txt" || fail "auto-goals.txt lacks its 80 cells"
+for host in dev-vm waitpkg dev-vm_word_wait_yes waitpkg_sleep_overshoot_ns_2; do
+    [ -s "$tmp/results/auto-$host-open.png" ] || fail "no auto plot for $host"
+done
+grep -q 'What budget can you meet' "$tmp/results/auto-goals.html" || fail "no auto-goals.html"
+# The report opens with it: the section comes before every other heading.
+first=$(grep -o '<h2>[^<]*</h2>' "$tmp/results/report.html" | head -1)
+[ "$first" = '<h2>What budget can you meet, and at what CPU?</h2>' ] ||
+    fail "the report's first section is '$first'"
+grep -q 'src="auto-waitpkg-open.png"' "$tmp/results/report.html" || fail "the report lacks the auto plots"
 grep -q 'report    .*report.html' "$tmp/first" || fail "the job did not say where the report is"
 # The summary table: a header and one row per trace and host, each with the
 # waits of a run, the p99's seed spread and the verdict.
@@ -56,6 +73,7 @@ done >"$tmp/misaligned"
 sh "$src/experiments/main-job.sh" "$gar" --out "$tmp/results" >"$tmp/second" 2>"$tmp/err" \
     || fail "the second main job failed: $(tail -n 5 "$tmp/err")"
 [ "$(grep -c '^  ran: 0$' "$tmp/second")" -eq 2 ] || fail "the second main job ran runs again"
+grep -q '^  auto ran: 0$' "$tmp/second" || fail "the second main job ran auto runs again"
 grep -q 'nothing to do' "$tmp/second" || fail "the second main job did not say it had nothing to do"
 
 grep -q 'other_builds' "$tmp/second" && fail "the second main job counts its own runs as another build's"

@@ -39,9 +39,9 @@ expect_err "column 3: start_ns '10\\x00' is not a decimal number (its byte 2 is 
 printf '# gar-trace v1\npoint,submit_ns,st\377rt_ns,done_ns\n' >"$tmp/head.csv"
 expect_err "unknown column 'st\\xffrt_ns'" replay "$tmp/head.csv" --plan poll --host "$tmp/h.host"
 
-expect_err "invalid plan 'fl\\xffg\\x1b[31m': at byte 0: expected a park ('block', 'poll' or 'flag'), found 'fl\\xffg'" \
+expect_err "invalid plan 'fl\\xffg\\x1b[31m': at byte 0: expected a park ('block', 'poll', 'flag' or 'auto'), found 'fl\\xffg'" \
     plan "$(printf 'fl\377g\033[31m')"
-utf8_ok=yes expect_err "at byte 0: expected a park ('block', 'poll' or 'flag'), found 'fl$(printf '\303\251')g'" \
+utf8_ok=yes expect_err "at byte 0: expected a park ('block', 'poll', 'flag' or 'auto'), found 'fl$(printf '\303\251')g'" \
     plan "$(printf 'fl\303\251g')"
 expect_err "found byte 0xff" plan "$(printf 'poll\377')"
 

@@ -71,7 +71,7 @@ expect 2 "" "error 1 (InvalidPlan): invalid plan 'flag:park_us=100,backstop=1000
     -- plan flag:park_us=100,backstop=1000
 expect 2 "" "error 1 (InvalidPlan): invalid plan 'block+predict:margin_us=1,min_sleep_us=1,max_sleep_us=1,window=1': at byte 5: 'block' takes no '+predict' (there is nothing to sleep in front of)" \
     -- plan block+predict:margin_us=1,min_sleep_us=1,max_sleep_us=1,window=1
-expect 2 "" "error 1 (InvalidPlan): invalid plan '': at byte 0: expected a park ('block', 'poll' or 'flag'), found the end" \
+expect 2 "" "error 1 (InvalidPlan): invalid plan '': at byte 0: expected a park ('block', 'poll', 'flag' or 'auto'), found the end" \
     -- plan ""
 expect 2 "" "error 1 (InvalidPlan): invalid band 2 plan 'flag:park_us=0,backstop_us=1000': at byte 13: park_us must be 1..10000, found 0" \
     -- plan "block;rows>=32:flag:park_us=0,backstop_us=1000"

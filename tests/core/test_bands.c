@@ -171,7 +171,7 @@ static void empty_segments_are_refused(void **state)
     assert_refused("poll;rows>=2:;rows>=3:block", "bands", "poll;rows>=2:;rows>=3:block",
                    "at byte 13: expected band 2's plan, found ';'");
     /* One band is a plan text, refused as one. */
-    assert_refused("", "plan", "", "at byte 0: expected a park ('block', 'poll' or 'flag'), found the end");
+    assert_refused("", "plan", "", "at byte 0: expected a park ('block', 'poll', 'flag' or 'auto'), found the end");
 }
 
 static void a_band_plan_is_refused_in_its_own_words(void **state)
@@ -180,13 +180,13 @@ static void a_band_plan_is_refused_in_its_own_words(void **state)
     assert_refused("block;rows>=32:flag:park_us=0,backstop_us=1000", "band 2 plan",
                    "flag:park_us=0,backstop_us=1000", "at byte 13: park_us must be 1..10000, found 0");
     assert_refused("pol;rows>=32:block", "band 1 plan", "pol",
-                   "at byte 0: expected a park ('block', 'poll' or 'flag'), found 'pol'");
+                   "at byte 0: expected a park ('block', 'poll', 'flag' or 'auto'), found 'pol'");
     assert_refused("block+predict:margin_us=1,min_sleep_us=1,max_sleep_us=1,window=1;rows>=2:poll",
                    "band 1 plan", "block+predict:margin_us=1,min_sleep_us=1,max_sleep_us=1,window=1",
                    "at byte 5: 'block' takes no '+predict' (there is nothing to sleep in front of)");
     /* One band is a plan text and is refused as one. */
     assert_refused("pol", "plan", "pol",
-                   "at byte 0: expected a park ('block', 'poll' or 'flag'), found 'pol'");
+                   "at byte 0: expected a park ('block', 'poll', 'flag' or 'auto'), found 'pol'");
     assert_refused("poll rows>=2:block", "plan", "poll rows>=2:block",
                    "at byte 4: expected '+predict:' or the end, found white space");
 }

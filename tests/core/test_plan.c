@@ -124,12 +124,12 @@ static void assert_refused(const char *text, const char *fault)
 static void empty_and_unknown_parks_are_refused(void **state)
 {
     (void)state;
-    assert_refused("", "at byte 0: expected a park ('block', 'poll' or 'flag'), found the end");
-    assert_refused("pol", "at byte 0: expected a park ('block', 'poll' or 'flag'), found 'pol'");
-    assert_refused("Poll", "at byte 0: expected a park ('block', 'poll' or 'flag'), found 'Poll'");
+    assert_refused("", "at byte 0: expected a park ('block', 'poll', 'flag' or 'auto'), found the end");
+    assert_refused("pol", "at byte 0: expected a park ('block', 'poll', 'flag' or 'auto'), found 'pol'");
+    assert_refused("Poll", "at byte 0: expected a park ('block', 'poll', 'flag' or 'auto'), found 'Poll'");
     assert_refused("spin+predict:margin_us=1,min_sleep_us=1,max_sleep_us=1,window=1",
-                   "at byte 0: expected a park ('block', 'poll' or 'flag'), found 'spin'");
-    assert_refused("+predict", "at byte 0: expected a park ('block', 'poll' or 'flag'), found '+'");
+                   "at byte 0: expected a park ('block', 'poll', 'flag' or 'auto'), found 'spin'");
+    assert_refused("+predict", "at byte 0: expected a park ('block', 'poll', 'flag' or 'auto'), found '+'");
 }
 
 static void keys_are_all_written_once_in_order(void **state)
@@ -228,13 +228,13 @@ static void block_predict_trailing_junk_and_white_space_are_refused(void **state
     assert_refused("block" PREDICT, "at byte 5: 'block' takes no '+predict' (there is nothing to "
                                     "sleep in front of)");
     assert_refused("block:x", "at byte 5: expected the end, found ':'");
-    assert_refused("blockade", "at byte 0: expected a park ('block', 'poll' or 'flag'), found 'blockade'");
+    assert_refused("blockade", "at byte 0: expected a park ('block', 'poll', 'flag' or 'auto'), found 'blockade'");
     assert_refused("poll;", "at byte 4: expected '+predict:' or the end, found ';'");
     assert_refused(FLAG "x", "at byte 33: expected '+predict:' or the end, found 'x'");
     assert_refused("poll" PREDICT "x", "at byte 70: expected the end, found 'x'");
     assert_refused("poll" PREDICT "+predict:margin_us=1",
                    "at byte 70: expected the end, found '+'");
-    assert_refused(" poll", "at byte 0: expected a park ('block', 'poll' or 'flag'), found white space");
+    assert_refused(" poll", "at byte 0: expected a park ('block', 'poll', 'flag' or 'auto'), found white space");
     assert_refused("poll ", "at byte 4: expected '+predict:' or the end, found white space");
     assert_refused("block\n", "at byte 5: expected the end, found white space");
     assert_refused("flag:park_us =100,backstop_us=1000",
@@ -246,9 +246,9 @@ static void block_predict_trailing_junk_and_white_space_are_refused(void **state
     assert_refused("poll\x01", "at byte 4: expected '+predict:' or the end, found byte 0x01");
     assert_refused("poll\xc3\xa9", "at byte 4: expected '+predict:' or the end, found byte 0xc3");
     /* A word with bytes outside ASCII is quoted whole, from its start. */
-    assert_refused("fl\xc3\xa9g", "at byte 0: expected a park ('block', 'poll' or 'flag'), "
+    assert_refused("fl\xc3\xa9g", "at byte 0: expected a park ('block', 'poll', 'flag' or 'auto'), "
                                   "found 'fl\xc3\xa9g'");
-    assert_refused("fl\xff" "g", "at byte 0: expected a park ('block', 'poll' or 'flag'), "
+    assert_refused("fl\xff" "g", "at byte 0: expected a park ('block', 'poll', 'flag' or 'auto'), "
                              "found 'fl\\xffg'");
 }
 
@@ -296,7 +296,7 @@ static void long_texts_are_cut_in_the_error(void **state)
     assert_int_equal(gar_plan_parse(text, &plan, &err), -GAR_E_INVALID_PLAN);
     assert_int_equal(strlen(err.argv[1]), GAR_ERROR_ARG_BYTES - 1);
     assert_memory_equal(err.argv[1] + GAR_ERROR_ARG_BYTES - 4, "...", 4);
-    assert_string_equal(err.argv[2], "at byte 0: expected a park ('block', 'poll' or 'flag'), "
+    assert_string_equal(err.argv[2], "at byte 0: expected a park ('block', 'poll', 'flag' or 'auto'), "
                                      "found 'aaaaaaaaaaaaaaaaaaaaaaaa'...");
 }
 
@@ -419,8 +419,54 @@ static void parks_are_named_as_plans_spell_them(void **state)
     assert_string_equal(gar_park_name(GAR_PARK_BLOCK), "block");
     assert_string_equal(gar_park_name(GAR_PARK_POLL), "poll");
     assert_string_equal(gar_park_name(GAR_PARK_FLAG), "flag");
-    assert_string_equal(gar_park_name((gar_park)3), "?");
+    assert_string_equal(gar_park_name(GAR_PARK_AUTO), "auto");
+    assert_string_equal(gar_park_name((gar_park)4), "?");
     assert_string_equal(gar_park_name((gar_park)-1), "?");
+}
+
+static void auto_parses_labels_back_and_resolves_everywhere(void **state)
+{
+    (void)state;
+    assert_round_trip("auto:p99_us=20");
+    assert_round_trip("auto:p99_us=1");
+    assert_round_trip("auto:p99_us=1000000");
+    gar_plan plan = parsed("auto:p99_us=20");
+    assert_int_equal(plan.park, GAR_PARK_AUTO);
+    assert_int_equal(plan.budget_ns, 20000);
+    assert_false(plan.predict);
+    assert_false(gar_plan_equal(&plan, &(gar_plan){ .park = GAR_PARK_AUTO, .budget_ns = 5000 }));
+    /* A rule, not a park: every host runs it as asked, whatever its caps. */
+    const gar_caps *caps[] = { &with_word_wait, &without_word_wait };
+    for (size_t i = 0; i < 2; i++) {
+        gar_plan running;
+        gar_error warning;
+        assert_int_equal(gar_plan_resolve(&plan, caps[i], &running, &warning), 0);
+        assert_int_equal(warning.code, GAR_OK);
+        assert_true(gar_plan_equal(&plan, &running));
+    }
+}
+
+static void auto_refusals_name_the_fault(void **state)
+{
+    (void)state;
+    assert_refused("auto", "at byte 4: expected ':', found the end");
+    assert_refused("auto:", "at byte 5: expected key 'p99_us', found the end");
+    assert_refused("auto:p99_us=0", "at byte 12: p99_us must be 1..1000000, found 0");
+    assert_refused("auto:p99_us=1000001", "at byte 12: p99_us must be 1..1000000, found 1000001");
+    assert_refused("auto:p99_us=020", "at byte 12: expected a number without leading zeros for p99_us, found 020");
+    assert_refused("auto:p99=20", "at byte 5: expected key 'p99_us', found 'p99'");
+    assert_refused("auto:p99_us=20,p99_us=20", "at byte 15: duplicate key 'p99_us'");
+    assert_refused("auto:p99_us=20" PREDICT,
+                   "at byte 14: 'auto' takes no '+predict' (it decides its own sleep)");
+    assert_refused("auto:p99_us=20 ", "at byte 14: expected the end, found white space");
+    /* An auto plan whose budget no text gives is not resolved. */
+    gar_plan bad = { .park = GAR_PARK_AUTO, .budget_ns = 1500 };
+    gar_plan running;
+    assert_int_equal(gar_plan_resolve(&bad, &with_word_wait, &running, NULL),
+                     -GAR_E_INVALID_ARGUMENT);
+    bad.budget_ns = 0;
+    assert_int_equal(gar_plan_resolve(&bad, &with_word_wait, &running, NULL),
+                     -GAR_E_INVALID_ARGUMENT);
 }
 
 int main(void)
@@ -445,6 +491,8 @@ int main(void)
         cmocka_unit_test(missing_reasons_are_named),
         cmocka_unit_test(invalid_plans_are_refused_by_resolve),
         cmocka_unit_test(parks_are_named_as_plans_spell_them),
+        cmocka_unit_test(auto_parses_labels_back_and_resolves_everywhere),
+        cmocka_unit_test(auto_refusals_name_the_fault),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }

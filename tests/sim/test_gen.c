@@ -111,6 +111,18 @@ static void drift_ramps_then_jumps_back(void **state)
     gar_trace_free(&t);
 }
 
+static void shift_changes_regime_and_back(void **state)
+{
+    (void)state;
+    const char *params[] = { "sd_us=0", "mean_us=1000", "factor=0.2", "shift_at=10",
+                             "shift_waits=5", NULL };
+    gar_trace t = generate(GAR_GEN_SHIFT, params, 30, 3);
+    for (size_t i = 0; i < t.count; i++)
+        assert_int_equal(t.row[i].done_ns - t.row[i].start_ns,
+                         i >= 10 && i < 15 ? 200000 : 1000000);
+    gar_trace_free(&t);
+}
+
 static void decode_rows_grow_and_drive_the_residual(void **state)
 {
     (void)state;
@@ -211,6 +223,7 @@ int main(void)
         cmocka_unit_test(bimodal_mixes_two_points),
         cmocka_unit_test(drift_ramps_then_jumps_back),
         cmocka_unit_test(decode_rows_grow_and_drive_the_residual),
+        cmocka_unit_test(shift_changes_regime_and_back),
         cmocka_unit_test(bad_specs_are_refused),
         cmocka_unit_test(a_parameter_is_set_once),
         cmocka_unit_test(label_names_every_parameter),

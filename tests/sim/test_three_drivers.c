@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <gar/auto_wait.h>
 #include <gar/executor.h>
 #include <gar/idle.h>
 #include <gar/line.h>
@@ -30,6 +31,7 @@
 #include <gar/wait_inline.h>
 #include <gar/wait_task.h>
 
+#include "auto_host.h"
 #include "sim_device.h"
 #include "sim_host.h"
 #include "sim_world.h"
@@ -387,11 +389,112 @@ static void a_different_world_is_told_apart(void **state)
     assert_non_null(differ(&inl, &moved, why, sizeof why));
 }
 
+/* ---- auto: the rule's choices, wait after wait ------------------------- */
+
+/* The residual of auto wait i: about a millisecond, five times faster for
+ * a stretch (late wakes, then probes), and back. */
+static gar_dur_ns auto_residual(size_t i)
+{
+    gar_dur_ns r = (950 + (i * 37) % 100) * GAR_NS_PER_US;
+    return i >= 30 && i < 45 ? r / 5 : r;
+}
+
+#define AUTO_WAITS 60
+
+static void same_choice(size_t i, const char *who, const gar_auto_choice *want,
+                        const gar_auto_choice *got)
+{
+    if (!gar_plan_equal(&want->plan, &got->plan) || want->has_sleep != got->has_sleep ||
+        want->sleep_ns != got->sleep_ns)
+        fail_msg("auto wait %zu: %s chose %s %d %llu, the inline driver %s %d %llu", i, who,
+                 gar_park_name(got->plan.park), got->has_sleep, (unsigned long long)got->sleep_ns,
+                 gar_park_name(want->plan.park), want->has_sleep,
+                 (unsigned long long)want->sleep_ns);
+}
+
+/* Each driver keeps its own policy and point, told the same host: fed the
+ * same reports, they make the same choices, so every wait matches. */
+static void auto_runs_the_same_choices_through_every_driver(bool word_wait, gar_dur_ns budget,
+                                                            gar_auto_counts *counts)
+{
+    static gar_auto_policy pol[3];
+    static gar_auto_point pt[3];
+    static outcome inl, rea, sim;
+    static world w;
+    gar_host_profile hp = exact_profile(word_wait);
+    gar_auto_host host;
+    gar_auto_host_from_profile(&hp, GAR_NS_PER_MS, &host);
+    for (int d = 0; d < 3; d++) {
+        assert_int_equal(gar_auto_init(&pol[d], &host, NULL), 0);
+        gar_auto_point_init(&pt[d]);
+    }
+    const gar_plan plan = { .park = GAR_PARK_AUTO, .budget_ns = budget };
+    for (size_t i = 0; i < AUTO_WAITS; i++) {
+        gar_mono_ns done = START_NS + auto_residual(i);
+        gar_auto_choice c_inl, c_rea, c_sim;
+
+        world_init(&w, done);
+        inl.rc = gar_auto_wait_inline(&pol[0], &pt[0], &plan, GAR_MONO_NEVER,
+                                      (gar_port){ &port_ops, &w }, (gar_clock){ world_now, &w },
+                                      (gar_idle){ &idle_ops, &w }, &c_inl, &inl.report, NULL);
+        inl.end = w.now;
+        inl.log = w.log;
+
+        world_init(&w, done);
+        gar_executor ex;
+        assert_int_equal(gar_executor_init(&ex, (gar_clock){ world_now, &w },
+                                           (gar_idle){ &idle_ops, &w }, NULL), 0);
+        assert_int_equal(gar_executor_set_park_bound(&ex, GAR_MONO_NEVER, NULL), 0);
+        gar_wait_task wt;
+        assert_int_equal(gar_auto_wait_task_init(&wt, "auto", &pol[1], &pt[1], &plan,
+                                                 GAR_MONO_NEVER, (gar_port){ &port_ops, &w },
+                                                 &c_rea, NULL), 0);
+        assert_int_equal(gar_executor_spawn(&ex, &wt.task, NULL), 0);
+        rea.rc = gar_executor_run(&ex, NULL);
+        rea.report = gar_wait_task_report(&wt);
+        assert_int_equal(gar_auto_learn(&pol[1], &pt[1], &c_rea, &rea.report, NULL), 0);
+        rea.end = w.now;
+        rea.log = w.log;
+
+        assert_int_equal(gar_auto_decide(&pol[2], &pt[2], budget, &c_sim, NULL), 0);
+        run_sim(&c_sim.plan, done, c_sim.has_sleep ? c_sim.sleep_ns : 0, false, &sim);
+        assert_int_equal(gar_auto_learn(&pol[2], &pt[2], &c_sim, &sim.report, NULL), 0);
+
+        same_choice(i, "reactor", &c_inl, &c_rea);
+        same_choice(i, "simulator", &c_inl, &c_sim);
+        assert_int_equal(inl.rc, 0);
+        assert_same("reactor", &inl, &rea);
+        assert_same("simulator", &inl, &sim);
+        assert_int_equal(inl.report.sleep_late_ns, sim.report.sleep_late_ns);
+    }
+    *counts = gar_auto_counts_of(&pol[0]);
+}
+
+static void auto_gives_the_same_waits_through_every_driver(void **state)
+{
+    (void)state;
+    gar_auto_counts polls, flags, blocks;
+    /* No word wait, 10 µs: poll (a turn and a query) fits, block does not. */
+    auto_runs_the_same_choices_through_every_driver(false, 10 * GAR_NS_PER_US, &polls);
+    assert_int_equal(polls.poll, AUTO_WAITS);
+    /* The script reaches sleeps, late wakes and the probes after them. */
+    assert_true(polls.sleeps > 0);
+    assert_true(polls.late > 0);
+    assert_true(polls.probes > 0);
+    /* A word wait: the flag park, cheaper than polling. */
+    auto_runs_the_same_choices_through_every_driver(true, 10 * GAR_NS_PER_US, &flags);
+    assert_int_equal(flags.flag, AUTO_WAITS);
+    /* 100 µs: the blocking wake (30 µs) fits, and a block costs one call. */
+    auto_runs_the_same_choices_through_every_driver(true, 100 * GAR_NS_PER_US, &blocks);
+    assert_int_equal(blocks.block, AUTO_WAITS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_plan_gives_the_same_actions_through_every_driver),
         cmocka_unit_test(a_different_world_is_told_apart),
+        cmocka_unit_test(auto_gives_the_same_waits_through_every_driver),
     };
     return cmocka_run_group_tests_name("three_drivers", tests, NULL, NULL);
 }

@@ -4,8 +4,9 @@
 # (-Dcuda=enabled), builds it, and runs the backends suite verbosely, so
 # the real-GPU tests (which skip, exit 77, without a GPU) run for real and
 # print what each measured wait did, then gar verify's CUDA device tests,
-# and last `gar verify` of the steady trace on the GPU, printing the real
-# run beside the simulator's (its verdict is reported, not required).  The
+# and last `gar verify` of the steady trace on the GPU under poll and under
+# auto:p99_us=100, printing each real run beside the simulator's (their
+# verdicts are reported, not required).  The
 # script fails when cuda_gpu or verify_cuda_gpu skipped: on a GPU machine
 # that means the driver or the device was not found, and the test's output
 # above says why.
@@ -47,4 +48,16 @@ case $status in
 0) echo "gpu-check: gar verify on the GPU: the real and simulated runs agree" ;;
 1) echo "gpu-check: gar verify on the GPU: the runs disagree (see the checks above)" ;;
 *) echo "gpu-check: gar verify on the GPU was refused (exit $status)" >&2; exit 1 ;;
+esac
+
+# The auto plan on the GPU: the rule decides every real wait (its choices
+# per park are in the kinds line), against the simulator deciding its own.
+echo "gpu-check: gar verify data/traces/steady.csv --plan auto:p99_us=100 --device cuda"
+status=0
+"$build/experiments/gar" verify "$root/data/traces/steady.csv" --plan auto:p99_us=100 \
+    --device cuda --host "$root/data/hosts/waitpkg.host" || status=$?
+case $status in
+0) echo "gpu-check: auto on the GPU: the real and simulated runs agree" ;;
+1) echo "gpu-check: auto on the GPU: the runs disagree (see the checks above)" ;;
+*) echo "gpu-check: auto on the GPU was refused (exit $status)" >&2; exit 1 ;;
 esac

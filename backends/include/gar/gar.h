@@ -14,6 +14,8 @@
 #include <gar/features.h>
 
 #include <gar/alarm_heap.h>       /* the executor's timers */
+#include <gar/auto_policy.h>      /* the auto plan's rule: park and sleep under a p99 budget */
+#include <gar/auto_wait.h>        /* an auto wait through the inline or the reactor driver */
 #include <gar/bands.h>            /* a plan by step size */
 #include <gar/caps.h>             /* what a host offers */
 #include <gar/error.h>            /* coded errors and their messages */

@@ -48,6 +48,11 @@
  * alive until the wait's callback has run.  The plan and descriptor are
  * copied.
  *
+ * An "auto:p99_us=B" plan is a rule, not a plan the adapter runs: ask
+ * gar_auto_decide (gar/auto_policy.h) for each wait's plan, with a host
+ * whose no_block and no_sleep are set (the adapter runs neither), start the
+ * plan it chose, and feed the callback's report to gar_auto_learn.
+ *
  * Building.  libuv's own header needs the POSIX declarations: under a strict
  * -std=c11, define _POSIX_C_SOURCE 200809L (or _GNU_SOURCE) before the first
  * include. */

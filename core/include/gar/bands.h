@@ -17,6 +17,10 @@
  * from 1), that band's plan text alone, and the byte in that text — except
  * for a text of one band, which is a plan text and is refused as "plan".
  *
+ * A band's plan may be "auto:p99_us=B" (gar/auto_policy.h): that band's
+ * waits run what the rule chooses for them, each band with its own budget
+ * (a replay keeps one rule for the run and one history per point).
+ *
  * Bands are plain values like plans: copy them freely; they own nothing. */
 #ifndef GAR_BANDS_H
 #define GAR_BANDS_H

@@ -2,7 +2,7 @@
  * to a predicted completion.  Parsed once from text, labelled back exactly,
  * resolved against the host's capabilities.
  *
- *   plan     := park | park "+predict:" deadline
+ *   plan     := park | park "+predict:" deadline | "auto:p99_us=" N
  *   park     := "block" | "poll" | "flag:park_us=" N ",backstop_us=" N
  *   deadline := "margin_us=" N ",min_sleep_us=" N ",max_sleep_us=" N ",window=" N
  *
@@ -18,7 +18,16 @@
  *   min_sleep_us   0 .. max_sleep_us
  *   max_sleep_us   1 .. 10 000 000
  *   window         1 .. GAR_WINDOW_MAX
+ *   p99_us         1 .. 1 000 000 (auto: the overshoot budget, at most 1 s)
  *   "block+predict" is refused: there is nothing to sleep in front of.
+ *   "auto+predict" is refused: auto decides its own sleep.
+ *
+ * "auto:p99_us=B" is not a park but a rule that picks one for each wait: the
+ * sleep, then block, poll or flag, so that the wait's overshoot stays within
+ * B µs at the 99th percentile at the least CPU (gar/auto_policy.h).  The wait
+ * machine runs only the concrete plan the rule gives (gar_wait_init refuses
+ * park GAR_PARK_AUTO); an auto plan resolves to itself on every host, since
+ * the rule asks the host's capabilities itself, wait by wait.
  * A number beyond u64 is just a number outside its bounds; every bound ×1000
  * fits a u64 with room to spare, so the ns values never overflow.
  *
@@ -52,12 +61,14 @@
 #define GAR_PARK_US_MAX 10000u
 #define GAR_BACKSTOP_US_MAX 1000000u
 #define GAR_SLEEP_US_MAX 10000000u   /* bound of margin_us and max_sleep_us */
+#define GAR_AUTO_P99_US_MAX 1000000u /* bound of auto's p99_us */
 #define GAR_PLAN_LABEL_BYTES 160     /* enough for the longest label, NUL and fallback note included */
 
 typedef enum gar_park {
     GAR_PARK_BLOCK, /* the vendor's blocking wait, nothing else */
     GAR_PARK_POLL,  /* status queries until done */
     GAR_PARK_FLAG,  /* bounded parks on the completion word, status backstop */
+    GAR_PARK_AUTO,  /* a rule that picks one of the three for each wait (never run as is) */
 } gar_park;
 
 /* The "+predict" part: sleep to the point's predicted completion less margin. */
@@ -74,6 +85,7 @@ typedef struct gar_plan {
     gar_dur_ns backstop_ns; /* flag: the longest time without a status query */
     bool predict;
     gar_deadline deadline;  /* meaningful when predict */
+    gar_dur_ns budget_ns;   /* auto: the p99 overshoot budget; 0 for the other parks */
     /* Set by gar_plan_resolve when a fallback was taken: the park that was
      * asked for (and its flag bounds stay in park_ns/backstop_ns). */
     bool fell_back;
@@ -93,7 +105,7 @@ GAR_API int gar_plan_parse(const char *text, gar_plan *out, gar_error *err);
 GAR_API int gar_plan_parse_span(const char *text, size_t len, const char *subject, gar_plan *out,
                                 gar_error *err);
 
-/* The park's word as a plan spells it: "block", "poll" or "flag" (static
+/* The park's word as a plan spells it: "block", "poll", "flag" or "auto" (static
  * text, never NULL); "?" for a value that is no gar_park.  The parser reads
  * these same words. */
 static inline const char *gar_park_name(gar_park park)
@@ -105,6 +117,8 @@ static inline const char *gar_park_name(gar_park park)
         return "poll";
     case GAR_PARK_FLAG:
         return "flag";
+    case GAR_PARK_AUTO:
+        return "auto";
     }
     return "?";
 }
@@ -130,7 +144,8 @@ GAR_API bool gar_plan_equal(const gar_plan *a, const gar_plan *b);
  * runs as asked, with `warning` cleared; or 1 when it fell back, with warning
  * GAR_W_PARK_FALLBACK in `warning`: the requested label, the capability
  * ("word-wait"), the caps' reason, and the label of the plan that runs
- * (without the fallback note, which the warning says in words).  Resolving a
+ * (without the fallback note, which the warning says in words).  An auto
+ * plan runs as asked on every host (0).  Resolving a
  * resolved plan again changes nothing.  Returns -GAR_E_INVALID_ARGUMENT for a
  * NULL argument or an invalid plan; never fails on a valid one. */
 GAR_API int gar_plan_resolve(const gar_plan *requested, const gar_caps *caps, gar_plan *running,

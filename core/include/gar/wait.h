@@ -93,7 +93,9 @@
  *   opposed to the first query, the wake query and those confirming a park's
  *   hint; `parks` every PARK; `polls` every POLL (each poll of a batch fed
  *   with gar_wait_feed_polls); `sleeps` every SLEEP_UNTIL (more than one
- *   only after spurious wakes).  The block itself is not
+ *   only after spurious wakes), and `sleep_late_ns` how long after its
+ *   target (start + s, or the deadline) the answer that ended the sleep
+ *   came.  The block itself is not
  *   counted (kind BLOCKED says it ran).  wait_ns is from start to the last fed
  *   time: the answer that ended the wait, done or failed.
  *
@@ -144,6 +146,9 @@ typedef enum gar_wait_kind {
 
 typedef struct gar_wait_report {
     gar_wait_kind kind;
+    uint32_t sleep_late_ns;     /* how long after its target the sleep woke (0: no sleep),
+                                 * saturating at UINT32_MAX (4.3 s): the host's sleep
+                                 * overshoot, as gar_auto_learn reads it */
     gar_sample sample;          /* NONE for BLOCKED and unfinished waits */
     gar_dur_ns wait_ns;         /* start to the answer that ended the wait */
     gar_dur_ns slept_ns;        /* total time in SLEEP_UNTIL, overshoot included */

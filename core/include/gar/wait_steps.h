@@ -142,7 +142,8 @@ static inline int gar_wait_init(gar_wait *wait, const gar_plan *plan, bool has_s
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "plan", "is NULL");
     if (plan->park != GAR_PARK_BLOCK && plan->park != GAR_PARK_POLL && plan->park != GAR_PARK_FLAG)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "plan",
-                             "has a park that is none of block, poll, flag");
+                             "has a park that is none of block, poll, flag (auto is a rule: "
+                             "run the plan gar_auto_decide gives)");
     if (plan->park == GAR_PARK_BLOCK && plan->predict)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "plan",
                              "is block with predict (nothing to sleep in front of)");
@@ -259,10 +260,13 @@ static inline int gar_wait_feed(gar_wait *wait, int result, gar_mono_ns now, gar
         break;
     case GAR__WAIT_STEP_SLEEP:
         /* Idle may wake early; the sleep goes on to the same time. */
-        if (now < w->wake_at)
+        if (now < w->wake_at) {
             gar__wait_pend(w, GAR__WAIT_STEP_SLEEP, w->wake_at);
-        else
+        } else {
+            gar_dur_ns late = now - w->wake_at;
+            w->report.sleep_late_ns = late < UINT32_MAX ? (uint32_t)late : UINT32_MAX;
             gar__wait_pend(w, GAR__WAIT_STEP_WAKE_QUERY, 0);
+        }
         break;
     case GAR__WAIT_STEP_WAKE_QUERY:
         if (done)

@@ -1,0 +1,144 @@
+/* experiments/cli/verb_auto_goals.c — `gar auto-goals --db FILE`: auto
+ * beside the ex-post best fixed arm in each trace x host x budget of a sweep
+ * database, and whether the goals are met (experiments/sweep/auto_goals.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auto_goals.h"
+#include "cli.h"
+#include "cli_options.h"
+#include "database_folder.h"
+#include "plot.h"
+#include "results.h"
+#include "store.h"
+#include "verbs.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gar auto-goals --db FILE [--out DIR]\n"
+            "\n"
+            "Sets each auto:p99_us=B arm of the sweep database FILE beside the ex-post\n"
+            "best fixed arm of its trace and host: the arm of least busy CPU among the\n"
+            "fixed plans (any plan but auto, under any estimator but oracle, which reads\n"
+            "the future) whose p99 overshoot is within B, each the mean over its seeds.  Prints one line per trace x host x\n"
+            "budget, then the goals, each pass or fail:\n"
+            "  goal_budget_met          auto meets B wherever some fixed arm does (its\n"
+            "                           p99 within B, or B within its p99's 95 %% interval)\n"
+            "  goal_cpu_within_1.25x    auto's busy CPU is within 1.25 x the best's in\n"
+            "                           at least 80 %% of those cells\n"
+            "  goal_beats_single_plan   auto's busy CPU, summed over the cells where both\n"
+            "                           meet B, is below that of the one fixed arm that\n"
+            "                           meets B in the most cells\n"
+            "With --out, also draws one plot per host into DIR (created if missing),\n"
+            "auto-HOST-MODE.png beside its gnuplot script and data: busy CPU against the\n"
+            "budget for auto, the ex-post best fixed arm, poll and block, each the mean\n"
+            "over the host's traces; and DIR/auto-goals.html, which says per trace and\n"
+            "host what budget auto meets at what CPU beside the best fixed arm, with the\n"
+            "plots; all of them or none (needs gnuplot).\n"
+            "Exits 0 whether or not the goals pass (they are findings, not errors); a\n"
+            "database without an auto arm is refused.\n"
+            "\n"
+            "options:\n"
+            "  --db FILE    the sweep database (required)\n"
+            "  --out DIR    draw the plots into DIR\n"
+            "  --help       this text\n"
+            "\n"
+            "example:\n"
+            "  gar sweep data/sweeps/auto.sweep --db auto.db --jobs 2\n"
+            "  gar auto-goals --db auto.db\n");
+}
+
+/* DIR/auto-goals.html: the section that answers what budget auto meets
+ * and at what CPU, then the plots.  Returns 0 or -GAR_E_IO. */
+static int write_page(const gar_auto_goals *goals, const gar_plot_files *files, const char *dir,
+                      gar_error *err)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/auto-goals.html", dir);
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        return gar_error_set(err, GAR_E_IO, 3, path, "write", strerror(errno));
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>auto against the "
+          "fixed plans</title></head><body>\n", f);
+    int rc = gar_auto_goals_html(f, goals, path, err);
+    for (size_t i = 0; i < files->count; i++)
+        fprintf(f, "<figure><img src=\"%s\" alt=\"%s\"><figcaption>%s</figcaption></figure>\n",
+                files->file[i].png, files->file[i].png, files->file[i].caption);
+    fputs("</body></html>\n", f);
+    errno = 0;
+    bool bad = ferror(f) != 0;
+    if (fclose(f) != 0 || bad)
+        return rc < 0 ? rc : gar_error_set(err, GAR_E_IO, 3, path, "write", strerror(errno));
+    return rc;
+}
+
+int gar_verb_auto_goals_main(int argc, char **argv)
+{
+    const char *db_path = NULL, *dir = NULL;
+    const gar_cli_option options[] = {
+        { .name = "db", .takes = GAR_CLI_TEXT, .to = &db_path },
+        { .name = "out", .takes = GAR_CLI_TEXT, .to = &dir },
+        { .name = "help", .takes = GAR_CLI_HELP },
+        { .name = NULL },
+    };
+    int parsed = gar_cli_options("auto-goals", argc, argv, options, usage);
+    if (parsed != GAR_CLI_OPTIONS_DONE)
+        return parsed;
+    if (optind != argc)
+        return gar_cli_usage_error("auto-goals", "takes no arguments besides the options");
+    if (db_path == NULL)
+        return gar_cli_usage_error("auto-goals", "--db FILE is required");
+
+    gar_error err;
+    if (dir != NULL && gar_plot_check_gnuplot(&err) < 0)
+        return gar_cli_refuse(&err);
+    gar_store *store = NULL;
+    if (gar_store_open(db_path, false, &store, &err) < 0)
+        return gar_refuse_database(db_path, &err);
+    gar_arm_list arms = { NULL, 0 };
+    gar_auto_goals goals;
+    int rc = gar_results_check_rows(store, &err);
+    if (rc == 0)
+        rc = gar_results_arms(store, &arms, &err);
+    if (rc == 0)
+        rc = gar_auto_goals_compute(&arms, &goals, &err);
+    if (rc == 0 && goals.cells == 0) {
+        gar_auto_goals_free(&goals);
+        rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "auto-goals", db_path,
+                           "holds no auto:p99_us=B arm (data/sweeps/auto.sweep has them)");
+    }
+    gar_plot_files *files = NULL;
+    if (rc == 0 && dir != NULL) {
+        files = calloc(1, sizeof *files);
+        rc = files == NULL ? gar_error_set(&err, GAR_E_CAPACITY, 2, "memory", "exhausted")
+                           : gar_plot_stage_begin(dir, files, &err);
+        if (rc == 0)
+            rc = gar_plot_auto_budgets(&goals, dir, files, &err);
+        if (rc == 0)
+            rc = write_page(&goals, files, gar_plot_out_dir(files, dir), &err);
+        /* All of the plots appear together, or none. */
+        if (rc == 0)
+            rc = gar_plot_stage_commit(files, &err);
+        else if (files != NULL)
+            gar_plot_stage_abort(files);
+        if (rc < 0)
+            gar_auto_goals_free(&goals);
+    }
+    if (rc < 0) {
+        free(files);
+        gar_arm_list_free(&arms);
+        gar_store_close(store);
+        return gar_cli_refuse(&err);
+    }
+    printf("db: %s\n", db_path);
+    for (size_t i = 0; files != NULL && i < files->count; i++)
+        printf("png: %s/%s\n", dir, files->file[i].png);
+    free(files);
+    gar_auto_goals_print(stdout, &goals);
+    gar_auto_goals_free(&goals);
+    gar_arm_list_free(&arms);
+    gar_store_close(store);
+    return GAR_EXIT_OK;
+}

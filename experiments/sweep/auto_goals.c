@@ -1,0 +1,363 @@
+/* experiments/sweep/auto_goals.c — auto beside the ex-post best fixed arm,
+ * cell by cell, and the three goals (auto_goals.h). */
+#include "auto_goals.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gar/time.h>
+
+#define AUTO_PREFIX "auto:p99_us="
+
+uint64_t gar_auto_goals_budget_of(const char *plan)
+{
+    size_t n = strlen(AUTO_PREFIX);
+    if (plan == NULL || strncmp(plan, AUTO_PREFIX, n) != 0)
+        return 0;
+    uint64_t us = 0;
+    for (const char *c = plan + n; *c != '\0'; c++) {
+        if (*c < '0' || *c > '9' || us > UINT64_MAX / 10 / GAR_NS_PER_US)
+            return 0;
+        us = us * 10 + (uint64_t)(*c - '0');
+    }
+    return us * GAR_NS_PER_US;
+}
+
+static bool same_place(const gar_arm_summary *a, const gar_arm_summary *b)
+{
+    return strcmp(a->trace, b->trace) == 0 && strcmp(a->host, b->host) == 0 &&
+           strcmp(a->mode, b->mode) == 0;
+}
+
+static bool same_arm(const gar_arm_summary *a, const gar_arm_summary *b)
+{
+    return strcmp(a->plan, b->plan) == 0 && strcmp(a->estimator, b->estimator) == 0;
+}
+
+static bool meets(const gar_arm_summary *a, uint64_t budget)
+{
+    return a != NULL && a->runs > 0 && a->p99_ns <= (double)budget;
+}
+
+static bool is_fixed(const gar_arm_summary *a)
+{
+    return a->runs > 0 && gar_auto_goals_budget_of(a->plan) == 0 &&
+           strcmp(a->estimator, "oracle") != 0;
+}
+
+/* The arm of [from, to) with the same plan and estimator as `key`. */
+static const gar_arm_summary *find_in(const gar_arm_list *arms, size_t from, size_t to,
+                                      const gar_arm_summary *key)
+{
+    for (size_t i = from; i < to; i++)
+        if (same_arm(&arms->arm[i], key))
+            return &arms->arm[i];
+    return NULL;
+}
+
+static const gar_arm_summary *plain(const gar_arm_list *arms, size_t from, size_t to,
+                                    const char *plan)
+{
+    for (size_t i = from; i < to; i++)
+        if (arms->arm[i].runs > 0 && strcmp(arms->arm[i].plan, plan) == 0)
+            return &arms->arm[i];
+    return NULL;
+}
+
+/* One place's cells (arms [from, to)), appended to `g`. */
+static void add_cells(const gar_arm_list *arms, size_t from, size_t to, gar_auto_goals *g)
+{
+    for (size_t i = from; i < to; i++) {
+        uint64_t budget = gar_auto_goals_budget_of(arms->arm[i].plan);
+        if (budget == 0 || arms->arm[i].runs == 0)
+            continue;
+        gar_auto_cell *c = &g->cell[g->cells++];
+        *c = (gar_auto_cell){ .any = &arms->arm[i], .budget_ns = budget, .autoa = &arms->arm[i] };
+        for (size_t j = from; j < to; j++) {
+            const gar_arm_summary *a = &arms->arm[j];
+            if (is_fixed(a) && meets(a, budget) &&
+                (c->best == NULL || a->busy_frac < c->best->busy_frac))
+                c->best = a;
+        }
+        c->poll = plain(arms, from, to, "poll");
+        c->block = plain(arms, from, to, "block");
+        /* auto meets B where its p99 does, or where B is within its p99's
+         * confidence interval (the seeds' widest): the budget cannot be
+         * told apart from its p99 there. */
+        c->auto_meets = meets(c->autoa, budget);
+        c->auto_within_ci = !c->auto_meets && c->autoa->has_ci &&
+                            c->autoa->p99_lo_ns <= (double)budget;
+        c->auto_meets = c->auto_meets || c->auto_within_ci;
+    }
+}
+
+static int by_budget(const void *x, const void *y)
+{
+    const gar_auto_cell *a = x, *b = y;
+    int place = strcmp(a->any->trace_short, b->any->trace_short);
+    if (place == 0)
+        place = strcmp(a->any->host_short, b->any->host_short);
+    if (place == 0)
+        place = strcmp(a->any->mode, b->any->mode);
+    if (place != 0)
+        return place;
+    return a->budget_ns < b->budget_ns ? -1 : a->budget_ns > b->budget_ns;
+}
+
+/* Where the place of cell `c` begins and ends in `arms`. */
+static void place_of(const gar_arm_list *arms, const gar_auto_cell *c, size_t *from, size_t *to)
+{
+    size_t at = (size_t)(c->any - arms->arm);
+    size_t lo = at, hi = at + 1;
+    while (lo > 0 && same_place(&arms->arm[lo - 1], c->any))
+        lo--;
+    while (hi < arms->count && same_place(&arms->arm[hi], c->any))
+        hi++;
+    *from = lo;
+    *to = hi;
+}
+
+/* Goal 3: the fixed arm that meets B in the most cells, then least busy. */
+static void pick_single(const gar_arm_list *arms, gar_auto_goals *g)
+{
+    double single_own = 0.0; /* the pick's busy over the cells where it meets B */
+    for (size_t k = 0; k < arms->count; k++) {
+        const gar_arm_summary *key = &arms->arm[k];
+        if (!is_fixed(key) || find_in(arms, 0, k, key) != NULL)
+            continue; /* not fixed, or a plan and estimator counted already */
+        size_t met = 0, both = 0;
+        double busy = 0.0, own = 0.0, autos = 0.0;
+        for (size_t i = 0; i < g->cells; i++) {
+            const gar_auto_cell *c = &g->cell[i];
+            size_t from, to;
+            place_of(arms, c, &from, &to);
+            const gar_arm_summary *a = find_in(arms, from, to, key);
+            if (!meets(a, c->budget_ns))
+                continue;
+            met++;
+            own += a->busy_frac;
+            if (c->auto_meets) {
+                both++;
+                busy += a->busy_frac;
+                autos += c->autoa->busy_frac;
+            }
+        }
+        if (g->single == NULL || met > g->single_meets ||
+            (met == g->single_meets && own < single_own)) {
+            single_own = own;
+            g->single = key;
+            g->single_meets = met;
+            g->both_meet = both;
+            g->single_busy = busy;
+            g->auto_busy = autos;
+        }
+    }
+}
+
+int gar_auto_goals_compute(const gar_arm_list *arms, gar_auto_goals *out, gar_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t autos = 0;
+    for (size_t i = 0; i < arms->count; i++)
+        autos += gar_auto_goals_budget_of(arms->arm[i].plan) > 0;
+    if (autos == 0)
+        return 0;
+    out->cell = calloc(autos, sizeof *out->cell);
+    if (out->cell == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the auto goals", "exhausted");
+    for (size_t from = 0; from < arms->count;) {
+        size_t to = from + 1;
+        while (to < arms->count && same_place(&arms->arm[to], &arms->arm[from]))
+            to++;
+        add_cells(arms, from, to, out);
+        from = to;
+    }
+    qsort(out->cell, out->cells, sizeof *out->cell, by_budget);
+    for (size_t i = 0; i < out->cells; i++) {
+        const gar_auto_cell *c = &out->cell[i];
+        if (c->best == NULL)
+            continue;
+        out->meetable++;
+        out->auto_met += c->auto_meets;
+        double best = c->best->busy_frac, mine = c->autoa->busy_frac;
+        out->within += c->auto_meets &&
+                       (best > 0.0 ? mine <= GAR_AUTO_GOALS_WITHIN * best : mine == 0.0);
+    }
+    pick_single(arms, out);
+    out->goal_budget = out->auto_met == out->meetable;
+    out->goal_within = (double)out->within >= GAR_AUTO_GOALS_SHARE * (double)out->meetable;
+    out->goal_single = out->single == NULL || out->both_meet == 0 ||
+                       out->auto_busy < out->single_busy;
+    return 0;
+}
+
+void gar_auto_goals_free(gar_auto_goals *goals)
+{
+    if (goals == NULL)
+        return;
+    free(goals->cell);
+    memset(goals, 0, sizeof *goals);
+}
+
+static const char *verdict(bool ok)
+{
+    return ok ? "pass" : "fail";
+}
+
+void gar_auto_goals_print(FILE *out, const gar_auto_goals *g)
+{
+    fprintf(out, "cells: %zu (trace x host x budget), %zu where a fixed arm meets the budget\n",
+            g->cells, g->meetable);
+    fprintf(out, "  %-10s %-36s %6s %9s %12s %9s %12s %7s  %s\n", "trace", "host", "B_us",
+            "auto_p99", "auto_busy", "best_p99", "best_busy", "ratio", "ex-post best fixed arm");
+    for (size_t i = 0; i < g->cells; i++) {
+        const gar_auto_cell *c = &g->cell[i];
+        fprintf(out, "  %-10s %-36s %6llu %9.0f %12.6f", c->any->trace_short, c->any->host_short,
+                (unsigned long long)(c->budget_ns / GAR_NS_PER_US), c->autoa->p99_ns / 1000.0,
+                c->autoa->busy_frac);
+        if (c->best == NULL) {
+            fprintf(out, " %9s %12s %7s  %s\n", "-", "-", "-", "(none meets it)");
+            continue;
+        }
+        double ratio = c->best->busy_frac > 0.0 ? c->autoa->busy_frac / c->best->busy_frac : 0.0;
+        fprintf(out, " %9.0f %12.6f %7.2f  %s / %s%s\n", c->best->p99_ns / 1000.0,
+                c->best->busy_frac, ratio, c->best->plan, c->best->estimator,
+                !c->auto_meets ? "  (auto over budget)"
+                : c->auto_within_ci ? "  (auto within its interval)" : "");
+    }
+    fprintf(out, "goal_budget_met: %s (auto meets the budget in %zu of the %zu cells where a "
+            "fixed arm does)\n", verdict(g->goal_budget), g->auto_met, g->meetable);
+    fprintf(out, "goal_cpu_within_1.25x: %s (%zu of %zu cells, %.1f %%; goal 80 %%)\n",
+            verdict(g->goal_within), g->within, g->meetable,
+            g->meetable > 0 ? 100.0 * (double)g->within / (double)g->meetable : 0.0);
+    if (g->single == NULL) {
+        fprintf(out, "goal_beats_single_plan: pass (no fixed arm meets any budget)\n");
+        return;
+    }
+    fprintf(out, "goal_beats_single_plan: %s (best single fixed arm %s / %s meets the budget "
+            "in %zu cells; over the %zu where auto does too, busy sums %.6f for it and %.6f "
+            "for auto)\n", verdict(g->goal_single), g->single->plan, g->single->estimator,
+            g->single_meets, g->both_meet, g->single_busy, g->auto_busy);
+}
+
+/* ---- the report's section ---------------------------------------------- */
+
+static void html_text(FILE *f, const char *s)
+{
+    for (; *s != '\0'; s++) {
+        switch (*s) {
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(*s, f);
+        }
+    }
+}
+
+static void html_busy(FILE *f, double busy)
+{
+    fprintf(f, "%.3g %%", 100.0 * busy);
+}
+
+/* One trace and host: the least budget auto meets, with its CPU beside the
+ * best fixed arm's there; the cells [from, to) are that place's budgets. */
+static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to)
+{
+    const gar_auto_cell *c0 = &g->cell[from];
+    fputs("<p><b>", f);
+    html_text(f, c0->any->trace_short);
+    fputs("</b> on <b>", f);
+    html_text(f, c0->any->host_short);
+    fputs("</b>: ", f);
+    const gar_auto_cell *least = NULL;
+    for (size_t i = from; i < to && least == NULL; i++)
+        if (g->cell[i].auto_meets)
+            least = &g->cell[i];
+    if (least == NULL) {
+        fputs("auto meets none of the budgets swept", f);
+    } else {
+        fprintf(f, "auto meets a p99 of %llu µs (its p99 %.3g µs) at ",
+                (unsigned long long)(least->budget_ns / GAR_NS_PER_US),
+                least->autoa->p99_ns / 1e3);
+        html_busy(f, least->autoa->busy_frac);
+        fputs(" busy CPU; ", f);
+        if (least->best != NULL) {
+            fputs("the best fixed arm within it, ", f);
+            html_text(f, least->best->plan);
+            fputs(" / ", f);
+            html_text(f, least->best->estimator);
+            fputs(", costs ", f);
+            html_busy(f, least->best->busy_frac);
+        } else {
+            fputs("no fixed arm meets it", f);
+        }
+    }
+    fputs(".</p>\n<table>\n<tr><th>budget</th><th>auto p99</th><th>auto busy</th>"
+          "<th>best fixed arm</th><th>its p99</th><th>its busy</th></tr>\n", f);
+    for (size_t i = from; i < to; i++) {
+        const gar_auto_cell *c = &g->cell[i];
+        fprintf(f, "<tr><td>%llu µs</td><td>%.3g µs%s</td><td>",
+                (unsigned long long)(c->budget_ns / GAR_NS_PER_US), c->autoa->p99_ns / 1e3,
+                !c->auto_meets ? " (over)" : c->auto_within_ci ? " (B within its interval)" : "");
+        html_busy(f, c->autoa->busy_frac);
+        fputs("</td><td>", f);
+        if (c->best == NULL) {
+            fputs("none meets it</td><td></td><td></td></tr>\n", f);
+            continue;
+        }
+        html_text(f, c->best->plan);
+        fputs(" / ", f);
+        html_text(f, c->best->estimator);
+        fprintf(f, "</td><td>%.3g µs</td><td>", c->best->p99_ns / 1e3);
+        html_busy(f, c->best->busy_frac);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+int gar_auto_goals_html(FILE *f, const gar_auto_goals *g, const char *path, gar_error *err)
+{
+    fputs("<section id=\"auto\">\n<h2>What budget can you meet, and at what CPU?</h2>\n"
+          "<p>For each trace and host, <code>auto:p99_us=B</code> (gar chooses each wait's "
+          "sleep and park for the budget) beside the ex-post best fixed arm: the least busy "
+          "CPU among the fixed plans whose p99 overshoot is within B, which no one can know "
+          "in advance.  Each figure is the mean over the seeds.</p>\n", f);
+    for (size_t from = 0; from < g->cells;) {
+        size_t to = from + 1;
+        while (to < g->cells && same_place(g->cell[to].any, g->cell[from].any))
+            to++;
+        html_place(f, g, from, to);
+        from = to;
+    }
+    fprintf(f, "<p>Goals: auto meets the budget in %zu of the %zu cells where a fixed arm does "
+               "(%s); within 1.25 × the best's CPU in %zu of them, %.1f %% (goal 80 %%: %s); "
+               "against the best single fixed arm, ",
+            g->auto_met, g->meetable, verdict(g->goal_budget), g->within,
+            g->meetable > 0 ? 100.0 * (double)g->within / (double)g->meetable : 0.0,
+            verdict(g->goal_within));
+    if (g->single == NULL) {
+        fputs("none meets any budget (pass).</p>\n", f);
+    } else {
+        html_text(f, g->single->plan);
+        fputs(" / ", f);
+        html_text(f, g->single->estimator);
+        fprintf(f, ", busy sums %.4g for it and %.4g for auto over the %zu cells where both "
+                   "meet the budget (%s).</p>\n",
+                g->single_busy, g->auto_busy, g->both_meet, verdict(g->goal_single));
+    }
+    fputs("</section>\n", f);
+    if (ferror(f))
+        return gar_error_set(err, GAR_E_IO, 3, path, "write", strerror(errno));
+    return 0;
+}
