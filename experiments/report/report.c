@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "html_text.h"
 #include "plot.h"
 #include "quantile_interval.h"
 #include "plan_names.h"
@@ -19,27 +20,6 @@
 
 /* ---- HTML --------------------------------------------------------------- */
 
-static void html_text(FILE *f, const char *s)
-{
-    for (; *s != '\0'; s++) {
-        switch (*s) {
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        default:
-            fputc(*s, f);
-        }
-    }
-}
 
 /* An arm's name among the plans of its group (plan_names.h): the plan's
  * family and what tells it from the group's other plans of that family. */
@@ -233,7 +213,7 @@ static void notes_cell(FILE *f, const gar_arm_summary *a, const gar_report_notes
             if (gar_report_note_of(&notes->note[i], a)) {
                 fprintf(f, "%sseed %llu: ", shown > 0 ? "&#10;" : "",
                         (unsigned long long)notes->note[i].seed);
-                html_text(f, notes->note[i].message);
+                gar_html_text(f, notes->note[i].message);
                 shown++;
             }
         fprintf(f, "\"");
@@ -241,7 +221,7 @@ static void notes_cell(FILE *f, const gar_arm_summary *a, const gar_report_notes
     fprintf(f, ">");
     for (size_t k = 0; k < n; k++) {
         fprintf(f, "%s<span class=\"note\">", k > 0 ? " " : "");
-        html_text(f, names[k]);
+        gar_html_text(f, names[k]);
         fprintf(f, "</span>&nbsp;×%u", seeds[k]);
     }
     fprintf(f, "</td>");
@@ -282,9 +262,9 @@ static void write_table(FILE *f, const gar_report_row *rows, size_t count,
             gar_format(rank, sizeof rank, "%zu", ++place);
         fprintf(f, "<tr class=\"%s\"><td>%s</td><td title=\"",
                 a == w->winner ? "win" : failed ? "failed" : rows[i].tied ? "tied" : "", rank);
-        html_text(f, a->plan);
+        gar_html_text(f, a->plan);
         fprintf(f, "\">");
-        html_text(f, name);
+        gar_html_text(f, name);
         if (strcmp(a->plan_ran, a->plan) != 0 && strstr(a->plan_ran, "(fallback from") != NULL)
             fprintf(f, " <small>(flag ran as poll: no word wait on this host)</small>");
         if (failed) {
@@ -314,13 +294,13 @@ static void write_table(FILE *f, const gar_report_row *rows, size_t count,
 static void write_image(FILE *f, const gar_plot_file *p)
 {
     fprintf(f, "<figure><a href=\"");
-    html_text(f, p->png);
+    gar_html_text(f, p->png);
     fprintf(f, "\"><img src=\"");
-    html_text(f, p->png);
+    gar_html_text(f, p->png);
     fprintf(f, "\" alt=\"");
-    html_text(f, p->caption);
+    gar_html_text(f, p->caption);
     fprintf(f, "\"></a><figcaption>");
-    html_text(f, p->caption);
+    gar_html_text(f, p->caption);
     fprintf(f, "</figcaption></figure>\n");
 }
 
@@ -368,17 +348,17 @@ static int meta_line(gar_store *store, FILE *f, FILE *summary, gar_error *err)
     if (rc < 0)
         return rc;
     fprintf(f, "<p>Database <code>");
-    html_text(f, gar_store_path(store));
+    gar_html_text(f, gar_store_path(store));
     fprintf(f, "</code>: schema version %s, created by gar ", schema);
-    html_text(f, version);
+    gar_html_text(f, version);
     fprintf(f, " (source ");
-    html_text(f, commit);
+    gar_html_text(f, commit);
     fprintf(f, "). Its runs were made by ");
     for (size_t i = 0; i < count; i++) {
         fprintf(f, "%sgar ", i == 0 ? "" : i + 1 == count && !more ? " and " : ", ");
-        html_text(f, builds[i].version);
+        gar_html_text(f, builds[i].version);
         fprintf(f, " (source ");
-        html_text(f, builds[i].commit);
+        gar_html_text(f, builds[i].commit);
         fprintf(f, ", %llu run%s)", (unsigned long long)builds[i].runs,
                 builds[i].runs == 1 ? "" : "s");
     }
@@ -469,9 +449,9 @@ static int overview(FILE *f, const gar_arm_list *arms, const gar_report_rule *ru
             return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
         gar_report_winner w = gar_report_rank(g, n, rule, rows);
         fprintf(f, "<tr><td>");
-        html_text(f, g->trace_short);
+        gar_html_text(f, g->trace_short);
         fprintf(f, "</td><td>%llu</td><td>", (unsigned long long)g->waits);
-        html_text(f, g->host_short);
+        gar_html_text(f, g->host_short);
         if (strcmp(g->mode, "open") != 0)
             fprintf(f, " (%s loop)", g->mode);
         if (w.winner == NULL) {
@@ -486,9 +466,9 @@ static int overview(FILE *f, const gar_arm_list *arms, const gar_report_rule *ru
         spread_text(w.winner, spread, sizeof spread);
         verdict_text(&w, verdict, sizeof verdict);
         fprintf(f, "</td><td title=\"");
-        html_text(f, w.winner->plan);
+        gar_html_text(f, w.winner->plan);
         fprintf(f, "\"><b>");
-        html_text(f, name);
+        gar_html_text(f, name);
         /* The spread without the summary's leading " (" and closing ")". */
         size_t len = strlen(spread);
         fprintf(f, "</b></td><td>%s<br><small>%.*s</small></td><td>%.3g %%</td><td>%s</td><td>",
@@ -501,7 +481,7 @@ static int overview(FILE *f, const gar_arm_list *arms, const gar_report_rule *ru
             char other[GAR_RESULTS_TEXT * 2];
             arm_name(rows[k].arm, g, n, other, sizeof other);
             fprintf(f, "%s", listed++ > 0 ? "; " : "");
-            html_text(f, other);
+            gar_html_text(f, other);
         }
         fprintf(f, "%s</td></tr>\n", listed == 0 ? "none: every other arm is told apart" : "");
         if (summary != NULL)
@@ -643,7 +623,7 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
             n++;
         if (new_trace) {
             fprintf(f, "<h2>Trace ");
-            html_text(f, g->trace_short);
+            gar_html_text(f, g->trace_short);
             fprintf(f, "</h2>\n<p>%llu waits a run; content hash <code>%s</code>.</p>\n",
                     (unsigned long long)g->waits, g->trace);
         }
@@ -654,14 +634,14 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
         }
         gar_report_winner w = gar_report_rank(g, n, rule, rows);
         fprintf(f, "<h3>Host ");
-        html_text(f, g->host_short);
+        gar_html_text(f, g->host_short);
         fprintf(f, ", %s loop</h3>\n", g->mode);
         if (w.winner != NULL) {
             char name[GAR_RESULTS_TEXT * 2], cpu[256], lat[256];
             arm_name(w.winner, g, n, name, sizeof name);
             savings_text(&w, cpu, sizeof cpu, lat, sizeof lat);
             fprintf(f, "<p class=\"winner\">Winner: <b>");
-            html_text(f, name);
+            gar_html_text(f, name);
             if (w.tied > 1)
                 fprintf(f, "</b> (tied winner, %s) — %s; %s.", w.tie_break, cpu, lat);
             else

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html_text.h"
 #include "plot.h"
 #include "verifications.h"
 
@@ -14,19 +15,6 @@ typedef struct section {
     gar_plot_files *files;
     unsigned rows, agree, left_out;
 } section;
-
-static void html_text(FILE *f, const char *s)
-{
-    for (; *s != '\0'; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-    }
-}
 
 static void us(FILE *f, gar_dur_ns ns)
 {
@@ -43,7 +31,7 @@ static void real_cell(FILE *f, const gar_verification *v, int i)
     }
     fprintf(f, "<td>%.3g–%.3g<br><small>sim ", (double)v->real_min[i] / 1e3,
             (double)v->real_max[i] / 1e3);
-    html_text(f, v->position[i]);
+    gar_html_text(f, v->position[i]);
     fprintf(f, "</small></td>");
 }
 
@@ -59,11 +47,11 @@ static int add_row(void *ctx, const gar_verification *v, gar_error *err)
     s->rows++;
     s->agree += v->agree;
     fprintf(s->html, "<tr class=\"%s\"><td>%u</td><td>", v->agree ? "win" : "", s->rows);
-    html_text(s->html, v->trace_name);
+    gar_html_text(s->html, v->trace_name);
     fprintf(s->html, " / ");
-    html_text(s->html, v->plan_ran);
+    gar_html_text(s->html, v->plan_ran);
     fprintf(s->html, " / ");
-    html_text(s->html, v->estimator);
+    gar_html_text(s->html, v->estimator);
     fprintf(s->html, "</td><td>%llu × %u</td>", (unsigned long long)v->waits,
             v->runs > 0 ? v->runs : 1);
     for (int i = 0; i < 3; i++) {
@@ -76,7 +64,7 @@ static int add_row(void *ctx, const gar_verification *v, gar_error *err)
     else
         fprintf(s->html, "<td>–</td>");
     fprintf(s->html, "<td>%.3f</td><td>%.3f</td><td>", v->busy_real, v->busy_sim);
-    html_text(s->html, v->verdict);
+    gar_html_text(s->html, v->verdict);
     fprintf(s->html, "</td></tr>\n");
     if (s->files->count == GAR_PLOT_FILES_MAX) {
         s->left_out++;
@@ -121,13 +109,13 @@ int gar_report_verifications(gar_store *store, const char *dir, gar_plot_files *
         fwrite(table, 1, table_len, html);
         for (size_t i = first_plot; i < files->count; i++) {
             fprintf(html, "<figure><a href=\"");
-            html_text(html, files->file[i].png);
+            gar_html_text(html, files->file[i].png);
             fprintf(html, "\"><img src=\"");
-            html_text(html, files->file[i].png);
+            gar_html_text(html, files->file[i].png);
             fprintf(html, "\" alt=\"");
-            html_text(html, files->file[i].caption);
+            gar_html_text(html, files->file[i].caption);
             fprintf(html, "\"></a><figcaption>%zu. ", i - first_plot + 1);
-            html_text(html, files->file[i].caption);
+            gar_html_text(html, files->file[i].caption);
             fprintf(html, "</figcaption></figure>\n");
         }
         if (s.left_out > 0)

@@ -8,6 +8,8 @@
 
 #include <gar/time.h>
 
+#include "html_text.h"
+
 #define AUTO_PREFIX "auto:p99_us="
 
 uint64_t gar_auto_goals_budget_of(const char *plan)
@@ -243,28 +245,6 @@ void gar_auto_goals_print(FILE *out, const gar_auto_goals *g)
 
 /* ---- the report's section ---------------------------------------------- */
 
-static void html_text(FILE *f, const char *s)
-{
-    for (; *s != '\0'; s++) {
-        switch (*s) {
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        default:
-            fputc(*s, f);
-        }
-    }
-}
-
 static void html_busy(FILE *f, double busy)
 {
     fprintf(f, "%.3g %%", 100.0 * busy);
@@ -276,9 +256,9 @@ static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to)
 {
     const gar_auto_cell *c0 = &g->cell[from];
     fputs("<p><b>", f);
-    html_text(f, c0->any->trace_short);
+    gar_html_text(f, c0->any->trace_short);
     fputs("</b> on <b>", f);
-    html_text(f, c0->any->host_short);
+    gar_html_text(f, c0->any->host_short);
     fputs("</b>: ", f);
     const gar_auto_cell *least = NULL;
     for (size_t i = from; i < to && least == NULL; i++)
@@ -294,9 +274,9 @@ static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to)
         fputs(" busy CPU; ", f);
         if (least->best != NULL) {
             fputs("the best fixed arm within it, ", f);
-            html_text(f, least->best->plan);
+            gar_html_text(f, least->best->plan);
             fputs(" / ", f);
-            html_text(f, least->best->estimator);
+            gar_html_text(f, least->best->estimator);
             fputs(", costs ", f);
             html_busy(f, least->best->busy_frac);
         } else {
@@ -316,9 +296,9 @@ static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to)
             fputs("none meets it</td><td></td><td></td></tr>\n", f);
             continue;
         }
-        html_text(f, c->best->plan);
+        gar_html_text(f, c->best->plan);
         fputs(" / ", f);
-        html_text(f, c->best->estimator);
+        gar_html_text(f, c->best->estimator);
         fprintf(f, "</td><td>%.3g µs</td><td>", c->best->p99_ns / 1e3);
         html_busy(f, c->best->busy_frac);
         fputs("</td></tr>\n", f);
@@ -349,9 +329,9 @@ int gar_auto_goals_html(FILE *f, const gar_auto_goals *g, const char *path, gar_
     if (g->single == NULL) {
         fputs("none meets any budget (pass).</p>\n", f);
     } else {
-        html_text(f, g->single->plan);
+        gar_html_text(f, g->single->plan);
         fputs(" / ", f);
-        html_text(f, g->single->estimator);
+        gar_html_text(f, g->single->estimator);
         fprintf(f, ", busy sums %.4g for it and %.4g for auto over the %zu cells where both "
                    "meet the budget (%s).</p>\n",
                 g->single_busy, g->auto_busy, g->both_meet, verdict(g->goal_single));
