@@ -8,7 +8,8 @@
 # and says why in its commit.
 set -u
 . "$(dirname "$0")/lib.sh"
-fixture=$2
+case $gar in /*) ;; *) gar=$(pwd)/$gar ;; esac
+case $2 in /*) fixture=$2 ;; *) fixture=$(pwd)/$2 ;; esac
 write=${3:-}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
