@@ -1,6 +1,6 @@
 /* sim/alloc.c — the allocation hook (alloc.h). */
 #define _GNU_SOURCE /* malloc_usable_size, for the held-bytes counter */
-#include "alloc.h"
+#include "sim/alloc.h"
 
 #ifdef __GLIBC__
 #include <malloc.h>

@@ -1,9 +1,9 @@
 /* sim/atomic_file.c — temporary file, sync, rename (atomic_file.h). */
 #define _POSIX_C_SOURCE 200809L
 
-#include "atomic_file.h"
+#include "sim/atomic_file.h"
 
-#include "alloc.h"
+#include "sim/alloc.h"
 
 #include <errno.h>
 #include <stdio.h>

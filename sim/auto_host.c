@@ -1,11 +1,11 @@
 /* sim/auto_host.c — a host profile as the auto rule reads it (auto_host.h). */
-#include "auto_host.h"
+#include "sim/auto_host.h"
 
 #include <string.h>
 
 #include <gar/nearest_rank.h>
 
-#include "rank_select.h"
+#include "sim/rank_select.h"
 
 _Static_assert(GAR_HOST_QUANTILES_MAX <= GAR_AUTO_QUANTILES_MAX,
                "a profile's distribution fits one of the rule's");

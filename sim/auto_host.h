@@ -28,8 +28,8 @@
 
 #include <gar/auto_policy.h>
 
-#include "host_profile.h"
-#include "trace.h"
+#include "sim/host_profile.h"
+#include "sim/trace.h"
 
 /* Fills `out` from `profile` (a valid, parsed one), for waits of about
  * `lead_ns`. */

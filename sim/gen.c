@@ -1,7 +1,7 @@
 /* sim/gen.c — the synthetic trace kinds (see gen.h for the model). */
 #define _POSIX_C_SOURCE 200809L
 
-#include "gen.h"
+#include "sim/gen.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prng.h"
+#include "sim/prng.h"
 
 #define US_MAX 1e9 /* a step longer than 1000 s is a typo, not a trace */
 

@@ -31,7 +31,7 @@
 
 #include <gar/error.h>
 
-#include "trace.h"
+#include "sim/trace.h"
 
 typedef enum gar_gen_kind {
     GAR_GEN_STEADY,

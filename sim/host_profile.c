@@ -3,7 +3,7 @@
  * The reader fills a local profile and copies it out only when the whole text
  * has parsed, so a refusal leaves the caller's profile untouched. */
 #define _POSIX_C_SOURCE 200809L
-#include "host_profile.h"
+#include "sim/host_profile.h"
 
 #include <errno.h>
 #include <stdarg.h>

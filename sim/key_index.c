@@ -1,6 +1,6 @@
 /* sim/key_index.c — keys numbered by first appearance (key_index.h). */
-#include "key_index.h"
-#include "alloc.h"
+#include "sim/key_index.h"
+#include "sim/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * (leftover.h). */
 #define _POSIX_C_SOURCE 200809L /* kill, gethostname */
 
-#include "leftover.h"
+#include "sim/leftover.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* sim/prng.c — xoshiro256** (Blackman and Vigna) seeded by splitmix64. */
-#include "prng.h"
+#include "sim/prng.h"
 
 #include <math.h>
 

@@ -1,6 +1,6 @@
 /* sim/quantile_interval.c — order-statistic confidence intervals
  * (quantile_interval.h). */
-#include "quantile_interval.h"
+#include "sim/quantile_interval.h"
 
 #include <math.h>
 

@@ -1,5 +1,5 @@
 /* sim/quantile_words.c — durations and quantiles in words (quantile_words.h). */
-#include "quantile_words.h"
+#include "sim/quantile_words.h"
 
 #include <stdio.h>
 

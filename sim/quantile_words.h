@@ -11,7 +11,7 @@
 
 #include <gar/time.h>
 
-#include "quantile_interval.h"
+#include "sim/quantile_interval.h"
 
 /* "850 ns", "31.8 µs", "1.20 ms", "12.0 s": three significant digits, the
  * unit that keeps the number below 1000 (ns whole). */

@@ -1,5 +1,5 @@
 /* sim/rank_select.c — MSD radix selection (rank_select.h). */
-#include "rank_select.h"
+#include "sim/rank_select.h"
 
 #include <assert.h>
 #include <stdbool.h>

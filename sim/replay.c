@@ -3,7 +3,7 @@
  * Set-up allocates everything (the per-wait value arrays and the points'
  * estimators, found by key once per row through a hash map built before the
  * first wait); the loop itself allocates nothing. */
-#include "replay.h"
+#include "sim/replay.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -13,9 +13,9 @@
 #include <gar/nearest_rank.h>
 #include <gar/wait.h>
 
-#include "auto_host.h"
-#include "rank_select.h"
-#include "sim_host.h"
+#include "sim/auto_host.h"
+#include "sim/rank_select.h"
+#include "sim/sim_host.h"
 
 void gar_replay_config_init(gar_replay_config *config)
 {

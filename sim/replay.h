@@ -109,11 +109,11 @@
 #include <gar/plan.h>
 #include <gar/time.h>
 
-#include "host_profile.h"
-#include "quantile_interval.h"
-#include "replay_index.h"
-#include "sim_device.h"
-#include "trace.h"
+#include "sim/host_profile.h"
+#include "sim/quantile_interval.h"
+#include "sim/replay_index.h"
+#include "sim/sim_device.h"
+#include "sim/trace.h"
 
 #define GAR_REPLAY_DEADLINE_DEFAULT_NS (10 * GAR_NS_PER_S)
 #define GAR_REPLAY_METRIC_MAX ((uint64_t)INT64_MAX) /* the range rule, above */

@@ -1,10 +1,10 @@
 /* sim/replay_index.c — streams and points numbered through two key indexes,
  * which are dropped once every row has its numbers. */
-#include "replay_index.h"
+#include "sim/replay_index.h"
 
 #include <stdlib.h>
 
-#include "key_index.h"
+#include "sim/key_index.h"
 
 void gar_replay_index_free(gar_replay_index *index)
 {

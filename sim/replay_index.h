@@ -16,7 +16,7 @@
 
 #include <gar/error.h>
 
-#include "trace.h"
+#include "sim/trace.h"
 
 typedef struct gar_replay_index {
     size_t rows;             /* the trace's rows when built: a run checks it */

@@ -1,5 +1,5 @@
 /* sim/replay_notes.c — a replay's counts in words (replay_notes.h). */
-#include "replay_notes.h"
+#include "sim/replay_notes.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 
 #include <gar/nearest_rank.h>
 
-#include "quantile_words.h"
+#include "sim/quantile_words.h"
 
 static gar_replay_note *add(gar_replay_notes *out, const char *name, uint64_t count)
 {

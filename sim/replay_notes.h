@@ -35,7 +35,7 @@
 #include <gar/bands.h>
 #include <gar/estimator_family.h>
 
-#include "replay.h"
+#include "sim/replay.h"
 
 #define GAR_REPLAY_NOTES_MAX 6
 #define GAR_REPLAY_NOTE_BYTES 400 /* a message, NUL included */

@@ -1,11 +1,11 @@
 /* sim/sim_device.c — in-order streams, their status, and their stores. */
-#include "sim_device.h"
+#include "sim/sim_device.h"
 
 #include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "sim/alloc.h"
 
 static const char *const fault_names[] = {
     [GAR_SIM_FAULT_NONE] = "none",

@@ -3,7 +3,7 @@
  * One loop: ask the machine for its action, perform it in virtual time with
  * the profile's costs, feed back the answer and the time it was seen.  The
  * cost rules are in sim_host.h. */
-#include "sim_host.h"
+#include "sim/sim_host.h"
 
 #include <assert.h>
 #include <math.h>

@@ -141,9 +141,9 @@
 #include <gar/time.h>
 #include <gar/wait.h>
 
-#include "host_profile.h"
-#include "prng.h"
-#include "sim_device.h"
+#include "sim/host_profile.h"
+#include "sim/prng.h"
+#include "sim/sim_device.h"
 
 /* The moments and bounds of one poll turn, or of one part of it. */
 typedef struct gar_sim_turn_part {

@@ -6,11 +6,11 @@
  * its bytes and an append into the row array, nothing else. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "trace.h"
+#include "sim/trace.h"
 
-#include "alloc.h"
-#include "atomic_file.h"
-#include "unpack.h"
+#include "sim/alloc.h"
+#include "sim/atomic_file.h"
+#include "sim/unpack.h"
 
 #include <errno.h>
 #include <inttypes.h>

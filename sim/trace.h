@@ -47,7 +47,7 @@
 
 #include <gar/error.h>
 
-#include "atomic_file.h"
+#include "sim/atomic_file.h"
 
 #define GAR_TRACE_MAGIC "# gar-trace v1"
 #define GAR_TRACE_TIME_MAX ((uint64_t)INT64_MAX)

@@ -1,7 +1,7 @@
 /* sim/unpack.c — plain or gzip bytes to a consumer (unpack.h). */
-#include "unpack.h"
+#include "sim/unpack.h"
 
-#include "alloc.h"
+#include "sim/alloc.h"
 
 #include <inttypes.h>
 #include <stdio.h>

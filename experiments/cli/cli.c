@@ -1,5 +1,5 @@
 /* experiments/cli/cli.c — shared reporting for the verbs of `gar`. */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <getopt.h>

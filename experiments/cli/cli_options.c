@@ -1,10 +1,10 @@
 /* experiments/cli/cli_options.c — the table-driven option loop (cli_options.h). */
-#include "cli_options.h"
+#include "cli/cli_options.h"
 
 #include <assert.h>
 #include <getopt.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 enum { ROWS_MAX = 32, LONG_ONLY = 256 }; /* getopt answers above any letter for long-only rows */
 

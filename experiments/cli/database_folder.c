@@ -1,12 +1,12 @@
 /* experiments/cli/database_folder.c — why a sweep database will not open for
  * reading (database_folder.h). */
-#include "database_folder.h"
+#include "cli/database_folder.h"
 
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "cli.h"
-#include "write_atomic.h"
+#include "cli/cli.h"
+#include "cli/write_atomic.h"
 
 int gar_refuse_database(const char *db_path, gar_error *err)
 {

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "verbs.h"
+#include "cli/verbs.h"
 
 #ifndef GAR_VERSION
 #define GAR_VERSION "unknown"

@@ -4,7 +4,7 @@
  * what the host offers goes through gar_host_caps_probe. */
 #include <gar/uring.h>
 
-#include "host_caps.h"
+#include "cli/host_caps.h"
 
 #ifdef GAR_HAVE_URING_HOST
 #endif

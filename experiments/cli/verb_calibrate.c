@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "calibrate.h"
-#include "cli_options.h"
-#include "host_profile.h"
-#include "profile_check.h"
-#include "verbs.h"
-#include "write_atomic.h"
+#include "cli/cli_options.h"
+#include "sim/host_profile.h"
+#include "verify/profile_check.h"
+#include "cli/verbs.h"
+#include "cli/write_atomic.h"
 
 static const char verb[] = "calibrate";
 

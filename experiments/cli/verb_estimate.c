@@ -10,8 +10,8 @@
 #include <gar/estimator.h>
 #include <gar/plan.h>
 
-#include "cli_options.h"
-#include "verbs.h"
+#include "cli/cli_options.h"
+#include "cli/verbs.h"
 
 static const char verb[] = "estimate";
 

@@ -5,9 +5,9 @@
 
 #include <gar/executor_kind.h>
 
-#include "cli_options.h"
-#include "host_caps.h"
-#include "verbs.h"
+#include "cli/cli_options.h"
+#include "cli/host_caps.h"
+#include "cli/verbs.h"
 
 static void print_help(FILE *out)
 {

@@ -27,10 +27,10 @@
 #include <gar/emulated.h>
 #include <gar/posix.h>
 
-#include "cli_options.h"
-#include "host_caps.h"
+#include "cli/cli_options.h"
+#include "cli/host_caps.h"
 #include "kind_host.h"
-#include "verbs.h"
+#include "cli/verbs.h"
 
 #define VERB "fill-demo"
 #define WAITERS 3

@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli_options.h"
-#include "gen.h"
-#include "trace.h"
-#include "verbs.h"
+#include "cli/cli_options.h"
+#include "sim/gen.h"
+#include "sim/trace.h"
+#include "cli/verbs.h"
 
 static void print_help(FILE *out)
 {

@@ -4,11 +4,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#include "alloc.h"
-#include "cli_options.h"
-#include "import.h"
-#include "trace.h"
-#include "verbs.h"
+#include "sim/alloc.h"
+#include "cli/cli_options.h"
+#include "import/import.h"
+#include "sim/trace.h"
+#include "cli/verbs.h"
 
 static void print_help(FILE *out)
 {

@@ -6,12 +6,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atomic_file.h"
-#include "cli.h"
-#include "cli_options.h"
-#include "leftover.h"
-#include "store.h"
-#include "verbs.h"
+#include "sim/atomic_file.h"
+#include "cli/cli.h"
+#include "cli/cli_options.h"
+#include "sim/leftover.h"
+#include "sweep/store.h"
+#include "cli/verbs.h"
 
 static void usage(FILE *out)
 {

@@ -3,13 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_options.h"
-#include "database_folder.h"
-#include "plot.h"
-#include "results.h"
-#include "store.h"
-#include "verbs.h"
+#include "cli/cli.h"
+#include "cli/cli_options.h"
+#include "cli/database_folder.h"
+#include "report/plot.h"
+#include "sweep/results.h"
+#include "sweep/store.h"
+#include "cli/verbs.h"
 
 static void usage(FILE *out)
 {

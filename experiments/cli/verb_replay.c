@@ -16,14 +16,14 @@
 #include <gar/estimator_family.h>
 #include <gar/plan.h>
 
-#include "cli_options.h"
-#include "json_put.h"
-#include "host_profile.h"
-#include "quantile_words.h"
-#include "replay.h"
-#include "replay_notes.h"
-#include "trace.h"
-#include "verbs.h"
+#include "cli/cli_options.h"
+#include "cli/json_put.h"
+#include "sim/host_profile.h"
+#include "sim/quantile_words.h"
+#include "sim/replay.h"
+#include "sim/replay_notes.h"
+#include "sim/trace.h"
+#include "cli/verbs.h"
 
 static const char verb[] = "replay";
 #define HOST_DEFAULT "data/hosts/dev-vm.host"

@@ -5,15 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_options.h"
-#include "auto_goals.h"
-#include "database_folder.h"
-#include "report.h"
-#include "report_notes.h"
-#include "results.h"
-#include "store.h"
-#include "verbs.h"
+#include "cli/cli.h"
+#include "cli/cli_options.h"
+#include "sweep/auto_goals.h"
+#include "cli/database_folder.h"
+#include "report/report.h"
+#include "report/report_notes.h"
+#include "sweep/results.h"
+#include "sweep/store.h"
+#include "cli/verbs.h"
 
 static void usage(FILE *out)
 {

@@ -4,15 +4,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "cli_options.h"
+#include "cli/cli.h"
+#include "cli/cli_options.h"
 #include "cpu_pin.h"
-#include "results.h"
-#include "store.h"
-#include "sweep_run.h"
-#include "sweep_spec.h"
-#include "verbs.h"
-#include "write_atomic.h"
+#include "sweep/results.h"
+#include "sweep/store.h"
+#include "sweep/sweep_run.h"
+#include "sweep/sweep_spec.h"
+#include "cli/verbs.h"
+#include "cli/write_atomic.h"
 
 static void usage(FILE *out)
 {

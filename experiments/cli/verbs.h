@@ -5,7 +5,7 @@
 #ifndef GAR_VERBS_H
 #define GAR_VERBS_H
 
-#include "cli.h"
+#include "cli/cli.h"
 
 /* The table, in the order `gar --help` lists it; ends with a NULL name. */
 extern const gar_verb gar_verbs[];

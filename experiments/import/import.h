@@ -55,7 +55,7 @@
 
 #include <gar/error.h>
 
-#include "trace.h"
+#include "sim/trace.h"
 
 #define GAR_IMPORT_ANY UINT32_MAX     /* device or stream not known */
 #define GAR_IMPORT_ID_LIMIT 65536u    /* device and stream ids must be below this */

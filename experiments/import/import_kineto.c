@@ -29,8 +29,8 @@
  * refused at its start. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "import.h"
-#include "alloc.h"
+#include "import/import.h"
+#include "sim/alloc.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -40,8 +40,8 @@
 
 #include <yajl/yajl_parse.h>
 
-#include "content_hash.h"
-#include "unpack.h"
+#include "sweep/content_hash.h"
+#include "sim/unpack.h"
 
 /* The keys of an event, and of its args, that matter here. */
 typedef enum key {

@@ -2,17 +2,17 @@
  * mapping both importers share.  The records in memory and their lookups are
  * here; the rules that use them are import_rules.c's (described in import.h
  * and data/README.md), the same over records spilled to SQLite. */
-#include "import.h"
-#include "alloc.h"
-#include "import_rules.h"
-#include "import_spill.h"
-#include "import_rows.h"
+#include "import/import.h"
+#include "sim/alloc.h"
+#include "import/import_rules.h"
+#include "import/import_spill.h"
+#include "import/import_rows.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "key_index.h"
+#include "sim/key_index.h"
 
 void gar_import_init(gar_import *im)
 {

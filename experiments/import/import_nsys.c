@@ -25,7 +25,7 @@
  * a TEXT '4321xyz' or a NULL start is refused, never read as 4321 or 0.  The
  * tables may be views. */
 #define _POSIX_C_SOURCE 200809L /* stat */
-#include "import.h"
+#include "import/import.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -34,7 +34,7 @@
 
 #include <sqlite3.h>
 
-#include "content_hash.h"
+#include "sweep/content_hash.h"
 
 /* A fault of a table as a whole. */
 static int refuse_table(gar_error *err, const char *path, const char *table, const char *fault)

@@ -2,9 +2,9 @@
  * (import_rows.h): sorted runs in a temporary file, merged. */
 #define _POSIX_C_SOURCE 200809L /* pread, pwrite */
 
-#include "import_rows.h"
+#include "import/import_rows.h"
 
-#include "alloc.h"
+#include "sim/alloc.h"
 
 #include <errno.h>
 #include <stdlib.h>

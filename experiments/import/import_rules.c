@@ -1,12 +1,12 @@
 /* experiments/import/import_rules.c — which op a synchronizing call waited
  * for, and the row it makes (import_rules.h; the rules in import.h and
  * data/README.md). */
-#include "import_rules.h"
+#include "import/import_rules.h"
 
 #include <assert.h>
 #include <string.h>
 
-#include "content_hash.h"
+#include "sweep/content_hash.h"
 
 static int cmp_u32(uint32_t a, uint32_t b)
 {

@@ -15,9 +15,9 @@
 
 #include <gar/error.h>
 
-#include "import.h"
-#include "import_rows.h"
-#include "trace.h"
+#include "import/import.h"
+#include "import/import_rows.h"
+#include "sim/trace.h"
 
 /* Ops of one (process, device, stream): the in-memory mapping's runs of its
  * sorted op array (first, count); the spilled mapping lists the same runs, in

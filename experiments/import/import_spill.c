@@ -2,8 +2,8 @@
  * and the mapping as queries over it (import_spill.h).  Each lookup here
  * answers as import_map.c's does, with the same order among equal keys; the
  * rules that use them are import_rules.c's. */
-#include "import_spill.h"
-#include "alloc.h"
+#include "import/import_spill.h"
+#include "sim/alloc.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -18,10 +18,10 @@
 
 #include <gar/error.h>
 
-#include "import.h"
-#include "import_rows.h"
-#include "import_rules.h"
-#include "trace.h"
+#include "import/import.h"
+#include "import/import_rows.h"
+#include "import/import_rules.h"
+#include "sim/trace.h"
 
 #define GAR_IMPORT_SPILL_CACHE (16u << 20) /* bytes of SQLite page cache */
 

@@ -1,5 +1,5 @@
 /* experiments/report/gnuplot_text.c — escaping names for gnuplot's strings. */
-#include "gnuplot_text.h"
+#include "report/gnuplot_text.h"
 
 #include <string.h>
 

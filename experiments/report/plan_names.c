@@ -1,6 +1,6 @@
 /* experiments/report/plan_names.c — a plan's family and the parameters that
  * tell it from the plans shown beside it. */
-#include "plan_names.h"
+#include "report/plan_names.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -8,8 +8,8 @@
 
 #include <gar/bands.h>
 
-#include "format.h"
-#include "sweep_spec.h"
+#include "sweep/format.h"
+#include "sweep/sweep_spec.h"
 
 void gar_plan_family(const char *plan, char *out, size_t size)
 {

@@ -1,8 +1,8 @@
 /* experiments/report/plot.c — gnuplot scripts and data for a sweep's results. */
 #define _POSIX_C_SOURCE 200809L /* fork, chdir, mkdtemp */
-#include "plot.h"
-#include "auto_goals.h"
-#include "verifications.h"
+#include "report/plot.h"
+#include "sweep/auto_goals.h"
+#include "verify/verifications.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,12 +18,12 @@
 
 #include <gar/bands.h>
 
-#include "format.h"
-#include "leftover.h"
-#include "gnuplot_text.h"
-#include "plan_names.h"
-#include "plot_style.h"
-#include "sweep_spec.h"
+#include "sweep/format.h"
+#include "sim/leftover.h"
+#include "report/gnuplot_text.h"
+#include "report/plan_names.h"
+#include "report/plot_style.h"
+#include "sweep/sweep_spec.h"
 
 /* One point type per estimator (colours and dashes: plot_style.h). */
 /* Filled shapes first; `none` and `oracle` get a plus and a cross, which

@@ -41,8 +41,8 @@
 
 #include <gar/error.h>
 
-#include "results.h"
-#include "store.h"
+#include "sweep/results.h"
+#include "sweep/store.h"
 
 #define GAR_PLOT_FILES_MAX 512
 #define GAR_PLOT_NAME_BYTES 256

@@ -1,5 +1,5 @@
 /* experiments/report/plot_style.c — the colours and dashes of the plots. */
-#include "plot_style.h"
+#include "report/plot_style.h"
 
 static const char *const colours[GAR_PLOT_COLOURS] = {
     "#000000", "#e69f00", "#56b4e9", "#009e73", "#0072b2", "#d55e00", "#cc79a7", "#999999",

@@ -1,7 +1,7 @@
 /* experiments/report/report.c — report.html: the plots and a ranking per trace. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
-#include "report.h"
-#include "auto_goals.h"
+#include "report/report.h"
+#include "sweep/auto_goals.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
-#include "html_text.h"
-#include "plot.h"
-#include "quantile_interval.h"
-#include "plan_names.h"
-#include "report_notes.h"
-#include "report_verify.h"
-#include "sweep_spec.h"
+#include "sweep/format.h"
+#include "sweep/html_text.h"
+#include "report/plot.h"
+#include "sim/quantile_interval.h"
+#include "report/plan_names.h"
+#include "report/report_notes.h"
+#include "report/report_verify.h"
+#include "sweep/sweep_spec.h"
 
 /* ---- HTML --------------------------------------------------------------- */
 

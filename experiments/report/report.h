@@ -12,8 +12,8 @@
 
 #include <gar/error.h>
 
-#include "report_rank.h"
-#include "store.h"
+#include "report/report_rank.h"
+#include "sweep/store.h"
 
 /* Writes DIR/report.html and the plots it shows (every pareto plot, the
  * parameter plots, each trace's CDFs and one prediction plot per trace),

@@ -1,13 +1,13 @@
 /* experiments/report/report_notes.c — run_notes and failed runs, read back. */
-#include "report_notes.h"
+#include "report/report_notes.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
-#include "plan_names.h"
-#include "sweep_spec.h"
+#include "sweep/format.h"
+#include "report/plan_names.h"
+#include "sweep/sweep_spec.h"
 
 static int db_fault(gar_store *store, gar_error *err)
 {

@@ -17,8 +17,8 @@
 
 #include <gar/error.h>
 
-#include "results.h"
-#include "store.h"
+#include "sweep/results.h"
+#include "sweep/store.h"
 
 typedef struct gar_report_note {
     char trace[GAR_RESULTS_TEXT];       /* content hash */

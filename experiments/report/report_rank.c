@@ -1,6 +1,6 @@
 /* experiments/report/report_rank.c — the ranking rules, and ties where the
  * arms' intervals overlap. */
-#include "report_rank.h"
+#include "report/report_rank.h"
 
 #include <math.h>
 #include <stdio.h>

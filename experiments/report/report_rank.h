@@ -46,7 +46,7 @@
 
 #include <gar/error.h>
 
-#include "results.h"
+#include "sweep/results.h"
 
 typedef enum gar_report_rule_kind {
     GAR_RULE_BUSY_WITHIN, /* lowest busy among the arms near the best p99 */

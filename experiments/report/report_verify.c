@@ -1,13 +1,13 @@
 /* experiments/report/report_verify.c — simulation against this machine, in the report. */
 #define _POSIX_C_SOURCE 200809L
-#include "report_verify.h"
+#include "report/report_verify.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "html_text.h"
-#include "plot.h"
-#include "verifications.h"
+#include "sweep/html_text.h"
+#include "report/plot.h"
+#include "verify/verifications.h"
 
 typedef struct section {
     const char *dir;

@@ -8,8 +8,8 @@
 
 #include <gar/error.h>
 
-#include "plot.h"
-#include "store.h"
+#include "report/plot.h"
+#include "sweep/store.h"
 
 /* Draws the verify-N plots into `dir` (the staging folder while `files`
  * stages: they appear with the rest of the report), adding them to `files`,

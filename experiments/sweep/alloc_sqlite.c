@@ -1,13 +1,13 @@
 /* experiments/sweep/alloc_sqlite.c — SQLite's memory methods over the allocation
  * hook (alloc_sqlite.h). */
-#include "alloc_sqlite.h"
+#include "sweep/alloc_sqlite.h"
 
 #include <stddef.h>
 #include <string.h>
 
 #include <sqlite3.h>
 
-#include "alloc.h"
+#include "sim/alloc.h"
 
 /* Each block: its size in a header as aligned as malloc's memory. */
 #define HEADER sizeof(max_align_t)

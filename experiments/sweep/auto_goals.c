@@ -1,6 +1,6 @@
 /* experiments/sweep/auto_goals.c — auto beside the ex-post best fixed arm,
  * cell by cell, and the three goals (auto_goals.h). */
-#include "auto_goals.h"
+#include "sweep/auto_goals.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 
 #include <gar/time.h>
 
-#include "html_text.h"
+#include "sweep/html_text.h"
 
 #define AUTO_PREFIX "auto:p99_us="
 

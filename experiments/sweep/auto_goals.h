@@ -34,7 +34,7 @@
 
 #include <gar/error.h>
 
-#include "results.h"
+#include "sweep/results.h"
 
 #define GAR_AUTO_GOALS_WITHIN 1.25 /* goal 2's factor */
 #define GAR_AUTO_GOALS_SHARE 0.80  /* goal 2's share of cells */

@@ -28,7 +28,7 @@
 
 #include <gar/error.h>
 
-#include "host_profile.h"
+#include "sim/host_profile.h"
 
 #define GAR_WHATIF_FACTOR_MAX 1000.0
 

@@ -1,11 +1,11 @@
 /* experiments/sweep/index_set.c — open addressing with linear probing over
  * indices, kept at most half full (index_set.h). */
-#include "index_set.h"
-#include "alloc.h"
+#include "sweep/index_set.h"
+#include "sim/alloc.h"
 
 #include <gar/splitmix64.h>
 
-#include "content_hash.h"
+#include "sweep/content_hash.h"
 
 uint64_t gar_index_set_hash_bytes(const void *data, size_t size)
 {

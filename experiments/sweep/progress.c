@@ -1,5 +1,5 @@
 /* experiments/sweep/progress.c — a progress bar, or a line per tenth. */
-#include "progress.h"
+#include "sweep/progress.h"
 
 #include <time.h>
 

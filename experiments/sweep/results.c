@@ -1,6 +1,6 @@
 /* experiments/sweep/results.c — reading a sweep database back. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
-#include "results.h"
+#include "sweep/results.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,9 +9,9 @@
 
 #include <gar/bands.h>
 
-#include "format.h"
+#include "sweep/format.h"
 #include "gar_source.h"
-#include "sweep_spec.h"
+#include "sweep/sweep_spec.h"
 
 #ifndef GAR_VERSION
 #define GAR_VERSION "unknown"

@@ -20,8 +20,8 @@
 
 #include <gar/error.h>
 
-#include "replay.h"
-#include "store.h"
+#include "sim/replay.h"
+#include "sweep/store.h"
 
 #define GAR_RESULTS_TEXT 192   /* bytes for a hash, name or label, NUL included */
 #define GAR_RESULTS_PLAN_TEXT 800

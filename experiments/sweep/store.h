@@ -39,9 +39,9 @@
 
 #include <gar/error.h>
 
-#include "replay.h"
-#include "replay_notes.h"
-#include "sweep_spec.h"
+#include "sim/replay.h"
+#include "sim/replay_notes.h"
+#include "sweep/sweep_spec.h"
 
 /* Version 2 added the gar version and source commit of every run; version 3
  * the run_streams table (each run's streams) and the run_params table (each

@@ -1,7 +1,7 @@
 /* experiments/sweep/sweep_ranges.c — brace groups in a sweep spec's values:
  * `{a,b}` lists and `{lo..hi..step}` ranges, expanded to every combination. */
-#include "sweep_ranges.h"
-#include "alloc.h"
+#include "sweep/sweep_ranges.h"
+#include "sim/alloc.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sweep_spec.h" /* GAR_SWEEP_RUNS_MAX */
+#include "sweep/sweep_spec.h" /* GAR_SWEEP_RUNS_MAX */
 
 /* One brace group of a value. */
 typedef struct brace_group {

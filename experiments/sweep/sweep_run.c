@@ -1,5 +1,5 @@
 /* experiments/sweep/sweep_run.c — workers replay, the main thread stores. */
-#include "sweep_run.h"
+#include "sweep/sweep_run.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "content_hash.h"
-#include "progress.h"
+#include "sweep/content_hash.h"
+#include "sweep/progress.h"
 
 /* One finished run on its way from a worker to the main thread. */
 typedef struct result {

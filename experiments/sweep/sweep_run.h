@@ -31,8 +31,8 @@
 
 #include <gar/error.h>
 
-#include "store.h"
-#include "sweep_spec.h"
+#include "sweep/store.h"
+#include "sweep/sweep_spec.h"
 
 typedef struct gar_sweep_options {
     unsigned jobs;       /* worker threads, 1 .. GAR_SWEEP_JOBS_MAX */

@@ -1,7 +1,7 @@
 /* experiments/sweep/sweep_spec.c — reading a sweep spec, and loading what it names. */
 #define _GNU_SOURCE /* realpath */
-#include "sweep_spec.h"
-#include "alloc.h"
+#include "sweep/sweep_spec.h"
+#include "sim/alloc.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen.h"
-#include "host_whatif.h"
-#include "index_set.h"
+#include "sim/gen.h"
+#include "sweep/host_whatif.h"
+#include "sweep/index_set.h"
 
 /* ---- small helpers ------------------------------------------------------ */
 

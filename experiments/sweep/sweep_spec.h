@@ -46,11 +46,11 @@
 #include <gar/error.h>
 #include <gar/estimator_family.h>
 
-#include "content_hash.h"
-#include "host_profile.h"
-#include "replay.h"
-#include "sweep_ranges.h"
-#include "trace.h"
+#include "sweep/content_hash.h"
+#include "sim/host_profile.h"
+#include "sim/replay.h"
+#include "sweep/sweep_ranges.h"
+#include "sim/trace.h"
 
 #define GAR_SWEEP_MAGIC "gar-sweep v1"
 #define GAR_SWEEP_FILE_MAX (1u << 20)          /* largest spec file read, bytes */

@@ -1,13 +1,13 @@
 /* experiments/verify/profile_check.c — two profiles compared by the simulation they make. */
-#include "profile_check.h"
+#include "verify/profile_check.h"
 
 #include <math.h>
 #include <string.h>
 
 #include <gar/bands.h>
 
-#include "gen.h"
-#include "replay.h"
+#include "sim/gen.h"
+#include "sim/replay.h"
 
 static const struct {
     const char *name, *plan;

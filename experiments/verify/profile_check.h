@@ -21,7 +21,7 @@
 #include <gar/error.h>
 #include <gar/time.h>
 
-#include "host_profile.h"
+#include "sim/host_profile.h"
 
 #define GAR_PROFILE_CHECK_PLANS 3
 #define GAR_PROFILE_CHECK_REL 0.15

@@ -1,5 +1,5 @@
 /* experiments/verify/verifications.c — rows of the verifications table. */
-#include "verifications.h"
+#include "verify/verifications.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* experiments/verify/verify_cuda.c — gar verify's CUDA device behind the seam. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "verify_cuda.h"
+#include "verify/verify_cuda.h"
 
 #include <assert.h>
 #include <stdbool.h>

@@ -58,8 +58,8 @@
 #include <gar/idle.h>
 #include <gar/time.h>
 
-#include "trace.h"
-#include "verify_real.h"
+#include "sim/trace.h"
+#include "verify/verify_real.h"
 
 #define GAR_VERIFY_CUDA_ORDINAL 0       /* the device used */
 #define GAR_VERIFY_CUDA_ANCHOR_TRIES 8u /* clock anchors tried; the narrowest is kept */

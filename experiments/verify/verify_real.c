@@ -2,7 +2,7 @@
  * emulated device behind it, and the open-loop wait loop on the POSIX host. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "verify_real.h"
+#include "verify/verify_real.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -15,11 +15,11 @@
 #include <gar/wait_inline.h>
 
 #include "cpu_pin.h"
-#include "key_index.h"
+#include "sim/key_index.h"
 #include "kind_host.h"
-#include "replay_index.h"
+#include "sim/replay_index.h"
 #if defined(GAR_HAVE_CUDA_BACKEND)
-#include "verify_cuda.h"
+#include "verify/verify_cuda.h"
 #endif
 
 /* ---- streams and durations ------------------------------------------------ */

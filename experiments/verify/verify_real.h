@@ -54,8 +54,8 @@
 #include <gar/port.h>
 #include <gar/time.h>
 
-#include "replay.h"
-#include "trace.h"
+#include "sim/replay.h"
+#include "sim/trace.h"
 
 typedef struct gar_verify_device_ops {
     const char *name;

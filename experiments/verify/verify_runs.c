@@ -1,5 +1,5 @@
 /* experiments/verify/verify_runs.c — the real runs' envelope and the three-way verdict. */
-#include "verify_runs.h"
+#include "verify/verify_runs.h"
 
 #include <assert.h>
 #include <stdlib.h>

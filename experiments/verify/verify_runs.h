@@ -39,7 +39,7 @@
 
 #include <gar/time.h>
 
-#include "verify_stats.h"
+#include "verify/verify_stats.h"
 
 #define GAR_VERIFY_RUNS_LEVELS 3 /* p50, p90, p99 */
 

@@ -1,5 +1,5 @@
 /* experiments/verify/verify_stats.c — KS statistic, quantiles, ratios, tolerances. */
-#include "verify_stats.h"
+#include "verify/verify_stats.h"
 
 #include <assert.h>
 #include <math.h>

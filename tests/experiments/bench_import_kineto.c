@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "import.h"
+#include "import/import.h"
 
 static double seconds(void)
 {

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sweep_spec.h"
+#include "sweep/sweep_spec.h"
 
 static double seconds(void)
 {

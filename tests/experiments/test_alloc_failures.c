@@ -23,12 +23,12 @@
 
 #include <sqlite3.h>
 
-#include "alloc.h"
-#include "alloc_sqlite.h"
-#include "import.h"
-#include "store.h"
-#include "sweep_spec.h"
-#include "trace.h"
+#include "sim/alloc.h"
+#include "sweep/alloc_sqlite.h"
+#include "import/import.h"
+#include "sweep/store.h"
+#include "sweep/sweep_spec.h"
+#include "sim/trace.h"
 
 #define RUNS_MAX 200000 /* no reader here needs nearly this many allocations */
 

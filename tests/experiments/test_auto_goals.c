@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "auto_goals.h"
+#include "sweep/auto_goals.h"
 
 #define ARMS_MAX 32
 

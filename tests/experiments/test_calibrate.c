@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "calibrate.h"
-#include "host_profile.h"
+#include "sim/host_profile.h"
 
 static void assert_ordered(const gar_calibrated_dist *d)
 {

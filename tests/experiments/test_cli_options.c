@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "cli_options.h"
+#include "cli/cli.h"
+#include "cli/cli_options.h"
 
 typedef struct values {
     const char *out;

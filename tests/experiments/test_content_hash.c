@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "content_hash.h"
+#include "sweep/content_hash.h"
 
 static void published_vectors(void **state)
 {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gnuplot_text.h"
+#include "report/gnuplot_text.h"
 
 static void single_quotes_take_one_backslash(void **state)
 {

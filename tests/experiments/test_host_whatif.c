@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host_whatif.h"
-#include "sweep_spec.h"
+#include "sweep/host_whatif.h"
+#include "sweep/sweep_spec.h"
 
 static const char *message_of(const gar_error *err)
 {

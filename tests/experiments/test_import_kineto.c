@@ -16,7 +16,7 @@
 
 #include <zlib.h>
 
-#include "import.h"
+#include "import/import.h"
 
 /* The documented point ids, computed outside gar (FNV-1a-64 of the name, then
  * the named stream's four little-endian bytes). */

@@ -15,7 +15,7 @@
 
 #include <sqlite3.h>
 
-#include "import.h"
+#include "import/import.h"
 
 #define P_STREAM_SYNC_7 UINT64_C(4736720261508363923)
 #define P_MEMCPY_ASYNC_7 UINT64_C(8072867669459855690)

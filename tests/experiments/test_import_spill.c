@@ -19,7 +19,7 @@
 
 #include <sqlite3.h>
 
-#include "import.h"
+#include "import/import.h"
 
 /* One import: its return, trace, counts and legend. */
 typedef struct result {

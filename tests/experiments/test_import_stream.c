@@ -15,10 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "alloc.h"
-#include "import.h"
-#include "import_rows.h"
-#include "prng.h"
+#include "sim/alloc.h"
+#include "import/import.h"
+#include "import/import_rows.h"
+#include "sim/prng.h"
 
 static int cmp_row(const void *x, const void *y)
 {

@@ -10,8 +10,8 @@
 
 #include <string.h>
 
-#include "plan_names.h"
-#include "plot_style.h"
+#include "report/plan_names.h"
+#include "report/plot_style.h"
 
 #define PP(m) "poll+predict:margin_us=" m ",min_sleep_us=20,max_sleep_us=50000,window=8"
 #define FLAG "flag:park_us=100,backstop_us=1000"

@@ -18,8 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "leftover.h"
-#include "plot.h"
+#include "sim/leftover.h"
+#include "report/plot.h"
 
 static char root[64];
 

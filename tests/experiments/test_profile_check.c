@@ -8,8 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "host_profile.h"
-#include "profile_check.h"
+#include "sim/host_profile.h"
+#include "verify/profile_check.h"
 
 static gar_host_profile bundled;
 

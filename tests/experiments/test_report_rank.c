@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report_rank.h"
+#include "report/report_rank.h"
 
 /* The rule as it was before the absolute floor: 10 % of the best p99 alone
  * (these arms' p99s are about 1 µs, where a 2 µs floor would admit all). */

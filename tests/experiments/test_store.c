@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "results.h"
-#include "store.h"
+#include "sweep/results.h"
+#include "sweep/store.h"
 
 typedef struct fixture {
     char dir[64];

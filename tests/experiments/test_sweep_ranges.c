@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "sweep_spec.h"
+#include "sim/alloc.h"
+#include "sweep/sweep_spec.h"
 
 static int parse(const char *text, gar_sweep_spec *spec, gar_error *err)
 {

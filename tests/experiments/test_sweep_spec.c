@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sweep_spec.h"
+#include "sweep/sweep_spec.h"
 
 #define FLAG "flag:park_us=100,backstop_us=1000"
 #define PREDICT "+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8"

@@ -17,8 +17,8 @@
 
 #include <sqlite3.h>
 
-#include "store.h"
-#include "verifications.h"
+#include "sweep/store.h"
+#include "verify/verifications.h"
 
 typedef struct fixture {
     char dir[64], path[96];

@@ -13,8 +13,8 @@
 
 #include "cuda_work.h"
 #include "fake_cuda.h"
-#include "verify_cuda.h"
-#include "verify_real.h"
+#include "verify/verify_cuda.h"
+#include "verify/verify_real.h"
 
 /* ---- an idle whose park reports the line reached ------------------------- */
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "verify_runs.h"
+#include "verify/verify_runs.h"
 
 enum { N = 1000, RUNS = 3 };
 

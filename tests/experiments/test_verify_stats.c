@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "verify_stats.h"
+#include "verify/verify_stats.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

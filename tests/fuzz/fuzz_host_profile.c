@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "host_profile.h"
+#include "sim/host_profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

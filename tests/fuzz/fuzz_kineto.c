@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "import.h"
+#include "import/import.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -20,8 +20,8 @@
 #include <gar/nearest_rank.h>
 #include <gar/plan.h>
 
-#include "gen.h"
-#include "replay.h"
+#include "sim/gen.h"
+#include "sim/replay.h"
 
 #define REPS 5 /* replays of each measured arm; the best counts, as for the floor */
 #define PREDICT "+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8"

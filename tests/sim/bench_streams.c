@@ -15,7 +15,7 @@
 #include <gar/plan.h>
 
 #include "many_streams.h"
-#include "replay.h"
+#include "sim/replay.h"
 
 #define REPS 5
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "gen.h"
-#include "trace.h"
+#include "sim/gen.h"
+#include "sim/trace.h"
 
 static double seconds(void)
 {

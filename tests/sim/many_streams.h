@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "prng.h"
-#include "trace.h"
+#include "sim/prng.h"
+#include "sim/trace.h"
 
 /* The stream id of stream k of `streams`, spread round-robin over `devices`. */
 static inline uint32_t many_streams_id(uint32_t k, uint32_t devices)

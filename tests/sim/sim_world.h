@@ -6,7 +6,7 @@
 
 #include <gar/plan.h>
 
-#include "host_profile.h"
+#include "sim/host_profile.h"
 
 #define Q_NS 1000u      /* a status query (and an arm) */
 #define POLL_NS 1000u   /* a poll turn besides its query */

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen.h"
-#include "replay.h"
+#include "sim/gen.h"
+#include "sim/replay.h"
 
 #define US GAR_NS_PER_US
 #define BUDGET_US 20

@@ -16,10 +16,10 @@
 
 #include <gar/nearest_rank.h>
 
-#include "gen.h"
-#include "prng.h"
-#include "replay.h"
-#include "sim_host.h"
+#include "sim/gen.h"
+#include "sim/prng.h"
+#include "sim/replay.h"
+#include "sim/sim_host.h"
 #include "sim_world.h"
 
 #define WAITS 4000 /* enough for stable p99s, few enough for a debug build */

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "gen.h"
+#include "sim/gen.h"
 
 static gar_trace generate(gar_gen_kind kind, const char *const *params, uint64_t waits,
                           uint64_t seed)

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "host_profile.h"
-#include "prng.h"
+#include "sim/host_profile.h"
+#include "sim/prng.h"
 
 #define VALID_TAIL                                                                 \
     "query_ns 250\n"                                                               \

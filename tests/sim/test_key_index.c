@@ -10,8 +10,8 @@
 
 #include <stdlib.h>
 
-#include "key_index.h"
-#include "replay_index.h"
+#include "sim/key_index.h"
+#include "sim/replay_index.h"
 
 static void keys_are_numbered_as_they_first_appear(void **state)
 {

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "leftover.h"
+#include "sim/leftover.h"
 
 typedef struct world {
     char dir[64];

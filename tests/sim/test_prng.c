@@ -10,7 +10,7 @@
 
 #include <gar/splitmix64.h>
 
-#include "prng.h"
+#include "sim/prng.h"
 
 /* The first outputs for two seeds, from an independent implementation of the
  * published algorithms: a change to seeding or stepping fails here, and with

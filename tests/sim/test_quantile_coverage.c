@@ -21,7 +21,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "replay.h"
+#include "sim/replay.h"
 
 #define SEEDS 100
 #define COVERED_AT_LEAST 90

@@ -10,7 +10,7 @@
 
 #include <math.h>
 
-#include "quantile_interval.h"
+#include "sim/quantile_interval.h"
 
 /* P(Bin(n, p) <= k) summed from k = 0 up, each term from a running
  * binomial coefficient: the plain definition, fine for small n. */

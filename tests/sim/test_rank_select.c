@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prng.h"
-#include "rank_select.h"
+#include "sim/prng.h"
+#include "sim/rank_select.h"
 
 static int by_value(const void *a, const void *b)
 {

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prng.h"
+#include "sim/prng.h"
 
-#include "replay.h"
+#include "sim/replay.h"
 #include "sim_world.h"
 
 #define N 20

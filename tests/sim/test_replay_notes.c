@@ -10,8 +10,8 @@
 
 #include <string.h>
 
-#include "replay.h"
-#include "replay_notes.h"
+#include "sim/replay.h"
+#include "sim/replay_notes.h"
 #include "sim_world.h"
 
 #define RESIDUAL_NS GAR_NS_PER_MS

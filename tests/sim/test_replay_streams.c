@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "key_index.h"
+#include "sim/key_index.h"
 #include "many_streams.h"
-#include "replay.h"
+#include "sim/replay.h"
 #include "sim_world.h"
 
 #define STREAMS 10000u

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "sim_host.h"
+#include "sim/sim_host.h"
 #include "sim_world.h"
 
 #define DONE_NS GAR_NS_PER_MS /* the work completes 1 ms after the wait starts at 0 */

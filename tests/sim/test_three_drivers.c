@@ -31,9 +31,9 @@
 #include <gar/wait_inline.h>
 #include <gar/wait_task.h>
 
-#include "auto_host.h"
-#include "sim_device.h"
-#include "sim_host.h"
+#include "sim/auto_host.h"
+#include "sim/sim_device.h"
+#include "sim/sim_host.h"
 #include "sim_world.h"
 
 #define LOG_MAX 4096

@@ -15,8 +15,8 @@
 
 #include <zlib.h>
 
-#include "prng.h"
-#include "trace.h"
+#include "sim/prng.h"
+#include "sim/trace.h"
 
 #define HEADER "# gar-trace v1\npoint,submit_ns,start_ns,done_ns\n"
 #define HEADER_RS "# gar-trace v1\npoint,submit_ns,start_ns,done_ns,rows,stream\n"
