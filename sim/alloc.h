@@ -21,7 +21,7 @@
  * that every failed run ended in a coded error with nothing leaked or
  * half-written.  yajl's allocations are not hooked: yajl does not check
  * them (it would crash, not refuse).  SQLite's can be
- * (experiments/sweep/alloc_sqlite.h).
+ * (experiments/import/alloc_sqlite.h).
  *
  * One hook for the process.  Install or remove it only while no other
  * thread allocates through these functions (before starting them, after

@@ -40,7 +40,7 @@
 
 #include <yajl/yajl_parse.h>
 
-#include "sweep/content_hash.h"
+#include "import/content_hash.h"
 #include "sim/unpack.h"
 
 /* The keys of an event, and of its args, that matter here. */

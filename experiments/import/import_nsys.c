@@ -34,7 +34,7 @@
 
 #include <sqlite3.h>
 
-#include "sweep/content_hash.h"
+#include "import/content_hash.h"
 
 /* A fault of a table as a whole. */
 static int refuse_table(gar_error *err, const char *path, const char *table, const char *fault)

@@ -6,7 +6,7 @@
 #include <assert.h>
 #include <string.h>
 
-#include "sweep/content_hash.h"
+#include "import/content_hash.h"
 
 static int cmp_u32(uint32_t a, uint32_t b)
 {

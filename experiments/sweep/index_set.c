@@ -5,7 +5,7 @@
 
 #include <gar/splitmix64.h>
 
-#include "sweep/content_hash.h"
+#include "import/content_hash.h"
 
 uint64_t gar_index_set_hash_bytes(const void *data, size_t size)
 {

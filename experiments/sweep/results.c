@@ -10,7 +10,7 @@
 #include <gar/bands.h>
 
 #include "sweep/format.h"
-#include "gar_source.h"
+#include "sweep/gar_source.h"
 #include "sweep/sweep_spec.h"
 
 #ifndef GAR_VERSION

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "gar_source.h"
+#include "sweep/gar_source.h"
 
 #ifndef GAR_VERSION
 #define GAR_VERSION "unknown"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep/content_hash.h"
+#include "import/content_hash.h"
 #include "sweep/progress.h"
 
 /* One finished run on its way from a worker to the main thread. */

@@ -46,7 +46,7 @@
 #include <gar/error.h>
 #include <gar/estimator_family.h>
 
-#include "sweep/content_hash.h"
+#include "import/content_hash.h"
 #include "sim/host_profile.h"
 #include "sim/replay.h"
 #include "sweep/sweep_ranges.h"

@@ -24,7 +24,7 @@
 #include <sqlite3.h>
 
 #include "sim/alloc.h"
-#include "sweep/alloc_sqlite.h"
+#include "import/alloc_sqlite.h"
 #include "import/import.h"
 #include "sweep/store.h"
 #include "sweep/sweep_spec.h"

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "sweep/content_hash.h"
+#include "import/content_hash.h"
 
 static void published_vectors(void **state)
 {

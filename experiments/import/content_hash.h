@@ -1,4 +1,4 @@
-/* experiments/sweep/content_hash.h — the 64-bit FNV-1a hash that names a trace or a
+/* experiments/import/content_hash.h — the 64-bit FNV-1a hash that names a trace or a
  * host profile by its content in a sweep's database.
  *
  * FNV-1a (offset basis 14695981039346656037, prime 1099511628211) is not

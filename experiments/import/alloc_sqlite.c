@@ -1,6 +1,6 @@
-/* experiments/sweep/alloc_sqlite.c — SQLite's memory methods over the allocation
+/* experiments/import/alloc_sqlite.c — SQLite's memory methods over the allocation
  * hook (alloc_sqlite.h). */
-#include "sweep/alloc_sqlite.h"
+#include "import/alloc_sqlite.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* experiments/sweep/alloc_sqlite.h — SQLite's allocations through the allocation
+/* experiments/import/alloc_sqlite.h — SQLite's allocations through the allocation
  * hook (sim/alloc.h), so a test that fails the nth allocation fails
  * SQLite's too.
  *
