@@ -4,8 +4,8 @@
 # is allowed and its own (core/include/gar/, never the backends' public
 # headers in backends/include/gar/); sim/ and backends/ never include each
 # other; only experiments/ uses SQLite; experiments/ keeps each part in its
-# folder, only the command (cli/) reaches the verbs' helpers, and the
-# importers (import/) know nothing of reports or verification.  Prints each
+# folder, and its folders depend only downwards (cli -> report -> verify ->
+# sweep -> import), which each include's folder path shows.  Prints each
 # violation; exits 1 if there is any.
 set -eu
 root=$1
@@ -65,23 +65,67 @@ for file in "$root"/experiments/*.[ch]; do
     [ -e "$file" ] && violation "$file: experiments/ keeps its sources in part folders (cli, import, sweep, report, verify)"
 done
 
-# Headers of part $1 that sources outside the folders $2 include.
-check_part_private() {
-    part=$1 users=$2 why=$3
-    for header in "$root/experiments/$part"/*.h; do
-        [ -e "$header" ] || continue
-        name=$(basename "$header")
-        for dir in "$root"/experiments/*/; do
-            owner=$(basename "$dir")
-            case " $users " in *" $owner "*) continue ;; esac
-            hits=$(grep -lE "#[[:space:]]*include[[:space:]]*\"$name\"" "$dir"*.[ch] 2>/dev/null || true)
-            for h in $hits; do violation "$h includes $part/$name: $why"; done
+# experiments/: folders in layers, each including headers only of its own
+# folder and of the folders below it:
+#   cli -> report -> verify -> sweep -> import   (report uses sweep directly too)
+# Headers are included by a path that names their folder ("sweep/store.h"),
+# which is what lets this check read a file's layer off its includes.
+experiments_parts='cli report verify sweep import'
+part_may_use() {
+    case $1 in
+        cli) echo "cli report verify sweep import" ;;
+        report) echo "report verify sweep import" ;;
+        verify) echo "verify sweep import" ;;
+        sweep) echo "sweep import" ;;
+        import) echo "import" ;;
+        *) return 1 ;;
+    esac
+}
+quoted_includes() {
+    sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$1"
+}
+# A header's name without its folder, where it is an experiments or sim header.
+owner_of_bare() {
+    for dir in "$root"/experiments/*/ "$root/sim/"; do
+        [ -f "$dir$1" ] && { basename "$dir"; return 0; }
+    done
+    return 1
+}
+for dir in "$root"/experiments/*/; do
+    part=$(basename "$dir")
+    files=$(find "$dir" -name '*.[ch]' | sort)
+    [ -n "$files" ] || continue
+    if ! uses=$(part_may_use "$part"); then
+        violation "experiments/$part/ holds C sources but has no place in the layer order ($experiments_parts)"
+        continue
+    fi
+    for file in $files; do
+        for header in $(quoted_includes "$file"); do
+            case "$header" in
+                */*)
+                    target=${header%%/*}
+                    case " $experiments_parts " in *" $target "*) ;; *) continue ;; esac
+                    case " $uses " in
+                        *" $target "*) ;;
+                        *) violation "$file includes $header: $part/ may use only $uses" ;;
+                    esac ;;
+                *)
+                    if owner=$(owner_of_bare "$header"); then
+                        violation "$file includes \"$header\": name its folder (\"$owner/$header\")"
+                    fi ;;
+            esac
         done
     done
-}
-check_part_private cli "cli" "only the command uses the verbs' helpers"
-check_part_private report "cli report" "only the command and the report draw plots"
-check_part_private verify "cli report verify sweep" "the importers know nothing of verification"
+done
+# sim/ is below every experiments folder: it includes none of their headers.
+for file in $(find "$root/sim" -name '*.[ch]' | sort); do
+    for header in $(quoted_includes "$file"); do
+        target=${header%%/*}
+        case " $experiments_parts experiments " in
+            *" $target "*) violation "$file includes $header: sim/ may not include experiments/" ;;
+        esac
+    done
+done
 
 [ "$status" -eq 0 ] && echo "layout: dependency rule holds"
 exit "$status"
