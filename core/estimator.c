@@ -134,10 +134,15 @@ int gar_estimator_sleep(const gar_estimator *est, const gar_deadline *deadline,
         return rc;
     if (est->count == 0)
         return 0;
-    gar_dur_ns p = gar__estimator_window_min(est, deadline->window);
-    if (p <= deadline->margin_ns)
+    return gar_deadline_sleep_for(deadline, gar__estimator_window_min(est, deadline->window),
+                                  sleep_ns);
+}
+
+int gar_deadline_sleep_for(const gar_deadline *deadline, gar_dur_ns p_ns, gar_dur_ns *sleep_ns)
+{
+    if (p_ns <= deadline->margin_ns)
         return 0;
-    gar_dur_ns s = p - deadline->margin_ns;
+    gar_dur_ns s = p_ns - deadline->margin_ns;
     if (s < deadline->min_sleep_ns)
         return 0;
     *sleep_ns = s < deadline->max_sleep_ns ? s : deadline->max_sleep_ns;

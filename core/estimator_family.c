@@ -222,17 +222,6 @@ int gar_family_prediction(const gar_estimator_spec *spec, const gar_family_point
     return 0;
 }
 
-int gar_deadline_sleep_for(const gar_deadline *deadline, gar_dur_ns p_ns, gar_dur_ns *sleep_ns)
-{
-    if (p_ns <= deadline->margin_ns)
-        return 0;
-    gar_dur_ns s = p_ns - deadline->margin_ns;
-    if (s < deadline->min_sleep_ns)
-        return 0;
-    *sleep_ns = s < deadline->max_sleep_ns ? s : deadline->max_sleep_ns;
-    return 1;
-}
-
 int gar_family_sleep(const gar_estimator_spec *spec, const gar_family_point *point,
                      const gar_deadline *deadline, gar_dur_ns *sleep_ns, gar_error *err)
 {

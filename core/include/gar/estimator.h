@@ -79,6 +79,13 @@ GAR_API int gar_estimator_observe(gar_estimator *est, const gar_deadline *deadli
 GAR_API int gar_estimator_sleep(const gar_estimator *est, const gar_deadline *deadline,
                                 gar_dur_ns *sleep_ns, gar_error *err);
 
+/* The deadline rule above applied to a prediction `p_ns`, whichever
+ * estimator made it: 1 with `*sleep_ns`, or 0 for none (`*sleep_ns`
+ * untouched).  The deadline must be valid (unchecked: gar_estimator_sleep,
+ * every estimator family and the simulator's oracle share it, each having
+ * checked the deadline once). */
+GAR_API int gar_deadline_sleep_for(const gar_deadline *deadline, gar_dur_ns p_ns, gar_dur_ns *sleep_ns);
+
 /* ---- the point table --------------------------------------------------- */
 
 /* One slot of a point table's storage.  Private: reach points through the

@@ -97,11 +97,6 @@ GAR_API void gar_family_point_init(gar_family_point *point);
 GAR_API int gar_family_prediction(const gar_estimator_spec *spec, const gar_family_point *point,
                                   const gar_deadline *deadline, gar_dur_ns *p_ns, gar_error *err);
 
-/* The deadline rule above applied to a prediction: 1 with `*sleep_ns`, or 0
- * for none.  The deadline must be valid (unchecked: an internal helper that
- * every family shares, exposed so the simulator's oracle uses it too). */
-GAR_API int gar_deadline_sleep_for(const gar_deadline *deadline, gar_dur_ns p_ns, gar_dur_ns *sleep_ns);
-
 /* The sleep for the next wait: 1 with `*sleep_ns`, 0 for none, or
  * -GAR_E_INVALID_ARGUMENT. */
 GAR_API int gar_family_sleep(const gar_estimator_spec *spec, const gar_family_point *point,
