@@ -19,6 +19,7 @@
 #include "cli/cli_options.h"
 #include "cli/json_put.h"
 #include "sim/host_profile.h"
+#include "sim/profile_caps.h"
 #include "sim/quantile_words.h"
 #include "sim/replay.h"
 #include "sim/replay_notes.h"
@@ -499,9 +500,7 @@ int gar_verb_replay_main(int argc, char **argv)
     gar_error warning;
     gar_error_clear(&warning);
     if (!a.as_given) {
-        gar_caps caps = { .word_wait = host.word_wait,
-                          .word_wait_why = "the host profile says word_wait no",
-                          .io_uring = true };
+        gar_caps caps = gar_host_profile_caps(&host);
         int rc = a.plan != NULL ? gar_plan_resolve(&plan, &caps, &plan, &warning)
                                 : gar_bands_resolve(&bands, &caps, &bands, &warning);
         if (rc < 0)

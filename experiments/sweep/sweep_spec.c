@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sim/gen.h"
+#include "sim/profile_caps.h"
 #include "sweep/host_whatif.h"
 #include "sweep/index_set.h"
 
@@ -1201,10 +1202,7 @@ uint64_t gar_sweep_run_key_hash(const gar_sweep_spec *spec, const gar_sweep_run 
 void gar_sweep_resolve(const gar_bands *requested, const gar_host_profile *host,
                        gar_bands *running, char *label, size_t size)
 {
-    gar_caps caps = { .word_wait = host->word_wait,
-                      .word_wait_why = "the host profile says word_wait no",
-                      .io_uring = true,
-                      .io_uring_why = NULL };
+    gar_caps caps = gar_host_profile_caps(host);
     gar_error warning; /* the fallback's warning: the label names it */
     int rc = gar_bands_resolve(requested, &caps, running, &warning);
     assert(rc == 0 || rc == 1); /* 1: a band fell back */
