@@ -15,16 +15,13 @@
 #include <gar/posix.h>
 
 #include "cpu_relax.h"
+#include "monotonic_now.h"
 
 /* ---- clock ---------------------------------------------------------------- */
 
 gar_mono_ns gar_posix_now(void)
 {
-    struct timespec ts;
-    int rc = clock_gettime(CLOCK_MONOTONIC, &ts);
-    assert(rc == 0); /* CLOCK_MONOTONIC is required by POSIX and cannot fail here */
-    (void)rc;
-    return (gar_mono_ns)ts.tv_sec * GAR_NS_PER_S + (gar_mono_ns)ts.tv_nsec;
+    return gar__monotonic_now();
 }
 
 static gar_mono_ns posix_clock_now(void *ctx)

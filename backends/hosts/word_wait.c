@@ -13,10 +13,11 @@
 #include <stdio.h>
 #include <time.h>
 
-#include <gar/posix.h>
+#include <gar/idle.h>
 #include <gar/word_wait.h>
 
 #include "cpu_relax.h"
+#include "monotonic_now.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define GAR_WORD_WAIT_X86_64 1
@@ -159,9 +160,9 @@ static void read_cpuid(gar_x86_cpuid *out)
  * two clock readings and is dated at their middle.  0 if it makes no sense. */
 static uint64_t tsc_hz_measured(void)
 {
-    const gar_mono_ns a0 = gar_posix_now();
+    const gar_mono_ns a0 = gar__monotonic_now();
     const uint64_t tsc0 = __rdtsc();
-    const gar_mono_ns b0 = gar_posix_now();
+    const gar_mono_ns b0 = gar__monotonic_now();
 
     const gar_mono_ns target = b0 + 10 * GAR_NS_PER_MS;
     const struct timespec ts = { .tv_sec = (time_t)(target / GAR_NS_PER_S),
@@ -169,9 +170,9 @@ static uint64_t tsc_hz_measured(void)
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
         ;
 
-    const gar_mono_ns a1 = gar_posix_now();
+    const gar_mono_ns a1 = gar__monotonic_now();
     const uint64_t tsc1 = __rdtsc();
-    const gar_mono_ns b1 = gar_posix_now();
+    const gar_mono_ns b1 = gar__monotonic_now();
 
     const gar_mono_ns mid0 = a0 + (b0 - a0) / 2, mid1 = a1 + (b1 - a1) / 2;
     if (mid1 <= mid0 || tsc1 <= tsc0)
@@ -365,7 +366,7 @@ int gar_word_wait_park(const gar_word_wait *wait, gar_line *line,
     for (;;) {
         if (!gar_line_unchanged(line, seen))
             return 1;
-        const gar_mono_ns now = gar_posix_now();
+        const gar_mono_ns now = gar__monotonic_now();
         if (now >= until)
             return 0;
         sleep_once(wait, line, seen, until - now);
