@@ -43,6 +43,10 @@
  *   point  = FNV-1a-64 of the kernel's name, then its stream's four
  *            little-endian bytes (then the process id's, with several)
  *
+ * The records and the gar_import that holds them are in import_records.h,
+ * the names of synchronizing calls in import_sync_names.h; this header is the
+ * importers' whole interface and includes both.
+ *
  * Ownership: a gar_import owns its arrays (and its temporary database, once
  * its records spill); gar_import_free releases them.
  * Nothing here is thread-safe; use one gar_import per thread. */
@@ -55,81 +59,11 @@
 
 #include <gar/error.h>
 
+#include "import/import_records.h"
+#include "import/import_sync_names.h"
 #include "sim/trace.h"
 
-#define GAR_IMPORT_ANY UINT32_MAX     /* device or stream not known */
-#define GAR_IMPORT_ID_LIMIT 65536u    /* device and stream ids must be below this */
 #define GAR_IMPORT_TOKEN_MAX (1u << 20) /* longest JSON token (string, number) accepted */
-
-/* What a host call does, by its name. */
-typedef enum gar_sync_kind {
-    GAR_SYNC_NONE,         /* launches or other calls: looked up as launches */
-    GAR_SYNC_STREAM,       /* waits for one stream */
-    GAR_SYNC_EVENT,        /* waits for an event's stream */
-    GAR_SYNC_DEVICE,       /* waits for every stream of the device */
-    GAR_SYNC_MEMCPY,       /* a synchronous copy: waits for its own copy */
-    GAR_SYNC_MEMCPY_ASYNC, /* waits only when its copy is device-to-pageable-host */
-} gar_sync_kind;
-
-/* A GPU op: a kernel, copy or memset. */
-typedef struct gar_import_op {
-    uint64_t start_ns, end_ns;
-    uint64_t correlation; /* 0: none */
-    uint64_t name_hash;   /* a kernel's name, FNV-1a-64, with --wait-on kernel; else 0 */
-    uint32_t process;     /* index from gar_import_process */
-    uint32_t device, stream;
-    bool dtoh_pageable;   /* a device-to-pageable-host copy (blocks its caller) */
-    bool kernel;          /* a kernel (not a copy or memset) */
-} gar_import_op;
-
-/* A host runtime or driver call. */
-typedef struct gar_import_call {
-    uint64_t start_ns, end_ns;
-    uint64_t correlation; /* 0: none */
-    uint64_t thread;      /* the host thread that made the call */
-    uint32_t process;     /* index from gar_import_process */
-    int name;             /* index of a synchronizing name (gar_import_sync_name), or -1 */
-} gar_import_call;
-
-/* What the profiler recorded about a synchronization (Kineto cuda_sync, Nsight
- * CUPTI_ACTIVITY_KIND_SYNCHRONIZATION), joined to its call by correlation. */
-typedef struct gar_import_sync {
-    uint64_t correlation;
-    uint32_t process;           /* index from gar_import_process */
-    uint32_t device;            /* GAR_IMPORT_ANY when not recorded */
-    uint32_t stream;            /* the stream synchronized, or GAR_IMPORT_ANY */
-    uint32_t event_stream;      /* an event sync: the event's stream, or GAR_IMPORT_ANY */
-    uint64_t event_correlation; /* an event sync: its record call's correlation, or 0 */
-} gar_import_sync;
-
-/* Why a synchronizing call (with --wait-on kernel: a kernel) made no row;
- * each is counted. */
-typedef struct gar_import_counts {
-    uint64_t sync_calls;   /* synchronizing calls found (--wait-on kernel: kernels) */
-    uint64_t waits;        /* rows made */
-    uint64_t no_gpu_op;    /* nothing on the awaited stream(s) to wait for */
-    uint64_t no_stream;    /* the awaited stream is not recorded (or its id is too large) */
-    uint64_t no_launch;    /* the awaited op's launch call is not in the trace */
-    uint64_t inconsistent; /* the op ends before its launch began (clock skew) */
-    uint64_t out_of_order; /* would make its stream's submit or done go backwards */
-    uint64_t inferred_stream; /* rows made whose stream was inferred (of `waits`) */
-} gar_import_counts;
-
-/* What a row waits for (data/README.md, "What the host waits on"). */
-typedef enum gar_import_wait_on {
-    GAR_IMPORT_WAIT_ON_SYNC,   /* the synchronizing calls the profile recorded */
-    GAR_IMPORT_WAIT_ON_KERNEL, /* a what-if: the end of every kernel, from its
-                                * launch call's return */
-} gar_import_wait_on;
-
-/* How to map.  A zeroed struct is the default: synchronizing calls, infer
- * streams, every process. */
-typedef struct gar_import_options {
-    bool no_infer;     /* no stream inference: a sync without a stream record is skipped */
-    bool one_process;  /* Nsight: import only the process whose pid is `process` */
-    uint32_t process;
-    gar_import_wait_on wait_on;
-} gar_import_options;
 
 /* A qualified stream of a several-process trace: what trace stream `id` is. */
 typedef struct gar_import_stream_name {
@@ -150,38 +84,6 @@ typedef struct gar_import_legend {
 
 void gar_import_legend_free(gar_import_legend *legend);
 
-/* Records past the budget (import_spill.h); opaque here. */
-typedef struct gar_import_spill gar_import_spill;
-
-/* Bytes of records a gar_import holds in memory; past it they move to a
- * temporary SQLite database and the mapping runs there, in bounded memory,
- * to the same trace (data/README.md, "Memory and speed").  The environment
- * variable GAR_IMPORT_RECORD_BUDGET (bytes, read by gar_import_init) sets
- * another budget: the tests use a tiny one to force the database on small
- * profiles. */
-#define GAR_IMPORT_RECORD_BUDGET (32u << 20)
-
-/* Bytes of mapped rows held in memory; past it they are sorted into runs in
- * a temporary file and merged (experiments/import/import_rows.h), so rows
- * too take bounded memory.  GAR_IMPORT_ROW_BUDGET in the environment (bytes,
- * read by gar_import_init) sets another, as for the records. */
-#define GAR_IMPORT_ROW_BUDGET (32u << 20)
-
-typedef struct gar_import {
-    gar_import_op *op;
-    size_t ops, ops_cap;
-    gar_import_call *call;
-    size_t calls, calls_cap;
-    gar_import_sync *sync;
-    size_t syncs, syncs_cap;
-    uint64_t *process_id; /* the processes' ids, by index */
-    size_t processes, processes_cap;
-    gar_import_options options;
-    size_t record_budget;    /* bytes of op, call and sync arrays before they spill */
-    size_t row_budget;       /* bytes of mapped rows held before a sorted run is written */
-    gar_import_spill *spill; /* NULL until the records spill */
-} gar_import;
-
 void gar_import_init(gar_import *im);
 void gar_import_free(gar_import *im);
 
@@ -194,15 +96,6 @@ int gar_import_process(gar_import *im, uint64_t id, uint32_t *index, gar_error *
 int gar_import_add_op(gar_import *im, const gar_import_op *op, gar_error *err);
 int gar_import_add_call(gar_import *im, const gar_import_call *call, gar_error *err);
 int gar_import_add_sync(gar_import *im, const gar_import_sync *sync, gar_error *err);
-
-/* The index of a synchronizing call's name, or -1 for any other call.  A
- * trailing version suffix ("_v3020"), and before it a per-thread default
- * stream suffix ("_ptsz", "_ptds"), is ignored.  `len` bytes, no NUL needed. */
-int gar_import_sync_name(const char *name, size_t len);
-
-/* The kind and base name of a name index. */
-gar_sync_kind gar_import_sync_kind(int name);
-const char *gar_import_sync_base(int name);
 
 /* Maps the records to a trace (see above).  `name` names the source in
  * errors.  `out` is storage to fill, as for every trace reader: whatever it

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "import/content_hash.h"
+#include "import/import_sync_names.h"
 
 static int cmp_u32(uint32_t a, uint32_t b)
 {

@@ -15,7 +15,7 @@
 
 #include <gar/error.h>
 
-#include "import/import.h"
+#include "import/import_records.h"
 #include "import/import_rows.h"
 #include "sim/trace.h"
 

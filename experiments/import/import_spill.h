@@ -18,7 +18,7 @@
 
 #include <gar/error.h>
 
-#include "import/import.h"
+#include "import/import_records.h"
 #include "import/import_rows.h"
 #include "import/import_rules.h"
 #include "sim/trace.h"
