@@ -36,6 +36,7 @@
 #include "sim/trace.h"
 #include "verify/verifications.h"
 #include "cli/verbs.h"
+#include "verify/verify_devices.h"
 #include "verify/verify_real.h"
 #include "verify/verify_runs.h"
 #include "verify/verify_stats.h"

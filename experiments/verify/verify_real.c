@@ -18,9 +18,6 @@
 #include "sim/key_index.h"
 #include "kind_host.h"
 #include "sim/replay_index.h"
-#if defined(GAR_HAVE_CUDA_BACKEND)
-#include "verify/verify_cuda.h"
-#endif
 
 /* ---- streams and durations ------------------------------------------------ */
 
@@ -135,39 +132,12 @@ static int emulated_close(void *ctx, bool stop, gar_mono_ns *completed_at, gar_e
     return rc;
 }
 
-static const gar_verify_device_ops emulated_device_ops = {
+const gar_verify_device_ops gar_verify_emulated_device = {
     .name = "emulated",
     .open = emulated_open,
     .submit_row = emulated_submit_row,
     .close = emulated_close,
 };
-
-int gar_verify_device_find(const char *name, const char *verb,
-                           const gar_verify_device_ops **out, gar_error *err)
-{
-    assert(name != NULL && out != NULL);
-    if (strcmp(name, "emulated") == 0) {
-        *out = &emulated_device_ops;
-        return 0;
-    }
-    if (strcmp(name, "cuda") == 0) {
-#if defined(GAR_HAVE_CUDA_BACKEND)
-        *out = &gar_verify_cuda_device;
-        return 0;
-#else
-        return gar_error_set(err, GAR_E_BACKEND, 2, "opening the CUDA device",
-                             "the CUDA backend is not built into this gar (it needs cuda.h "
-                             "at build time: -Dcuda=enabled -Dnvidia_toolkit=DIR)");
-#endif
-    }
-    if (strcmp(name, "hip") == 0)
-        return gar_error_set(err, GAR_E_BACKEND, 2, "opening the HIP device",
-                             "this gar's verify has no HIP device: the HIP backend has no "
-                             "device work yet to put behind the seam");
-    char what[256];
-    snprintf(what, sizeof what, "--device '%s' is none of emulated, cuda, hip", name);
-    return gar_error_set(err, GAR_E_USAGE, 2, verb, what);
-}
 
 /* ---- a clock that remembers a wait's first and last reading --------------- */
 

@@ -80,13 +80,10 @@ typedef struct gar_verify_device_ops {
     int (*close)(void *ctx, bool stop, gar_mono_ns *completed_at, gar_error *err);
 } gar_verify_device_ops;
 
-/* The device named `name`: "emulated" is always built in; "cuda" where this
- * gar was built with the CUDA backend (GAR_HAVE_CUDA_BACKEND; verify_cuda.h),
- * else -GAR_E_BACKEND (not built into this gar); "hip" is -GAR_E_BACKEND
- * (no HIP device behind the seam yet); anything else is -GAR_E_USAGE naming
- * `verb`.  A device built in but absent is refused by its open. */
-int gar_verify_device_find(const char *name, const char *verb,
-                           const gar_verify_device_ops **out, gar_error *err);
+/* The emulated device (gar/emulated.h): a store thread plays each stream,
+ * completing a row's work after its device duration.  Always built in;
+ * verify_devices.h finds it, and the others, by name. */
+extern const gar_verify_device_ops gar_verify_emulated_device;
 
 /* ---- what every device derives from a trace -------------------------------- */
 

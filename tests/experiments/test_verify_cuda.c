@@ -14,6 +14,7 @@
 #include "cuda_work.h"
 #include "fake_cuda.h"
 #include "verify/verify_cuda.h"
+#include "verify/verify_devices.h"
 #include "verify/verify_real.h"
 
 /* ---- an idle whose park reports the line reached ------------------------- */
