@@ -1117,38 +1117,51 @@ static int read_spec(const char *path, char **text, size_t *len, char **dir, gar
     return 0;
 }
 
-int gar_sweep_size_load(const char *path, gar_sweep_size *out, gar_error *err)
+/* A parse of a spec's text into `out`: a whole spec, or only its size. */
+typedef int (*spec_parser)(const char *text, size_t len, const char *name, const char *base_dir,
+                           void *out, gar_error *err);
+
+static int parse_into_spec(const char *text, size_t len, const char *name, const char *base_dir,
+                       void *out, gar_error *err)
+{
+    return gar_sweep_spec_parse(text, len, name, base_dir, out, err);
+}
+
+static int parse_into_size(const char *text, size_t len, const char *name, const char *base_dir,
+                      void *out, gar_error *err)
+{
+    return gar_sweep_size_parse(text, len, name, base_dir, out, err);
+}
+
+/* The spec file at `path` ("-": standard input) read, and parsed by `parse`
+ * into `out` (`out_size` bytes, zeroed first), under the name and folder the
+ * path gives.  `function` names the public caller when an argument is NULL. */
+static int load_spec(const char *path, const char *function, spec_parser parse, void *out,
+                     size_t out_size, gar_error *err)
 {
     if (path == NULL || out == NULL)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_sweep_size_load",
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, function,
                              path == NULL ? "path" : "out", "is NULL");
-    memset(out, 0, sizeof *out);
+    memset(out, 0, out_size);
     char *text = NULL, *dir = NULL;
     size_t len = 0;
     int rc = read_spec(path, &text, &len, &dir, err);
     if (rc < 0)
         return rc;
-    rc = gar_sweep_size_parse(text, len, spec_subject(path), dir, out, err);
+    rc = parse(text, len, spec_subject(path), dir, out, err);
     gar_free(dir);
     gar_free(text);
     return rc;
 }
 
+int gar_sweep_size_load(const char *path, gar_sweep_size *out, gar_error *err)
+{
+    return load_spec(path, "gar_sweep_size_load", parse_into_size, out, sizeof *out, err);
+}
+
 int gar_sweep_spec_load(const char *path, gar_sweep_spec *out, gar_error *err)
 {
-    if (path == NULL || out == NULL)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_sweep_spec_load",
-                             path == NULL ? "path" : "out", "is NULL");
-    memset(out, 0, sizeof *out);
-    char *text = NULL, *dir = NULL;
-    size_t len = 0;
-    int rc = read_spec(path, &text, &len, &dir, err);
-    if (rc < 0)
-        return rc;
-    rc = gar_sweep_spec_parse(text, len, spec_subject(path), dir, out, err);
-    gar_free(dir);
-    gar_free(text);
-    return rc;
+    return load_spec(path, "gar_sweep_spec_load", parse_into_spec, out, sizeof *out, err);
 }
 
 /* ---- runs --------------------------------------------------------------- */
