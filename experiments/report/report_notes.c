@@ -9,31 +9,16 @@
 #include "report/plan_names.h"
 #include "sweep/sweep_spec.h"
 
-static int db_fault(gar_store *store, gar_error *err)
-{
-    return gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), "read the notes of",
-                         sqlite3_errmsg(gar_store_db(store)));
-}
-
-static void column(sqlite3_stmt *st, int i, char *out, size_t size)
-{
-    const unsigned char *text = sqlite3_column_text(st, i);
-    gar_format(out, size, "%s", text != NULL ? (const char *)text : "");
-}
+/* What a failed read of the notes was doing, as its refusal says. */
+static const char reading[] = "read the notes of";
 
 /* Whether the database has the table run_notes. */
 static int has_notes(gar_store *store, gar_error *err)
 {
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store),
+    return gar_results_any(store,
                            "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
                            " AND name = 'run_notes'",
-                           -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, err);
-    int rc = sqlite3_step(st);
-    int found = rc == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
-    sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? found : db_fault(store, err);
+                           reading, err);
 }
 
 int gar_report_notes_read(gar_store *store, gar_report_notes *out, gar_error *err)
@@ -58,7 +43,7 @@ int gar_report_notes_read(gar_store *store, gar_report_notes *out, gar_error *er
     gar_format(sql, sizeof sql, "%s%s%s", failed, out->stored ? notes : "", order);
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, err);
+        return gar_results_fault(store, reading, err);
     size_t capacity = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -75,26 +60,26 @@ int gar_report_notes_read(gar_store *store, gar_report_notes *out, gar_error *er
         gar_report_note *n = &out->note[out->count++];
         memset(n, 0, sizeof *n);
         char name[GAR_RESULTS_TEXT];
-        column(st, 0, n->trace, sizeof n->trace);
-        column(st, 1, name, sizeof name);
+        gar_results_copy_text(st, 0, n->trace, sizeof n->trace);
+        gar_results_copy_text(st, 1, name, sizeof name);
         gar_results_short_name(name, n->trace_short, sizeof n->trace_short);
-        column(st, 2, n->host, sizeof n->host);
-        column(st, 3, name, sizeof name);
+        gar_results_copy_text(st, 2, n->host, sizeof n->host);
+        gar_results_copy_text(st, 3, name, sizeof name);
         gar_results_short_name(name, n->host_short, sizeof n->host_short);
-        column(st, 4, n->mode, sizeof n->mode);
-        column(st, 5, n->plan, sizeof n->plan);
-        column(st, 6, n->estimator, sizeof n->estimator);
+        gar_results_copy_text(st, 4, n->mode, sizeof n->mode);
+        gar_results_copy_text(st, 5, n->plan, sizeof n->plan);
+        gar_results_copy_text(st, 6, n->estimator, sizeof n->estimator);
         n->seed = (uint64_t)sqlite3_column_int64(st, 7);
-        column(st, 8, n->note, sizeof n->note);
+        gar_results_copy_text(st, 8, n->note, sizeof n->note);
         n->count = (uint64_t)sqlite3_column_int64(st, 9);
         n->has_worst = sqlite3_column_type(st, 10) != SQLITE_NULL;
         n->worst_ns = sqlite3_column_int64(st, 10);
-        column(st, 11, n->message, sizeof n->message);
+        gar_results_copy_text(st, 11, n->message, sizeof n->message);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {
         gar_report_notes_free(out);
-        return db_fault(store, err);
+        return gar_results_fault(store, reading, err);
     }
     return 0;
 }
@@ -144,14 +129,14 @@ static int runs_without_notes(gar_store *store, uint64_t *older, uint64_t *total
                            "SELECT count(*) FILTER (WHERE ci_level IS NULL), count(*) FROM runs"
                            " WHERE status = 'ok'",
                            -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, err);
+        return gar_results_fault(store, reading, err);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
         *older = (uint64_t)sqlite3_column_int64(st, 0);
         *total = (uint64_t)sqlite3_column_int64(st, 1);
     }
     sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 0 : db_fault(store, err);
+    return rc == SQLITE_ROW ? 0 : gar_results_fault(store, reading, err);
 }
 
 int gar_report_list_notes(gar_store *store, FILE *out, gar_error *err)

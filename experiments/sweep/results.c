@@ -17,16 +17,27 @@
 #define GAR_VERSION "unknown"
 #endif
 
-static int db_fault(gar_store *store, const char *doing, gar_error *err)
+int gar_results_fault(gar_store *store, const char *doing, gar_error *err)
 {
     return gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), doing,
                          sqlite3_errmsg(gar_store_db(store)));
 }
 
-static void copy_column(sqlite3_stmt *st, int column, char *out, size_t size)
+void gar_results_copy_text(sqlite3_stmt *st, int column, char *out, size_t size)
 {
     const unsigned char *text = sqlite3_column_text(st, column);
     gar_format(out, size, "%s", text != NULL ? (const char *)text : "");
+}
+
+int gar_results_any(gar_store *store, const char *sql, const char *doing, gar_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
+        return gar_results_fault(store, doing, err);
+    int rc = sqlite3_step(st);
+    int found = rc == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0;
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? found : gar_results_fault(store, doing, err);
 }
 
 void gar_results_short_name(const char *name, char *out, size_t size)
@@ -193,15 +204,9 @@ static int rank_arms(gar_arm_list *list, gar_error *err)
 
 int gar_results_has_intervals(gar_store *store, gar_error *err)
 {
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store),
+    return gar_results_any(store,
                            "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'ci_level'",
-                           -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "read the columns of", err);
-    int rc = sqlite3_step(st);
-    int found = rc == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
-    sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? found : db_fault(store, "read the columns of", err);
+                           "read the columns of", err);
 }
 
 /* The envelope of the ok seeds' intervals of quantile Q: the least lower
@@ -238,7 +243,7 @@ int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err)
     gar_format(sql, sizeof sql, "%s%s%s", head, has_ci ? with_ci : without_ci, tail);
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "read the arms of", err);
+        return gar_results_fault(store, "read the arms of", err);
     size_t capacity = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -256,22 +261,22 @@ int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err)
         gar_arm_summary *a = &out->arm[out->count++];
         memset(a, 0, sizeof *a);
         char name[GAR_RESULTS_TEXT];
-        copy_column(st, 0, a->trace, sizeof a->trace);
-        copy_column(st, 1, name, sizeof name);
+        gar_results_copy_text(st, 0, a->trace, sizeof a->trace);
+        gar_results_copy_text(st, 1, name, sizeof name);
         gar_results_short_name(name, a->trace_short, sizeof a->trace_short);
-        copy_column(st, 2, a->host, sizeof a->host);
-        copy_column(st, 3, name, sizeof name);
+        gar_results_copy_text(st, 2, a->host, sizeof a->host);
+        gar_results_copy_text(st, 3, name, sizeof name);
         gar_results_short_name(name, a->host_short, sizeof a->host_short);
-        copy_column(st, 4, a->mode, sizeof a->mode);
-        copy_column(st, 5, a->plan, sizeof a->plan);
-        copy_column(st, 6, a->estimator, sizeof a->estimator);
+        gar_results_copy_text(st, 4, a->mode, sizeof a->mode);
+        gar_results_copy_text(st, 5, a->plan, sizeof a->plan);
+        gar_results_copy_text(st, 6, a->estimator, sizeof a->estimator);
         a->runs = (uint64_t)sqlite3_column_int64(st, 7);
         a->failed = (uint64_t)sqlite3_column_int64(st, 8);
         a->busy_frac = sqlite3_column_double(st, 9);
         a->p50_ns = sqlite3_column_double(st, 10);
         a->p99_ns = sqlite3_column_double(st, 11);
         a->max_ns = sqlite3_column_double(st, 12);
-        copy_column(st, 13, a->plan_ran, sizeof a->plan_ran);
+        gar_results_copy_text(st, 13, a->plan_ran, sizeof a->plan_ran);
         /* Failed runs have no metrics: min and max, like avg, see the ok ones. */
         a->p90_ns = sqlite3_column_double(st, 14);
         a->p50_min_ns = sqlite3_column_double(st, 15);
@@ -294,7 +299,7 @@ int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err)
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {
         gar_arm_list_free(out);
-        return db_fault(store, "read the arms of", err);
+        return gar_results_fault(store, "read the arms of", err);
     }
     if ((rc = rank_arms(out, err)) < 0) {
         gar_arm_list_free(out);
@@ -324,7 +329,7 @@ int gar_results_builds(gar_store *store, gar_results_build *out, size_t *count, 
     *more = false;
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "read the builds of", err);
+        return gar_results_fault(store, "read the builds of", err);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (*count == GAR_RESULTS_BUILDS_MAX) {
@@ -332,12 +337,12 @@ int gar_results_builds(gar_store *store, gar_results_build *out, size_t *count, 
             continue;
         }
         gar_results_build *b = &out[(*count)++];
-        copy_column(st, 0, b->version, sizeof b->version);
-        copy_column(st, 1, b->commit, sizeof b->commit);
+        gar_results_copy_text(st, 0, b->version, sizeof b->version);
+        gar_results_copy_text(st, 1, b->commit, sizeof b->commit);
         b->runs = (uint64_t)sqlite3_column_int64(st, 2);
     }
     sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : db_fault(store, "read the builds of", err);
+    return rc == SQLITE_DONE ? 0 : gar_results_fault(store, "read the builds of", err);
 }
 
 int gar_results_check_rows(gar_store *store, gar_error *err)
@@ -349,14 +354,14 @@ int gar_results_check_rows(gar_store *store, gar_error *err)
         " OR busy_ns IS NULL OR queries IS NULL) ORDER BY id LIMIT 1";
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "check the runs of", err);
+        return gar_results_fault(store, "check the runs of", err);
     int rc = sqlite3_step(st);
     long long id = rc == SQLITE_ROW ? (long long)sqlite3_column_int64(st, 0) : 0;
     sqlite3_finalize(st);
     if (rc == SQLITE_DONE)
         return 0;
     if (rc != SQLITE_ROW)
-        return db_fault(store, "check the runs of", err);
+        return gar_results_fault(store, "check the runs of", err);
     char what[64];
     gar_format(what, sizeof what, "read run %lld of", id);
     return gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), what,
@@ -395,12 +400,12 @@ int gar_results_check_sources(gar_store *store, const char *trace, gar_error *er
     sqlite3 *db = gar_store_db(store);
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db, traces_sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "read the traces of", err);
+        return gar_results_fault(store, "read the traces of", err);
     sqlite3_bind_text(st, 1, trace, -1, SQLITE_STATIC);
     int rc = 0, step;
     while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
         char hash[GAR_RESULTS_TEXT];
-        copy_column(st, 0, hash, sizeof hash);
+        gar_results_copy_text(st, 0, hash, sizeof hash);
         const unsigned char *source = sqlite3_column_text(st, 1);
         char *copy = strdup(source != NULL ? (const char *)source : "");
         if (copy == NULL)
@@ -410,16 +415,16 @@ int gar_results_check_sources(gar_store *store, const char *trace, gar_error *er
         free(copy);
     }
     if (rc == 0 && step != SQLITE_DONE)
-        rc = db_fault(store, "read the traces of", err);
+        rc = gar_results_fault(store, "read the traces of", err);
     sqlite3_finalize(st);
     if (rc < 0)
         return rc;
     if (sqlite3_prepare_v2(db, hosts_sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "read the hosts of", err);
+        return gar_results_fault(store, "read the hosts of", err);
     sqlite3_bind_text(st, 1, trace, -1, SQLITE_STATIC);
     while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
         char name[GAR_RESULTS_TEXT], short_name[GAR_RESULTS_TEXT];
-        copy_column(st, 1, name, sizeof name);
+        gar_results_copy_text(st, 1, name, sizeof name);
         gar_results_short_name(name, short_name, sizeof short_name);
         const char *text = (const char *)sqlite3_column_text(st, 2);
         gar_host_profile host;
@@ -427,7 +432,7 @@ int gar_results_check_sources(gar_store *store, const char *trace, gar_error *er
                                     short_name, &host, err);
     }
     if (rc == 0 && step != SQLITE_DONE)
-        rc = db_fault(store, "read the hosts of", err);
+        rc = gar_results_fault(store, "read the hosts of", err);
     sqlite3_finalize(st);
     return rc;
 }
@@ -445,19 +450,19 @@ static int read_key(gar_store *store, sqlite3_stmt *st, gar_run_key *out, gar_er
     if (rc == SQLITE_DONE)
         return 0;
     if (rc != SQLITE_ROW)
-        return db_fault(store, "read a run of", err);
+        return gar_results_fault(store, "read a run of", err);
     memset(out, 0, sizeof *out);
     char name[GAR_RESULTS_TEXT];
     out->id = sqlite3_column_int64(st, 0);
-    copy_column(st, 1, out->trace, sizeof out->trace);
-    copy_column(st, 2, name, sizeof name);
+    gar_results_copy_text(st, 1, out->trace, sizeof out->trace);
+    gar_results_copy_text(st, 2, name, sizeof name);
     gar_results_short_name(name, out->trace_short, sizeof out->trace_short);
-    copy_column(st, 3, out->host, sizeof out->host);
-    copy_column(st, 4, name, sizeof name);
+    gar_results_copy_text(st, 3, out->host, sizeof out->host);
+    gar_results_copy_text(st, 4, name, sizeof name);
     gar_results_short_name(name, out->host_short, sizeof out->host_short);
-    copy_column(st, 5, out->plan, sizeof out->plan);
-    copy_column(st, 6, out->estimator, sizeof out->estimator);
-    copy_column(st, 7, out->mode, sizeof out->mode);
+    gar_results_copy_text(st, 5, out->plan, sizeof out->plan);
+    gar_results_copy_text(st, 6, out->estimator, sizeof out->estimator);
+    gar_results_copy_text(st, 7, out->mode, sizeof out->mode);
     out->seed = (uint64_t)sqlite3_column_int64(st, 8);
     return 1;
 }
@@ -468,7 +473,7 @@ int gar_results_run(gar_store *store, int64_t id, gar_run_key *out, gar_error *e
     gar_format(sql, sizeof sql, "%sr.id = ?1", run_columns);
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "look a run up in", err);
+        return gar_results_fault(store, "look a run up in", err);
     sqlite3_bind_int64(st, 1, id);
     int rc = read_key(store, st, out, err);
     sqlite3_finalize(st);
@@ -486,7 +491,7 @@ int gar_results_find_run(gar_store *store, const char *trace, const char *host, 
              run_columns);
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "look a run up in", err);
+        return gar_results_fault(store, "look a run up in", err);
     const char *texts[] = { trace, host, mode, plan, estimator };
     for (int i = 0; i < 5; i++)
         sqlite3_bind_text(st, i + 1, texts[i], -1, SQLITE_STATIC);
@@ -511,12 +516,12 @@ static int read_sources(gar_store *store, const gar_run_key *key, char **trace_s
         " WHERE r.id = ?1";
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "read a run's sources from", err);
+        return gar_results_fault(store, "read a run's sources from", err);
     sqlite3_bind_int64(st, 1, key->id);
     int rc = sqlite3_step(st);
     if (rc != SQLITE_ROW) {
         sqlite3_finalize(st);
-        return db_fault(store, "read a run's sources from", err);
+        return gar_results_fault(store, "read a run's sources from", err);
     }
     *trace_source = strdup((const char *)sqlite3_column_text(st, 0));
     *host_text = strdup((const char *)sqlite3_column_text(st, 1));
@@ -526,8 +531,8 @@ static int read_sources(gar_store *store, const gar_run_key *key, char **trace_s
     check->max = sqlite3_column_int64(st, 5);
     check->busy = sqlite3_column_int64(st, 6);
     check->queries = sqlite3_column_int64(st, 7);
-    copy_column(st, 8, check->version, sizeof check->version);
-    copy_column(st, 9, check->commit, sizeof check->commit);
+    gar_results_copy_text(st, 8, check->version, sizeof check->version);
+    gar_results_copy_text(st, 9, check->commit, sizeof check->commit);
     sqlite3_finalize(st);
     if (*trace_source == NULL || *host_text == NULL) {
         free(*trace_source);
@@ -613,21 +618,21 @@ int gar_results_note_counts(gar_store *store, gar_results_note_count *out, size_
     *noted_runs = 0;
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(gar_store_db(store), by_note, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "count the notes of", err);
+        return gar_results_fault(store, "count the notes of", err);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < GAR_RESULTS_NOTES_MAX) {
         gar_results_note_count *n = &out[(*count)++];
-        copy_column(st, 0, n->note, sizeof n->note);
+        gar_results_copy_text(st, 0, n->note, sizeof n->note);
         n->runs = (uint64_t)sqlite3_column_int64(st, 1);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-        return db_fault(store, "count the notes of", err);
+        return gar_results_fault(store, "count the notes of", err);
     if (sqlite3_prepare_v2(gar_store_db(store), noted, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "count the notes of", err);
+        return gar_results_fault(store, "count the notes of", err);
     rc = sqlite3_step(st);
     if (rc == SQLITE_ROW)
         *noted_runs = (uint64_t)sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 0 : db_fault(store, "count the notes of", err);
+    return rc == SQLITE_ROW ? 0 : gar_results_fault(store, "count the notes of", err);
 }

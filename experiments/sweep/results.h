@@ -128,6 +128,22 @@ int gar_results_find_run(gar_store *store, const char *trace, const char *host, 
 int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_observer on_wait,
                       void *context, gar_error *err);
 
+/* ---- reading the database, for every reader of it ---------------------- */
+
+/* Refuses a failed read of `store`: -GAR_E_IO naming the database, what was
+ * being done (`doing`, "read the arms of") and SQLite's message.  Returns
+ * the negated code, so a reader can end with `return gar_results_fault(...)`. */
+int gar_results_fault(gar_store *store, const char *doing, gar_error *err);
+
+/* Copies text column `column` of the current row of `st` into `out` (`size`
+ * bytes, cut to fit, NUL-terminated); NULL reads as "". */
+void gar_results_copy_text(sqlite3_stmt *st, int column, char *out, size_t size);
+
+/* Runs `sql`, a query whose one row is one count, on `store`.  Returns 1
+ * when the count is above 0, 0 when it is not, or gar_results_fault's
+ * -GAR_E_IO naming `doing`. */
+int gar_results_any(gar_store *store, const char *sql, const char *doing, gar_error *err);
+
 /* How many runs carry each note (run_notes), most first, ties by name. */
 typedef struct gar_results_note_count {
     char note[32];

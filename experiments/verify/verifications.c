@@ -10,6 +10,8 @@
 
 #include <gar/nearest_rank.h>
 
+#include "sweep/results.h"
+
 #ifndef GAR_VERSION
 #define GAR_VERSION "unknown"
 #endif
@@ -20,12 +22,6 @@ void gar_verification_cdf(const gar_dur_ns *sorted, size_t n,
     /* Level k/200 = k * 5000 ppm. */
     for (unsigned k = 0; k < GAR_VERIFY_CDF_LEVELS; k++)
         out[k] = gar_nearest_rank(sorted, n, k * (1000000u / (GAR_VERIFY_CDF_LEVELS - 1)));
-}
-
-static int fault(gar_store *store, const char *doing, gar_error *err)
-{
-    return gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), doing,
-                         sqlite3_errmsg(gar_store_db(store)));
 }
 
 /* "n,n,...": 201 values.  Returns the heap text, or NULL without memory. */
@@ -75,7 +71,7 @@ int gar_verification_put(gar_store *store, const gar_verification *v, gar_error 
     if (real == NULL || sim == NULL)
         rc = gar_error_set(err, GAR_E_CAPACITY, 2, "memory for a verification", "exhausted");
     else if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        rc = fault(store, "prepare storing a verification", err);
+        rc = gar_results_fault(store, "prepare storing a verification", err);
     if (rc == 0) {
         const char *texts[] = { v->trace, v->trace_name, v->plan, v->plan_ran, v->estimator };
         for (int i = 0; i < 5; i++)
@@ -105,17 +101,12 @@ int gar_verification_put(gar_store *store, const gar_verification *v, gar_error 
         }
         sqlite3_bind_double(st, 35, v->real_ks_d_max);
         if (sqlite3_step(st) != SQLITE_DONE)
-            rc = fault(store, "store a verification", err);
+            rc = gar_results_fault(store, "store a verification", err);
     }
     sqlite3_finalize(st);
     free(real);
     free(sim);
     return rc;
-}
-
-static void copy_text(char *out, size_t size, const unsigned char *text)
-{
-    snprintf(out, size, "%s", text != NULL ? (const char *)text : "");
 }
 
 int gar_verifications_each(gar_store *store,
@@ -130,14 +121,14 @@ int gar_verifications_each(gar_store *store,
     bool has_table = false;
     if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name ="
                                " 'verifications'", -1, &probe, NULL) != SQLITE_OK)
-        return fault(store, "look for the verifications", err);
+        return gar_results_fault(store, "look for the verifications", err);
     has_table = sqlite3_step(probe) == SQLITE_ROW;
     sqlite3_finalize(probe);
     if (!has_table)
         return 0;
     /* A version 3 file read as it is lacks the runs' columns: their values. */
     if (gar_store_verification_run_columns(store, runs, sizeof runs) != 0)
-        return fault(store, "read the verifications", err);
+        return gar_results_fault(store, "read the verifications", err);
     snprintf(sql, sizeof sql,
              "SELECT trace, trace_name, plan, plan_ran, estimator, waits, device, host_profile,"
              " seed, real_p50_ns, real_p90_ns, real_p99_ns, sim_p50_ns, sim_p90_ns, sim_p99_ns,"
@@ -145,7 +136,7 @@ int gar_verifications_each(gar_store *store,
              " FROM verifications ORDER BY trace_name, trace, id",
              runs);
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        return fault(store, "read the verifications", err);
+        return gar_results_fault(store, "read the verifications", err);
     gar_verification *v = malloc(sizeof *v);
     int rc = v == NULL ? gar_error_set(err, GAR_E_CAPACITY, 2, "memory for a verification",
                                        "exhausted")
@@ -153,14 +144,14 @@ int gar_verifications_each(gar_store *store,
     int step = SQLITE_DONE;
     while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
         memset(v, 0, sizeof *v);
-        copy_text(v->trace, sizeof v->trace, sqlite3_column_text(st, 0));
-        copy_text(v->trace_name, sizeof v->trace_name, sqlite3_column_text(st, 1));
-        copy_text(v->plan, sizeof v->plan, sqlite3_column_text(st, 2));
-        copy_text(v->plan_ran, sizeof v->plan_ran, sqlite3_column_text(st, 3));
-        copy_text(v->estimator, sizeof v->estimator, sqlite3_column_text(st, 4));
+        gar_results_copy_text(st, 0, v->trace, sizeof v->trace);
+        gar_results_copy_text(st, 1, v->trace_name, sizeof v->trace_name);
+        gar_results_copy_text(st, 2, v->plan, sizeof v->plan);
+        gar_results_copy_text(st, 3, v->plan_ran, sizeof v->plan_ran);
+        gar_results_copy_text(st, 4, v->estimator, sizeof v->estimator);
         v->waits = (uint64_t)sqlite3_column_int64(st, 5);
-        copy_text(v->device, sizeof v->device, sqlite3_column_text(st, 6));
-        copy_text(v->host_profile, sizeof v->host_profile, sqlite3_column_text(st, 7));
+        gar_results_copy_text(st, 6, v->device, sizeof v->device);
+        gar_results_copy_text(st, 7, v->host_profile, sizeof v->host_profile);
         v->seed = (uint64_t)sqlite3_column_int64(st, 8);
         for (int i = 0; i < 3; i++) {
             v->real_q[i] = (gar_dur_ns)sqlite3_column_int64(st, 9 + i);
@@ -171,26 +162,26 @@ int gar_verifications_each(gar_store *store,
         v->busy_sim = sqlite3_column_double(st, 17);
         const unsigned char *verdict = sqlite3_column_text(st, 18);
         v->agree = verdict != NULL && strcmp((const char *)verdict, "agree") == 0;
-        copy_text(v->verdict, sizeof v->verdict, verdict);
-        copy_text(v->tolerance, sizeof v->tolerance, sqlite3_column_text(st, 19));
+        gar_results_copy_text(st, 18, v->verdict, sizeof v->verdict);
+        gar_results_copy_text(st, 19, v->tolerance, sizeof v->tolerance);
         if (!cdf_parse((const char *)sqlite3_column_text(st, 20), v->real_cdf) ||
             !cdf_parse((const char *)sqlite3_column_text(st, 21), v->sim_cdf)) {
             rc = gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), "read a verification",
                                "its CDF text is not 201 comma-separated whole numbers");
             break;
         }
-        copy_text(v->gar_version, sizeof v->gar_version, sqlite3_column_text(st, 22));
+        gar_results_copy_text(st, 22, v->gar_version, sizeof v->gar_version);
         v->runs = (unsigned)sqlite3_column_int64(st, 23);
         for (int i = 0; i < 3; i++) {
             v->real_min[i] = (gar_dur_ns)sqlite3_column_int64(st, 24 + 2 * i);
             v->real_max[i] = (gar_dur_ns)sqlite3_column_int64(st, 25 + 2 * i);
-            copy_text(v->position[i], sizeof v->position[i], sqlite3_column_text(st, 30 + i));
+            gar_results_copy_text(st, 30 + i, v->position[i], sizeof v->position[i]);
         }
         v->real_ks_d_max = sqlite3_column_double(st, 33);
         rc = fn(ctx, v, err);
     }
     if (rc == 0 && step != SQLITE_DONE)
-        rc = fault(store, "read the verifications", err);
+        rc = gar_results_fault(store, "read the verifications", err);
     sqlite3_finalize(st);
     free(v);
     return rc;
