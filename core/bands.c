@@ -93,12 +93,12 @@ int gar_bands_parse(const char *text, gar_bands *out, gar_error *err)
     return 0;
 }
 
-const gar_plan *gar_bands_select(const gar_bands *bands, uint32_t rows)
+const gar_plan *gar_bands_select(const gar_bands *bands, uint32_t step_rows)
 {
     if (bands == NULL || bands->count == 0)
         return NULL;
     uint32_t k = bands->count < GAR_BANDS_MAX ? bands->count : GAR_BANDS_MAX;
-    while (k > 1 && rows < bands->band[k - 1].first_rows)
+    while (k > 1 && step_rows < bands->band[k - 1].first_rows)
         k--;
     return &bands->band[k - 1].plan;
 }

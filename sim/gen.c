@@ -244,7 +244,7 @@ static uint64_t us_to_ns(double us)
 typedef struct gen_state {
     gar_prng prng;
     uint64_t index; /* steps made so far */
-    uint32_t rows;  /* decode: the batch's rows */
+    uint32_t step_rows; /* decode: the batch's rows, each step's row count */
 } gen_state;
 
 static double noise(gen_state *st, double sd)
@@ -272,12 +272,12 @@ static double next_residual(const gar_gen_spec *spec, gen_state *st, gar_trace_r
         return v[DRIFT_BASE] + v[DRIFT_STEP] * (double)along + noise(st, v[DRIFT_SD]);
     }
     case GAR_GEN_DECODE: {
-        if (st->index == 0 || st->rows >= (uint32_t)v[DECODE_ROWS_MAX])
-            st->rows = (uint32_t)v[DECODE_ROWS_MIN];
+        if (st->index == 0 || st->step_rows >= (uint32_t)v[DECODE_ROWS_MAX])
+            st->step_rows = (uint32_t)v[DECODE_ROWS_MIN];
         else if (gar_prng_uniform(&st->prng) < v[DECODE_GROW])
-            st->rows++;
-        row->rows = st->rows;
-        return v[DECODE_BASE] + v[DECODE_PER_ROW] * st->rows + noise(st, v[DECODE_SD]);
+            st->step_rows++;
+        row->step_rows = st->step_rows;
+        return v[DECODE_BASE] + v[DECODE_PER_ROW] * st->step_rows + noise(st, v[DECODE_SD]);
     }
     case GAR_GEN_SHIFT: {
         double r = v[SHIFT_MEAN] + noise(st, v[SHIFT_SD]);
@@ -327,7 +327,7 @@ int gar_gen_run(const gar_gen_spec *spec, uint64_t waits, uint64_t seed, gar_tra
     int rc = gar_trace_reserve(&trace, (size_t)waits, err);
     if (rc < 0)
         return rc;
-    trace.columns = spec->kind == GAR_GEN_DECODE ? GAR_TRACE_HAS_ROWS : 0;
+    trace.columns = spec->kind == GAR_GEN_DECODE ? GAR_TRACE_HAS_STEP_ROWS : 0;
     gen_state st = { gar_prng_seeded(seed), 0, 0 };
     uint64_t launch = us_to_ns(spec->value[P_LAUNCH]);
     uint64_t gap = us_to_ns(spec->value[P_GAP]);

@@ -429,7 +429,7 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
         const gar_trace_row *row = &trace->row[i];
         /* One band (a plain plan) needs no choosing, wait after wait. */
         const gar_plan *plan = bands->count == 1 ? &bands->band[0].plan
-                                                 : gar_bands_select(bands, row->rows);
+                                                 : gar_bands_select(bands, row->step_rows);
         /* An auto plan is a rule: the wait runs the plan and sleep it gives. */
         gar_auto_choice choice;
         gar_auto_point *auto_point = NULL;

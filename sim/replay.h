@@ -160,7 +160,7 @@ void gar_replay_scratch_free(gar_replay_scratch *scratch);
 typedef struct gar_replay_config {
     const gar_trace *trace;         /* required; any number of streams */
     const gar_plan *plan;           /* one plan for every wait, or */
-    const gar_bands *bands;         /* a plan by the row's `rows`: exactly one of the two.
+    const gar_bands *bands;         /* a plan by the row's `step_rows`: exactly one of the two.
                                      * Run as given: resolve first to see a fallback. */
     gar_estimator_spec estimator;   /* default adl */
     const gar_host_profile *host;   /* required */

@@ -83,7 +83,7 @@ bool gar_trace_equal(const gar_trace *a, const gar_trace *b)
     for (size_t i = 0; i < a->count; i++) {
         const gar_trace_row *x = &a->row[i], *y = &b->row[i];
         if (x->point != y->point || x->submit_ns != y->submit_ns || x->start_ns != y->start_ns ||
-            x->done_ns != y->done_ns || x->rows != y->rows || x->stream != y->stream)
+            x->done_ns != y->done_ns || x->step_rows != y->step_rows || x->stream != y->stream)
             return false;
     }
     return true;
@@ -170,7 +170,7 @@ static int refuse(gar_error *err, const char *name, uint64_t line, unsigned colu
 static unsigned column_position(unsigned columns, int col)
 {
     if (col == COL_STREAM)
-        return (columns & GAR_TRACE_HAS_ROWS) ? 6 : 5;
+        return (columns & GAR_TRACE_HAS_STEP_ROWS) ? 6 : 5;
     return (unsigned)col + 1;
 }
 
@@ -232,7 +232,7 @@ int gar_trace_check(const gar_trace *trace, const char *name, gar_error *err)
     if (trace == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_trace_check", "trace",
                              "is NULL");
-    if (trace->columns & ~(unsigned)(GAR_TRACE_HAS_ROWS | GAR_TRACE_HAS_STREAM))
+    if (trace->columns & ~(unsigned)(GAR_TRACE_HAS_STEP_ROWS | GAR_TRACE_HAS_STREAM))
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_trace_check", "trace",
                              "has unknown bits in columns");
     if (name == NULL)
@@ -244,7 +244,7 @@ int gar_trace_check(const gar_trace *trace, const char *name, gar_error *err)
     int rc = 0;
     for (size_t i = 0; i < trace->count && rc == 0; i++) {
         const gar_trace_row *row = &trace->row[i];
-        if (!(trace->columns & GAR_TRACE_HAS_ROWS) && row->rows != 0)
+        if (!(trace->columns & GAR_TRACE_HAS_STEP_ROWS) && row->step_rows != 0)
             rc = refuse(err, name, i + 1, 5, "rows is set but the trace has no rows column");
         else if (!(trace->columns & GAR_TRACE_HAS_STREAM) && row->stream != 0)
             rc = refuse(err, name, i + 1, column_position(trace->columns, COL_STREAM),
@@ -359,7 +359,7 @@ static int read_header(reader *rd, const char *p, size_t n)
                          shown);
                 return refuse(rd->err, rd->name, rd->line, position + 1, fault);
             }
-            rd->trace.columns |= col == COL_ROWS ? GAR_TRACE_HAS_ROWS : GAR_TRACE_HAS_STREAM;
+            rd->trace.columns |= col == COL_ROWS ? GAR_TRACE_HAS_STEP_ROWS : GAR_TRACE_HAS_STREAM;
             next_optional = col + 1;
         }
         rd->field_col[position++] = col;
@@ -461,7 +461,7 @@ static int read_row(reader *rd, const char *p, size_t n)
     row.submit_ns = value[COL_SUBMIT];
     row.start_ns = value[COL_START];
     row.done_ns = value[COL_DONE];
-    row.rows = (uint32_t)value[COL_ROWS];
+    row.step_rows = (uint32_t)value[COL_ROWS];
     row.stream = (uint32_t)value[COL_STREAM];
     int rc = rules_admit(&rd->rules, &row, rd->trace.columns, rd->name, rd->line, rd->err);
     if (rc < 0)
@@ -767,7 +767,7 @@ static int put_head(gar_trace_writer *w, const char *comment)
     }
     if (rc == 0)
         rc = put_text(w, "point,submit_ns,start_ns,done_ns");
-    if (rc == 0 && (w->columns & GAR_TRACE_HAS_ROWS))
+    if (rc == 0 && (w->columns & GAR_TRACE_HAS_STEP_ROWS))
         rc = put_text(w, ",rows");
     if (rc == 0 && (w->columns & GAR_TRACE_HAS_STREAM))
         rc = put_text(w, ",stream");
@@ -793,7 +793,7 @@ static void writer_release(gar_trace_writer *w)
 
 static int writer_start(gar_trace_writer *w, const char *comment, gar_error *err)
 {
-    if (w->columns & ~(unsigned)(GAR_TRACE_HAS_ROWS | GAR_TRACE_HAS_STREAM))
+    if (w->columns & ~(unsigned)(GAR_TRACE_HAS_STEP_ROWS | GAR_TRACE_HAS_STREAM))
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_trace_writer", "columns",
                              "has unknown bits");
     w->rules = gar_malloc(sizeof *w->rules);
@@ -875,7 +875,7 @@ int gar_trace_writer_row(gar_trace_writer *w, const gar_trace_row *row)
 {
     uint64_t number = w->rows + 1;
     int rc;
-    if (!(w->columns & GAR_TRACE_HAS_ROWS) && row->rows != 0)
+    if (!(w->columns & GAR_TRACE_HAS_STEP_ROWS) && row->step_rows != 0)
         rc = refuse(w->err, w->name, number, 5, "rows is set but the trace has no rows column");
     else if (!(w->columns & GAR_TRACE_HAS_STREAM) && row->stream != 0)
         rc = refuse(w->err, w->name, number, column_position(w->columns, COL_STREAM),
@@ -894,9 +894,9 @@ int gar_trace_writer_row(gar_trace_writer *w, const gar_trace_row *row)
     p = put_u64(p, row->start_ns);
     *p++ = ',';
     p = put_u64(p, row->done_ns);
-    if (w->columns & GAR_TRACE_HAS_ROWS) {
+    if (w->columns & GAR_TRACE_HAS_STEP_ROWS) {
         *p++ = ',';
-        p = put_u64(p, row->rows);
+        p = put_u64(p, row->step_rows);
     }
     if (w->columns & GAR_TRACE_HAS_STREAM) {
         *p++ = ',';

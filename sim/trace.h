@@ -53,10 +53,11 @@
 #define GAR_TRACE_TIME_MAX ((uint64_t)INT64_MAX)
 #define GAR_TRACE_LINE_MAX 8192 /* longest line a reader accepts, newline excluded */
 
-/* Optional columns a trace carries (bit set).  Without GAR_TRACE_HAS_ROWS every
- * row's `rows` is 0; without GAR_TRACE_HAS_STREAM every `stream` is 0. */
+/* Optional columns a trace carries (bit set).  GAR_TRACE_HAS_STEP_ROWS is the
+ * `rows` column: without it every row's `step_rows` is 0; without
+ * GAR_TRACE_HAS_STREAM every `stream` is 0. */
 enum {
-    GAR_TRACE_HAS_ROWS = 1u << 0,
+    GAR_TRACE_HAS_STEP_ROWS = 1u << 0,
     GAR_TRACE_HAS_STREAM = 1u << 1,
 };
 
@@ -65,7 +66,8 @@ typedef struct gar_trace_row {
     uint64_t submit_ns; /* work enqueued */
     uint64_t start_ns;  /* host began to wait */
     uint64_t done_ns;   /* device finished the work */
-    uint32_t rows;      /* the step's row count (bands); 0 when not recorded */
+    uint32_t step_rows; /* the step's row count, which picks the band (the CSV's
+                         * `rows` column); 0 when not recorded */
     uint32_t stream;    /* stream the work ran on; 0 when not recorded */
 } gar_trace_row;
 

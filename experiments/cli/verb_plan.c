@@ -43,9 +43,9 @@ int gar_verb_plan_main(int argc, char **argv)
 {
     gar_caps caps = gar_host_caps_probe();
     bool want_selection = false;
-    unsigned long long rows = 0;
+    unsigned long long step_rows = 0;
     const gar_cli_option options[] = {
-        { .name = "rows", .takes = GAR_CLI_U64, .to = &rows, .max = UINT32_MAX,
+        { .name = "rows", .takes = GAR_CLI_U64, .to = &step_rows, .max = UINT32_MAX,
           .refusal = "--rows takes a row count, 0..4294967295", .given = &want_selection },
         { .name = "without", .takes = GAR_CLI_PARSE, .to = &caps,
           .parse = gar_host_caps_without_option, .refusal = GAR_HOST_CAPS_WITHOUT_REFUSAL },
@@ -75,7 +75,7 @@ int gar_verb_plan_main(int argc, char **argv)
         gar_cli_print_warning(stdout, &err);
     if (want_selection) {
         char plan_label[GAR_PLAN_LABEL_BYTES];
-        gar_plan_label(gar_bands_select(&running, (uint32_t)rows), plan_label, sizeof plan_label);
+        gar_plan_label(gar_bands_select(&running, (uint32_t)step_rows), plan_label, sizeof plan_label);
         printf("selected: %s\n", plan_label);
     }
     return GAR_EXIT_OK;

@@ -490,7 +490,7 @@ static int keep_row(void *context, const gar_trace_row *row)
     s->submit_ns = row->submit_ns;
     s->done_ns = row->done_ns;
     k->kept++;
-    k->inferred += row->rows;
+    k->inferred += row->step_rows;
     if (k->sink == NULL) {
         if (row->submit_ns < k->origin)
             k->origin = row->submit_ns;
@@ -503,7 +503,7 @@ static int keep_row(void *context, const gar_trace_row *row)
     moved.submit_ns -= k->origin;
     moved.start_ns -= k->origin;
     moved.done_ns -= k->origin;
-    moved.rows = 0; /* the mark of an inferred stream, counted above */
+    moved.step_rows = 0; /* the mark of an inferred stream, counted above */
     return k->sink->row(k->sink->context, &moved, k->err);
 }
 

@@ -210,7 +210,7 @@ int gar_import_map_call(const gar_import_lookup *lk, const gar_import_call *call
         .submit_ns = submit,
         .start_ns = call->start_ns,
         .done_ns = aw.op.end_ns,
-        .rows = aw.inferred ? 1 : 0, /* a mark until the rows are kept; then 0 */
+        .step_rows = aw.inferred ? 1 : 0, /* a mark until the rows are kept; then 0 */
         .stream = stream,
     };
     return gar_import_rows_add(rows, &row, err);

@@ -65,7 +65,7 @@ const gar_import_run *gar_import_exact_run(const gar_import_run *run, size_t run
                                            uint32_t process, uint32_t device, uint32_t stream);
 
 /* Maps one host call: appends its row to `rows` when it waited for GPU work
- * (`rows` of the row is 1 when its stream was inferred), else counts why it
+ * (`step_rows` of the row is 1 when its stream was inferred), else counts why it
  * made none into `counts`; calls that do not synchronize are passed over.
  * Returns 0 or gar_import_rows_add's failure. */
 int gar_import_map_call(const gar_import_lookup *lookup, const gar_import_call *call,

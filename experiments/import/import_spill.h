@@ -35,7 +35,7 @@ int gar_import_spill_call(gar_import_spill *s, const gar_import_call *call, gar_
 int gar_import_spill_sync(gar_import_spill *s, const gar_import_sync *sync, gar_error *err);
 
 /* The mapping over the database: appends one row per call that waited, as
- * the in-memory mapping does before ordering them (`rows` of a row is 1 when
+ * the in-memory mapping does before ordering them (`step_rows` of a row is 1 when
  * its stream was inferred), fills `*runs` (owned by the caller, freed with
  * gar_free) and counts into `counts`.  Returns 0, -GAR_E_IO or -GAR_E_CAPACITY. */
 int gar_import_spill_map(gar_import *im, gar_import_rows *rows, gar_import_run **runs, size_t *nruns,

@@ -133,7 +133,7 @@ uint64_t gar_sweep_trace_hash(const gar_trace *trace)
         h = gar_hash_u64(h, r->submit_ns);
         h = gar_hash_u64(h, r->start_ns);
         h = gar_hash_u64(h, r->done_ns);
-        h = gar_hash_u64(h, ((uint64_t)r->rows << 32) | r->stream);
+        h = gar_hash_u64(h, ((uint64_t)r->step_rows << 32) | r->stream);
     }
     return h;
 }

@@ -388,7 +388,7 @@ static int run_waits(const gar_real_config *c, void *dev, gar_mono_ns origin, ui
         if ((rc = sleep_to(idle, start_at, err)) < 0)
             return rc;
 
-        const gar_plan *plan = gar_bands_select(c->bands, row->rows);
+        const gar_plan *plan = gar_bands_select(c->bands, row->step_rows);
         wait_record *w = &m->waits[i];
         gar_family_point *point = NULL;
         bool has_sleep = false;

@@ -59,7 +59,7 @@ static void sorted_runs_merge_to_the_sort(void **state)
                                    .submit_ns = gar_prng_below(&g, 50),
                                    .start_ns = gar_prng_below(&g, 3000),
                                    .done_ns = gar_prng_below(&g, 50),
-                                   .rows = (uint32_t)i, /* rides along */
+                                   .step_rows = (uint32_t)i, /* rides along */
                                    .stream = (uint32_t)gar_prng_below(&g, 3) };
     memcpy(want, rows, N * sizeof *rows);
     qsort(want, N, sizeof *want, cmp_row);
@@ -85,8 +85,8 @@ static void sorted_runs_merge_to_the_sort(void **state)
         /* Every row came once: the riders are a permutation. */
         uint8_t *seen = calloc(N, 1);
         for (size_t i = 0; i < N; i++) {
-            assert_true(got.row[i].rows < N);
-            assert_int_equal(seen[got.row[i].rows]++, 0);
+            assert_true(got.row[i].step_rows < N);
+            assert_int_equal(seen[got.row[i].step_rows]++, 0);
         }
         free(seen);
         gar_import_rows_free(&r);

@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < t.count; i++) {
         if (t.row[i].submit_ns < min_submit)
             min_submit = t.row[i].submit_ns;
-        FUZZ_CHECK(t.row[i].rows == 0);
+        FUZZ_CHECK(t.row[i].step_rows == 0);
         if (i > 0)
             FUZZ_CHECK(t.row[i - 1].start_ns <= t.row[i].start_ns);
     }

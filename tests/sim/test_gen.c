@@ -128,23 +128,23 @@ static void decode_rows_grow_and_drive_the_residual(void **state)
     (void)state;
     const char *params[] = { "sd_us=0", "rows_min=2", "rows_max=40", NULL };
     gar_trace t = generate(GAR_GEN_DECODE, params, 5000, 4);
-    assert_int_equal(t.columns, GAR_TRACE_HAS_ROWS);
-    assert_int_equal(t.row[0].rows, 2);
+    assert_int_equal(t.columns, GAR_TRACE_HAS_STEP_ROWS);
+    assert_int_equal(t.row[0].step_rows, 2);
     size_t grew = 0, drained = 0;
     for (size_t i = 0; i < t.count; i++) {
         const gar_trace_row *r = &t.row[i];
-        assert_true(r->rows >= 2 && r->rows <= 40);
+        assert_true(r->step_rows >= 2 && r->step_rows <= 40);
         /* residual = base 1000 + 25 per row, exactly with sd 0 */
-        assert_int_equal(r->done_ns - r->start_ns, (1000 + 25 * (uint64_t)r->rows) * 1000);
+        assert_int_equal(r->done_ns - r->start_ns, (1000 + 25 * (uint64_t)r->step_rows) * 1000);
         if (i == 0)
             continue;
-        uint32_t before = t.row[i - 1].rows;
+        uint32_t before = t.row[i - 1].step_rows;
         if (before == 40) {
-            assert_int_equal(r->rows, 2);
+            assert_int_equal(r->step_rows, 2);
             drained++;
         } else {
-            assert_true(r->rows == before || r->rows == before + 1);
-            grew += r->rows == before + 1;
+            assert_true(r->step_rows == before || r->step_rows == before + 1);
+            grew += r->step_rows == before + 1;
         }
     }
     /* grow_p 0.5: about half the steps that can grow do. */

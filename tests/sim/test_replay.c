@@ -264,7 +264,7 @@ static void bands_choose_each_waits_plan_by_its_rows(void **state)
     for (uint64_t i = 0; i < N; i++) {
         gar_trace_row row = { .point = 1, .submit_ns = i * PERIOD_NS, .start_ns = i * PERIOD_NS,
                               .done_ns = i * PERIOD_NS + RESIDUAL_NS,
-                              .rows = i % 4 == 0 ? 64 : (uint32_t)i % 4 };
+                              .step_rows = i % 4 == 0 ? 64 : (uint32_t)i % 4 };
         assert_int_equal(gar_trace_append(&t, &row, NULL), 0);
     }
     gar_bands bands;

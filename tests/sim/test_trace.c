@@ -43,7 +43,7 @@ static gar_trace make_trace(size_t n, unsigned columns, uint64_t seed)
             .submit_ns = submit,
             .start_ns = start,
             .done_ns = done,
-            .rows = (columns & GAR_TRACE_HAS_ROWS) ? (uint32_t)gar_prng_next(&g) : 0,
+            .step_rows = (columns & GAR_TRACE_HAS_STEP_ROWS) ? (uint32_t)gar_prng_next(&g) : 0,
             .stream = stream,
         };
         last_submit[stream] = submit;
@@ -67,8 +67,8 @@ static char *write_to_memory(const gar_trace *t, const char *comment, size_t *si
 static void round_trip_every_column_set(void **state)
 {
     (void)state;
-    const unsigned sets[] = { 0, GAR_TRACE_HAS_ROWS, GAR_TRACE_HAS_STREAM,
-                              GAR_TRACE_HAS_ROWS | GAR_TRACE_HAS_STREAM };
+    const unsigned sets[] = { 0, GAR_TRACE_HAS_STEP_ROWS, GAR_TRACE_HAS_STREAM,
+                              GAR_TRACE_HAS_STEP_ROWS | GAR_TRACE_HAS_STREAM };
     for (size_t s = 0; s < 4; s++) {
         gar_trace t = make_trace(3000, sets[s], 7 + s);
         assert_int_equal(gar_trace_check(&t, "made", NULL), 0);
@@ -100,7 +100,7 @@ static void writer_writes_the_documented_text(void **state)
     (void)state;
     gar_trace t;
     gar_trace_init(&t);
-    t.columns = GAR_TRACE_HAS_ROWS;
+    t.columns = GAR_TRACE_HAS_STEP_ROWS;
     gar_trace_row a = { 7, 0, 40000, 2040000, 16, 0 };
     gar_trace_row b = { 8, 2100000, 2140000, 2100000, 17, 0 };
     gar_trace_append(&t, &a, NULL);
@@ -126,7 +126,7 @@ static void reader_takes_comments_crlf_and_defaults(void **state)
     assert_int_equal(t.row[1].point, 2);
     assert_int_equal(t.row[1].done_ns, 8); /* done before start: finished before the wait */
     assert_int_equal(t.row[1].stream, 4);
-    assert_int_equal(t.row[1].rows, 0);
+    assert_int_equal(t.row[1].step_rows, 0);
     gar_trace_free(&t);
 }
 
@@ -140,7 +140,7 @@ static void numbers_reach_their_type_limits(void **state)
     assert_int_equal(t.row[0].point, UINT64_MAX);
     assert_int_equal(t.row[0].start_ns, INT64_MAX);
     assert_int_equal(t.row[0].done_ns, 5);
-    assert_int_equal(t.row[0].rows, UINT32_MAX);
+    assert_int_equal(t.row[0].step_rows, UINT32_MAX);
     assert_int_equal(t.row[0].stream, UINT32_MAX);
     gar_trace_free(&t);
 }
@@ -253,7 +253,7 @@ static void a_line_too_long_is_refused(void **state)
 static void stream_reader_matches_memory_reader(void **state)
 {
     (void)state;
-    gar_trace t = make_trace(50000, GAR_TRACE_HAS_ROWS | GAR_TRACE_HAS_STREAM, 99);
+    gar_trace t = make_trace(50000, GAR_TRACE_HAS_STEP_ROWS | GAR_TRACE_HAS_STREAM, 99);
     FILE *f = tmpfile();
     assert_int_equal(gar_trace_write_stream(&t, NULL, f, "tmp", NULL), 0);
     rewind(f);
@@ -294,10 +294,10 @@ static void check_refuses_what_the_reader_refuses(void **state)
     assert_string_equal(err.argv[2], "2");
     /* A value in a column the trace does not have would be lost on write. */
     t.row[1].submit_ns = 15;
-    t.row[1].rows = 3;
+    t.row[1].step_rows = 3;
     assert_int_equal(gar_trace_check(&t, "mem", &err), -GAR_E_INVALID_TRACE);
     assert_string_equal(err.argv[2], "5");
-    t.columns = GAR_TRACE_HAS_ROWS;
+    t.columns = GAR_TRACE_HAS_STEP_ROWS;
     assert_int_equal(gar_trace_check(&t, "mem", &err), 0);
     /* The writer refuses a broken trace and writes nothing. */
     t.row[1].start_ns = 1;
@@ -424,7 +424,7 @@ static char *write_gzip_to_memory(const gar_trace *t, const char *comment, size_
 static void gzip_traces_read_as_their_text(void **state)
 {
     (void)state;
-    gar_trace t = make_trace(20000, GAR_TRACE_HAS_ROWS | GAR_TRACE_HAS_STREAM, 11);
+    gar_trace t = make_trace(20000, GAR_TRACE_HAS_STEP_ROWS | GAR_TRACE_HAS_STREAM, 11);
     size_t plain_size, packed_size;
     char *plain = write_to_memory(&t, "packed", &plain_size);
     char *packed = write_gzip_to_memory(&t, "packed", &packed_size);

@@ -54,9 +54,10 @@ typedef struct gar_bands {
  * success.  NULL `text` or `out`: -GAR_E_INVALID_ARGUMENT. */
 GAR_API int gar_bands_parse(const char *text, gar_bands *out, gar_error *err);
 
-/* The plan of the band that `rows` falls in.  Never NULL for valid bands
- * (NULL only for a NULL or empty `bands`).  O(bands), at most 4 compares. */
-GAR_API const gar_plan *gar_bands_select(const gar_bands *bands, uint32_t rows);
+/* The plan of the band that a step of `step_rows` rows falls in.  Never NULL
+ * for valid bands (NULL only for a NULL or empty `bands`).  O(bands), at
+ * most 4 compares. */
+GAR_API const gar_plan *gar_bands_select(const gar_bands *bands, uint32_t step_rows);
 
 /* Writes the bands' text: the text they were parsed from, byte for byte; a
  * resolved band that fell back carries its plan's fallback note.  snprintf
@@ -95,9 +96,9 @@ static inline void gar_step_rows_init(gar_step_rows *cell)
 
 /* Publishes this step's row count (release: what the launcher wrote before
  * is visible to a wait that reads this value). */
-static inline void gar_step_rows_publish(gar_step_rows *cell, uint32_t rows)
+static inline void gar_step_rows_publish(gar_step_rows *cell, uint32_t step_rows)
 {
-    atomic_store_explicit(&cell->rows, rows, memory_order_release);
+    atomic_store_explicit(&cell->rows, step_rows, memory_order_release);
 }
 
 /* The row count last published, 0 before any (acquire). */
