@@ -321,7 +321,8 @@ typedef struct stdin_profile {
 /* The text of the profile file FILE at `path`, or of standard input for
  * FILE "-" (read once into `from_stdin`, refused when the spec itself came
  * from there), copied into `*text`. */
-static int host_text(const char *path, bool is_stdin, const char *file, stdin_profile *from_stdin, char **text, size_t *len, gar_error *err)
+static int host_text(const char *path, bool is_stdin, const char *file, stdin_profile *from_stdin,
+                     char **text, size_t *len, gar_error *err)
 {
     if (!is_stdin)
         return read_whole(path, GAR_SWEEP_FILE_MAX, text, len, err);
@@ -351,9 +352,11 @@ static int host_load(const char *text, const char *base_dir, const char *file, u
     size_t file_len = at != NULL ? (size_t)(at - text) : strlen(text);
     char *file_text = copy_text(text, file_len);
     bool is_stdin = file_text != NULL && strcmp(file_text, "-") == 0;
-    char *path = is_stdin    ? copy_text("standard input", strlen("standard input"))
-                 : file_text != NULL ? joined_path(base_dir, file_text)
-                                     : NULL;
+    char *path = NULL;
+    if (is_stdin)
+        path = copy_text("standard input", strlen("standard input"));
+    else if (file_text != NULL)
+        path = joined_path(base_dir, file_text);
     gar_free(file_text);
     h.name = copy_text(text, strlen(text));
     int rc = path == NULL || h.name == NULL ? out_of_memory(err) : 0;
