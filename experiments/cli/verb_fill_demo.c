@@ -1,6 +1,6 @@
 /* experiments/cli/verb_fill_demo.c — `gar fill-demo`: the "fill" example
- * (CPU work fills the time three waits pend) on a real host with no GPU, run by the executor kind asked for,
- * as this host resolves it.
+ * (CPU work fills the time three waits pend) on a real host with no GPU,
+ * run by the executor kind asked for, as this host resolves it.
  *
  * An emulated device plays the GPU: its streams 0, 1 and 2 complete one item
  * each at 2, 4 and 6 ms after the start, storing into slots 0, 1 and 2 of
