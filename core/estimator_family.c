@@ -1,6 +1,6 @@
 /* core/estimator_family.c — the estimator families, their text, their rule.
  *
- * adl delegates to the reference estimator (gar/estimator.h), so the
+ * adl delegates to the per-point estimator of gar/estimator.h, so the
  * testbed's default is the very code real drivers use. */
 #include <gar/estimator_family.h>
 #include <gar/nearest_rank.h>

@@ -1,4 +1,4 @@
-/* core/executor.c — the FILL executor's run loop and a task's wake sources.
+/* core/executor.c — gar's executor: its run loop and a task's wake sources.
  *
  * The loop reads like its description: poll the ready tasks one at a time,
  * firing the reactor after each poll; when none is ready and some are left,

@@ -104,8 +104,17 @@ static inline gar_dur_ns gar_host_lead_mix(gar_dur_ns xa, gar_dur_ns xb, uint64_
 int gar_host_profile_parse(const char *text, size_t len, const char *name, gar_host_profile *out,
                            gar_error *err);
 
-/* Reads and parses the file at `path`.  Returns 0, -GAR_E_IO when the file
- * cannot be read, or the parse refusal.  `out` is written only on success. */
+/* Reads the profile file at `path` whole, without parsing it; "-" reads
+ * standard input to its end (named "standard input" in refusals).  Returns 0
+ * with a malloc'd NUL-terminated copy in `*text` (the caller frees it) and
+ * its length, NUL not counted, in `*len`; or -GAR_E_IO when the file cannot
+ * be read, or -GAR_E_INVALID_HOST_PROFILE for a file over 1 MiB (`*text`
+ * then untouched).  For a caller that wants the text besides the profile. */
+int gar_host_profile_read_text(const char *path, char **text, size_t *len, gar_error *err);
+
+/* Reads (as gar_host_profile_read_text, so "-" is standard input) and
+ * parses the profile at `path`.  Returns 0, -GAR_E_IO when the file cannot
+ * be read, or the parse refusal.  `out` is written only on success. */
 int gar_host_profile_load(const char *path, gar_host_profile *out, gar_error *err);
 
 /* The value at cumulative probability `draw / 2^64`, interpolating linearly

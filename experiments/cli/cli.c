@@ -90,6 +90,11 @@ bool gar_cli_key_repeats(const char *assignment, const char *const *earlier, siz
     return false;
 }
 
+bool gar_cli_both_stdin(const char *a, const char *b)
+{
+    return a != NULL && b != NULL && strcmp(a, "-") == 0 && strcmp(b, "-") == 0;
+}
+
 int gar_cli_bad_option(const char *verb, int answer, char **argv)
 {
     if (answer == GAR_CLI_REPEATED) {

@@ -63,6 +63,10 @@ int gar_cli_bad_option(const char *verb, int answer, char **argv);
  * inputs with it, since writing the output replaces the file. */
 bool gar_cli_same_file(const char *a, const char *b);
 
+/* True when both paths are "-": standard input, which holds one file, so a
+ * verb refuses two inputs that would read it (NULL reads as not "-"). */
+bool gar_cli_both_stdin(const char *a, const char *b);
+
 /* Refuses, with code Usage naming the verb, an output `out_path` that is the
  * input `in_path` (gar_cli_same_file).  Returns 0 when they differ (or
  * `out_path` is NULL), else GAR_EXIT_REFUSED. */

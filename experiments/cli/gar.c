@@ -16,7 +16,7 @@ const gar_verb gar_verbs[] = {
     { "calibrate", "measure this host into a host profile for the simulator", gar_verb_calibrate_main },
     { "estimate", "feed a point's deadline estimator samples; print its sleeps", gar_verb_estimate_main },
     { "executor", "resolve an executor kind against this host", gar_verb_executor_main },
-    { "fill-demo", "the reference fill example on this host, by an executor kind", gar_verb_fill_demo_main },
+    { "fill-demo", "CPU work filling the time waits pend, by an executor kind", gar_verb_fill_demo_main },
     { "gen", "write a synthetic trace from a seed", gar_verb_gen_main },
     { "help", "show this list, or a verb's help", verb_help_main },
     { "import", "turn a Kineto or Nsight Systems profile into a trace", gar_verb_import_main },

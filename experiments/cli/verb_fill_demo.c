@@ -1,6 +1,6 @@
-/* experiments/cli/verb_fill_demo.c — `gar fill-demo`: the reference "fill"
- * example on a real host with no GPU, run by the executor kind asked for,
- * as this host resolves it.
+/* experiments/cli/verb_fill_demo.c — `gar fill-demo`: the "fill" example
+ * (CPU work fills the time three waits pend) on a real host with no GPU,
+ * run by the executor kind asked for, as this host resolves it.
  *
  * An emulated device plays the GPU: its streams 0, 1 and 2 complete one item
  * each at 2, 4 and 6 ms after the start, storing into slots 0, 1 and 2 of
@@ -38,7 +38,7 @@
 #define WAIT_DEADLINE_NS (10 * GAR_NS_PER_S)  /* a store that never comes fails, not hangs */
 #define WORK_PER_SLICE_DEFAULT 5000ull
 #define EXECUTOR_DEFAULT "gpu-reactor"
-/* The plan the reference's serving A/B picked; a host without a word wait
+/* The bundled flag plan (README, "Wait plans"); a host without a word wait
  * runs it as poll (warning 2). */
 #define DEMO_PLAN "flag:park_us=100,backstop_us=1000"
 
@@ -130,11 +130,12 @@ static void print_help(FILE *out)
 {
     fprintf(out, "usage: gar " VERB " [OPTIONS]\n"
            "\n"
-           "The reference \"fill\" example on this host, with no GPU: an emulated\n"
-           "device completes one item on each of streams 0, 1 and 2 at 2, 4 and 6 ms,\n"
-           "storing into slots 0, 1 and 2 of its line, and the waits for them run\n"
-           "under the plan " DEMO_PLAN " (poll, with warning 2, on a\n"
-           "host without a word wait) by the executor kind asked for, resolved along\n"
+           "The \"fill\" example on this host, with no GPU: CPU work fills the time\n"
+           "waits pend.  An emulated device completes one item on each of streams 0,\n"
+           "1 and 2 at 2, 4 and 6 ms, storing into slots 0, 1 and 2 of its line, and\n"
+           "the waits for them run under the plan " DEMO_PLAN "\n"
+           "(poll, with warning 2, on a host without a word wait) by the executor kind\n"
+           "asked for, resolved along\n"
            "io-uring -> gpu-reactor -> naive as `gar executor` resolves it:\n"
            "  gpu-reactor  three wait tasks of gar's executor (the reactor driver)\n"
            "               await one item each while a fourth task does CPU work in\n"

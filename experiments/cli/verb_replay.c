@@ -60,8 +60,8 @@ static void print_help(FILE *out)
             "  --bands BANDS     a plan by the trace's rows column: PLAN;rows>=N:PLAN...\n"
             "  --estimator E     adl, none, oracle, half-min, half-mean, ewma[:alpha=A],\n"
             "                    quantile[:q=Q] (default: adl)\n"
-            "  --host PROFILE    a gar-host v1 profile (default: " HOST_DEFAULT ",\n"
-            "                    relative to the working directory)\n"
+            "  --host PROFILE    a gar-host v1 profile, '-' for standard input (default:\n"
+            "                    " HOST_DEFAULT ", relative to the working directory)\n"
             "  --mode MODE       open: each wait as recorded; closed: a late wake delays\n"
             "                    everything after it (default: open)\n"
             "  --seed S          the seed of the host's random latencies (default: 0)\n"
@@ -191,6 +191,9 @@ static int parse_args(int argc, char **argv, args *a)
         return gar_cli_usage_error(verb, optind == argc ? "give one TRACE file"
                                                         : "give only one TRACE file");
     a->trace = argv[optind];
+    if (gar_cli_both_stdin(a->trace, a->host))
+        return gar_cli_usage_error(verb, "TRACE - and --host - would both read standard input: "
+                                         "save one of them to a file");
     if ((a->plan == NULL) == (a->bands == NULL))
         return gar_cli_usage_error(verb, "give exactly one of --plan PLAN and --bands BANDS");
     if (gar_replay_mode_from_name(a->mode) < 0)

@@ -129,8 +129,9 @@ static void print_help(FILE *out)
             "                       io-uring     the same, its sleeps io_uring timeouts\n",
             CUDA_DEVICE_STATE);
     fprintf(out,
-            "  --host PROFILE     the simulator's host profile (default: calibrate this host\n"
-            "                     on the spot: %u samples per distribution, ~16 s).  Wake\n"
+            "  --host PROFILE     the simulator's host profile, '-' for standard input\n"
+            "                     (default: calibrate this host on the spot: %u samples\n"
+            "                     per distribution, ~16 s).  Wake\n"
             "                     latencies move with the machine's load (an idle CPU\n"
             "                     wakes slower), so calibrate right before verifying;\n"
             "                     host_noisy: says how many of its measurements the\n"
@@ -504,6 +505,9 @@ static int parse_args(int argc, char **argv, verify_args *a)
         if (a->json)
             return gar_cli_usage_error(verb, "--sweep prints one line an arm; --json is for one "
                                              "trace");
+        if (gar_cli_both_stdin(a->sweep_path, a->host_path))
+            return gar_cli_usage_error(verb, "--sweep - and --host - would both read standard "
+                                             "input: save one of them to a file");
         return GAR_CLI_OPTIONS_DONE;
     }
     if (a->db_path != NULL || limit_given)
@@ -515,6 +519,9 @@ static int parse_args(int argc, char **argv, verify_args *a)
     if (optind + 1 != argc)
         return gar_cli_usage_error(verb, "takes one TRACE");
     a->trace_path = argv[optind];
+    if (gar_cli_both_stdin(a->trace_path, a->host_path))
+        return gar_cli_usage_error(verb, "TRACE - and --host - would both read standard input: "
+                                         "save one of them to a file");
     if (a->plan_text == NULL)
         return gar_cli_usage_error(verb, "--plan PLAN is required");
     return GAR_CLI_OPTIONS_DONE;
@@ -527,36 +534,40 @@ static void keep_overshoot(void *context, const gar_replay_wait *wait)
     overshoot[wait->index] = wait->overshoot_ns;
 }
 
-/* How many measurements of the profile at `path` its calibration flagged
- * noisy: lines that start with "# noisy:" (gar calibrate writes one each).
- * 0 for a file that cannot be read (the load refuses it). */
-static unsigned count_noisy(const char *path)
+/* How many measurements of the profile `text` its calibration flagged
+ * noisy: lines that start with "# noisy:" (gar calibrate writes one each). */
+static unsigned count_noisy(const char *text)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return 0;
     unsigned noisy = 0;
-    char line[1024];
-    bool at_start = true;
-    while (fgets(line, sizeof line, f) != NULL) {
-        if (at_start && strncmp(line, "# noisy:", 8) == 0)
+    for (const char *line = text; *line != '\0';) {
+        if (strncmp(line, "# noisy:", 8) == 0)
             noisy++;
-        at_start = strchr(line, '\n') != NULL; /* a long line's rest is not a start */
+        const char *end = strchr(line, '\n');
+        if (end == NULL)
+            break;
+        line = end + 1;
     }
-    fclose(f);
     return noisy;
 }
 
-/* The host profile: the file given, or this host calibrated now; *noisy
- * gets how many of its measurements' calibration rounds disagreed. */
+/* The host profile: the file given ("-": standard input), or this host
+ * calibrated now; *noisy gets how many of its measurements' calibration
+ * rounds disagreed. */
 static int load_profile(const char *path, gar_host_profile *out, unsigned *noisy,
                         gar_error *err)
 {
     *noisy = 0;
     if (path != NULL) {
-        int rc = gar_host_profile_load(path, out, err);
+        char *text;
+        size_t len;
+        int rc = gar_host_profile_read_text(path, &text, &len, err);
+        if (rc < 0)
+            return rc;
+        rc = gar_host_profile_parse(text, len, strcmp(path, "-") == 0 ? "standard input" : path,
+                                    out, err);
         if (rc == 0)
-            *noisy = count_noisy(path);
+            *noisy = count_noisy(text);
+        free(text);
         return rc;
     }
     /* Fewer samples, but the full poll run: the poll period's tail (the

@@ -312,9 +312,39 @@ static void host_free(gar_sweep_host *h)
     memset(h, 0, sizeof *h);
 }
 
-/* `text` is FILE or FILE@TERMS (the '@' after the last '/'). */
+/* A profile read from standard input, kept for every `host -` of the spec:
+ * standard input can be read only once. */
+typedef struct stdin_profile {
+    char *text; /* NULL until read */
+    size_t len;
+} stdin_profile;
+
+/* The text of the profile file FILE at `path`, or of standard input for
+ * FILE "-" (read once into `from_stdin`, refused when the spec itself came
+ * from there), copied into `*text`. */
+static int host_text(const char *path, bool is_stdin, const char *file, stdin_profile *from_stdin,
+                     char **text, size_t *len, gar_error *err)
+{
+    if (!is_stdin)
+        return read_whole(path, GAR_SWEEP_FILE_MAX, text, len, err);
+    if (strcmp(file, "standard input") == 0)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "-", "host",
+                             "cannot be standard input when the spec is read from there: save"
+                             " the profile or the spec to a file");
+    if (from_stdin->text == NULL) {
+        int rc = read_whole("-", GAR_SWEEP_FILE_MAX, &from_stdin->text, &from_stdin->len, err);
+        if (rc < 0)
+            return rc;
+    }
+    *text = copy_text(from_stdin->text, from_stdin->len);
+    *len = from_stdin->len;
+    return *text == NULL ? out_of_memory(err) : 0;
+}
+
+/* `text` is FILE or FILE@TERMS (the '@' after the last '/'); FILE "-" is
+ * standard input. */
 static int host_load(const char *text, const char *base_dir, const char *file, unsigned line,
-                     gar_sweep_host *out, gar_error *err)
+                     stdin_profile *from_stdin, gar_sweep_host *out, gar_error *err)
 {
     gar_sweep_host h;
     memset(&h, 0, sizeof h);
@@ -322,19 +352,27 @@ static int host_load(const char *text, const char *base_dir, const char *file, u
     const char *at = strchr(slash != NULL ? slash : text, '@');
     size_t file_len = at != NULL ? (size_t)(at - text) : strlen(text);
     char *file_text = copy_text(text, file_len);
-    char *path = file_text != NULL ? joined_path(base_dir, file_text) : NULL;
+    bool is_stdin = file_text != NULL && strcmp(file_text, "-") == 0;
+    char *path = NULL;
+    if (is_stdin)
+        path = copy_text("standard input", strlen("standard input"));
+    else if (file_text != NULL)
+        path = joined_path(base_dir, file_text);
     gar_free(file_text);
     h.name = copy_text(text, strlen(text));
     int rc = path == NULL || h.name == NULL ? out_of_memory(err) : 0;
     size_t len = 0;
     if (rc == 0)
-        rc = read_whole(path, GAR_SWEEP_FILE_MAX, &h.text, &len, err);
+        rc = host_text(path, is_stdin, file, from_stdin, &h.text, &len, err);
     if (rc == 0)
         rc = gar_host_profile_parse(h.text, len, path, &h.profile, err);
     if (rc == 0) {
-        h.source = realpath(path, NULL);
+        /* The database keeps the profile's text; its source only says where
+         * it came from. */
+        h.source = is_stdin ? copy_text(path, strlen(path)) : realpath(path, NULL);
         if (h.source == NULL)
-            rc = gar_error_set(err, GAR_E_IO, 3, path, "resolve", strerror(errno));
+            rc = is_stdin ? out_of_memory(err)
+                          : gar_error_set(err, GAR_E_IO, 3, path, "resolve", strerror(errno));
     }
     if (rc == 0 && at != NULL) {
         /* A what-if: the changed profile, written out, is what the database
@@ -433,6 +471,7 @@ typedef struct parse_state {
     uint64_t counts[6];     /* per axis, values counted (saturating) */
     uint64_t predict_plans; /* of counts[AXIS_PLAN], those that sleep to a prediction */
     gar_index_set seen[6];  /* per axis, the values added so far, by key */
+    stdin_profile *from_stdin; /* the profile of `host -`, once read */
 } parse_state;
 
 enum { AXIS_TRACE, AXIS_PLAN, AXIS_ESTIMATOR, AXIS_HOST, AXIS_MODE, AXIS_SEED };
@@ -570,7 +609,7 @@ static int add_host(parse_state *s, const char *value)
 {
     gar_sweep_spec *spec = s->spec;
     gar_sweep_host h;
-    int rc = host_load(value, s->base_dir, s->file, s->line, &h, s->err);
+    int rc = host_load(value, s->base_dir, s->file, s->line, s->from_stdin, &h, s->err);
     if (rc < 0)
         return rc == -GAR_E_INVALID_HOST_PROFILE && strchr(value, '@') != NULL &&
                        s->err != NULL && strstr(s->err->argv[2], "what-if") != NULL
@@ -1028,12 +1067,15 @@ static int parse_spec(const char *text, size_t len, const char *name, const char
         memcpy(counts, s.counts, sizeof s.counts);
         memcpy(copy, text, len);
         copy[len] = '\0';
+        stdin_profile from_stdin = { NULL, 0 };
         parse_state add = { .file = name, .base_dir = base_dir, .spec = spec, .err = err,
-                            .pass = pass, .predict_plans = s.predict_plans };
+                            .pass = pass, .predict_plans = s.predict_plans,
+                            .from_stdin = &from_stdin };
         memcpy(add.counts, s.counts, sizeof s.counts);
         rc = parse_lines(&add, copy, len);
         for (int a = 0; a <= AXIS_SEED; a++)
             gar_index_set_free(&add.seen[a]);
+        gar_free(from_stdin.text);
     }
     gar_free(copy);
     if (rc < 0)

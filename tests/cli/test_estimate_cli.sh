@@ -1,6 +1,6 @@
 #!/bin/sh
-# tests/cli/test_estimate_cli.sh GAR — `gar estimate` prints the spec's
-# reference sleeps (gar/estimator.h) and refuses bad input with nothing on stdout.
+# tests/cli/test_estimate_cli.sh GAR — `gar estimate` prints the worked sleeps
+# of docs/glossary.md ("Estimator") and refuses bad input with nothing on stdout.
 set -u
 . "$(dirname "$0")/lib.sh"
 plan='poll+predict:margin_us=150,min_sleep_us=20,max_sleep_us=50000,window=8'
@@ -19,10 +19,10 @@ expect() {
     fi
 }
 
-# The reference sequence: 1.0, 0.9, 1.1 ms, then eight 2.0 ms.
+# The worked sequence: 1.0, 0.9, 1.1 ms, then eight 2.0 ms.
 printf 'sleep_ns: %s\n' 850000 750000 750000 \
     750000 750000 750000 750000 750000 750000 950000 1850000 >"$tmp/want"
-expect "reference sequence" 0 "$tmp/want" --plan "$plan" \
+expect "worked sequence" 0 "$tmp/want" --plan "$plan" \
     exact:1000000 exact:900000 exact:1100000 \
     exact:2000000 exact:2000000 exact:2000000 exact:2000000 \
     exact:2000000 exact:2000000 exact:2000000 exact:2000000

@@ -33,7 +33,7 @@ expected
 $want_err"
 }
 
-# The measured arms run as asked where they need nothing of the host.
+# The five fixed plans (README, "Wait plans") run as asked where they need nothing of the host.
 for arm in block poll "$POLLDL"; do
     expect 0 "requested: $arm
 running: $arm" "" -- plan "$arm"

@@ -1,5 +1,5 @@
 /* tests/core/test_bands.c — bands select by step size, label back exactly,
- * refuse bad edges and segments, resolve band by band; StepRows. */
+ * refuse bad edges and segments, resolve band by band; the step-rows cell. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

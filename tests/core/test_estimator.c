@@ -1,6 +1,6 @@
-/* tests/core/test_estimator.c — the deadline estimator against every
- * reference number of the spec, its invariants over random sequences, and
- * the point table. */
+/* tests/core/test_estimator.c — the deadline estimator against every worked
+ * number of docs/glossary.md ("Estimator"), its invariants over random
+ * sequences, and the point table. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +13,7 @@
 #define US(n) ((gar_dur_ns)(n) * GAR_NS_PER_US)
 #define MS(n) ((gar_dur_ns)(n) * GAR_NS_PER_MS)
 
-/* The reference parameters: margin 150 µs, min 20 µs, max 50 ms, window 8. */
+/* The bundled predict's parameters: margin 150 µs, min 20 µs, max 50 ms, window 8. */
 static const gar_deadline reference = {
     .margin_ns = US(150),
     .min_sleep_ns = US(20),
@@ -59,7 +59,7 @@ static gar_dur_ns prediction_of(const gar_estimator *est, const gar_deadline *de
     return p;
 }
 
-/* ---- the spec's reference numbers ------------------------------------- */
+/* ---- the worked numbers (docs/glossary.md, "Estimator") ---------------- */
 
 static void a_cold_point_sleeps_none(void **state)
 {

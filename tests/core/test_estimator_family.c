@@ -1,5 +1,6 @@
 /* tests/core/test_estimator_family.c — the estimator families: their text,
- * their predictions on hand-made samples, and adl's reference numbers. */
+ * their predictions on hand-made samples, and adl's worked numbers
+ * (docs/glossary.md, "Estimator"). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

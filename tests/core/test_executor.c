@@ -1,5 +1,5 @@
-/* tests/core/test_executor.c — the FILL executor on a virtual clock with a
- * scripted Idle port: the reference's fill example, yield fairness,
+/* tests/core/test_executor.c — gar's executor on a virtual clock with a
+ * scripted Idle port: the fill example (docs/glossary.md, "FILL"), yield fairness,
  * re-entrant tasks, errors, Stalled, PendedInline and the statistics. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -117,7 +117,7 @@ static void cruncher_init(cruncher *c, char letter, unsigned slices, gar_dur_ns 
     gar_task_init(&c->task, "cruncher", cruncher_poll, NULL);
 }
 
-/* The reference's "fill": a device stores into slots 0, 1, 2 at 2, 4 and
+/* The fill example: a device stores into slots 0, 1, 2 at 2, 4 and
  * 6 ms; three tasks await a slot each; a fourth does CPU work in slices.
  * The work runs while the waits pend; the executor idles only when nothing
  * is ready; each wait ends at its store. */

@@ -15,7 +15,7 @@
 
 #include "wait_world.h"
 
-#define SLEEP_NS (750 * GAR_NS_PER_US) /* the reference's sleep after exact 1.0, 0.9, 1.1 ms */
+#define SLEEP_NS (750 * GAR_NS_PER_US) /* adl's sleep after exact 1.0, 0.9, 1.1 ms */
 #define NEVER GAR_MONO_NEVER
 #define STEPS_MAX 100000 /* a machine that loops fails the test rather than hang it */
 

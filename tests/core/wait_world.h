@@ -170,7 +170,7 @@ static inline int world_block(world *w, gar_error *err)
     return world_end(w, GAR_WAIT_OP_BLOCK, at, 0, 0, err);
 }
 
-/* The measured arms (README, "Wait plans"), as the parser would produce them. */
+/* The five fixed plans (README, "Wait plans"), as the parser would produce them. */
 static inline gar_deadline reference_deadline(void)
 {
     return (gar_deadline){ .margin_ns = 150 * GAR_NS_PER_US,

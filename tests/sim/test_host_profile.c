@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/host_profile.h"
@@ -251,6 +252,44 @@ static void a_missing_file_is_an_io_error(void **state)
     assert_int_equal(gar_host_profile_parse(NULL, 3, "t", &p, &err), -GAR_E_INVALID_ARGUMENT);
 }
 
+/* "-" is standard input: the same profile as its file, and a refusal names
+ * "standard input" rather than a file called "-". */
+static void standard_input_is_read_as_dash(void **state)
+{
+    (void)state;
+    const char *path = GAR_DATA_DIR "/hosts/waitpkg.host";
+    char *from_file, *from_stdin;
+    size_t file_len, stdin_len;
+    gar_error err;
+    assert_int_equal(gar_host_profile_read_text(path, &from_file, &file_len, &err), 0);
+    assert_non_null(freopen(path, "rb", stdin));
+    assert_int_equal(gar_host_profile_read_text("-", &from_stdin, &stdin_len, &err), 0);
+    assert_int_equal(stdin_len, file_len);
+    assert_int_equal(strlen(from_stdin), stdin_len); /* NUL-terminated at its length */
+    assert_memory_equal(from_stdin, from_file, file_len);
+    free(from_file);
+    free(from_stdin);
+
+    gar_host_profile p;
+    assert_non_null(freopen(path, "rb", stdin));
+    assert_int_equal(gar_host_profile_load("-", &p, &err), 0);
+    assert_true(p.word_wait);
+
+    gar_host_profile untouched = p;
+    assert_non_null(freopen("/dev/null", "rb", stdin)); /* empty: no header */
+    assert_int_equal(gar_host_profile_load("-", &p, &err), -GAR_E_INVALID_HOST_PROFILE);
+    assert_string_equal(err.argv[0], "standard input");
+    assert_memory_equal(&p, &untouched, sizeof p);
+
+    char *text = NULL;
+    assert_int_equal(gar_host_profile_read_text(NULL, &text, &file_len, &err),
+                     -GAR_E_INVALID_ARGUMENT);
+    assert_int_equal(gar_host_profile_read_text(GAR_DATA_DIR "/hosts/no-such.host", &text,
+                                                &file_len, &err),
+                     -GAR_E_IO);
+    assert_null(text);
+}
+
 static uint64_t draw_at(double u)
 {
     return (uint64_t)(u * 4294967296.0) << 32;
@@ -346,6 +385,7 @@ int main(void)
         cmocka_unit_test(a_wait_takes_the_nearest_stated_lead),
         cmocka_unit_test(a_nul_byte_is_refused),
         cmocka_unit_test(a_missing_file_is_an_io_error),
+        cmocka_unit_test(standard_input_is_read_as_dash),
         cmocka_unit_test(sampling_interpolates_the_inverse_cdf),
         cmocka_unit_test(a_length_between_leads_mixes_their_samples),
         cmocka_unit_test(an_all_equal_distribution_is_a_constant),

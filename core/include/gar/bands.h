@@ -1,4 +1,4 @@
-/* gar/bands.h — a wait plan per step size, and the StepRows cell that says
+/* gar/bands.h — a wait plan per step size, and the step-rows cell that says
  * which band a wait is in.
  *
  *   bands := plan ( ";rows>=" N ":" plan )*
@@ -77,7 +77,8 @@ GAR_API bool gar_bands_equal(const gar_bands *a, const gar_bands *b);
 GAR_API int gar_bands_resolve(const gar_bands *requested, const gar_caps *caps, gar_bands *running,
                               gar_error *warning);
 
-/* StepRows: the row count of the step in flight, one cell shared by the
+/* The step-rows cell: the row count of the step in flight (the rows a
+ * batched step, such as a model's decode step, works on), one cell shared by the
  * launcher (one writer) and every wait (many readers).  0 until the first
  * step.  The launcher publishes once per step, before the step's work is
  * awaited; a wait reads it once to select its band — O(1), nothing per token.

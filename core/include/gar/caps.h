@@ -13,7 +13,7 @@
 #include <gar/error.h>
 
 typedef struct gar_caps {
-    bool word_wait;              /* DeviceWordWait: a device-written word the host can park on in user mode */
+    bool word_wait;              /* "word-wait": a device-written word the host can park on in user mode */
     const char *word_wait_why;   /* why not, when !word_wait */
     bool io_uring;               /* an io_uring that can be set up, for ns deadline sleeps */
     const char *io_uring_why;    /* why not, when !io_uring */

@@ -1,8 +1,9 @@
 /* gar/error.h — the coded error registry and the caller-owned error record.
  *
  * A code's number is its identity: it is never reused and never renumbered; the
- * text may be reworded, so callers branch on the number only.  Codes 1–8 are the
- * reference system's; gar appends its own from 9 on.  Warnings are codes too.
+ * text may be reworded, so callers branch on the number only.  Codes 1–8 came
+ * first (plans, executors, the wait); later ones are appended from 9 on, in
+ * the order they were added.  Warnings are codes too.
  *
  * Every gar function that can fail returns 0 (or a documented non-negative
  * answer) on success and the negated code on failure, and fills the caller's

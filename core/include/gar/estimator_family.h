@@ -7,7 +7,7 @@
  *   s < min_sleep -> none;  otherwise min(s, max_sleep).
  * They differ only in p and in what a Late sample (an upper bound) teaches:
  *
- *   adl                the reference (gar/estimator.h): p = min of the last
+ *   adl                the default, gar/estimator.h's: p = min of the last
  *                      `window` samples; Late(w) pushes min(w, p) / 2.
  *   none               never predicts: every wait goes straight to its park.
  *   oracle             p = the true residual.  Only a simulator knows it, so
@@ -78,7 +78,7 @@ GAR_API size_t gar_estimator_spec_label(const gar_estimator_spec *spec, char *bu
 
 /* One readback point's state under any family.  Private fields. */
 typedef struct gar_family_point {
-    gar_estimator adl;    /* adl: the reference estimator itself */
+    gar_estimator adl;    /* adl: gar/estimator.h's estimator itself */
     gar_dur_ns recent[GAR_WINDOW_MAX]; /* quantile: the recent samples, a ring */
     uint8_t next;         /* quantile: the ring slot the next sample takes */
     uint8_t count;        /* quantile: samples held */

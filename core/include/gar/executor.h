@@ -1,4 +1,5 @@
-/* gar/executor.h — the FILL executor: one thread, caller-owned tasks.
+/* gar/executor.h — gar's executor: one thread, caller-owned tasks, CPU work
+ * run while waits pend (docs/glossary.md, "FILL").
  *
  * C has no async/await, so a task is a state machine: a poll function the
  * executor calls, which either finishes (GAR_TASK_DONE), fails (a negated

@@ -9,8 +9,7 @@
  * Every key is written, once, in that order.  N is plain decimal: digits only,
  * no sign, no leading zeros ("0" itself is a number), no white space
  * anywhere.  Values are microseconds (window: samples) and are stored as ns.
- * Bounds (gar decides those the reference leaves open; refused, never
- * clamped):
+ * Bounds (refused, never clamped):
  *   park_us        1 .. 10 000          (0 would be a spin, not a park)
  *   backstop_us    park_us .. 1 000 000 (a backstop shorter than the park
  *                                        bound would make the bound meaningless)

@@ -9,8 +9,8 @@
  *
  * The reactor never blocks and never reads a clock by itself: `fire` is given
  * "now" and only wakes what is due; `turn` reads the clock it is given and
- * lets time pass only through the host's Idle port.  `turn` follows the
- * reference's phases, in order:
+ * lets time pass only through the host's Idle port.  `turn` runs these
+ * phases, in order:
  *   1. wake every registration that is due (descriptor reached, deadline or
  *      alarm passed); if any woke → GAR_TURN_WOKE;
  *   2. else, with only alarms pending, sleep to the earliest → GAR_TURN_SLEPT;
@@ -45,8 +45,9 @@
 #include <gar/line.h>
 #include <gar/time.h>
 
-/* A park is at most this long unless set otherwise: the bound of the plan
- * the reference's serving A/B picked (flag:park_us=100). */
+/* A park is at most this long unless set otherwise: the park bound of the
+ * bundled flag plans (flag:park_us=100), so a descriptor on a line the park
+ * does not watch is seen at most 100 µs late, at ten parks a millisecond. */
 #define GAR_REACTOR_PARK_BOUND_DEFAULT_NS (100 * GAR_NS_PER_US)
 
 typedef struct gar_registration gar_registration;

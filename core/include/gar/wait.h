@@ -18,7 +18,7 @@
  *     }
  *     gar_wait_report r = gar_wait_report_of(&w);
  *
- * The order (the reference system's, kept exactly):
+ * The order:
  *  1. "block": BLOCK, nothing else.  Kind BLOCKED, no sample.
  *  2. Otherwise one QUERY.  Done: kind IMMEDIATE, sample Exact(t − start).
  *  3. "flag": ARM.
@@ -29,7 +29,7 @@
  *     Exact(t − start).
  * where t is always the `now` fed with the answer that said done.
  *
- * Decisions the reference leaves open, as gar makes them:
+ * The finer points, as gar decides them:
  *
  * - Time.  The machine knows only the times it is fed: `start`, then the
  *   `now` fed with each answer, which is the time the driver saw that answer

@@ -1,5 +1,5 @@
 /* gar/wait_task.h — the reactor driver (executor kinds "gpu-reactor" and
- * "io-uring"): one wait as a task of the FILL executor.
+ * "io-uring"): one wait as a task of gar's executor (gar/executor.h).
  *
  * The wait machine (gar/wait.h) decides exactly as it does inline; this
  * driver performs its actions so that other tasks run while the wait pends:
