@@ -240,13 +240,23 @@ static bool reserve_all(gar_replay_scratch *s, size_t rows, const gar_replay_ind
 
 /* Fills `out` with each stream's waits, busy time and overshoot quantiles,
  * in the order the trace first names them: the rows' overshoots, grouped by
- * stream (a counting sort), each group sorted through `tmp` (n values of
- * room).  `overshoot` is left as it was.  False when memory runs out. */
+ * stream (a counting sort), each group's selected through `tmp` (n values
+ * of room).  A trace of one stream has the run's own quantiles, `whole`:
+ * they are not selected again from a copy of every overshoot.  `overshoot`
+ * is left as it was.  False when memory runs out. */
 static bool per_stream(const gar_replay_index *ix, const stream_state *states,
-                       const uint64_t *overshoot, uint64_t *tmp, gar_replay_streams *out)
+                       const uint64_t *overshoot, uint64_t *tmp,
+                       const gar_replay_quantiles *whole, gar_replay_streams *out)
 {
     size_t n = ix->rows, count = ix->streams;
     gar_replay_stream *stream = calloc(count, sizeof *stream);
+    if (stream != NULL && count == 1) {
+        stream[0] = (gar_replay_stream){ .stream = ix->stream_id[0], .waits = states[0].waits,
+                                         .busy_ns = states[0].busy_ns, .overshoot_ns = *whole };
+        out->stream = stream;
+        out->count = 1;
+        return true;
+    }
     size_t *at = malloc(count * sizeof *at);
     uint64_t *grouped = malloc(n * sizeof *grouped);
     if (stream == NULL || at == NULL || grouped == NULL) {
@@ -624,10 +634,13 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
         return rc;
     }
 
-    /* Per stream first: the overall quantiles sort the rows' overshoots. */
+    /* Per stream before the overall quantiles, whose selection reorders the
+     * rows' overshoots; but a single stream's are the overall ones, taken
+     * after them. */
     gar_replay_streams streams = { NULL, 0 };
-    if (config->streams_out != NULL &&
-        !per_stream(mem.index, mem.streams, mem.overshoot, mem.sort_space, &streams)) {
+    bool one_stream = mem.index->streams == 1;
+    if (config->streams_out != NULL && !one_stream &&
+        !per_stream(mem.index, mem.streams, mem.overshoot, mem.sort_space, NULL, &streams)) {
         run_memory_release(&mem);
         return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the replay's streams",
                              "exhausted");
@@ -637,6 +650,13 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     m.ci_level = config->ci_level;
     m.overshoot_ns = summary_of(mem.overshoot, mem.sort_space, m.waits, m.ci_level,
                                 &m.overshoot_ci);
+    if (config->streams_out != NULL && one_stream &&
+        !per_stream(mem.index, mem.streams, mem.overshoot, mem.sort_space, &m.overshoot_ns,
+                    &streams)) {
+        run_memory_release(&mem);
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the replay's streams",
+                             "exhausted");
+    }
     m.estimator_error_ns = summary_of(mem.est_error, mem.sort_space, m.predictions, m.ci_level,
                                       &m.estimator_error_ci);
     run_memory_release(&mem);

@@ -276,7 +276,7 @@ void gar_replay_config_init(gar_replay_config *config);
  * three u64 per wait, an estimator per point and an account per stream
  * (in the scratch, when one is given), the index (two u32 per wait, unless
  * given) and the simulated device (sim_device.h, about 60 bytes a stream);
- * one u64 more per wait for streams_out.  An index built for another trace
+ * one u64 more per wait for streams_out when the trace has several streams.  An index built for another trace
  * (another row count) is refused with -GAR_E_INVALID_ARGUMENT.
  * Any number of streams: the trace's distinct stream ids become the
  * device's streams 0, 1, ... in the order they first appear. */

@@ -21,11 +21,22 @@ void gar_replay_index_free(gar_replay_index *index)
 static bool number_rows(const gar_trace *trace, gar_key_index *streams, gar_key_index *points,
                         gar_replay_index *index)
 {
+    /* A row mostly names the stream (and often the point) of the row before
+     * it: those keep their numbers without a hash and a probe. */
+    uint64_t last_stream = 0, last_point = 0;
+    uint32_t s = GAR_KEY_INDEX_NONE, p = GAR_KEY_INDEX_NONE;
     for (size_t r = 0; r < trace->count; r++) {
-        uint32_t s = gar_key_index_add(streams, trace->row[r].stream);
-        uint32_t p = gar_key_index_add(points, trace->row[r].point);
-        if (s == GAR_KEY_INDEX_NONE || p == GAR_KEY_INDEX_NONE)
-            return false;
+        const gar_trace_row *row = &trace->row[r];
+        if (s == GAR_KEY_INDEX_NONE || row->stream != last_stream) {
+            last_stream = row->stream;
+            if ((s = gar_key_index_add(streams, last_stream)) == GAR_KEY_INDEX_NONE)
+                return false;
+        }
+        if (p == GAR_KEY_INDEX_NONE || row->point != last_point) {
+            last_point = row->point;
+            if ((p = gar_key_index_add(points, last_point)) == GAR_KEY_INDEX_NONE)
+                return false;
+        }
         index->stream_of_row[r] = s;
         index->point_of_row[r] = p;
     }

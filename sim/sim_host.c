@@ -142,6 +142,18 @@ static gar_dur_ns lead_draw(gar_sim_host *host, const gar_sim_lead_pick *pick,
     return gar_host_lead_mix(xa, gar_host_dist_sample(&at[pick->index[c + 1]], u), w);
 }
 
+/* The stated lead nearest `length` in ratio (gar_host_dist_for_lead's rule,
+ * over the laid-out leads): a host without @LEAD keys, the common case,
+ * takes `base` without looking at the five leads each sleep. */
+static const gar_host_dist *nearest_lead(const gar_sim_lead_pick *pick, const gar_host_dist *base,
+                                         const gar_host_dist at[GAR_HOST_LEADS],
+                                         gar_dur_ns length)
+{
+    if (pick->stated == 0)
+        return base;
+    return gar_host_dist_for_lead(base, at, length);
+}
+
 int gar_sim_host_init(gar_sim_host *host, const gar_host_profile *profile, uint64_t seed,
                       gar_error *err)
 {
@@ -170,6 +182,7 @@ int gar_sim_host_init(gar_sim_host *host, const gar_host_profile *profile, uint6
     split_turn(&host->poll_turn, period, fixed);
     host->block_pick = lead_pick_of(profile->block_wake_at);
     host->visible_pick = lead_pick_of(profile->store_visible_at);
+    host->sleep_pick = lead_pick_of(profile->sleep_overshoot_at);
     host->exact_polls = false;
     host->on_action = NULL;
     host->on_action_ctx = NULL;
@@ -790,9 +803,9 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
             break;
         case GAR_WAIT_OP_SLEEP_UNTIL:
             t = gar_after(a.until > t ? a.until : t,
-                          draw(host, gar_host_dist_for_lead(&hp->sleep_overshoot,
-                                                            hp->sleep_overshoot_at,
-                                                            a.until > t ? a.until - t : 0)));
+                          draw(host, nearest_lead(&host->sleep_pick, &hp->sleep_overshoot,
+                                                  hp->sleep_overshoot_at,
+                                                  a.until > t ? a.until - t : 0)));
             acc.asleep += t - from;
             answer = 0;
             break;
@@ -821,13 +834,14 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
     }
 ended:;
     gar_wait_action last = gar_wait_next(&w);
-    *out = (gar_sim_wait_result){
-        .report = gar_wait_report_of(&w),
-        .start = start,
-        .end = t,
-        .busy_ns = acc.busy,
-        .parked_ns = acc.parked,
-        .asleep_ns = acc.asleep,
-    };
+    /* Field by field: a compound literal was built on the stack and then
+     * copied, the report's fields read back in wide loads right after the
+     * machine's narrow stores wrote them (a stall a wait). */
+    out->report = gar_wait_report_of(&w);
+    out->start = start;
+    out->end = t;
+    out->busy_ns = acc.busy;
+    out->parked_ns = acc.parked;
+    out->asleep_ns = acc.asleep;
     return last.op == GAR_WAIT_OP_DONE ? 0 : last.code;
 }

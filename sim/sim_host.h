@@ -203,8 +203,9 @@ typedef struct gar_sim_host {
     uint64_t long_seed; /* long_seed + waits, at each wait's start */
     uint64_t waits;     /* waits run so far */
     gar_sim_poll_turn poll_turn;
-    /* The @LEAD variants of the blocking wake and the visibility, laid out. */
-    gar_sim_lead_pick block_pick, visible_pick;
+    /* The @LEAD variants of the blocking wake, the visibility and the sleep
+     * overshoot, laid out. */
+    gar_sim_lead_pick block_pick, visible_pick, sleep_pick;
     bool exact_polls; /* false (init's default): fast-forward polls; true: one turn at a time */
     /* NULL (init's default), or called after every action performed. */
     void (*on_action)(void *ctx, const gar_sim_action *action);

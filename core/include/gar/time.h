@@ -25,7 +25,11 @@ static inline gar_dur_ns gar_since(gar_mono_ns now, gar_mono_ns earlier)
 /* `at` moved on by `d`, saturating at GAR_MONO_NEVER. */
 static inline gar_mono_ns gar_after(gar_mono_ns at, gar_dur_ns d)
 {
-    return d > UINT64_MAX - at ? UINT64_MAX : at + d;
+    /* The sum wrapped exactly when it came out below `at`: written so, the
+     * compiler tests the add's carry (the simulator adds a few dozen times
+     * a wait) instead of computing UINT64_MAX - at first. */
+    gar_mono_ns sum = at + d;
+    return sum < at ? UINT64_MAX : sum;
 }
 
 /* The Clock port: `now` returns the current time and never goes backwards. */

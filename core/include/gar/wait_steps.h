@@ -226,26 +226,31 @@ static inline int gar_wait_feed(gar_wait *wait, int result, gar_mono_ns now, gar
 
     gar_mono_ns before = w->now;
     w->now = now;
-    w->report.wait_ns = gar_since(now, w->start);
-    gar__wait_count(w, step, gar_since(now, before));
-
-    if (result < 0) {
-        gar__wait_fail(w, result);
-        return 0;
-    }
-    bool answers_done = gar__wait_step_answers_done[step];
-    if (result > (answers_done ? 1 : 0))
+    w->report.wait_ns = now - w->start; /* now >= w->now >= start */
+    /* An answer of 0 or 1 is the common case: one test lets it through to
+     * the transitions, which count their own action; a failure or an
+     * answer out of range is counted here. */
+    if ((unsigned)result > 1u || (result == 1 && !gar__wait_step_answers_done[step])) {
+        gar__wait_count(w, step, now - before);
+        if (result < 0) {
+            gar__wait_fail(w, result);
+            return 0;
+        }
         return gar__wait_refuse_feed(w,
-                           answers_done ? "is above 1 (a query, poll or park answers 1, 0 or <0)"
-                                        : "is above 0 (a sleep, arm or block answers 0 or <0)",
+                           gar__wait_step_answers_done[step]
+                               ? "is above 1 (a query, poll or park answers 1, 0 or <0)"
+                               : "is above 0 (a sleep, arm or block answers 0 or <0)",
                            err);
+    }
     bool done = result == 1;
+    gar_wait_report *r = &w->report;
 
     switch (step) {
     case GAR__WAIT_STEP_BLOCK:
         gar__wait_finish(w, GAR_WAIT_KIND_BLOCKED, GAR_SAMPLE_NONE);
         break;
     case GAR__WAIT_STEP_FIRST_QUERY:
+        r->queries++;
         if (done)
             gar__wait_finish(w, GAR_WAIT_KIND_IMMEDIATE, GAR_SAMPLE_EXACT);
         else if (gar__wait_still_pending(w, true, err)) {
@@ -259,28 +264,33 @@ static inline int gar_wait_feed(gar_wait *wait, int result, gar_mono_ns now, gar
         gar__wait_sleep_or_park(w);
         break;
     case GAR__WAIT_STEP_SLEEP:
+        r->sleeps++;
+        r->slept_ns = gar_after(r->slept_ns, now - before);
         /* Idle may wake early; the sleep goes on to the same time. */
         if (now < w->wake_at) {
             gar__wait_pend(w, GAR__WAIT_STEP_SLEEP, w->wake_at);
         } else {
             gar_dur_ns late = now - w->wake_at;
-            w->report.sleep_late_ns = late < UINT32_MAX ? (uint32_t)late : UINT32_MAX;
+            r->sleep_late_ns = late < UINT32_MAX ? (uint32_t)late : UINT32_MAX;
             gar__wait_pend(w, GAR__WAIT_STEP_WAKE_QUERY, 0);
         }
         break;
     case GAR__WAIT_STEP_WAKE_QUERY:
+        r->queries++;
         if (done)
             gar__wait_finish(w, GAR_WAIT_KIND_LATE, GAR_SAMPLE_LATE);
         else if (gar__wait_still_pending(w, true, err))
             gar__wait_park_stage(w);
         break;
     case GAR__WAIT_STEP_POLL:
+        r->polls++;
         if (done)
             gar__wait_finish(w, GAR_WAIT_KIND_PARKED, GAR_SAMPLE_EXACT);
         else if (gar__wait_still_pending(w, false, err))
             gar__wait_pend(w, GAR__WAIT_STEP_POLL, 0);
         break;
     case GAR__WAIT_STEP_PARK:
+        r->parks++;
         if (done)
             gar__wait_pend(w, GAR__WAIT_STEP_HINT_QUERY, 0);
         else
@@ -288,6 +298,9 @@ static inline int gar_wait_feed(gar_wait *wait, int result, gar_mono_ns now, gar
         break;
     case GAR__WAIT_STEP_HINT_QUERY:
     case GAR__WAIT_STEP_BACKSTOP_QUERY:
+        r->queries++;
+        if (step == GAR__WAIT_STEP_BACKSTOP_QUERY)
+            r->backstop_queries++;
         if (done)
             gar__wait_finish(w, GAR_WAIT_KIND_PARKED, GAR_SAMPLE_EXACT);
         else if (gar__wait_still_pending(w, true, err))
