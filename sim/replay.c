@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gar/nearest_rank.h>
 #include <gar/wait.h>
 
 #include "auto_host.h"
+#include "core/nearest_rank.h"
 #include "rank_select.h"
 #include "sim_host.h"
 

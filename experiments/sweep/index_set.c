@@ -3,9 +3,8 @@
 #include "index_set.h"
 #include "alloc.h"
 
-#include <gar/splitmix64.h>
-
 #include "content_hash.h"
+#include "core/splitmix64.h"
 
 uint64_t gar_index_set_hash_bytes(const void *data, size_t size)
 {

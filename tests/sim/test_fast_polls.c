@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gar/nearest_rank.h>
-
+#include "core/nearest_rank.h"
 #include "gen.h"
 #include "prng.h"
 #include "replay.h"
