@@ -17,6 +17,7 @@
 #include <gar/word_wait.h>
 
 #include "cpu_relax.h"
+#include "word_wait_decide.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define GAR_WORD_WAIT_X86_64 1

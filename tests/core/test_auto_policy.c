@@ -20,6 +20,7 @@
 
 #include <gar/auto_policy.h>
 
+#include "core/auto_overshoot.h"
 #include "core/splitmix64.h"
 
 #define US GAR_NS_PER_US
