@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "auto_overshoot.h"
+
 #define NS_PER_US GAR_NS_PER_US
 #define SLEEP_NS_MAX ((gar_dur_ns)GAR_SLEEP_US_MAX * NS_PER_US)
 #define BUDGET_NS_MAX ((gar_dur_ns)GAR_AUTO_P99_US_MAX * NS_PER_US)

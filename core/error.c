@@ -51,6 +51,9 @@ static const gar_code_entry registry[GAR_CODE_COUNT] = {
                                  "the budget on 1 % of waits or more ({2} of {3} waits), so "
                                  "those ran the park that exceeds it least, with a cautious "
                                  "sleep" },
+    [GAR_E_OPS_VERSION] = { "OpsVersion", GAR_KIND_ERROR,
+                            "{1}: the {2} table has version {3}, which this libgar does not "
+                            "know (the newest it knows is {4})" },
 };
 
 bool gar_code_registered(int code)

@@ -5,11 +5,11 @@
  * there is no second structure to keep consistent when the window changes
  * between calls. */
 #include <gar/estimator.h>
-#include <gar/splitmix64.h>
 
 #include <assert.h>
 
 #include "estimator_window.h"
+#include "splitmix64.h"
 #include "text.h"
 
 /* Refuses deadline parameters the rule cannot use, naming `function`. */

@@ -3,12 +3,12 @@
  * adl delegates to the per-point estimator of gar/estimator.h, so the
  * testbed's default is the very code real drivers use. */
 #include <gar/estimator_family.h>
-#include <gar/nearest_rank.h>
 
 #include <assert.h>
 #include <string.h>
 
 #include "estimator_window.h"
+#include "nearest_rank.h"
 #include "text.h"
 
 #define ALPHA_DEFAULT UINT32_C(250000)    /* ewma: 0.25 */

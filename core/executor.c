@@ -9,6 +9,7 @@
 
 #include <gar/executor.h>
 
+#include "ops_version.h"
 #include "text.h"
 
 static gar_task *of_wait(gar_registration *reg)
@@ -92,6 +93,10 @@ int gar_executor_init(gar_executor *ex, gar_clock clock, gar_idle idle, gar_erro
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "clock", "has no now");
     if (idle.ops == NULL || idle.ops->sleep_until == NULL || idle.ops->park == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "idle", "lacks an operation");
+    int checked = gar__ops_version_check(fn, "gar_idle_ops", idle.ops->version,
+                                         GAR_IDLE_OPS_VERSION, err);
+    if (checked < 0)
+        return checked;
     gar_reactor_init(&ex->reactor);
     ex->clock = clock;
     ex->idle = idle;
@@ -262,6 +267,7 @@ static int inline_park(void *ctx, gar_line *line, const uint64_t seen[GAR_LINE_W
 }
 
 static const gar_idle_ops inline_idle_ops = {
+    .version = GAR_IDLE_OPS_VERSION,
     .sleep_until = inline_sleep_until,
     .park = inline_park,
 };

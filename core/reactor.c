@@ -12,6 +12,7 @@
 
 #include <gar/reactor.h>
 
+#include "ops_version.h"
 #include "text.h"
 
 static gar_registration *of_timer(gar_alarm_node *node)
@@ -234,6 +235,10 @@ int gar_reactor_turn(gar_reactor *reactor, gar_clock clock, gar_idle idle, size_
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "clock", "has no now");
     if (idle.ops == NULL || idle.ops->sleep_until == NULL || idle.ops->park == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "idle", "lacks an operation");
+    int checked = gar__ops_version_check(fn, "gar_idle_ops", idle.ops->version,
+                                         GAR_IDLE_OPS_VERSION, err);
+    if (checked < 0)
+        return checked;
 
     /* The line a park would watch is the earliest-registered descriptor's;
      * it is snapshot before the look at what is due (the futex order), so a

@@ -9,7 +9,7 @@
 
 /* Out of line (gar/wait_steps.h): it writes text, and runs at most once a
  * wait. */
-void gar__wait_fail_deadline(gar_wait *w, gar_error *err)
+void gar_wait_fail_deadline(gar_wait *w, gar_error *err)
 {
     char at[GAR__U64_TEXT_BYTES + 3];
     gar__text_out text = gar__text_out_make(at, sizeof at);
@@ -19,7 +19,7 @@ void gar__wait_fail_deadline(gar_wait *w, gar_error *err)
 }
 
 /* A driver bug: the wait fails with it, so an unchecked feed still stops. */
-int gar__wait_refuse(gar_wait *w, const char *fn, const char *what, const char *why,
+int gar_wait_refuse(gar_wait *w, const char *fn, const char *what, const char *why,
                     gar_error *err)
 {
     int code = gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, what, why);
@@ -49,16 +49,16 @@ static int check_batch(gar_wait *w, const batch_kind *k, uint64_t count, gar_mon
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, k->fn, "wait",
                              "has ended; nothing more may be fed");
     if (w->step != k->step)
-        return gar__wait_refuse(w, k->fn, "wait", k->not_at_step, err);
+        return gar_wait_refuse(w, k->fn, "wait", k->not_at_step, err);
     if (count == 0)
-        return gar__wait_refuse(w, k->fn, k->count_name, k->count_zero, err);
+        return gar_wait_refuse(w, k->fn, k->count_name, k->count_zero, err);
     if (now < w->now)
-        return gar__wait_refuse(w, k->fn, "now", "is earlier than the last time fed", err);
+        return gar_wait_refuse(w, k->fn, "now", "is earlier than the last time fed", err);
     bool past = k->step == GAR__WAIT_STEP_POLL
                     ? w->deadline != GAR_MONO_NEVER && now >= w->deadline
                     : now >= w->due;
     if (past)
-        return gar__wait_refuse(w, k->fn, "now", k->past_bound, err);
+        return gar_wait_refuse(w, k->fn, "now", k->past_bound, err);
     return 0;
 }
 

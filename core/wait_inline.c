@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+#include "ops_version.h"
+
 /* Whether `port` has every op `plan` can ask for. */
 static bool port_serves(const gar_port_ops *ops, gar_park park)
 {
@@ -28,9 +30,16 @@ int gar_wait_inline(const gar_plan *plan, bool has_sleep, gar_dur_ns sleep_ns,
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "clock", "has no now");
     if (port.ops == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "port", "has no ops table");
+    int rc = gar__ops_version_check(fn, "gar_port_ops", port.ops->version, GAR_PORT_OPS_VERSION,
+                                    err);
+    if (rc == 0 && idle.ops != NULL)
+        rc = gar__ops_version_check(fn, "gar_idle_ops", idle.ops->version, GAR_IDLE_OPS_VERSION,
+                                    err);
+    if (rc < 0)
+        return rc;
 
     gar_wait w;
-    int rc = gar_wait_init(&w, plan, has_sleep, sleep_ns, gar_clock_now(clock), deadline, err);
+    rc = gar_wait_init(&w, plan, has_sleep, sleep_ns, gar_clock_now(clock), deadline, err);
     if (rc < 0)
         return rc;
     if (!port_serves(port.ops, plan->park))

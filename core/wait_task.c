@@ -4,6 +4,8 @@
  * one needs time to pass: that one becomes the task's wake source. */
 #include <gar/wait_task.h>
 
+#include "ops_version.h"
+
 static gar_wait_task *of_task(gar_task *task)
 {
     return (gar_wait_task *)(void *)((char *)task - offsetof(gar_wait_task, task));
@@ -17,6 +19,9 @@ static int check_port(const gar_plan *plan, gar_port port, gar_error *err)
     const gar_port_ops *ops = port.ops;
     if (ops == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "port", "has no ops table");
+    int rc = gar__ops_version_check(fn, "gar_port_ops", ops->version, GAR_PORT_OPS_VERSION, err);
+    if (rc < 0)
+        return rc;
     switch (plan->park) {
     case GAR_PARK_BLOCK:
         if (ops->block == NULL)

@@ -3,8 +3,7 @@
 
 #include <string.h>
 
-#include <gar/nearest_rank.h>
-
+#include "core/nearest_rank.h"
 #include "sim/rank_select.h"
 
 _Static_assert(GAR_HOST_QUANTILES_MAX <= GAR_AUTO_QUANTILES_MAX,

@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-#include <gar/splitmix64.h>
+#include "core/splitmix64.h"
 
 gar_prng gar_prng_seeded(uint64_t seed)
 {

@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-#include <gar/nearest_rank.h>
+#include "core/nearest_rank.h"
 
 /* log(n!).  Not lgamma: it sets the global signgam, a data race between
  * the sweep's workers.  Below 32 the logs are summed; from 32 on, Stirling's

@@ -53,7 +53,7 @@ typedef struct gar_interval_ranks {
 
 /* The ranks of the `confidence` interval (0 < confidence < 1) of the
  * quantile at `level_ppm` (millionths, 0 < level < 10^6, as
- * gar/nearest_rank.h takes them) of n values.  Neither end exists when n is
+ * core/nearest_rank.h takes them) of n values.  Neither end exists when n is
  * 0.  Where both exist, lo <= the nearest rank's index <= hi. */
 gar_interval_ranks gar_quantile_interval_ranks(size_t n, uint32_t level_ppm, double confidence);
 

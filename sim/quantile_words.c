@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include <gar/nearest_rank.h>
+#include "core/nearest_rank.h"
 
 size_t gar_words_ns(gar_dur_ns ns, char *buf, size_t size)
 {

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gar/nearest_rank.h>
 #include <gar/wait.h>
 
+#include "core/nearest_rank.h"
 #include "sim/auto_host.h"
 #include "sim/rank_select.h"
 #include "sim/sim_host.h"

@@ -191,7 +191,7 @@ typedef struct gar_replay_quantiles {
     gar_dur_ns p50, p90, p99, max;
 } gar_replay_quantiles;
 
-/* The nearest-rank p50, p90, p99 (gar/nearest_rank.h) and the max of
+/* The nearest-rank p50, p90, p99 (core/nearest_rank.h) and the max of
  * `sorted[0..n-1]`, ascending; all 0 when n is 0.  How every run of gar, the
  * simulator's and the real host's, reports a distribution. */
 gar_replay_quantiles gar_replay_quantiles_sorted(const gar_dur_ns *sorted, size_t n);

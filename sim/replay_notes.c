@@ -5,8 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <gar/nearest_rank.h>
-
+#include "core/nearest_rank.h"
 #include "sim/quantile_words.h"
 
 static gar_replay_note *add(gar_replay_notes *out, const char *name, uint64_t count)

@@ -14,11 +14,11 @@
 #include <string.h>
 
 #include <gar/emulated.h>
-#include <gar/nearest_rank.h>
-#include <gar/splitmix64.h>
 #include <gar/wait.h>
 #include <gar/wait_inline.h>
 
+#include "core/nearest_rank.h"
+#include "core/splitmix64.h"
 #include "cpu_pin.h"
 
 #define US GAR_NS_PER_US

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ops_version.h"
 #include "cpu_relax.h"
 
 /* One item as its port sees it: the port's context. */
@@ -133,6 +134,7 @@ static int port_park(void *ctx, const gar_descriptor *word, gar_mono_ns until, g
 }
 
 static const gar_port_ops emulated_port_ops = {
+    .version = GAR_PORT_OPS_VERSION,
     .query = port_query,
     .block = port_block,
     .poll = port_poll,
@@ -207,6 +209,12 @@ int gar_emulated_device_start(gar_emulated_device **out, const gar_emulated_item
         return refuse(err, "schedule", "is NULL");
     if (count == 0)
         return refuse(err, "count", "is 0 (a device needs work)");
+    if (park.ops != NULL) {
+        int checked = gar__ops_version_check("gar_emulated_device_start", "gar_idle_ops",
+                                             park.ops->version, GAR_IDLE_OPS_VERSION, err);
+        if (checked < 0)
+            return checked;
+    }
     /* A bound on the streams that bounds the memory by the schedule. */
     const size_t stream_limit = count > GAR_LINE_WORDS ? count : GAR_LINE_WORDS;
     unsigned streams = 0;

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/ops_version.h"
+
 /* The unshown third argument of a mapped line's GAR_E_BACKEND. */
 #define FAULT_ARG 2
 
@@ -53,6 +55,10 @@ int gar_mapped_line_create(gar_mapped_line *line, const gar_mapped_ops *ops, con
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_mapped_line_create",
                              line == NULL ? "line" : ops == NULL ? "ops" : "drv", "is NULL");
     *line = (gar_mapped_line){ .state = GAR_MAPPED_UNSET };
+    int rc = gar__ops_version_check("gar_mapped_line_create", "gar_mapped_ops", ops->version,
+                                    GAR_MAPPED_OPS_VERSION, err);
+    if (rc < 0)
+        return rc;
     if (ordinal < 0)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_mapped_line_create",
                              "ordinal", "is negative");
@@ -65,7 +71,7 @@ int gar_mapped_line_create(gar_mapped_line *line, const gar_mapped_ops *ops, con
     }
 
     gar_mapped_domain domain = { 0 };
-    int rc = ops->retain(drv, ordinal, &domain, err);
+    rc = ops->retain(drv, ordinal, &domain, err);
     if (rc < 0)
         return rc;
 

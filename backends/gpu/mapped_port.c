@@ -5,6 +5,7 @@
 
 #include <gar/mapped.h>
 
+#include "core/ops_version.h"
 #include "cpu_relax.h"
 
 int gar_mapped_port_init(gar_mapped_port *port, gar_mapped_line *line, gar_slot slot,
@@ -19,6 +20,10 @@ int gar_mapped_port_init(gar_mapped_port *port, gar_mapped_line *line, gar_slot 
     if (idle.ops == NULL || idle.ops->park == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_mapped_port_init", "idle",
                              "has no park operation");
+    int checked = gar__ops_version_check("gar_mapped_port_init", "gar_idle_ops", idle.ops->version,
+                                         GAR_IDLE_OPS_VERSION, err);
+    if (checked < 0)
+        return checked;
     assert(slot.index < GAR_LINE_WORDS); /* a gar_slot is checked when made */
     const uint8_t bit = (uint8_t)(1u << slot.index);
     if (line->bound & bit)
@@ -116,6 +121,7 @@ static int port_park(void *ctx, const gar_descriptor *word, gar_mono_ns until, g
 }
 
 static const gar_port_ops mapped_port_ops = {
+    .version = GAR_PORT_OPS_VERSION,
     .query = port_query,
     .block = port_block,
     .poll = port_poll,

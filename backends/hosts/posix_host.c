@@ -115,6 +115,7 @@ static int park_spin_yield(void *ctx, gar_line *line, const uint64_t seen[GAR_LI
 }
 
 static const gar_idle_ops spin_yield_ops = {
+    .version = GAR_IDLE_OPS_VERSION,
     .sleep_until = posix_sleep_until,
     .park = park_spin_yield,
 };
@@ -133,6 +134,7 @@ static int park_word_wait(void *ctx, gar_line *line, const uint64_t seen[GAR_LIN
 }
 
 static const gar_idle_ops word_wait_ops = {
+    .version = GAR_IDLE_OPS_VERSION,
     .sleep_until = posix_sleep_until,
     .park = park_word_wait,
 };

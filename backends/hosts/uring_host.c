@@ -152,6 +152,7 @@ static int uring_park(void *ctx, gar_line *line, const uint64_t seen[GAR_LINE_WO
 }
 
 static const gar_idle_ops uring_ops = {
+    .version = GAR_IDLE_OPS_VERSION,
     .sleep_until = uring_sleep_until,
     .park = uring_park,
 };

@@ -95,6 +95,7 @@ static int word_arm(void *ctx, gar_descriptor *word, gar_error *err)
 }
 
 static const gar_port_ops word_port_ops = {
+    .version = GAR_PORT_OPS_VERSION,
     .query = word_query,
     .poll = word_poll,
     .arm = word_arm,
@@ -192,6 +193,7 @@ static int watcher_park(void *ctx, gar_line *line, const uint64_t seen[GAR_LINE_
 }
 
 static const gar_idle_ops watcher_idle_ops = {
+    .version = GAR_IDLE_OPS_VERSION,
     .sleep_until = watcher_sleep_until,
     .park = watcher_park,
 };

@@ -18,6 +18,7 @@
 
 #include "cpu_relax.h"
 #include "monotonic_now.h"
+#include "word_wait_decide.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define GAR_WORD_WAIT_X86_64 1

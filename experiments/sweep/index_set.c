@@ -3,8 +3,7 @@
 #include "sweep/index_set.h"
 #include "sim/alloc.h"
 
-#include <gar/splitmix64.h>
-
+#include "core/splitmix64.h"
 #include "import/content_hash.h"
 
 uint64_t gar_index_set_hash_bytes(const void *data, size_t size)

@@ -8,7 +8,7 @@
 
 #include <sqlite3.h>
 
-#include <gar/nearest_rank.h>
+#include "core/nearest_rank.h"
 
 #include "sweep/results.h"
 

@@ -100,6 +100,7 @@ static int row_park(void *ctx, const gar_descriptor *word, gar_mono_ns until, ga
 }
 
 static const gar_port_ops row_port_ops = {
+    .version = GAR_PORT_OPS_VERSION,
     .query = row_query,
     .block = row_block,
     .poll = row_poll,

@@ -226,6 +226,7 @@ static int timed_idle_park(void *ctx, gar_line *line, const uint64_t seen[GAR_LI
 }
 
 static const gar_idle_ops timed_idle_ops = {
+    .version = GAR_IDLE_OPS_VERSION,
     .sleep_until = timed_idle_sleep_until,
     .park = timed_idle_park,
 };
@@ -236,6 +237,7 @@ static void timed_port_init(timed_port *t, gar_port inner)
     *t = (timed_port){
         .inner = inner,
         .ops = {
+            .version = GAR_PORT_OPS_VERSION,
             .query = in->query != NULL ? timed_query : NULL,
             .block = in->block != NULL ? timed_block : NULL,
             .poll = in->poll != NULL ? timed_poll : NULL,

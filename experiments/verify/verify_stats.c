@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gar/nearest_rank.h>
+#include "core/nearest_rank.h"
 
 double gar_ks_statistic(const gar_dur_ns *a, size_t na, const gar_dur_ns *b, size_t nb,
                         gar_dur_ns resolution)

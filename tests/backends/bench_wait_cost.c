@@ -81,6 +81,7 @@ static int word_park(void *ctx, const gar_descriptor *word, gar_mono_ns until, g
 }
 
 static const gar_port_ops word_ops = {
+    .version = GAR_PORT_OPS_VERSION,
     .query = word_query, .poll = word_query, .arm = word_arm, .park = word_park,
 };
 

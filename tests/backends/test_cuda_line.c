@@ -31,7 +31,7 @@ static int idle_park_unused(void *ctx, gar_line *line, const uint64_t seen[GAR_L
     return -1;
 }
 
-static const gar_idle_ops idle_ops = { .park = idle_park_unused };
+static const gar_idle_ops idle_ops = { .version = GAR_IDLE_OPS_VERSION, .park = idle_park_unused };
 static const gar_idle idle = { .ops = &idle_ops, .ctx = NULL };
 
 static gar_slot slot_of(unsigned index)

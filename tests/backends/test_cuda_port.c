@@ -52,7 +52,11 @@ static int script_sleep(void *ctx, gar_mono_ns until, gar_error *err)
     return 0;
 }
 
-static const gar_idle_ops script_ops = { .sleep_until = script_sleep, .park = script_park };
+static const gar_idle_ops script_ops = {
+    .version = GAR_IDLE_OPS_VERSION,
+    .sleep_until = script_sleep,
+    .park = script_park,
+};
 static const gar_idle idle = { .ops = &script_ops, .ctx = NULL };
 
 static gar_slot slot_of(unsigned index)
@@ -248,7 +252,9 @@ static void init_refuses_bad_arguments(void **state)
 {
     (void)state;
     gar_mapped_port mp;
-    const gar_idle no_park = { .ops = &(const gar_idle_ops){ .sleep_until = script_sleep } };
+    const gar_idle no_park = {
+        .ops = &(const gar_idle_ops){ .version = GAR_IDLE_OPS_VERSION, .sleep_until = script_sleep },
+    };
     assert_int_equal(gar_cuda_port_init(NULL, &line, slot_of(0), FAKE_STREAM, idle, NULL),
                      -GAR_E_INVALID_ARGUMENT);
     assert_int_equal(gar_cuda_port_init(&mp, NULL, slot_of(0), FAKE_STREAM, idle, NULL),

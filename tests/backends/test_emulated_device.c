@@ -283,6 +283,13 @@ static void bad_schedules_and_items_are_refused(void **state)
     assert_int_equal(gar_emulated_device_start(&dev, back, 3, f->idle, -1, &err),
                      -GAR_E_INVALID_ARGUMENT);
     assert_message_has(&err, "item 2");
+    /* A park whose Idle table is of a version this libgar does not know. */
+    gar_idle_ops unset = *f->idle.ops;
+    unset.version = 0;
+    assert_int_equal(gar_emulated_device_start(&dev, one, 1, (gar_idle){ &unset, f->idle.ctx },
+                                               -1, &err),
+                     -GAR_E_OPS_VERSION);
+    assert_message_has(&err, "gar_idle_ops");
     assert_null(dev);
 
     assert_int_equal(gar_emulated_device_start(&dev, one, 1, f->idle, -1, NULL), 0);

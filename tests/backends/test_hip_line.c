@@ -153,7 +153,7 @@ static int park_unused(void *ctx, gar_line *line, const uint64_t seen[GAR_LINE_W
     (void)ctx, (void)line, (void)seen, (void)until, (void)err;
     return 0;
 }
-static const gar_idle_ops idle_ops = { .park = park_unused };
+static const gar_idle_ops idle_ops = { .version = GAR_IDLE_OPS_VERSION, .park = park_unused };
 static const gar_idle idle = { .ops = &idle_ops };
 
 static const char *message(const gar_error *err)

@@ -178,7 +178,11 @@ static int status_arm(void *ctx, gar_descriptor *word, gar_error *err)
     return 0;
 }
 
-static const gar_port_ops status_ops = { .query = status_query, .arm = status_arm };
+static const gar_port_ops status_ops = {
+    .version = GAR_PORT_OPS_VERSION,
+    .query = status_query,
+    .arm = status_arm,
+};
 
 typedef struct flip {
     status_port *port;
@@ -494,7 +498,10 @@ static void refuses_what_it_cannot_run(void **state)
     assert_int_equal(gar_uv_start(uv, &no_line, NULL, &poll, GAR_MONO_NEVER, record, &o, NULL,
                                   &err),
                      -GAR_E_INVALID_ARGUMENT);
-    static const gar_port_ops query_only = { .query = status_query };
+    static const gar_port_ops query_only = {
+        .version = GAR_PORT_OPS_VERSION,
+        .query = status_query,
+    };
     status_port sp = { .word = word };
     gar_port p = { .ops = &query_only, .ctx = &sp };
     assert_int_equal(gar_uv_start(uv, &word, &p, &poll, GAR_MONO_NEVER, record, &o, NULL, &err),

@@ -15,6 +15,8 @@
 #include <gar/idle.h>
 #include <gar/word_wait.h>
 
+#include "word_wait_decide.h"
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>
 #endif

@@ -149,6 +149,7 @@ static inline int script_park(void *ctx, gar_line *line, const uint64_t seen[GAR
 }
 
 static const gar_idle_ops script_idle_ops = {
+    .version = GAR_IDLE_OPS_VERSION,
     .sleep_until = script_sleep_until,
     .park = script_park,
 };

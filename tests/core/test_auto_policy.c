@@ -19,7 +19,9 @@
 #include <string.h>
 
 #include <gar/auto_policy.h>
-#include <gar/splitmix64.h>
+
+#include "core/auto_overshoot.h"
+#include "core/splitmix64.h"
 
 #define US GAR_NS_PER_US
 #define Q_NS 500

@@ -38,6 +38,7 @@ static void numbers_are_pinned_to_names(void **state)
         { 17, "DeviceFault", GAR_KIND_ERROR },
         { 18, "NoisyCalibration", GAR_KIND_WARNING },
         { 19, "AutoOverBudget", GAR_KIND_WARNING },
+        { 20, "OpsVersion", GAR_KIND_ERROR },
     };
     size_t n = sizeof pinned / sizeof pinned[0];
     assert_int_equal(GAR_CODE_COUNT, n + 1);

@@ -8,7 +8,8 @@
 #include <cmocka.h>
 
 #include <gar/estimator.h>
-#include <gar/splitmix64.h>
+
+#include "core/splitmix64.h"
 
 #define US(n) ((gar_dur_ns)(n) * GAR_NS_PER_US)
 #define MS(n) ((gar_dur_ns)(n) * GAR_NS_PER_MS)

@@ -444,6 +444,14 @@ static void misuse_is_refused(void **state)
     gar_idle no_idle = { NULL, NULL };
     assert_int_equal(gar_executor_init(&ex2, script_clock(&f->script), no_idle, &err),
                      -GAR_E_INVALID_ARGUMENT);
+    /* An Idle table of a version this libgar does not know (a later one's). */
+    gar_idle_ops later = script_idle_ops;
+    later.version = GAR_IDLE_OPS_VERSION + 1;
+    assert_int_equal(gar_executor_init(&ex2, script_clock(&f->script),
+                                       (gar_idle){ &later, &f->script }, &err),
+                     -GAR_E_OPS_VERSION);
+    assert_string_equal(err.argv[0], "gar_executor_init");
+    assert_string_equal(err.argv[1], "gar_idle_ops");
     assert_int_equal(gar_executor_set_park_bound(&f->ex, 0, &err), -GAR_E_INVALID_ARGUMENT);
 }
 

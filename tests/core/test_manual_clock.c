@@ -8,7 +8,8 @@
 #include <cmocka.h>
 
 #include <gar/manual_clock.h>
-#include <gar/splitmix64.h>
+
+#include "core/splitmix64.h"
 
 /* What fired, in order, and the time each callback read. */
 #define LOG_MAX 256

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <gar/nearest_rank.h>
+#include "core/nearest_rank.h"
 
 static void levels_pick_the_ceiling_rank(void **state)
 {

@@ -462,6 +462,15 @@ static void bad_arguments_are_refused(void **state)
     gar_idle no_idle = { NULL, NULL };
     assert_int_equal(gar_reactor_turn(&f->reactor, script_clock(&f->script), no_idle, 1, &err),
                      -GAR_E_INVALID_ARGUMENT);
+    /* An Idle table that never set its version is refused before it is called. */
+    gar_idle_ops unset = script_idle_ops;
+    unset.version = 0;
+    size_t calls = f->script.ncalls;
+    assert_int_equal(gar_reactor_turn(&f->reactor, script_clock(&f->script),
+                                      (gar_idle){ &unset, &f->script }, 1, &err),
+                     -GAR_E_OPS_VERSION);
+    assert_string_equal(err.argv[1], "gar_idle_ops");
+    assert_int_equal(f->script.ncalls, calls);
     assert_int_equal(gar_reactor_park_bound(&f->reactor), GAR_REACTOR_PARK_BOUND_DEFAULT_NS);
 }
 

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <gar/splitmix64.h>
+#include "core/splitmix64.h"
 
 static void seed_zero_gives_the_reference_sequence(void **state)
 {

@@ -1,7 +1,8 @@
 /* tests/core/test_wait_inline.c — the inline driver over a scripted world
  * wrapped in a completion port, a test clock and an Idle port: it performs
  * exactly the machine's actions, parks on the word arm gave, passes errors
- * through unchanged, and refuses ports that lack what the plan needs. */
+ * through unchanged, and refuses ports that lack what the plan needs or whose
+ * tables are of a version it does not know. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -51,6 +52,7 @@ static int port_park(void *ctx, const gar_descriptor *word, gar_mono_ns until, g
 }
 
 static const gar_port_ops full_ops = {
+    .version = GAR_PORT_OPS_VERSION,
     .query = port_query,
     .block = port_block,
     .poll = port_poll,
@@ -77,7 +79,11 @@ static int idle_park(void *ctx, gar_line *line, const uint64_t seen[GAR_LINE_WOR
     return -GAR_E_BACKEND;
 }
 
-static const gar_idle_ops idle_ops = { .sleep_until = idle_sleep_until, .park = idle_park };
+static const gar_idle_ops idle_ops = {
+    .version = GAR_IDLE_OPS_VERSION,
+    .sleep_until = idle_sleep_until,
+    .park = idle_park,
+};
 
 static int wait_in(world *w, const gar_port_ops *ops, gar_plan plan, bool has_sleep,
                    gar_mono_ns deadline, gar_wait_report *r, gar_error *err)
@@ -324,6 +330,50 @@ static void a_missing_clock_idle_or_ops_table_is_refused(void **state)
                      -GAR_E_INVALID_ARGUMENT);
 }
 
+/* A port or Idle table of a version this libgar does not know (0: never set;
+ * or a later libgar's) is refused with OpsVersion naming the table, before
+ * anything runs. */
+static void tables_of_an_unknown_version_are_refused_before_anything_runs(void **state)
+{
+    (void)state;
+    const unsigned port_versions[] = { 0, GAR_PORT_OPS_VERSION + 1 };
+    const unsigned idle_versions[] = { 0, GAR_IDLE_OPS_VERSION + 1 };
+    gar_plan predict = plan_poll(true);
+    for (size_t v = 0; v < 2; v++) {
+        gar_port_ops port_table = full_ops;
+        port_table.version = port_versions[v];
+        world w;
+        world_init(&w, 0);
+        gar_error err;
+        assert_int_equal(wait_in(&w, &port_table, predict, true, NEVER, NULL, &err),
+                         -GAR_E_OPS_VERSION);
+        assert_int_equal(err.code, GAR_E_OPS_VERSION);
+        assert_string_equal(err.argv[0], "gar_wait_inline");
+        assert_string_equal(err.argv[1], "gar_port_ops");
+        assert_int_equal(w.n, 0);
+
+        gar_idle_ops idle_table = idle_ops;
+        idle_table.version = idle_versions[v];
+        assert_int_equal(gar_wait_inline(&predict, true, SLEEP_NS, NEVER,
+                                         (gar_port){ &full_ops, &w }, (gar_clock){ clock_now, &w },
+                                         (gar_idle){ &idle_table, &w }, NULL, &err),
+                         -GAR_E_OPS_VERSION);
+        assert_string_equal(err.argv[1], "gar_idle_ops");
+        assert_int_equal(w.n, 0);
+    }
+    /* The message names the version given and the newest known. */
+    gar_port_ops unset = full_ops;
+    unset.version = 0;
+    world w;
+    world_init(&w, 0);
+    gar_error err;
+    wait_in(&w, &unset, plan_block(), false, NEVER, NULL, &err);
+    char text[GAR_ERROR_ARG_BYTES];
+    gar_error_message(&err, text, sizeof text);
+    assert_string_equal(text, "gar_wait_inline: the gar_port_ops table has version 0, which "
+                              "this libgar does not know (the newest it knows is 1)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -337,6 +387,7 @@ int main(void)
         cmocka_unit_test(a_port_or_idle_error_comes_back_unchanged),
         cmocka_unit_test(a_port_without_an_op_the_plan_needs_is_refused_before_anything_runs),
         cmocka_unit_test(a_missing_clock_idle_or_ops_table_is_refused),
+        cmocka_unit_test(tables_of_an_unknown_version_are_refused_before_anything_runs),
     };
     return cmocka_run_group_tests_name("wait_inline", tests, NULL, NULL);
 }

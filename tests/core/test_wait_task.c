@@ -105,6 +105,7 @@ static int port_park(void *ctx, const gar_descriptor *word, gar_mono_ns until, g
 }
 
 static const gar_port_ops port_ops = {
+    .version = GAR_PORT_OPS_VERSION,
     .query = port_query,
     .block = port_block,
     .poll = port_poll,
@@ -346,12 +347,14 @@ static void a_hung_device_fails_at_the_deadline(void **state)
     assert_int_equal(gar_wait_task_report(&wt).parks, 3);
 }
 
+/* A port lacking an op its plan needs, or of an unknown table version, is
+ * refused before any run. */
 static void ports_lacking_an_op_are_refused_at_init(void **state)
 {
     fixture *f = *state;
     gar_wait_task wt;
     gar_error err;
-    static const gar_port_ops query_only = { .query = port_query };
+    static const gar_port_ops query_only = { .version = GAR_PORT_OPS_VERSION, .query = port_query };
     gar_port port = { &query_only, f };
     gar_plan flag = plan_of(FLAG);
     gar_plan poll = plan_of("poll");
@@ -365,6 +368,14 @@ static void ports_lacking_an_op_are_refused_at_init(void **state)
     gar_port none = { NULL, NULL };
     assert_int_equal(gar_wait_task_init(&wt, NULL, &poll, false, 0, GAR_MONO_NEVER, none, &err),
                      -GAR_E_INVALID_ARGUMENT);
+    /* A table of a version this libgar does not know, with every op. */
+    gar_port_ops unknown = port_ops;
+    unknown.version = GAR_PORT_OPS_VERSION + 1;
+    gar_port later = { &unknown, f };
+    assert_int_equal(gar_wait_task_init(&wt, NULL, &poll, false, 0, GAR_MONO_NEVER, later, &err),
+                     -GAR_E_OPS_VERSION);
+    assert_string_equal(err.argv[0], "gar_wait_task_init");
+    assert_string_equal(err.argv[1], "gar_port_ops");
     /* What the machine refuses is refused here, before any run. */
     gar_plan block_predict = plan_of("block"); /* the parser refuses block+predict */
     block_predict.predict = true;

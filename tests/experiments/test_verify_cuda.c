@@ -32,7 +32,11 @@ static int test_sleep(void *ctx, gar_mono_ns until, gar_error *err)
     return 0;
 }
 
-static const gar_idle_ops idle_ops = { .sleep_until = test_sleep, .park = test_park };
+static const gar_idle_ops idle_ops = {
+    .version = GAR_IDLE_OPS_VERSION,
+    .sleep_until = test_sleep,
+    .park = test_park,
+};
 static const gar_idle idle = { .ops = &idle_ops, .ctx = NULL };
 
 /* The message of `err`, for substring checks. */

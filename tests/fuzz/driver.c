@@ -30,7 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <gar/splitmix64.h>
+#include "core/splitmix64.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

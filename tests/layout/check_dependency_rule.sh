@@ -1,15 +1,27 @@
 #!/bin/sh
-# tests/layout/check_dependency_rule.sh SOURCE_ROOT — checks the one dependency
-# rule of the layout: core/ includes only the freestanding-style C headers it
-# is allowed and its own (core/include/gar/, never the backends' public
-# headers in backends/include/gar/); sim/ and backends/ never include each
-# other; only experiments/ uses SQLite; experiments/ keeps each part in its
-# folder, and its folders depend only downwards (cli -> report -> verify ->
-# sweep -> import), which each include's folder path shows.  Prints each
-# violation; exits 1 if there is any.
+# tests/layout/check_dependency_rule.sh SOURCE_ROOT CORE_HEADER... — checks the
+# one dependency rule of the layout: core/ includes only the freestanding-style
+# C headers it is allowed and core's own public headers (the CORE_HEADER
+# arguments, those of include/gar/ that core owns, never the backends'), and
+# so do those headers themselves; sim/ and backends/ never include each other;
+# nothing below experiments/ includes it, and core/ reaches no other folder;
+# only experiments/ uses SQLite; experiments/ keeps each part in its folder,
+# and its folders depend only downwards (cli -> report -> verify -> sweep ->
+# import), which each include's folder path shows.  Prints each violation;
+# exits 1 if there is any.
 set -eu
 root=$1
+shift
 status=0
+
+# Core's public headers, by name (alarm_heap.h ...).
+core_headers=""
+for h in "$@"; do core_headers="$core_headers ${h##*/}"; done
+[ -n "$core_headers" ] || { echo "layout: no core headers given"; exit 1; }
+is_core_header() {
+    for c in $core_headers; do [ "$c" = "$1" ] && return 0; done
+    return 1
+}
 
 violation() {
     echo "layout: $1"
@@ -17,12 +29,12 @@ violation() {
 }
 
 allowed_core='stdint.h stdbool.h stddef.h stdatomic.h string.h stdarg.h assert.h'
-for file in $(find "$root/core" -name '*.[ch]' | sort); do
+for file in $(find "$root/core" -name '*.[ch]' | sort) "$@"; do
     grep -o '^[[:space:]]*#[[:space:]]*include[[:space:]]*<[^>]*>' "$file" |
         sed 's/.*<\(.*\)>/\1/' | while read -r header; do
         case "$header" in
             gar/*)
-                [ -f "$root/core/include/$header" ] ||
+                is_core_header "${header#gar/}" ||
                     echo "$file includes <$header>, which is not core's"
                 continue ;;
         esac
@@ -42,20 +54,28 @@ check_no_include() {
     hits=$(grep -rlE "$pattern" "$root/$dir" --include='*.[ch]' || true)
     for h in $hits; do violation "$h: $why"; done
 }
+# Internal headers shared across folders are included by their path from the
+# source root ("core/nearest_rank.h"): a path names the folder it reaches.
+check_no_include core '#[[:space:]]*include[[:space:]]*["<](\.\./)*(sim|backends|experiments)/' "core/ may not include another folder"
 check_no_include sim '#[[:space:]]*include[[:space:]]*["<](\.\./)*backends/' "sim/ may not include backends/"
 check_no_include backends '#[[:space:]]*include[[:space:]]*["<](\.\./)*sim/' "backends/ may not include sim/"
-# The backends' public headers are included as <gar/NAME.h>, like core's.
-for h in "$root"/backends/include/gar/*.h "$root"/backends/include/gar/*.h.in; do
+for dir in sim backends; do
+    check_no_include "$dir" '#[[:space:]]*include[[:space:]]*["<](\.\./)*experiments/' "$dir/ may not include experiments/"
+done
+# The backends' public headers are those of include/gar/ that are not core's.
+for h in "$root"/include/gar/*.h "$root"/include/gar/*.h.in; do
     [ -f "$h" ] || continue
     name=${h##*/}
     name=${name%.in}
+    is_core_header "$name" && continue
     check_no_include sim "#[[:space:]]*include[[:space:]]*<gar/$name>" "sim/ may not include backends/ (<gar/$name>)"
 done
 for dir in core sim backends; do
     check_no_include "$dir" '#[[:space:]]*include[[:space:]]*<sqlite3\.h>' "only experiments/ links SQLite"
 done
 
-# backends/: every source sits in its part's folder (public headers in include/gar/).
+# backends/: every source sits in its part's folder (public headers in the
+# root's include/gar/).
 for file in "$root"/backends/*.[ch]; do
     [ -e "$file" ] && violation "$file: backends/ keeps its sources in part folders (hosts, devices, gpu, calibration)"
 done

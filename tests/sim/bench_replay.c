@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include <gar/nearest_rank.h>
 #include <gar/plan.h>
 
+#include "core/nearest_rank.h"
 #include "sim/gen.h"
 #include "sim/replay.h"
 

@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gar/nearest_rank.h>
-
+#include "core/nearest_rank.h"
 #include "sim/gen.h"
 #include "sim/prng.h"
 #include "sim/replay.h"

@@ -8,8 +8,7 @@
 
 #include <math.h>
 
-#include <gar/splitmix64.h>
-
+#include "core/splitmix64.h"
 #include "sim/prng.h"
 
 /* The first outputs for two seeds, from an independent implementation of the

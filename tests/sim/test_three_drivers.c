@@ -167,6 +167,7 @@ static int port_block(void *ctx, gar_error *err)
 }
 
 static const gar_port_ops port_ops = {
+    .version = GAR_PORT_OPS_VERSION,
     .query = port_query,
     .block = port_block,
     .poll = port_poll,
@@ -194,7 +195,11 @@ static int idle_park(void *ctx, gar_line *line, const uint64_t seen[GAR_LINE_WOR
     return park_until(ctx, until);
 }
 
-static const gar_idle_ops idle_ops = { .sleep_until = idle_sleep, .park = idle_park };
+static const gar_idle_ops idle_ops = {
+    .version = GAR_IDLE_OPS_VERSION,
+    .sleep_until = idle_sleep,
+    .park = idle_park,
+};
 
 static gar_mono_ns world_now(void *ctx)
 {

@@ -203,6 +203,7 @@ static int cuda_write_value(const void *drv_, const gar_mapped_domain *domain, v
 }
 
 const gar_mapped_ops gar_cuda_mapped_ops = {
+    .version = GAR_MAPPED_OPS_VERSION,
     .missing = cuda_missing,
     .retain = cuda_retain,
     .release = cuda_release,

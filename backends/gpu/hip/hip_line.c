@@ -186,6 +186,7 @@ static int hip_write_value(const void *drv, const gar_mapped_domain *domain, voi
 }
 
 const gar_mapped_ops gar_hip_mapped_ops = {
+    .version = GAR_MAPPED_OPS_VERSION,
     .missing = hip_missing,
     .retain = hip_retain,
     .release = hip_release,

@@ -4,7 +4,14 @@
  * line; the simulator: virtual time; tests: a script).  Both calls may return
  * early — a spurious wake is always allowed — so callers re-check what they
  * wait for and call again; neither may return late by design (a real host's
- * lateness is its overshoot, which gar measures rather than hides). */
+ * lateness is its overshoot, which gar measures rather than hides).
+ *
+ * The table can grow, as the port's (gar/port.h): its first field says which
+ * version of the struct its writer filled, GAR_IDLE_OPS_VERSION.  Whoever
+ * takes an Idle port (the inline driver, the executor and its reactor, the
+ * devices that park) refuses a table whose version this libgar does not
+ * know (0, never set; or newer than GAR_IDLE_OPS_VERSION) with
+ * GAR_E_OPS_VERSION before calling it. */
 #ifndef GAR_IDLE_H
 #define GAR_IDLE_H
 
@@ -12,7 +19,14 @@
 #include <gar/line.h>
 #include <gar/time.h>
 
+/* The version of gar_idle_ops these headers describe (versions 1 to this
+ * one are accepted). */
+#define GAR_IDLE_OPS_VERSION 1u
+
 typedef struct gar_idle_ops {
+    /* GAR_IDLE_OPS_VERSION: the version of this struct the table fills. */
+    unsigned version;
+
     /* Sleeps until `until` (on the host's clock) with the core free.
      * Returns 0, or a negative gar code with `err` filled. */
     int (*sleep_until)(void *ctx, gar_mono_ns until, gar_error *err);

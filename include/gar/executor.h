@@ -113,8 +113,9 @@ struct gar_executor {
 GAR_API void gar_task_init(gar_task *task, const char *name, gar_task_poll_fn poll, void *data);
 
 /* An empty executor that reads `clock` and idles through `idle`.  Returns 0,
- * or -GAR_E_INVALID_ARGUMENT for a clock without now or an idle without both
- * operations. */
+ * -GAR_E_INVALID_ARGUMENT for a clock without now or an idle without both
+ * operations, or -GAR_E_OPS_VERSION for an idle ops table of a version this
+ * libgar does not know (gar/idle.h). */
 GAR_API int gar_executor_init(gar_executor *ex, gar_clock clock, gar_idle idle, gar_error *err);
 
 /* The reactor's park bound (gar_reactor_set_park_bound). */

@@ -215,10 +215,6 @@ GAR_API int gar_auto_learn(gar_auto_policy *policy, gar_auto_point *point,
                            const gar_auto_choice *choice, const gar_wait_report *report,
                            gar_error *err);
 
-/* The sleep overshoot's survival as the policy now weighs it: P(O > v),
- * in ppm (exposed for tests and reports). */
-GAR_API uint32_t gar_auto_overshoot_above(gar_auto_policy *policy, gar_dur_ns v);
-
 /* The counts so far. */
 static inline gar_auto_counts gar_auto_counts_of(const gar_auto_policy *policy)
 {

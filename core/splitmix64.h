@@ -1,4 +1,4 @@
-/* gar/splitmix64.h — splitmix64 (Steele, Lea and Flood; Vigna's constants):
+/* core/splitmix64.h — splitmix64 (Steele, Lea and Flood; Vigna's constants):
  * a 64-bit counter stepped by the golden ratio and mixed.  The one source of
  * seeded spreads in gar: it seeds the simulator's xoshiro256**, spreads the
  * calibration's schedules, and drives the randomised tests, so a seed means

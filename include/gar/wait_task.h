@@ -64,8 +64,9 @@ typedef struct gar_wait_task {
  * (GAR_MONO_NEVER: none), through `port`.  `name` (may be NULL) names the
  * task.  Returns 0, or -GAR_E_INVALID_ARGUMENT for what gar_wait_init
  * refuses, a NULL port ops table, or an op the plan needs left NULL (block:
- * block; poll: query and poll; flag: query and arm).  Not while its task is
- * unfinished in an executor. */
+ * block; poll: query and poll; flag: query and arm); -GAR_E_OPS_VERSION for a
+ * port ops table of a version this libgar does not know (gar/port.h).  Not
+ * while its task is unfinished in an executor. */
 GAR_API int gar_wait_task_init(gar_wait_task *wt, const char *name, const gar_plan *plan, bool has_sleep,
                                gar_dur_ns sleep_ns, gar_mono_ns deadline, gar_port port, gar_error *err);
 

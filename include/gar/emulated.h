@@ -78,7 +78,9 @@ typedef struct gar_emulated_device gar_emulated_device; /* opaque */
  * itself to, best effort (to keep it off the waiter's core).  Returns 0 with *out
  * set, or a negative code with *out untouched: -GAR_E_INVALID_ARGUMENT (NULL
  * out or schedule, count 0, a stream out of range, a stream's time going
- * back — naming the item), -GAR_E_BACKEND (no memory, no thread). */
+ * back — naming the item), -GAR_E_OPS_VERSION (`park`'s ops table is of a
+ * version this libgar does not know, gar/idle.h), -GAR_E_BACKEND (no memory,
+ * no thread). */
 GAR_API int gar_emulated_device_start(gar_emulated_device **out, const gar_emulated_item *schedule,
                                       size_t count, gar_idle park, int cpu, gar_error *err);
 

@@ -170,7 +170,8 @@ GAR_API size_t gar_reactor_fire(gar_reactor *reactor, gar_mono_ns now);
  * in a Stalled error.  Returns a gar_turn (> 0), -GAR_E_STALLED when nothing
  * is registered, or an Idle port's error unchanged (its `err` as it filled
  * it); GAR_E_INVALID_ARGUMENT for a clock without `now` or an idle without
- * ops. */
+ * ops; GAR_E_OPS_VERSION for an idle ops table of a version this libgar does
+ * not know (gar/idle.h). */
 GAR_API int gar_reactor_turn(gar_reactor *reactor, gar_clock clock, gar_idle idle, size_t tasks_left,
                              gar_error *err);
 

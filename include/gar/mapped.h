@@ -64,10 +64,22 @@ typedef struct gar_mapped_domain {
     void *context; /* its retained primary context (CUcontext, hipCtx_t) */
 } gar_mapped_domain;
 
+/* The version of gar_mapped_ops these headers describe (versions 1 to this
+ * one are accepted). */
+#define GAR_MAPPED_OPS_VERSION 1u
+
 /* What a vendor supplies.  `drv` is the vendor's driver table.  Each op
  * returns 0 (or the answer documented) or fills `err` through
- * gar_mapped_fail and returns its result. */
+ * gar_mapped_fail and returns its result.
+ *
+ * The table can grow, as the port's (gar/port.h): its first field says which
+ * version of the struct its writer filled, GAR_MAPPED_OPS_VERSION.
+ * gar_mapped_line_create refuses a table whose version this libgar does not
+ * know (0, never set; or newer than GAR_MAPPED_OPS_VERSION) with
+ * GAR_E_OPS_VERSION before calling an op. */
 typedef struct gar_mapped_ops {
+    /* GAR_MAPPED_OPS_VERSION: the version of this struct the table fills. */
+    unsigned version;
     /* The first entry point the line needs that `drv` lacks, or NULL. */
     const char *(*missing)(const void *drv);
     /* Initialises the driver, finds device `ordinal` and retains its primary
@@ -139,6 +151,7 @@ GAR_API const char *gar_mapped_fault_name(gar_mapped_fault fault);
  * domain, maps the page, puts the (zeroed) line at its start.  Returns 0
  * with the line LIVE, or a negated code with the line UNSET and nothing
  * held: -GAR_E_INVALID_ARGUMENT (NULL line/ops/drv, negative ordinal),
+ * -GAR_E_OPS_VERSION (`ops` is of a version this libgar does not know),
  * -GAR_E_BACKEND (a fault as above; a page the driver could not map at
  * 64-byte alignment is Driver). */
 GAR_API int gar_mapped_line_create(gar_mapped_line *line, const gar_mapped_ops *ops, const void *drv,
@@ -190,7 +203,8 @@ typedef struct gar_mapped_port {
 /* Binds `slot` of the LIVE `line` to `stream`, parking through `idle` (its
  * park op is needed).  Returns 0, or -GAR_E_INVALID_ARGUMENT (NULL port or
  * line, a line not LIVE, an idle without park, the slot already bound),
- * -GAR_E_BACKEND (ForeignStream, or the driver failed to say whose the
+ * -GAR_E_OPS_VERSION (an idle ops table of a version this libgar does not
+ * know, gar/idle.h), -GAR_E_BACKEND (ForeignStream, or the driver failed to say whose the
  * stream is).  On failure nothing is bound. */
 GAR_API int gar_mapped_port_init(gar_mapped_port *port, gar_mapped_line *line, gar_slot slot,
                                  void *stream, gar_idle idle, gar_error *err);

@@ -1,4 +1,4 @@
-/* gar/nearest_rank.h — the nearest-rank quantile of sorted values: the one
+/* core/nearest_rank.h — the nearest-rank quantile of sorted values: the one
  * definition of "pN" that the simulator, calibration, verification and the
  * quantile estimator all report, so their numbers compare.
  *

@@ -8,10 +8,11 @@
  * waits a second, and a call into the machine for each of a wait's half a
  * dozen actions was a sixth of its cost.  The refusals that write text stay
  * out of line (core/wait.c).  Every decision and what it is for is
- * documented in gar/wait.h; this file keeps to the mechanics.  Nothing here
- * but gar_wait_init and gar_wait_feed is for drivers to call: every other
- * name is internal (gar__), and the two out-of-line refusals are exported
- * only because the inline machine, compiled into the caller, calls them. */
+ * documented in gar/wait.h; this file keeps to the mechanics.  Drivers call
+ * gar_wait_init and gar_wait_feed; every gar__ name here is internal and
+ * static.  The two out-of-line refusals below are public, and exported,
+ * because the inline machine, compiled into the caller, calls them: they are
+ * part of libgar's ABI, named as such. */
 #ifndef GAR_WAIT_STEPS_H
 #define GAR_WAIT_STEPS_H
 
@@ -19,12 +20,13 @@
 #error "include <gar/wait.h>, not <gar/wait_steps.h>"
 #endif
 
-/* Fails `w` on its deadline, with GAR_E_WAIT_DEADLINE in `err`. */
-GAR_API void gar__wait_fail_deadline(gar_wait *w, gar_error *err);
+/* Fails `w` on its deadline, with GAR_E_WAIT_DEADLINE in `err` (the feed
+ * that finds the deadline past calls it). */
+GAR_API void gar_wait_fail_deadline(gar_wait *w, gar_error *err);
 
 /* Fails `w` with GAR_E_INVALID_ARGUMENT (`fn`, `what`, `why`) for a driver
  * bug, and returns that negated code. */
-GAR_API int gar__wait_refuse(gar_wait *w, const char *fn, const char *what, const char *why,
+GAR_API int gar_wait_refuse(gar_wait *w, const char *fn, const char *what, const char *why,
                             gar_error *err);
 
 /* What the pending action is for.  Several steps share an op (four kinds of
@@ -123,7 +125,7 @@ static inline void gar__wait_sleep_or_park(gar_wait *w)
 static inline bool gar__wait_still_pending(gar_wait *w, bool was_query, gar_error *err)
 {
     if (w->deadline != GAR_MONO_NEVER && w->now >= w->deadline) {
-        gar__wait_fail_deadline(w, err);
+        gar_wait_fail_deadline(w, err);
         return false;
     }
     if (was_query)
@@ -179,7 +181,7 @@ static inline int gar_wait_init(gar_wait *wait, const gar_plan *plan, bool has_s
 
 static inline int gar__wait_refuse_feed(gar_wait *w, const char *why, gar_error *err)
 {
-    return gar__wait_refuse(w, "gar_wait_feed", "result", why, err);
+    return gar_wait_refuse(w, "gar_wait_feed", "result", why, err);
 }
 
 static inline void gar__wait_count(gar_wait *w, enum gar__wait_step step, gar_dur_ns took)

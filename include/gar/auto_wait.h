@@ -41,9 +41,9 @@ GAR_API int gar_auto_wait_inline(gar_auto_policy *policy, gar_auto_point *point,
  * auto `plan`: decides, writes the choice to `*choice`, and initialises the
  * task with its plan and sleep.  Spawn `&wt->task`; once it finished, call
  * gar_auto_learn(policy, point, choice, &report) with
- * gar_wait_task_report(wt).  Returns 0, or -GAR_E_INVALID_ARGUMENT for a
- * NULL argument, a plan that is not auto, or what gar_wait_task_init
- * refuses. */
+ * gar_wait_task_report(wt).  Returns 0, -GAR_E_INVALID_ARGUMENT for a NULL
+ * argument or a plan that is not auto, or what gar_wait_task_init refuses
+ * (with its code). */
 GAR_API int gar_auto_wait_task_init(gar_wait_task *wt, const char *name, gar_auto_policy *policy,
                                     const gar_auto_point *point, const gar_plan *plan,
                                     gar_mono_ns deadline, gar_port port, gar_auto_choice *choice,

@@ -17,7 +17,14 @@
  * Ops a plan never uses may be NULL: `block` is used only by "block", `poll`
  * only by "poll", `arm` and `park` only by "flag"; every plan but "block"
  * uses `query`.  Drivers refuse a port that lacks an op its plan needs before
- * the wait starts. */
+ * the wait starts.
+ *
+ * The table can grow.  Its first field says which version of the struct its
+ * writer filled: set it to GAR_PORT_OPS_VERSION.  A later libgar that adds
+ * ops appends them and raises the version, and still runs a table of an
+ * earlier version without reading past what it holds.  Drivers refuse a
+ * table whose version this libgar does not know (0, never set; or newer
+ * than GAR_PORT_OPS_VERSION) with GAR_E_OPS_VERSION before calling an op. */
 #ifndef GAR_PORT_H
 #define GAR_PORT_H
 
@@ -25,7 +32,14 @@
 #include <gar/line.h>
 #include <gar/time.h>
 
+/* The version of gar_port_ops these headers describe (versions 1 to this
+ * one are accepted). */
+#define GAR_PORT_OPS_VERSION 1u
+
 typedef struct gar_port_ops {
+    /* GAR_PORT_OPS_VERSION: the version of this struct the table fills. */
+    unsigned version;
+
     /* The status query, the authority on completion and on errors: returns 1
      * when the work is done, 0 while it is pending, or a negated code.  It
      * never waits. */

@@ -26,7 +26,9 @@
  * GAR_E_INVALID_ARGUMENT for bad arguments — those gar_wait_init refuses, a
  * NULL clock.now or port ops table, an op the plan needs left NULL (see
  * gar/port.h), or no idle sleep_until when the wait may sleep — checked
- * before anything runs.  `report` (may be NULL) receives the machine's report
+ * before anything runs; or GAR_E_OPS_VERSION, also checked first, for a port
+ * or idle ops table of a version this libgar does not know (gar/port.h,
+ * gar/idle.h).  `report` (may be NULL) receives the machine's report
  * in every case but a refusal of arguments: on failure it holds the counters
  * up to the failing action. */
 GAR_API int gar_wait_inline(const gar_plan *plan, bool has_sleep, gar_dur_ns sleep_ns,
