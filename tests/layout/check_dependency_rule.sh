@@ -5,7 +5,8 @@
 # headers in backends/include/gar/); sim/ and backends/ never include each
 # other; only experiments/ uses SQLite; experiments/ keeps each part in its
 # folder, only the command (cli/) reaches the verbs' helpers, and the
-# importers (import/) know nothing of reports or verification.  Prints each
+# importers (import/) know nothing of reports or verification, and only the
+# command reaches the calibration (calibrate/).  Prints each
 # violation; exits 1 if there is any.
 set -eu
 root=$1
@@ -82,6 +83,7 @@ check_part_private() {
 check_part_private cli "cli" "only the command uses the verbs' helpers"
 check_part_private report "cli report" "only the command and the report draw plots"
 check_part_private verify "cli report verify sweep" "the importers know nothing of verification"
+check_part_private calibrate "cli calibrate" "only the command measures a host"
 
 [ "$status" -eq 0 ] && echo "layout: dependency rule holds"
 exit "$status"
