@@ -1,12 +1,12 @@
 /* experiments/cli/verb_calibrate.c — `gar calibrate`: measures this host into a
- * gar-host v1 profile (backends/calibration/calibrate.h says what each number is). */
+ * gar-host v1 profile (calibrate/calibrate.h says what each number is). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "calibrate.h"
+#include "calibrate/calibrate.h"
 #include "cli/cli_options.h"
 #include "sim/host_profile.h"
 #include "verify/profile_check.h"
@@ -83,18 +83,19 @@ static void print_summary(const char *path, const gar_calibration *cal)
         { "store_visible", &cal->store_visible },
     };
     for (size_t i = 0; i < sizeof dists / sizeof dists[0]; i++) {
-        const gar_calibrated_dist *d = dists[i].dist;
+        const gar_host_dist *d = &dists[i].dist->dist;
         /* The levels every distribution lists: p50 and p99 by rank, and max. */
         gar_dur_ns p50 = 0, p99 = 0;
         for (unsigned k = 0; k < d->count; k++) {
-            if (d->level_ppm[k] == 500000)
+            if (d->level[k] == 500000)
                 p50 = d->value[k];
-            if (d->level_ppm[k] == 990000)
+            if (d->level[k] == 990000)
                 p99 = d->value[k];
         }
         printf("%s_ns: p50=%llu p99=%llu max=%llu samples=%llu\n", dists[i].key,
                (unsigned long long)p50, (unsigned long long)p99,
-               (unsigned long long)d->value[d->count - 1], (unsigned long long)d->samples);
+               (unsigned long long)d->value[d->count - 1],
+               (unsigned long long)dists[i].dist->samples);
     }
     for (unsigned i = 0; i < cal->spreads; i++) {
         const gar_calibrate_spread *s = &cal->spread[i];

@@ -23,7 +23,7 @@
 #include <gar/executor_kind.h>
 #include <gar/posix.h>
 
-#include "calibrate.h"
+#include "calibrate/calibrate.h"
 #include "cli/cli_options.h"
 #include "cli/json_put.h"
 #include "cli/host_caps.h"

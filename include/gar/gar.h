@@ -14,6 +14,7 @@
 #include <gar/features.h>
 
 #include <gar/alarm_heap.h>       /* the executor's timers */
+#include <gar/auto_host.h>        /* the auto rule seeded from a host profile */
 #include <gar/auto_policy.h>      /* the auto plan's rule: park and sleep under a p99 budget */
 #include <gar/auto_wait.h>        /* an auto wait through the inline or the reactor driver */
 #include <gar/bands.h>            /* a plan by step size */
@@ -23,6 +24,7 @@
 #include <gar/estimator_family.h> /* the estimator families */
 #include <gar/executor.h>         /* the single-threaded executor */
 #include <gar/executor_kind.h>    /* executor kinds and their resolution */
+#include <gar/host_profile.h>     /* a host profile (gar calibrate's gar-host v1 text), read */
 #include <gar/idle.h>             /* the Idle port: sleep and park */
 #include <gar/line.h>             /* the completion line and its descriptors */
 #include <gar/manual_clock.h>     /* a virtual clock for tests */

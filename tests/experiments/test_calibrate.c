@@ -10,26 +10,27 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "calibrate.h"
+#include "calibrate/calibrate.h"
 #include "sim/host_profile.h"
 
-static void assert_ordered(const gar_calibrated_dist *d)
+static void assert_ordered(const gar_calibrated_dist *c)
 {
-    assert_in_range(d->count, 5, GAR_CALIBRATE_LEVELS_MAX);
-    assert_int_equal(d->level_ppm[0], 0);
-    assert_int_equal(d->level_ppm[d->count - 1], 1000000);
+    const gar_host_dist *d = &c->dist;
+    assert_in_range(d->count, 5, GAR_HOST_QUANTILES_MAX);
+    assert_int_equal(d->level[0], 0);
+    assert_int_equal(d->level[d->count - 1], 1000000);
     bool has[3] = { false, false, false };
     for (unsigned i = 0; i < d->count; i++) {
         if (i > 0) {
-            assert_true(d->level_ppm[i] > d->level_ppm[i - 1]);
+            assert_true(d->level[i] > d->level[i - 1]);
             assert_true(d->value[i] >= d->value[i - 1]);
         }
-        has[0] |= d->level_ppm[i] == 500000;
-        has[1] |= d->level_ppm[i] == 900000;
-        has[2] |= d->level_ppm[i] == 990000;
+        has[0] |= d->level[i] == 500000;
+        has[1] |= d->level[i] == 900000;
+        has[2] |= d->level[i] == 990000;
     }
     assert_true(has[0] && has[1] && has[2]);
-    assert_true(d->samples >= 1);
+    assert_true(c->samples >= 1);
 }
 
 /* The quantile of a parsed distribution at an exact listed level. */
@@ -44,10 +45,10 @@ static gar_dur_ns parsed_at(const gar_host_dist *d, uint32_t ppm)
 
 static void assert_same(const gar_calibrated_dist *c, const gar_host_dist *p)
 {
-    assert_int_equal(c->count, p->count);
-    for (unsigned i = 0; i < c->count; i++) {
-        assert_int_equal(c->level_ppm[i], p->level[i]);
-        assert_int_equal(c->value[i], p->value[i]);
+    assert_int_equal(c->dist.count, p->count);
+    for (unsigned i = 0; i < p->count; i++) {
+        assert_int_equal(c->dist.level[i], p->level[i]);
+        assert_int_equal(c->dist.value[i], p->value[i]);
     }
     assert_true(parsed_at(p, 0) <= parsed_at(p, 500000));
     assert_true(parsed_at(p, 500000) <= parsed_at(p, 900000));
@@ -80,7 +81,7 @@ static void a_quick_calibration_parses_as_a_host_profile(void **state)
     for (unsigned i = 0; i < cal.spreads; i++)
         assert_int_equal(cal.spread[i].kept, GAR_CALIBRATE_ROUNDS);
     assert_true(cal.sleep_overshoot.samples == 60);
-    assert_true(cal.poll_period.value[0] >= 1); /* the format's floor */
+    assert_true(cal.poll_period.dist.value[0] >= 1); /* the format's floor */
     assert_true(cal.clock_ns >= 1);
     assert_non_null(cal.park);
 
@@ -227,7 +228,6 @@ static void calibrated_leads_are_the_profiles(void **state)
     memset(at, 0, sizeof at);
     for (unsigned k = 0; k < GAR_HOST_LEADS; k++)
         at[k].count = 5;
-    assert_int_equal(GAR_CALIBRATE_LEADS, GAR_HOST_LEADS);
     for (gar_dur_ns ns = 1000; ns < 50 * GAR_NS_PER_MS; ns = ns * 21 / 20 + 1) {
         unsigned k = gar_calibrate_lead_of(ns);
         assert_ptr_equal(gar_host_dist_for_lead(&base, at, ns), &at[k]);

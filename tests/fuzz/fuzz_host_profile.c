@@ -2,14 +2,17 @@
  *
  * Properties: a refusal is code 15 naming the file and a line of the input
  * (1 .. lines + 1) and leaves the output untouched; an accepted profile's
- * distributions keep every invariant host_profile.h states, and sampling
+ * distributions keep every invariant gar/host_profile.h states, and sampling
  * stays within [p0, p100] and never falls as the draw rises. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <gar/host_profile.h>
+
+#include "core/host_dist.h"
+
 #include "check.h"
-#include "sim/host_profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

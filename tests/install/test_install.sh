@@ -13,7 +13,11 @@
 #     pkg-config, linked once to the shared and once to the static libgar,
 #     and run; where <gar/uv.h> was installed, examples/uv_await_lines.c
 #     (beside SOURCE_DIR's parent) built with `pkg-config --cflags --libs
-#     gar-uv` alone, and run.
+#     gar-uv` alone, and run;
+#   - examples/auto_wait.c built with pkg-config alone and run seeded from
+#     the bundled data/hosts/dev-vm.host (the profile read through the
+#     installed library), and refusing a file that is no profile with
+#     error 15 and exit 2.
 # Each installed header is also compiled alone, so none leans on another it
 # does not include.
 #
@@ -179,6 +183,22 @@ LD_LIBRARY_PATH="$libdir" "$tmp/outside" || fail "the outside program failed (sh
 "$@" $warn $instrument $cflags -o "$tmp/outside-static" "$src/outside.c" "$libdir/libgar.a" \
     $static_libs $instrument || fail "the outside program does not build against the static libgar"
 "$tmp/outside-static" || fail "the outside program failed (static libgar)"
+
+# An auto plan seeded from a gar calibrate profile, through the installed
+# library only.
+examples=$src/../../examples
+# shellcheck disable=SC2086
+"$@" $warn $instrument $cflags -o "$tmp/auto_wait" "$examples/auto_wait.c" $libs $instrument ||
+    fail "examples/auto_wait.c does not build against the installed libgar"
+LD_LIBRARY_PATH="$libdir" "$tmp/auto_wait" --host "$src/../../data/hosts/dev-vm.host" 1000 50 \
+    > "$tmp/auto.log" 2>&1 || { cat "$tmp/auto.log"; fail "examples/auto_wait --host dev-vm.host failed"; }
+grep -qx 'seeded_from: .*/dev-vm.host' "$tmp/auto.log" ||
+    { cat "$tmp/auto.log"; fail "examples/auto_wait did not say it was seeded from dev-vm.host"; }
+status=0
+LD_LIBRARY_PATH="$libdir" "$tmp/auto_wait" --host "$src/../../data/hosts/README.md" 1000 50 \
+    > "$tmp/auto.log" 2>&1 || status=$?
+[ "$status" -eq 2 ] && grep -q 'error 15 (InvalidHostProfile): .*README.md:1: ' "$tmp/auto.log" ||
+    { cat "$tmp/auto.log"; fail "examples/auto_wait took a README for a host profile (exit $status)"; }
 
 # <gar/uv.h> calls libuv, so its user links libuv too: gar-uv.pc says both.
 if [ -f "$incdir/gar/uv.h" ]; then

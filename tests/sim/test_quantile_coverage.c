@@ -5,7 +5,7 @@
  * exactly one block_wake_ns draw after its work completes, so its overshoot
  * is that draw and the true quantiles are known in closed form: the
  * profile's distribution is piecewise linear in its inverse CDF and a draw
- * is v_i + floor((v_{i+1} - v_i) F) (host_profile.h), so the least x with
+ * is v_i + floor((v_{i+1} - v_i) F) (core/host_dist.h), so the least x with
  * P(overshoot <= x) >= q is ceil(Q(q)) - 1, Q the piecewise-linear
  * quantile function.  For 100 host seeds each, at 200 and at 5 000 waits,
  * the run's interval for p50 and p99 must cover that truth at least 90

@@ -1,8 +1,8 @@
-/* backends/calibration/calibrate.c — each number of a host profile, measured with the
+/* experiments/calibrate/calibrate.c — each number of a host profile, measured with the
  * primitives a real wait on this host uses.  What each one is: calibrate.h. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "calibrate.h"
+#include "calibrate/calibrate.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -17,6 +17,7 @@
 #include <gar/wait.h>
 #include <gar/wait_inline.h>
 
+#include "core/host_dist.h"
 #include "core/nearest_rank.h"
 #include "core/splitmix64.h"
 #include "cpu_pin.h"
@@ -80,7 +81,7 @@ static int compare_ns(const void *a, const void *b)
  * makes) a fixed set of levels smears the tail over a whole band: p90 at
  * 80 µs and p99 at 4 ms would make one draw in ten land uniformly between
  * them.  So the points are chosen greedily, as a polyline is simplified:
- * start from the required levels, then add, up to GAR_CALIBRATE_LEVELS_MAX,
+ * start from the required levels, then add, up to GAR_HOST_QUANTILES_MAX,
  * the empirical point the fit is furthest from.  The distance is the error
  * in cumulative probability at that point's value (the quantity a KS
  * statistic reads); for the poll period it is measured on the share of time
@@ -212,12 +213,12 @@ static bool fit_dist(const gar_dur_ns *v, size_t n, bool time_weighted, gar_cali
     if (time_weighted && total <= 0)
         total = 1;
 
-    point chosen[GAR_CALIBRATE_LEVELS_MAX];
+    point chosen[GAR_HOST_QUANTILES_MAX];
     unsigned count = 0;
     for (size_t i = 0; i < sizeof required_levels / sizeof required_levels[0]; i++)
         choose(chosen, &count,
                (point){ required_levels[i], gar_calibrate_rank(v, n, required_levels[i]) });
-    while (count < GAR_CALIBRATE_LEVELS_MAX) {
+    while (count < GAR_HOST_QUANTILES_MAX) {
         double worst = 0;
         size_t at = 0;
         for (size_t k = 0; k < np; k++) {
@@ -230,11 +231,11 @@ static bool fit_dist(const gar_dur_ns *v, size_t n, bool time_weighted, gar_cali
         if (worst < 1e-4 || !choose(chosen, &count, pts[at]))
             break; /* within a hundredth of a percent everywhere: nothing left to gain */
     }
-    out->count = count;
+    out->dist.count = count;
     out->samples = n;
     for (unsigned i = 0; i < count; i++) {
-        out->level_ppm[i] = chosen[i].level;
-        out->value[i] = chosen[i].value;
+        out->dist.level[i] = chosen[i].level;
+        out->dist.value[i] = chosen[i].value;
     }
     free(pts);
     free(mass);
@@ -365,18 +366,9 @@ static unsigned round_of(size_t j, size_t n)
 
 /* ---- leads ---------------------------------------------------------------- */
 
-static const gar_dur_ns lead_ns[GAR_CALIBRATE_LEADS] = {
-    100 * US, 300 * US, 1 * MS, 3 * MS, 10 * MS,
-};
-
 unsigned gar_calibrate_lead_of(gar_dur_ns ns)
 {
-    const gar_dur_ns cap = GAR_NS_PER_S; /* keeps the square in 64 bits */
-    uint64_t l = ns < cap ? ns : cap;
-    unsigned k = 0;
-    while (k + 1 < GAR_CALIBRATE_LEADS && l * l >= lead_ns[k] * lead_ns[k + 1])
-        k++;
-    return k;
+    return (unsigned)gar_host_lead_nearest(ns, (1u << GAR_HOST_LEADS) - 1);
 }
 
 /* A length drawn log-uniformly in lead k's band: from its lead over
@@ -385,8 +377,9 @@ unsigned gar_calibrate_lead_of(gar_dur_ns ns)
 static gar_dur_ns in_lead_band(uint64_t *rng, unsigned k)
 {
     const double quarter_decade = 1.7782794100389228; /* 10^(1/4) */
-    return log_uniform(rng, (gar_dur_ns)((double)lead_ns[k] / quarter_decade),
-                       (gar_dur_ns)((double)lead_ns[k] * quarter_decade));
+    double lead = (double)gar_host_lead_ns(k);
+    return log_uniform(rng, (gar_dur_ns)(lead / quarter_decade),
+                       (gar_dur_ns)(lead * quarter_decade));
 }
 
 /* The fewest samples a lead's own distribution is fitted from: fewer would
@@ -399,7 +392,7 @@ static gar_dur_ns in_lead_band(uint64_t *rng, unsigned k)
  * v as scratch.  Returns 0 or the out-of-memory refusal. */
 static int fit_by_lead(gar_dur_ns *v, const uint8_t *lead, size_t n, const size_t *round_end,
                        const char *key, gar_calibrated_dist *base,
-                       gar_calibrated_dist at[GAR_CALIBRATE_LEADS], gar_calibration *cal,
+                       gar_calibrated_dist at[GAR_HOST_LEADS], gar_calibration *cal,
                        gar_error *err)
 {
     gar_dur_ns *part = malloc((n > 0 ? n : 1) * sizeof *part);
@@ -410,7 +403,7 @@ static int fit_by_lead(gar_dur_ns *v, const uint8_t *lead, size_t n, const size_
     v += first;
     lead += first;
     bool ok = true;
-    for (unsigned k = 0; k < GAR_CALIBRATE_LEADS && ok; k++) {
+    for (unsigned k = 0; k < GAR_HOST_LEADS && ok; k++) {
         size_t m = 0;
         for (size_t i = 0; i < count; i++)
             if (lead[i] == k)
@@ -490,7 +483,7 @@ static int measure_sleep(gar_idle idle, size_t n, uint64_t *rng, gar_calibration
     size_t round_end[GAR_CALIBRATE_ROUNDS];
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
-        gar_dur_ns length = in_lead_band(rng, (unsigned)(i % GAR_CALIBRATE_LEADS));
+        gar_dur_ns length = in_lead_band(rng, (unsigned)(i % GAR_HOST_LEADS));
         gar_mono_ns now = gar_posix_now(), target = now + length;
         rc = idle.ops->sleep_until(idle.ctx, target, err);
         gar_mono_ns woke = gar_posix_now();
@@ -522,7 +515,7 @@ static int start_spread_device_at(gar_idle idle, int device_cpu, size_t n, uint6
         return no_memory(err, "allocating a calibration schedule");
     gar_mono_ns at = gar_posix_now() + DEVICE_HEAD_START;
     for (size_t j = 0; j < n; j++) {
-        at += shortest == 0 ? in_lead_band(rng, (unsigned)(j % GAR_CALIBRATE_LEADS))
+        at += shortest == 0 ? in_lead_band(rng, (unsigned)(j % GAR_HOST_LEADS))
                             : log_uniform(rng, shortest, longest);
         items[j] = (gar_emulated_item){ .stream = 0, .done_at = at };
         if (due != NULL)
@@ -860,8 +853,9 @@ static int measure_poll(gar_idle idle, gar_port pending, gar_dur_ns run_ns,
     }
     if (rc == 0) {
         gar_calibrated_dist *out = &cal->poll_period;
-        for (unsigned i = 0; i < out->count; i++)
-            out->value[i] = out->value[i] > charged_apart + 1 ? out->value[i] - charged_apart : 1;
+        gar_host_dist *d = &out->dist;
+        for (unsigned i = 0; i < d->count; i++)
+            d->value[i] = d->value[i] > charged_apart + 1 ? d->value[i] - charged_apart : 1;
         /* The turns the kept rounds saw (one in POLL_SAMPLE_EVERY is kept). */
         out->samples = count == r->count ? r->seen : (uint64_t)count * POLL_SAMPLE_EVERY;
         double sum = 0;
@@ -1014,25 +1008,23 @@ static void put(cursor *c, const char *fmt, ...)
 static void put_dist(cursor *c, const char *key, const gar_calibrated_dist *d)
 {
     put(c, "%s", key);
-    for (unsigned i = 0; i < d->count; i++) {
+    for (unsigned i = 0; i < d->dist.count; i++) {
         char level[16];
-        level_text(d->level_ppm[i], level, sizeof level);
-        put(c, " %s=%llu", level, (unsigned long long)d->value[i]);
+        level_text(d->dist.level[i], level, sizeof level);
+        put(c, " %s=%llu", level, (unsigned long long)d->dist.value[i]);
     }
     put(c, "\n");
 }
 
 static void put_leads(cursor *c, const char *key, const gar_calibrated_dist *at)
 {
-    for (unsigned k = 0; k < GAR_CALIBRATE_LEADS; k++) {
+    for (unsigned k = 0; k < GAR_HOST_LEADS; k++) {
         if (at[k].samples == 0)
             continue;
-        static const char *const names[GAR_CALIBRATE_LEADS] = { "100us", "300us", "1ms", "3ms",
-                                                                "10ms" };
         char name[64];
-        snprintf(name, sizeof name, "%s@%s", key, names[k]);
+        snprintf(name, sizeof name, "%s@%s", key, gar_host_lead_name(k));
         put(c, "# %llu of them lasted nearest %s:\n", (unsigned long long)at[k].samples,
-            names[k]);
+            gar_host_lead_name(k));
         put_dist(c, name, &at[k]);
     }
 }

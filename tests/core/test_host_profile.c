@@ -1,5 +1,7 @@
-/* tests/sim/test_host_profile.c — gar-host v1: the bundled profiles load,
- * every fault is refused with its line, and quantile sampling inverts the CDF. */
+/* tests/core/test_host_profile.c — gar-host v1 as libgar reads it: every
+ * fault is refused with its line and its key, a level is named as the text
+ * spells it, the leads are the one table, and quantile sampling inverts the
+ * CDF.  (Loading the bundled files: tests/sim/test_host_profile_file.c.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/host_profile.h"
-#include "sim/prng.h"
+#include <gar/host_profile.h>
+
+#include "core/host_dist.h"
+#include "core/splitmix64.h"
 
 #define VALID_TAIL                                                                 \
     "query_ns 250\n"                                                               \
@@ -25,25 +29,6 @@
 static int parse(const char *text, gar_host_profile *p, gar_error *err)
 {
     return gar_host_profile_parse(text, strlen(text), "t.host", p, err);
-}
-
-static void bundled_profiles_load(void **state)
-{
-    (void)state;
-    gar_host_profile vm, wp;
-    gar_error err;
-    assert_int_equal(gar_host_profile_load(GAR_DATA_DIR "/hosts/dev-vm.host", &vm, &err), 0);
-    assert_int_equal(gar_host_profile_load(GAR_DATA_DIR "/hosts/waitpkg.host", &wp, &err), 0);
-    assert_false(vm.word_wait);
-    assert_true(wp.word_wait);
-    assert_int_equal(vm.clock_ns, 23);
-    assert_true(vm.store_visible.count > 0); /* measured: the optional keys too */
-    assert_true(vm.block_wake_at[2].count > 0);
-    /* The anchors the files cite. */
-    assert_in_range(gar_host_dist_median(&vm.sleep_overshoot), 25000, 50000);
-    assert_in_range(gar_host_dist_median(&vm.block_wake), 35000, 50000);
-    assert_in_range(gar_host_dist_median(&vm.park_wake), 200, 300); /* 235 on 3 December */
-    assert_in_range(gar_host_dist_median(&wp.park_wake), 300, 400);
 }
 
 static void a_valid_text_fills_every_field(void **state)
@@ -116,6 +101,30 @@ static void faults_are_refused_with_their_line(void **state)
           "store_visible_ns p0=1 p50=2 p90=3 p99=4 p100=5\n", "10", "store_visible_ns given twice" },
         { "gar-host v1\n" VALID_TAIL "sleep_overshoot_ns@1ms p0=1 p50=2 p90=3 p100=5\n", "9",
           "sleep_overshoot_ns@1ms: missing p99" },
+        { "gar-host v1\n" VALID_TAIL "block_wake_ns@1ms p0=1 p50=2 p90=3 p99=4 p100=5\n"
+          "block_wake_ns@1ms p0=1 p50=2 p90=3 p99=4 p100=5\n", "10",
+          "block_wake_ns@1ms given twice (first on line 9)" },
+        /* Only the keys that take leads take them, and only the table's. */
+        { "gar-host v1\n" VALID_TAIL "park_wake_ns@1ms p0=1 p50=2 p90=3 p99=4 p100=5\n", "9",
+          "unknown key 'park_wake_ns@1ms'" },
+        { "gar-host v1\n" VALID_TAIL "store_visible_ns@ p0=1 p50=2 p90=3 p99=4 p100=5\n", "9",
+          "unknown key 'store_visible_ns@'" },
+        { "gar-host v1\n" VALID_TAIL "block_wake_ns@1ms@1ms p0=1 p50=2 p90=3 p99=4 p100=5\n", "9",
+          "unknown key 'block_wake_ns@1ms@1ms'" },
+        /* Whole faults, as a user reads them: a level is named as the text
+         * spells it, a bound in full. */
+        { "gar-host v1\npark_wake_ns p0=1 p50=2 p90=3 p99.99=4 p99.9=4 p100=5\n", "2",
+          "park_wake_ns: levels must increase ('p99.9' after p99.99)" },
+        { "gar-host v1\npark_wake_ns p0=1 p0.0001=1 p0.0001=1 p50=2 p90=3 p99=4 p100=5\n", "2",
+          "park_wake_ns: levels must increase ('p0.0001' after p0.0001)" },
+        { "gar-host v1\npark_wake_ns p12.5=1 p0=1 p50=2 p90=3 p99=4 p100=5\n", "2",
+          "park_wake_ns: levels must increase ('p0' after p12.5)" },
+        { "gar-host v1\npark_wake_ns p50=2 p90=3 p99=4 p100=5\n", "2",
+          "park_wake_ns: missing p0 (p0, p50, p90, p99 and p100 are required)" },
+        { "gar-host v1\nclock_ns 10000000001\n", "2",
+          "clock_ns: bad value '10000000001' (whole ns, 0..10000000000)" },
+        { "gar-host v1\npark_wake_ns p0=1 p50=2 p90=3 p99=4 p100=5 p100=6\n", "2",
+          "park_wake_ns: levels must increase ('p100' after p100)" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gar_host_profile p;
@@ -186,6 +195,37 @@ static void a_wait_takes_the_nearest_stated_lead(void **state)
     assert_ptr_equal(gar_host_dist_for_lead(&base, at, 5 * GAR_NS_PER_MS), &at[3]);
     assert_ptr_equal(gar_host_dist_for_lead(&base, at, 6 * GAR_NS_PER_MS), &at[4]);
     assert_ptr_equal(gar_host_dist_for_lead(&base, at, UINT64_MAX), &at[4]);
+    /* The rule itself, over the leads a mask states: the calibration files
+     * samples by it with every lead stated. */
+    assert_int_equal(gar_host_lead_nearest(GAR_NS_PER_MS, 0), -1);
+    assert_int_equal(gar_host_lead_nearest(0, 0x1f), 0);
+    assert_int_equal(gar_host_lead_nearest(173000, 0x1f), 0);
+    assert_int_equal(gar_host_lead_nearest(174000, 0x1f), 1);
+    assert_int_equal(gar_host_lead_nearest(UINT64_MAX, 0x1f), 4);
+    assert_int_equal(gar_host_lead_nearest(UINT64_MAX, 0x01), 0);
+    assert_int_equal(gar_host_lead_nearest(999999, 0x11), 0);
+    assert_int_equal(gar_host_lead_nearest(GAR_NS_PER_MS, 0x11), 4);
+}
+
+/* A refusal reads as one message: the profile's name, the line, the fault. */
+static void a_refusal_reads_as_one_message(void **state)
+{
+    (void)state;
+    gar_host_profile p;
+    gar_error err;
+    assert_int_equal(parse("gar-host v1\n" VALID_TAIL "store_visible_ns@3ms p0=5 p50=4\n", &p,
+                           &err),
+                     -GAR_E_INVALID_HOST_PROFILE);
+    char text[256];
+    gar_error_message(&err, text, sizeof text);
+    assert_string_equal(text, "t.host:9: store_visible_ns@3ms: values must not decrease "
+                              "(p50=4 below the one before)");
+    /* A fault longer than a record keeps is cut, never overrun. */
+    char line[2048] = "gar-host v1\nword_wait ";
+    memset(line + strlen(line), 'x', 1500);
+    assert_int_equal(parse(line, &p, &err), -GAR_E_INVALID_HOST_PROFILE);
+    assert_true(strlen(err.argv[2]) < GAR_ERROR_ARG_BYTES);
+    assert_non_null(strstr(err.argv[2], "word_wait: 'xxx"));
 }
 
 /* Two leads' distributions of two points each, p0 = p100 = one value: a
@@ -240,54 +280,14 @@ static void a_nul_byte_is_refused(void **state)
     assert_string_equal(err.argv[1], "2");
 }
 
-static void a_missing_file_is_an_io_error(void **state)
+static void null_arguments_are_refused(void **state)
 {
     (void)state;
     gar_host_profile p;
     gar_error err;
-    assert_int_equal(gar_host_profile_load(GAR_DATA_DIR "/hosts/no-such.host", &p, &err),
-                     -GAR_E_IO);
     assert_int_equal(gar_host_profile_parse(NULL, 0, "t", NULL, &err), -GAR_E_INVALID_ARGUMENT);
     assert_int_equal(gar_host_profile_parse(NULL, 0, "t", &p, &err), -GAR_E_INVALID_HOST_PROFILE);
     assert_int_equal(gar_host_profile_parse(NULL, 3, "t", &p, &err), -GAR_E_INVALID_ARGUMENT);
-}
-
-/* "-" is standard input: the same profile as its file, and a refusal names
- * "standard input" rather than a file called "-". */
-static void standard_input_is_read_as_dash(void **state)
-{
-    (void)state;
-    const char *path = GAR_DATA_DIR "/hosts/waitpkg.host";
-    char *from_file, *from_stdin;
-    size_t file_len, stdin_len;
-    gar_error err;
-    assert_int_equal(gar_host_profile_read_text(path, &from_file, &file_len, &err), 0);
-    assert_non_null(freopen(path, "rb", stdin));
-    assert_int_equal(gar_host_profile_read_text("-", &from_stdin, &stdin_len, &err), 0);
-    assert_int_equal(stdin_len, file_len);
-    assert_int_equal(strlen(from_stdin), stdin_len); /* NUL-terminated at its length */
-    assert_memory_equal(from_stdin, from_file, file_len);
-    free(from_file);
-    free(from_stdin);
-
-    gar_host_profile p;
-    assert_non_null(freopen(path, "rb", stdin));
-    assert_int_equal(gar_host_profile_load("-", &p, &err), 0);
-    assert_true(p.word_wait);
-
-    gar_host_profile untouched = p;
-    assert_non_null(freopen("/dev/null", "rb", stdin)); /* empty: no header */
-    assert_int_equal(gar_host_profile_load("-", &p, &err), -GAR_E_INVALID_HOST_PROFILE);
-    assert_string_equal(err.argv[0], "standard input");
-    assert_memory_equal(&p, &untouched, sizeof p);
-
-    char *text = NULL;
-    assert_int_equal(gar_host_profile_read_text(NULL, &text, &file_len, &err),
-                     -GAR_E_INVALID_ARGUMENT);
-    assert_int_equal(gar_host_profile_read_text(GAR_DATA_DIR "/hosts/no-such.host", &text,
-                                                &file_len, &err),
-                     -GAR_E_IO);
-    assert_null(text);
 }
 
 static uint64_t draw_at(double u)
@@ -357,10 +357,10 @@ static void sampling_divides_exactly(void **state)
     gar_host_dist whole = { 2, { 0, GAR_HOST_LEVEL_ONE }, { 0, GAR_HOST_NS_MAX } };
     gar_host_dist thirds = { 4, { 0, 333333, 666667, GAR_HOST_LEVEL_ONE }, { 5, 7, 700, 7000 } };
     const gar_host_dist *dists[] = { &d, &whole, &thirds };
-    gar_prng g = gar_prng_seeded(9);
+    uint64_t g = 9;
     for (size_t k = 0; k < 3; k++)
         for (unsigned n = 0; n < 300000; n++) {
-            uint64_t draw = gar_prng_next(&g);
+            uint64_t draw = gar_splitmix64(&g);
             if (n % 3 == 1) /* just below or at a level's edge */
                 draw = ((((uint64_t)dists[k]->level[n % dists[k]->count] << 32) /
                          GAR_HOST_LEVEL_ONE) + (n % 5) - 2) << 32;
@@ -378,14 +378,13 @@ static void sampling_divides_exactly(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(bundled_profiles_load),
         cmocka_unit_test(a_valid_text_fills_every_field),
         cmocka_unit_test(faults_are_refused_with_their_line),
         cmocka_unit_test(optional_keys_fill_their_fields),
         cmocka_unit_test(a_wait_takes_the_nearest_stated_lead),
         cmocka_unit_test(a_nul_byte_is_refused),
-        cmocka_unit_test(a_missing_file_is_an_io_error),
-        cmocka_unit_test(standard_input_is_read_as_dash),
+        cmocka_unit_test(a_refusal_reads_as_one_message),
+        cmocka_unit_test(null_arguments_are_refused),
         cmocka_unit_test(sampling_interpolates_the_inverse_cdf),
         cmocka_unit_test(a_length_between_leads_mixes_their_samples),
         cmocka_unit_test(an_all_equal_distribution_is_a_constant),

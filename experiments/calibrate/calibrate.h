@@ -1,4 +1,4 @@
-/* backends/calibration/calibrate.h — measures this host into a host profile.
+/* experiments/calibrate/calibrate.h — measures this host into a host profile.
  *
  * The simulator charges a wait's actions with a host profile (the gar-host v1
  * text format, documented in data/hosts/README.md).  Calibration measures
@@ -41,9 +41,9 @@
  *   sleep_overshoot_ns@LEAD, block_wake_ns@LEAD
  *               the same samples split by how long the thread slept or
  *               blocked (measured, not planned): each into the lead of
- *               100 µs, 300 µs, 1 ms, 3 ms or 10 ms nearest it in ratio (the
- *               bands meet at the geometric midpoints), as the simulator
- *               picks them (sim/host_profile.h);
+ *               100 µs, 300 µs, 1 ms, 3 ms or 10 ms (gar_host_lead_ns) nearest
+ *               it in ratio (the bands meet at the geometric midpoints), as
+ *               a profile's reader picks them (core/host_dist.h);
  *   park_wake_ns
  *               the host's park on the device's line returned this long after
  *               the store, parked 20 µs to 1 ms before;
@@ -103,10 +103,10 @@
 #include <stdint.h>
 
 #include <gar/error.h>
+#include <gar/host_profile.h>
 #include <gar/posix.h>
 #include <gar/time.h>
 
-#define GAR_CALIBRATE_LEVELS_MAX 16
 #define GAR_CALIBRATE_SAMPLES_DEFAULT 4000u
 #define GAR_CALIBRATE_SAMPLES_QUICK 300u
 #define GAR_CALIBRATE_SAMPLES_MAX 1000000u
@@ -114,7 +114,6 @@
 #define GAR_CALIBRATE_ROUNDS 3
 #define GAR_CALIBRATE_NOISE_REL 0.25    /* rounds disagree above this relative spread ... */
 #define GAR_CALIBRATE_NOISE_ABS_NS 50u  /* ... and this absolute one */
-#define GAR_CALIBRATE_LEADS 5           /* 100 µs, 300 µs, 1 ms, 3 ms, 10 ms (gar-host's) */
 #define GAR_CALIBRATE_SPREADS_MAX 16
 #define GAR_CALIBRATION_TEXT_BYTES 16384 /* a formatted calibration always fits */
 
@@ -124,12 +123,11 @@ typedef struct gar_calibrate_options {
     bool keep_quietest; /* rounds that disagree: fit the quietest alone (default: pool them) */
 } gar_calibrate_options;
 
-/* A measured distribution: value[i] is the level_ppm[i] quantile. */
+/* A measured distribution: the profile's (up to GAR_HOST_QUANTILES_MAX
+ * quantiles, p0 .. p100), and how many samples it summarises. */
 typedef struct gar_calibrated_dist {
-    unsigned count;
-    uint32_t level_ppm[GAR_CALIBRATE_LEVELS_MAX]; /* 0 .. 1 000 000, strictly increasing */
-    gar_dur_ns value[GAR_CALIBRATE_LEVELS_MAX];   /* non-decreasing */
-    uint64_t samples;                             /* how many values it summarises */
+    gar_host_dist dist;
+    uint64_t samples;
 } gar_calibrated_dist;
 
 /* One measured quantity's rounds: `round[r]` is its value in round r. */
@@ -154,10 +152,11 @@ typedef struct gar_calibration {
     gar_calibrated_dist poll_period;
     gar_calibrated_dist store_visible;
     gar_dur_ns poll_turn_mean_ns; /* a whole poll turn, query and clock read included */
-    /* By lead (samples = 0: no sample fell in that lead's band). */
-    gar_calibrated_dist store_visible_at[GAR_CALIBRATE_LEADS]; /* by the device's idle before */
-    gar_calibrated_dist sleep_overshoot_at[GAR_CALIBRATE_LEADS];
-    gar_calibrated_dist block_wake_at[GAR_CALIBRATE_LEADS];
+    /* By lead, gar_host_lead_ns(k) (samples = 0: too few samples fell in
+     * that lead's band to state it). */
+    gar_calibrated_dist store_visible_at[GAR_HOST_LEADS]; /* by the device's idle before */
+    gar_calibrated_dist sleep_overshoot_at[GAR_HOST_LEADS];
+    gar_calibrated_dist block_wake_at[GAR_HOST_LEADS];
     gar_calibrate_spread spread[GAR_CALIBRATE_SPREADS_MAX];
     unsigned spreads;
     bool noisy;                  /* some spread is */
@@ -208,10 +207,10 @@ bool gar_calibrate_judge_rounds(gar_dur_ns *samples, const size_t *round_end, co
 unsigned gar_calibrate_kept_round(const gar_calibrate_spread spread[2],
                                   const size_t round_end[GAR_CALIBRATE_ROUNDS]);
 
-/* The lead (0 .. GAR_CALIBRATE_LEADS - 1) nearest `ns` in ratio, as
- * gar_host_dist_for_lead picks a stated lead (a tie goes to the longer): a
- * sample is filed under it, and the simulator mixes the filed leads around
- * a length (sim/host_profile.h). */
+/* The lead (0 .. GAR_HOST_LEADS - 1) nearest `ns` in ratio, by the rule a
+ * profile's reader picks a stated lead with (gar_host_lead_nearest, every
+ * lead stated; a tie goes to the longer): a sample is filed under it, and
+ * the simulator mixes the filed leads around a length (core/host_dist.h). */
 unsigned gar_calibrate_lead_of(gar_dur_ns ns);
 
 /* One visibility sample of a poll wait (store_visible_ns above), from its
