@@ -139,12 +139,18 @@ for dir in "$root"/experiments/*/; do
         done
     done
 done
-# sim/ is below every experiments folder: it includes none of their headers.
+# sim/ is below every experiments folder: it includes none of their headers,
+# and its own by the path that names it ("sim/trace.h").
 for file in $(find "$root/sim" -name '*.[ch]' | sort); do
     for header in $(quoted_includes "$file"); do
         target=${header%%/*}
         case " $experiments_parts experiments " in
             *" $target "*) violation "$file includes $header: sim/ may not include experiments/" ;;
+        esac
+        case "$header" in
+            */*) ;;
+            *) [ -f "$root/sim/$header" ] &&
+                violation "$file includes \"$header\": name its folder (\"sim/$header\")" ;;
         esac
     done
 done
