@@ -20,7 +20,7 @@
 #include "core/host_dist.h"
 #include "core/nearest_rank.h"
 #include "core/splitmix64.h"
-#include "cpu_pin.h"
+#include "backends/hosts/cpu_pin.h"
 
 #define US GAR_NS_PER_US
 #define MS GAR_NS_PER_MS

@@ -29,7 +29,7 @@
 
 #include "cli/cli_options.h"
 #include "cli/host_caps.h"
-#include "kind_host.h"
+#include "backends/hosts/kind_host.h"
 #include "cli/verbs.h"
 
 #define VERB "fill-demo"

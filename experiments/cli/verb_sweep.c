@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_options.h"
-#include "cpu_pin.h"
+#include "backends/hosts/cpu_pin.h"
 #include "sweep/results.h"
 #include "sweep/store.h"
 #include "sweep/sweep_run.h"

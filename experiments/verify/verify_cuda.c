@@ -14,8 +14,8 @@
 #include <gar/port.h>
 #include <gar/posix.h>
 
-#include "cpu_relax.h"
-#include "cuda_work.h"
+#include "backends/hosts/cpu_relax.h"
+#include "backends/gpu/cuda/cuda_work.h"
 
 #define DRIVER GAR_MAPPED_FAULT_DRIVER
 

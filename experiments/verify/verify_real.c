@@ -14,9 +14,9 @@
 #include <gar/posix.h>
 #include <gar/wait_inline.h>
 
-#include "cpu_pin.h"
+#include "backends/hosts/cpu_pin.h"
 #include "sim/key_index.h"
-#include "kind_host.h"
+#include "backends/hosts/kind_host.h"
 #include "sim/replay_index.h"
 
 /* ---- streams and durations ------------------------------------------------ */
