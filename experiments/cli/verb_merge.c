@@ -10,7 +10,7 @@
 #include "cli.h"
 #include "cli_options.h"
 #include "leftover.h"
-#include "store.h"
+#include "db.h"
 #include "verbs.h"
 
 static void usage(FILE *out)

@@ -8,7 +8,7 @@
 #include "database_folder.h"
 #include "plot.h"
 #include "results.h"
-#include "store.h"
+#include "db.h"
 #include "verbs.h"
 
 static void usage(FILE *out)

@@ -12,7 +12,7 @@
 #include "report.h"
 #include "report_notes.h"
 #include "results.h"
-#include "store.h"
+#include "db.h"
 #include "verbs.h"
 
 static void usage(FILE *out)

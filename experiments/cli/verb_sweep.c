@@ -8,7 +8,7 @@
 #include "cli_options.h"
 #include "cpu_pin.h"
 #include "results.h"
-#include "store.h"
+#include "db.h"
 #include "sweep_run.h"
 #include "sweep_spec.h"
 #include "verbs.h"

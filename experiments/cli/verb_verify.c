@@ -31,7 +31,7 @@
 #include "host_profile.h"
 #include "quantile_words.h"
 #include "replay.h"
-#include "store.h"
+#include "db.h"
 #include "sweep_spec.h"
 #include "trace.h"
 #include "verifications.h"

@@ -42,7 +42,7 @@
 #include <gar/error.h>
 
 #include "results.h"
-#include "store.h"
+#include "db.h"
 
 #define GAR_PLOT_FILES_MAX 512
 #define GAR_PLOT_NAME_BYTES 256

@@ -13,7 +13,7 @@
 #include <gar/error.h>
 
 #include "report_rank.h"
-#include "store.h"
+#include "db.h"
 
 /* Writes DIR/report.html and the plots it shows (every pareto plot, the
  * parameter plots, each trace's CDFs and one prediction plot per trace),

@@ -18,7 +18,7 @@
 #include <gar/error.h>
 
 #include "results.h"
-#include "store.h"
+#include "db.h"
 
 typedef struct gar_report_note {
     char trace[GAR_RESULTS_TEXT];       /* content hash */

@@ -9,7 +9,7 @@
 #include <gar/error.h>
 
 #include "plot.h"
-#include "store.h"
+#include "db.h"
 
 /* Draws the verify-N plots into `dir` (the staging folder while `files`
  * stages: they appear with the rest of the report), adding them to `files`,

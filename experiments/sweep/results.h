@@ -21,7 +21,7 @@
 #include <gar/error.h>
 
 #include "replay.h"
-#include "store.h"
+#include "db.h"
 
 #define GAR_RESULTS_TEXT 192   /* bytes for a hash, name or label, NUL included */
 #define GAR_RESULTS_PLAN_TEXT 800

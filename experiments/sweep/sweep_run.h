@@ -31,7 +31,7 @@
 
 #include <gar/error.h>
 
-#include "store.h"
+#include "db.h"
 #include "sweep_spec.h"
 
 typedef struct gar_sweep_options {

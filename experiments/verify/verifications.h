@@ -25,7 +25,7 @@
 #include <gar/error.h>
 #include <gar/time.h>
 
-#include "store.h"
+#include "db.h"
 
 #define GAR_VERIFY_CDF_LEVELS 201 /* levels 0, 0.5, ..., 100 % */
 #define GAR_VERIFY_TEXT 1024      /* bytes of a text field read back (a bands label fits) */

@@ -26,7 +26,7 @@
 #include "alloc.h"
 #include "alloc_sqlite.h"
 #include "import.h"
-#include "store.h"
+#include "db.h"
 #include "sweep_spec.h"
 #include "trace.h"
 

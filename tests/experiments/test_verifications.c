@@ -17,7 +17,7 @@
 
 #include <sqlite3.h>
 
-#include "store.h"
+#include "db.h"
 #include "verifications.h"
 
 typedef struct fixture {

@@ -1,6 +1,6 @@
 /* experiments/sweep/store.c — the sweep database on SQLite. */
 #define _POSIX_C_SOURCE 200809L /* struct stat's st_ino */
-#include "store.h"
+#include "db.h"
 
 #include <errno.h>
 #include <stdio.h>

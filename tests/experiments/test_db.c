@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "results.h"
-#include "store.h"
+#include "db.h"
 
 typedef struct fixture {
     char dir[64];
