@@ -17,7 +17,7 @@
  * holds no verification.  Plots beyond GAR_PLOT_FILES_MAX in `files` are
  * left out, and the section says so.  Returns 0, or -GAR_E_IO (the
  * database, gnuplot, files). */
-int gar_report_verifications(gar_store *store, const char *dir, gar_plot_files *files,
+int gar_report_verifications(gar_db *db, const char *dir, gar_plot_files *files,
                              FILE *html, gar_error *err);
 
 #endif

@@ -17,10 +17,10 @@
 #define GAR_VERSION "unknown"
 #endif
 
-static int db_fault(gar_store *store, const char *doing, gar_error *err)
+static int db_fault(gar_db *db, const char *doing, gar_error *err)
 {
-    return gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), doing,
-                         sqlite3_errmsg(gar_store_db(store)));
+    return gar_error_set(err, GAR_E_IO, 3, gar_db_path(db), doing,
+                         sqlite3_errmsg(gar_db_sqlite(db)));
 }
 
 static void copy_column(sqlite3_stmt *st, int column, char *out, size_t size)
@@ -191,17 +191,17 @@ static int rank_arms(gar_arm_list *list, gar_error *err)
     return 0;
 }
 
-int gar_results_has_intervals(gar_store *store, gar_error *err)
+int gar_results_has_intervals(gar_db *db, gar_error *err)
 {
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store),
+    if (sqlite3_prepare_v2(gar_db_sqlite(db),
                            "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'ci_level'",
                            -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "read the columns of", err);
+        return db_fault(db, "read the columns of", err);
     int rc = sqlite3_step(st);
     int found = rc == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
     sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? found : db_fault(store, "read the columns of", err);
+    return rc == SQLITE_ROW ? found : db_fault(db, "read the columns of", err);
 }
 
 /* The envelope of the ok seeds' intervals of quantile Q: the least lower
@@ -212,11 +212,11 @@ int gar_results_has_intervals(gar_store *store, gar_error *err)
     " CASE WHEN sum(r.status = 'ok' AND r.overshoot_" Q "_hi_ns IS NULL) > 0 THEN NULL"          \
     " ELSE max(r.overshoot_" Q "_hi_ns) END"
 
-int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err)
+int gar_results_arms(gar_db *db, gar_arm_list *out, gar_error *err)
 {
     out->arm = NULL;
     out->count = 0;
-    int has_ci = gar_results_has_intervals(store, err);
+    int has_ci = gar_results_has_intervals(db, err);
     if (has_ci < 0)
         return has_ci;
     static const char head[] =
@@ -237,8 +237,8 @@ int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err)
     char sql[sizeof head + sizeof with_ci + sizeof tail];
     gar_format(sql, sizeof sql, "%s%s%s", head, has_ci ? with_ci : without_ci, tail);
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "read the arms of", err);
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(db, "read the arms of", err);
     size_t capacity = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -294,7 +294,7 @@ int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err)
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {
         gar_arm_list_free(out);
-        return db_fault(store, "read the arms of", err);
+        return db_fault(db, "read the arms of", err);
     }
     if ((rc = rank_arms(out, err)) < 0) {
         gar_arm_list_free(out);
@@ -314,7 +314,7 @@ void gar_arm_list_free(gar_arm_list *list)
     list->count = 0;
 }
 
-int gar_results_builds(gar_store *store, gar_results_build *out, size_t *count, bool *more,
+int gar_results_builds(gar_db *db, gar_results_build *out, size_t *count, bool *more,
                        gar_error *err)
 {
     static const char sql[] = "SELECT gar_version, source_commit, count(*) FROM runs"
@@ -323,8 +323,8 @@ int gar_results_builds(gar_store *store, gar_results_build *out, size_t *count, 
     *count = 0;
     *more = false;
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "read the builds of", err);
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(db, "read the builds of", err);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (*count == GAR_RESULTS_BUILDS_MAX) {
@@ -337,10 +337,10 @@ int gar_results_builds(gar_store *store, gar_results_build *out, size_t *count, 
         b->runs = (uint64_t)sqlite3_column_int64(st, 2);
     }
     sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : db_fault(store, "read the builds of", err);
+    return rc == SQLITE_DONE ? 0 : db_fault(db, "read the builds of", err);
 }
 
-int gar_results_check_rows(gar_store *store, gar_error *err)
+int gar_results_check_rows(gar_db *db, gar_error *err)
 {
     /* The columns the plots and the report read, and a re-run compares. */
     static const char sql[] =
@@ -348,24 +348,24 @@ int gar_results_check_rows(gar_store *store, gar_error *err)
         " OR overshoot_p50_ns IS NULL OR overshoot_p99_ns IS NULL OR overshoot_max_ns IS NULL"
         " OR busy_ns IS NULL OR queries IS NULL) ORDER BY id LIMIT 1";
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "check the runs of", err);
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(db, "check the runs of", err);
     int rc = sqlite3_step(st);
     long long id = rc == SQLITE_ROW ? (long long)sqlite3_column_int64(st, 0) : 0;
     sqlite3_finalize(st);
     if (rc == SQLITE_DONE)
         return 0;
     if (rc != SQLITE_ROW)
-        return db_fault(store, "check the runs of", err);
+        return db_fault(db, "check the runs of", err);
     char what[64];
     gar_format(what, sizeof what, "read run %lld of", id);
-    return gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), what,
+    return gar_error_set(err, GAR_E_IO, 3, gar_db_path(db), what,
                          "its status is 'ok' but its metrics are missing (a damaged or edited "
                          "database)");
 }
 
 /* Loads the trace of `source` and checks its hash is still `hash`. */
-static int check_trace(gar_store *store, const char *hash, const char *source, gar_error *err)
+static int check_trace(gar_db *db, const char *hash, const char *source, gar_error *err)
 {
     gar_sweep_trace trace;
     int rc = gar_sweep_trace_load(source, NULL, &trace, err);
@@ -378,11 +378,11 @@ static int check_trace(gar_store *store, const char *hash, const char *source, g
         rc = gar_error_set(err, GAR_E_IO, 3, source, "re-run the trace", why);
     }
     gar_sweep_trace_free(&trace);
-    (void)store;
+    (void)db;
     return rc;
 }
 
-int gar_results_check_sources(gar_store *store, const char *trace, gar_error *err)
+int gar_results_check_sources(gar_db *db, const char *trace, gar_error *err)
 {
     static const char traces_sql[] =
         "SELECT t.trace, t.source FROM traces t WHERE t.trace IN"
@@ -392,10 +392,10 @@ int gar_results_check_sources(gar_store *store, const char *trace, gar_error *er
         "SELECT h.host, h.name, h.profile FROM hosts h WHERE h.host IN"
         " (SELECT DISTINCT host FROM runs WHERE status = 'ok' AND (?1 IS NULL OR trace = ?1))"
         " ORDER BY h.host";
-    sqlite3 *db = gar_store_db(store);
+    sqlite3 *sqlite = gar_db_sqlite(db);
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db, traces_sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "read the traces of", err);
+    if (sqlite3_prepare_v2(sqlite, traces_sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(db, "read the traces of", err);
     sqlite3_bind_text(st, 1, trace, -1, SQLITE_STATIC);
     int rc = 0, step;
     while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -406,16 +406,16 @@ int gar_results_check_sources(gar_store *store, const char *trace, gar_error *er
         if (copy == NULL)
             rc = gar_error_set(err, GAR_E_CAPACITY, 2, "memory for a trace check", "exhausted");
         else
-            rc = check_trace(store, hash, copy, err);
+            rc = check_trace(db, hash, copy, err);
         free(copy);
     }
     if (rc == 0 && step != SQLITE_DONE)
-        rc = db_fault(store, "read the traces of", err);
+        rc = db_fault(db, "read the traces of", err);
     sqlite3_finalize(st);
     if (rc < 0)
         return rc;
-    if (sqlite3_prepare_v2(db, hosts_sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "read the hosts of", err);
+    if (sqlite3_prepare_v2(sqlite, hosts_sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(db, "read the hosts of", err);
     sqlite3_bind_text(st, 1, trace, -1, SQLITE_STATIC);
     while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
         char name[GAR_RESULTS_TEXT], short_name[GAR_RESULTS_TEXT];
@@ -427,7 +427,7 @@ int gar_results_check_sources(gar_store *store, const char *trace, gar_error *er
                                     short_name, &host, err);
     }
     if (rc == 0 && step != SQLITE_DONE)
-        rc = db_fault(store, "read the hosts of", err);
+        rc = db_fault(db, "read the hosts of", err);
     sqlite3_finalize(st);
     return rc;
 }
@@ -439,13 +439,13 @@ static const char run_columns[] =
     " FROM runs r JOIN traces t ON t.trace = r.trace JOIN hosts h ON h.host = r.host"
     " WHERE r.status = 'ok' AND ";
 
-static int read_key(gar_store *store, sqlite3_stmt *st, gar_run_key *out, gar_error *err)
+static int read_key(gar_db *db, sqlite3_stmt *st, gar_run_key *out, gar_error *err)
 {
     int rc = sqlite3_step(st);
     if (rc == SQLITE_DONE)
         return 0;
     if (rc != SQLITE_ROW)
-        return db_fault(store, "read a run of", err);
+        return db_fault(db, "read a run of", err);
     memset(out, 0, sizeof *out);
     char name[GAR_RESULTS_TEXT];
     out->id = sqlite3_column_int64(st, 0);
@@ -462,20 +462,20 @@ static int read_key(gar_store *store, sqlite3_stmt *st, gar_run_key *out, gar_er
     return 1;
 }
 
-int gar_results_run(gar_store *store, int64_t id, gar_run_key *out, gar_error *err)
+int gar_results_run(gar_db *db, int64_t id, gar_run_key *out, gar_error *err)
 {
     char sql[512];
     gar_format(sql, sizeof sql, "%sr.id = ?1", run_columns);
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "look a run up in", err);
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(db, "look a run up in", err);
     sqlite3_bind_int64(st, 1, id);
-    int rc = read_key(store, st, out, err);
+    int rc = read_key(db, st, out, err);
     sqlite3_finalize(st);
     return rc;
 }
 
-int gar_results_find_run(gar_store *store, const char *trace, const char *host, const char *mode,
+int gar_results_find_run(gar_db *db, const char *trace, const char *host, const char *mode,
                          const char *plan, const char *estimator, gar_run_key *out,
                          gar_error *err)
 {
@@ -485,12 +485,12 @@ int gar_results_find_run(gar_store *store, const char *trace, const char *host, 
              " ORDER BY r.seed LIMIT 1",
              run_columns);
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "look a run up in", err);
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(db, "look a run up in", err);
     const char *texts[] = { trace, host, mode, plan, estimator };
     for (int i = 0; i < 5; i++)
         sqlite3_bind_text(st, i + 1, texts[i], -1, SQLITE_STATIC);
-    int rc = read_key(store, st, out, err);
+    int rc = read_key(db, st, out, err);
     sqlite3_finalize(st);
     return rc;
 }
@@ -501,7 +501,7 @@ typedef struct stored_check {
     char version[64], commit[64]; /* the build that made the run */
 } stored_check;
 
-static int read_sources(gar_store *store, const gar_run_key *key, char **trace_source,
+static int read_sources(gar_db *db, const gar_run_key *key, char **trace_source,
                         char **host_text, stored_check *check, gar_error *err)
 {
     static const char sql[] =
@@ -510,13 +510,13 @@ static int read_sources(gar_store *store, const gar_run_key *key, char **trace_s
         " FROM runs r JOIN traces t ON t.trace = r.trace JOIN hosts h ON h.host = r.host"
         " WHERE r.id = ?1";
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "read a run's sources from", err);
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(db, "read a run's sources from", err);
     sqlite3_bind_int64(st, 1, key->id);
     int rc = sqlite3_step(st);
     if (rc != SQLITE_ROW) {
         sqlite3_finalize(st);
-        return db_fault(store, "read a run's sources from", err);
+        return db_fault(db, "read a run's sources from", err);
     }
     *trace_source = strdup((const char *)sqlite3_column_text(st, 0));
     *host_text = strdup((const char *)sqlite3_column_text(st, 1));
@@ -537,13 +537,13 @@ static int read_sources(gar_store *store, const gar_run_key *key, char **trace_s
     return 0;
 }
 
-int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_observer on_wait,
+int gar_results_rerun(gar_db *db, const gar_run_key *key, gar_replay_observer on_wait,
                       void *context, gar_error *err)
 {
     char *source = NULL, *host_text = NULL;
     stored_check want;
     memset(&want, 0, sizeof want);
-    int rc = read_sources(store, key, &source, &host_text, &want, err);
+    int rc = read_sources(db, key, &source, &host_text, &want, err);
     if (rc < 0)
         return rc;
     gar_sweep_trace trace;
@@ -594,7 +594,7 @@ int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_obser
                        "the replay no longer gives its stored metrics (the run was made by gar "
                        "%s, source %s; this is gar %s, source %s)",
                        want.version, want.commit, GAR_VERSION, GAR_SOURCE_COMMIT);
-        rc = gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), what, why);
+        rc = gar_error_set(err, GAR_E_IO, 3, gar_db_path(db), what, why);
     }
     gar_sweep_trace_free(&trace);
     free(source);
@@ -602,7 +602,7 @@ int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_obser
     return rc;
 }
 
-int gar_results_note_counts(gar_store *store, gar_results_note_count *out, size_t *count,
+int gar_results_note_counts(gar_db *db, gar_results_note_count *out, size_t *count,
                             uint64_t *noted_runs, gar_error *err)
 {
     static const char by_note[] = "SELECT note, count(*) FROM run_notes GROUP BY note"
@@ -612,8 +612,8 @@ int gar_results_note_counts(gar_store *store, gar_results_note_count *out, size_
     *count = 0;
     *noted_runs = 0;
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store), by_note, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "count the notes of", err);
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), by_note, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(db, "count the notes of", err);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < GAR_RESULTS_NOTES_MAX) {
         gar_results_note_count *n = &out[(*count)++];
@@ -622,12 +622,12 @@ int gar_results_note_counts(gar_store *store, gar_results_note_count *out, size_
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-        return db_fault(store, "count the notes of", err);
-    if (sqlite3_prepare_v2(gar_store_db(store), noted, -1, &st, NULL) != SQLITE_OK)
-        return db_fault(store, "count the notes of", err);
+        return db_fault(db, "count the notes of", err);
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), noted, -1, &st, NULL) != SQLITE_OK)
+        return db_fault(db, "count the notes of", err);
     rc = sqlite3_step(st);
     if (rc == SQLITE_ROW)
         *noted_runs = (uint64_t)sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 0 : db_fault(store, "count the notes of", err);
+    return rc == SQLITE_ROW ? 0 : db_fault(db, "count the notes of", err);
 }
