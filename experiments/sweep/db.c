@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "gar_source.h"
+#include "replay_metric_table.h"
 
 #ifndef GAR_VERSION
 #define GAR_VERSION "unknown"
@@ -28,32 +29,29 @@ struct gar_db {
     ino_t ino;
 };
 
-/* The metric columns, named as `gar replay --json` names the metrics, in the
- * order they are bound. */
-static const char *const metric_columns[] = {
-    "waits",
-    "overshoot_p50_ns", "overshoot_p90_ns", "overshoot_p99_ns", "overshoot_max_ns",
-    "wait_ns", "busy_ns", "parked_ns", "asleep_ns", "busy_frac", "makespan_ns",
-    "sleeps", "parks", "queries", "polls", "backstop_queries",
-    "kinds_blocked", "kinds_immediate", "kinds_late", "kinds_parked",
-    "predictions",
-    "estimator_error_p50_ns", "estimator_error_p90_ns", "estimator_error_p99_ns",
-    "estimator_error_max_ns",
-};
+/* The metric columns (sim/replay_metric_table.h), in the order they are
+ * bound: every metric, named as `gar replay --json` names it. */
+#define METRIC_COLUMN(NAME, UNIT, ...) #NAME UNIT,
+static const char *const metric_columns[] = { GAR_REPLAY_METRICS(METRIC_COLUMN, METRIC_COLUMN) };
+#undef METRIC_COLUMN
 enum { METRICS = sizeof metric_columns / sizeof metric_columns[0] };
 
 /* Version 4's columns of each quantile's confidence interval, in the order
- * they are bound: the level, then for overshoot and estimator error, p50,
- * p90, p99, each its lower and upper end (NULL where no such bound exists at
- * that many waits: sim/quantile_interval.h). */
+ * they are bound: the level, then for each quantile that carries one
+ * (overshoot's and estimator error's p50, p90, p99) its lower and upper end
+ * (NULL where no such bound exists at that many waits:
+ * sim/quantile_interval.h). */
+#define NO_INTERVAL(...)
+#define INTERVAL_COLUMNS(NAME, UNIT, ...) #NAME "_lo" UNIT, #NAME "_hi" UNIT,
 static const char *const interval_columns[] = {
-    "ci_level",
-    "overshoot_p50_lo_ns", "overshoot_p50_hi_ns", "overshoot_p90_lo_ns",
-    "overshoot_p90_hi_ns", "overshoot_p99_lo_ns", "overshoot_p99_hi_ns",
-    "estimator_error_p50_lo_ns", "estimator_error_p50_hi_ns", "estimator_error_p90_lo_ns",
-    "estimator_error_p90_hi_ns", "estimator_error_p99_lo_ns", "estimator_error_p99_hi_ns",
+    "ci_level", GAR_REPLAY_METRICS(NO_INTERVAL, INTERVAL_COLUMNS)
 };
+#undef INTERVAL_COLUMNS
 enum { INTERVALS = sizeof interval_columns / sizeof interval_columns[0] };
+
+/* A metric column's SQL type by the metric's TYPE. */
+#define SQL_TYPE_COUNT "INTEGER"
+#define SQL_TYPE_FRACTION "REAL"
 
 /* Version 4's table of each run's notes: what went wrong, in words
  * (sim/replay_notes.h).  Created by a new database and by the step up from
@@ -126,6 +124,9 @@ enum { VERIFICATION_RUN_COLUMNS = sizeof verification_run_columns / sizeof verif
  * above).  A new table is a
  * new entry here (and in data/sweeps/README.md) and takes the next schema
  * version.  Durations are integer ns; busy_frac is a REAL. */
+#define METRIC_DECLARATION(NAME, UNIT, FIELD, TYPE, ...) "  " #NAME UNIT " " SQL_TYPE_##TYPE ",\n"
+#define INTERVAL_DECLARATIONS(NAME, UNIT, ...)                                                   \
+    "  " #NAME "_lo" UNIT " INTEGER, " #NAME "_hi" UNIT " INTEGER,\n"
 static const char *const schema_tables[] = {
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
 
@@ -155,18 +156,9 @@ static const char *const schema_tables[] = {
     "  status TEXT NOT NULL CHECK (status IN ('ok', 'failed')),\n"
     "  error_code INTEGER,      -- failed: the gar error code\n"
     "  error TEXT,              -- failed: its message\n"
-    "  waits INTEGER,\n"
-    "  overshoot_p50_ns INTEGER, overshoot_p90_ns INTEGER,\n"
-    "  overshoot_p99_ns INTEGER, overshoot_max_ns INTEGER,\n"
-    "  wait_ns INTEGER, busy_ns INTEGER, parked_ns INTEGER, asleep_ns INTEGER,\n"
-    "  busy_frac REAL, makespan_ns INTEGER,\n"
-    "  sleeps INTEGER, parks INTEGER, queries INTEGER, polls INTEGER,\n"
-    "  backstop_queries INTEGER,\n"
-    "  kinds_blocked INTEGER, kinds_immediate INTEGER, kinds_late INTEGER,\n"
-    "  kinds_parked INTEGER,\n"
-    "  predictions INTEGER,\n"
-    "  estimator_error_p50_ns INTEGER, estimator_error_p90_ns INTEGER,\n"
-    "  estimator_error_p99_ns INTEGER, estimator_error_max_ns INTEGER,\n"
+    /* The metrics, one column each, as sim/replay_metric_table.h lists them
+     * (NULL in a failed run). */
+    GAR_REPLAY_METRICS(METRIC_DECLARATION, METRIC_DECLARATION)
     "  run_ns INTEGER NOT NULL,        -- wall time of the replay\n"
     "  finished_unix INTEGER NOT NULL, -- when the row was written\n"
     "  gar_version TEXT NOT NULL,      -- the gar that ran it (version 2 on)\n"
@@ -174,12 +166,7 @@ static const char *const schema_tables[] = {
     /* Version 4: the confidence intervals, as interval_columns lists them
      * (ALTER TABLE puts them in the same place in a version 3 file). */
     "  ci_level REAL,                  -- the intervals' confidence (0.95)\n"
-    "  overshoot_p50_lo_ns INTEGER, overshoot_p50_hi_ns INTEGER,\n"
-    "  overshoot_p90_lo_ns INTEGER, overshoot_p90_hi_ns INTEGER,\n"
-    "  overshoot_p99_lo_ns INTEGER, overshoot_p99_hi_ns INTEGER,\n"
-    "  estimator_error_p50_lo_ns INTEGER, estimator_error_p50_hi_ns INTEGER,\n"
-    "  estimator_error_p90_lo_ns INTEGER, estimator_error_p90_hi_ns INTEGER,\n"
-    "  estimator_error_p99_lo_ns INTEGER, estimator_error_p99_hi_ns INTEGER,\n"
+    GAR_REPLAY_METRICS(NO_INTERVAL, INTERVAL_DECLARATIONS)
     "  UNIQUE (trace, plan, estimator, host, mode, seed))",
 
     /* Each run's swept parameters (version 3 on): a spec's brace groups. */
@@ -211,6 +198,8 @@ static const char *const schema_tables[] = {
 
     run_notes_table,
 };
+#undef METRIC_DECLARATION
+#undef INTERVAL_DECLARATIONS
 enum { SCHEMA_TABLES = sizeof schema_tables / sizeof schema_tables[0] };
 
 /* How long a connection waits for another's lock before giving up. */
@@ -1027,6 +1016,24 @@ static sqlite3_int64 as_integer(uint64_t v)
     return v > (uint64_t)INT64_MAX ? INT64_MAX : (sqlite3_int64)v;
 }
 
+/* A metric's bind by its TYPE (sim/replay_metric_table.h). */
+static void bind_COUNT(sqlite3_stmt *st, int parameter, uint64_t v)
+{
+    sqlite3_bind_int64(st, parameter, as_integer(v));
+}
+
+static void bind_FRACTION(sqlite3_stmt *st, int parameter, double v)
+{
+    sqlite3_bind_double(st, parameter, v);
+}
+
+/* An interval's end, or NULL (left unbound) when it has none. */
+static void bind_end(sqlite3_stmt *st, int parameter, bool present, gar_dur_ns v)
+{
+    if (present)
+        sqlite3_bind_int64(st, parameter, as_integer(v));
+}
+
 /* The run_streams rows of run `r`, inside the caller's transaction. */
 static int insert_streams(gar_db *s, const gar_db_run *r, gar_error *err)
 {
@@ -1167,39 +1174,20 @@ static int insert_run(gar_db *s, const gar_db_run *r, gar_error *err)
     sqlite3_bind_int64(st, 13, (sqlite3_int64)time(NULL));
     sqlite3_bind_text(st, 14, r->plan_ran != NULL ? r->plan_ran : r->plan, -1, SQLITE_STATIC);
     if (r->failure == NULL) {
+        /* The metrics, each by its type; the intervals' absent ends stay
+         * NULL (cleared above). */
         const gar_replay_metrics *m = r->metrics;
-        const uint64_t values[METRICS] = {
-            m->waits,
-            m->overshoot_ns.p50, m->overshoot_ns.p90, m->overshoot_ns.p99, m->overshoot_ns.max,
-            m->wait_ns, m->busy_ns, m->parked_ns, m->asleep_ns, 0 /* busy_frac */, m->makespan_ns,
-            m->sleeps, m->parks, m->queries, m->polls, m->backstop_queries,
-            m->blocked, m->immediate, m->late, m->parked,
-            m->predictions,
-            m->estimator_error_ns.p50, m->estimator_error_ns.p90, m->estimator_error_ns.p99,
-            m->estimator_error_ns.max,
-        };
-        for (int i = 0; i < METRICS; i++) {
-            if (strcmp(metric_columns[i], "busy_frac") == 0)
-                sqlite3_bind_double(st, METRIC_PARAMETER + i, m->busy_frac);
-            else
-                sqlite3_bind_int64(st, METRIC_PARAMETER + i, as_integer(values[i]));
-        }
-    }
-    if (r->failure == NULL) {
-        /* An absent end stays NULL (cleared above). */
-        const gar_replay_metrics *m = r->metrics;
-        const gar_quantile_interval *ends[] = {
-            &m->overshoot_ci.p50,        &m->overshoot_ci.p90,
-            &m->overshoot_ci.p99,        &m->estimator_error_ci.p50,
-            &m->estimator_error_ci.p90,  &m->estimator_error_ci.p99,
-        };
-        sqlite3_bind_double(st, INTERVAL_PARAMETER, m->ci_level);
-        for (int j = 0; j < 6; j++) {
-            if (ends[j]->has_lo)
-                sqlite3_bind_int64(st, INTERVAL_PARAMETER + 1 + 2 * j, as_integer(ends[j]->lo));
-            if (ends[j]->has_hi)
-                sqlite3_bind_int64(st, INTERVAL_PARAMETER + 2 + 2 * j, as_integer(ends[j]->hi));
-        }
+        int p = METRIC_PARAMETER;
+#define BIND_METRIC(NAME, UNIT, FIELD, TYPE, ...) bind_##TYPE(st, p++, m->FIELD);
+        GAR_REPLAY_METRICS(BIND_METRIC, BIND_METRIC)
+#undef BIND_METRIC
+        p = INTERVAL_PARAMETER;
+        sqlite3_bind_double(st, p++, m->ci_level);
+#define BIND_INTERVAL(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES, CI, ...) \
+        bind_end(st, p++, m->CI.has_lo, m->CI.lo);                           \
+        bind_end(st, p++, m->CI.has_hi, m->CI.hi);
+        GAR_REPLAY_METRICS(NO_INTERVAL, BIND_INTERVAL)
+#undef BIND_INTERVAL
     }
     sqlite3_bind_text(st, VERSION_PARAMETER, GAR_VERSION, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, VERSION_PARAMETER + 1, GAR_SOURCE_COMMIT, -1, SQLITE_STATIC);

@@ -11,6 +11,7 @@
 
 #include "format.h"
 #include "gar_source.h"
+#include "replay_metric_table.h"
 #include "sweep_spec.h"
 
 #ifndef GAR_VERSION
@@ -340,13 +341,25 @@ int gar_results_builds(gar_db *db, gar_results_build *out, size_t *count, bool *
     return rc == SQLITE_DONE ? 0 : db_fault(db, "read the builds of", err);
 }
 
+/* The metrics an ok run must have (GAR_METRIC_REQUIRED): their columns, and
+ * how many. */
+#define REQUIRED_COLUMN(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                           \
+    (GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_REQUIRED ? #NAME UNIT : NULL),
+static const char *const required_columns[] = {
+    GAR_REPLAY_METRICS(REQUIRED_COLUMN, REQUIRED_COLUMN)
+};
+#undef REQUIRED_COLUMN
+
 int gar_results_check_rows(gar_db *db, gar_error *err)
 {
     /* The columns the plots and the report read, and a re-run compares. */
-    static const char sql[] =
-        "SELECT id FROM runs WHERE status = 'ok' AND (waits IS NULL OR busy_frac IS NULL"
-        " OR overshoot_p50_ns IS NULL OR overshoot_p99_ns IS NULL OR overshoot_max_ns IS NULL"
-        " OR busy_ns IS NULL OR queries IS NULL) ORDER BY id LIMIT 1";
+    char sql[1024];
+    size_t n = (size_t)gar_format(sql, sizeof sql, "SELECT id FROM runs WHERE status = 'ok' AND (0");
+    for (size_t i = 0; i < sizeof required_columns / sizeof required_columns[0]; i++)
+        if (required_columns[i] != NULL && n < sizeof sql)
+            n += (size_t)gar_format(sql + n, sizeof sql - n, " OR %s IS NULL", required_columns[i]);
+    if (n < sizeof sql)
+        gar_format(sql + n, sizeof sql - n, ") ORDER BY id LIMIT 1");
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
         return db_fault(db, "check the runs of", err);
@@ -495,20 +508,52 @@ int gar_results_find_run(gar_db *db, const char *trace, const char *host, const 
     return rc;
 }
 
-/* The stored metrics a re-run must reproduce. */
+/* What a re-run needs of a stored run: its metrics that a re-run must
+ * reproduce (GAR_METRIC_RERUN), and the build that made it. */
 typedef struct stored_check {
-    int64_t waits, p50, p99, max, busy, queries;
-    char version[64], commit[64]; /* the build that made the run */
+    gar_replay_metrics metrics; /* those metrics only; the rest 0 */
+    char version[64], commit[64];
 } stored_check;
+
+/* A stored metric read back by its TYPE (sim/replay_metric_table.h). */
+static void read_COUNT(sqlite3_stmt *st, int column, uint64_t *out)
+{
+    *out = (uint64_t)sqlite3_column_int64(st, column);
+}
+
+static void read_FRACTION(sqlite3_stmt *st, int column, double *out)
+{
+    *out = sqlite3_column_double(st, column);
+}
+
+/* Whether the re-run's metrics `m` are the stored ones (those it must
+ * reproduce). */
+static bool reproduces(const gar_replay_metrics *m, const gar_replay_metrics *stored)
+{
+    bool same = true;
+#define SAME_METRIC(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                               \
+    same = same && ((GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_RERUN) == 0 ||                     \
+                    m->FIELD == stored->FIELD);
+    GAR_REPLAY_METRICS(SAME_METRIC, SAME_METRIC)
+#undef SAME_METRIC
+    return same;
+}
 
 static int read_sources(gar_db *db, const gar_run_key *key, char **trace_source,
                         char **host_text, stored_check *check, gar_error *err)
 {
-    static const char sql[] =
-        "SELECT t.source, h.profile, r.waits, r.overshoot_p50_ns, r.overshoot_p99_ns,"
-        " r.overshoot_max_ns, r.busy_ns, r.queries, r.gar_version, r.source_commit"
-        " FROM runs r JOIN traces t ON t.trace = r.trace JOIN hosts h ON h.host = r.host"
-        " WHERE r.id = ?1";
+    char sql[1024];
+    size_t n = (size_t)gar_format(sql, sizeof sql, "SELECT t.source, h.profile, r.gar_version, "
+                                                   "r.source_commit");
+#define RERUN_COLUMN(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                              \
+    if ((GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_RERUN) != 0 && n < sizeof sql)                                      \
+        n += (size_t)gar_format(sql + n, sizeof sql - n, ", r." #NAME UNIT);
+    GAR_REPLAY_METRICS(RERUN_COLUMN, RERUN_COLUMN)
+#undef RERUN_COLUMN
+    if (n < sizeof sql)
+        gar_format(sql + n, sizeof sql - n,
+                   " FROM runs r JOIN traces t ON t.trace = r.trace JOIN hosts h ON h.host = r.host"
+                   " WHERE r.id = ?1");
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
         return db_fault(db, "read a run's sources from", err);
@@ -520,14 +565,14 @@ static int read_sources(gar_db *db, const gar_run_key *key, char **trace_source,
     }
     *trace_source = strdup((const char *)sqlite3_column_text(st, 0));
     *host_text = strdup((const char *)sqlite3_column_text(st, 1));
-    check->waits = sqlite3_column_int64(st, 2);
-    check->p50 = sqlite3_column_int64(st, 3);
-    check->p99 = sqlite3_column_int64(st, 4);
-    check->max = sqlite3_column_int64(st, 5);
-    check->busy = sqlite3_column_int64(st, 6);
-    check->queries = sqlite3_column_int64(st, 7);
-    copy_column(st, 8, check->version, sizeof check->version);
-    copy_column(st, 9, check->commit, sizeof check->commit);
+    copy_column(st, 2, check->version, sizeof check->version);
+    copy_column(st, 3, check->commit, sizeof check->commit);
+    int column = 4;
+#define READ_RERUN(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                                \
+    if ((GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_RERUN) != 0)                                                         \
+        read_##TYPE(st, column++, &check->metrics.FIELD);
+    GAR_REPLAY_METRICS(READ_RERUN, READ_RERUN)
+#undef READ_RERUN
     sqlite3_finalize(st);
     if (*trace_source == NULL || *host_text == NULL) {
         free(*trace_source);
@@ -577,10 +622,7 @@ int gar_results_rerun(gar_db *db, const gar_run_key *key, gar_replay_observer on
         rc = gar_sweep_replay(&trace, &bands, &estimator, &host,
                               mode < 0 ? GAR_REPLAY_OPEN : (gar_replay_mode)mode, key->seed,
                               on_wait, context, NULL, &m, NULL, err);
-    if (rc == 0 &&
-        ((int64_t)m.waits != want.waits || (int64_t)m.overshoot_ns.p50 != want.p50 ||
-         (int64_t)m.overshoot_ns.p99 != want.p99 || (int64_t)m.overshoot_ns.max != want.max ||
-         (int64_t)m.busy_ns != want.busy || (int64_t)m.queries != want.queries)) {
+    if (rc == 0 && !reproduces(&m, &want.metrics)) {
         char what[64], why[400];
         gar_format(what, sizeof what, "re-run run %lld of", (long long)key->id);
         bool same_build = strcmp(want.version, GAR_VERSION) == 0 &&

@@ -1,4 +1,4 @@
-/* tests/experiments/test_store.c — the sweep database: its schema and meta,
+/* tests/experiments/test_db.c — the sweep database: its schema and meta,
  * one row per key, failed runs, merges that refuse another version, and
  * version 3 files read and converted. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
@@ -109,6 +109,117 @@ static void a_new_database_has_its_schema_and_meta(void **state)
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
     assert_string_equal((const char *)sqlite3_column_text(st, 0), "wal");
     sqlite3_finalize(st);
+    gar_db_close(s);
+}
+
+/* The runs table of schema version 4, written out here by hand: every
+ * column's name and declared type, in order.  Its metric and interval
+ * columns are made from the replay metric table; an edit of that table
+ * that would change them is a new schema version, not this one. */
+static void the_runs_table_is_schema_version_4s(void **state)
+{
+    fixture *f = *state;
+    static const char want[] =
+        "id INTEGER,trace TEXT,trace_name TEXT,plan TEXT,plan_ran TEXT,estimator TEXT,"
+        "host TEXT,host_name TEXT,mode TEXT,seed INTEGER,status TEXT,error_code INTEGER,"
+        "error TEXT,waits INTEGER,overshoot_p50_ns INTEGER,overshoot_p90_ns INTEGER,"
+        "overshoot_p99_ns INTEGER,overshoot_max_ns INTEGER,wait_ns INTEGER,busy_ns INTEGER,"
+        "parked_ns INTEGER,asleep_ns INTEGER,busy_frac REAL,makespan_ns INTEGER,"
+        "sleeps INTEGER,parks INTEGER,queries INTEGER,polls INTEGER,backstop_queries INTEGER,"
+        "kinds_blocked INTEGER,kinds_immediate INTEGER,kinds_late INTEGER,"
+        "kinds_parked INTEGER,predictions INTEGER,estimator_error_p50_ns INTEGER,"
+        "estimator_error_p90_ns INTEGER,estimator_error_p99_ns INTEGER,"
+        "estimator_error_max_ns INTEGER,run_ns INTEGER,finished_unix INTEGER,"
+        "gar_version TEXT,source_commit TEXT,ci_level REAL,overshoot_p50_lo_ns INTEGER,"
+        "overshoot_p50_hi_ns INTEGER,overshoot_p90_lo_ns INTEGER,overshoot_p90_hi_ns INTEGER,"
+        "overshoot_p99_lo_ns INTEGER,overshoot_p99_hi_ns INTEGER,"
+        "estimator_error_p50_lo_ns INTEGER,estimator_error_p50_hi_ns INTEGER,"
+        "estimator_error_p90_lo_ns INTEGER,estimator_error_p90_hi_ns INTEGER,"
+        "estimator_error_p99_lo_ns INTEGER,estimator_error_p99_hi_ns INTEGER";
+    gar_db *s = NULL;
+    assert_int_equal(gar_db_open(f->a, true, &s, NULL), 0);
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_prepare_v2(gar_db_sqlite(s),
+                                        "SELECT group_concat(name || ' ' || type, ',') FROM "
+                                        "(SELECT name, type FROM pragma_table_info('runs') "
+                                        "ORDER BY cid)",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st, 0), want);
+    sqlite3_finalize(st);
+    gar_db_close(s);
+}
+
+/* Every metric of an ok run lands in its own column: each given a value of
+ * its own here, field by field, and read back by column name. */
+static void every_metric_lands_in_its_column(void **state)
+{
+    fixture *f = *state;
+    gar_db *s = NULL;
+    assert_int_equal(gar_db_open(f->a, true, &s, NULL), 0);
+    seed_sources(s);
+    gar_replay_metrics m;
+    memset(&m, 0, sizeof m);
+    m.waits = 101;
+    m.overshoot_ns = (gar_replay_quantiles){ 102, 103, 104, 105 };
+    m.wait_ns = 106;
+    m.busy_ns = 107;
+    m.parked_ns = 108;
+    m.asleep_ns = 109;
+    m.busy_frac = 0.25;
+    m.makespan_ns = 110;
+    m.sleeps = 111;
+    m.parks = 112;
+    m.queries = 113;
+    m.polls = 114;
+    m.backstop_queries = 115;
+    m.blocked = 116;
+    m.immediate = 117;
+    m.late = 118;
+    m.parked = 119;
+    m.predictions = 120;
+    m.estimator_error_ns = (gar_replay_quantiles){ 121, 122, 123, 124 };
+    m.ci_level = 0.9;
+    m.overshoot_ci.p50 = (gar_quantile_interval){ .has_lo = true, .lo = 125 };
+    m.overshoot_ci.p90 = (gar_quantile_interval){ .has_hi = true, .hi = 126 };
+    m.overshoot_ci.p99 = (gar_quantile_interval){ .has_lo = true, .lo = 127, .has_hi = true,
+                                                  .hi = 128 };
+    m.estimator_error_ci.p50 = (gar_quantile_interval){ .has_lo = true, .lo = 129,
+                                                        .has_hi = true, .hi = 130 };
+    m.estimator_error_ci.p99 = (gar_quantile_interval){ .has_hi = true, .hi = 131 };
+    gar_db_run r = run_of(1, &m);
+    assert_int_equal(gar_db_insert(s, &r, NULL), 1);
+    static const struct {
+        const char *column;
+        int64_t value; /* -1: NULL */
+    } want[] = {
+        { "waits", 101 }, { "overshoot_p50_ns", 102 }, { "overshoot_p90_ns", 103 },
+        { "overshoot_p99_ns", 104 }, { "overshoot_max_ns", 105 }, { "wait_ns", 106 },
+        { "busy_ns", 107 }, { "parked_ns", 108 }, { "asleep_ns", 109 },
+        { "makespan_ns", 110 }, { "sleeps", 111 }, { "parks", 112 }, { "queries", 113 },
+        { "polls", 114 }, { "backstop_queries", 115 }, { "kinds_blocked", 116 },
+        { "kinds_immediate", 117 }, { "kinds_late", 118 }, { "kinds_parked", 119 },
+        { "predictions", 120 }, { "estimator_error_p50_ns", 121 },
+        { "estimator_error_p90_ns", 122 }, { "estimator_error_p99_ns", 123 },
+        { "estimator_error_max_ns", 124 },
+        { "overshoot_p50_lo_ns", 125 }, { "overshoot_p50_hi_ns", -1 },
+        { "overshoot_p90_lo_ns", -1 }, { "overshoot_p90_hi_ns", 126 },
+        { "overshoot_p99_lo_ns", 127 }, { "overshoot_p99_hi_ns", 128 },
+        { "estimator_error_p50_lo_ns", 129 }, { "estimator_error_p50_hi_ns", 130 },
+        { "estimator_error_p90_lo_ns", -1 }, { "estimator_error_p90_hi_ns", -1 },
+        { "estimator_error_p99_lo_ns", -1 }, { "estimator_error_p99_hi_ns", 131 },
+    };
+    char sql[160];
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        snprintf(sql, sizeof sql, "SELECT coalesce(%s, -1) FROM runs", want[i].column);
+        if (count(s, sql) != want[i].value)
+            fail_msg("%s holds %lld, not %lld", want[i].column, (long long)count(s, sql),
+                     (long long)want[i].value);
+    }
+    assert_int_equal(count(s, "SELECT busy_frac = 0.25 AND ci_level = 0.9 AND "
+                              "typeof(busy_frac) = 'real' FROM runs"),
+                     1);
     gar_db_close(s);
 }
 
@@ -706,6 +817,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(a_new_database_has_its_schema_and_meta, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_runs_table_is_schema_version_4s, setup, teardown),
+        cmocka_unit_test_setup_teardown(every_metric_lands_in_its_column, setup, teardown),
         cmocka_unit_test_setup_teardown(a_key_is_stored_once_and_failures_too, setup, teardown),
         cmocka_unit_test_setup_teardown(runs_keep_their_streams_and_merges_bring_them, setup,
                                         teardown),
