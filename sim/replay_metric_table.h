@@ -60,39 +60,46 @@
 #define GAR_METRIC_FIRST_(FIRST, ...) FIRST
 
 /* clang-format off */
-#define GAR_REPLAY_METRICS(X, Q)                                                                 \
-    X(waits,      "",    waits,            COUNT, "",             "",    GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN) \
-    Q(overshoot_p50, "_ns", overshoot_ns.p50, COUNT, "overshoot_ns", "p50", GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN, \
-      overshoot_ci.p50, "overshoot_ci_ns", 500000, waits)                                        \
-    Q(overshoot_p90, "_ns", overshoot_ns.p90, COUNT, "overshoot_ns", "p90", GAR_METRIC_REPLAY,  \
-      overshoot_ci.p90, "overshoot_ci_ns", 900000, waits)                                        \
-    Q(overshoot_p99, "_ns", overshoot_ns.p99, COUNT, "overshoot_ns", "p99", GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN, \
-      overshoot_ci.p99, "overshoot_ci_ns", 990000, waits)                                        \
-    X(overshoot_max, "_ns", overshoot_ns.max, COUNT, "overshoot_ns", "max", GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN) \
-    X(wait,       "_ns", wait_ns,          COUNT, "",             "",    0)                      \
-    X(busy,       "_ns", busy_ns,          COUNT, "",             "",    GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN) \
-    X(parked,     "_ns", parked_ns,        COUNT, "",             "",    GAR_METRIC_REPLAY)      \
-    X(asleep,     "_ns", asleep_ns,        COUNT, "",             "",    GAR_METRIC_REPLAY)      \
-    X(busy_frac,  "",    busy_frac,        FRACTION, "",          "",    GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED) \
-    X(makespan,   "_ns", makespan_ns,      COUNT, "",             "",    GAR_METRIC_REPLAY)      \
-    X(sleeps,     "",    sleeps,           COUNT, "",             "",    GAR_METRIC_REPLAY)      \
-    X(parks,      "",    parks,            COUNT, "",             "",    GAR_METRIC_REPLAY)      \
-    X(queries,    "",    queries,          COUNT, "",             "",    GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN) \
-    X(polls,      "",    polls,            COUNT, "",             "",    0)                      \
-    X(backstop_queries, "", backstop_queries, COUNT, "",          "",    GAR_METRIC_REPLAY)      \
-    X(kinds_blocked, "", blocked,          COUNT, "kinds",        "blocked", GAR_METRIC_REPLAY)  \
-    X(kinds_immediate, "", immediate,      COUNT, "kinds",        "immediate", GAR_METRIC_REPLAY) \
-    X(kinds_late, "",    late,             COUNT, "kinds",        "late", GAR_METRIC_REPLAY)     \
-    X(kinds_parked, "",  parked,           COUNT, "kinds",        "parked", GAR_METRIC_REPLAY)   \
-    X(predictions, "",   predictions,      COUNT, "",             "",    0)                      \
-    Q(estimator_error_p50, "_ns", estimator_error_ns.p50, COUNT, "estimator_error_ns", "p50",   \
-      GAR_METRIC_REPLAY | GAR_METRIC_TEXT_OVER,                                                  \
-      estimator_error_ci.p50, "estimator_error_ci_ns", 500000, predictions)                      \
-    Q(estimator_error_p90, "_ns", estimator_error_ns.p90, COUNT, "estimator_error_ns", "p90", 0, \
-      estimator_error_ci.p90, "estimator_error_ci_ns", 900000, predictions)                      \
-    Q(estimator_error_p99, "_ns", estimator_error_ns.p99, COUNT, "estimator_error_ns", "p99",   \
-      GAR_METRIC_REPLAY | GAR_METRIC_TEXT_OVER,                                                  \
-      estimator_error_ci.p99, "estimator_error_ci_ns", 990000, predictions)                      \
+#define GAR_REPLAY_METRICS(X, Q)                                                                   \
+    X(waits, "", waits, COUNT, "", "", GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN) \
+    Q(overshoot_p50, "_ns", overshoot_ns.p50, COUNT, "overshoot_ns", "p50",                        \
+      GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN,                                  \
+      overshoot_ci.p50, "overshoot_ci_ns", 500000, waits)                                          \
+    Q(overshoot_p90, "_ns", overshoot_ns.p90, COUNT, "overshoot_ns", "p90",                        \
+      GAR_METRIC_REPLAY,                                                                           \
+      overshoot_ci.p90, "overshoot_ci_ns", 900000, waits)                                          \
+    Q(overshoot_p99, "_ns", overshoot_ns.p99, COUNT, "overshoot_ns", "p99",                        \
+      GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN,                                  \
+      overshoot_ci.p99, "overshoot_ci_ns", 990000, waits)                                          \
+    X(overshoot_max, "_ns", overshoot_ns.max, COUNT, "overshoot_ns", "max",                        \
+      GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN)                                  \
+    X(wait, "_ns", wait_ns, COUNT, "", "", 0)                                                      \
+    X(busy, "_ns", busy_ns, COUNT, "", "",                                                         \
+      GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN)                                  \
+    X(parked, "_ns", parked_ns, COUNT, "", "", GAR_METRIC_REPLAY)                                  \
+    X(asleep, "_ns", asleep_ns, COUNT, "", "", GAR_METRIC_REPLAY)                                  \
+    X(busy_frac, "", busy_frac, FRACTION, "", "", GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED)         \
+    X(makespan, "_ns", makespan_ns, COUNT, "", "", GAR_METRIC_REPLAY)                              \
+    X(sleeps, "", sleeps, COUNT, "", "", GAR_METRIC_REPLAY)                                        \
+    X(parks, "", parks, COUNT, "", "", GAR_METRIC_REPLAY)                                          \
+    X(queries, "", queries, COUNT, "", "",                                                         \
+      GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN)                                  \
+    X(polls, "", polls, COUNT, "", "", 0)                                                          \
+    X(backstop_queries, "", backstop_queries, COUNT, "", "", GAR_METRIC_REPLAY)                    \
+    X(kinds_blocked, "", blocked, COUNT, "kinds", "blocked", GAR_METRIC_REPLAY)                    \
+    X(kinds_immediate, "", immediate, COUNT, "kinds", "immediate", GAR_METRIC_REPLAY)              \
+    X(kinds_late, "", late, COUNT, "kinds", "late", GAR_METRIC_REPLAY)                             \
+    X(kinds_parked, "", parked, COUNT, "kinds", "parked", GAR_METRIC_REPLAY)                       \
+    X(predictions, "", predictions, COUNT, "", "", 0)                                              \
+    Q(estimator_error_p50, "_ns", estimator_error_ns.p50, COUNT, "estimator_error_ns", "p50",      \
+      GAR_METRIC_REPLAY | GAR_METRIC_TEXT_OVER,                                                    \
+      estimator_error_ci.p50, "estimator_error_ci_ns", 500000, predictions)                        \
+    Q(estimator_error_p90, "_ns", estimator_error_ns.p90, COUNT, "estimator_error_ns", "p90",      \
+      0,                                                                                           \
+      estimator_error_ci.p90, "estimator_error_ci_ns", 900000, predictions)                        \
+    Q(estimator_error_p99, "_ns", estimator_error_ns.p99, COUNT, "estimator_error_ns", "p99",      \
+      GAR_METRIC_REPLAY | GAR_METRIC_TEXT_OVER,                                                    \
+      estimator_error_ci.p99, "estimator_error_ci_ns", 990000, predictions)                        \
     X(estimator_error_max, "_ns", estimator_error_ns.max, COUNT, "estimator_error_ns", "max", 0)
 /* clang-format on */
 

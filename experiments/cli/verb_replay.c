@@ -298,16 +298,16 @@ static void print_metrics(const gar_replay_metrics *m)
 {
     text_lines t = { NULL, NULL, 0 };
     char value[32];
-#define TEXT_METRIC(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                                 \
-    if (GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_TEXT) {                                        \
-        value_text_##TYPE(m->FIELD, value, sizeof value);                                        \
-        text_metric(&t, #NAME UNIT, GROUP, MEMBER, value);                                       \
+#define TEXT_METRIC(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                                   \
+    if (GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_TEXT) {                                          \
+        value_text_##TYPE(m->FIELD, value, sizeof value);                                          \
+        text_metric(&t, #NAME UNIT, GROUP, MEMBER, value);                                         \
     }
 #define TEXT_QUANTILE(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES, CI, CI_GROUP, LEVEL_PPM, OVER) \
-    TEXT_METRIC(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES)                                    \
-    if ((USES) & GAR_METRIC_TEXT_OVER) {                                                         \
-        t.over = #OVER;                                                                          \
-        t.over_count = m->OVER;                                                                  \
+    TEXT_METRIC(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES)                                      \
+    if ((USES) & GAR_METRIC_TEXT_OVER) {                                                           \
+        t.over = #OVER;                                                                            \
+        t.over_count = m->OVER;                                                                    \
     }
     GAR_REPLAY_METRICS(TEXT_METRIC, TEXT_QUANTILE)
 #undef TEXT_QUANTILE
@@ -332,17 +332,17 @@ static void print_intervals(const gar_replay_metrics *m)
     const char *open = NULL; /* the group whose line is open */
     char lo[32], hi[32], words[256];
 #define INTERVAL_ENDS(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES, CI, CI_GROUP, LEVEL_PPM, OVER) \
-    if (open != NULL && strcmp(open, CI_GROUP) != 0)                                             \
-        printf("\n");                                                                            \
-    if (open == NULL || strcmp(open, CI_GROUP) != 0)                                             \
-        printf("%s: level %g", CI_GROUP, m->ci_level);                                           \
-    open = CI_GROUP;                                                                             \
-    end_text(m->CI.has_lo, m->CI.lo, lo, sizeof lo);                                             \
-    end_text(m->CI.has_hi, m->CI.hi, hi, sizeof hi);                                             \
+    if (open != NULL && strcmp(open, CI_GROUP) != 0)                                               \
+        printf("\n");                                                                              \
+    if (open == NULL || strcmp(open, CI_GROUP) != 0)                                               \
+        printf("%s: level %g", CI_GROUP, m->ci_level);                                             \
+    open = CI_GROUP;                                                                               \
+    end_text(m->CI.has_lo, m->CI.lo, lo, sizeof lo);                                               \
+    end_text(m->CI.has_hi, m->CI.hi, hi, sizeof hi);                                               \
     printf(" %s %s %s", MEMBER, lo, hi);
-#define IN_WORDS(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES, CI, CI_GROUP, LEVEL_PPM, OVER)    \
-    gar_words_quantile(LEVEL_PPM, m->FIELD, &m->CI, m->OVER, #OVER, m->ci_level, words,          \
-                       sizeof words);                                                            \
+#define IN_WORDS(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES, CI, CI_GROUP, LEVEL_PPM, OVER)      \
+    gar_words_quantile(LEVEL_PPM, m->FIELD, &m->CI, m->OVER, #OVER, m->ci_level, words,            \
+                       sizeof words);                                                              \
     printf("%s: %s\n", #NAME, words);
 #define NOT_A_QUANTILE(...)
     GAR_REPLAY_METRICS(NOT_A_QUANTILE, INTERVAL_ENDS)
@@ -420,10 +420,10 @@ static const char *json_group(yajl_gen g, const char *open, const char *group)
 static void put_metrics(yajl_gen g, const gar_replay_metrics *m)
 {
     const char *open = NULL;
-#define JSON_METRIC(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                                 \
-    if (GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_JSON) {                                        \
-        open = json_group(g, open, GROUP);                                                       \
-        json_value_##TYPE(g, (GROUP)[0] != '\0' ? MEMBER : #NAME UNIT, m->FIELD);               \
+#define JSON_METRIC(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                                   \
+    if (GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_JSON) {                                          \
+        open = json_group(g, open, GROUP);                                                         \
+        json_value_##TYPE(g, (GROUP)[0] != '\0' ? MEMBER : #NAME UNIT, m->FIELD);                  \
     }
     GAR_REPLAY_METRICS(JSON_METRIC, JSON_METRIC)
 #undef JSON_METRIC
@@ -448,11 +448,11 @@ static void put_intervals(yajl_gen g, const gar_replay_metrics *m)
     const char *open = NULL;
 #define NOT_A_QUANTILE(...)
 #define JSON_INTERVAL(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES, CI, CI_GROUP, LEVEL_PPM, OVER) \
-    open = json_group(g, open, CI_GROUP);                                                        \
-    gar_json_key(g, MEMBER);                                                                     \
-    yajl_gen_map_open(g);                                                                        \
-    put_end(g, "lo", m->CI.has_lo, m->CI.lo);                                                    \
-    put_end(g, "hi", m->CI.has_hi, m->CI.hi);                                                    \
+    open = json_group(g, open, CI_GROUP);                                                          \
+    gar_json_key(g, MEMBER);                                                                       \
+    yajl_gen_map_open(g);                                                                          \
+    put_end(g, "lo", m->CI.has_lo, m->CI.lo);                                                      \
+    put_end(g, "hi", m->CI.has_hi, m->CI.hi);                                                      \
     yajl_gen_map_close(g);
     GAR_REPLAY_METRICS(NOT_A_QUANTILE, JSON_INTERVAL)
 #undef JSON_INTERVAL

@@ -125,7 +125,7 @@ enum { VERIFICATION_RUN_COLUMNS = sizeof verification_run_columns / sizeof verif
  * new entry here (and in data/sweeps/README.md) and takes the next schema
  * version.  Durations are integer ns; busy_frac is a REAL. */
 #define METRIC_DECLARATION(NAME, UNIT, FIELD, TYPE, ...) "  " #NAME UNIT " " SQL_TYPE_##TYPE ",\n"
-#define INTERVAL_DECLARATIONS(NAME, UNIT, ...)                                                   \
+#define INTERVAL_DECLARATIONS(NAME, UNIT, ...)                                                     \
     "  " #NAME "_lo" UNIT " INTEGER, " #NAME "_hi" UNIT " INTEGER,\n"
 static const char *const schema_tables[] = {
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -856,8 +856,7 @@ static int set_wal(gar_db *s, gar_error *err)
 
 /* The db both opens start from: the arguments checked, `*out` cleared,
  * the path copied.  Returns 0 with `*s` set, or the refusal. */
-static int db_new(const char *fn, const char *path, gar_db **out, gar_db **s,
-                     gar_error *err)
+static int db_new(const char *fn, const char *path, gar_db **out, gar_db **s, gar_error *err)
 {
     if (path == NULL || out == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, path == NULL ? "path" : "out",
@@ -1112,8 +1111,7 @@ static int insert_notes(gar_db *s, const gar_db_run *r, gar_error *err)
 
 static int insert_run(gar_db *s, const gar_db_run *r, gar_error *err);
 
-int gar_db_add_params(gar_db *s, const gar_db_run *const *runs, size_t count,
-                         gar_error *err)
+int gar_db_add_params(gar_db *s, const gar_db_run *const *runs, size_t count, gar_error *err)
 {
     int rc = exec(s, "BEGIN IMMEDIATE", "begin storing run parameters in", err);
     for (size_t i = 0; rc == 0 && i < count; i++)
@@ -1183,8 +1181,8 @@ static int insert_run(gar_db *s, const gar_db_run *r, gar_error *err)
 #undef BIND_METRIC
         p = INTERVAL_PARAMETER;
         sqlite3_bind_double(st, p++, m->ci_level);
-#define BIND_INTERVAL(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES, CI, ...) \
-        bind_end(st, p++, m->CI.has_lo, m->CI.lo);                           \
+#define BIND_INTERVAL(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES, CI, ...)                       \
+        bind_end(st, p++, m->CI.has_lo, m->CI.lo);                                                 \
         bind_end(st, p++, m->CI.has_hi, m->CI.hi);
         GAR_REPLAY_METRICS(NO_INTERVAL, BIND_INTERVAL)
 #undef BIND_INTERVAL

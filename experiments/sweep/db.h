@@ -142,8 +142,7 @@ int gar_db_insert(gar_db *db, const gar_db_run *run, gar_error *err);
 /* Adds the parameters of runs already stored (a run another spec stored,
  * where this one sweeps its plan): those a run lacks, in one transaction;
  * a name it has keeps its value.  Returns 0 or -GAR_E_IO (none added). */
-int gar_db_add_params(gar_db *db, const gar_db_run *const *runs, size_t count,
-                         gar_error *err);
+int gar_db_add_params(gar_db *db, const gar_db_run *const *runs, size_t count, gar_error *err);
 
 /* How many stored runs another build of gar made (another gar_version or
  * source_commit than this one's).  Returns 0 with `*runs`, or -GAR_E_IO. */
@@ -174,7 +173,6 @@ typedef struct gar_db_merge_stats {
  * the output has with different results in any table keyed by a run (runs,
  * run_streams, a parameter both name in run_params).  All-or-nothing over several
  * inputs is the caller's (gar merge builds into a temporary file). */
-int gar_db_merge(gar_db *out, const char *path, gar_db_merge_stats *stats,
-                    gar_error *err);
+int gar_db_merge(gar_db *out, const char *path, gar_db_merge_stats *stats, gar_error *err);
 
 #endif

@@ -343,7 +343,7 @@ int gar_results_builds(gar_db *db, gar_results_build *out, size_t *count, bool *
 
 /* The metrics an ok run must have (GAR_METRIC_REQUIRED): their columns, and
  * how many. */
-#define REQUIRED_COLUMN(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                           \
+#define REQUIRED_COLUMN(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                               \
     (GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_REQUIRED ? #NAME UNIT : NULL),
 static const char *const required_columns[] = {
     GAR_REPLAY_METRICS(REQUIRED_COLUMN, REQUIRED_COLUMN)
@@ -531,8 +531,8 @@ static void read_FRACTION(sqlite3_stmt *st, int column, double *out)
 static bool reproduces(const gar_replay_metrics *m, const gar_replay_metrics *stored)
 {
     bool same = true;
-#define SAME_METRIC(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                               \
-    same = same && ((GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_RERUN) == 0 ||                     \
+#define SAME_METRIC(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                                   \
+    same = same && ((GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_RERUN) == 0 ||                      \
                     m->FIELD == stored->FIELD);
     GAR_REPLAY_METRICS(SAME_METRIC, SAME_METRIC)
 #undef SAME_METRIC
@@ -545,8 +545,8 @@ static int read_sources(gar_db *db, const gar_run_key *key, char **trace_source,
     char sql[1024];
     size_t n = (size_t)gar_format(sql, sizeof sql, "SELECT t.source, h.profile, r.gar_version, "
                                                    "r.source_commit");
-#define RERUN_COLUMN(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                              \
-    if ((GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_RERUN) != 0 && n < sizeof sql)                                      \
+#define RERUN_COLUMN(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                                  \
+    if ((GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_RERUN) != 0 && n < sizeof sql)                  \
         n += (size_t)gar_format(sql + n, sizeof sql - n, ", r." #NAME UNIT);
     GAR_REPLAY_METRICS(RERUN_COLUMN, RERUN_COLUMN)
 #undef RERUN_COLUMN
@@ -568,8 +568,8 @@ static int read_sources(gar_db *db, const gar_run_key *key, char **trace_source,
     copy_column(st, 2, check->version, sizeof check->version);
     copy_column(st, 3, check->commit, sizeof check->commit);
     int column = 4;
-#define READ_RERUN(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                                \
-    if ((GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_RERUN) != 0)                                                         \
+#define READ_RERUN(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                                    \
+    if ((GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_RERUN) != 0)                                    \
         read_##TYPE(st, column++, &check->metrics.FIELD);
     GAR_REPLAY_METRICS(READ_RERUN, READ_RERUN)
 #undef READ_RERUN

@@ -129,7 +129,7 @@ int gar_verifications_each(gar_db *db,
     sqlite3_stmt *probe = NULL;
     bool has_table = false;
     if (sqlite3_prepare_v2(sqlite, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name ="
-                               " 'verifications'", -1, &probe, NULL) != SQLITE_OK)
+                                   " 'verifications'", -1, &probe, NULL) != SQLITE_OK)
         return fault(db, "look for the verifications", err);
     has_table = sqlite3_step(probe) == SQLITE_ROW;
     sqlite3_finalize(probe);

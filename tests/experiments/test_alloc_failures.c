@@ -444,7 +444,7 @@ static void a_version_3_database_read_at_every_failure_keeps_every_byte(void **s
         } else {
             char version[8];
             assert_int_equal(gar_db_meta(database, "schema_version", version, sizeof version,
-                                            &err),
+                                         &err),
                              0);
             assert_string_equal(version, "3");
         }

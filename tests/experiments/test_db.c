@@ -65,9 +65,9 @@ static gar_replay_metrics metrics(uint64_t p99)
 static gar_db_run run_of(uint64_t seed, const gar_replay_metrics *m)
 {
     gar_db_run r = { .trace = "00000000000000aa", .trace_name = "t.csv", .plan = "poll",
-                        .estimator = "-", .host = "00000000000000bb", .host_name = "h.host",
-                        .mode = "open", .seed = seed, .failure = NULL, .metrics = m,
-                        .run_ns = 123 };
+                     .estimator = "-", .host = "00000000000000bb", .host_name = "h.host",
+                     .mode = "open", .seed = seed, .failure = NULL, .metrics = m,
+                     .run_ns = 123 };
     return r;
 }
 

@@ -169,9 +169,9 @@ static gar_db *small_database(const char *path)
     for (int p = 0; p < 2; p++)
         for (uint64_t seed = 1; seed <= 2; seed++) {
             gar_db_run r = { .trace = "00000000000000aa", .trace_name = "t.csv",
-                                .plan = plans[p], .estimator = "-",
-                                .host = "00000000000000bb", .host_name = "h.host",
-                                .mode = "open", .seed = seed, .metrics = &m };
+                             .plan = plans[p], .estimator = "-",
+                             .host = "00000000000000bb", .host_name = "h.host",
+                             .mode = "open", .seed = seed, .metrics = &m };
             assert_int_equal(gar_db_insert(s, &r, NULL), 1);
         }
     return s;

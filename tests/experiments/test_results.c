@@ -105,7 +105,7 @@ typedef struct metric_use {
     unsigned uses;
 } metric_use;
 
-#define METRIC_USE(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                                  \
+#define METRIC_USE(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                                    \
     { #NAME UNIT, GAR_METRIC_USES(__VA_ARGS__) },
 static const metric_use metric_uses[] = { GAR_REPLAY_METRICS(METRIC_USE, METRIC_USE) };
 #undef METRIC_USE
