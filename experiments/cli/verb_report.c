@@ -107,21 +107,21 @@ int gar_verb_report_main(int argc, char **argv)
                           : gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for the report",
                                           "exhausted");
     /* An auto sweep's database: its goals open the report. */
-    gar_db *auto_store = NULL;
+    gar_db *auto_db = NULL;
     gar_arm_list auto_arms = { NULL, 0 };
     gar_auto_goals goals;
     memset(&goals, 0, sizeof goals);
     if (rc == 0 && auto_path != NULL) {
-        if (gar_db_open(auto_path, false, &auto_store, &err) < 0) {
+        if (gar_db_open(auto_path, false, &auto_db, &err) < 0) {
             gar_db_close(db);
             if (held != NULL)
                 fclose(held);
             free(summary);
             return gar_refuse_database(auto_path, &err);
         }
-        rc = gar_results_check_rows(auto_store, &err);
+        rc = gar_results_check_rows(auto_db, &err);
         if (rc == 0)
-            rc = gar_results_arms(auto_store, &auto_arms, &err);
+            rc = gar_results_arms(auto_db, &auto_arms, &err);
         if (rc == 0)
             rc = gar_auto_goals_compute(&auto_arms, &goals, &err);
         if (rc == 0 && goals.cells == 0)
@@ -132,7 +132,7 @@ int gar_verb_report_main(int argc, char **argv)
         rc = gar_report_write(db, dir, &rule, auto_path != NULL ? &goals : NULL, held, &err);
     gar_auto_goals_free(&goals);
     gar_arm_list_free(&auto_arms);
-    gar_db_close(auto_store);
+    gar_db_close(auto_db);
     if (rc == 0 && list_notes)
         rc = gar_report_list_notes(db, held, &err);
     gar_db_close(db);
