@@ -7,11 +7,11 @@
  *
  * GAR_REPLAY_METRICS(X, Q) calls X for a metric and Q for a quantile that
  * carries a confidence interval, once each, in the one order all of those
- * take them (a database column's place included: the order is the schema's,
- * so a new metric goes last, with the next schema version, and a line in
- * data/sweeps/README.md).  Where a use shows only some metrics, the USES
- * column says which; nothing else lists them.  Header only; nothing here
- * allocates or owns anything.
+ * take them: the runs table's columns of schema version 4, so a row moved,
+ * renamed or added is a new schema version (its conversion in db.c, its
+ * columns in data/sweeps/README.md).  Where a use shows only some metrics,
+ * the USES column says which; nothing else lists them.  Header only;
+ * nothing here allocates or owns anything.
  *
  * X(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES)
  * Q(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES, CI, CI_GROUP, LEVEL_PPM, OVER)
@@ -31,11 +31,12 @@
  *   CI      where its interval is in gar_replay_metrics (overshoot_ci.p50):
  *           the database's columns NAME_lo UNIT and NAME_hi UNIT, after the
  *           level column ci_level
- *   CI_GROUP  the group `gar replay` prints the intervals in ("overshoot_ci_ns"),
- *           every Q row's, shown or not; and NAME is its line in words
+ *   CI_GROUP the group `gar replay` prints the intervals in
+ *           ("overshoot_ci_ns"): every Q row's, shown or not, and each in
+ *           words on a line of its own, `NAME: words`
  *   LEVEL_PPM the quantile's level, millionths (500000: the p50)
  *   OVER    the metric (a FIELD) counting the values it is a quantile of:
- *           the `n` its interval in words names */
+ *           the `n` (and noun) its interval in words names */
 #ifndef GAR_REPLAY_METRIC_TABLE_H
 #define GAR_REPLAY_METRIC_TABLE_H
 

@@ -375,6 +375,8 @@ static void print_table(const args *a, const char *plan_label, const char *est_l
         printf("note: %s\n", notes->note[k].message);
 }
 
+/* A stream's overshoot quantiles (the streams array; the run's own come
+ * from the metric table). */
 static void put_quantiles(yajl_gen g, const char *key, const gar_replay_quantiles *q)
 {
     gar_json_key(g, key);
