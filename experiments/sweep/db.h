@@ -1,5 +1,6 @@
 /* experiments/sweep/db.h — a sweep's database: one SQLite file per sweep (or
- * per shard), schema documented in data/sweeps/README.md.
+ * per shard), schema documented in data/sweeps/README.md.  (gar_db, not
+ * "store": a store is the device's write of a sequence number into the word.)
  *
  * Tables (schema version GAR_DB_SCHEMA_VERSION):
  *   meta    key/value: schema_version, gar_version, source_commit, created_unix
@@ -7,7 +8,8 @@
  *   traces  one row per trace content hash: its name and how to load it again
  *   hosts   one row per host profile content hash: its name, path and text
  *   runs    one row per run, UNIQUE (trace, plan, estimator, host, mode, seed);
- *           status 'ok' with the metrics, or 'failed' with the error; the
+ *           status 'ok' with the metrics (a column each, as
+ *           sim/replay_metric_table.h lists them), or 'failed' with the error; the
  *           gar_version and source_commit of the gar that ran it
  *   run_streams  one row per stream of each 'ok' run, under the run's key:
  *           the stream id as the trace names it, its waits, overshoot
