@@ -8,7 +8,7 @@
 
 #include <gar/error.h>
 
-/* Refuses (cli.h) the database `db_path` that gar_store_open refused with
+/* Refuses (cli.h) the database `db_path` that gar_db_open refused with
  * `err`, first rewriting `err` to name the cause when it is that the
  * database's folder cannot be written.  Returns GAR_EXIT_REFUSED. */
 int gar_refuse_database(const char *db_path, gar_error *err);

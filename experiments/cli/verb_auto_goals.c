@@ -5,14 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep/auto_goals.h"
 #include "cli/cli.h"
 #include "cli/cli_options.h"
 #include "cli/database_folder.h"
-#include "report/plot.h"
-#include "sweep/results.h"
-#include "sweep/store.h"
 #include "cli/verbs.h"
+#include "report/plot.h"
+#include "sweep/auto_goals.h"
+#include "sweep/db.h"
+#include "sweep/results.h"
 
 static void usage(FILE *out)
 {
@@ -94,14 +94,14 @@ int gar_verb_auto_goals_main(int argc, char **argv)
     gar_error err;
     if (dir != NULL && gar_plot_check_gnuplot(&err) < 0)
         return gar_cli_refuse(&err);
-    gar_store *store = NULL;
-    if (gar_store_open(db_path, false, &store, &err) < 0)
+    gar_db *db = NULL;
+    if (gar_db_open(db_path, false, &db, &err) < 0)
         return gar_refuse_database(db_path, &err);
     gar_arm_list arms = { NULL, 0 };
     gar_auto_goals goals;
-    int rc = gar_results_check_rows(store, &err);
+    int rc = gar_results_check_rows(db, &err);
     if (rc == 0)
-        rc = gar_results_arms(store, &arms, &err);
+        rc = gar_results_arms(db, &arms, &err);
     if (rc == 0)
         rc = gar_auto_goals_compute(&arms, &goals, &err);
     if (rc == 0 && goals.cells == 0) {
@@ -129,7 +129,7 @@ int gar_verb_auto_goals_main(int argc, char **argv)
     if (rc < 0) {
         free(files);
         gar_arm_list_free(&arms);
-        gar_store_close(store);
+        gar_db_close(db);
         return gar_cli_refuse(&err);
     }
     printf("db: %s\n", db_path);
@@ -139,6 +139,6 @@ int gar_verb_auto_goals_main(int argc, char **argv)
     gar_auto_goals_print(stdout, &goals);
     gar_auto_goals_free(&goals);
     gar_arm_list_free(&arms);
-    gar_store_close(store);
+    gar_db_close(db);
     return GAR_EXIT_OK;
 }

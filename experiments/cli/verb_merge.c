@@ -6,12 +6,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/atomic_file.h"
 #include "cli/cli.h"
 #include "cli/cli_options.h"
-#include "sim/leftover.h"
-#include "sweep/store.h"
 #include "cli/verbs.h"
+#include "sim/atomic_file.h"
+#include "sim/leftover.h"
+#include "sweep/db.h"
 
 static void usage(FILE *out)
 {
@@ -117,15 +117,15 @@ static int check_all(const char *out_path, char **inputs, int count, gar_error *
             return gar_error_set(err, GAR_E_IO, 3, inputs[i], "merge",
                                  "is the output database itself (a database cannot be merged "
                                  "into itself)");
-        int rc = gar_store_check(inputs[i], false, "merge", err);
+        int rc = gar_db_check(inputs[i], false, "merge", err);
         if (rc < 0)
             return rc;
     }
-    return gar_store_check(out_path, true, "merge into", err);
+    return gar_db_check(out_path, true, "merge into", err);
 }
 
 typedef struct merged {
-    gar_store_merge_stats *stats; /* one per input */
+    gar_db_merge_stats *stats; /* one per input */
     unsigned long long added, present;
 } merged;
 
@@ -135,18 +135,18 @@ static int build(const char *temp, const char *out_path, bool out_exists, char *
                  int count, merged *m, gar_error *err)
 {
     if (out_exists) {
-        int rc = gar_store_snapshot(out_path, temp, err);
+        int rc = gar_db_snapshot(out_path, temp, err);
         if (rc < 0)
             return rc;
     }
-    gar_store *store = NULL;
-    int rc = gar_store_open(temp, true, &store, err);
+    gar_db *db = NULL;
+    int rc = gar_db_open(temp, true, &db, err);
     for (int i = 0; rc == 0 && i < count; i++) {
-        rc = gar_store_merge(store, inputs[i], &m->stats[i], err);
+        rc = gar_db_merge(db, inputs[i], &m->stats[i], err);
         m->added += m->stats[i].added;
         m->present += m->stats[i].present;
     }
-    gar_store_close(store); /* checkpoints: the log goes into the file */
+    gar_db_close(db); /* checkpoints: the log goes into the file */
     return rc;
 }
 

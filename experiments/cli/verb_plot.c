@@ -6,10 +6,10 @@
 #include "cli/cli.h"
 #include "cli/cli_options.h"
 #include "cli/database_folder.h"
-#include "report/plot.h"
-#include "sweep/results.h"
-#include "sweep/store.h"
 #include "cli/verbs.h"
+#include "report/plot.h"
+#include "sweep/db.h"
+#include "sweep/results.h"
 
 static void usage(FILE *out)
 {
@@ -80,17 +80,17 @@ int gar_verb_plot_main(int argc, char **argv)
     gar_error err;
     if (gar_plot_check_gnuplot(&err) < 0)
         return gar_cli_refuse(&err);
-    gar_store *store = NULL;
-    if (gar_store_open_read(db_path, &store, &err) < 0)
+    gar_db *db = NULL;
+    if (gar_db_open_read(db_path, &db, &err) < 0)
         return gar_refuse_database(db_path, &err);
     gar_arm_list arms = { NULL, 0 };
     gar_plot_files *files = calloc(1, sizeof *files);
     int rc = files == NULL ? gar_error_set(&err, GAR_E_CAPACITY, 2, "memory", "exhausted") : 0;
     /* What can be checked is checked before a file is made. */
     if (rc == 0)
-        rc = gar_results_check_rows(store, &err);
+        rc = gar_results_check_rows(db, &err);
     if (rc == 0)
-        rc = gar_results_arms(store, &arms, &err);
+        rc = gar_results_arms(db, &arms, &err);
     long pick = -1;
     if (rc == 0 && arms.count == 0)
         rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", db_path,
@@ -108,19 +108,19 @@ int gar_verb_plot_main(int argc, char **argv)
         rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", "--trace", what);
     }
     if (rc == 0)
-        rc = gar_results_check_sources(store, arms.arm[pick].trace, &err);
+        rc = gar_results_check_sources(db, arms.arm[pick].trace, &err);
     if (rc == 0)
         rc = gar_plot_stage_begin(dir, files, &err);
     if (rc == 0)
         rc = gar_plot_pareto(&arms, dir, files, &err);
     if (rc == 0)
-        rc = gar_plot_params(store, dir, files, &err);
+        rc = gar_plot_params(db, dir, files, &err);
     if (rc == 0)
-        rc = gar_plot_cdf(store, &arms, arms.arm[pick].trace, dir, files, &err);
+        rc = gar_plot_cdf(db, &arms, arms.arm[pick].trace, dir, files, &err);
     gar_run_key key;
     if (rc == 0) {
-        int found = run_id > 0 ? gar_results_run(store, (int64_t)run_id, &key, &err)
-                               : gar_plot_pick_prediction_run(store, &arms, arms.arm[pick].trace,
+        int found = run_id > 0 ? gar_results_run(db, (int64_t)run_id, &key, &err)
+                               : gar_plot_pick_prediction_run(db, &arms, arms.arm[pick].trace,
                                                               &key, &err);
         if (found < 0)
             rc = found;
@@ -128,7 +128,7 @@ int gar_verb_plot_main(int argc, char **argv)
             rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", "--run",
                                "is no successful run of the database");
         else if (found == 1)
-            rc = gar_plot_prediction(store, &key, dir, files, &err);
+            rc = gar_plot_prediction(db, &key, dir, files, &err);
     }
     /* All of the command's files appear together, or none. */
     if (rc == 0)
@@ -136,7 +136,7 @@ int gar_verb_plot_main(int argc, char **argv)
     else if (files != NULL)
         gar_plot_stage_abort(files);
     gar_arm_list_free(&arms);
-    gar_store_close(store);
+    gar_db_close(db);
     if (rc < 0) {
         free(files);
         return gar_cli_refuse(&err);

@@ -18,13 +18,14 @@
 
 #include "cli/cli_options.h"
 #include "cli/json_put.h"
+#include "cli/verbs.h"
 #include "sim/host_profile.h"
 #include "sim/profile_caps.h"
 #include "sim/quantile_words.h"
 #include "sim/replay.h"
+#include "sim/replay_metric_table.h"
 #include "sim/replay_notes.h"
 #include "sim/trace.h"
-#include "cli/verbs.h"
 
 static const char verb[] = "replay";
 #define HOST_DEFAULT "data/hosts/dev-vm.host"
@@ -247,44 +248,114 @@ static bool print_streams(const gar_replay_streams *streams)
     return true;
 }
 
-/* "p50 LO HI p90 LO HI p99 LO HI", an absent end as "-". */
-static void print_ends(const char *key, double level, const gar_replay_intervals *ci)
+/* A metric's value as `gar replay` prints it, by its TYPE
+ * (replay_metric_table.h): a decimal count, or a fraction to six decimals. */
+static void value_text_COUNT(uint64_t v, char *out, size_t size)
 {
-    const gar_quantile_interval *q[3] = { &ci->p50, &ci->p90, &ci->p99 };
-    static const char *const name[3] = { "p50", "p90", "p99" };
-    printf("%s: level %g", key, level);
-    for (int j = 0; j < 3; j++) {
-        printf(" %s ", name[j]);
-        if (q[j]->has_lo)
-            printf("%llu", (unsigned long long)q[j]->lo);
-        else
-            printf("-");
-        if (q[j]->has_hi)
-            printf(" %llu", (unsigned long long)q[j]->hi);
-        else
-            printf(" -");
-    }
-    printf("\n");
+    snprintf(out, size, "%llu", (unsigned long long)v);
 }
 
-/* One line a quantile, its interval in words: "overshoot_p99: 31.8 µs (...)". */
-static void print_words(const char *metric, const gar_replay_quantiles *q,
-                        const gar_replay_intervals *ci, size_t n, const char *noun, double level)
+static void value_text_FRACTION(double v, char *out, size_t size)
 {
-    const struct {
-        const char *name;
-        uint32_t ppm;
-        gar_dur_ns value;
-        const gar_quantile_interval *ci;
-    } each[3] = { { "p50", 500000, q->p50, &ci->p50 },
-                  { "p90", 900000, q->p90, &ci->p90 },
-                  { "p99", 990000, q->p99, &ci->p99 } };
-    for (int j = 0; j < 3; j++) {
-        char words[256];
-        gar_words_quantile(each[j].ppm, each[j].value, each[j].ci, n, noun, level, words,
-                           sizeof words);
-        printf("%s_%s: %s\n", metric, each[j].name, words);
+    snprintf(out, size, "%.6f", v);
+}
+
+/* The `key: value` lines, one metric at a time: a metric alone is its own
+ * line; the members of a group share one, "GROUP: MEMBER value ...", which
+ * the next metric outside the group (or text_end) ends. */
+typedef struct text_lines {
+    const char *group;       /* the group whose line is open, or NULL */
+    const char *over;        /* its quantiles' count, to end it "(over N OVER)", or NULL */
+    uint64_t over_count;
+} text_lines;
+
+static void text_end(text_lines *t)
+{
+    if (t->group == NULL)
+        return;
+    if (t->over != NULL)
+        printf(" (over %llu %s)", (unsigned long long)t->over_count, t->over);
+    printf("\n");
+    t->group = NULL;
+    t->over = NULL;
+}
+
+static void text_metric(text_lines *t, const char *name, const char *group, const char *member,
+                        const char *value)
+{
+    if (t->group != NULL && strcmp(t->group, group) != 0)
+        text_end(t);
+    if (group[0] == '\0') {
+        printf("%s: %s\n", name, value);
+        return;
     }
+    if (t->group == NULL)
+        printf("%s:", group);
+    t->group = group;
+    printf(" %s %s", member, value);
+}
+
+/* The metrics that `gar replay` prints (GAR_METRIC_TEXT), in the table's
+ * order; a group's line names the count its quantiles are over where the
+ * table says so (GAR_METRIC_TEXT_OVER). */
+static void print_metrics(const gar_replay_metrics *m)
+{
+    text_lines t = { NULL, NULL, 0 };
+    char value[32];
+#define TEXT_METRIC(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                                   \
+    if (GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_TEXT) {                                          \
+        value_text_##TYPE(m->FIELD, value, sizeof value);                                          \
+        text_metric(&t, #NAME UNIT, GROUP, MEMBER, value);                                         \
+    }
+#define TEXT_QUANTILE(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES, CI, CI_GROUP, LEVEL_PPM, OVER) \
+    TEXT_METRIC(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES)                                      \
+    if ((USES) & GAR_METRIC_TEXT_OVER) {                                                           \
+        t.over = #OVER;                                                                            \
+        t.over_count = m->OVER;                                                                    \
+    }
+    GAR_REPLAY_METRICS(TEXT_METRIC, TEXT_QUANTILE)
+#undef TEXT_QUANTILE
+#undef TEXT_METRIC
+    text_end(&t);
+}
+
+/* An interval's end as the text prints it: the value, or "-" when absent. */
+static void end_text(bool present, gar_dur_ns v, char *out, size_t size)
+{
+    if (present)
+        snprintf(out, size, "%llu", (unsigned long long)v);
+    else
+        snprintf(out, size, "-");
+}
+
+/* Every quantile's interval, a line per group: "overshoot_ci_ns: level L
+ * p50 LO HI p90 LO HI p99 LO HI", an absent end as "-"; then each in words,
+ * "overshoot_p99: 31.8 µs (...)". */
+static void print_intervals(const gar_replay_metrics *m)
+{
+    const char *open = NULL; /* the group whose line is open */
+    char lo[32], hi[32], words[256];
+#define INTERVAL_ENDS(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES, CI, CI_GROUP, LEVEL_PPM, OVER) \
+    if (open != NULL && strcmp(open, CI_GROUP) != 0)                                               \
+        printf("\n");                                                                              \
+    if (open == NULL || strcmp(open, CI_GROUP) != 0)                                               \
+        printf("%s: level %g", CI_GROUP, m->ci_level);                                             \
+    open = CI_GROUP;                                                                               \
+    end_text(m->CI.has_lo, m->CI.lo, lo, sizeof lo);                                               \
+    end_text(m->CI.has_hi, m->CI.hi, hi, sizeof hi);                                               \
+    printf(" %s %s %s", MEMBER, lo, hi);
+#define IN_WORDS(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES, CI, CI_GROUP, LEVEL_PPM, OVER)      \
+    gar_words_quantile(LEVEL_PPM, m->FIELD, &m->CI, m->OVER, #OVER, m->ci_level, words,            \
+                       sizeof words);                                                              \
+    printf("%s: %s\n", #NAME, words);
+#define NOT_A_QUANTILE(...)
+    GAR_REPLAY_METRICS(NOT_A_QUANTILE, INTERVAL_ENDS)
+    if (open != NULL)
+        printf("\n");
+    GAR_REPLAY_METRICS(NOT_A_QUANTILE, IN_WORDS)
+#undef NOT_A_QUANTILE
+#undef IN_WORDS
+#undef INTERVAL_ENDS
 }
 
 static void print_table(const args *a, const char *plan_label, const char *est_label,
@@ -296,78 +367,103 @@ static void print_table(const args *a, const char *plan_label, const char *est_l
     printf("host: %s\n", a->host);
     printf("mode: %s\n", a->mode);
     printf("seed: %llu\n", a->seed);
-    printf("waits: %llu\n", (unsigned long long)m->waits);
-    printf("overshoot_ns: p50 %llu p90 %llu p99 %llu max %llu\n",
-           (unsigned long long)m->overshoot_ns.p50, (unsigned long long)m->overshoot_ns.p90,
-           (unsigned long long)m->overshoot_ns.p99, (unsigned long long)m->overshoot_ns.max);
-    printf("busy_ns: %llu\n", (unsigned long long)m->busy_ns);
-    printf("parked_ns: %llu\n", (unsigned long long)m->parked_ns);
-    printf("asleep_ns: %llu\n", (unsigned long long)m->asleep_ns);
-    printf("busy_frac: %.6f\n", m->busy_frac);
-    printf("makespan_ns: %llu\n", (unsigned long long)m->makespan_ns);
-    printf("sleeps: %llu\n", (unsigned long long)m->sleeps);
-    printf("parks: %llu\n", (unsigned long long)m->parks);
-    printf("queries: %llu\n", (unsigned long long)m->queries);
-    printf("backstop_queries: %llu\n", (unsigned long long)m->backstop_queries);
-    printf("kinds: blocked %llu immediate %llu late %llu parked %llu\n",
-           (unsigned long long)m->blocked, (unsigned long long)m->immediate,
-           (unsigned long long)m->late, (unsigned long long)m->parked);
-    printf("estimator_error_ns: p50 %llu p99 %llu (over %llu predictions)\n",
-           (unsigned long long)m->estimator_error_ns.p50,
-           (unsigned long long)m->estimator_error_ns.p99, (unsigned long long)m->predictions);
+    print_metrics(m);
     const gar_auto_counts *c = &m->auto_counts;
     if (c->waits > 0)
         printf("auto: block %llu poll %llu flag %llu sleeps %llu late %llu over_budget %llu\n",
                (unsigned long long)c->block, (unsigned long long)c->poll,
                (unsigned long long)c->flag, (unsigned long long)c->sleeps,
                (unsigned long long)c->late, (unsigned long long)c->over_budget);
-    print_ends("overshoot_ci_ns", m->ci_level, &m->overshoot_ci);
-    print_ends("estimator_error_ci_ns", m->ci_level, &m->estimator_error_ci);
-    print_words("overshoot", &m->overshoot_ns, &m->overshoot_ci, m->waits, "waits", m->ci_level);
-    print_words("estimator_error", &m->estimator_error_ns, &m->estimator_error_ci,
-                m->predictions, "predictions", m->ci_level);
+    print_intervals(m);
     for (size_t k = 0; k < notes->count; k++)
         printf("note: %s\n", notes->note[k].message);
 }
 
-static void put_quantiles(yajl_gen g, const char *key, const gar_replay_quantiles *q, bool full)
+/* A stream's overshoot quantiles (the streams array; the run's own come
+ * from the metric table). */
+static void put_quantiles(yajl_gen g, const char *key, const gar_replay_quantiles *q)
 {
     gar_json_key(g, key);
     yajl_gen_map_open(g);
     gar_json_u64(g, "p50", q->p50);
-    if (full)
-        gar_json_u64(g, "p90", q->p90);
+    gar_json_u64(g, "p90", q->p90);
     gar_json_u64(g, "p99", q->p99);
-    if (full)
-        gar_json_u64(g, "max", q->max);
+    gar_json_u64(g, "max", q->max);
     yajl_gen_map_close(g);
 }
 
-/* {"p50": {"lo": N, "hi": N}, ...}, an absent end as null. */
-static void put_intervals(yajl_gen g, const char *key, const gar_replay_intervals *ci)
+/* A metric's JSON value by its TYPE: a count, or a fraction to six decimals. */
+static void json_value_COUNT(yajl_gen g, const char *key, uint64_t v)
 {
-    const gar_quantile_interval *q[3] = { &ci->p50, &ci->p90, &ci->p99 };
-    static const char *const name[3] = { "p50", "p90", "p99" };
+    gar_json_u64(g, key, v);
+}
+
+static void json_value_FRACTION(yajl_gen g, const char *key, double v)
+{
+    char text[32];
+    int n = snprintf(text, sizeof text, "%.6f", v);
     gar_json_key(g, key);
-    yajl_gen_map_open(g);
-    for (int j = 0; j < 3; j++) {
-        gar_json_key(g, name[j]);
-        yajl_gen_map_open(g);
-        if (q[j]->has_lo)
-            gar_json_u64(g, "lo", q[j]->lo);
-        else {
-            gar_json_key(g, "lo");
-            yajl_gen_null(g);
-        }
-        if (q[j]->has_hi)
-            gar_json_u64(g, "hi", q[j]->hi);
-        else {
-            gar_json_key(g, "hi");
-            yajl_gen_null(g);
-        }
+    yajl_gen_number(g, text, (size_t)n);
+}
+
+/* Opens the object of `group` for its first member ("" alone: none),
+ * closing the one open before it.  Returns the group now open. */
+static const char *json_group(yajl_gen g, const char *open, const char *group)
+{
+    if (open != NULL && strcmp(open, group) == 0)
+        return open;
+    if (open != NULL && open[0] != '\0')
         yajl_gen_map_close(g);
+    if (group[0] != '\0') {
+        gar_json_key(g, group);
+        yajl_gen_map_open(g);
     }
+    return group;
+}
+
+/* The metrics that --json has (GAR_METRIC_JSON), in the table's order: a
+ * metric alone under its name, a group's members in one object. */
+static void put_metrics(yajl_gen g, const gar_replay_metrics *m)
+{
+    const char *open = NULL;
+#define JSON_METRIC(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                                   \
+    if (GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_JSON) {                                          \
+        open = json_group(g, open, GROUP);                                                         \
+        json_value_##TYPE(g, (GROUP)[0] != '\0' ? MEMBER : #NAME UNIT, m->FIELD);                  \
+    }
+    GAR_REPLAY_METRICS(JSON_METRIC, JSON_METRIC)
+#undef JSON_METRIC
+    json_group(g, open, "");
+}
+
+/* An interval's end, null when absent. */
+static void put_end(yajl_gen g, const char *key, bool present, gar_dur_ns v)
+{
+    if (present) {
+        gar_json_u64(g, key, v);
+    } else {
+        gar_json_key(g, key);
+        yajl_gen_null(g);
+    }
+}
+
+/* Every quantile's interval, an object per group: "overshoot_ci_ns":
+ * {"p50": {"lo": N, "hi": N}, ...}, an absent end as null. */
+static void put_intervals(yajl_gen g, const gar_replay_metrics *m)
+{
+    const char *open = NULL;
+#define NOT_A_QUANTILE(...)
+#define JSON_INTERVAL(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES, CI, CI_GROUP, LEVEL_PPM, OVER) \
+    open = json_group(g, open, CI_GROUP);                                                          \
+    gar_json_key(g, MEMBER);                                                                       \
+    yajl_gen_map_open(g);                                                                          \
+    put_end(g, "lo", m->CI.has_lo, m->CI.lo);                                                      \
+    put_end(g, "hi", m->CI.has_hi, m->CI.hi);                                                      \
     yajl_gen_map_close(g);
+    GAR_REPLAY_METRICS(NOT_A_QUANTILE, JSON_INTERVAL)
+#undef JSON_INTERVAL
+#undef NOT_A_QUANTILE
+    json_group(g, open, "");
 }
 
 static int print_json(const args *a, const char *plan_label, const char *est_label,
@@ -378,28 +474,7 @@ static int print_json(const args *a, const char *plan_label, const char *est_lab
     if (g == NULL)
         return GAR_EXIT_FAILED;
     yajl_gen_map_open(g);
-    gar_json_u64(g, "waits", m->waits);
-    put_quantiles(g, "overshoot_ns", &m->overshoot_ns, true);
-    gar_json_u64(g, "busy_ns", m->busy_ns);
-    gar_json_u64(g, "parked_ns", m->parked_ns);
-    gar_json_u64(g, "asleep_ns", m->asleep_ns);
-    char frac[32];
-    int n = snprintf(frac, sizeof frac, "%.6f", m->busy_frac);
-    gar_json_key(g, "busy_frac");
-    yajl_gen_number(g, frac, (size_t)n);
-    gar_json_u64(g, "makespan_ns", m->makespan_ns);
-    gar_json_u64(g, "sleeps", m->sleeps);
-    gar_json_u64(g, "parks", m->parks);
-    gar_json_u64(g, "queries", m->queries);
-    gar_json_u64(g, "backstop_queries", m->backstop_queries);
-    gar_json_key(g, "kinds");
-    yajl_gen_map_open(g);
-    gar_json_u64(g, "blocked", m->blocked);
-    gar_json_u64(g, "immediate", m->immediate);
-    gar_json_u64(g, "late", m->late);
-    gar_json_u64(g, "parked", m->parked);
-    yajl_gen_map_close(g);
-    put_quantiles(g, "estimator_error_ns", &m->estimator_error_ns, false);
+    put_metrics(g, m);
     if (m->auto_counts.waits > 0) {
         gar_json_key(g, "auto");
         yajl_gen_map_open(g);
@@ -420,11 +495,10 @@ static int print_json(const args *a, const char *plan_label, const char *est_lab
     /* The intervals and notes: added after the keys that were there before
      * them, which read as they always have. */
     char level[32];
-    n = snprintf(level, sizeof level, "%g", m->ci_level);
+    int n = snprintf(level, sizeof level, "%g", m->ci_level);
     gar_json_key(g, "ci_level");
     yajl_gen_number(g, level, (size_t)n);
-    put_intervals(g, "overshoot_ci_ns", &m->overshoot_ci);
-    put_intervals(g, "estimator_error_ci_ns", &m->estimator_error_ci);
+    put_intervals(g, m);
     gar_json_key(g, "notes");
     yajl_gen_array_open(g);
     for (size_t k = 0; k < notes->count; k++) {
@@ -450,7 +524,7 @@ static int print_json(const args *a, const char *plan_label, const char *est_lab
         yajl_gen_map_open(g);
         gar_json_u64(g, "stream", s->stream);
         gar_json_u64(g, "waits", s->waits);
-        put_quantiles(g, "overshoot_ns", &s->overshoot_ns, true);
+        put_quantiles(g, "overshoot_ns", &s->overshoot_ns);
         gar_json_u64(g, "busy_ns", s->busy_ns);
         yajl_gen_map_close(g);
     }

@@ -7,13 +7,13 @@
 
 #include "cli/cli.h"
 #include "cli/cli_options.h"
-#include "sweep/auto_goals.h"
 #include "cli/database_folder.h"
+#include "cli/verbs.h"
 #include "report/report.h"
 #include "report/report_notes.h"
+#include "sweep/auto_goals.h"
+#include "sweep/db.h"
 #include "sweep/results.h"
-#include "sweep/store.h"
-#include "cli/verbs.h"
 
 static void usage(FILE *out)
 {
@@ -96,8 +96,8 @@ int gar_verb_report_main(int argc, char **argv)
     gar_report_rule rule = gar_report_rule_default();
     if (rule_text != NULL && gar_report_rule_parse(rule_text, &rule, &err) < 0)
         return gar_cli_refuse(&err);
-    gar_store *store = NULL;
-    if (gar_store_open_read(db_path, &store, &err) < 0)
+    gar_db *db = NULL;
+    if (gar_db_open_read(db_path, &db, &err) < 0)
         return gar_refuse_database(db_path, &err);
     /* A refused report prints nothing but its error: the summary waits. */
     char *summary = NULL;
@@ -107,21 +107,21 @@ int gar_verb_report_main(int argc, char **argv)
                           : gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for the report",
                                           "exhausted");
     /* An auto sweep's database: its goals open the report. */
-    gar_store *auto_store = NULL;
+    gar_db *auto_db = NULL;
     gar_arm_list auto_arms = { NULL, 0 };
     gar_auto_goals goals;
     memset(&goals, 0, sizeof goals);
     if (rc == 0 && auto_path != NULL) {
-        if (gar_store_open(auto_path, false, &auto_store, &err) < 0) {
-            gar_store_close(store);
+        if (gar_db_open(auto_path, false, &auto_db, &err) < 0) {
+            gar_db_close(db);
             if (held != NULL)
                 fclose(held);
             free(summary);
             return gar_refuse_database(auto_path, &err);
         }
-        rc = gar_results_check_rows(auto_store, &err);
+        rc = gar_results_check_rows(auto_db, &err);
         if (rc == 0)
-            rc = gar_results_arms(auto_store, &auto_arms, &err);
+            rc = gar_results_arms(auto_db, &auto_arms, &err);
         if (rc == 0)
             rc = gar_auto_goals_compute(&auto_arms, &goals, &err);
         if (rc == 0 && goals.cells == 0)
@@ -129,13 +129,13 @@ int gar_verb_report_main(int argc, char **argv)
                                "holds no auto:p99_us=B arm (data/sweeps/auto.sweep has them)");
     }
     if (rc == 0 && dir != NULL)
-        rc = gar_report_write(store, dir, &rule, auto_path != NULL ? &goals : NULL, held, &err);
+        rc = gar_report_write(db, dir, &rule, auto_path != NULL ? &goals : NULL, held, &err);
     gar_auto_goals_free(&goals);
     gar_arm_list_free(&auto_arms);
-    gar_store_close(auto_store);
+    gar_db_close(auto_db);
     if (rc == 0 && list_notes)
-        rc = gar_report_list_notes(store, held, &err);
-    gar_store_close(store);
+        rc = gar_report_list_notes(db, held, &err);
+    gar_db_close(db);
     if (held != NULL)
         fclose(held);
     if (rc < 0) {

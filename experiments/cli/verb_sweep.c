@@ -4,15 +4,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backends/hosts/cpu_pin.h"
 #include "cli/cli.h"
 #include "cli/cli_options.h"
-#include "backends/hosts/cpu_pin.h"
-#include "sweep/results.h"
-#include "sweep/store.h"
-#include "sweep/sweep_run.h"
-#include "sweep/sweep_spec.h"
 #include "cli/verbs.h"
 #include "cli/write_atomic.h"
+#include "sweep/db.h"
+#include "sweep/results.h"
+#include "sweep/sweep_run.h"
+#include "sweep/sweep_spec.h"
 
 static void usage(FILE *out)
 {
@@ -154,21 +154,21 @@ int gar_verb_sweep_main(int argc, char **argv)
         gar_sweep_spec_free(&spec);
         return gar_cli_refuse(&err);
     }
-    gar_store *store = NULL;
-    if (gar_store_open(db_path, true, &store, &err) < 0) {
+    gar_db *db = NULL;
+    if (gar_db_open(db_path, true, &db, &err) < 0) {
         gar_sweep_spec_free(&spec);
         return gar_cli_refuse(&err);
     }
     o.progress = quiet ? NULL : stderr;
     o.progress_terminal = isatty(STDERR_FILENO) == 1;
     gar_sweep_stats st;
-    int rc = gar_sweep_execute(&spec, store, &o, &st, &err);
+    int rc = gar_sweep_execute(&spec, db, &o, &st, &err);
     uint64_t other_builds = 0;
     if (rc == 0)
-        rc = gar_store_other_builds(store, &other_builds, &err);
+        rc = gar_db_other_builds(db, &other_builds, &err);
     uint64_t failed_before = 0; /* a rerun that does nothing still owes its failures */
     gar_arm_list arms = { NULL, 0 };
-    if (rc == 0 && st.ran == 0 && (rc = gar_results_arms(store, &arms, &err)) == 0) {
+    if (rc == 0 && st.ran == 0 && (rc = gar_results_arms(db, &arms, &err)) == 0) {
         for (size_t i = 0; i < arms.count; i++)
             failed_before += arms.arm[i].failed;
         gar_arm_list_free(&arms);
@@ -177,8 +177,8 @@ int gar_verb_sweep_main(int argc, char **argv)
     size_t note_kinds = 0;
     uint64_t noted_runs = 0;
     if (rc == 0)
-        rc = gar_results_note_counts(store, notes, &note_kinds, &noted_runs, &err);
-    gar_store_close(store);
+        rc = gar_results_note_counts(db, notes, &note_kinds, &noted_runs, &err);
+    gar_db_close(db);
     gar_sweep_spec_free(&spec);
     if (rc < 0)
         return gar_cli_refuse(&err);

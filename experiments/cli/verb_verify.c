@@ -25,22 +25,22 @@
 
 #include "calibrate/calibrate.h"
 #include "cli/cli_options.h"
-#include "cli/json_put.h"
 #include "cli/host_caps.h"
+#include "cli/json_put.h"
+#include "cli/verbs.h"
+#include "cli/write_atomic.h"
 #include "sim/auto_host.h"
 #include "sim/host_profile.h"
 #include "sim/quantile_words.h"
 #include "sim/replay.h"
-#include "sweep/store.h"
-#include "sweep/sweep_spec.h"
 #include "sim/trace.h"
+#include "sweep/db.h"
+#include "sweep/sweep_spec.h"
 #include "verify/verifications.h"
-#include "cli/verbs.h"
 #include "verify/verify_devices.h"
 #include "verify/verify_real.h"
 #include "verify/verify_runs.h"
 #include "verify/verify_stats.h"
-#include "cli/write_atomic.h"
 
 static const char verb[] = "verify";
 
@@ -943,16 +943,16 @@ static int verify_sweep(const verify_args *a)
     if (rc == 0)
         rc = gar_check_file_writable(a->db_path, &err);
     if (rc == 0) {
-        int known = gar_store_check(a->db_path, true, "open", &err);
+        int known = gar_db_check(a->db_path, true, "open", &err);
         rc = known < 0 ? known : 0;
     }
     gar_host_profile profile;
     unsigned host_noisy = 0;
     if (rc == 0)
         rc = load_profile(a->host_path, &profile, &host_noisy, &err);
-    gar_store *store = NULL;
+    gar_db *db = NULL;
     if (rc == 0)
-        rc = gar_store_open(a->db_path, true, &store, &err);
+        rc = gar_db_open(a->db_path, true, &db, &err);
     char profile_hash[GAR_HASH_HEX_BYTES];
     if (rc == 0)
         gar_sweep_hash_hex(gar_sweep_host_hash(&profile), profile_hash);
@@ -1026,7 +1026,7 @@ static int verify_sweep(const verify_args *a)
             v->seed = a->seed;
             v->busy_real = busy_real;
             v->busy_sim = busy_sim;
-            if ((rc = gar_verification_put(store, v, &err)) < 0)
+            if ((rc = gar_verification_put(db, v, &err)) < 0)
                 break;
             verified++;
             agreed += v->agree;
@@ -1047,7 +1047,7 @@ static int verify_sweep(const verify_args *a)
         }
     }
     free(v);
-    gar_store_close(store);
+    gar_db_close(db);
     for (size_t t = 0; cut != NULL && t < spec.trace_count; t++)
         gar_trace_free(&cut[t]);
     free(cut);

@@ -823,20 +823,20 @@ static void param_file_name(const char *name, char *out, size_t size)
 }
 
 /* Reads every numeric parameter of every ok run. */
-static int read_param_points(gar_store *store, param_point **out, size_t *count, gar_error *err)
+static int read_param_points(gar_db *db, param_point **out, size_t *count, gar_error *err)
 {
     static const char sql[] =
         "SELECT p.name, p.number, r.host_name, r.mode, r.plan, r.estimator,"
         " r.overshoot_p99_ns, r.busy_frac"
         " FROM run_params p JOIN runs r USING (trace, plan, estimator, host, mode, seed)"
         " WHERE r.status = 'ok' AND p.number IS NOT NULL";
-    sqlite3 *db = gar_store_db(store);
+    sqlite3 *sqlite = gar_db_sqlite(db);
     sqlite3_stmt *st = NULL;
     *out = NULL;
     *count = 0;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        return gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), "read the parameters of",
-                             sqlite3_errmsg(db));
+    if (sqlite3_prepare_v2(sqlite, sql, -1, &st, NULL) != SQLITE_OK)
+        return gar_error_set(err, GAR_E_IO, 3, gar_db_path(db), "read the parameters of",
+                             sqlite3_errmsg(sqlite));
     size_t n = 0, cap = 0;
     param_point *pts = NULL;
     int rc;
@@ -870,8 +870,8 @@ static int read_param_points(gar_store *store, param_point **out, size_t *count,
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {
         free(pts);
-        return gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), "read the parameters of",
-                             sqlite3_errmsg(db));
+        return gar_error_set(err, GAR_E_IO, 3, gar_db_path(db), "read the parameters of",
+                             sqlite3_errmsg(sqlite));
     }
     if (n > 0) /* no parameters: pts may be NULL, which qsort may not be given */
         qsort(pts, n, sizeof *pts, by_param_group);
@@ -1001,14 +1001,14 @@ static int param_one(const param_point *pts, size_t n, const char *dir, gar_plot
                g->name, g->host, g->mode);
 }
 
-int gar_plot_params(gar_store *store, const char *dir, gar_plot_files *files, gar_error *err)
+int gar_plot_params(gar_db *db, const char *dir, gar_plot_files *files, gar_error *err)
 {
     dir = gar_plot_out_dir(files, dir);
     int rc = gar_plot_check_gnuplot(err);
     param_point *pts = NULL;
     size_t n = 0;
     if (rc == 0)
-        rc = read_param_points(store, &pts, &n, err);
+        rc = read_param_points(db, &pts, &n, err);
     for (size_t i = 0; rc == 0 && i < n;) {
         size_t j = i;
         bool varies = false;
@@ -1071,10 +1071,10 @@ static void wait_log_free(wait_log *log)
     memset(log, 0, sizeof *log);
 }
 
-static int rerun_into(gar_store *store, const gar_run_key *key, wait_log *log, gar_error *err)
+static int rerun_into(gar_db *db, const gar_run_key *key, wait_log *log, gar_error *err)
 {
     memset(log, 0, sizeof *log);
-    int rc = gar_results_rerun(store, key, log_wait, log, err);
+    int rc = gar_results_rerun(db, key, log_wait, log, err);
     if (rc == 0 && log->failed)
         rc = gar_error_set(err, GAR_E_CAPACITY, 2, "memory for a run's waits", "exhausted");
     if (rc < 0)
@@ -1118,7 +1118,7 @@ static const char *plot_estimator(const gar_arm_list *arms, const gar_arm_summar
     return first;
 }
 
-static int cdf_one(gar_store *store, const gar_arm_list *arms, size_t first, const char *dir,
+static int cdf_one(gar_db *db, const gar_arm_list *arms, size_t first, const char *dir,
                    gar_plot_files *files, gar_error *err)
 {
     const gar_arm_summary *g = &arms->arm[first];
@@ -1162,12 +1162,12 @@ static int cdf_one(gar_store *store, const gar_arm_list *arms, size_t first, con
     for (size_t b = 0; rc == 0 && b < blocks; b++) {
         const gar_arm_summary *a = drawn[b];
         gar_run_key key;
-        rc = gar_results_find_run(store, a->trace, a->host, a->mode, a->plan, a->estimator, &key,
+        rc = gar_results_find_run(db, a->trace, a->host, a->mode, a->plan, a->estimator, &key,
                                   err);
         if (rc <= 0)
             continue;
         wait_log log;
-        if ((rc = rerun_into(store, &key, &log, err)) < 0)
+        if ((rc = rerun_into(db, &key, &log, err)) < 0)
             break;
         seed = key.seed;
         qsort(log.overshoot_us, log.count, sizeof *log.overshoot_us, compare_double);
@@ -1239,7 +1239,7 @@ static int cdf_one(gar_store *store, const gar_arm_list *arms, size_t first, con
              g->trace_short, g->host_short, g->mode, (unsigned long long)seed);
 }
 
-int gar_plot_cdf(gar_store *store, const gar_arm_list *arms, const char *trace, const char *dir,
+int gar_plot_cdf(gar_db *db, const gar_arm_list *arms, const char *trace, const char *dir,
                  gar_plot_files *files, gar_error *err)
 {
     dir = gar_plot_out_dir(files, dir);
@@ -1252,12 +1252,12 @@ int gar_plot_cdf(gar_store *store, const gar_arm_list *arms, const char *trace, 
         for (size_t j = 0; j < i && first; j++)
             first = !(strcmp(arms->arm[j].trace, trace) == 0 && same_group(&arms->arm[j], a));
         if (first)
-            rc = cdf_one(store, arms, i, dir, files, err);
+            rc = cdf_one(db, arms, i, dir, files, err);
     }
     return rc;
 }
 
-int gar_plot_pick_prediction_run(gar_store *store, const gar_arm_list *arms, const char *trace,
+int gar_plot_pick_prediction_run(gar_db *db, const gar_arm_list *arms, const char *trace,
                                  gar_run_key *out, gar_error *err)
 {
     /* Arms are in plan order (flag+predict before bands); take the first
@@ -1277,11 +1277,11 @@ int gar_plot_pick_prediction_run(gar_store *store, const gar_arm_list *arms, con
         }
     if (pick == NULL)
         return 0;
-    return gar_results_find_run(store, pick->trace, pick->host, pick->mode, pick->plan,
+    return gar_results_find_run(db, pick->trace, pick->host, pick->mode, pick->plan,
                                 pick->estimator, out, err);
 }
 
-int gar_plot_prediction(gar_store *store, const gar_run_key *run, const char *dir,
+int gar_plot_prediction(gar_db *db, const gar_run_key *run, const char *dir,
                         gar_plot_files *files, gar_error *err)
 {
     dir = gar_plot_out_dir(files, dir);
@@ -1289,7 +1289,7 @@ int gar_plot_prediction(gar_store *store, const gar_run_key *run, const char *di
     if (rc < 0)
         return rc;
     wait_log log;
-    if ((rc = rerun_into(store, run, &log, err)) < 0)
+    if ((rc = rerun_into(db, run, &log, err)) < 0)
         return rc;
     char base[GAR_PLOT_NAME_BYTES - 16];
     gar_format(base, sizeof base, "prediction-%lld", (long long)run->id);

@@ -41,8 +41,8 @@
 
 #include <gar/error.h>
 
+#include "sweep/db.h"
 #include "sweep/results.h"
-#include "sweep/store.h"
 
 #define GAR_PLOT_FILES_MAX 512
 #define GAR_PLOT_NAME_BYTES 256
@@ -101,21 +101,21 @@ int gar_plot_pareto(const gar_arm_list *arms, const char *dir, gar_plot_files *f
  * the other swept values).  HOST is the profile's short name: what-if
  * variants of one profile share a plot.  Draws nothing for a database
  * without swept parameters.  Returns 0, -GAR_E_IO or -GAR_E_CAPACITY. */
-int gar_plot_params(gar_store *store, const char *dir, gar_plot_files *files, gar_error *err);
+int gar_plot_params(gar_db *db, const char *dir, gar_plot_files *files, gar_error *err);
 
 /* The CDF plot of the trace with content hash `trace`, one per host and mode. */
-int gar_plot_cdf(gar_store *store, const gar_arm_list *arms, const char *trace, const char *dir,
+int gar_plot_cdf(gar_db *db, const gar_arm_list *arms, const char *trace, const char *dir,
                  gar_plot_files *files, gar_error *err);
 
 /* The prediction plot of one run. */
-int gar_plot_prediction(gar_store *store, const gar_run_key *run, const char *dir,
+int gar_plot_prediction(gar_db *db, const gar_run_key *run, const char *dir,
                         gar_plot_files *files, gar_error *err);
 
 /* The run a prediction plot shows by default for `trace`: on its first host
  * and mode, the first plan with predict (flag before poll, bands last) under
  * `adl` (or the first estimator), least seed.  Returns 1 with `out`, 0 when
  * the trace has no run with predict, or -GAR_E_IO. */
-int gar_plot_pick_prediction_run(gar_store *store, const gar_arm_list *arms, const char *trace,
+int gar_plot_pick_prediction_run(gar_db *db, const gar_arm_list *arms, const char *trace,
                                  gar_run_key *out, gar_error *err);
 
 /* One verification's plot, verify-N (N its 1-based place in the report):

@@ -332,23 +332,23 @@ static bool same_group(const gar_arm_summary *a, const gar_arm_summary *b)
 
 /* Which database, which gar made it, and which builds of gar made its rows:
  * a resumed sweep or a merge can mix them, and the reader must know. */
-static int meta_line(gar_store *store, FILE *f, FILE *summary, gar_error *err)
+static int meta_line(gar_db *db, FILE *f, FILE *summary, gar_error *err)
 {
     char version[64], commit[64], schema[16];
-    int rc = gar_store_meta(store, "gar_version", version, sizeof version, err);
+    int rc = gar_db_meta(db, "gar_version", version, sizeof version, err);
     if (rc == 0)
-        rc = gar_store_meta(store, "source_commit", commit, sizeof commit, err);
+        rc = gar_db_meta(db, "source_commit", commit, sizeof commit, err);
     if (rc == 0)
-        rc = gar_store_meta(store, "schema_version", schema, sizeof schema, err);
+        rc = gar_db_meta(db, "schema_version", schema, sizeof schema, err);
     gar_results_build builds[GAR_RESULTS_BUILDS_MAX];
     size_t count = 0;
     bool more = false;
     if (rc == 0)
-        rc = gar_results_builds(store, builds, &count, &more, err);
+        rc = gar_results_builds(db, builds, &count, &more, err);
     if (rc < 0)
         return rc;
     fprintf(f, "<p>Database <code>");
-    gar_html_text(f, gar_store_path(store));
+    gar_html_text(f, gar_db_path(db));
     fprintf(f, "</code>: schema version %s, created by gar ", schema);
     gar_html_text(f, version);
     fprintf(f, " (source ");
@@ -493,7 +493,7 @@ static int overview(FILE *f, const gar_arm_list *arms, const gar_report_rule *ru
     return 0;
 }
 
-int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *rule,
+int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
                      const gar_auto_goals *autos, FILE *summary_out, gar_error *err)
 {
     char rule_text[96], rule_words[400];
@@ -521,17 +521,17 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
     }
     /* What can be checked is checked before a file is made: rows, traces,
      * host profiles.  Then everything is staged and appears together. */
-    rc = gar_results_check_rows(store, err);
+    rc = gar_results_check_rows(db, err);
     if (rc == 0)
-        rc = gar_results_arms(store, &arms, err);
+        rc = gar_results_arms(db, &arms, err);
     if (rc == 0 && arms.count == 0)
-        rc = gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "report", gar_store_path(store),
+        rc = gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "report", gar_db_path(db),
                            "holds no runs to report");
     gar_report_notes notes = { NULL, 0, false };
     if (rc == 0)
-        rc = gar_report_notes_read(store, &notes, err);
+        rc = gar_report_notes_read(db, &notes, err);
     if (rc == 0)
-        rc = gar_results_check_sources(store, NULL, err);
+        rc = gar_results_check_sources(db, NULL, err);
     if (rc == 0)
         rc = gar_plot_stage_begin(dir, files, err);
     /* The auto sweep's plots come first, as its section does. */
@@ -543,21 +543,21 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
         rc = gar_plot_pareto(&arms, dir, files, err);
     size_t pareto_count = files->count;
     if (rc == 0)
-        rc = gar_plot_params(store, dir, files, err);
+        rc = gar_plot_params(db, dir, files, err);
     size_t param_end = files->count;
     /* Each trace's CDFs and one prediction plot. */
     for (size_t i = 0; rc == 0 && i < arms.count; i++) {
         if (i > 0 && strcmp(arms.arm[i - 1].trace, arms.arm[i].trace) == 0)
             continue;
-        rc = gar_plot_cdf(store, &arms, arms.arm[i].trace, dir, files, err);
+        rc = gar_plot_cdf(db, &arms, arms.arm[i].trace, dir, files, err);
         gar_run_key key;
-        int found = rc == 0 ? gar_plot_pick_prediction_run(store, &arms, arms.arm[i].trace, &key,
+        int found = rc == 0 ? gar_plot_pick_prediction_run(db, &arms, arms.arm[i].trace, &key,
                                                            err)
                             : 0;
         if (found < 0)
             rc = found;
         else if (found == 1)
-            rc = gar_plot_prediction(store, &key, dir, files, err);
+            rc = gar_plot_prediction(db, &key, dir, files, err);
     }
 
     char tmp[4400];
@@ -570,7 +570,7 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
                    "<title>gar sweep report</title>\n<style>%s</style></head><body>\n"
                    "<h1>gar sweep report</h1>\n",
                 style);
-        rc = meta_line(store, f, summary, err);
+        rc = meta_line(db, f, summary, err);
     }
     if (rc == 0 && with_auto) {
         rc = gar_auto_goals_html(f, autos, tmp, err);
@@ -679,7 +679,7 @@ int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *r
                     write_image(f, &files->file[p]);
     }
     if (rc == 0)
-        rc = gar_report_verifications(store, dir, files, f, err);
+        rc = gar_report_verifications(db, dir, files, f, err);
     if (f != NULL) {
         fprintf(f, "</body></html>\n");
         errno = 0;

@@ -13,7 +13,7 @@
 #include <gar/error.h>
 
 #include "report/report_rank.h"
-#include "sweep/store.h"
+#include "sweep/db.h"
 
 /* Writes DIR/report.html and the plots it shows (every pareto plot, the
  * parameter plots, each trace's CDFs and one prediction plot per trace),
@@ -24,7 +24,7 @@
  * fixed arm, and its plots by budget.  Returns 0, -GAR_E_IO (gnuplot
  * missing, files, the database) or a re-run's refusal. */
 struct gar_auto_goals;
-int gar_report_write(gar_store *store, const char *dir, const gar_report_rule *rule,
+int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
                      const struct gar_auto_goals *autos, FILE *summary, gar_error *err);
 
 #endif

@@ -13,18 +13,18 @@
 static const char reading[] = "read the notes of";
 
 /* Whether the database has the table run_notes. */
-static int has_notes(gar_store *store, gar_error *err)
+static int has_notes(gar_db *db, gar_error *err)
 {
-    return gar_results_any(store,
+    return gar_results_any(db,
                            "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
                            " AND name = 'run_notes'",
                            reading, err);
 }
 
-int gar_report_notes_read(gar_store *store, gar_report_notes *out, gar_error *err)
+int gar_report_notes_read(gar_db *db, gar_report_notes *out, gar_error *err)
 {
     memset(out, 0, sizeof *out);
-    int stored = has_notes(store, err);
+    int stored = has_notes(db, err);
     if (stored < 0)
         return stored;
     out->stored = stored == 1;
@@ -42,8 +42,8 @@ int gar_report_notes_read(gar_store *store, gar_report_notes *out, gar_error *er
     char sql[sizeof failed + sizeof notes + sizeof order];
     gar_format(sql, sizeof sql, "%s%s%s", failed, out->stored ? notes : "", order);
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return gar_results_fault(store, reading, err);
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+        return gar_results_fault(db, reading, err);
     size_t capacity = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -79,7 +79,7 @@ int gar_report_notes_read(gar_store *store, gar_report_notes *out, gar_error *er
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {
         gar_report_notes_free(out);
-        return gar_results_fault(store, reading, err);
+        return gar_results_fault(db, reading, err);
     }
     return 0;
 }
@@ -121,31 +121,31 @@ static size_t group_plans(const gar_arm_list *arms, const gar_report_note *n, co
 /* In a version 4 file, how many of its ok runs were made before version 4
  * (no ci_level: converted from version 3, or merged from such a file), and
  * so took no notes, into `*older` of `*total`.  Returns 0 or -GAR_E_IO. */
-static int runs_without_notes(gar_store *store, uint64_t *older, uint64_t *total,
+static int runs_without_notes(gar_db *db, uint64_t *older, uint64_t *total,
                               gar_error *err)
 {
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store),
+    if (sqlite3_prepare_v2(gar_db_sqlite(db),
                            "SELECT count(*) FILTER (WHERE ci_level IS NULL), count(*) FROM runs"
                            " WHERE status = 'ok'",
                            -1, &st, NULL) != SQLITE_OK)
-        return gar_results_fault(store, reading, err);
+        return gar_results_fault(db, reading, err);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
         *older = (uint64_t)sqlite3_column_int64(st, 0);
         *total = (uint64_t)sqlite3_column_int64(st, 1);
     }
     sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 0 : gar_results_fault(store, reading, err);
+    return rc == SQLITE_ROW ? 0 : gar_results_fault(db, reading, err);
 }
 
-int gar_report_list_notes(gar_store *store, FILE *out, gar_error *err)
+int gar_report_list_notes(gar_db *db, FILE *out, gar_error *err)
 {
     gar_arm_list arms = { NULL, 0 };
     gar_report_notes notes = { NULL, 0, false };
-    int rc = gar_results_arms(store, &arms, err);
+    int rc = gar_results_arms(db, &arms, err);
     if (rc == 0)
-        rc = gar_report_notes_read(store, &notes, err);
+        rc = gar_report_notes_read(db, &notes, err);
     const char *plans[256];
     for (size_t i = 0; rc == 0 && i < notes.count; i++) {
         const gar_report_note *n = &notes.note[i];
@@ -166,7 +166,7 @@ int gar_report_list_notes(gar_store *store, FILE *out, gar_error *err)
     if (rc == 0 && !notes.stored)
         fprintf(out, "notes_stored: no (a schema version 3 database: its runs were made "
                      "before gar stored notes, so only failed runs are listed)\n");
-    else if (rc == 0 && (rc = runs_without_notes(store, &older, &total, err)) == 0 && older > 0)
+    else if (rc == 0 && (rc = runs_without_notes(db, &older, &total, err)) == 0 && older > 0)
         fprintf(out, "notes_stored: not for %llu of %llu ok runs (made by a gar before schema "
                      "version 4, which took no notes)\n",
                 (unsigned long long)older, (unsigned long long)total);

@@ -17,8 +17,8 @@
 
 #include <gar/error.h>
 
+#include "sweep/db.h"
 #include "sweep/results.h"
-#include "sweep/store.h"
 
 typedef struct gar_report_note {
     char trace[GAR_RESULTS_TEXT];       /* content hash */
@@ -44,7 +44,7 @@ typedef struct gar_report_notes {
 
 /* Reads every note of the database, failed runs included.  Returns 0
  * (free with gar_report_notes_free) or -GAR_E_IO / -GAR_E_CAPACITY. */
-int gar_report_notes_read(gar_store *store, gar_report_notes *out, gar_error *err);
+int gar_report_notes_read(gar_db *db, gar_report_notes *out, gar_error *err);
 void gar_report_notes_free(gar_report_notes *notes);
 
 /* Prints every note of the database on `out`, one line each,
@@ -53,7 +53,7 @@ void gar_report_notes_free(gar_report_notes *notes);
  * "notes: COUNT", and "notes_stored: no (...)" for a version 3 file, which
  * holds none, or "notes_stored: not for N of M ok runs (...)" for a file
  * holding runs made before version 4.  Returns 0 or the reading's refusal. */
-int gar_report_list_notes(gar_store *store, FILE *out, gar_error *err);
+int gar_report_list_notes(gar_db *db, FILE *out, gar_error *err);
 
 /* Whether note `n` is of the arm `a`'s runs. */
 bool gar_report_note_of(const gar_report_note *n, const gar_arm_summary *a);

@@ -73,7 +73,7 @@ static int add_row(void *ctx, const gar_verification *v, gar_error *err)
     return gar_plot_verification(v, s->rows, s->dir, s->files, err);
 }
 
-int gar_report_verifications(gar_store *store, const char *dir, gar_plot_files *files,
+int gar_report_verifications(gar_db *db, const char *dir, gar_plot_files *files,
                              FILE *html, gar_error *err)
 {
     const size_t first_plot = files->count;
@@ -85,7 +85,7 @@ int gar_report_verifications(gar_store *store, const char *dir, gar_plot_files *
     if (t == NULL)
         return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
     section s = { dir, t, files, 0, 0, 0 };
-    int rc = gar_verifications_each(store, add_row, &s, err);
+    int rc = gar_verifications_each(db, add_row, &s, err);
     if (s.rows > 0)
         fprintf(t, "</table>\n");
     fclose(t);

@@ -9,7 +9,7 @@
 #include <gar/error.h>
 
 #include "report/plot.h"
-#include "sweep/store.h"
+#include "sweep/db.h"
 
 /* Draws the verify-N plots into `dir` (the staging folder while `files`
  * stages: they appear with the rest of the report), adding them to `files`,
@@ -17,7 +17,7 @@
  * holds no verification.  Plots beyond GAR_PLOT_FILES_MAX in `files` are
  * left out, and the section says so.  Returns 0, or -GAR_E_IO (the
  * database, gnuplot, files). */
-int gar_report_verifications(gar_store *store, const char *dir, gar_plot_files *files,
+int gar_report_verifications(gar_db *db, const char *dir, gar_plot_files *files,
                              FILE *html, gar_error *err);
 
 #endif

@@ -9,18 +9,19 @@
 
 #include <gar/bands.h>
 
-#include "sweep/format.h"
 #include "sweep/gar_source.h"
+#include "sim/replay_metric_table.h"
+#include "sweep/format.h"
 #include "sweep/sweep_spec.h"
 
 #ifndef GAR_VERSION
 #define GAR_VERSION "unknown"
 #endif
 
-int gar_results_fault(gar_store *store, const char *doing, gar_error *err)
+int gar_results_fault(gar_db *db, const char *doing, gar_error *err)
 {
-    return gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), doing,
-                         sqlite3_errmsg(gar_store_db(store)));
+    return gar_error_set(err, GAR_E_IO, 3, gar_db_path(db), doing,
+                         sqlite3_errmsg(gar_db_sqlite(db)));
 }
 
 void gar_results_copy_text(sqlite3_stmt *st, int column, char *out, size_t size)
@@ -29,15 +30,15 @@ void gar_results_copy_text(sqlite3_stmt *st, int column, char *out, size_t size)
     gar_format(out, size, "%s", text != NULL ? (const char *)text : "");
 }
 
-int gar_results_any(gar_store *store, const char *sql, const char *doing, gar_error *err)
+int gar_results_any(gar_db *db, const char *sql, const char *doing, gar_error *err)
 {
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return gar_results_fault(store, doing, err);
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+        return gar_results_fault(db, doing, err);
     int rc = sqlite3_step(st);
     int found = rc == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0;
     sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? found : gar_results_fault(store, doing, err);
+    return rc == SQLITE_ROW ? found : gar_results_fault(db, doing, err);
 }
 
 void gar_results_short_name(const char *name, char *out, size_t size)
@@ -202,9 +203,9 @@ static int rank_arms(gar_arm_list *list, gar_error *err)
     return 0;
 }
 
-int gar_results_has_intervals(gar_store *store, gar_error *err)
+int gar_results_has_intervals(gar_db *db, gar_error *err)
 {
-    return gar_results_any(store,
+    return gar_results_any(db,
                            "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'ci_level'",
                            "read the columns of", err);
 }
@@ -217,11 +218,11 @@ int gar_results_has_intervals(gar_store *store, gar_error *err)
     " CASE WHEN sum(r.status = 'ok' AND r.overshoot_" Q "_hi_ns IS NULL) > 0 THEN NULL"          \
     " ELSE max(r.overshoot_" Q "_hi_ns) END"
 
-int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err)
+int gar_results_arms(gar_db *db, gar_arm_list *out, gar_error *err)
 {
     out->arm = NULL;
     out->count = 0;
-    int has_ci = gar_results_has_intervals(store, err);
+    int has_ci = gar_results_has_intervals(db, err);
     if (has_ci < 0)
         return has_ci;
     static const char head[] =
@@ -242,8 +243,8 @@ int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err)
     char sql[sizeof head + sizeof with_ci + sizeof tail];
     gar_format(sql, sizeof sql, "%s%s%s", head, has_ci ? with_ci : without_ci, tail);
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return gar_results_fault(store, "read the arms of", err);
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+        return gar_results_fault(db, "read the arms of", err);
     size_t capacity = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -299,7 +300,7 @@ int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err)
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {
         gar_arm_list_free(out);
-        return gar_results_fault(store, "read the arms of", err);
+        return gar_results_fault(db, "read the arms of", err);
     }
     if ((rc = rank_arms(out, err)) < 0) {
         gar_arm_list_free(out);
@@ -319,7 +320,7 @@ void gar_arm_list_free(gar_arm_list *list)
     list->count = 0;
 }
 
-int gar_results_builds(gar_store *store, gar_results_build *out, size_t *count, bool *more,
+int gar_results_builds(gar_db *db, gar_results_build *out, size_t *count, bool *more,
                        gar_error *err)
 {
     static const char sql[] = "SELECT gar_version, source_commit, count(*) FROM runs"
@@ -328,8 +329,8 @@ int gar_results_builds(gar_store *store, gar_results_build *out, size_t *count, 
     *count = 0;
     *more = false;
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return gar_results_fault(store, "read the builds of", err);
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+        return gar_results_fault(db, "read the builds of", err);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (*count == GAR_RESULTS_BUILDS_MAX) {
@@ -342,35 +343,47 @@ int gar_results_builds(gar_store *store, gar_results_build *out, size_t *count, 
         b->runs = (uint64_t)sqlite3_column_int64(st, 2);
     }
     sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : gar_results_fault(store, "read the builds of", err);
+    return rc == SQLITE_DONE ? 0 : gar_results_fault(db, "read the builds of", err);
 }
 
-int gar_results_check_rows(gar_store *store, gar_error *err)
+/* The metrics an ok run must have (GAR_METRIC_REQUIRED): their columns, and
+ * how many. */
+#define REQUIRED_COLUMN(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                               \
+    (GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_REQUIRED ? #NAME UNIT : NULL),
+static const char *const required_columns[] = {
+    GAR_REPLAY_METRICS(REQUIRED_COLUMN, REQUIRED_COLUMN)
+};
+#undef REQUIRED_COLUMN
+
+int gar_results_check_rows(gar_db *db, gar_error *err)
 {
     /* The columns the plots and the report read, and a re-run compares. */
-    static const char sql[] =
-        "SELECT id FROM runs WHERE status = 'ok' AND (waits IS NULL OR busy_frac IS NULL"
-        " OR overshoot_p50_ns IS NULL OR overshoot_p99_ns IS NULL OR overshoot_max_ns IS NULL"
-        " OR busy_ns IS NULL OR queries IS NULL) ORDER BY id LIMIT 1";
+    char sql[1024];
+    size_t n = (size_t)gar_format(sql, sizeof sql, "SELECT id FROM runs WHERE status = 'ok' AND (0");
+    for (size_t i = 0; i < sizeof required_columns / sizeof required_columns[0]; i++)
+        if (required_columns[i] != NULL && n < sizeof sql)
+            n += (size_t)gar_format(sql + n, sizeof sql - n, " OR %s IS NULL", required_columns[i]);
+    if (n < sizeof sql)
+        gar_format(sql + n, sizeof sql - n, ") ORDER BY id LIMIT 1");
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return gar_results_fault(store, "check the runs of", err);
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+        return gar_results_fault(db, "check the runs of", err);
     int rc = sqlite3_step(st);
     long long id = rc == SQLITE_ROW ? (long long)sqlite3_column_int64(st, 0) : 0;
     sqlite3_finalize(st);
     if (rc == SQLITE_DONE)
         return 0;
     if (rc != SQLITE_ROW)
-        return gar_results_fault(store, "check the runs of", err);
+        return gar_results_fault(db, "check the runs of", err);
     char what[64];
     gar_format(what, sizeof what, "read run %lld of", id);
-    return gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), what,
+    return gar_error_set(err, GAR_E_IO, 3, gar_db_path(db), what,
                          "its status is 'ok' but its metrics are missing (a damaged or edited "
                          "database)");
 }
 
 /* Loads the trace of `source` and checks its hash is still `hash`. */
-static int check_trace(gar_store *store, const char *hash, const char *source, gar_error *err)
+static int check_trace(gar_db *db, const char *hash, const char *source, gar_error *err)
 {
     gar_sweep_trace trace;
     int rc = gar_sweep_trace_load(source, NULL, &trace, err);
@@ -383,11 +396,11 @@ static int check_trace(gar_store *store, const char *hash, const char *source, g
         rc = gar_error_set(err, GAR_E_IO, 3, source, "re-run the trace", why);
     }
     gar_sweep_trace_free(&trace);
-    (void)store;
+    (void)db;
     return rc;
 }
 
-int gar_results_check_sources(gar_store *store, const char *trace, gar_error *err)
+int gar_results_check_sources(gar_db *db, const char *trace, gar_error *err)
 {
     static const char traces_sql[] =
         "SELECT t.trace, t.source FROM traces t WHERE t.trace IN"
@@ -397,10 +410,10 @@ int gar_results_check_sources(gar_store *store, const char *trace, gar_error *er
         "SELECT h.host, h.name, h.profile FROM hosts h WHERE h.host IN"
         " (SELECT DISTINCT host FROM runs WHERE status = 'ok' AND (?1 IS NULL OR trace = ?1))"
         " ORDER BY h.host";
-    sqlite3 *db = gar_store_db(store);
+    sqlite3 *sqlite = gar_db_sqlite(db);
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db, traces_sql, -1, &st, NULL) != SQLITE_OK)
-        return gar_results_fault(store, "read the traces of", err);
+    if (sqlite3_prepare_v2(sqlite, traces_sql, -1, &st, NULL) != SQLITE_OK)
+        return gar_results_fault(db, "read the traces of", err);
     sqlite3_bind_text(st, 1, trace, -1, SQLITE_STATIC);
     int rc = 0, step;
     while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -411,16 +424,16 @@ int gar_results_check_sources(gar_store *store, const char *trace, gar_error *er
         if (copy == NULL)
             rc = gar_error_set(err, GAR_E_CAPACITY, 2, "memory for a trace check", "exhausted");
         else
-            rc = check_trace(store, hash, copy, err);
+            rc = check_trace(db, hash, copy, err);
         free(copy);
     }
     if (rc == 0 && step != SQLITE_DONE)
-        rc = gar_results_fault(store, "read the traces of", err);
+        rc = gar_results_fault(db, "read the traces of", err);
     sqlite3_finalize(st);
     if (rc < 0)
         return rc;
-    if (sqlite3_prepare_v2(db, hosts_sql, -1, &st, NULL) != SQLITE_OK)
-        return gar_results_fault(store, "read the hosts of", err);
+    if (sqlite3_prepare_v2(sqlite, hosts_sql, -1, &st, NULL) != SQLITE_OK)
+        return gar_results_fault(db, "read the hosts of", err);
     sqlite3_bind_text(st, 1, trace, -1, SQLITE_STATIC);
     while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
         char name[GAR_RESULTS_TEXT], short_name[GAR_RESULTS_TEXT];
@@ -432,7 +445,7 @@ int gar_results_check_sources(gar_store *store, const char *trace, gar_error *er
                                     short_name, &host, err);
     }
     if (rc == 0 && step != SQLITE_DONE)
-        rc = gar_results_fault(store, "read the hosts of", err);
+        rc = gar_results_fault(db, "read the hosts of", err);
     sqlite3_finalize(st);
     return rc;
 }
@@ -444,13 +457,13 @@ static const char run_columns[] =
     " FROM runs r JOIN traces t ON t.trace = r.trace JOIN hosts h ON h.host = r.host"
     " WHERE r.status = 'ok' AND ";
 
-static int read_key(gar_store *store, sqlite3_stmt *st, gar_run_key *out, gar_error *err)
+static int read_key(gar_db *db, sqlite3_stmt *st, gar_run_key *out, gar_error *err)
 {
     int rc = sqlite3_step(st);
     if (rc == SQLITE_DONE)
         return 0;
     if (rc != SQLITE_ROW)
-        return gar_results_fault(store, "read a run of", err);
+        return gar_results_fault(db, "read a run of", err);
     memset(out, 0, sizeof *out);
     char name[GAR_RESULTS_TEXT];
     out->id = sqlite3_column_int64(st, 0);
@@ -467,20 +480,20 @@ static int read_key(gar_store *store, sqlite3_stmt *st, gar_run_key *out, gar_er
     return 1;
 }
 
-int gar_results_run(gar_store *store, int64_t id, gar_run_key *out, gar_error *err)
+int gar_results_run(gar_db *db, int64_t id, gar_run_key *out, gar_error *err)
 {
     char sql[512];
     gar_format(sql, sizeof sql, "%sr.id = ?1", run_columns);
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return gar_results_fault(store, "look a run up in", err);
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+        return gar_results_fault(db, "look a run up in", err);
     sqlite3_bind_int64(st, 1, id);
-    int rc = read_key(store, st, out, err);
+    int rc = read_key(db, st, out, err);
     sqlite3_finalize(st);
     return rc;
 }
 
-int gar_results_find_run(gar_store *store, const char *trace, const char *host, const char *mode,
+int gar_results_find_run(gar_db *db, const char *trace, const char *host, const char *mode,
                          const char *plan, const char *estimator, gar_run_key *out,
                          gar_error *err)
 {
@@ -490,49 +503,81 @@ int gar_results_find_run(gar_store *store, const char *trace, const char *host, 
              " ORDER BY r.seed LIMIT 1",
              run_columns);
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return gar_results_fault(store, "look a run up in", err);
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+        return gar_results_fault(db, "look a run up in", err);
     const char *texts[] = { trace, host, mode, plan, estimator };
     for (int i = 0; i < 5; i++)
         sqlite3_bind_text(st, i + 1, texts[i], -1, SQLITE_STATIC);
-    int rc = read_key(store, st, out, err);
+    int rc = read_key(db, st, out, err);
     sqlite3_finalize(st);
     return rc;
 }
 
-/* The stored metrics a re-run must reproduce. */
+/* What a re-run needs of a stored run: its metrics that a re-run must
+ * reproduce (GAR_METRIC_RERUN), and the build that made it. */
 typedef struct stored_check {
-    int64_t waits, p50, p99, max, busy, queries;
-    char version[64], commit[64]; /* the build that made the run */
+    gar_replay_metrics metrics; /* those metrics only; the rest 0 */
+    char version[64], commit[64];
 } stored_check;
 
-static int read_sources(gar_store *store, const gar_run_key *key, char **trace_source,
+/* A stored metric read back by its TYPE (sim/replay_metric_table.h). */
+static void read_COUNT(sqlite3_stmt *st, int column, uint64_t *out)
+{
+    *out = (uint64_t)sqlite3_column_int64(st, column);
+}
+
+static void read_FRACTION(sqlite3_stmt *st, int column, double *out)
+{
+    *out = sqlite3_column_double(st, column);
+}
+
+/* Whether the re-run's metrics `m` are the stored ones (those it must
+ * reproduce). */
+static bool reproduces(const gar_replay_metrics *m, const gar_replay_metrics *stored)
+{
+    bool same = true;
+#define SAME_METRIC(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                                   \
+    same = same && ((GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_RERUN) == 0 ||                      \
+                    m->FIELD == stored->FIELD);
+    GAR_REPLAY_METRICS(SAME_METRIC, SAME_METRIC)
+#undef SAME_METRIC
+    return same;
+}
+
+static int read_sources(gar_db *db, const gar_run_key *key, char **trace_source,
                         char **host_text, stored_check *check, gar_error *err)
 {
-    static const char sql[] =
-        "SELECT t.source, h.profile, r.waits, r.overshoot_p50_ns, r.overshoot_p99_ns,"
-        " r.overshoot_max_ns, r.busy_ns, r.queries, r.gar_version, r.source_commit"
-        " FROM runs r JOIN traces t ON t.trace = r.trace JOIN hosts h ON h.host = r.host"
-        " WHERE r.id = ?1";
+    char sql[1024];
+    size_t n = (size_t)gar_format(sql, sizeof sql, "SELECT t.source, h.profile, r.gar_version, "
+                                                   "r.source_commit");
+#define RERUN_COLUMN(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                                  \
+    if ((GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_RERUN) != 0 && n < sizeof sql)                  \
+        n += (size_t)gar_format(sql + n, sizeof sql - n, ", r." #NAME UNIT);
+    GAR_REPLAY_METRICS(RERUN_COLUMN, RERUN_COLUMN)
+#undef RERUN_COLUMN
+    if (n < sizeof sql)
+        gar_format(sql + n, sizeof sql - n,
+                   " FROM runs r JOIN traces t ON t.trace = r.trace JOIN hosts h ON h.host = r.host"
+                   " WHERE r.id = ?1");
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store), sql, -1, &st, NULL) != SQLITE_OK)
-        return gar_results_fault(store, "read a run's sources from", err);
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+        return gar_results_fault(db, "read a run's sources from", err);
     sqlite3_bind_int64(st, 1, key->id);
     int rc = sqlite3_step(st);
     if (rc != SQLITE_ROW) {
         sqlite3_finalize(st);
-        return gar_results_fault(store, "read a run's sources from", err);
+        return gar_results_fault(db, "read a run's sources from", err);
     }
     *trace_source = strdup((const char *)sqlite3_column_text(st, 0));
     *host_text = strdup((const char *)sqlite3_column_text(st, 1));
-    check->waits = sqlite3_column_int64(st, 2);
-    check->p50 = sqlite3_column_int64(st, 3);
-    check->p99 = sqlite3_column_int64(st, 4);
-    check->max = sqlite3_column_int64(st, 5);
-    check->busy = sqlite3_column_int64(st, 6);
-    check->queries = sqlite3_column_int64(st, 7);
-    gar_results_copy_text(st, 8, check->version, sizeof check->version);
-    gar_results_copy_text(st, 9, check->commit, sizeof check->commit);
+    gar_results_copy_text(st, 2, check->version, sizeof check->version);
+    gar_results_copy_text(st, 3, check->commit, sizeof check->commit);
+    int column = 4;
+#define READ_RERUN(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                                    \
+    if ((GAR_METRIC_USES(__VA_ARGS__) & GAR_METRIC_RERUN) != 0)                                    \
+        read_##TYPE(st, column++, &check->metrics.FIELD);
+    GAR_REPLAY_METRICS(READ_RERUN, READ_RERUN)
+#undef READ_RERUN
     sqlite3_finalize(st);
     if (*trace_source == NULL || *host_text == NULL) {
         free(*trace_source);
@@ -542,13 +587,13 @@ static int read_sources(gar_store *store, const gar_run_key *key, char **trace_s
     return 0;
 }
 
-int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_observer on_wait,
+int gar_results_rerun(gar_db *db, const gar_run_key *key, gar_replay_observer on_wait,
                       void *context, gar_error *err)
 {
     char *source = NULL, *host_text = NULL;
     stored_check want;
     memset(&want, 0, sizeof want);
-    int rc = read_sources(store, key, &source, &host_text, &want, err);
+    int rc = read_sources(db, key, &source, &host_text, &want, err);
     if (rc < 0)
         return rc;
     gar_sweep_trace trace;
@@ -582,10 +627,7 @@ int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_obser
         rc = gar_sweep_replay(&trace, &bands, &estimator, &host,
                               mode < 0 ? GAR_REPLAY_OPEN : (gar_replay_mode)mode, key->seed,
                               on_wait, context, NULL, &m, NULL, err);
-    if (rc == 0 &&
-        ((int64_t)m.waits != want.waits || (int64_t)m.overshoot_ns.p50 != want.p50 ||
-         (int64_t)m.overshoot_ns.p99 != want.p99 || (int64_t)m.overshoot_ns.max != want.max ||
-         (int64_t)m.busy_ns != want.busy || (int64_t)m.queries != want.queries)) {
+    if (rc == 0 && !reproduces(&m, &want.metrics)) {
         char what[64], why[400];
         gar_format(what, sizeof what, "re-run run %lld of", (long long)key->id);
         bool same_build = strcmp(want.version, GAR_VERSION) == 0 &&
@@ -599,7 +641,7 @@ int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_obser
                        "the replay no longer gives its stored metrics (the run was made by gar "
                        "%s, source %s; this is gar %s, source %s)",
                        want.version, want.commit, GAR_VERSION, GAR_SOURCE_COMMIT);
-        rc = gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), what, why);
+        rc = gar_error_set(err, GAR_E_IO, 3, gar_db_path(db), what, why);
     }
     gar_sweep_trace_free(&trace);
     free(source);
@@ -607,7 +649,7 @@ int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_obser
     return rc;
 }
 
-int gar_results_note_counts(gar_store *store, gar_results_note_count *out, size_t *count,
+int gar_results_note_counts(gar_db *db, gar_results_note_count *out, size_t *count,
                             uint64_t *noted_runs, gar_error *err)
 {
     static const char by_note[] = "SELECT note, count(*) FROM run_notes GROUP BY note"
@@ -617,8 +659,8 @@ int gar_results_note_counts(gar_store *store, gar_results_note_count *out, size_
     *count = 0;
     *noted_runs = 0;
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_store_db(store), by_note, -1, &st, NULL) != SQLITE_OK)
-        return gar_results_fault(store, "count the notes of", err);
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), by_note, -1, &st, NULL) != SQLITE_OK)
+        return gar_results_fault(db, "count the notes of", err);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < GAR_RESULTS_NOTES_MAX) {
         gar_results_note_count *n = &out[(*count)++];
@@ -627,12 +669,12 @@ int gar_results_note_counts(gar_store *store, gar_results_note_count *out, size_
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-        return gar_results_fault(store, "count the notes of", err);
-    if (sqlite3_prepare_v2(gar_store_db(store), noted, -1, &st, NULL) != SQLITE_OK)
-        return gar_results_fault(store, "count the notes of", err);
+        return gar_results_fault(db, "count the notes of", err);
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), noted, -1, &st, NULL) != SQLITE_OK)
+        return gar_results_fault(db, "count the notes of", err);
     rc = sqlite3_step(st);
     if (rc == SQLITE_ROW)
         *noted_runs = (uint64_t)sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 0 : gar_results_fault(store, "count the notes of", err);
+    return rc == SQLITE_ROW ? 0 : gar_results_fault(db, "count the notes of", err);
 }

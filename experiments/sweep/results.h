@@ -21,7 +21,7 @@
 #include <gar/error.h>
 
 #include "sim/replay.h"
-#include "sweep/store.h"
+#include "sweep/db.h"
 
 #define GAR_RESULTS_TEXT 192   /* bytes for a hash, name or label, NUL included */
 #define GAR_RESULTS_PLAN_TEXT 800
@@ -60,10 +60,10 @@ typedef struct gar_arm_list {
 
 /* Whether the database's runs carry 95 % intervals (schema 4 on: the
  * column runs.ci_level).  Returns 1, 0, or -GAR_E_IO. */
-int gar_results_has_intervals(gar_store *store, gar_error *err);
+int gar_results_has_intervals(gar_db *db, gar_error *err);
 
 /* Reads every arm's summary.  Returns 0 (free the list) or -GAR_E_IO. */
-int gar_results_arms(gar_store *store, gar_arm_list *out, gar_error *err);
+int gar_results_arms(gar_db *db, gar_arm_list *out, gar_error *err);
 void gar_arm_list_free(gar_arm_list *list);
 
 /* "steady" from "../traces/steady.csv"; a gen call keeps its text.  Then
@@ -82,13 +82,13 @@ typedef struct gar_results_build {
 /* The builds (gar version and source commit) that made the database's runs,
  * most runs first, at most GAR_RESULTS_BUILDS_MAX of them (`*more` set when
  * there were others).  Returns 0 with `*count`, or -GAR_E_IO. */
-int gar_results_builds(gar_store *store, gar_results_build *out, size_t *count, bool *more,
+int gar_results_builds(gar_db *db, gar_results_build *out, size_t *count, bool *more,
                        gar_error *err);
 
 /* Refuses (-GAR_E_IO naming the database and the run) an 'ok' run without
  * its metrics: the means would silently leave it out.  Returns 0 or the
  * refusal. */
-int gar_results_check_rows(gar_store *store, gar_error *err);
+int gar_results_check_rows(gar_db *db, gar_error *err);
 
 /* Checks what a re-run of the runs of `trace` (a content hash; NULL: every
  * trace with runs) will need, before anything is drawn: each trace loads
@@ -96,7 +96,7 @@ int gar_results_check_rows(gar_store *store, gar_error *err);
  * profile those runs used parses.  Returns 0, or the refusal a re-run would
  * meet (-GAR_E_IO for a trace gone or changed, the parser's code for a bad
  * profile). */
-int gar_results_check_sources(gar_store *store, const char *trace, gar_error *err);
+int gar_results_check_sources(gar_db *db, const char *trace, gar_error *err);
 
 /* A stored run's key. */
 typedef struct gar_run_key {
@@ -113,11 +113,11 @@ typedef struct gar_run_key {
 
 /* The run with `id`.  Returns 1 with `out`, 0 when there is none (or it
  * failed: only ok runs are re-run), or -GAR_E_IO. */
-int gar_results_run(gar_store *store, int64_t id, gar_run_key *out, gar_error *err);
+int gar_results_run(gar_db *db, int64_t id, gar_run_key *out, gar_error *err);
 
 /* The ok run of (trace, host, mode, plan, estimator) with the least seed.
  * Same returns. */
-int gar_results_find_run(gar_store *store, const char *trace, const char *host, const char *mode,
+int gar_results_find_run(gar_db *db, const char *trace, const char *host, const char *mode,
                          const char *plan, const char *estimator, gar_run_key *out,
                          gar_error *err);
 
@@ -125,24 +125,24 @@ int gar_results_find_run(gar_store *store, const char *trace, const char *host, 
  * checks the result against the stored row.  Returns 0; -GAR_E_IO when the
  * trace's source is gone or changed, or the replay does not reproduce the
  * stored metrics; or a parse/replay refusal. */
-int gar_results_rerun(gar_store *store, const gar_run_key *key, gar_replay_observer on_wait,
+int gar_results_rerun(gar_db *db, const gar_run_key *key, gar_replay_observer on_wait,
                       void *context, gar_error *err);
 
 /* ---- reading the database, for every reader of it ---------------------- */
 
-/* Refuses a failed read of `store`: -GAR_E_IO naming the database, what was
+/* Refuses a failed read of `db`: -GAR_E_IO naming the database, what was
  * being done (`doing`, "read the arms of") and SQLite's message.  Returns
  * the negated code, so a reader can end with `return gar_results_fault(...)`. */
-int gar_results_fault(gar_store *store, const char *doing, gar_error *err);
+int gar_results_fault(gar_db *db, const char *doing, gar_error *err);
 
 /* Copies text column `column` of the current row of `st` into `out` (`size`
  * bytes, cut to fit, NUL-terminated); NULL reads as "". */
 void gar_results_copy_text(sqlite3_stmt *st, int column, char *out, size_t size);
 
-/* Runs `sql`, a query whose one row is one count, on `store`.  Returns 1
+/* Runs `sql`, a query whose one row is one count, on `db`.  Returns 1
  * when the count is above 0, 0 when it is not, or gar_results_fault's
  * -GAR_E_IO naming `doing`. */
-int gar_results_any(gar_store *store, const char *sql, const char *doing, gar_error *err);
+int gar_results_any(gar_db *db, const char *sql, const char *doing, gar_error *err);
 
 /* How many runs carry each note (run_notes), most first, ties by name. */
 typedef struct gar_results_note_count {
@@ -155,7 +155,7 @@ typedef struct gar_results_note_count {
 /* The database's note counts, at most GAR_RESULTS_NOTES_MAX of them, and
  * how many runs have any note at all.  Returns 0 with `*count` and
  * `*noted_runs`, or -GAR_E_IO. */
-int gar_results_note_counts(gar_store *store, gar_results_note_count *out, size_t *count,
+int gar_results_note_counts(gar_db *db, gar_results_note_count *out, size_t *count,
                             uint64_t *noted_runs, gar_error *err);
 
 #endif

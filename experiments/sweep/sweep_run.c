@@ -86,10 +86,10 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static gar_store_run key_of(const gar_sweep_spec *spec, uint64_t index)
+static gar_db_run key_of(const gar_sweep_spec *spec, uint64_t index)
 {
     gar_sweep_run run = gar_sweep_run_at(spec, index);
-    gar_store_run key = {
+    gar_db_run key = {
         .trace = spec->traces[run.trace].hash,
         .trace_name = spec->traces[run.trace].name,
         .plan = spec->plans[run.plan].label,
@@ -105,26 +105,26 @@ static gar_store_run key_of(const gar_sweep_spec *spec, uint64_t index)
 /* Runs already stored whose parameters are still to be added. */
 #define PRESENT_BATCH 256
 typedef struct present_entry {
-    gar_store_run run;
+    gar_db_run run;
     gar_sweep_param params[4 * GAR_SWEEP_PARAMS_MAX];
 } present_entry;
 typedef struct present_batch {
     present_entry entry[PRESENT_BATCH];
-    const gar_store_run *runs[PRESENT_BATCH];
+    const gar_db_run *runs[PRESENT_BATCH];
     size_t count;
 } present_batch;
 
-static int flush_present(gar_store *store, present_batch *b, gar_error *err)
+static int flush_present(gar_db *db, present_batch *b, gar_error *err)
 {
     for (size_t i = 0; i < b->count; i++)
         b->runs[i] = &b->entry[i].run;
-    int rc = b->count > 0 ? gar_store_add_params(store, b->runs, b->count, err) : 0;
+    int rc = b->count > 0 ? gar_db_add_params(db, b->runs, b->count, err) : 0;
     b->count = 0;
     return rc;
 }
 
-/* The shard's runs that the store lacks, in the canonical order. */
-static int list_pending(const gar_sweep_spec *spec, gar_store *store,
+/* The shard's runs that the database lacks, in the canonical order. */
+static int list_pending(const gar_sweep_spec *spec, gar_db *db,
                         const gar_sweep_options *o, uint64_t **pending, gar_sweep_stats *stats,
                         gar_error *err)
 {
@@ -148,8 +148,8 @@ static int list_pending(const gar_sweep_spec *spec, gar_store *store,
         if (gar_sweep_run_key_hash(spec, &run) % o->shards != o->shard)
             continue;
         stats->in_shard++;
-        gar_store_run key = key_of(spec, i);
-        rc = gar_store_has(store, &key, err);
+        gar_db_run key = key_of(spec, i);
+        rc = gar_db_has(db, &key, err);
         if (rc == 1) {
             stats->present++;
             rc = 0;
@@ -159,14 +159,14 @@ static int list_pending(const gar_sweep_spec *spec, gar_store *store,
                 e->run.params = e->params;
                 e->run.param_count = gar_sweep_run_params(spec, &run, e->params);
                 if (e->run.param_count > 0 && ++batch->count == PRESENT_BATCH)
-                    rc = flush_present(store, batch, err);
+                    rc = flush_present(db, batch, err);
             }
         } else if (rc == 0) {
             list[n++] = i;
         }
     }
     if (rc == 0 && batch != NULL)
-        rc = flush_present(store, batch, err);
+        rc = flush_present(db, batch, err);
     free(batch);
     if (rc < 0) {
         free(list);
@@ -192,10 +192,10 @@ static void crash_if_asked(uint64_t stored)
         raise(SIGKILL);
 }
 
-static int store_result(const gar_sweep_spec *spec, gar_store *store, const result *r,
+static int store_result(const gar_sweep_spec *spec, gar_db *db, const result *r,
                         gar_sweep_stats *stats, gar_error *err)
 {
-    gar_store_run row = key_of(spec, r->index);
+    gar_db_run row = key_of(spec, r->index);
     gar_sweep_param params[4 * GAR_SWEEP_PARAMS_MAX];
     gar_sweep_run run = gar_sweep_run_at(spec, r->index);
     row.params = params;
@@ -221,7 +221,7 @@ static int store_result(const gar_sweep_spec *spec, gar_store *store, const resu
         row.notes = &notes;
     }
     double t0 = gar_progress_now();
-    int rc = gar_store_insert(store, &row, err);
+    int rc = gar_db_insert(db, &row, err);
     stats->store_s += gar_progress_now() - t0;
     if (rc < 0)
         return rc;
@@ -389,7 +389,7 @@ out:
     return rc;
 }
 
-static int run_pool(const gar_sweep_spec *spec, gar_store *store, const gar_sweep_options *o,
+static int run_pool(const gar_sweep_spec *spec, gar_db *db, const gar_sweep_options *o,
                     const twins *t, uint64_t count, gar_sweep_stats *stats, gar_error *err)
 {
     pool p;
@@ -432,7 +432,7 @@ static int run_pool(const gar_sweep_spec *spec, gar_store *store, const gar_swee
         p.count--;
         pthread_cond_signal(&p.not_full);
         pthread_mutex_unlock(&p.lock);
-        rc = store_result(spec, store, &r, stats, err);
+        rc = store_result(spec, db, &r, stats, err);
         if (rc == 0)
             stored++;
         for (uint64_t j = t->first[r.slot]; rc == 0 && j != NONE; j = t->next[j]) {
@@ -443,7 +443,7 @@ static int run_pool(const gar_sweep_spec *spec, gar_store *store, const gar_swee
             gar_bands running;
             gar_sweep_resolve(&spec->plans[run.plan].bands, &spec->hosts[run.host].profile,
                               &running, twin.plan_ran, sizeof twin.plan_ran);
-            rc = store_result(spec, store, &twin, stats, err);
+            rc = store_result(spec, db, &twin, stats, err);
             if (rc == 0) {
                 stored++;
                 stats->copied++;
@@ -473,12 +473,12 @@ static int run_pool(const gar_sweep_spec *spec, gar_store *store, const gar_swee
     return rc;
 }
 
-int gar_sweep_execute(const gar_sweep_spec *spec, gar_store *store,
+int gar_sweep_execute(const gar_sweep_spec *spec, gar_db *db,
                       const gar_sweep_options *o, gar_sweep_stats *stats, gar_error *err)
 {
     const char *fn = "gar_sweep_execute";
-    if (spec == NULL || store == NULL || o == NULL || stats == NULL)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "spec, store, options or stats",
+    if (spec == NULL || db == NULL || o == NULL || stats == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "spec, db, options or stats",
                              "is NULL");
     if (o->jobs < 1 || o->jobs > GAR_SWEEP_JOBS_MAX)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "jobs", "is not 1..1024");
@@ -489,11 +489,11 @@ int gar_sweep_execute(const gar_sweep_spec *spec, gar_store *store,
     stats->runs = spec->runs;
     double t0 = gar_progress_now();
     double s0 = gar_progress_now();
-    int rc = gar_store_put_sources(store, spec, err);
+    int rc = gar_db_put_sources(db, spec, err);
     stats->store_s += gar_progress_now() - s0;
     uint64_t *pending = NULL;
     if (rc == 0)
-        rc = list_pending(spec, store, o, &pending, stats, err);
+        rc = list_pending(spec, db, o, &pending, stats, err);
     if (rc > 0) {
         uint64_t count = stats->in_shard - stats->present;
         unsigned jobs = o->jobs;
@@ -502,7 +502,7 @@ int gar_sweep_execute(const gar_sweep_spec *spec, gar_store *store,
         if (rc == 0) {
             gar_sweep_options fitted = *o;
             fitted.jobs = t.replay_count < jobs ? (unsigned)t.replay_count : jobs;
-            rc = run_pool(spec, store, &fitted, &t, count, stats, err);
+            rc = run_pool(spec, db, &fitted, &t, count, stats, err);
             twins_free(&t);
         }
     }

@@ -31,7 +31,7 @@
 
 #include <gar/error.h>
 
-#include "sweep/store.h"
+#include "sweep/db.h"
 #include "sweep/sweep_spec.h"
 
 typedef struct gar_sweep_options {
@@ -57,11 +57,11 @@ typedef struct gar_sweep_stats {
     double store_s;      /* time in storage calls (look-ups and writes) */
 } gar_sweep_stats;
 
-/* Runs the shard's missing runs into `store`.  Returns 0 with `stats` (when
+/* Runs the shard's missing runs into `db`.  Returns 0 with `stats` (when
  * every missing run was stored, failed runs included), -GAR_E_INVALID_ARGUMENT
  * for bad options, -GAR_E_IO when storage fails (what was stored stays), or
  * -GAR_E_CAPACITY when memory or threads run out. */
-int gar_sweep_execute(const gar_sweep_spec *spec, gar_store *store,
+int gar_sweep_execute(const gar_sweep_spec *spec, gar_db *db,
                       const gar_sweep_options *options, gar_sweep_stats *stats, gar_error *err);
 
 #endif

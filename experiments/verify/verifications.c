@@ -53,7 +53,7 @@ static bool cdf_parse(const char *text, gar_dur_ns *q)
     return true;
 }
 
-int gar_verification_put(gar_store *store, const gar_verification *v, gar_error *err)
+int gar_verification_put(gar_db *db, const gar_verification *v, gar_error *err)
 {
     static const char sql[] =
         "INSERT OR REPLACE INTO verifications (trace, trace_name, plan, plan_ran, estimator,"
@@ -64,14 +64,14 @@ int gar_verification_put(gar_store *store, const gar_verification *v, gar_error 
         " position_p90, position_p99, real_ks_d_max) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
         " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24,"
         " ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35)";
-    sqlite3 *db = gar_store_db(store);
+    sqlite3 *sqlite = gar_db_sqlite(db);
     char *real = cdf_text(v->real_cdf), *sim = cdf_text(v->sim_cdf);
     sqlite3_stmt *st = NULL;
     int rc = 0;
     if (real == NULL || sim == NULL)
         rc = gar_error_set(err, GAR_E_CAPACITY, 2, "memory for a verification", "exhausted");
-    else if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        rc = gar_results_fault(store, "prepare storing a verification", err);
+    else if (sqlite3_prepare_v2(sqlite, sql, -1, &st, NULL) != SQLITE_OK)
+        rc = gar_results_fault(db, "prepare storing a verification", err);
     if (rc == 0) {
         const char *texts[] = { v->trace, v->trace_name, v->plan, v->plan_ran, v->estimator };
         for (int i = 0; i < 5; i++)
@@ -101,7 +101,7 @@ int gar_verification_put(gar_store *store, const gar_verification *v, gar_error 
         }
         sqlite3_bind_double(st, 35, v->real_ks_d_max);
         if (sqlite3_step(st) != SQLITE_DONE)
-            rc = gar_results_fault(store, "store a verification", err);
+            rc = gar_results_fault(db, "db a verification", err);
     }
     sqlite3_finalize(st);
     free(real);
@@ -109,34 +109,34 @@ int gar_verification_put(gar_store *store, const gar_verification *v, gar_error 
     return rc;
 }
 
-int gar_verifications_each(gar_store *store,
+int gar_verifications_each(gar_db *db,
                            int (*fn)(void *ctx, const gar_verification *v, gar_error *err),
                            void *ctx, gar_error *err)
 {
     char runs[512], sql[1024];
-    sqlite3 *db = gar_store_db(store);
+    sqlite3 *sqlite = gar_db_sqlite(db);
     sqlite3_stmt *st = NULL;
     /* A database made before the table existed has no verifications. */
     sqlite3_stmt *probe = NULL;
     bool has_table = false;
-    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name ="
+    if (sqlite3_prepare_v2(sqlite, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name ="
                                " 'verifications'", -1, &probe, NULL) != SQLITE_OK)
-        return gar_results_fault(store, "look for the verifications", err);
+        return gar_results_fault(db, "look for the verifications", err);
     has_table = sqlite3_step(probe) == SQLITE_ROW;
     sqlite3_finalize(probe);
     if (!has_table)
         return 0;
     /* A version 3 file read as it is lacks the runs' columns: their values. */
-    if (gar_store_verification_run_columns(store, runs, sizeof runs) != 0)
-        return gar_results_fault(store, "read the verifications", err);
+    if (gar_db_verification_run_columns(db, runs, sizeof runs) != 0)
+        return gar_results_fault(db, "read the verifications", err);
     snprintf(sql, sizeof sql,
              "SELECT trace, trace_name, plan, plan_ran, estimator, waits, device, host_profile,"
              " seed, real_p50_ns, real_p90_ns, real_p99_ns, sim_p50_ns, sim_p90_ns, sim_p99_ns,"
              " ks_d, busy_real, busy_sim, verdict, tolerance, real_cdf, sim_cdf, gar_version, %s"
              " FROM verifications ORDER BY trace_name, trace, id",
              runs);
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        return gar_results_fault(store, "read the verifications", err);
+    if (sqlite3_prepare_v2(sqlite, sql, -1, &st, NULL) != SQLITE_OK)
+        return gar_results_fault(db, "read the verifications", err);
     gar_verification *v = malloc(sizeof *v);
     int rc = v == NULL ? gar_error_set(err, GAR_E_CAPACITY, 2, "memory for a verification",
                                        "exhausted")
@@ -166,7 +166,7 @@ int gar_verifications_each(gar_store *store,
         gar_results_copy_text(st, 19, v->tolerance, sizeof v->tolerance);
         if (!cdf_parse((const char *)sqlite3_column_text(st, 20), v->real_cdf) ||
             !cdf_parse((const char *)sqlite3_column_text(st, 21), v->sim_cdf)) {
-            rc = gar_error_set(err, GAR_E_IO, 3, gar_store_path(store), "read a verification",
+            rc = gar_error_set(err, GAR_E_IO, 3, gar_db_path(db), "read a verification",
                                "its CDF text is not 201 comma-separated whole numbers");
             break;
         }
@@ -181,7 +181,7 @@ int gar_verifications_each(gar_store *store,
         rc = fn(ctx, v, err);
     }
     if (rc == 0 && step != SQLITE_DONE)
-        rc = gar_results_fault(store, "read the verifications", err);
+        rc = gar_results_fault(db, "read the verifications", err);
     sqlite3_finalize(st);
     free(v);
     return rc;

@@ -14,7 +14,7 @@
  * where the simulation falls, the widest KS between two real runs, and the
  * three-way verdict (verify_runs.h); one run's envelope is its own values.  A verification of a key already stored
  * replaces it: it is a measurement of the machine as it is now.
- * Schema: store.c (the schema text), data/sweeps/README.md. */
+ * Schema: db.c (the schema text), data/sweeps/README.md. */
 #ifndef GAR_VERIFICATIONS_H
 #define GAR_VERIFICATIONS_H
 
@@ -25,7 +25,7 @@
 #include <gar/error.h>
 #include <gar/time.h>
 
-#include "sweep/store.h"
+#include "sweep/db.h"
 
 #define GAR_VERIFY_CDF_LEVELS 201 /* levels 0, 0.5, ..., 100 % */
 #define GAR_VERIFY_TEXT 1024      /* bytes of a text field read back (a bands label fits) */
@@ -54,13 +54,13 @@ void gar_verification_cdf(const gar_dur_ns *sorted, size_t n,
 
 /* Stores `v` (gar_version is filled here) as one transaction, replacing a
  * row of the same key.  Returns 0 or -GAR_E_IO naming the file. */
-int gar_verification_put(gar_store *store, const gar_verification *v, gar_error *err);
+int gar_verification_put(gar_db *db, const gar_verification *v, gar_error *err);
 
 /* Calls fn for every stored row, ordered by trace name, plan and estimator;
  * `v` is valid during the call.  A database without the table has no rows.
  * Stops at fn's first negative return and returns it; else 0, or -GAR_E_IO
  * (a row that does not read back: its CDF text malformed). */
-int gar_verifications_each(gar_store *store,
+int gar_verifications_each(gar_db *db,
                            int (*fn)(void *ctx, const gar_verification *v, gar_error *err),
                            void *ctx, gar_error *err);
 

@@ -45,6 +45,43 @@ tr -d '\n' <"$tmp/want" >"$tmp/want1" && echo >>"$tmp/want1"
     fail "block json: exit $? ($(cat "$tmp/err"))"
 cmp -s "$tmp/want1" "$tmp/out" || { fail "block json differs"; diff "$tmp/want1" "$tmp/out"; }
 
+# The same run as key: value lines, every line in its place: the metrics
+# (a group's members on one line, estimator error's with the count it is
+# over), the intervals by group and in words, then the notes.
+"$gar" replay "$tmp/t.trace" --plan block --host "$tmp/exact.host" >"$tmp/out" 2>"$tmp/err" ||
+    fail "block table: exit $? ($(cat "$tmp/err"))"
+cat >"$tmp/want" <<WANT
+trace: $tmp/t.trace
+plan: block
+estimator: adl
+host: $tmp/exact.host
+mode: open
+seed: 0
+waits: 3
+overshoot_ns: p50 30000 p90 30000 p99 30000 max 30000
+busy_ns: 3000
+parked_ns: 0
+asleep_ns: 3087000
+busy_frac: 0.000971
+makespan_ns: 5030000
+sleeps: 0
+parks: 0
+queries: 0
+backstop_queries: 0
+kinds: blocked 3 immediate 0 late 0 parked 0
+estimator_error_ns: p50 0 p99 0 (over 0 predictions)
+overshoot_ci_ns: level 0.95 p50 - - p90 30000 - p99 30000 -
+estimator_error_ci_ns: level 0.95 p50 - - p90 - - p99 - -
+overshoot_p50: 30.0 µs (too few waits for a p50)
+overshoot_p90: 30.0 µs (the largest of 3 waits; too few waits for a p90)
+overshoot_p99: 30.0 µs (the largest of 3 waits; too few waits for a p99)
+estimator_error_p50: none (no predictions)
+estimator_error_p90: none (no predictions)
+estimator_error_p99: none (no predictions)
+note: 3 waits are too few for a p99 (368 bound it from above at 95 %): the p99 is the largest wait
+WANT
+cmp -s "$tmp/want" "$tmp/out" || { fail "block table differs"; diff "$tmp/want" "$tmp/out"; }
+
 # The table: key: value lines; closed loop carries each 30 µs late wake on.
 "$gar" replay "$tmp/t.trace" --plan block --host "$tmp/exact.host" --mode closed >"$tmp/out" ||
     fail "closed table: exit $?"

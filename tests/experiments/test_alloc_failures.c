@@ -23,12 +23,12 @@
 
 #include <sqlite3.h>
 
-#include "sim/alloc.h"
 #include "import/alloc_sqlite.h"
 #include "import/import.h"
-#include "sweep/store.h"
-#include "sweep/sweep_spec.h"
+#include "sim/alloc.h"
 #include "sim/trace.h"
+#include "sweep/db.h"
+#include "sweep/sweep_spec.h"
 
 #define RUNS_MAX 200000 /* no reader here needs nearly this many allocations */
 
@@ -353,15 +353,15 @@ static void a_database_that_is_not_gars_is_refused_at_every_failure(void **state
     for (; n < RUNS_MAX; n++) {
         gar_alloc_fail_nth counter;
         gar_alloc_fail_nth_make(&counter, n);
-        gar_store *store = NULL;
+        gar_db *database = NULL;
         gar_error err;
         gar_alloc_set_hook(&counter.hook);
-        int rc = gar_store_open(path, true, &store, &err);
+        int rc = gar_db_open(path, true, &database, &err);
         gar_alloc_set_hook(NULL);
         if (rc == 0)
             fail_msg("allocation %llu failed and the file was taken for gar's",
                      (unsigned long long)n);
-        assert_null(store);
+        assert_null(database);
         f = fopen(path, "rb");
         assert_non_null(f);
         assert_int_equal(fread(after, 1, sizeof after, f), size);
@@ -373,7 +373,7 @@ static void a_database_that_is_not_gars_is_refused_at_every_failure(void **state
         }
     }
     assert_true(n > 1 && n < RUNS_MAX);
-    printf("store check of a file that is not gar's: %llu allocations, each failed once, "
+    printf("database check of a file that is not gar's: %llu allocations, each failed once, "
            "never taken for gar's\n",
            (unsigned long long)(n - 1));
     remove(path);
@@ -383,7 +383,7 @@ static void a_database_that_is_not_gars_is_refused_at_every_failure(void **state
 /* A version 3 database opened for reading (plot, report) with the nth
  * allocation failing: opened, or refused with a coded error, and in
  * either case the file keeps every byte and nothing is made beside it.
- * The open first checks the file (gar_store_check, some fifteen thousand
+ * The open first checks the file (gar_db_check, some fifteen thousand
  * allocations on a whole gar schema, each failed by the test above on
  * its own path); failing every one of them here too would take minutes
  * under the sanitizers, so n starts a hundred before the check's count. */
@@ -394,10 +394,10 @@ static void a_version_3_database_read_at_every_failure_keeps_every_byte(void **s
     assert_non_null(mkdtemp(dir));
     char path[128], side[160];
     snprintf(path, sizeof path, "%s/v3.db", dir);
-    gar_store *store = NULL;
+    gar_db *database = NULL;
     gar_error err;
-    assert_int_equal(gar_store_open(path, true, &store, &err), 0);
-    gar_store_close(store);
+    assert_int_equal(gar_db_open(path, true, &database, &err), 0);
+    gar_db_close(database);
     sqlite3 *db = NULL;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     static const char *const v4_columns[] = {
@@ -426,29 +426,29 @@ static void a_version_3_database_read_at_every_failure_keeps_every_byte(void **s
     gar_alloc_fail_nth count;
     gar_alloc_fail_nth_make(&count, UINT64_MAX);
     gar_alloc_set_hook(&count.hook);
-    assert_int_equal(gar_store_check(path, false, "open", &err), 1);
+    assert_int_equal(gar_db_check(path, false, "open", &err), 1);
     gar_alloc_set_hook(NULL);
     uint64_t first = count.asked > 100 ? count.asked - 100 : 1, n = first;
     for (; n < RUNS_MAX; n++) {
         gar_alloc_fail_nth counter;
         gar_alloc_fail_nth_make(&counter, n);
-        store = NULL;
+        database = NULL;
         gar_alloc_set_hook(&counter.hook);
-        int rc = gar_store_open_read(path, &store, &err);
+        int rc = gar_db_open_read(path, &database, &err);
         gar_alloc_set_hook(NULL);
         bool fired = gar_alloc_fail_nth_fired(&counter);
         if (rc < 0) {
             assert_true(fired);
-            assert_null(store);
+            assert_null(database);
             assert_int_equal(err.code, GAR_E_IO);
         } else {
             char version[8];
-            assert_int_equal(gar_store_meta(store, "schema_version", version, sizeof version,
-                                            &err),
+            assert_int_equal(gar_db_meta(database, "schema_version", version, sizeof version,
+                                         &err),
                              0);
             assert_string_equal(version, "3");
         }
-        gar_store_close(store);
+        gar_db_close(database);
         f = fopen(path, "rb");
         assert_non_null(f);
         assert_int_equal(fread(after, 1, sizeof after, f), size);

@@ -149,11 +149,11 @@ static void an_output_path_that_is_a_file_is_refused(void **state)
 }
 
 /* A database of one trace, one host and two plans, two seeds each. */
-static gar_store *small_database(const char *path)
+static gar_db *small_database(const char *path)
 {
-    gar_store *s = NULL;
-    assert_int_equal(gar_store_open(path, true, &s, NULL), 0);
-    assert_int_equal(sqlite3_exec(gar_store_db(s),
+    gar_db *s = NULL;
+    assert_int_equal(gar_db_open(path, true, &s, NULL), 0);
+    assert_int_equal(sqlite3_exec(gar_db_sqlite(s),
                                   "INSERT INTO traces VALUES ('00000000000000aa','t.csv','/t.csv',10);"
                                   "INSERT INTO hosts VALUES ('00000000000000bb','h.host','/h','x')",
                                   NULL, NULL, NULL),
@@ -168,11 +168,11 @@ static gar_store *small_database(const char *path)
     const char *plans[] = { "block", "poll" };
     for (int p = 0; p < 2; p++)
         for (uint64_t seed = 1; seed <= 2; seed++) {
-            gar_store_run r = { .trace = "00000000000000aa", .trace_name = "t.csv",
-                                .plan = plans[p], .estimator = "-",
-                                .host = "00000000000000bb", .host_name = "h.host",
-                                .mode = "open", .seed = seed, .metrics = &m };
-            assert_int_equal(gar_store_insert(s, &r, NULL), 1);
+            gar_db_run r = { .trace = "00000000000000aa", .trace_name = "t.csv",
+                             .plan = plans[p], .estimator = "-",
+                             .host = "00000000000000bb", .host_name = "h.host",
+                             .mode = "open", .seed = seed, .metrics = &m };
+            assert_int_equal(gar_db_insert(s, &r, NULL), 1);
         }
     return s;
 }
@@ -185,12 +185,12 @@ static void a_failing_write_leaves_nothing(void **state)
     (void)state;
     if (gar_plot_check_gnuplot(NULL) < 0)
         skip(); /* the plot refuses earlier without gnuplot */
-    char db[128], dir[128];
-    snprintf(db, sizeof db, "%s/s.db", root);
+    char db_path[128], dir[128];
+    snprintf(db_path, sizeof db_path, "%s/s.db", root);
     snprintf(dir, sizeof dir, "%s/plots", root);
-    gar_store *store = small_database(db); /* its files exist before the limit */
+    gar_db *db = small_database(db_path); /* its files exist before the limit */
     gar_arm_list arms;
-    assert_int_equal(gar_results_arms(store, &arms, NULL), 0);
+    assert_int_equal(gar_results_arms(db, &arms, NULL), 0);
     assert_int_equal(arms.count, 2);
     gar_plot_files *files = calloc(1, sizeof *files);
     assert_non_null(files);
@@ -216,7 +216,7 @@ static void a_failing_write_leaves_nothing(void **state)
     assert_int_equal(stat(dir, &st), -1); /* the folder it made is gone too */
     free(files);
     gar_arm_list_free(&arms);
-    gar_store_close(store);
+    gar_db_close(db);
 }
 
 /* A staging folder names its owner: one that a killed run left (its owner

@@ -15,12 +15,12 @@
 #include <unistd.h>
 
 #include "sweep/results.h"
-#include "sweep/store.h"
+#include "sweep/db.h"
 
 typedef struct fixture {
     char dir[64];
     char path[96];
-    gar_store *store;
+    gar_db *db;
 } fixture;
 
 static int setup(void **state)
@@ -30,7 +30,7 @@ static int setup(void **state)
     if (mkdtemp(f.dir) == NULL)
         return -1;
     snprintf(f.path, sizeof f.path, "%s/r.db", f.dir);
-    if (gar_store_open(f.path, true, &f.store, NULL) != 0)
+    if (gar_db_open(f.path, true, &f.db, NULL) != 0)
         return -1;
     *state = &f;
     return 0;
@@ -39,7 +39,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
-    gar_store_close(f->store);
+    gar_db_close(f->db);
     const char *suffixes[] = { "", "-wal", "-shm" };
     char path[128];
     for (int i = 0; i < 3; i++) {
@@ -54,15 +54,15 @@ static void a_count_answers_yes_or_no(void **state)
 {
     fixture *f = *state;
     gar_error err;
-    assert_int_equal(gar_results_any(f->store,
+    assert_int_equal(gar_results_any(f->db,
                                      "SELECT count(*) FROM sqlite_master WHERE name = 'runs'",
                                      "look in", &err),
                      1);
-    assert_int_equal(gar_results_any(f->store,
+    assert_int_equal(gar_results_any(f->db,
                                      "SELECT count(*) FROM sqlite_master WHERE name = 'none'",
                                      "look in", &err),
                      0);
-    assert_int_equal(gar_results_any(f->store, "SELECT 0 WHERE 0", "look in", &err), -GAR_E_IO);
+    assert_int_equal(gar_results_any(f->db, "SELECT 0 WHERE 0", "look in", &err), -GAR_E_IO);
 }
 
 static void a_failed_read_names_the_file_the_reading_and_why(void **state)
@@ -70,7 +70,7 @@ static void a_failed_read_names_the_file_the_reading_and_why(void **state)
     fixture *f = *state;
     gar_error err;
     gar_error_clear(&err);
-    assert_int_equal(gar_results_any(f->store, "SELECT count(*) FROM no_such_table",
+    assert_int_equal(gar_results_any(f->db, "SELECT count(*) FROM no_such_table",
                                      "read the widgets of", &err),
                      -GAR_E_IO);
     assert_int_equal(err.code, GAR_E_IO);
@@ -79,14 +79,14 @@ static void a_failed_read_names_the_file_the_reading_and_why(void **state)
     assert_non_null(strstr(text, f->path));
     assert_non_null(strstr(text, "read the widgets of"));
     assert_non_null(strstr(text, "no_such_table"));
-    assert_int_equal(gar_results_fault(f->store, "count", NULL), -GAR_E_IO);
+    assert_int_equal(gar_results_fault(f->db, "count", NULL), -GAR_E_IO);
 }
 
 static void a_text_column_reads_null_as_empty_and_cuts_to_fit(void **state)
 {
     fixture *f = *state;
     sqlite3_stmt *st = NULL;
-    assert_int_equal(sqlite3_prepare_v2(gar_store_db(f->store), "SELECT NULL, 'abcdef', 'ab'",
+    assert_int_equal(sqlite3_prepare_v2(gar_db_sqlite(f->db), "SELECT NULL, 'abcdef', 'ab'",
                                         -1, &st, NULL),
                      SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);

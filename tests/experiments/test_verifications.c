@@ -17,12 +17,12 @@
 
 #include <sqlite3.h>
 
-#include "sweep/store.h"
+#include "sweep/db.h"
 #include "verify/verifications.h"
 
 typedef struct fixture {
     char dir[64], path[96];
-    gar_store *store;
+    gar_db *db;
 } fixture;
 
 static int setup(void **state)
@@ -31,7 +31,7 @@ static int setup(void **state)
     snprintf(f.dir, sizeof f.dir, "/tmp/gar-verif-XXXXXX");
     assert_non_null(mkdtemp(f.dir));
     snprintf(f.path, sizeof f.path, "%s/v.db", f.dir);
-    assert_int_equal(gar_store_open(f.path, true, &f.store, NULL), 0);
+    assert_int_equal(gar_db_open(f.path, true, &f.db, NULL), 0);
     *state = &f;
     return 0;
 }
@@ -39,7 +39,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
-    gar_store_close(f->store);
+    gar_db_close(f->db);
     const char *suffixes[] = { "", "-wal", "-shm" };
     for (int i = 0; i < 3; i++) {
         char p[128];
@@ -105,11 +105,11 @@ static void a_row_reads_back_whole_and_a_second_replaces_it(void **state)
     gar_verification *v = sample_row();
     static seen s;
     memset(&s, 0, sizeof s);
-    assert_int_equal(gar_verifications_each(f->store, keep, &s, NULL), 0);
+    assert_int_equal(gar_verifications_each(f->db, keep, &s, NULL), 0);
     assert_int_equal(s.rows, 0);
 
-    assert_int_equal(gar_verification_put(f->store, v, NULL), 0);
-    assert_int_equal(gar_verifications_each(f->store, keep, &s, NULL), 0);
+    assert_int_equal(gar_verification_put(f->db, v, NULL), 0);
+    assert_int_equal(gar_verifications_each(f->db, keep, &s, NULL), 0);
     assert_int_equal(s.rows, 1);
     assert_string_equal(s.last.plan_ran, v->plan_ran);
     assert_string_equal(s.last.host_profile, v->host_profile);
@@ -129,16 +129,16 @@ static void a_row_reads_back_whole_and_a_second_replaces_it(void **state)
     v->agree = false;
     strcpy(v->verdict, "disagree");
     v->ks_d = 0.5;
-    assert_int_equal(gar_verification_put(f->store, v, NULL), 0);
+    assert_int_equal(gar_verification_put(f->db, v, NULL), 0);
     memset(&s, 0, sizeof s);
-    assert_int_equal(gar_verifications_each(f->store, keep, &s, NULL), 0);
+    assert_int_equal(gar_verifications_each(f->db, keep, &s, NULL), 0);
     assert_int_equal(s.rows, 1);
     assert_false(s.last.agree);
     /* Another seed is another key. */
     v->seed = 4;
-    assert_int_equal(gar_verification_put(f->store, v, NULL), 0);
+    assert_int_equal(gar_verification_put(f->db, v, NULL), 0);
     memset(&s, 0, sizeof s);
-    assert_int_equal(gar_verifications_each(f->store, keep, &s, NULL), 0);
+    assert_int_equal(gar_verifications_each(f->db, keep, &s, NULL), 0);
     assert_int_equal(s.rows, 2);
     free(v);
 }
@@ -159,9 +159,9 @@ static void a_row_of_several_runs_keeps_their_envelope_and_verdict(void **state)
         strcpy(v->position[1], "above all");
         strcpy(v->position[2], "not judged");
         v->real_ks_d_max = 0.37;
-        assert_int_equal(gar_verification_put(f->store, v, NULL), 0);
+        assert_int_equal(gar_verification_put(f->db, v, NULL), 0);
         memset(&s, 0, sizeof s);
-        assert_int_equal(gar_verifications_each(f->store, keep, &s, NULL), 0);
+        assert_int_equal(gar_verifications_each(f->db, keep, &s, NULL), 0);
         assert_int_equal(s.rows, 1);
         assert_string_equal(s.last.verdict, verdicts[k]);
         assert_false(s.last.agree);
@@ -176,7 +176,7 @@ static void a_row_of_several_runs_keeps_their_envelope_and_verdict(void **state)
     /* A verdict outside the four is refused by the table itself. */
     strcpy(v->verdict, "maybe");
     gar_error err;
-    assert_int_equal(gar_verification_put(f->store, v, &err), -GAR_E_IO);
+    assert_int_equal(gar_verification_put(f->db, v, &err), -GAR_E_IO);
     free(v);
 }
 
@@ -184,13 +184,13 @@ static void a_malformed_cdf_is_refused(void **state)
 {
     fixture *f = *state;
     gar_verification *v = sample_row();
-    assert_int_equal(gar_verification_put(f->store, v, NULL), 0);
-    assert_int_equal(sqlite3_exec(gar_store_db(f->store),
+    assert_int_equal(gar_verification_put(f->db, v, NULL), 0);
+    assert_int_equal(sqlite3_exec(gar_db_sqlite(f->db),
                                   "UPDATE verifications SET sim_cdf = '1,2,x'", NULL, NULL, NULL),
                      SQLITE_OK);
     seen s = { 0 };
     gar_error err;
-    assert_int_equal(gar_verifications_each(f->store, keep, &s, &err), -GAR_E_IO);
+    assert_int_equal(gar_verifications_each(f->db, keep, &s, &err), -GAR_E_IO);
     assert_int_equal(s.rows, 0);
     assert_non_null(strstr(err.argv[2], "201 comma-separated"));
     free(v);
@@ -199,11 +199,11 @@ static void a_malformed_cdf_is_refused(void **state)
 static void a_database_without_the_table_has_no_rows(void **state)
 {
     fixture *f = *state;
-    assert_int_equal(sqlite3_exec(gar_store_db(f->store), "DROP TABLE verifications", NULL, NULL,
+    assert_int_equal(sqlite3_exec(gar_db_sqlite(f->db), "DROP TABLE verifications", NULL, NULL,
                                   NULL),
                      SQLITE_OK);
     seen s = { 0 };
-    assert_int_equal(gar_verifications_each(f->store, keep, &s, NULL), 0);
+    assert_int_equal(gar_verifications_each(f->db, keep, &s, NULL), 0);
     assert_int_equal(s.rows, 0);
 }
 

@@ -1,13 +1,15 @@
-/* experiments/sweep/store.h — a sweep's database: one SQLite file per sweep (or
- * per shard), schema documented in data/sweeps/README.md.
+/* experiments/sweep/db.h — a sweep's database: one SQLite file per sweep (or
+ * per shard), schema documented in data/sweeps/README.md.  (gar_db, not
+ * "store": a store is the device's write of a sequence number into the word.)
  *
- * Tables (schema version GAR_STORE_SCHEMA_VERSION):
+ * Tables (schema version GAR_DB_SCHEMA_VERSION):
  *   meta    key/value: schema_version, gar_version, source_commit, created_unix
  *           (the gar that created the file)
  *   traces  one row per trace content hash: its name and how to load it again
  *   hosts   one row per host profile content hash: its name, path and text
  *   runs    one row per run, UNIQUE (trace, plan, estimator, host, mode, seed);
- *           status 'ok' with the metrics, or 'failed' with the error; the
+ *           status 'ok' with the metrics (a column each, as
+ *           sim/replay_metric_table.h lists them), or 'failed' with the error; the
  *           gar_version and source_commit of the gar that ran it
  *   run_streams  one row per stream of each 'ok' run, under the run's key:
  *           the stream id as the trace names it, its waits, overshoot
@@ -28,9 +30,9 @@
  * two writers never duplicate a row.
  *
  * Storage faults are GAR_E_IO naming the file, what was being done and
- * SQLite's message.  A gar_store is used by one thread. */
-#ifndef GAR_STORE_H
-#define GAR_STORE_H
+ * SQLite's message.  A gar_db is used by one thread. */
+#ifndef GAR_DB_H
+#define GAR_DB_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -49,51 +51,51 @@
  * runs columns ci_level and M_Q_lo_ns, M_Q_hi_ns) and the run_notes table
  * (what went wrong, in words).
  *
- * A version 3 file is read: gar_store_open (the writers) converts it to
+ * A version 3 file is read: gar_db_open (the writers) converts it to
  * version 4 in one transaction (ALTER TABLE ADD COLUMN, CREATE TABLE
  * run_notes, the version bumped), its old runs keeping NULL intervals and
- * no notes — shown as absent.  gar_store_open_read (plots, reports) and a
+ * no notes — shown as absent.  gar_db_open_read (plots, reports) and a
  * merge's inputs read a version 3 file as it is. */
-#define GAR_STORE_SCHEMA_VERSION 4
-#define GAR_STORE_SCHEMA_OLDEST 3 /* the oldest version read (and converted) */
+#define GAR_DB_SCHEMA_VERSION 4
+#define GAR_DB_SCHEMA_OLDEST 3 /* the oldest version read (and converted) */
 
-typedef struct gar_store gar_store;
+typedef struct gar_db gar_db;
 
 /* Checks, reading only (no lock, no side file, nothing changed), that
- * `path` is a gar sweep database of schema version GAR_STORE_SCHEMA_OLDEST
- * to GAR_STORE_SCHEMA_VERSION or, when `may_be_new`, a missing or empty file (an empty SQLite database
+ * `path` is a gar sweep database of schema version GAR_DB_SCHEMA_OLDEST
+ * to GAR_DB_SCHEMA_VERSION or, when `may_be_new`, a missing or empty file (an empty SQLite database
  * included).  Returns 1 for a gar database, 0 for a new one, or -GAR_E_IO
  * (path, `doing`, why): another program's database (tables but no gar
  * meta), not SQLite at all, another schema version (naming both, and what
  * to do with an older one), or unreadable. */
-int gar_store_check(const char *path, bool may_be_new, const char *doing, gar_error *err);
+int gar_db_check(const char *path, bool may_be_new, const char *doing, gar_error *err);
 
 /* Opens (creating when `create`) the database at `path`, after
- * gar_store_check: a refused file is left exactly as it was.  A new (or
+ * gar_db_check: a refused file is left exactly as it was.  A new (or
  * empty) file gets the schema and its meta rows; a version 3 file is
  * converted (above).  Returns 0 with `*out`
  * (close it), or -GAR_E_IO. */
-int gar_store_open(const char *path, bool create, gar_store **out, gar_error *err);
+int gar_db_open(const char *path, bool create, gar_db **out, gar_error *err);
 
 /* Opens the database at `path` for reading only (plots, reports), after
- * gar_store_check: nothing in or beside the file changes, so a read-only
+ * gar_db_check: nothing in or beside the file changes, so a read-only
  * file or folder reads as well as any.  A version 3 file is read as it is,
  * not converted: the intervals and notes it lacks are absent (results.h).
  * Without a writer's non-empty log beside it the file is read as
  * immutable, so a sweep that starts writing into it while it is open may
  * not be seen, and a checkpoint meanwhile could mislead it: read a
  * database a sweep is not about to start on.  Nothing may be written
- * through the store.  Returns 0 with `*out` (close it), or -GAR_E_IO. */
-int gar_store_open_read(const char *path, gar_store **out, gar_error *err);
+ * through `*out`.  Returns 0 with `*out` (close it), or -GAR_E_IO. */
+int gar_db_open_read(const char *path, gar_db **out, gar_error *err);
 
 /* Closes the database.  Accepts NULL. */
-void gar_store_close(gar_store *store);
+void gar_db_close(gar_db *db);
 
-/* The open SQLite handle, for queries (plots, reports); owned by the store. */
-sqlite3 *gar_store_db(gar_store *store);
+/* The open SQLite handle, for queries (plots, reports); owned by `db`. */
+sqlite3 *gar_db_sqlite(gar_db *db);
 
-/* The file's path as given to gar_store_open. */
-const char *gar_store_path(const gar_store *store);
+/* The file's path as given to gar_db_open. */
+const char *gar_db_path(const gar_db *db);
 
 /* The SELECT list of what schema version 4 added to verifications (runs,
  * real_min_p50_ns, real_max_p50_ns, ..., position_p99, real_ks_d_max, in
@@ -102,17 +104,17 @@ const char *gar_store_path(const gar_store *store);
  * (one run, its own envelope, nothing judged).  Writes at most `size` bytes,
  * NUL included; returns 0, or -1 when they do not fit or the table cannot be
  * read. */
-int gar_store_verification_run_columns(gar_store *store, char *buf, size_t size);
+int gar_db_verification_run_columns(gar_db *db, char *buf, size_t size);
 
 /* A meta value by key into `buf` ("" when absent).  Returns 0 or -GAR_E_IO. */
-int gar_store_meta(gar_store *store, const char *key, char *buf, size_t size, gar_error *err);
+int gar_db_meta(gar_db *db, const char *key, char *buf, size_t size, gar_error *err);
 
 /* Records the spec's traces and hosts (those not yet recorded), in one
  * transaction.  Returns 0 or -GAR_E_IO. */
-int gar_store_put_sources(gar_store *store, const gar_sweep_spec *spec, gar_error *err);
+int gar_db_put_sources(gar_db *db, const gar_sweep_spec *spec, gar_error *err);
 
 /* A run's key and what became of it. */
-typedef struct gar_store_run {
+typedef struct gar_db_run {
     const char *trace;      /* content hash, hex */
     const char *trace_name;
     const char *plan;       /* label, as the spec asked for it */
@@ -129,52 +131,50 @@ typedef struct gar_store_run {
     uint64_t run_ns;        /* wall time the replay took */
     const gar_sweep_param *params; /* the run's swept parameters (names unique) */
     size_t param_count;
-} gar_store_run;
+} gar_db_run;
 
 /* Whether the run's key is already stored.  Returns 1, 0, or -GAR_E_IO. */
-int gar_store_has(gar_store *store, const gar_store_run *key, gar_error *err);
+int gar_db_has(gar_db *db, const gar_db_run *key, gar_error *err);
 
 /* Stores one run, its streams', notes' and parameters' rows with it, as its
  * own transaction.  Returns 1 when inserted, 0 when its key was already there
  * (nothing changed), or -GAR_E_IO (nothing stored). */
-int gar_store_insert(gar_store *store, const gar_store_run *run, gar_error *err);
+int gar_db_insert(gar_db *db, const gar_db_run *run, gar_error *err);
 
 /* Adds the parameters of runs already stored (a run another spec stored,
  * where this one sweeps its plan): those a run lacks, in one transaction;
  * a name it has keeps its value.  Returns 0 or -GAR_E_IO (none added). */
-int gar_store_add_params(gar_store *store, const gar_store_run *const *runs, size_t count,
-                         gar_error *err);
+int gar_db_add_params(gar_db *db, const gar_db_run *const *runs, size_t count, gar_error *err);
 
 /* How many stored runs another build of gar made (another gar_version or
  * source_commit than this one's).  Returns 0 with `*runs`, or -GAR_E_IO. */
-int gar_store_other_builds(gar_store *store, uint64_t *runs, gar_error *err);
+int gar_db_other_builds(gar_db *db, uint64_t *runs, gar_error *err);
 
-/* Whether `path` names the store's own file (same device and inode: also
+/* Whether `path` names the database's own file (same device and inode: also
  * through another path or a hard link).  Returns 1, 0 (another file, or
  * none), or -GAR_E_IO. */
-int gar_store_same_file(const gar_store *store, const char *path, gar_error *err);
+int gar_db_same_file(const gar_db *db, const char *path, gar_error *err);
 
-/* Copies the gar database at `path` (checked as gar_store_check does) into
+/* Copies the gar database at `path` (checked as gar_db_check does) into
  * the empty or missing file `into`: a consistent snapshot, its log
  * included.  Returns 0 or -GAR_E_IO. */
-int gar_store_snapshot(const char *path, const char *into, gar_error *err);
+int gar_db_snapshot(const char *path, const char *into, gar_error *err);
 
 /* Counts of one merged input. */
-typedef struct gar_store_merge_stats {
+typedef struct gar_db_merge_stats {
     uint64_t runs;      /* rows in the input */
     uint64_t added;     /* rows new to the output */
     uint64_t present;   /* rows whose key the output already had, equal */
-} gar_store_merge_stats;
+} gar_db_merge_stats;
 
 /* Copies every trace, host and run (each run with the build that made it,
  * and its run_streams rows) of the database at `path` into `out`, in one transaction.  Refused, with
  * nothing copied (-GAR_E_IO): the output's own file (also under another
- * path or a hard link), an input that gar_store_check refuses (missing, not
+ * path or a hard link), an input that gar_db_check refuses (missing, not
  * a gar database, another schema version), or one holding a run whose key
  * the output has with different results in any table keyed by a run (runs,
  * run_streams, a parameter both name in run_params).  All-or-nothing over several
  * inputs is the caller's (gar merge builds into a temporary file). */
-int gar_store_merge(gar_store *out, const char *path, gar_store_merge_stats *stats,
-                    gar_error *err);
+int gar_db_merge(gar_db *out, const char *path, gar_db_merge_stats *stats, gar_error *err);
 
 #endif

@@ -1,6 +1,6 @@
-/* experiments/sweep/store.c — the sweep database on SQLite. */
+/* experiments/sweep/db.c — the sweep database on SQLite. */
 #define _POSIX_C_SOURCE 200809L /* struct stat's st_ino */
-#include "sweep/store.h"
+#include "sweep/db.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -11,13 +11,14 @@
 #include <time.h>
 
 #include "sweep/gar_source.h"
+#include "sim/replay_metric_table.h"
 
 #ifndef GAR_VERSION
 #define GAR_VERSION "unknown"
 #endif
 
-struct gar_store {
-    sqlite3 *db;
+struct gar_db {
+    sqlite3 *sqlite;
     sqlite3_stmt *has;
     sqlite3_stmt *insert;
     sqlite3_stmt *insert_stream;
@@ -28,32 +29,29 @@ struct gar_store {
     ino_t ino;
 };
 
-/* The metric columns, named as `gar replay --json` names the metrics, in the
- * order they are bound. */
-static const char *const metric_columns[] = {
-    "waits",
-    "overshoot_p50_ns", "overshoot_p90_ns", "overshoot_p99_ns", "overshoot_max_ns",
-    "wait_ns", "busy_ns", "parked_ns", "asleep_ns", "busy_frac", "makespan_ns",
-    "sleeps", "parks", "queries", "polls", "backstop_queries",
-    "kinds_blocked", "kinds_immediate", "kinds_late", "kinds_parked",
-    "predictions",
-    "estimator_error_p50_ns", "estimator_error_p90_ns", "estimator_error_p99_ns",
-    "estimator_error_max_ns",
-};
+/* The metric columns (sim/replay_metric_table.h), in the order they are
+ * bound: every metric, named as `gar replay --json` names it. */
+#define METRIC_COLUMN(NAME, UNIT, ...) #NAME UNIT,
+static const char *const metric_columns[] = { GAR_REPLAY_METRICS(METRIC_COLUMN, METRIC_COLUMN) };
+#undef METRIC_COLUMN
 enum { METRICS = sizeof metric_columns / sizeof metric_columns[0] };
 
 /* Version 4's columns of each quantile's confidence interval, in the order
- * they are bound: the level, then for overshoot and estimator error, p50,
- * p90, p99, each its lower and upper end (NULL where no such bound exists at
- * that many waits: sim/quantile_interval.h). */
+ * they are bound: the level, then for each quantile that carries one
+ * (overshoot's and estimator error's p50, p90, p99) its lower and upper end
+ * (NULL where no such bound exists at that many waits:
+ * sim/quantile_interval.h). */
+#define NO_INTERVAL(...)
+#define INTERVAL_COLUMNS(NAME, UNIT, ...) #NAME "_lo" UNIT, #NAME "_hi" UNIT,
 static const char *const interval_columns[] = {
-    "ci_level",
-    "overshoot_p50_lo_ns", "overshoot_p50_hi_ns", "overshoot_p90_lo_ns",
-    "overshoot_p90_hi_ns", "overshoot_p99_lo_ns", "overshoot_p99_hi_ns",
-    "estimator_error_p50_lo_ns", "estimator_error_p50_hi_ns", "estimator_error_p90_lo_ns",
-    "estimator_error_p90_hi_ns", "estimator_error_p99_lo_ns", "estimator_error_p99_hi_ns",
+    "ci_level", GAR_REPLAY_METRICS(NO_INTERVAL, INTERVAL_COLUMNS)
 };
+#undef INTERVAL_COLUMNS
 enum { INTERVALS = sizeof interval_columns / sizeof interval_columns[0] };
+
+/* A metric column's SQL type by the metric's TYPE. */
+#define SQL_TYPE_COUNT "INTEGER"
+#define SQL_TYPE_FRACTION "REAL"
 
 /* Version 4's table of each run's notes: what went wrong, in words
  * (sim/replay_notes.h).  Created by a new database and by the step up from
@@ -126,6 +124,9 @@ enum { VERIFICATION_RUN_COLUMNS = sizeof verification_run_columns / sizeof verif
  * above).  A new table is a
  * new entry here (and in data/sweeps/README.md) and takes the next schema
  * version.  Durations are integer ns; busy_frac is a REAL. */
+#define METRIC_DECLARATION(NAME, UNIT, FIELD, TYPE, ...) "  " #NAME UNIT " " SQL_TYPE_##TYPE ",\n"
+#define INTERVAL_DECLARATIONS(NAME, UNIT, ...)                                                     \
+    "  " #NAME "_lo" UNIT " INTEGER, " #NAME "_hi" UNIT " INTEGER,\n"
 static const char *const schema_tables[] = {
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
 
@@ -155,18 +156,9 @@ static const char *const schema_tables[] = {
     "  status TEXT NOT NULL CHECK (status IN ('ok', 'failed')),\n"
     "  error_code INTEGER,      -- failed: the gar error code\n"
     "  error TEXT,              -- failed: its message\n"
-    "  waits INTEGER,\n"
-    "  overshoot_p50_ns INTEGER, overshoot_p90_ns INTEGER,\n"
-    "  overshoot_p99_ns INTEGER, overshoot_max_ns INTEGER,\n"
-    "  wait_ns INTEGER, busy_ns INTEGER, parked_ns INTEGER, asleep_ns INTEGER,\n"
-    "  busy_frac REAL, makespan_ns INTEGER,\n"
-    "  sleeps INTEGER, parks INTEGER, queries INTEGER, polls INTEGER,\n"
-    "  backstop_queries INTEGER,\n"
-    "  kinds_blocked INTEGER, kinds_immediate INTEGER, kinds_late INTEGER,\n"
-    "  kinds_parked INTEGER,\n"
-    "  predictions INTEGER,\n"
-    "  estimator_error_p50_ns INTEGER, estimator_error_p90_ns INTEGER,\n"
-    "  estimator_error_p99_ns INTEGER, estimator_error_max_ns INTEGER,\n"
+    /* The metrics, one column each, as sim/replay_metric_table.h lists them
+     * (NULL in a failed run). */
+    GAR_REPLAY_METRICS(METRIC_DECLARATION, METRIC_DECLARATION)
     "  run_ns INTEGER NOT NULL,        -- wall time of the replay\n"
     "  finished_unix INTEGER NOT NULL, -- when the row was written\n"
     "  gar_version TEXT NOT NULL,      -- the gar that ran it (version 2 on)\n"
@@ -174,12 +166,7 @@ static const char *const schema_tables[] = {
     /* Version 4: the confidence intervals, as interval_columns lists them
      * (ALTER TABLE puts them in the same place in a version 3 file). */
     "  ci_level REAL,                  -- the intervals' confidence (0.95)\n"
-    "  overshoot_p50_lo_ns INTEGER, overshoot_p50_hi_ns INTEGER,\n"
-    "  overshoot_p90_lo_ns INTEGER, overshoot_p90_hi_ns INTEGER,\n"
-    "  overshoot_p99_lo_ns INTEGER, overshoot_p99_hi_ns INTEGER,\n"
-    "  estimator_error_p50_lo_ns INTEGER, estimator_error_p50_hi_ns INTEGER,\n"
-    "  estimator_error_p90_lo_ns INTEGER, estimator_error_p90_hi_ns INTEGER,\n"
-    "  estimator_error_p99_lo_ns INTEGER, estimator_error_p99_hi_ns INTEGER,\n"
+    GAR_REPLAY_METRICS(NO_INTERVAL, INTERVAL_DECLARATIONS)
     "  UNIQUE (trace, plan, estimator, host, mode, seed))",
 
     /* Each run's swept parameters (version 3 on): a spec's brace groups. */
@@ -211,6 +198,8 @@ static const char *const schema_tables[] = {
 
     run_notes_table,
 };
+#undef METRIC_DECLARATION
+#undef INTERVAL_DECLARATIONS
 enum { SCHEMA_TABLES = sizeof schema_tables / sizeof schema_tables[0] };
 
 /* How long a connection waits for another's lock before giving up. */
@@ -234,35 +223,35 @@ static int db_fault(gar_error *err, const char *path, const char *doing, sqlite3
                          db != NULL ? sqlite3_errmsg(db) : "out of memory");
 }
 
-static int exec(gar_store *s, const char *sql, const char *doing, gar_error *err)
+static int exec(gar_db *s, const char *sql, const char *doing, gar_error *err)
 {
-    if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-        return db_fault(err, s->path, doing, s->db);
+    if (sqlite3_exec(s->sqlite, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return db_fault(err, s->path, doing, s->sqlite);
     return 0;
 }
 
-sqlite3 *gar_store_db(gar_store *store)
+sqlite3 *gar_db_sqlite(gar_db *db)
 {
-    return store->db;
+    return db->sqlite;
 }
 
-const char *gar_store_path(const gar_store *store)
+const char *gar_db_path(const gar_db *db)
 {
-    return store->path;
+    return db->path;
 }
 
-void gar_store_close(gar_store *store)
+void gar_db_close(gar_db *db)
 {
-    if (store == NULL)
+    if (db == NULL)
         return;
-    sqlite3_finalize(store->has);
-    sqlite3_finalize(store->insert);
-    sqlite3_finalize(store->insert_stream);
-    sqlite3_finalize(store->insert_param);
-    sqlite3_finalize(store->insert_note);
-    sqlite3_close(store->db);
-    free(store->path);
-    free(store);
+    sqlite3_finalize(db->has);
+    sqlite3_finalize(db->insert);
+    sqlite3_finalize(db->insert_stream);
+    sqlite3_finalize(db->insert_param);
+    sqlite3_finalize(db->insert_note);
+    sqlite3_close(db->sqlite);
+    free(db->path);
+    free(db);
 }
 
 /* A meta value of the database `db` (main or an attached `schema`). */
@@ -287,11 +276,11 @@ static int read_meta(sqlite3 *db, const char *schema, const char *key, char *buf
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
 }
 
-int gar_store_meta(gar_store *store, const char *key, char *buf, size_t size, gar_error *err)
+int gar_db_meta(gar_db *db, const char *key, char *buf, size_t size, gar_error *err)
 {
     bool found;
-    if (read_meta(store->db, "main", key, buf, size, &found) < 0)
-        return db_fault(err, store->path, "read meta", store->db);
+    if (read_meta(db->sqlite, "main", key, buf, size, &found) < 0)
+        return db_fault(err, db->path, "read meta", db->sqlite);
     return 0;
 }
 
@@ -309,7 +298,7 @@ static long schema_version_of(sqlite3 *db, const char *schema)
 
 /* Refuses a database of a schema version this gar neither reads nor
  * converts, naming both, and what to do with an older one.  Version 3 is
- * read: gar_store_open converts it (add_intervals_and_notes). */
+ * read: gar_db_open converts it (add_intervals_and_notes). */
 static int check_version(sqlite3 *db, const char *schema, const char *path, const char *doing,
                          gar_error *err)
 {
@@ -319,13 +308,13 @@ static int check_version(sqlite3 *db, const char *schema, const char *path, cons
         return gar_error_set(err, GAR_E_IO, 3, path, doing,
                              "not a gar sweep database (no meta schema_version)");
     long v = schema_version_of(db, schema);
-    if (v >= GAR_STORE_SCHEMA_OLDEST && v <= GAR_STORE_SCHEMA_VERSION)
+    if (v >= GAR_DB_SCHEMA_OLDEST && v <= GAR_DB_SCHEMA_VERSION)
         return 0;
     char why[480];
     snprintf(why, sizeof why,
              "its schema version is %s; this gar reads schema versions %d to %d%s", version,
-             GAR_STORE_SCHEMA_OLDEST, GAR_STORE_SCHEMA_VERSION,
-             v == 0 || v > GAR_STORE_SCHEMA_VERSION ? ""
+             GAR_DB_SCHEMA_OLDEST, GAR_DB_SCHEMA_VERSION,
+             v == 0 || v > GAR_DB_SCHEMA_VERSION ? ""
              : v == 1
                  ? " (an older database is not converted: it does not record which gar "
                    "made each run; sweep again into a new file with this gar, or read "
@@ -435,7 +424,7 @@ static bool is_verification_run_column(const char *column)
 
 /* What a database of an older schema version that gar still reads lacks of
  * today's schema, one line per table (is_added NULL: the whole table) or set
- * of columns: such a database is gar's without it (gar_store_open converts
+ * of columns: such a database is gar's without it (gar_db_open converts
  * it, and a reader shows what it lacks as absent).  Each line: the first
  * version that has it, the table, which of its columns came then.  The
  * { 0 } line ends the list. */
@@ -568,7 +557,7 @@ static int check_tables(sqlite3 *db, const char *path, const char *doing, gar_er
     return gar_error_set(err, GAR_E_IO, 3, path, doing, message);
 }
 
-int gar_store_check(const char *path, bool may_be_new, const char *doing, gar_error *err)
+int gar_db_check(const char *path, bool may_be_new, const char *doing, gar_error *err)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
@@ -624,7 +613,7 @@ int gar_store_check(const char *path, bool may_be_new, const char *doing, gar_er
     return rc < 0 ? rc : 1;
 }
 
-static int create_schema(gar_store *s, gar_error *err)
+static int create_schema(gar_db *s, gar_error *err)
 {
     int rc = exec(s, "BEGIN IMMEDIATE", "begin creating the schema", err);
     if (rc < 0)
@@ -635,13 +624,13 @@ static int create_schema(gar_store *s, gar_error *err)
     size_t tables = 0;
     bool exists = false;
     char first[128];
-    if (list_tables(s->db, &tables, &exists, first, sizeof first) < 0) {
-        rc = db_fault(err, s->path, "read the tables of", s->db);
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    if (list_tables(s->sqlite, &tables, &exists, first, sizeof first) < 0) {
+        rc = db_fault(err, s->path, "read the tables of", s->sqlite);
+        sqlite3_exec(s->sqlite, "ROLLBACK", NULL, NULL, NULL);
         return rc;
     }
     if (!exists && tables > 0) {
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        sqlite3_exec(s->sqlite, "ROLLBACK", NULL, NULL, NULL);
         return gar_error_set(err, GAR_E_IO, 3, s->path, "open",
                              "not a gar sweep database: it holds another program's tables");
     }
@@ -649,11 +638,11 @@ static int create_schema(gar_store *s, gar_error *err)
         for (size_t i = 0; rc == 0 && i < SCHEMA_TABLES; i++)
             rc = exec(s, schema_tables[i], "create the schema", err);
         if (rc < 0) {
-            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            sqlite3_exec(s->sqlite, "ROLLBACK", NULL, NULL, NULL);
             return rc;
         }
         char version[16], created[32];
-        snprintf(version, sizeof version, "%d", GAR_STORE_SCHEMA_VERSION);
+        snprintf(version, sizeof version, "%d", GAR_DB_SCHEMA_VERSION);
         snprintf(created, sizeof created, "%lld", (long long)time(NULL));
         const char *rows[][2] = {
             { "schema_version", version },
@@ -661,29 +650,29 @@ static int create_schema(gar_store *s, gar_error *err)
             { "source_commit", GAR_SOURCE_COMMIT },
             { "created_unix", created },
         };
-        if (sqlite3_prepare_v2(s->db, "INSERT INTO meta (key, value) VALUES (?1, ?2)", -1, &st,
+        if (sqlite3_prepare_v2(s->sqlite, "INSERT INTO meta (key, value) VALUES (?1, ?2)", -1, &st,
                                NULL) != SQLITE_OK)
-            rc = db_fault(err, s->path, "write meta", s->db);
+            rc = db_fault(err, s->path, "write meta", s->sqlite);
         for (size_t i = 0; rc == 0 && i < sizeof rows / sizeof rows[0]; i++) {
             sqlite3_bind_text(st, 1, rows[i][0], -1, SQLITE_STATIC);
             sqlite3_bind_text(st, 2, rows[i][1], -1, SQLITE_STATIC);
             if (sqlite3_step(st) != SQLITE_DONE)
-                rc = db_fault(err, s->path, "write meta", s->db);
+                rc = db_fault(err, s->path, "write meta", s->sqlite);
             sqlite3_reset(st);
         }
         sqlite3_finalize(st);
         if (rc < 0) {
-            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            sqlite3_exec(s->sqlite, "ROLLBACK", NULL, NULL, NULL);
             return rc;
         }
     }
     return exec(s, "COMMIT", "commit the schema", err);
 }
 
-int gar_store_verification_run_columns(gar_store *store, char *buf, size_t size)
+int gar_db_verification_run_columns(gar_db *db, char *buf, size_t size)
 {
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(store->db, "SELECT count(*) FROM pragma_table_info('verifications') "
+    if (sqlite3_prepare_v2(db->sqlite, "SELECT count(*) FROM pragma_table_info('verifications') "
                                       "WHERE name = 'runs'", -1, &st, NULL) != SQLITE_OK)
         return -1;
     int has = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
@@ -706,16 +695,16 @@ int gar_store_verification_run_columns(gar_store *store, char *buf, size_t size)
  * and each row copied, its one real run standing for the envelope
  * (verification_run_columns).  A file with no verifications table (made
  * before it existed) gets today's, empty. */
-static int rebuild_verifications(gar_store *s, gar_error *err)
+static int rebuild_verifications(gar_db *s, gar_error *err)
 {
     static const char doing[] = "convert (schema version 3 to 4) the verifications of";
     sqlite3_stmt *st = NULL;
     char *columns = NULL, *sql = NULL;
     int rc = 0;
     bool existed = false;
-    if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+    if (sqlite3_prepare_v2(s->sqlite, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
                                   "name = 'verifications'", -1, &st, NULL) != SQLITE_OK)
-        return db_fault(err, s->path, doing, s->db);
+        return db_fault(err, s->path, doing, s->sqlite);
     existed = sqlite3_step(st) == SQLITE_ROW;
     sqlite3_finalize(st);
     if (existed)
@@ -735,9 +724,9 @@ static int rebuild_verifications(gar_store *s, gar_error *err)
     }
     char *values = sql + size + 128; /* the SELECT list, built beside */
     size_t nc = 0, nv = 0;
-    if (sqlite3_prepare_v2(s->db, "SELECT name FROM pragma_table_info('verifications_v3')", -1,
+    if (sqlite3_prepare_v2(s->sqlite, "SELECT name FROM pragma_table_info('verifications_v3')", -1,
                            &st, NULL) != SQLITE_OK)
-        rc = db_fault(err, s->path, doing, s->db);
+        rc = db_fault(err, s->path, doing, s->sqlite);
     while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
         const char *name = (const char *)sqlite3_column_text(st, 0);
         if (name == NULL || is_verification_run_column(name))
@@ -776,14 +765,14 @@ static int rebuild_verifications(gar_store *s, gar_error *err)
  * gain the interval columns (NULL: their runs were made without them) and
  * the run_notes table is created (empty: no notes were taken).  A file
  * another process converted meanwhile is left as it is. */
-static int add_intervals_and_notes(gar_store *s, gar_error *err)
+static int add_intervals_and_notes(gar_db *s, gar_error *err)
 {
-    if (schema_version_of(s->db, "main") != 3)
+    if (schema_version_of(s->sqlite, "main") != 3)
         return 0;
     int rc = exec(s, "BEGIN IMMEDIATE", "begin converting (schema version 3 to 4)", err);
     if (rc < 0)
         return rc;
-    if (schema_version_of(s->db, "main") == 3) {
+    if (schema_version_of(s->sqlite, "main") == 3) {
         char sql[160];
         for (size_t i = 0; rc == 0 && i < INTERVALS; i++) {
             snprintf(sql, sizeof sql, "ALTER TABLE runs ADD COLUMN %s %s", interval_columns[i],
@@ -800,16 +789,16 @@ static int add_intervals_and_notes(gar_store *s, gar_error *err)
     }
     if (rc == 0)
         return exec(s, "COMMIT", "commit the conversion (schema version 3 to 4) of", err);
-    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_exec(s->sqlite, "ROLLBACK", NULL, NULL, NULL);
     return rc;
 }
 
-static int prepare_statements(gar_store *s, gar_error *err)
+static int prepare_statements(gar_db *s, gar_error *err)
 {
     char sql[2048];
     snprintf(sql, sizeof sql, "SELECT 1 FROM runs WHERE %s", key_where);
-    if (sqlite3_prepare_v2(s->db, sql, -1, &s->has, NULL) != SQLITE_OK)
-        return db_fault(err, s->path, "prepare the key lookup", s->db);
+    if (sqlite3_prepare_v2(s->sqlite, sql, -1, &s->has, NULL) != SQLITE_OK)
+        return db_fault(err, s->path, "prepare the key lookup", s->sqlite);
     int n = snprintf(sql, sizeof sql,
                      "INSERT INTO runs (trace, trace_name, plan, estimator, host, host_name, mode, "
                      "seed, status, error_code, error, run_ns, finished_unix, plan_ran");
@@ -823,26 +812,26 @@ static int prepare_statements(gar_store *s, gar_error *err)
         n += snprintf(sql + n, sizeof sql - (size_t)n, ", ?%zu", i);
     snprintf(sql + n, sizeof sql - (size_t)n,
              ") ON CONFLICT (trace, plan, estimator, host, mode, seed) DO NOTHING");
-    if (sqlite3_prepare_v2(s->db, sql, -1, &s->insert, NULL) != SQLITE_OK)
-        return db_fault(err, s->path, "prepare the insert", s->db);
-    if (sqlite3_prepare_v2(s->db,
+    if (sqlite3_prepare_v2(s->sqlite, sql, -1, &s->insert, NULL) != SQLITE_OK)
+        return db_fault(err, s->path, "prepare the insert", s->sqlite);
+    if (sqlite3_prepare_v2(s->sqlite,
                            "INSERT INTO run_streams (trace, plan, estimator, host, mode, seed, "
                            "stream, waits, overshoot_p50_ns, overshoot_p99_ns, "
                            "overshoot_max_ns, busy_ns) "
                            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                            -1, &s->insert_stream, NULL) != SQLITE_OK)
-        return db_fault(err, s->path, "prepare the streams insert", s->db);
-    if (sqlite3_prepare_v2(s->db,
+        return db_fault(err, s->path, "prepare the streams insert", s->sqlite);
+    if (sqlite3_prepare_v2(s->sqlite,
                            "INSERT OR IGNORE INTO run_params (trace, plan, estimator, host, mode, "
                            "seed, name, value, number) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                            -1, &s->insert_param, NULL) != SQLITE_OK)
-        return db_fault(err, s->path, "prepare the parameter insert", s->db);
-    if (sqlite3_prepare_v2(s->db,
+        return db_fault(err, s->path, "prepare the parameter insert", s->sqlite);
+    if (sqlite3_prepare_v2(s->sqlite,
                            "INSERT INTO run_notes (trace, plan, estimator, host, mode, seed, "
                            "note, count, worst_ns, message) "
                            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                            -1, &s->insert_note, NULL) != SQLITE_OK)
-        return db_fault(err, s->path, "prepare the notes insert", s->db);
+        return db_fault(err, s->path, "prepare the notes insert", s->sqlite);
     return 0;
 }
 
@@ -851,24 +840,23 @@ static int prepare_statements(gar_store *s, gar_error *err)
  * handler, when waiting could deadlock: two processes opening one new file
  * together (two sweeps started at once), each switching it.  So a busy
  * answer is tried again, every few ms, for as long as the busy timeout. */
-static int set_wal(gar_store *s, gar_error *err)
+static int set_wal(gar_db *s, gar_error *err)
 {
     enum { RETRY_MS = 5 };
     for (int waited_ms = 0;; waited_ms += RETRY_MS) {
-        int rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+        int rc = sqlite3_exec(s->sqlite, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
         if (rc == SQLITE_OK)
             return 0;
         if (((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) ||
             waited_ms >= BUSY_TIMEOUT_MS)
-            return db_fault(err, s->path, "set WAL mode on", s->db);
+            return db_fault(err, s->path, "set WAL mode on", s->sqlite);
         sqlite3_sleep(RETRY_MS);
     }
 }
 
-/* The store both opens start from: the arguments checked, `*out` cleared,
+/* The db both opens start from: the arguments checked, `*out` cleared,
  * the path copied.  Returns 0 with `*s` set, or the refusal. */
-static int store_new(const char *fn, const char *path, gar_store **out, gar_store **s,
-                     gar_error *err)
+static int db_new(const char *fn, const char *path, gar_db **out, gar_db **s, gar_error *err)
 {
     if (path == NULL || out == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, path == NULL ? "path" : "out",
@@ -884,26 +872,26 @@ static int store_new(const char *fn, const char *path, gar_store **out, gar_stor
     return 0;
 }
 
-int gar_store_open(const char *path, bool create, gar_store **out, gar_error *err)
+int gar_db_open(const char *path, bool create, gar_db **out, gar_error *err)
 {
-    gar_store *s = NULL;
-    int rc = store_new("gar_store_open", path, out, &s, err);
+    gar_db *s = NULL;
+    int rc = db_new("gar_db_open", path, out, &s, err);
     if (rc < 0)
         return rc;
     /* Refuse before changing anything: not even the journal mode of a file
      * that is not ours, or of another schema version. */
-    rc = gar_store_check(path, create, "open", err);
+    rc = gar_db_check(path, create, "open", err);
     if (rc < 0) {
-        gar_store_close(s);
+        gar_db_close(s);
         return rc;
     }
     int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-        rc = db_fault(err, path, "open", s->db);
-        gar_store_close(s);
+    if (sqlite3_open_v2(path, &s->sqlite, flags, NULL) != SQLITE_OK) {
+        rc = db_fault(err, path, "open", s->sqlite);
+        gar_db_close(s);
         return rc;
     }
-    sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+    sqlite3_busy_timeout(s->sqlite, BUSY_TIMEOUT_MS);
     rc = set_wal(s, err);
     if (rc == 0)
         rc = exec(s, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON",
@@ -913,14 +901,14 @@ int gar_store_open(const char *path, bool create, gar_store **out, gar_error *er
     if (rc == 0)
         rc = add_intervals_and_notes(s, err);
     if (rc == 0)
-        rc = check_version(s->db, "main", path, "open", err);
+        rc = check_version(s->sqlite, "main", path, "open", err);
     if (rc == 0)
         rc = prepare_statements(s, err);
     struct stat st;
     if (rc == 0 && stat(path, &st) != 0)
         rc = gar_error_set(err, GAR_E_IO, 3, path, "open", strerror(errno));
     if (rc < 0) {
-        gar_store_close(s);
+        gar_db_close(s);
         return rc;
     }
     s->dev = st.st_dev;
@@ -929,23 +917,23 @@ int gar_store_open(const char *path, bool create, gar_store **out, gar_error *er
     return 0;
 }
 
-int gar_store_open_read(const char *path, gar_store **out, gar_error *err)
+int gar_db_open_read(const char *path, gar_db **out, gar_error *err)
 {
-    gar_store *s = NULL;
-    int rc = store_new("gar_store_open_read", path, out, &s, err);
+    gar_db *s = NULL;
+    int rc = db_new("gar_db_open_read", path, out, &s, err);
     if (rc < 0)
         return rc;
-    rc = gar_store_check(path, false, "open", err);
-    if (rc >= 0 && open_read_only(path, &s->db) != SQLITE_OK)
-        rc = db_fault(err, path, "open", s->db);
+    rc = gar_db_check(path, false, "open", err);
+    if (rc >= 0 && open_read_only(path, &s->sqlite) != SQLITE_OK)
+        rc = db_fault(err, path, "open", s->sqlite);
     /* Checked again on the handle read from: the file may have been replaced. */
     if (rc >= 0)
-        rc = check_version(s->db, "main", path, "open", err);
+        rc = check_version(s->sqlite, "main", path, "open", err);
     struct stat st;
     if (rc >= 0 && stat(path, &st) != 0)
         rc = gar_error_set(err, GAR_E_IO, 3, path, "open", strerror(errno));
     if (rc < 0) {
-        gar_store_close(s);
+        gar_db_close(s);
         return rc;
     }
     s->dev = st.st_dev;
@@ -954,21 +942,21 @@ int gar_store_open_read(const char *path, gar_store **out, gar_error *err)
     return 0;
 }
 
-int gar_store_put_sources(gar_store *s, const gar_sweep_spec *spec, gar_error *err)
+int gar_db_put_sources(gar_db *s, const gar_sweep_spec *spec, gar_error *err)
 {
     int rc = exec(s, "BEGIN IMMEDIATE", "begin recording the sources in", err);
     if (rc < 0)
         return rc;
     sqlite3_stmt *tr = NULL, *ho = NULL;
-    if (sqlite3_prepare_v2(s->db,
+    if (sqlite3_prepare_v2(s->sqlite,
                            "INSERT OR IGNORE INTO traces (trace, name, source, waits) "
                            "VALUES (?1, ?2, ?3, ?4)",
                            -1, &tr, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(s->db,
+        sqlite3_prepare_v2(s->sqlite,
                            "INSERT OR IGNORE INTO hosts (host, name, source, profile) "
                            "VALUES (?1, ?2, ?3, ?4)",
                            -1, &ho, NULL) != SQLITE_OK)
-        rc = db_fault(err, s->path, "prepare the sources insert", s->db);
+        rc = db_fault(err, s->path, "prepare the sources insert", s->sqlite);
     for (size_t i = 0; rc == 0 && i < spec->trace_count; i++) {
         const gar_sweep_trace *t = &spec->traces[i];
         sqlite3_bind_text(tr, 1, t->hash, -1, SQLITE_STATIC);
@@ -976,7 +964,7 @@ int gar_store_put_sources(gar_store *s, const gar_sweep_spec *spec, gar_error *e
         sqlite3_bind_text(tr, 3, t->source, -1, SQLITE_STATIC);
         sqlite3_bind_int64(tr, 4, (sqlite3_int64)t->trace.count);
         if (sqlite3_step(tr) != SQLITE_DONE)
-            rc = db_fault(err, s->path, "record a trace in", s->db);
+            rc = db_fault(err, s->path, "record a trace in", s->sqlite);
         sqlite3_reset(tr);
     }
     for (size_t i = 0; rc == 0 && i < spec->host_count; i++) {
@@ -986,19 +974,19 @@ int gar_store_put_sources(gar_store *s, const gar_sweep_spec *spec, gar_error *e
         sqlite3_bind_text(ho, 3, h->source, -1, SQLITE_STATIC);
         sqlite3_bind_text(ho, 4, h->text, -1, SQLITE_STATIC);
         if (sqlite3_step(ho) != SQLITE_DONE)
-            rc = db_fault(err, s->path, "record a host in", s->db);
+            rc = db_fault(err, s->path, "record a host in", s->sqlite);
         sqlite3_reset(ho);
     }
     sqlite3_finalize(tr);
     sqlite3_finalize(ho);
     if (rc < 0) {
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        sqlite3_exec(s->sqlite, "ROLLBACK", NULL, NULL, NULL);
         return rc;
     }
     return exec(s, "COMMIT", "commit the sources to", err);
 }
 
-static void bind_key(sqlite3_stmt *st, const gar_store_run *r)
+static void bind_key(sqlite3_stmt *st, const gar_db_run *r)
 {
     sqlite3_bind_text(st, 1, r->trace, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, r->plan, -1, SQLITE_STATIC);
@@ -1008,7 +996,7 @@ static void bind_key(sqlite3_stmt *st, const gar_store_run *r)
     sqlite3_bind_int64(st, 6, (sqlite3_int64)r->seed);
 }
 
-int gar_store_has(gar_store *s, const gar_store_run *key, gar_error *err)
+int gar_db_has(gar_db *s, const gar_db_run *key, gar_error *err)
 {
     bind_key(s->has, key);
     int rc = sqlite3_step(s->has);
@@ -1017,7 +1005,7 @@ int gar_store_has(gar_store *s, const gar_store_run *key, gar_error *err)
         return 1;
     if (rc == SQLITE_DONE)
         return 0;
-    return db_fault(err, s->path, "look a run up in", s->db);
+    return db_fault(err, s->path, "look a run up in", s->sqlite);
 }
 
 /* SQLite integers are signed 64-bit; no simulated duration comes near 2^63,
@@ -1027,8 +1015,26 @@ static sqlite3_int64 as_integer(uint64_t v)
     return v > (uint64_t)INT64_MAX ? INT64_MAX : (sqlite3_int64)v;
 }
 
+/* A metric's bind by its TYPE (sim/replay_metric_table.h). */
+static void bind_COUNT(sqlite3_stmt *st, int parameter, uint64_t v)
+{
+    sqlite3_bind_int64(st, parameter, as_integer(v));
+}
+
+static void bind_FRACTION(sqlite3_stmt *st, int parameter, double v)
+{
+    sqlite3_bind_double(st, parameter, v);
+}
+
+/* An interval's end, or NULL (left unbound) when it has none. */
+static void bind_end(sqlite3_stmt *st, int parameter, bool present, gar_dur_ns v)
+{
+    if (present)
+        sqlite3_bind_int64(st, parameter, as_integer(v));
+}
+
 /* The run_streams rows of run `r`, inside the caller's transaction. */
-static int insert_streams(gar_store *s, const gar_store_run *r, gar_error *err)
+static int insert_streams(gar_db *s, const gar_db_run *r, gar_error *err)
 {
     sqlite3_stmt *st = s->insert_stream;
     for (size_t k = 0; k < r->streams->count; k++) {
@@ -1043,7 +1049,7 @@ static int insert_streams(gar_store *s, const gar_store_run *r, gar_error *err)
         int rc = sqlite3_step(st);
         sqlite3_reset(st);
         if (rc != SQLITE_DONE)
-            return db_fault(err, s->path, "store a run's streams in", s->db);
+            return db_fault(err, s->path, "store a run's streams in", s->sqlite);
     }
     return 0;
 }
@@ -1063,7 +1069,7 @@ static bool as_number(const char *text, double *out)
 }
 
 /* The run_params rows of run `r`, inside the caller's transaction. */
-static int insert_params(gar_store *s, const gar_store_run *r, gar_error *err)
+static int insert_params(gar_db *s, const gar_db_run *r, gar_error *err)
 {
     sqlite3_stmt *st = s->insert_param;
     for (size_t i = 0; i < r->param_count; i++) {
@@ -1077,13 +1083,13 @@ static int insert_params(gar_store *s, const gar_store_run *r, gar_error *err)
         int rc = sqlite3_step(st);
         sqlite3_reset(st);
         if (rc != SQLITE_DONE)
-            return db_fault(err, s->path, "store a run's parameters in", s->db);
+            return db_fault(err, s->path, "store a run's parameters in", s->sqlite);
     }
     return 0;
 }
 
 /* The run_notes rows of run `r`, inside the caller's transaction. */
-static int insert_notes(gar_store *s, const gar_store_run *r, gar_error *err)
+static int insert_notes(gar_db *s, const gar_db_run *r, gar_error *err)
 {
     sqlite3_stmt *st = s->insert_note;
     for (size_t k = 0; k < r->notes->count; k++) {
@@ -1098,15 +1104,14 @@ static int insert_notes(gar_store *s, const gar_store_run *r, gar_error *err)
         int rc = sqlite3_step(st);
         sqlite3_reset(st);
         if (rc != SQLITE_DONE)
-            return db_fault(err, s->path, "store a run's notes in", s->db);
+            return db_fault(err, s->path, "store a run's notes in", s->sqlite);
     }
     return 0;
 }
 
-static int insert_run(gar_store *s, const gar_store_run *r, gar_error *err);
+static int insert_run(gar_db *s, const gar_db_run *r, gar_error *err);
 
-int gar_store_add_params(gar_store *s, const gar_store_run *const *runs, size_t count,
-                         gar_error *err)
+int gar_db_add_params(gar_db *s, const gar_db_run *const *runs, size_t count, gar_error *err)
 {
     int rc = exec(s, "BEGIN IMMEDIATE", "begin storing run parameters in", err);
     for (size_t i = 0; rc == 0 && i < count; i++)
@@ -1114,11 +1119,11 @@ int gar_store_add_params(gar_store *s, const gar_store_run *const *runs, size_t 
     if (rc == 0)
         rc = exec(s, "COMMIT", "commit run parameters to", err);
     if (rc < 0)
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        sqlite3_exec(s->sqlite, "ROLLBACK", NULL, NULL, NULL);
     return rc;
 }
 
-int gar_store_insert(gar_store *s, const gar_store_run *r, gar_error *err)
+int gar_db_insert(gar_db *s, const gar_db_run *r, gar_error *err)
 {
     /* The run, its streams and its parameters land together or not at all. */
     if (exec(s, "BEGIN IMMEDIATE", "begin storing a run in", err) < 0)
@@ -1134,7 +1139,7 @@ int gar_store_insert(gar_store *s, const gar_store_run *r, gar_error *err)
     if (rc >= 0)
         rc = exec(s, "COMMIT", "commit a run to", err);
     if (rc < 0) {
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        sqlite3_exec(s->sqlite, "ROLLBACK", NULL, NULL, NULL);
         return rc;
     }
     return added;
@@ -1142,7 +1147,7 @@ int gar_store_insert(gar_store *s, const gar_store_run *r, gar_error *err)
 
 /* The runs row of `r`, inside the caller's transaction.  Returns 1 when
  * inserted, 0 when its key was already there, or -GAR_E_IO. */
-static int insert_run(gar_store *s, const gar_store_run *r, gar_error *err)
+static int insert_run(gar_db *s, const gar_db_run *r, gar_error *err)
 {
     sqlite3_stmt *st = s->insert;
     sqlite3_clear_bindings(st); /* a failed run leaves the metrics NULL */
@@ -1167,52 +1172,33 @@ static int insert_run(gar_store *s, const gar_store_run *r, gar_error *err)
     sqlite3_bind_int64(st, 13, (sqlite3_int64)time(NULL));
     sqlite3_bind_text(st, 14, r->plan_ran != NULL ? r->plan_ran : r->plan, -1, SQLITE_STATIC);
     if (r->failure == NULL) {
+        /* The metrics, each by its type; the intervals' absent ends stay
+         * NULL (cleared above). */
         const gar_replay_metrics *m = r->metrics;
-        const uint64_t values[METRICS] = {
-            m->waits,
-            m->overshoot_ns.p50, m->overshoot_ns.p90, m->overshoot_ns.p99, m->overshoot_ns.max,
-            m->wait_ns, m->busy_ns, m->parked_ns, m->asleep_ns, 0 /* busy_frac */, m->makespan_ns,
-            m->sleeps, m->parks, m->queries, m->polls, m->backstop_queries,
-            m->blocked, m->immediate, m->late, m->parked,
-            m->predictions,
-            m->estimator_error_ns.p50, m->estimator_error_ns.p90, m->estimator_error_ns.p99,
-            m->estimator_error_ns.max,
-        };
-        for (int i = 0; i < METRICS; i++) {
-            if (strcmp(metric_columns[i], "busy_frac") == 0)
-                sqlite3_bind_double(st, METRIC_PARAMETER + i, m->busy_frac);
-            else
-                sqlite3_bind_int64(st, METRIC_PARAMETER + i, as_integer(values[i]));
-        }
-    }
-    if (r->failure == NULL) {
-        /* An absent end stays NULL (cleared above). */
-        const gar_replay_metrics *m = r->metrics;
-        const gar_quantile_interval *ends[] = {
-            &m->overshoot_ci.p50,        &m->overshoot_ci.p90,
-            &m->overshoot_ci.p99,        &m->estimator_error_ci.p50,
-            &m->estimator_error_ci.p90,  &m->estimator_error_ci.p99,
-        };
-        sqlite3_bind_double(st, INTERVAL_PARAMETER, m->ci_level);
-        for (int j = 0; j < 6; j++) {
-            if (ends[j]->has_lo)
-                sqlite3_bind_int64(st, INTERVAL_PARAMETER + 1 + 2 * j, as_integer(ends[j]->lo));
-            if (ends[j]->has_hi)
-                sqlite3_bind_int64(st, INTERVAL_PARAMETER + 2 + 2 * j, as_integer(ends[j]->hi));
-        }
+        int p = METRIC_PARAMETER;
+#define BIND_METRIC(NAME, UNIT, FIELD, TYPE, ...) bind_##TYPE(st, p++, m->FIELD);
+        GAR_REPLAY_METRICS(BIND_METRIC, BIND_METRIC)
+#undef BIND_METRIC
+        p = INTERVAL_PARAMETER;
+        sqlite3_bind_double(st, p++, m->ci_level);
+#define BIND_INTERVAL(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES, CI, ...)                       \
+        bind_end(st, p++, m->CI.has_lo, m->CI.lo);                                                 \
+        bind_end(st, p++, m->CI.has_hi, m->CI.hi);
+        GAR_REPLAY_METRICS(NO_INTERVAL, BIND_INTERVAL)
+#undef BIND_INTERVAL
     }
     sqlite3_bind_text(st, VERSION_PARAMETER, GAR_VERSION, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, VERSION_PARAMETER + 1, GAR_SOURCE_COMMIT, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     if (rc != SQLITE_DONE)
-        return db_fault(err, s->path, "store a run in", s->db);
-    return sqlite3_changes(s->db) == 1 ? 1 : 0;
+        return db_fault(err, s->path, "store a run in", s->sqlite);
+    return sqlite3_changes(s->sqlite) == 1 ? 1 : 0;
 }
 
 /* ---- merge -------------------------------------------------------------- */
 
-int gar_store_same_file(const gar_store *s, const char *path, gar_error *err)
+int gar_db_same_file(const gar_db *s, const char *path, gar_error *err)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
@@ -1256,7 +1242,7 @@ static size_t result_columns(char *buf, size_t size, const char *prefix, const c
 
 /* Tables keyed by a run whose rows a stored run may gain later: a run
  * another spec stored first gets this spec's parameters too
- * (gar_store_add_params), so two files may hold different sets of them for
+ * (gar_db_add_params), so two files may hold different sets of them for
  * one run; only a parameter both hold must agree. */
 static const char *const extendable_tables[] = { "run_params" };
 
@@ -1395,38 +1381,38 @@ static int compare_keyed_tables(sqlite3 *db, const char *path, gar_error *err)
     return rc;
 }
 
-int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats, gar_error *err)
+int gar_db_merge(gar_db *s, const char *path, gar_db_merge_stats *stats, gar_error *err)
 {
     memset(stats, 0, sizeof *stats);
     /* Check it on its own first, read-only, so ATTACH neither creates a
      * missing file nor meets a foreign one. */
-    int rc = gar_store_same_file(s, path, err);
+    int rc = gar_db_same_file(s, path, err);
     if (rc == 1)
         return gar_error_set(err, GAR_E_IO, 3, path, "merge",
                              "is the output database itself (a database cannot be merged into "
                              "itself)");
     if (rc < 0)
         return rc;
-    if ((rc = gar_store_check(path, false, "merge", err)) < 0)
+    if ((rc = gar_db_check(path, false, "merge", err)) < 0)
         return rc;
 
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(s->db, "ATTACH DATABASE ?1 AS src", -1, &st, NULL) != SQLITE_OK)
-        return db_fault(err, path, "attach", s->db);
+    if (sqlite3_prepare_v2(s->sqlite, "ATTACH DATABASE ?1 AS src", -1, &st, NULL) != SQLITE_OK)
+        return db_fault(err, path, "attach", s->sqlite);
     sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
     rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
-        return db_fault(err, path, "attach", s->db);
+        return db_fault(err, path, "attach", s->sqlite);
 
     char columns[2048], differ[4096], key[] = "trace, plan, estimator, host, mode, seed";
     char sql[8192];
     /* A version 3 input has no intervals and no notes: its runs come
      * without them, and are compared on what they have. */
-    const bool v4 = schema_version_of(s->db, "src") >= 4;
+    const bool v4 = schema_version_of(s->sqlite, "src") >= 4;
     rc = exec(s, "BEGIN IMMEDIATE", "begin the merge into", err);
-    if (rc == 0 && count_of(s->db, "SELECT count(*) FROM src.runs", &stats->runs) < 0)
-        rc = db_fault(err, path, "count the runs of", s->db);
+    if (rc == 0 && count_of(s->sqlite, "SELECT count(*) FROM src.runs", &stats->runs) < 0)
+        rc = db_fault(err, path, "count the runs of", s->sqlite);
     if (rc == 0) {
         /* A key both files hold must carry the same results. */
         size_t n = 0;
@@ -1451,8 +1437,8 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
                  "SELECT count(*) FROM src.runs a JOIN main.runs b USING (%s) WHERE %s", key,
                  differ);
         uint64_t conflicts = 0;
-        if (count_of(s->db, sql, &conflicts) < 0) {
-            rc = db_fault(err, path, "compare the runs of", s->db);
+        if (count_of(s->sqlite, sql, &conflicts) < 0) {
+            rc = db_fault(err, path, "compare the runs of", s->sqlite);
         } else if (conflicts > 0) {
             char why[160];
             snprintf(why, sizeof why,
@@ -1462,7 +1448,7 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
         }
     }
     if (rc == 0)
-        rc = compare_keyed_tables(s->db, path, err);
+        rc = compare_keyed_tables(s->sqlite, path, err);
     if (rc == 0)
         rc = exec(s,
                   "INSERT OR IGNORE INTO main.traces SELECT trace, name, source, waits "
@@ -1479,10 +1465,10 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
                  "gar_version, source_commit, %s FROM src.runs "
                  "WHERE true ORDER BY id ON CONFLICT (%s) DO NOTHING",
                  key, columns, key, columns, key);
-        if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-            rc = db_fault(err, path, "merge the runs of", s->db);
+        if (sqlite3_exec(s->sqlite, sql, NULL, NULL, NULL) != SQLITE_OK)
+            rc = db_fault(err, path, "merge the runs of", s->sqlite);
         else
-            stats->added = (uint64_t)sqlite3_changes(s->db);
+            stats->added = (uint64_t)sqlite3_changes(s->sqlite);
     }
     /* A run the output holds made before version 4 gains the intervals
      * the input's same run has (their results are the same), and below its
@@ -1506,8 +1492,8 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
                  "s.host = m.host AND s.mode = m.mode AND s.seed = m.seed AND "
                  "s.ci_level IS NOT NULL)",
                  columns, src_columns);
-        if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-            rc = db_fault(err, path, "merge the intervals of", s->db);
+        if (sqlite3_exec(s->sqlite, sql, NULL, NULL, NULL) != SQLITE_OK)
+            rc = db_fault(err, path, "merge the intervals of", s->sqlite);
     }
     /* A run both files hold has the same results, the same streams
      * included (compare_keyed_tables): only the new runs' rows are new. */
@@ -1533,16 +1519,16 @@ int gar_store_merge(gar_store *s, const char *path, gar_store_merge_stats *stats
     if (rc == 0)
         rc = exec(s, "COMMIT", "commit the merge into", err);
     else
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-    sqlite3_exec(s->db, "DETACH DATABASE src", NULL, NULL, NULL);
+        sqlite3_exec(s->sqlite, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_exec(s->sqlite, "DETACH DATABASE src", NULL, NULL, NULL);
     if (rc == 0)
         stats->present = stats->runs - stats->added;
     return rc;
 }
 
-int gar_store_snapshot(const char *path, const char *into, gar_error *err)
+int gar_db_snapshot(const char *path, const char *into, gar_error *err)
 {
-    int rc = gar_store_check(path, false, "copy", err);
+    int rc = gar_db_check(path, false, "copy", err);
     if (rc < 0)
         return rc;
     sqlite3 *db = NULL;
@@ -1567,20 +1553,20 @@ int gar_store_snapshot(const char *path, const char *into, gar_error *err)
     return rc;
 }
 
-int gar_store_other_builds(gar_store *s, uint64_t *runs, gar_error *err)
+int gar_db_other_builds(gar_db *s, uint64_t *runs, gar_error *err)
 {
     sqlite3_stmt *st = NULL;
     *runs = 0;
-    if (sqlite3_prepare_v2(s->db,
+    if (sqlite3_prepare_v2(s->sqlite,
                            "SELECT count(*) FROM runs WHERE gar_version IS NOT ?1"
                            " OR source_commit IS NOT ?2",
                            -1, &st, NULL) != SQLITE_OK)
-        return db_fault(err, s->path, "count the runs of other builds in", s->db);
+        return db_fault(err, s->path, "count the runs of other builds in", s->sqlite);
     sqlite3_bind_text(st, 1, GAR_VERSION, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, GAR_SOURCE_COMMIT, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW)
         *runs = (uint64_t)sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 0 : db_fault(err, s->path, "count the runs of other builds in", s->db);
+    return rc == SQLITE_ROW ? 0 : db_fault(err, s->path, "count the runs of other builds in", s->sqlite);
 }
