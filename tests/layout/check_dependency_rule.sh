@@ -89,7 +89,7 @@ done
 # folder and of the folders below it:
 #   cli -> report -> verify -> sweep -> import   (report uses sweep directly too)
 #   cli -> calibrate                             (only the command measures a host)
-# Headers are included by a path that names their folder ("sweep/store.h"),
+# Headers are included by a path that names their folder ("sweep/db.h"),
 # which is what lets this check read a file's layer off its includes.
 experiments_parts='cli report verify sweep calibrate import'
 part_may_use() {
