@@ -271,10 +271,13 @@ static void draw_visibility(gar_sim_host *host, const gar_sim_work *work, gar_mo
     gar_dur_ns idled = work->done_at > start ? work->done_at - start : 0;
     vis->stated = host->visible_pick.stated > 0 || host->profile.store_visible.count > 0;
     /* Work that never completes has no store to see: nothing is drawn. */
-    vis->v = vis->stated && work->done_at != GAR_MONO_NEVER
-                 ? lead_draw(host, &host->visible_pick, &host->profile.store_visible,
-                             host->profile.store_visible_at, idled)
-                 : 0;
+    if (!vis->stated || work->done_at == GAR_MONO_NEVER)
+        vis->v = 0;
+    else if (host->visible_pick.stated == 0) /* no @LEAD keys: lead_draw's first case, inline */
+        vis->v = draw(host, &host->profile.store_visible);
+    else
+        vis->v = lead_draw(host, &host->visible_pick, &host->profile.store_visible,
+                           host->profile.store_visible_at, idled);
     vis->drawn = true;
 }
 
