@@ -837,9 +837,8 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
     }
 ended:;
     gar_wait_action last = gar_wait_next(&w);
-    /* Field by field: a compound literal was built on the stack and then
-     * copied, the report's fields read back in wide loads right after the
-     * machine's narrow stores wrote them (a stall a wait). */
+    /* Field by field, straight into the caller's result: no temporary to
+     * build and copy once a wait. */
     out->report = gar_wait_report_of(&w);
     out->start = start;
     out->end = t;
