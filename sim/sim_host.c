@@ -271,10 +271,13 @@ static void draw_visibility(gar_sim_host *host, const gar_sim_work *work, gar_mo
     gar_dur_ns idled = work->done_at > start ? work->done_at - start : 0;
     vis->stated = host->visible_pick.stated > 0 || host->profile.store_visible.count > 0;
     /* Work that never completes has no store to see: nothing is drawn. */
-    vis->v = vis->stated && work->done_at != GAR_MONO_NEVER
-                 ? lead_draw(host, &host->visible_pick, &host->profile.store_visible,
-                             host->profile.store_visible_at, idled)
-                 : 0;
+    if (!vis->stated || work->done_at == GAR_MONO_NEVER)
+        vis->v = 0;
+    else if (host->visible_pick.stated == 0) /* no @LEAD keys: lead_draw's first case, inline */
+        vis->v = draw(host, &host->profile.store_visible);
+    else
+        vis->v = lead_draw(host, &host->visible_pick, &host->profile.store_visible,
+                           host->profile.store_visible_at, idled);
     vis->drawn = true;
 }
 
@@ -834,9 +837,8 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
     }
 ended:;
     gar_wait_action last = gar_wait_next(&w);
-    /* Field by field: a compound literal was built on the stack and then
-     * copied, the report's fields read back in wide loads right after the
-     * machine's narrow stores wrote them (a stall a wait). */
+    /* Field by field, straight into the caller's result: no temporary to
+     * build and copy once a wait. */
     out->report = gar_wait_report_of(&w);
     out->start = start;
     out->end = t;
