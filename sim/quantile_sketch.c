@@ -5,9 +5,10 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "rank_select.h"
 
 #define SUB_BUCKETS (UINT64_C(1) << GAR_SKETCH_SUB_BITS) /* 1024 a power of two */
-#define FIRST_ROOM 4096                                   /* values, before growing */
+#define FIRST_ROOM 64 /* values, before growing: a run has a sketch per stream */
 
 void gar_quantile_sketch_init(gar_quantile_sketch *sk, size_t limit)
 {
@@ -169,4 +170,17 @@ void gar_quantile_sketch_buckets(const gar_quantile_sketch *sk, const size_t *ra
         }
         before += in_group;
     }
+}
+
+void gar_quantile_sketch_select(gar_quantile_sketch *sk, uint64_t *tmp, const size_t *ranks,
+                                unsigned k, gar_sketch_bucket *out)
+{
+    if (sk->histogram) {
+        gar_quantile_sketch_buckets(sk, ranks, k, out);
+        return;
+    }
+    uint64_t at[GAR_RANK_SELECT_MAX];
+    gar_rank_select(sk->value, tmp, (size_t)sk->count, ranks, k, at);
+    for (unsigned j = 0; j < k; j++)
+        out[j] = (gar_sketch_bucket){ at[j], at[j] };
 }

@@ -88,7 +88,14 @@ bool gar_quantile_sketch_to_histogram(gar_quantile_sketch *sk);
 void gar_quantile_sketch_buckets(const gar_quantile_sketch *sk, const size_t *ranks, unsigned k,
                                  gar_sketch_bucket *out);
 
-/* The value a quantile reports from `b`: its midpoint. */
+/* The values at 0-based ranks ranks[0..k-1] (ascending, each below count,
+ * k <= 16) into out: exact values (lo == hi) while exact, selected through
+ * `tmp` (count values of room; `value` is reordered), else the buckets. */
+void gar_quantile_sketch_select(gar_quantile_sketch *sk, uint64_t *tmp, const size_t *ranks,
+                                unsigned k, gar_sketch_bucket *out);
+
+/* The value a quantile reports from `b`: its midpoint (the value itself
+ * when exact). */
 static inline uint64_t gar_sketch_bucket_mid(gar_sketch_bucket b)
 {
     return b.lo + (b.hi - b.lo) / 2;

@@ -111,6 +111,7 @@
 
 #include "host_profile.h"
 #include "quantile_interval.h"
+#include "quantile_sketch.h"
 #include "replay_index.h"
 #include "sim_device.h"
 #include "trace.h"
@@ -142,6 +143,22 @@ typedef struct gar_replay_wait {
  * the waits before the failure. */
 typedef void (*gar_replay_observer)(void *context, const gar_replay_wait *wait);
 
+/* Rows handed to a replay a block at a time, for a trace read as it
+ * replays (trace.h, gar_trace_stream): sets *rows and *count (at least 1,
+ * the rows valid until the next call) and returns 1, returns 0 at the end,
+ * or a negative gar error, which ends the run with that error. */
+typedef int (*gar_replay_rows_fn)(void *context, const gar_trace_row **rows, size_t *count,
+                                  gar_error *err);
+
+/* The lead an auto plan's rule is told of the waits it will see
+ * (auto_host.h): the median residual, done less start (0 when done came
+ * first), of every row `rows` hands out, read to their end.  Exact up to
+ * GAR_SKETCH_EXACT_MAX rows; past it, within 0.1 % (quantile_sketch.h).  A
+ * run over streamed rows with an auto plan needs it given
+ * (gar_replay_config.lead_ns): a first pass over the same rows.  Returns 0
+ * with *out set, the source's error, or -GAR_E_CAPACITY. */
+int gar_replay_lead_of(gar_replay_rows_fn rows, void *context, gar_dur_ns *out, gar_error *err);
+
 /* The memory a replay works in (a value or two per wait, an estimator per
  * point, an account per stream), kept from one run to the next: a worker
  * that runs replay after replay allocates, and the kernel zeroes, its pages
@@ -158,7 +175,14 @@ void gar_replay_scratch_free(gar_replay_scratch *scratch);
 /* What to run.  gar_replay_config_init gives the defaults; the pointers are
  * borrowed for the call. */
 typedef struct gar_replay_config {
-    const gar_trace *trace;         /* required; any number of streams */
+    const gar_trace *trace;         /* the trace in memory, any number of streams; or */
+    gar_replay_rows_fn rows;        /* its rows as they are read: exactly one of the two */
+    void *rows_context;             /* handed to rows */
+    bool has_lead;                  /* default false: an auto plan's lead is read from the
+                                     * trace (required for an auto plan over rows) */
+    gar_dur_ns lead_ns;             /* with has_lead: gar_replay_lead_of's */
+    size_t exact_max;               /* values a quantile keeps exactly; default 0:
+                                     * GAR_SKETCH_EXACT_MAX */
     const gar_plan *plan;           /* one plan for every wait, or */
     const gar_bands *bands;         /* a plan by the row's `rows`: exactly one of the two.
                                      * Run as given: resolve first to see a fallback. */
@@ -242,6 +266,8 @@ typedef struct gar_replay_metrics {
     gar_replay_intervals estimator_error_ci; /* around estimator_error_ns's */
     gar_replay_diagnosis diagnosis;
     gar_auto_counts auto_counts; /* what an auto plan chose (all 0 without one) */
+    bool quantiles_histogram;    /* some quantile was read from a histogram (past
+                                  * exact_max values): within GAR_SKETCH_RELATIVE_ERROR */
 } gar_replay_metrics;
 
 /* One stream's share of a replay: its waits and their overshoots, and the
