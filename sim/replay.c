@@ -358,26 +358,6 @@ static bool bands_have_auto(const gar_bands *bands)
     return false;
 }
 
-/* Rows of an in-memory trace, a slice at a time, as a streamed source
- * hands them: one way through the run for both. */
-#define SLICE_ROWS 4096
-typedef struct trace_slices {
-    const gar_trace *trace;
-    size_t next;
-} trace_slices;
-
-static int next_slice(void *context, const gar_trace_row **rows, size_t *count, gar_error *err)
-{
-    (void)err;
-    trace_slices *t = context;
-    if (t->next >= t->trace->count)
-        return 0;
-    *rows = t->trace->row + t->next;
-    *count = t->trace->count - t->next < SLICE_ROWS ? t->trace->count - t->next : SLICE_ROWS;
-    t->next += *count;
-    return 1;
-}
-
 int gar_replay_lead_of(gar_replay_rows_fn rows, void *context, gar_dur_ns *out, gar_error *err)
 {
     if (rows == NULL || out == NULL)
@@ -833,8 +813,8 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
                              "was built for another trace (its row count differs)");
 
     /* An in-memory trace is read as a stream of slices. */
-    trace_slices slices = { config->trace, 0 };
-    gar_replay_rows_fn rows = config->trace != NULL ? next_slice : config->rows;
+    gar_trace_cursor slices = { config->trace, 0 };
+    gar_replay_rows_fn rows = config->trace != NULL ? gar_trace_cursor_source : config->rows;
     void *context = config->trace != NULL ? (void *)&slices : config->rows_context;
 
     run r;

@@ -760,7 +760,7 @@ unsigned gar_trace_stream_columns(const gar_trace_stream *s)
     return s->rd.trace.columns;
 }
 
-uint64_t gar_trace_stream_rows(const gar_trace_stream *s)
+uint64_t gar_trace_stream_rows_before(const gar_trace_stream *s)
 {
     return s->rd.rows_handed;
 }
@@ -849,6 +849,27 @@ int gar_trace_stream_next(gar_trace_stream *s, const gar_trace_row **rows, size_
     *rows = rd->trace.row;
     *count = rd->trace.count;
     return rd->trace.count > 0 ? 1 : 0;
+}
+
+int gar_trace_stream_source(void *context, const gar_trace_row **rows, size_t *count,
+                            gar_error *err)
+{
+    (void)err;
+    return gar_trace_stream_next(context, rows, count);
+}
+
+int gar_trace_cursor_source(void *context, const gar_trace_row **rows, size_t *count,
+                            gar_error *err)
+{
+    (void)err;
+    gar_trace_cursor *c = context;
+    if (c->next >= c->trace->count)
+        return 0;
+    size_t left = c->trace->count - c->next;
+    *rows = c->trace->row + c->next;
+    *count = left < STREAM_BLOCK_ROWS ? left : STREAM_BLOCK_ROWS;
+    c->next += *count;
+    return 1;
 }
 
 void gar_trace_stream_close(gar_trace_stream *s)

@@ -146,10 +146,27 @@ int gar_trace_stream_next(gar_trace_stream *s, const gar_trace_row **rows, size_
 unsigned gar_trace_stream_columns(const gar_trace_stream *s);
 
 /* Rows handed out before the current block. */
-uint64_t gar_trace_stream_rows(const gar_trace_stream *s);
+uint64_t gar_trace_stream_rows_before(const gar_trace_stream *s);
+
+/* gar_trace_stream_next in the shape of a replay's row source
+ * (replay.h, gar_replay_rows_fn): `context` is the stream; its refusals go
+ * to the error given at open, not to `err`. */
+int gar_trace_stream_source(void *context, const gar_trace_row **rows, size_t *count,
+                            gar_error *err);
 
 /* Closes the file and releases everything.  Accepts NULL. */
 void gar_trace_stream_close(gar_trace_stream *s);
+
+/* A trace in memory handed out the same way, a few thousand rows at a
+ * time from row `next` on: gar_trace_cursor_source is a row source
+ * (replay.h) whose context is a cursor.  Never fails. */
+typedef struct gar_trace_cursor {
+    const gar_trace *trace; /* borrowed */
+    size_t next;            /* the first row not yet handed out */
+} gar_trace_cursor;
+
+int gar_trace_cursor_source(void *context, const gar_trace_row **rows, size_t *count,
+                            gar_error *err);
 
 /* A trace written row by row, in bounded memory: the canonical text (the
  * magic line, one "# " line per line of the comment, the header naming the
