@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GAR_SKETCH_EXACT_MAX ((size_t)1000000) /* values a sketch keeps exactly */
+#define GAR_SKETCH_EXACT_MAX ((size_t)500000) /* values a sketch keeps exactly */
 #define GAR_SKETCH_SUB_BITS 10                  /* a bucket is 2^-10 of its power of two */
 #define GAR_SKETCH_LINEAR (UINT64_C(1) << (GAR_SKETCH_SUB_BITS + 1)) /* 2048: exact below */
 #define GAR_SKETCH_GROUPS (64 - GAR_SKETCH_SUB_BITS)                 /* 0: linear; 1..53 */

@@ -54,7 +54,7 @@ static void print_help(FILE *out)
             "that went wrong: predict that never or rarely slept and why, sleeps that\n"
             "woke late, backstop hits, a fallback, too few waits.  The trace is replayed\n"
             "as it is read, in memory that does not grow with its length: quantiles are\n"
-            "exact up to 1 000 000 values, and past it read from a histogram within\n"
+            "exact up to 500 000 values, and past it read from a histogram within\n"
             "0.1 %%, their intervals widened to its buckets (`quantiles:` says which).\n"
             "\n"
             "options:\n"
