@@ -686,17 +686,19 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
                                                                   : d.backstop_worst_ns;
         }
         if (config->on_wait != NULL) {
-            const gar_replay_wait seen = {
-                .index = i,
-                .start = start,
-                .done = work.done_at,
-                .end = res.end,
-                .overshoot_ns = overshoot,
-                .truth_ns = truth,
-                .predicted = predicted,
-                .prediction_ns = prediction,
-                .sleep_ns = has_sleep ? sleep_ns : 0,
-            };
+            /* Zeroed whole, padding too: an observer may keep and compare
+             * the bytes of what it saw. */
+            gar_replay_wait seen;
+            memset(&seen, 0, sizeof seen);
+            seen.index = i;
+            seen.start = start;
+            seen.done = work.done_at;
+            seen.end = res.end;
+            seen.overshoot_ns = overshoot;
+            seen.truth_ns = truth;
+            seen.predicted = predicted;
+            seen.prediction_ns = prediction;
+            seen.sleep_ns = has_sleep ? sleep_ns : 0;
             config->on_wait(config->on_wait_context, &seen);
         }
         add_wait(m, stream, &res);
