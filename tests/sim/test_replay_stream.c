@@ -181,7 +181,7 @@ static void past_the_budget_quantiles_are_within_the_error(void **state)
     (void)state;
     gar_host_profile host = waitpkg();
     gar_trace trace;
-    assert_int_equal(many_streams_serial(&trace, 60000, 6, 2, 11), 0);
+    assert_int_equal(many_streams_serial(&trace, 20000, 6, 2, 11), 0);
     gar_plan plan;
     assert_int_equal(gar_plan_parse("poll+predict:margin_us=150,min_sleep_us=20,"
                                     "max_sleep_us=50000,window=8",
