@@ -46,13 +46,20 @@
  *               predict consult no estimator and count none.  A point
  *               keeps one history across bands; each wait reads it with
  *               its own band's deadline.
- * Quantiles are exact: nearest rank over every value (sorted), so the pN of
- * n values is the ceil(N/100 * n)-th smallest; 0 when there are none.
+ * Quantiles are nearest ranks, so the pN of n values is the ceil(N/100 * n)-th
+ * smallest; 0 when there are none.  They are exact up to exact_max values
+ * of a metric (default GAR_SKETCH_EXACT_MAX, 500 000); past it, that
+ * metric's values (and, once the run's waits pass it, every stream's
+ * overshoots) go into a log-linear histogram (quantile_sketch.h), a
+ * quantile is its bucket's midpoint, within 0.1 % of the exact value, the
+ * max stays exact, and quantiles_histogram says so.
  * Each p50, p90 and p99 of overshoot and estimator error comes with its
  * distribution-free confidence interval (quantile_interval.h) at the
  * config's ci_level: two more order statistics of the same values, an end
  * absent where there are too few values to bound the quantile on that side
- * (a p99's upper end below 368 waits, at 95 %).  The interval speaks of the
+ * (a p99's upper end below 368 waits, at 95 %).  From a histogram an
+ * interval runs from the least value of its low end's bucket to the largest
+ * of its high end's: it holds the exact interval.  The interval speaks of the
  * waits as draws from the policy's distribution on that host; it says
  * nothing of another trace.
  *
@@ -294,16 +301,26 @@ void gar_replay_streams_free(gar_replay_streams *streams);
 void gar_replay_config_init(gar_replay_config *config);
 
 /* Runs the replay.  Returns 0 with `out` filled; -GAR_E_INVALID_ARGUMENT for
- * a missing trace or host, not exactly one of plan and bands, empty bands, an empty trace, a deadline of 0, an unknown
+ * a missing host, not exactly one of trace and rows or of plan and bands,
+ * empty bands, an empty trace (or rows that are none), a deadline of 0, an unknown
  * mode or fault, a ci_level outside (0, 1), or a plan the wait machine refuses; -GAR_E_CAPACITY when
  * memory runs out or a metric is out of range (above, "Range"); or the code
  * of the first wait that failed (GAR_E_DEVICE_FAULT, GAR_E_WAIT_DEADLINE).
- * `out` (and *config->streams_out) is written only on success.  Memory:
- * three u64 per wait, an estimator per point and an account per stream
- * (in the scratch, when one is given), the index (two u32 per wait, unless
- * given) and the simulated device (sim_device.h, about 60 bytes a stream);
- * one u64 more per wait for streams_out.  An index built for another trace
- * (another row count) is refused with -GAR_E_INVALID_ARGUMENT.
+ * `out` (and *config->streams_out) is written only on success; rows that
+ * fail part-way (a streamed trace refused at a bad row) end the run with
+ * their error and write nothing.  Memory does not grow with the trace's
+ * length: the rows are taken a block at a time (a trace in memory is read
+ * in slices of a few thousand rows, a streamed one as the source hands
+ * them), numbered as they come (or from the index, when given), so a run
+ * holds, beside the trace itself, two u32 per row of a block, at most
+ * exact_max u64 per metric (overshoot, estimator error, the streams'
+ * overshoots together) and as many more to select them, then the
+ * histograms (under 0.5 MiB each, one per stream for streams_out); an
+ * estimator and an auto history per point and an account per stream (in
+ * the scratch, when one is given) and the simulated device (sim_device.h,
+ * about 60 bytes a stream, grown as streams appear).  An index built for
+ * another trace (another row count), or given with rows, is refused with
+ * -GAR_E_INVALID_ARGUMENT, as is an auto plan over rows without has_lead.
  * Any number of streams: the trace's distinct stream ids become the
  * device's streams 0, 1, ... in the order they first appear. */
 int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar_error *err);
