@@ -88,7 +88,10 @@ static void every_bundled_trace_streams_as_it_replays_whole(void **state)
         for (size_t p = 0; p < sizeof plans / sizeof plans[0]; p++) {
             gar_bands bands;
             assert_int_equal(gar_bands_parse(plans[p], &bands, NULL), 0);
-            for (int mode = GAR_REPLAY_OPEN; mode <= GAR_REPLAY_CLOSED; mode++) {
+            /* Closed loop under one plan: its carry from row to row crosses
+             * the blocks as the open loop does. */
+            int last_mode = p == 1 ? GAR_REPLAY_CLOSED : GAR_REPLAY_OPEN;
+            for (int mode = GAR_REPLAY_OPEN; mode <= last_mode; mode++) {
                 gar_replay_config c;
                 gar_replay_config_init(&c);
                 c.trace = &trace;
@@ -110,7 +113,7 @@ static void many_streams_learnt_as_they_come(void **state)
     (void)state;
     gar_host_profile host = waitpkg();
     gar_trace trace;
-    assert_int_equal(many_streams_queued(&trace, 20000, 300, 4, 3), 0);
+    assert_int_equal(many_streams_queued(&trace, 3000, 300, 4, 3), 0);
     char path[] = "/tmp/gar-replay-stream-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
