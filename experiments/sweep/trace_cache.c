@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "atomic_file.h"
 #include "content_hash.h"
 #include "key_index.h"
+#include "leftover.h"
 
 #define CACHE_MAGIC "gar-trace-cache"
 #define CACHE_VERSION 1u
@@ -348,6 +350,36 @@ static int map_existing(const char *path, uint64_t hash, uint64_t text_bytes,
     return rc == 1 ? 2 : rc;
 }
 
+/* The temporary name's suffix beside `where`, carrying this process as its
+ * owner, ".tmp-PID-HOST-XXXXXX"; and the temporaries of builds killed
+ * before they renamed theirs (their owner gone) removed. */
+static void temp_suffix_and_clean(const char *where, char *suffix, size_t size)
+{
+    char owner[GAR_LEFTOVER_OWNER_BYTES];
+    gar_leftover_owner(owner);
+    snprintf(suffix, size, ".tmp-%s-XXXXXX", owner);
+    const char *slash = strrchr(where, '/');
+    const char *name = slash != NULL ? slash + 1 : where;
+    size_t dir_len = slash != NULL ? (size_t)(slash - where) : 0;
+    char *dir = gar_malloc(dir_len + 2);
+    char *prefix = gar_malloc(strlen(name) + sizeof ".tmp-");
+    if (dir != NULL && prefix != NULL) {
+        if (slash != NULL) {
+            memcpy(dir, where, dir_len);
+            dir[dir_len] = '\0';
+            if (dir_len == 0) /* a cache at the root */
+                memcpy(dir, "/", 2);
+        } else {
+            memcpy(dir, ".", 2);
+        }
+        memcpy(prefix, name, strlen(name));
+        memcpy(prefix + strlen(name), ".tmp-", sizeof ".tmp-");
+        gar_leftover_clean(dir, prefix, NULL);
+    }
+    gar_free(dir);
+    gar_free(prefix);
+}
+
 int gar_trace_cache_open(gar_trace_cache *out, const char *text_path, const char *cache_path,
                          gar_error *err)
 {
@@ -369,7 +401,9 @@ int gar_trace_cache_open(gar_trace_cache *out, const char *text_path, const char
          * the text, or privately where that cannot be written. */
         gar_atomic_file f;
         gar_error ignored;
-        if (gar_atomic_file_begin(&f, where, NULL, &ignored) < 0) {
+        char suffix[GAR_LEFTOVER_OWNER_BYTES + 16];
+        temp_suffix_and_clean(where, suffix, sizeof suffix);
+        if (gar_atomic_file_begin(&f, where, suffix, &ignored) < 0) {
             rc = build_private(out, text_path, hash, text_bytes, err);
         } else {
             rc = build(f.fd, f.temp, text_path, hash, text_bytes, err);

@@ -26,7 +26,8 @@
  * count; and the rows against every rule of trace.h.  Otherwise it is
  * built anew from the text (read as a stream, in bounded memory) and
  * replaces the old one atomically (atomic_file.h), so a reader never maps
- * half a cache.  Where the folder cannot be written, it is built in a
+ * half a cache; its temporary name carries its owner (leftover.h), and a
+ * build finds and removes those of builds killed before their rename.  Where the folder cannot be written, it is built in a
  * private temporary file (TMPDIR, else /tmp) that is unlinked once mapped.
  *
  * Ownership: a gar_trace_cache owns its mapping; its trace and index point

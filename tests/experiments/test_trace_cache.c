@@ -15,10 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../sim/many_streams.h"
 #include "replay_index.h"
+#include "leftover.h"
 #include "trace_cache.h"
 
 static char folder[] = "/tmp/gar-trace-cache-XXXXXX";
@@ -129,6 +131,40 @@ static void malformed_caches_are_rebuilt(void **state)
     gar_trace_free(&t);
 }
 
+/* A build killed before its rename left its temporary file: the next
+ * build removes it (its owner is gone); a live owner's is kept. */
+static void a_killed_builds_leftover_is_removed(void **state)
+{
+    (void)state;
+    gar_trace t;
+    assert_int_equal(many_streams_serial(&t, 2000, 2, 1, 4), 0);
+    write_text(&t);
+    unlink(cache);
+    char owner[GAR_LEFTOVER_OWNER_BYTES];
+    gar_leftover_owner(owner);
+    const char *host = strchr(owner, '-') + 1;
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0)
+        _exit(0);
+    assert_int_equal(waitpid(child, NULL, 0), child); /* ended: no process has its id */
+    char dead[512], live[512];
+    snprintf(dead, sizeof dead, "%s.tmp-%ld-%s-abcdef", cache, (long)child, host);
+    snprintf(live, sizeof live, "%s.tmp-%s-ghijkl", cache, owner);
+    FILE *f = fopen(dead, "w");
+    assert_non_null(f);
+    fclose(f);
+    f = fopen(live, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_BUILT);
+    struct stat st;
+    assert_int_not_equal(stat(dead, &st), 0);
+    assert_int_equal(stat(live, &st), 0);
+    unlink(live);
+    gar_trace_free(&t);
+}
+
 /* A cache path whose folder cannot be made or written: built privately,
  * nothing left behind. */
 static void an_unwritable_folder_gets_a_private_copy(void **state)
@@ -187,6 +223,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(built_once_then_reused),
         cmocka_unit_test(malformed_caches_are_rebuilt),
+        cmocka_unit_test(a_killed_builds_leftover_is_removed),
         cmocka_unit_test(an_unwritable_folder_gets_a_private_copy),
         cmocka_unit_test(a_bad_text_is_refused),
         cmocka_unit_test(the_default_path_is_beside_the_text),
