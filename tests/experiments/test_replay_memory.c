@@ -2,8 +2,10 @@
  * does not grow with its trace: the peak resident set of the replay child
  * (getrusage's ru_maxrss, from wait4) over 4 M waits is within 10 % of
  * over 1 M, on the plan the long replays are measured with, and the longer
- * one says its quantiles came from the histogram.  Before the replay was
- * streamed the 4 M run held four times the rows and values of the 1 M one.
+ * one says its quantiles came from the histogram; --json gains its
+ * "quantiles" key from the 500 001st wait on, not before.  Before the
+ * replay was streamed the 4 M run held four times the rows and values of
+ * the 1 M one (a peak 3.9 times as high).
  *
  * Usage: test_experiments_replay_memory GAR DATA_DIR (meson passes both).
  * Nothing here is timed. */
@@ -85,6 +87,40 @@ static long replay_peak(unsigned long waits, const char *quantiles_line)
     return peak;
 }
 
+/* Whether `gar replay --json` of a steady trace of `waits` has the key
+ * "quantiles" with the histogram's words. */
+static bool json_says_histogram(unsigned long waits)
+{
+    char trace[256], waits_text[32], host[512], out[256];
+    snprintf(trace, sizeof trace, "%s/json-%lu.csv", folder, waits);
+    snprintf(waits_text, sizeof waits_text, "%lu", waits);
+    snprintf(host, sizeof host, "%s/hosts/waitpkg.host", data_dir);
+    snprintf(out, sizeof out, "%s/json-%lu.txt", folder, waits);
+    char *gen[] = { (char *)gar_path, "gen", "steady", "--waits", waits_text, "--out", trace, NULL };
+    run_child(gen, NULL);
+    char *replay[] = { (char *)gar_path, "replay", trace, "--plan", "poll", "--host", host,
+                       "--json", NULL };
+    run_child(replay, out);
+    FILE *f = fopen(out, "r");
+    assert_non_null(f);
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    unlink(trace);
+    unlink(out);
+    assert_non_null(strstr(text, "\"waits\":"));
+    return strstr(text, "\"quantiles\":\"histogram, relative error \u2264 0.1 %\"") != NULL;
+}
+
+/* JSON gains the key only past the budget: a short run reads as before. */
+static void json_says_so_only_for_a_histogram(void **state)
+{
+    (void)state;
+    assert_false(json_says_histogram(500000));
+    assert_true(json_says_histogram(500001));
+}
+
 static void memory_does_not_grow_with_the_trace(void **state)
 {
     (void)state;
@@ -118,6 +154,7 @@ int main(int argc, char **argv)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_short_trace_is_exact),
+        cmocka_unit_test(json_says_so_only_for_a_histogram),
         cmocka_unit_test(memory_does_not_grow_with_the_trace),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
