@@ -1,8 +1,11 @@
 /* sim/replay.c — a trace's waits, in order, on a simulated device and host.
  *
- * Set-up allocates everything (the per-wait value arrays and the points'
- * estimators, found by key once per row through a hash map built before the
- * first wait); the loop itself allocates nothing. */
+ * The rows come a block at a time (a trace in memory in slices, a streamed
+ * one as its source reads it).  Before each block its rows are numbered
+ * (from the index, or by key as they first appear) and the state of any
+ * stream or point new in it is set up; the loop over the block then only
+ * adds each wait's values to the sketches, which grow up to their budget
+ * and then count in histograms (quantile_sketch.h). */
 #include "replay.h"
 
 #include <assert.h>
