@@ -736,7 +736,9 @@ static int run_start(run *r, gar_replay_rows_fn rows, void *context, gar_error *
     }
     sketch_ready(&r->scratch->overshoot, r->limit);
     sketch_ready(&r->scratch->est_error, r->limit);
-    if (!gar_key_index_init(&r->stream_keys) | !gar_key_index_init(&r->point_keys))
+    bool keys_ready = gar_key_index_init(&r->stream_keys); /* both made: both freed */
+    keys_ready = gar_key_index_init(&r->point_keys) && keys_ready;
+    if (!keys_ready)
         return out_of_memory(err);
     if (r->index != NULL) {
         r->streams = r->index->streams;
