@@ -1,9 +1,10 @@
 /* sim/key_index.h — u64 keys numbered 0, 1, 2, ... in the order they are
  * first added, so a run keeps what belongs to each key in a plain array.
- * A trace's readback points and streams are numbered with it once, by
- * replay_index.h, for the replay and the real-host verification alike, so
- * both find a point's estimator the same way; any other id (an emulated
- * device's streams) can be numbered alike.
+ * A trace's readback points and streams are numbered with it, once by
+ * replay_index.h or as the rows come by a replay given no index, for the
+ * replay and the real-host verification alike, so all find a point's
+ * estimator the same way; any other id (an emulated device's streams) can
+ * be numbered alike.
  *
  * Open addressing with linear probing over core's gar_point_key_hash, kept
  * at most half full (it doubles as it fills), so a lookup is about one probe.

@@ -1,8 +1,11 @@
 /* sim/replay.c — a trace's waits, in order, on a simulated device and host.
  *
- * Set-up allocates everything (the per-wait value arrays and the points'
- * estimators, found by key once per row through a hash map built before the
- * first wait); the loop itself allocates nothing. */
+ * The rows come a block at a time (a trace in memory in slices, a streamed
+ * one as its source reads it).  Before each block its rows are numbered
+ * (from the index, or by key as they first appear) and the state of any
+ * stream or point new in it is set up; the loop over the block then only
+ * adds each wait's values to the sketches, which grow up to their budget
+ * and then count in histograms (quantile_sketch.h). */
 #include "sim/replay.h"
 
 #include <assert.h>
@@ -14,6 +17,8 @@
 
 #include "core/nearest_rank.h"
 #include "sim/auto_host.h"
+#include "sim/key_index.h"
+#include "sim/quantile_sketch.h"
 #include "sim/rank_select.h"
 #include "sim/sim_host.h"
 
@@ -73,27 +78,37 @@ gar_replay_intervals gar_replay_intervals_sorted(const gar_dur_ns *sorted, size_
     };
 }
 
-/* The quantiles of v[0..n-1], selected (v reordered, tmp n values of room). */
-static gar_replay_quantiles quantiles_of(uint64_t *v, uint64_t *tmp, size_t n)
+/* The quantiles of a sketch's values (exact ones reordered through tmp,
+ * count values of room). */
+static gar_replay_quantiles quantiles_of(gar_quantile_sketch *sk, uint64_t *tmp)
 {
     gar_replay_quantiles q = { 0, 0, 0, 0 };
+    size_t n = (size_t)sk->count;
     if (n == 0)
         return q;
     const size_t ranks[] = { gar_nearest_rank_index(n, 500000), gar_nearest_rank_index(n, 900000),
                              gar_nearest_rank_index(n, 990000), n - 1 };
-    uint64_t at[4];
-    gar_rank_select(v, tmp, n, ranks, 4, at);
-    return (gar_replay_quantiles){ .p50 = at[0], .p90 = at[1], .p99 = at[2], .max = at[3] };
+    gar_sketch_bucket at[4];
+    gar_quantile_sketch_select(sk, tmp, ranks, 4, at);
+    return (gar_replay_quantiles){ .p50 = gar_sketch_bucket_mid(at[0]),
+                                   .p90 = gar_sketch_bucket_mid(at[1]),
+                                   .p99 = gar_sketch_bucket_mid(at[2]),
+                                   .max = sk->max };
 }
 
-/* The quantiles of v[0..n-1] and their intervals at `level`, selected in
- * one pass (v reordered, tmp n values of room): the three quantiles' ranks,
- * their intervals' ends and the max, in ascending order. */
-static gar_replay_quantiles summary_of(uint64_t *v, uint64_t *tmp, size_t n, double level,
+/* The quantiles of a sketch's values and their intervals at `level`,
+ * selected in one pass (exact values reordered through tmp, count values
+ * of room): the three quantiles' ranks, their intervals' ends and the max,
+ * in ascending order.  From a histogram, a quantile is its bucket's
+ * midpoint and an interval runs from the low end's bucket's least value to
+ * the high end's bucket's largest: widened by the buckets, so it holds the
+ * interval the exact values would give. */
+static gar_replay_quantiles summary_of(gar_quantile_sketch *sk, uint64_t *tmp, double level,
                                        gar_replay_intervals *ci)
 {
     memset(ci, 0, sizeof *ci);
     gar_replay_quantiles q = { 0, 0, 0, 0 };
+    size_t n = (size_t)sk->count;
     if (n == 0)
         return q;
     static const uint32_t levels[3] = { 500000, 900000, 990000 };
@@ -128,17 +143,20 @@ static gar_replay_quantiles summary_of(uint64_t *v, uint64_t *tmp, size_t n, dou
             slot[j] = slot[j - 1];
             slot[j - 1] = s;
         }
-    uint64_t at[10];
-    gar_rank_select(v, tmp, n, rank, k, at);
-    uint64_t value[10] = { 0 };
+    gar_sketch_bucket at[10];
+    gar_quantile_sketch_select(sk, tmp, rank, k, at);
+    gar_sketch_bucket value[10];
+    memset(value, 0, sizeof value);
     for (unsigned i = 0; i < k; i++)
         value[slot[i]] = at[i];
     for (unsigned j = 0; j < 3; j++) {
-        ends[j]->lo = ends[j]->has_lo ? value[4 + 2 * j] : 0;
-        ends[j]->hi = ends[j]->has_hi ? value[5 + 2 * j] : 0;
+        ends[j]->lo = ends[j]->has_lo ? value[4 + 2 * j].lo : 0;
+        ends[j]->hi = ends[j]->has_hi ? value[5 + 2 * j].hi : 0;
     }
-    return (gar_replay_quantiles){ .p50 = value[0], .p90 = value[1], .p99 = value[2],
-                                   .max = value[3] };
+    return (gar_replay_quantiles){ .p50 = gar_sketch_bucket_mid(value[0]),
+                                   .p90 = gar_sketch_bucket_mid(value[1]),
+                                   .p99 = gar_sketch_bucket_mid(value[2]),
+                                   .max = sk->max };
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -148,15 +166,17 @@ static int check_config(const gar_replay_config *c, gar_error *err)
     const char *fn = "gar_replay_run";
     if (c == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "config", "is NULL");
-    if (c->trace == NULL || c->host == NULL)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn,
-                             c->trace == NULL ? "trace" : "host", "is NULL");
+    if (c->host == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "host", "is NULL");
+    if ((c->trace == NULL) == (c->rows == NULL))
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "trace and rows",
+                             "are not exactly one given");
     if ((c->plan == NULL) == (c->bands == NULL))
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "plan and bands",
                              "are not exactly one given");
     if (c->bands != NULL && (c->bands->count < 1 || c->bands->count > GAR_BANDS_MAX))
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "bands", "has no band or too many");
-    if (c->trace->count == 0)
+    if (c->trace != NULL && c->trace->count == 0)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "trace", "has no rows");
     if (c->wait_deadline_ns == 0)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, fn, "wait_deadline_ns", "is 0");
@@ -189,25 +209,34 @@ typedef struct block {
 } block;
 
 struct gar_replay_scratch {
-    block overshoot, est_error, sort_space; /* a u64 per wait each */
-    block estimators;                       /* a gar_family_point per point */
-    block streams;                          /* a stream_state per stream */
+    gar_quantile_sketch overshoot, est_error; /* the run's values, bounded */
+    block sort_space;                         /* a u64 per value a sketch keeps exactly */
+    block estimators;                         /* a gar_family_point per point */
+    block streams;                            /* a stream_state per stream */
+    block slots, points;                      /* a u32 per row of a block each */
 };
 
 gar_replay_scratch *gar_replay_scratch_new(void)
 {
-    return calloc(1, sizeof(gar_replay_scratch));
+    gar_replay_scratch *s = calloc(1, sizeof(gar_replay_scratch));
+    if (s != NULL) {
+        gar_quantile_sketch_init(&s->overshoot, 0);
+        gar_quantile_sketch_init(&s->est_error, 0);
+    }
+    return s;
 }
 
 void gar_replay_scratch_free(gar_replay_scratch *scratch)
 {
     if (scratch == NULL)
         return;
-    free(scratch->overshoot.at);
-    free(scratch->est_error.at);
+    gar_quantile_sketch_free(&scratch->overshoot);
+    gar_quantile_sketch_free(&scratch->est_error);
     free(scratch->sort_space.at);
     free(scratch->estimators.at);
     free(scratch->streams.at);
+    free(scratch->slots.at);
+    free(scratch->points.at);
     free(scratch);
 }
 
@@ -229,63 +258,31 @@ static bool reserve(block *b, size_t count, size_t size)
     return true;
 }
 
-static bool reserve_all(gar_replay_scratch *s, size_t rows, const gar_replay_index *ix)
+/* `b` holding at least `count` items of `size` bytes, its first bytes kept
+ * (room doubles, so a run that learns its points one by one copies little).
+ * False when memory runs out; `b` is unchanged then. */
+static bool grow(block *b, size_t count, size_t size)
 {
-    return reserve(&s->overshoot, rows, sizeof(uint64_t)) &&
-           reserve(&s->est_error, rows, sizeof(uint64_t)) &&
-           reserve(&s->sort_space, rows, sizeof(uint64_t)) &&
-           reserve(&s->estimators, ix->points, sizeof(gar_family_point)) &&
-           reserve(&s->streams, ix->streams, sizeof(stream_state));
+    if (count > SIZE_MAX / 2 / size)
+        return false;
+    if (count * size <= b->bytes && b->at != NULL)
+        return true;
+    size_t bytes = count * size > 2 * b->bytes ? count * size : 2 * b->bytes;
+    void *at = realloc(b->at, bytes > 0 ? bytes : 1);
+    if (at == NULL)
+        return false;
+    *b = (block){ at, bytes };
+    return true;
 }
 
-/* Fills `out` with each stream's waits, busy time and overshoot quantiles,
- * in the order the trace first names them: the rows' overshoots, grouped by
- * stream (a counting sort), each group's selected through `tmp` (n values
- * of room).  A trace of one stream has the run's own quantiles, `whole`:
- * they are not selected again from a copy of every overshoot.  `overshoot`
- * is left as it was.  False when memory runs out. */
-static bool per_stream(const gar_replay_index *ix, const stream_state *states,
-                       const uint64_t *overshoot, uint64_t *tmp,
-                       const gar_replay_quantiles *whole, gar_replay_streams *out)
+/* A sketch readied for a run exact up to `limit` values. */
+static void sketch_ready(gar_quantile_sketch *sk, size_t limit)
 {
-    size_t n = ix->rows, count = ix->streams;
-    gar_replay_stream *stream = calloc(count, sizeof *stream);
-    if (stream != NULL && count == 1) {
-        stream[0] = (gar_replay_stream){ .stream = ix->stream_id[0], .waits = states[0].waits,
-                                         .busy_ns = states[0].busy_ns, .overshoot_ns = *whole };
-        out->stream = stream;
-        out->count = 1;
-        return true;
+    if (sk->capacity > limit || sk->limit != limit) {
+        gar_quantile_sketch_free(sk);
+        gar_quantile_sketch_init(sk, limit);
     }
-    size_t *at = malloc(count * sizeof *at);
-    uint64_t *grouped = malloc(n * sizeof *grouped);
-    if (stream == NULL || at == NULL || grouped == NULL) {
-        free(stream);
-        free(at);
-        free(grouped);
-        return false;
-    }
-    size_t next = 0;
-    for (size_t s = 0; s < count; s++) {
-        at[s] = next;
-        next += states[s].waits;
-    }
-    for (size_t r = 0; r < n; r++)
-        grouped[at[ix->stream_of_row[r]]++] = overshoot[r];
-    size_t from = 0;
-    for (size_t s = 0; s < count; s++) {
-        size_t waits = states[s].waits;
-        stream[s].stream = ix->stream_id[s];
-        stream[s].waits = waits;
-        stream[s].busy_ns = states[s].busy_ns;
-        stream[s].overshoot_ns = quantiles_of(grouped + from, tmp, waits);
-        from += waits;
-    }
-    free(at);
-    free(grouped);
-    out->stream = stream;
-    out->count = count;
-    return true;
+    gar_quantile_sketch_reset(sk);
 }
 
 /* The range rule (replay.h): every count and duration fits a signed 64-bit
@@ -313,57 +310,9 @@ static int check_range(const gar_replay_metrics *m, gar_error *err)
     return 0;
 }
 
-/* What one run works with: its index and scratch (its own, or the
- * caller's), and the arrays in the scratch. */
-typedef struct run_memory {
-    const gar_replay_index *index;
-    gar_replay_index own_index;
-    gar_replay_scratch *scratch;
-    bool own_scratch;
-    uint64_t *overshoot, *est_error, *sort_space;
-    gar_family_point *estimators;
-    stream_state *streams;
-} run_memory;
-
-static void run_memory_release(run_memory *m)
+static int out_of_memory(gar_error *err)
 {
-    gar_replay_index_free(&m->own_index);
-    if (m->own_scratch)
-        gar_replay_scratch_free(m->scratch);
-}
-
-/* Finds or makes the run's index and scratch, and readies the arrays
- * (estimators cold, streams empty). */
-static int run_memory_get(const gar_replay_config *c, run_memory *m, gar_error *err)
-{
-    *m = (run_memory){ .index = c->index, .scratch = c->scratch };
-    if (m->index == NULL) {
-        int rc = gar_replay_index_build(c->trace, &m->own_index, err);
-        if (rc < 0)
-            return rc;
-        m->index = &m->own_index;
-    } else if (m->index->rows != c->trace->count) {
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_replay_run", "index",
-                             "was built for another trace (its row count differs)");
-    }
-    if (m->scratch == NULL) {
-        m->scratch = gar_replay_scratch_new();
-        m->own_scratch = true;
-    }
-    if (m->scratch == NULL || !reserve_all(m->scratch, c->trace->count, m->index)) {
-        run_memory_release(m);
-        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the replay", "exhausted");
-    }
-    gar_replay_scratch *s = m->scratch;
-    m->overshoot = s->overshoot.at;
-    m->est_error = s->est_error.at;
-    m->sort_space = s->sort_space.at;
-    m->estimators = s->estimators.at;
-    m->streams = s->streams.at;
-    for (size_t p = 0; p < m->index->points; p++)
-        gar_family_point_init(&m->estimators[p]);
-    memset(m->streams, 0, m->index->streams * sizeof *m->streams);
-    return 0;
+    return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the replay", "exhausted");
 }
 
 /* Adds one wait's result to the run's totals, saturating, so that a sum
@@ -399,11 +348,10 @@ static void add_wait(gar_replay_metrics *m, stream_state *stream, const gar_sim_
 }
 
 /* The auto rule's state for a run whose plan (or a band) is auto: one
- * policy for the simulated host, a history per point.  NULL points when no
- * band is auto. */
+ * policy for the simulated host, a history per point. */
 typedef struct replay_auto {
     gar_auto_policy policy;
-    gar_auto_point *points;
+    block points; /* a gar_auto_point per point */
 } replay_auto;
 
 static bool bands_have_auto(const gar_bands *bands)
@@ -414,29 +362,214 @@ static bool bands_have_auto(const gar_bands *bands)
     return false;
 }
 
-/* Every wait of the trace, in order, on `dev` and `host`: the per-wait
- * values into `mem`'s arrays, the totals into `m` (waits, times, counts,
- * kinds, predictions, makespan).  Returns 0, or the first failure. */
-static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
-                        const run_memory *mem, replay_auto *autos, gar_sim_device *dev,
-                        gar_sim_host *host, gar_replay_metrics *m, gar_error *err)
+int gar_replay_lead_of(gar_replay_rows_fn rows, void *context, gar_dur_ns *out, gar_error *err)
 {
-    const gar_trace *trace = config->trace;
-    const gar_replay_index *ix = mem->index;
-    const size_t n = trace->count;
+    if (rows == NULL || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_replay_lead_of",
+                             rows == NULL ? "rows" : "out", "is NULL");
+    gar_quantile_sketch residuals;
+    gar_quantile_sketch_init(&residuals, 0);
+    const gar_trace_row *row;
+    size_t count;
+    int rc;
+    while ((rc = rows(context, &row, &count, err)) > 0)
+        for (size_t i = 0; i < count && rc > 0; i++)
+            if (!gar_quantile_sketch_add(&residuals, gar_since(row[i].done_ns, row[i].start_ns)))
+                rc = out_of_memory(err);
+    *out = 0;
+    if (rc == 0 && residuals.count > 0) {
+        uint64_t *tmp = residuals.histogram ? NULL : malloc((size_t)residuals.count * 8);
+        if (!residuals.histogram && tmp == NULL) {
+            rc = out_of_memory(err);
+        } else {
+            const size_t rank[] = { gar_nearest_rank_index((size_t)residuals.count, 500000) };
+            gar_sketch_bucket median;
+            gar_quantile_sketch_select(&residuals, tmp, rank, 1, &median);
+            *out = gar_sketch_bucket_mid(median);
+        }
+        free(tmp);
+    }
+    gar_quantile_sketch_free(&residuals);
+    return rc;
+}
+
+/* One run: its inputs, the numbers it gives the trace's streams and points
+ * as they come, and what it keeps of each. */
+typedef struct run {
+    const gar_replay_config *config;
+    const gar_bands *bands;
+    gar_replay_scratch *scratch;
+    bool own_scratch;
+    size_t limit;                      /* values a sketch keeps exactly */
+    const gar_replay_index *index;     /* given: each row's numbers; else the keys */
+    gar_key_index stream_keys, point_keys;
+    block stream_id;                   /* without an index: each stream's id, a u32 */
+    size_t streams, points;            /* numbered so far */
+    size_t streams_ready, points_ready; /* their state set up */
+    replay_auto *autos;                /* NULL when no band is auto */
+    gar_quantile_sketch *stream_sketch; /* streams_out: each stream's overshoots */
+    size_t stream_sketch_room;
+    bool streams_histogram;            /* the streams' sketches went over together */
+    gar_sim_device dev;
+    gar_sim_host host;
+} run;
+
+/* Where the waits have got to, carried from one block of rows to the next. */
+typedef struct progress {
+    uint64_t waits;
+    gar_mono_ns first_start;
+    gar_mono_ns last_end;   /* the simulated previous wait's end */
+    gar_mono_ns latest_end;
+    gar_trace_row prev;     /* the previous row */
+    uint64_t predictions;
+    gar_replay_diagnosis d;
+    bool host_changed;
+} progress;
+
+static void run_release(run *r)
+{
+    gar_key_index_free(&r->stream_keys);
+    gar_key_index_free(&r->point_keys);
+    free(r->stream_id.at);
+    if (r->autos != NULL) {
+        free(r->autos->points.at);
+        free(r->autos);
+    }
+    for (size_t s = 0; s < r->streams_ready && r->stream_sketch != NULL; s++)
+        gar_quantile_sketch_free(&r->stream_sketch[s]);
+    free(r->stream_sketch);
+    gar_sim_device_free(&r->dev);
+    if (r->own_scratch)
+        gar_replay_scratch_free(r->scratch);
+}
+
+/* Numbers the block's rows (from the index, or by first appearance) into
+ * the scratch's slots and points, the first being row `first` of the trace. */
+static bool number_block(run *r, const gar_trace_row *rows, size_t count, uint64_t first)
+{
+    gar_replay_scratch *s = r->scratch;
+    if (!reserve(&s->slots, count, sizeof(uint32_t)) || !reserve(&s->points, count, sizeof(uint32_t)))
+        return false;
+    uint32_t *slot = s->slots.at, *point = s->points.at;
+    if (r->index != NULL) {
+        memcpy(slot, r->index->stream_of_row + first, count * sizeof *slot);
+        memcpy(point, r->index->point_of_row + first, count * sizeof *point);
+        return true;
+    }
+    for (size_t j = 0; j < count; j++) {
+        slot[j] = gar_key_index_add(&r->stream_keys, rows[j].stream);
+        point[j] = gar_key_index_add(&r->point_keys, rows[j].point);
+        if (slot[j] == GAR_KEY_INDEX_NONE || point[j] == GAR_KEY_INDEX_NONE)
+            return false;
+        if (slot[j] == r->streams) { /* a stream named for the first time */
+            if (!grow(&r->stream_id, r->streams + 1, sizeof(uint32_t)))
+                return false;
+            ((uint32_t *)r->stream_id.at)[r->streams++] = rows[j].stream;
+        }
+    }
+    r->points = r->point_keys.count;
+    return true;
+}
+
+/* Sets up the state of streams and points numbered since the last block:
+ * cold estimators and auto histories, empty streams and their sketches,
+ * and room on the device.  Returns 0 or a refusal. */
+static int fit_numbers(run *r, gar_error *err)
+{
+    gar_replay_scratch *s = r->scratch;
+    if (r->points > r->points_ready) {
+        if (!grow(&s->estimators, r->points, sizeof(gar_family_point)) ||
+            (r->autos != NULL && !grow(&r->autos->points, r->points, sizeof(gar_auto_point))))
+            return out_of_memory(err);
+        gar_family_point *estimators = s->estimators.at;
+        for (size_t p = r->points_ready; p < r->points; p++)
+            gar_family_point_init(&estimators[p]);
+        if (r->autos != NULL)
+            memset((gar_auto_point *)r->autos->points.at + r->points_ready, 0,
+                   (r->points - r->points_ready) * sizeof(gar_auto_point));
+        r->points_ready = r->points;
+    }
+    if (r->streams > r->streams_ready) {
+        if (!grow(&s->streams, r->streams, sizeof(stream_state)))
+            return out_of_memory(err);
+        memset((stream_state *)s->streams.at + r->streams_ready, 0,
+               (r->streams - r->streams_ready) * sizeof(stream_state));
+        if (r->config->streams_out != NULL) {
+            if (r->streams > r->stream_sketch_room) {
+                size_t room = r->streams > 2 * r->stream_sketch_room ? r->streams
+                                                                     : 2 * r->stream_sketch_room;
+                gar_quantile_sketch *more = realloc(r->stream_sketch, room * sizeof *more);
+                if (more == NULL)
+                    return out_of_memory(err);
+                r->stream_sketch = more;
+                r->stream_sketch_room = room;
+            }
+            for (size_t k = r->streams_ready; k < r->streams; k++) {
+                gar_quantile_sketch_init(&r->stream_sketch[k], r->limit);
+                r->stream_sketch[k].histogram = r->streams_histogram;
+            }
+        }
+        r->streams_ready = r->streams;
+        if (r->streams > r->dev.options.streams) {
+            if (r->streams > GAR_SIM_STREAMS_MAX)
+                return gar_error_set(err, GAR_E_CAPACITY, 2, "the replay's streams",
+                                     "more than a simulated device takes");
+            size_t room = 2 * (size_t)r->dev.options.streams;
+            if (room < r->streams)
+                room = r->streams;
+            if (room > GAR_SIM_STREAMS_MAX)
+                room = GAR_SIM_STREAMS_MAX;
+            int rc = gar_sim_device_grow(&r->dev, (unsigned)room, err);
+            if (rc < 0)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+/* The streams' sketches share one budget: once the run's waits pass it,
+ * every stream's values go into its histogram. */
+static bool streams_over_budget(run *r, uint64_t waits)
+{
+    if (r->stream_sketch == NULL || r->streams_histogram || waits <= r->limit)
+        return true;
+    for (size_t k = 0; k < r->streams_ready; k++)
+        if (!gar_quantile_sketch_to_histogram(&r->stream_sketch[k]))
+            return false;
+    r->streams_histogram = true;
+    return true;
+}
+
+/* The waits of one block of rows, in order, on the run's device and host:
+ * the per-wait values into the sketches, the totals into `m` and `pg`.
+ * Returns 0, or the first failure. */
+static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *pg,
+                        gar_replay_metrics *m, gar_error *err)
+{
+    const gar_replay_config *config = r->config;
+    const gar_bands *bands = r->bands;
+    replay_auto *autos = r->autos;
+    gar_sim_device *dev = &r->dev;
+    gar_sim_host *host = &r->host;
+    gar_replay_scratch *s = r->scratch;
+    const uint32_t *slots = s->slots.at, *points = s->points.at;
+    gar_family_point *estimators = s->estimators.at;
+    stream_state *streams = s->streams.at;
+    gar_quantile_sketch *stream_sketch = r->stream_sketch;
     const gar_estimator_spec *spec = &config->estimator;
     const bool consults = spec->family != GAR_ESTIMATOR_NONE;
-    gar_mono_ns first_start = trace->row[0].start_ns;
-    gar_mono_ns last_end = first_start; /* the simulated previous wait's end */
-    gar_mono_ns latest_end = first_start;
-    size_t predictions = 0;
-    /* Kept in locals, not through `m`, so the loop holds them in registers. */
-    gar_replay_diagnosis d = { .points = ix->points };
-    bool host_changed = false;
+    gar_mono_ns last_end = pg->last_end;
+    gar_mono_ns latest_end = pg->latest_end;
+    uint64_t predictions = pg->predictions;
+    /* Kept in locals, not through `pg`, so the loop holds them in registers. */
+    gar_replay_diagnosis d = pg->d;
+    bool host_changed = pg->host_changed;
     int rc = 0;
+    size_t j = 0;
 
-    for (size_t i = 0; i < n; i++) {
-        const gar_trace_row *row = &trace->row[i];
+    for (; j < n; j++) {
+        const uint64_t i = pg->waits + j;
+        const gar_trace_row *row = &rows[j];
         /* One band (a plain plan) needs no choosing, wait after wait. */
         const gar_plan *plan = bands->count == 1 ? &bands->band[0].plan
                                                  : gar_bands_select(bands, row->step_rows);
@@ -444,14 +577,14 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
         gar_auto_choice choice;
         gar_auto_point *auto_point = NULL;
         if (plan->park == GAR_PARK_AUTO) {
-            auto_point = &autos->points[ix->point_of_row[i]];
+            auto_point = (gar_auto_point *)autos->points.at + points[j];
             rc = gar_auto_decide(&autos->policy, auto_point, plan->budget_ns, &choice, err);
             if (rc < 0)
                 break;
             plan = &choice.plan;
         }
-        const uint32_t slot = ix->stream_of_row[i];
-        stream_state *stream = &mem->streams[slot];
+        const uint32_t slot = slots[j];
+        stream_state *stream = &streams[slot];
         gar_mono_ns stream_free = row->submit_ns > stream->recorded_done ? row->submit_ns
                                                                          : stream->recorded_done;
         gar_dur_ns duration = gar_since(row->done_ns, stream_free);
@@ -459,7 +592,7 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
 
         gar_mono_ns start = row->start_ns, submit = row->submit_ns;
         if (config->mode == GAR_REPLAY_CLOSED && i > 0) {
-            const gar_trace_row *prev = &trace->row[i - 1];
+            const gar_trace_row *prev = j > 0 ? &rows[j - 1] : &pg->prev;
             gar_mono_ns prev_end = prev->start_ns > prev->done_ns ? prev->start_ns : prev->done_ns;
             start = gar_after(last_end, gar_since(row->start_ns, prev_end));
             submit = gar_since(start, gar_since(row->start_ns, row->submit_ns));
@@ -480,7 +613,7 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
             has_sleep = choice.has_sleep;
             sleep_ns = choice.sleep_ns;
         } else if (consults && plan->predict) {
-            point = &mem->estimators[ix->point_of_row[i]];
+            point = &estimators[points[j]];
             gar_dur_ns p = 0;
             int have_p;
             if (spec->family == GAR_ESTIMATOR_ORACLE) {
@@ -496,7 +629,11 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
             if (have_p) {
                 predicted = true;
                 prediction = p;
-                mem->est_error[predictions++] = p > truth ? p - truth : truth - p;
+                predictions++;
+                if (!gar_quantile_sketch_add(&s->est_error, p > truth ? p - truth : truth - p)) {
+                    rc = out_of_memory(err);
+                    break;
+                }
                 has_sleep = gar_deadline_sleep_for(&plan->deadline, p, &sleep_ns) == 1;
             }
         }
@@ -533,11 +670,15 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
             break;
 
         gar_mono_ns possible = work.done_at > start ? work.done_at : start;
-        mem->overshoot[i] = gar_since(res.end, possible);
+        const gar_dur_ns overshoot = gar_since(res.end, possible);
+        if (!gar_quantile_sketch_add(&s->overshoot, overshoot) ||
+            (stream_sketch != NULL && !gar_quantile_sketch_add(&stream_sketch[slot], overshoot))) {
+            rc = out_of_memory(err);
+            break;
+        }
         if (res.report.kind == GAR_WAIT_KIND_LATE) {
             d.late_wakes++;
-            d.late_worst_ns = mem->overshoot[i] > d.late_worst_ns ? mem->overshoot[i]
-                                                                  : d.late_worst_ns;
+            d.late_worst_ns = overshoot > d.late_worst_ns ? overshoot : d.late_worst_ns;
         }
         /* Ended by a backstop query: no query but the first (or the sleep's
          * wake query) was other than a backstop one, so no park's hint was
@@ -545,22 +686,23 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
         if (res.report.kind == GAR_WAIT_KIND_PARKED && res.report.backstop_queries > 0 &&
             res.report.queries - res.report.backstop_queries <= 1) {
             d.backstop_waits++;
-            d.backstop_worst_ns = mem->overshoot[i] > d.backstop_worst_ns
-                                      ? mem->overshoot[i]
-                                      : d.backstop_worst_ns;
+            d.backstop_worst_ns = overshoot > d.backstop_worst_ns ? overshoot
+                                                                  : d.backstop_worst_ns;
         }
         if (config->on_wait != NULL) {
-            const gar_replay_wait seen = {
-                .index = i,
-                .start = start,
-                .done = work.done_at,
-                .end = res.end,
-                .overshoot_ns = mem->overshoot[i],
-                .truth_ns = truth,
-                .predicted = predicted,
-                .prediction_ns = prediction,
-                .sleep_ns = has_sleep ? sleep_ns : 0,
-            };
+            /* Zeroed whole, padding too: an observer may keep and compare
+             * the bytes of what it saw. */
+            gar_replay_wait seen;
+            memset(&seen, 0, sizeof seen);
+            seen.index = i;
+            seen.start = start;
+            seen.done = work.done_at;
+            seen.end = res.end;
+            seen.overshoot_ns = overshoot;
+            seen.truth_ns = truth;
+            seen.predicted = predicted;
+            seen.prediction_ns = prediction;
+            seen.sleep_ns = has_sleep ? sleep_ns : 0;
             config->on_wait(config->on_wait_context, &seen);
         }
         add_wait(m, stream, &res);
@@ -568,12 +710,94 @@ static int replay_waits(const gar_replay_config *config, const gar_bands *bands,
         if (res.end > latest_end)
             latest_end = res.end;
     }
-    d.slept = d.predict_waits - d.unpredicted - d.short_predictions;
-    m->diagnosis = d;
-    m->waits = n;
-    m->makespan_ns = latest_end - first_start;
-    m->predictions = predictions;
+    if (n > 0)
+        pg->prev = rows[n - 1];
+    pg->waits += j;
+    pg->last_end = last_end;
+    pg->latest_end = latest_end;
+    pg->predictions = predictions;
+    pg->d = d;
+    pg->host_changed = host_changed;
     return rc;
+}
+
+/* Finds or makes the run's scratch, readies its sketches, and sets up the
+ * auto rule, the device and the host.  Returns 0 or a refusal; release the
+ * run either way. */
+static int run_start(run *r, gar_replay_rows_fn rows, void *context, gar_error *err)
+{
+    const gar_replay_config *c = r->config;
+    r->limit = c->exact_max > 0 ? c->exact_max : GAR_SKETCH_EXACT_MAX;
+    r->scratch = c->scratch;
+    if (r->scratch == NULL) {
+        r->scratch = gar_replay_scratch_new();
+        r->own_scratch = true;
+        if (r->scratch == NULL)
+            return out_of_memory(err);
+    }
+    sketch_ready(&r->scratch->overshoot, r->limit);
+    sketch_ready(&r->scratch->est_error, r->limit);
+    bool keys_ready = gar_key_index_init(&r->stream_keys); /* both made: both freed */
+    keys_ready = gar_key_index_init(&r->point_keys) && keys_ready;
+    if (!keys_ready)
+        return out_of_memory(err);
+    if (r->index != NULL) {
+        r->streams = r->index->streams;
+        r->points = r->index->points;
+    }
+    int rc;
+    if (bands_have_auto(r->bands)) {
+        gar_dur_ns lead = c->lead_ns;
+        if (!c->has_lead && (rc = gar_replay_lead_of(rows, context, &lead, err)) < 0)
+            return rc;
+        gar_auto_host auto_host;
+        gar_auto_host_from_profile(c->host, lead, &auto_host);
+        r->autos = calloc(1, sizeof *r->autos);
+        if (r->autos == NULL)
+            return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the auto rule", "exhausted");
+        if ((rc = gar_auto_init(&r->autos->policy, &auto_host, err)) < 0)
+            return rc;
+    }
+    gar_sim_device_options dev_options = {
+        .streams = r->streams > 0 ? (unsigned)r->streams : 8,
+        .store_delay_ns = c->store_delay_ns,
+        .late_store_ns = c->late_store_ns,
+    };
+    if ((rc = gar_sim_device_init(&r->dev, &dev_options, err)) < 0)
+        return rc;
+    if ((rc = fit_numbers(r, err)) < 0)
+        return rc;
+    if ((rc = gar_sim_host_init(&r->host, c->host, c->seed, err)) < 0)
+        return rc;
+    r->host.exact_polls = c->exact_polls;
+    return 0;
+}
+
+/* Every stream's waits, busy time and overshoot quantiles, in the order the
+ * trace first names them.  False when memory runs out. */
+static bool per_stream(run *r, gar_replay_streams *out)
+{
+    size_t count = r->streams;
+    gar_replay_stream *stream = calloc(count > 0 ? count : 1, sizeof *stream);
+    if (stream == NULL)
+        return false;
+    const stream_state *states = r->scratch->streams.at;
+    const uint32_t *ids = r->index != NULL ? r->index->stream_id : r->stream_id.at;
+    for (size_t s = 0; s < count; s++) {
+        stream[s].stream = ids[s];
+        stream[s].waits = states[s].waits;
+        stream[s].busy_ns = states[s].busy_ns;
+        stream[s].overshoot_ns = quantiles_of(&r->stream_sketch[s], r->scratch->sort_space.at);
+    }
+    out->stream = stream;
+    out->count = count;
+    return true;
+}
+
+/* Values a sketch keeps exactly, or 0 for a histogram. */
+static size_t exact_values(const gar_quantile_sketch *sk)
+{
+    return sk->histogram ? 0 : (size_t)sk->count;
 }
 
 int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar_error *err)
@@ -588,78 +812,80 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     if (config->plan != NULL)
         one_band.band[0].plan = *config->plan;
     const gar_bands *bands = config->bands != NULL ? config->bands : &one_band;
+    if (config->trace == NULL && bands_have_auto(bands) && !config->has_lead)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_replay_run", "lead_ns",
+                             "is not given for an auto plan over streamed rows (gar_replay_lead_of"
+                             " reads it from a first pass)");
+    if (config->index != NULL && (config->trace == NULL || config->index->rows != config->trace->count))
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_replay_run", "index",
+                             "was built for another trace (its row count differs)");
 
-    run_memory mem;
-    if ((rc = run_memory_get(config, &mem, err)) < 0)
-        return rc;
-    gar_sim_device dev = { 0 };
-    gar_sim_device_options dev_options = {
-        .streams = (unsigned)mem.index->streams,
-        .store_delay_ns = config->store_delay_ns,
-        .late_store_ns = config->late_store_ns,
-    };
-    gar_sim_host host;
+    /* An in-memory trace is read as a stream of slices. */
+    gar_trace_cursor slices = { config->trace, 0 };
+    gar_replay_rows_fn rows = config->trace != NULL ? gar_trace_cursor_source : config->rows;
+    void *context = config->trace != NULL ? (void *)&slices : config->rows_context;
+
+    run r;
+    memset(&r, 0, sizeof r);
+    r.config = config;
+    r.bands = bands;
+    r.index = config->index;
     gar_replay_metrics m;
     memset(&m, 0, sizeof m);
-    replay_auto *autos = NULL;
-    if (bands_have_auto(bands)) {
-        gar_auto_host auto_host;
-        /* The scratch's arrays are free until the waits run. */
-        gar_dur_ns lead = gar_auto_host_lead_of(config->trace, mem.overshoot, mem.sort_space);
-        gar_auto_host_from_profile(config->host, lead, &auto_host);
-        autos = malloc(sizeof *autos);
-        if (autos != NULL && (autos->points = calloc(mem.index->points, sizeof *autos->points)) == NULL) {
-            free(autos);
-            autos = NULL;
-        }
-        if (autos == NULL) {
-            run_memory_release(&mem);
-            return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the auto rule", "exhausted");
-        }
-        rc = gar_auto_init(&autos->policy, &auto_host, err);
+    progress pg;
+    memset(&pg, 0, sizeof pg);
+    rc = run_start(&r, rows, context, err);
+    slices.next = 0; /* a first pass for auto's lead may have read them */
+    const gar_trace_row *some;
+    size_t count;
+    while (rc >= 0 && (rc = rows(context, &some, &count, err)) > 0) {
+        if (pg.waits == 0)
+            pg.first_start = pg.last_end = pg.latest_end = some[0].start_ns;
+        if (!number_block(&r, some, count, pg.waits) ||
+            !streams_over_budget(&r, pg.waits + count))
+            rc = out_of_memory(err);
+        else if ((rc = fit_numbers(&r, err)) >= 0)
+            rc = replay_block(&r, some, count, &pg, &m, err);
     }
-    if (rc >= 0 && (rc = gar_sim_device_init(&dev, &dev_options, err)) >= 0 &&
-        (rc = gar_sim_host_init(&host, config->host, config->seed, err)) >= 0) {
-        host.exact_polls = config->exact_polls;
-        rc = replay_waits(config, bands, &mem, autos, &dev, &host, &m, err);
+    if (r.autos != NULL)
+        m.auto_counts = gar_auto_counts_of(&r.autos->policy);
+    if (rc >= 0 && pg.waits == 0)
+        rc = gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_replay_run", "rows", "are none");
+    gar_replay_scratch *s = r.scratch;
+    size_t room = 0;
+    if (rc >= 0) {
+        room = exact_values(&s->overshoot) > exact_values(&s->est_error)
+                   ? exact_values(&s->overshoot)
+                   : exact_values(&s->est_error);
+        if (!reserve(&s->sort_space, room, sizeof(uint64_t)))
+            rc = out_of_memory(err);
     }
-    if (autos != NULL) {
-        m.auto_counts = gar_auto_counts_of(&autos->policy);
-        free(autos->points);
-        free(autos);
-    }
-    gar_sim_device_free(&dev);
     if (rc < 0) {
-        run_memory_release(&mem);
+        run_release(&r);
         return rc;
     }
+    pg.d.slept = pg.d.predict_waits - pg.d.unpredicted - pg.d.short_predictions;
+    pg.d.points = r.points;
+    m.diagnosis = pg.d;
+    m.waits = pg.waits;
+    m.makespan_ns = pg.latest_end - pg.first_start;
+    m.predictions = pg.predictions;
 
-    /* Per stream before the overall quantiles, whose selection reorders the
-     * rows' overshoots; but a single stream's are the overall ones, taken
-     * after them. */
     gar_replay_streams streams = { NULL, 0 };
-    bool one_stream = mem.index->streams == 1;
-    if (config->streams_out != NULL && !one_stream &&
-        !per_stream(mem.index, mem.streams, mem.overshoot, mem.sort_space, NULL, &streams)) {
-        run_memory_release(&mem);
+    if (config->streams_out != NULL && !per_stream(&r, &streams)) {
+        run_release(&r);
         return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the replay's streams",
                              "exhausted");
     }
     m.wait_ns = gar_after(gar_after(m.busy_ns, m.parked_ns), m.asleep_ns);
     m.busy_frac = m.wait_ns > 0 ? (double)m.busy_ns / (double)m.wait_ns : 0.0;
     m.ci_level = config->ci_level;
-    m.overshoot_ns = summary_of(mem.overshoot, mem.sort_space, m.waits, m.ci_level,
-                                &m.overshoot_ci);
-    if (config->streams_out != NULL && one_stream &&
-        !per_stream(mem.index, mem.streams, mem.overshoot, mem.sort_space, &m.overshoot_ns,
-                    &streams)) {
-        run_memory_release(&mem);
-        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the replay's streams",
-                             "exhausted");
-    }
-    m.estimator_error_ns = summary_of(mem.est_error, mem.sort_space, m.predictions, m.ci_level,
+    m.quantiles_histogram = s->overshoot.histogram || s->est_error.histogram ||
+                            r.streams_histogram;
+    m.overshoot_ns = summary_of(&s->overshoot, s->sort_space.at, m.ci_level, &m.overshoot_ci);
+    m.estimator_error_ns = summary_of(&s->est_error, s->sort_space.at, m.ci_level,
                                       &m.estimator_error_ci);
-    run_memory_release(&mem);
+    run_release(&r);
     if ((rc = check_range(&m, err)) < 0) {
         gar_replay_streams_free(&streams);
         return rc;

@@ -46,13 +46,20 @@
  *               predict consult no estimator and count none.  A point
  *               keeps one history across bands; each wait reads it with
  *               its own band's deadline.
- * Quantiles are exact: nearest rank over every value (sorted), so the pN of
- * n values is the ceil(N/100 * n)-th smallest; 0 when there are none.
+ * Quantiles are nearest ranks, so the pN of n values is the ceil(N/100 * n)-th
+ * smallest; 0 when there are none.  They are exact up to exact_max values
+ * of a metric (default GAR_SKETCH_EXACT_MAX, 500 000); past it, that
+ * metric's values (and, once the run's waits pass it, every stream's
+ * overshoots) go into a log-linear histogram (quantile_sketch.h), a
+ * quantile is its bucket's midpoint, within 0.1 % of the exact value, the
+ * max stays exact, and quantiles_histogram says so.
  * Each p50, p90 and p99 of overshoot and estimator error comes with its
  * distribution-free confidence interval (quantile_interval.h) at the
  * config's ci_level: two more order statistics of the same values, an end
  * absent where there are too few values to bound the quantile on that side
- * (a p99's upper end below 368 waits, at 95 %).  The interval speaks of the
+ * (a p99's upper end below 368 waits, at 95 %).  From a histogram an
+ * interval runs from the least value of its low end's bucket to the largest
+ * of its high end's: it holds the exact interval.  The interval speaks of the
  * waits as draws from the policy's distribution on that host; it says
  * nothing of another trace.
  *
@@ -111,6 +118,7 @@
 
 #include "sim/host_profile.h"
 #include "sim/quantile_interval.h"
+#include "sim/quantile_sketch.h"
 #include "sim/replay_index.h"
 #include "sim/sim_device.h"
 #include "sim/trace.h"
@@ -142,6 +150,22 @@ typedef struct gar_replay_wait {
  * the waits before the failure. */
 typedef void (*gar_replay_observer)(void *context, const gar_replay_wait *wait);
 
+/* Rows handed to a replay a block at a time, for a trace read as it
+ * replays (trace.h, gar_trace_stream): sets *rows and *count (at least 1,
+ * the rows valid until the next call) and returns 1, returns 0 at the end,
+ * or a negative gar error, which ends the run with that error. */
+typedef int (*gar_replay_rows_fn)(void *context, const gar_trace_row **rows, size_t *count,
+                                  gar_error *err);
+
+/* The lead an auto plan's rule is told of the waits it will see
+ * (auto_host.h): the median residual, done less start (0 when done came
+ * first), of every row `rows` hands out, read to their end.  Exact up to
+ * GAR_SKETCH_EXACT_MAX rows; past it, within 0.1 % (quantile_sketch.h).  A
+ * run over streamed rows with an auto plan needs it given
+ * (gar_replay_config.lead_ns): a first pass over the same rows.  Returns 0
+ * with *out set, the source's error, or -GAR_E_CAPACITY. */
+int gar_replay_lead_of(gar_replay_rows_fn rows, void *context, gar_dur_ns *out, gar_error *err);
+
 /* The memory a replay works in (a value or two per wait, an estimator per
  * point, an account per stream), kept from one run to the next: a worker
  * that runs replay after replay allocates, and the kernel zeroes, its pages
@@ -158,7 +182,14 @@ void gar_replay_scratch_free(gar_replay_scratch *scratch);
 /* What to run.  gar_replay_config_init gives the defaults; the pointers are
  * borrowed for the call. */
 typedef struct gar_replay_config {
-    const gar_trace *trace;         /* required; any number of streams */
+    const gar_trace *trace;         /* the trace in memory, any number of streams; or */
+    gar_replay_rows_fn rows;        /* its rows as they are read: exactly one of the two */
+    void *rows_context;             /* handed to rows */
+    bool has_lead;                  /* default false: an auto plan's lead is read from the
+                                     * trace (required for an auto plan over rows) */
+    gar_dur_ns lead_ns;             /* with has_lead: gar_replay_lead_of's */
+    size_t exact_max;               /* values a quantile keeps exactly; default 0:
+                                     * GAR_SKETCH_EXACT_MAX */
     const gar_plan *plan;           /* one plan for every wait, or */
     const gar_bands *bands;         /* a plan by the row's `step_rows`: exactly one of the two.
                                      * Run as given: resolve first to see a fallback. */
@@ -242,6 +273,8 @@ typedef struct gar_replay_metrics {
     gar_replay_intervals estimator_error_ci; /* around estimator_error_ns's */
     gar_replay_diagnosis diagnosis;
     gar_auto_counts auto_counts; /* what an auto plan chose (all 0 without one) */
+    bool quantiles_histogram;    /* some quantile was read from a histogram (past
+                                  * exact_max values): within GAR_SKETCH_RELATIVE_ERROR */
 } gar_replay_metrics;
 
 /* One stream's share of a replay: its waits and their overshoots, and the
@@ -268,16 +301,26 @@ void gar_replay_streams_free(gar_replay_streams *streams);
 void gar_replay_config_init(gar_replay_config *config);
 
 /* Runs the replay.  Returns 0 with `out` filled; -GAR_E_INVALID_ARGUMENT for
- * a missing trace or host, not exactly one of plan and bands, empty bands, an empty trace, a deadline of 0, an unknown
+ * a missing host, not exactly one of trace and rows or of plan and bands,
+ * empty bands, an empty trace (or rows that are none), a deadline of 0, an unknown
  * mode or fault, a ci_level outside (0, 1), or a plan the wait machine refuses; -GAR_E_CAPACITY when
  * memory runs out or a metric is out of range (above, "Range"); or the code
  * of the first wait that failed (GAR_E_DEVICE_FAULT, GAR_E_WAIT_DEADLINE).
- * `out` (and *config->streams_out) is written only on success.  Memory:
- * three u64 per wait, an estimator per point and an account per stream
- * (in the scratch, when one is given), the index (two u32 per wait, unless
- * given) and the simulated device (sim_device.h, about 60 bytes a stream);
- * one u64 more per wait for streams_out when the trace has several streams.  An index built for another trace
- * (another row count) is refused with -GAR_E_INVALID_ARGUMENT.
+ * `out` (and *config->streams_out) is written only on success; rows that
+ * fail part-way (a streamed trace refused at a bad row) end the run with
+ * their error and write nothing.  Memory does not grow with the trace's
+ * length: the rows are taken a block at a time (a trace in memory is read
+ * in slices of a few thousand rows, a streamed one as the source hands
+ * them), numbered as they come (or from the index, when given), so a run
+ * holds, beside the trace itself, two u32 per row of a block, at most
+ * exact_max u64 per metric (overshoot, estimator error, the streams'
+ * overshoots together) and as many more to select them, then the
+ * histograms (under 0.5 MiB each, one per stream for streams_out); an
+ * estimator and an auto history per point and an account per stream (in
+ * the scratch, when one is given) and the simulated device (sim_device.h,
+ * about 60 bytes a stream, grown as streams appear).  An index built for
+ * another trace (another row count), or given with rows, is refused with
+ * -GAR_E_INVALID_ARGUMENT, as is an auto plan over rows without has_lead.
  * Any number of streams: the trace's distinct stream ids become the
  * device's streams 0, 1, ... in the order they first appear. */
 int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar_error *err);

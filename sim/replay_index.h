@@ -6,8 +6,9 @@
  * stream a row's work runs on), points likewise (the estimator a row
  * consults).  Building it hashes every row twice; a sweep replays one trace
  * under hundreds of arms, so it builds the index once and every run and
- * worker thread reads it (it is read-only once built).  A run given none
- * builds its own (gar_replay_config.index). */
+ * worker thread reads it (it is read-only once built; a long trace's lies
+ * in its mapped cache, experiments/sweep/trace_cache.h).  A run given none
+ * numbers the rows the same way as they come (gar_replay_config.index). */
 #ifndef GAR_SIM_REPLAY_INDEX_H
 #define GAR_SIM_REPLAY_INDEX_H
 

@@ -130,4 +130,12 @@ void gar_replay_notes_of(const gar_replay_metrics *m, const gar_bands *bands,
                      ? ": the p99 is the largest wait"
                      : "");
     }
+    if (m->quantiles_histogram) {
+        gar_replay_note *n = add(out, "histogram_quantiles", m->waits);
+        snprintf(n->message, sizeof n->message,
+                 "the quantiles of these %llu waits were read from a histogram (past %zu "
+                 "values of a metric): each within 0.1 %%, its intervals widened to the "
+                 "histogram's buckets",
+                 (unsigned long long)m->waits, (size_t)GAR_SKETCH_EXACT_MAX);
+    }
 }

@@ -23,6 +23,10 @@
  *                  overshoot.
  *   few_waits      too few waits for the p99 to have an upper bound at the
  *                  run's confidence; count: the waits.
+ *   histogram_quantiles  a run past GAR_SKETCH_EXACT_MAX values of a metric:
+ *                  its quantiles came from a histogram, within 0.1 %
+ *                  (quantile_sketch.h); count: the waits.  Never beside
+ *                  few_waits, so six notes at most.
  *
  * A run with nothing to say has no notes. */
 #ifndef GAR_SIM_REPLAY_NOTES_H

@@ -95,6 +95,29 @@ void gar_sim_device_free(gar_sim_device *dev)
     memset(dev, 0, sizeof *dev);
 }
 
+int gar_sim_device_grow(gar_sim_device *dev, unsigned streams, gar_error *err)
+{
+    if (streams <= dev->options.streams)
+        return 0;
+    gar_sim_device_options options = dev->options;
+    options.streams = streams;
+    gar_sim_device bigger;
+    int rc = gar_sim_device_init(&bigger, &options, err);
+    if (rc < 0)
+        return rc;
+    for (unsigned s = 0; s < dev->options.streams; s++) {
+        gar_slot slot = { (uint8_t)(s % GAR_LINE_WORDS) };
+        gar_line_store(&bigger.lines[s / GAR_LINE_WORDS], slot,
+                       gar_line_load(&dev->lines[s / GAR_LINE_WORDS], slot));
+        bigger.streams[s] = dev->streams[s];
+    }
+    memcpy(bigger.pending, dev->pending, dev->pending_count * sizeof *dev->pending);
+    bigger.pending_count = dev->pending_count;
+    gar_sim_device_free(dev);
+    *dev = bigger;
+    return 0;
+}
+
 /* ---- the heap of pending stores ------------------------------------------ */
 
 static gar_mono_ns due_of(const gar_sim_device *dev, uint32_t place)

@@ -104,6 +104,14 @@ typedef struct gar_sim_work {
 int gar_sim_device_init(gar_sim_device *dev, const gar_sim_device_options *options,
                         gar_error *err);
 
+/* Makes room for `streams` streams (more than it has; fewer or as many is
+ * a no-op), keeping every stream's state, word and pending store: for a run
+ * that learns its streams as the trace names them.  The lines move, so no
+ * work may be armed or awaited across the call.  Returns 0, or (device
+ * unchanged) -GAR_E_INVALID_ARGUMENT for a count past GAR_SIM_STREAMS_MAX or
+ * -GAR_E_CAPACITY. */
+int gar_sim_device_grow(gar_sim_device *dev, unsigned streams, gar_error *err);
+
 /* Releases what init allocated; the device must be initialised again before
  * any other use.  Accepts NULL and a device already freed. */
 void gar_sim_device_free(gar_sim_device *dev);

@@ -269,6 +269,7 @@ typedef struct reader {
     unsigned fields;     /* fields per row, from the header */
     order_rules rules;
     gar_trace trace;
+    uint64_t rows_handed; /* a streamed read: rows handed out in earlier blocks */
 } reader;
 
 static void reader_init(reader *rd, const char *name, gar_error *err)
@@ -501,7 +502,7 @@ static int reader_finish(reader *rd, size_t tail)
         return refuse(rd->err, rd->name, 1, 1, "empty file (expected '" GAR_TRACE_MAGIC "')");
     if (rd->state == WANT_HEADER)
         return refuse(rd->err, rd->name, rd->line + 1, 1, "no header row");
-    if (rd->trace.count == 0)
+    if (rd->trace.count == 0 && rd->rows_handed == 0)
         return refuse(rd->err, rd->name, rd->line + 1, 1, "no rows (an empty trace)");
     return 0;
 }
@@ -693,6 +694,198 @@ int gar_trace_read_file(gar_trace *out, const char *path, gar_error *err)
     int rc = gar_trace_read_stream(out, in, path, err);
     fclose(in);
     return rc;
+}
+
+/* ---- the streamed reader ---- */
+
+/* Rows a block is handed out at; a gzip block may run over by what 4 KiB
+ * of compressed text inflate to. */
+#define STREAM_BLOCK_ROWS 4096
+#define STREAM_GZIP_STEP 4096
+
+struct gar_trace_stream {
+    reader rd;
+    line_buffer lb;
+    FILE *in;
+    bool own_file;
+    bool decided, gzip, ended;
+    bool unpack_open; /* gzip: gar_unpack_end still to call */
+    gar_unpack u;
+    unsigned char *packed; /* gzip: compressed bytes read, not yet inflated */
+    size_t packed_len, packed_at;
+    char *name;
+};
+
+int gar_trace_stream_open(gar_trace_stream **out, const char *path, gar_error *err)
+{
+    if (out == NULL || path == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_trace_stream_open",
+                             out == NULL ? "out" : "path", "is NULL");
+    *out = NULL;
+    bool from_stdin = strcmp(path, "-") == 0;
+    const char *name = from_stdin ? "standard input" : path;
+    gar_trace_stream *s = gar_calloc(1, sizeof *s);
+    if (s != NULL) {
+        s->name = gar_malloc(strlen(name) + 1);
+        s->lb.buf = gar_malloc(READ_BLOCK);
+    }
+    if (s == NULL || s->name == NULL || s->lb.buf == NULL) {
+        if (s != NULL) {
+            gar_free(s->name);
+            gar_free(s->lb.buf);
+        }
+        gar_free(s);
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "trace read buffer", "out of memory");
+    }
+    memcpy(s->name, name, strlen(name) + 1);
+    if (from_stdin) {
+        s->in = stdin;
+    } else if ((s->in = fopen(path, "rb")) == NULL) {
+        int rc = gar_error_set(err, GAR_E_IO, 3, path, "open", strerror(errno));
+        gar_free(s->name);
+        gar_free(s->lb.buf);
+        gar_free(s);
+        return rc;
+    } else {
+        s->own_file = true;
+    }
+    reader_init(&s->rd, s->name, err);
+    s->lb.rd = &s->rd;
+    *out = s;
+    return 0;
+}
+
+unsigned gar_trace_stream_columns(const gar_trace_stream *s)
+{
+    return s->rd.trace.columns;
+}
+
+uint64_t gar_trace_stream_rows_before(const gar_trace_stream *s)
+{
+    return s->rd.rows_handed;
+}
+
+/* The end of the bytes: the last checks of the text. */
+static int stream_at_end(gar_trace_stream *s)
+{
+    s->ended = true;
+    if (ferror(s->in))
+        return read_failed(s->rd.err, s->rd.name);
+    int rc = 0;
+    if (s->unpack_open) {
+        s->unpack_open = false;
+        rc = gar_unpack_end(&s->u, 0);
+    }
+    return rc < 0 ? rc : reader_finish(&s->rd, s->lb.held);
+}
+
+/* Reads on until the block holds STREAM_BLOCK_ROWS rows or the text ends. */
+static int stream_fill(gar_trace_stream *s)
+{
+    reader *rd = &s->rd;
+    if (!s->decided) {
+        errno = 0;
+        size_t got = fread(s->lb.buf, 1, READ_BLOCK, s->in);
+        s->decided = true;
+        if (gzip_magic(s->lb.buf, got)) {
+            s->gzip = true;
+            s->packed = gar_malloc(READ_BLOCK);
+            if (s->packed == NULL)
+                return gar_error_set(rd->err, GAR_E_CAPACITY, 2, "trace read buffer",
+                                     "out of memory");
+            memcpy(s->packed, s->lb.buf, got);
+            s->packed_len = got;
+            gar_unpack_init(&s->u, feed_lines, &s->lb, rd->name, rd->err);
+            s->unpack_open = true;
+        } else if (got == 0) {
+            return stream_at_end(s);
+        } else {
+            int rc = split_lines(&s->lb, got);
+            if (rc < 0)
+                return rc;
+        }
+    }
+    while (rd->trace.count < STREAM_BLOCK_ROWS) {
+        if (s->gzip) {
+            if (s->packed_at == s->packed_len) {
+                s->packed_len = fread(s->packed, 1, READ_BLOCK, s->in);
+                s->packed_at = 0;
+                if (s->packed_len == 0)
+                    return stream_at_end(s);
+            }
+            /* A few KiB at a time: what they inflate to stays a block's worth. */
+            size_t step = s->packed_len - s->packed_at;
+            if (step > STREAM_GZIP_STEP)
+                step = STREAM_GZIP_STEP;
+            int rc = gar_unpack_bytes(&s->u, s->packed + s->packed_at, step);
+            if (rc < 0)
+                return rc;
+            s->packed_at += step;
+        } else {
+            size_t got = fread(s->lb.buf + s->lb.held, 1, READ_BLOCK - s->lb.held, s->in);
+            if (got == 0)
+                return stream_at_end(s);
+            int rc = split_lines(&s->lb, got);
+            if (rc < 0)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+int gar_trace_stream_next(gar_trace_stream *s, const gar_trace_row **rows, size_t *count)
+{
+    reader *rd = &s->rd;
+    rd->rows_handed += rd->trace.count;
+    rd->trace.count = 0;
+    if (s->ended)
+        return 0;
+    int rc = stream_fill(s);
+    if (rc < 0) {
+        s->ended = true;
+        rd->trace.count = 0;
+        return rc;
+    }
+    *rows = rd->trace.row;
+    *count = rd->trace.count;
+    return rd->trace.count > 0 ? 1 : 0;
+}
+
+int gar_trace_stream_source(void *context, const gar_trace_row **rows, size_t *count,
+                            gar_error *err)
+{
+    (void)err;
+    return gar_trace_stream_next(context, rows, count);
+}
+
+int gar_trace_cursor_source(void *context, const gar_trace_row **rows, size_t *count,
+                            gar_error *err)
+{
+    (void)err;
+    gar_trace_cursor *c = context;
+    if (c->next >= c->trace->count)
+        return 0;
+    size_t left = c->trace->count - c->next;
+    *rows = c->trace->row + c->next;
+    *count = left < STREAM_BLOCK_ROWS ? left : STREAM_BLOCK_ROWS;
+    c->next += *count;
+    return 1;
+}
+
+void gar_trace_stream_close(gar_trace_stream *s)
+{
+    if (s == NULL)
+        return;
+    if (s->unpack_open)
+        gar_unpack_end(&s->u, -1);
+    if (s->own_file)
+        fclose(s->in);
+    rules_free(&s->rd.rules);
+    gar_trace_free(&s->rd.trace);
+    gar_free(s->packed);
+    gar_free(s->lb.buf);
+    gar_free(s->name);
+    gar_free(s);
 }
 
 /* ---- the writer ---- */

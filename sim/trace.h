@@ -119,6 +119,57 @@ int gar_trace_read_stream(gar_trace *out, FILE *in, const char *name, gar_error 
 int gar_trace_read_memory(gar_trace *out, const void *data, size_t size, const char *name,
                           gar_error *err);
 
+/* A trace read block by block, in bounded memory: the reader of
+ * gar_trace_read_file, handing out its rows a few thousand at a time (every
+ * rule checked as they come) instead of keeping them all.  For a replay of a
+ * trace too long to hold.
+ *
+ * Use: gar_trace_stream_open (a path, "-" for standard input, plain or
+ * gzip); gar_trace_stream_next until it returns 0 (the end, every rule and
+ * the text's end checked) or a refusal; gar_trace_stream_close always.  The
+ * `err` given to open must outlive the stream: refusals are written there,
+ * with the same codes, lines and columns as gar_trace_read_file's.  A
+ * refusal may come after rows were handed out (a bad row half-way): a
+ * caller that must not act on half a trace keeps what it made of the rows
+ * until next returned 0.  Memory: a 64 KiB block, a block of rows, zlib's
+ * state and the per-stream order table, through the allocation hook. */
+typedef struct gar_trace_stream gar_trace_stream;
+
+/* Opens `path` ("-": standard input, not closed at the end).  Returns 0 with
+ * *out set, -GAR_E_IO, -GAR_E_CAPACITY or -GAR_E_INVALID_ARGUMENT. */
+int gar_trace_stream_open(gar_trace_stream **out, const char *path, gar_error *err);
+
+/* The next rows: returns 1 with *rows (valid until the next call) and
+ * *count (at least 1) set, 0 at the end of a good trace, or a negative gar
+ * error (then every later call returns 0). */
+int gar_trace_stream_next(gar_trace_stream *s, const gar_trace_row **rows, size_t *count);
+
+/* The optional columns (GAR_TRACE_HAS_* bits), known once a block came. */
+unsigned gar_trace_stream_columns(const gar_trace_stream *s);
+
+/* Rows handed out before the current block. */
+uint64_t gar_trace_stream_rows_before(const gar_trace_stream *s);
+
+/* gar_trace_stream_next in the shape of a replay's row source
+ * (replay.h, gar_replay_rows_fn): `context` is the stream; its refusals go
+ * to the error given at open, not to `err`. */
+int gar_trace_stream_source(void *context, const gar_trace_row **rows, size_t *count,
+                            gar_error *err);
+
+/* Closes the file and releases everything.  Accepts NULL. */
+void gar_trace_stream_close(gar_trace_stream *s);
+
+/* A trace in memory handed out the same way, a few thousand rows at a
+ * time from row `next` on: gar_trace_cursor_source is a row source
+ * (replay.h) whose context is a cursor.  Never fails. */
+typedef struct gar_trace_cursor {
+    const gar_trace *trace; /* borrowed */
+    size_t next;            /* the first row not yet handed out */
+} gar_trace_cursor;
+
+int gar_trace_cursor_source(void *context, const gar_trace_row **rows, size_t *count,
+                            gar_error *err);
+
 /* A trace written row by row, in bounded memory: the canonical text (the
  * magic line, one "# " line per line of the comment, the header naming the
  * columns, then the rows in decimal), plain or as one gzip member.  Each row

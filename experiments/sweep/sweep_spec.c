@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sim/gen.h"
 #include "sim/profile_caps.h"
@@ -198,8 +199,12 @@ void gar_sweep_trace_free(gar_sweep_trace *t)
         return;
     gar_free(t->name);
     gar_free(t->source);
-    gar_trace_free(&t->trace);
-    gar_replay_index_free(&t->index);
+    if (t->cache.map != NULL) {
+        gar_trace_cache_close(&t->cache); /* the trace and index were its */
+    } else {
+        gar_trace_free(&t->trace);
+        gar_replay_index_free(&t->index);
+    }
     memset(t, 0, sizeof *t);
 }
 
@@ -259,6 +264,17 @@ static int generate(const char *text, gar_trace *out, gar_error *err)
     return gar_gen_run(&spec, waits, seed, out, err);
 }
 
+/* A long trace from its cache: the trace and index are the mapping's. */
+static int load_cached(const char *path, gar_sweep_trace *t, gar_error *err)
+{
+    int rc = gar_trace_cache_open(&t->cache, path, NULL, err);
+    if (rc == 0) {
+        t->trace = t->cache.trace;
+        t->index = t->cache.index;
+    }
+    return rc;
+}
+
 int gar_sweep_trace_load(const char *text, const char *base_dir, gar_sweep_trace *out,
                          gar_error *err)
 {
@@ -283,7 +299,13 @@ int gar_sweep_trace_load(const char *text, const char *base_dir, gar_sweep_trace
         rc = t.source == NULL ? out_of_memory(err) : generate(text, &t.trace, err);
     } else {
         char *path = joined_path(base_dir, text);
-        rc = path == NULL ? out_of_memory(err) : gar_trace_read_file(&t.trace, path, err);
+        struct stat st;
+        if (path == NULL)
+            rc = out_of_memory(err);
+        else if (stat(path, &st) == 0 && st.st_size >= (off_t)GAR_SWEEP_CACHE_MIN_BYTES)
+            rc = load_cached(path, &t, err);
+        else
+            rc = gar_trace_read_file(&t.trace, path, err);
         if (rc == 0) {
             t.source = realpath(path, NULL);
             if (t.source == NULL)
@@ -291,7 +313,7 @@ int gar_sweep_trace_load(const char *text, const char *base_dir, gar_sweep_trace
         }
         gar_free(path);
     }
-    if (rc == 0)
+    if (rc == 0 && t.cache.map == NULL)
         rc = gar_replay_index_build(&t.trace, &t.index, err);
     if (rc < 0) {
         gar_sweep_trace_free(&t);

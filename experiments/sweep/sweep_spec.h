@@ -49,8 +49,9 @@
 #include "import/content_hash.h"
 #include "sim/host_profile.h"
 #include "sim/replay.h"
-#include "sweep/sweep_ranges.h"
 #include "sim/trace.h"
+#include "sweep/sweep_ranges.h"
+#include "sweep/trace_cache.h"
 
 #define GAR_SWEEP_MAGIC "gar-sweep v1"
 #define GAR_SWEEP_FILE_MAX (1u << 20)          /* largest spec file read, bytes */
@@ -72,6 +73,7 @@ typedef struct gar_sweep_trace {
     char hash[GAR_HASH_HEX_BYTES]; /* content hash (gar_sweep_trace_hash), hex */
     gar_trace trace;
     gar_replay_index index; /* the trace's rows numbered, for every run of it */
+    gar_trace_cache cache;  /* a long file's: trace and index point into its mapping */
     unsigned line; /* spec line; 0 when not from a spec */
     gar_sweep_params params; /* its swept parameters (a gen: call's ranges) */
 } gar_sweep_trace;
@@ -219,8 +221,12 @@ uint64_t gar_sweep_run_key_hash(const gar_sweep_spec *spec, const gar_sweep_run 
 /* Loads one trace from its spec text (a path taken from `base_dir` unless
  * absolute, or "gen:KIND:waits=N,seed=S[,KEY=VALUE...]") into `out` (free it
  * with gar_sweep_trace_free).  "-" is refused (InvalidArgument): results
- * read their trace again later, which standard input cannot give.  Returns 0
- * or the loader's refusal. */
+ * read their trace again later, which standard input cannot give.  A file of
+ * GAR_SWEEP_CACHE_MIN_BYTES or more is mapped from its binary cache
+ * (trace_cache.h: built beside it the first time), so every worker reads
+ * one read-only copy; a shorter one is read into memory.  Returns 0 or the
+ * loader's refusal. */
+#define GAR_SWEEP_CACHE_MIN_BYTES (4u << 20) /* about 100 000 rows of text */
 int gar_sweep_trace_load(const char *text, const char *base_dir, gar_sweep_trace *out,
                          gar_error *err);
 void gar_sweep_trace_free(gar_sweep_trace *trace);

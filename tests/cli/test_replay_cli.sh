@@ -70,6 +70,7 @@ queries: 0
 backstop_queries: 0
 kinds: blocked 3 immediate 0 late 0 parked 0
 estimator_error_ns: p50 0 p99 0 (over 0 predictions)
+quantiles: exact
 overshoot_ci_ns: level 0.95 p50 - - p90 30000 - p99 30000 -
 estimator_error_ci_ns: level 0.95 p50 - - p90 - - p99 - -
 overshoot_p50: 30.0 µs (too few waits for a p50)

@@ -89,9 +89,10 @@ done
 # folder and of the folders below it:
 #   cli -> report -> verify -> sweep -> import   (report uses sweep directly too)
 #   cli -> calibrate                             (only the command measures a host)
+#   bench                                        (benchmark helpers, on their own)
 # Headers are included by a path that names their folder ("sweep/db.h"),
 # which is what lets this check read a file's layer off its includes.
-experiments_parts='cli report verify sweep calibrate import'
+experiments_parts='cli report verify sweep calibrate import bench'
 part_may_use() {
     case $1 in
         cli) echo "cli report verify sweep calibrate import" ;;
@@ -100,6 +101,7 @@ part_may_use() {
         sweep) echo "sweep import" ;;
         import) echo "import" ;;
         calibrate) echo "calibrate" ;;
+        bench) echo "bench" ;;
         *) return 1 ;;
     esac
 }

@@ -207,6 +207,32 @@ static void few_waits_and_a_fallback_are_said(void **state)
     gar_trace_free(&t);
 }
 
+/* A run past the exact budget says its quantiles came from the histogram. */
+static void histogram_quantiles_are_said(void **state)
+{
+    (void)state;
+    gar_replay_metrics m;
+    memset(&m, 0, sizeof m);
+    m.waits = 600000;
+    m.ci_level = 0.95;
+    m.overshoot_ci.p99.has_lo = m.overshoot_ci.p99.has_hi = true;
+    gar_bands bands = { .count = 1 };
+    bands.band[0].plan = plan_of(GAR_PARK_POLL, false);
+    gar_estimator_spec adl = gar_estimator_spec_default();
+    gar_replay_notes notes;
+    gar_replay_notes_of(&m, &bands, &adl, NULL, &notes);
+    assert_int_equal(notes.count, 0);
+    m.quantiles_histogram = true;
+    gar_replay_notes_of(&m, &bands, &adl, NULL, &notes);
+    assert_int_equal(notes.count, 1);
+    assert_string_equal(notes.note[0].name, "histogram_quantiles");
+    assert_int_equal(notes.note[0].count, 600000);
+    assert_string_equal(notes.note[0].message,
+                        "the quantiles of these 600000 waits were read from a histogram (past "
+                        "500000 values of a metric): each within 0.1 %, its intervals widened "
+                        "to the histogram's buckets");
+}
+
 /* 400 steady waits under flag+predict on a host with a word wait: every
  * wait sleeps and a park wakes it, p99 is bounded — nothing to say. */
 static void a_run_that_went_well_has_no_notes(void **state)
@@ -231,6 +257,7 @@ int main(void)
         cmocka_unit_test(a_prediction_too_long_is_a_late_wake_with_its_worst),
         cmocka_unit_test(a_lost_store_is_a_backstop_hit_and_a_woken_park_is_not),
         cmocka_unit_test(few_waits_and_a_fallback_are_said),
+        cmocka_unit_test(histogram_quantiles_are_said),
         cmocka_unit_test(a_run_that_went_well_has_no_notes),
     };
     return cmocka_run_group_tests_name("replay_notes", tests, NULL, NULL);

@@ -278,6 +278,94 @@ static void stream_reader_matches_memory_reader(void **state)
     gar_trace_free(&t);
 }
 
+/* Reads `path` block by block into a trace; returns the stream's last
+ * answer (0 at a good end, or the refusal), with the largest block seen. */
+static int read_in_blocks(const char *path, gar_trace *into, gar_error *err, size_t *largest)
+{
+    gar_trace_stream *s;
+    int rc = gar_trace_stream_open(&s, path, err);
+    if (rc < 0)
+        return rc;
+    gar_trace_init(into);
+    *largest = 0;
+    const gar_trace_row *rows;
+    size_t count;
+    while ((rc = gar_trace_stream_next(s, &rows, &count)) > 0) {
+        assert_int_equal(gar_trace_stream_rows_before(s), into->count);
+        for (size_t i = 0; i < count; i++)
+            assert_int_equal(gar_trace_append(into, &rows[i], NULL), 0);
+        *largest = count > *largest ? count : *largest;
+    }
+    into->columns = gar_trace_stream_columns(s);
+    if (rc < 0) /* a refused stream stays at its end */
+        assert_int_equal(gar_trace_stream_next(s, &rows, &count), 0);
+    gar_trace_stream_close(s);
+    return rc;
+}
+
+/* The streamed reader hands out, a block at a time, exactly the rows the
+ * whole-file reader reads, plain or gzip, and refuses what it refuses at
+ * the same place, after handing out the good rows before it. */
+static void blocks_are_the_file_in_order(void **state)
+{
+    (void)state;
+    gar_trace t = make_trace(30000, GAR_TRACE_HAS_STEP_ROWS | GAR_TRACE_HAS_STREAM, 5);
+    char plain[] = "/tmp/gar-trace-blocks-XXXXXX";
+    int fd = mkstemp(plain);
+    assert_true(fd >= 0);
+    close(fd);
+    char packed[64];
+    snprintf(packed, sizeof packed, "%s.gz", plain);
+    assert_int_equal(gar_trace_write_file(&t, "blocks", plain, NULL), 0);
+    assert_int_equal(gar_trace_write_file(&t, "blocks", packed, NULL), 0);
+    const char *paths[] = { plain, packed };
+    for (unsigned k = 0; k < 2; k++) {
+        gar_trace back;
+        gar_error err;
+        size_t largest;
+        assert_int_equal(read_in_blocks(paths[k], &back, &err, &largest), 0);
+        assert_true(gar_trace_equal(&t, &back));
+        assert_true(largest < t.count); /* it came in blocks, not whole */
+        gar_trace_free(&back);
+    }
+
+    /* A bad last row: the rows before it come, then the refusal, at its line. */
+    FILE *f = fopen(plain, "a");
+    assert_non_null(f);
+    fputs("1,0,0,x\n", f);
+    fclose(f);
+    gar_trace back;
+    gar_error err;
+    size_t largest;
+    assert_int_equal(read_in_blocks(plain, &back, &err, &largest), -GAR_E_INVALID_TRACE);
+    char line[32];
+    snprintf(line, sizeof line, "%zu", t.count + 4); /* magic, comment, header */
+    assert_string_equal(err.argv[1], line);
+    assert_true(back.count > 0 && back.count <= t.count);
+    gar_trace_free(&back);
+
+    /* An empty file and a missing one are refused as the file reader does. */
+    f = fopen(plain, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(read_in_blocks(plain, &back, &err, &largest), -GAR_E_INVALID_TRACE);
+    gar_trace_free(&back);
+    unlink(plain);
+    unlink(packed);
+    assert_int_equal(read_in_blocks(plain, &back, &err, &largest), -GAR_E_IO);
+
+    /* The cursor hands out a trace in memory the same way. */
+    gar_trace_cursor cursor = { &t, 0 };
+    const gar_trace_row *rows;
+    size_t count, seen = 0;
+    while (gar_trace_cursor_source(&cursor, &rows, &count, NULL) > 0) {
+        assert_ptr_equal(rows, t.row + seen);
+        seen += count;
+    }
+    assert_int_equal(seen, t.count);
+    gar_trace_free(&t);
+}
+
 static void check_refuses_what_the_reader_refuses(void **state)
 {
     (void)state;
@@ -606,6 +694,7 @@ int main(void)
         cmocka_unit_test(every_refusal_names_line_column_and_fault),
         cmocka_unit_test(a_line_too_long_is_refused),
         cmocka_unit_test(stream_reader_matches_memory_reader),
+        cmocka_unit_test(blocks_are_the_file_in_order),
         cmocka_unit_test(check_refuses_what_the_reader_refuses),
         cmocka_unit_test(file_io_is_atomic_and_coded),
         cmocka_unit_test(gzip_traces_read_as_their_text),

@@ -1,0 +1,186 @@
+/* sim/quantile_sketch.c — exact values up to a limit, then a log-linear
+ * histogram (quantile_sketch.h). */
+#include "sim/quantile_sketch.h"
+
+#include <string.h>
+
+#include "sim/alloc.h"
+#include "sim/rank_select.h"
+
+#define SUB_BUCKETS (UINT64_C(1) << GAR_SKETCH_SUB_BITS) /* 1024 a power of two */
+#define FIRST_ROOM 64 /* values, before growing: a run has a sketch per stream */
+
+void gar_quantile_sketch_init(gar_quantile_sketch *sk, size_t limit)
+{
+    memset(sk, 0, sizeof *sk);
+    sk->limit = limit > 0 ? limit : GAR_SKETCH_EXACT_MAX;
+    sk->min = UINT64_MAX;
+}
+
+static void free_groups(gar_quantile_sketch *sk)
+{
+    for (unsigned g = 0; g < GAR_SKETCH_GROUPS; g++) {
+        gar_free(sk->group[g]);
+        sk->group[g] = NULL;
+        sk->group_count[g] = 0;
+    }
+}
+
+void gar_quantile_sketch_reset(gar_quantile_sketch *sk)
+{
+    free_groups(sk);
+    sk->histogram = false;
+    sk->count = 0;
+    sk->min = UINT64_MAX;
+    sk->max = 0;
+}
+
+void gar_quantile_sketch_free(gar_quantile_sketch *sk)
+{
+    if (sk == NULL)
+        return;
+    free_groups(sk);
+    gar_free(sk->value);
+    size_t limit = sk->limit;
+    gar_quantile_sketch_init(sk, limit);
+}
+
+/* The group and the bucket within it of `v`. */
+static inline void locate(uint64_t v, unsigned *group, size_t *bucket)
+{
+    if (v < GAR_SKETCH_LINEAR) {
+        *group = 0;
+        *bucket = (size_t)v;
+        return;
+    }
+    unsigned e = 63u - (unsigned)__builtin_clzll(v); /* >= SUB_BITS + 1 */
+    unsigned shift = e - GAR_SKETCH_SUB_BITS;
+    *group = e - GAR_SKETCH_SUB_BITS;
+    *bucket = (size_t)((v >> shift) - SUB_BUCKETS);
+}
+
+/* The values bucket `bucket` of group `group` holds. */
+static gar_sketch_bucket bounds(unsigned group, size_t bucket)
+{
+    if (group == 0)
+        return (gar_sketch_bucket){ bucket, bucket };
+    unsigned shift = group; /* group g holds 2^(g+10) .. 2^(g+11) - 1 in widths of 2^g */
+    uint64_t lo = ((uint64_t)bucket + SUB_BUCKETS) << shift;
+    return (gar_sketch_bucket){ lo, lo + ((UINT64_C(1) << shift) - 1) };
+}
+
+static size_t group_buckets(unsigned group)
+{
+    return group == 0 ? (size_t)GAR_SKETCH_LINEAR : (size_t)SUB_BUCKETS;
+}
+
+/* Counts `v` in the histogram.  False when its group cannot be had. */
+static bool count_value(gar_quantile_sketch *sk, uint64_t v)
+{
+    unsigned g;
+    size_t b;
+    locate(v, &g, &b);
+    if (sk->group[g] == NULL) {
+        sk->group[g] = gar_calloc(group_buckets(g), sizeof(uint64_t));
+        if (sk->group[g] == NULL)
+            return false;
+    }
+    sk->group[g][b]++;
+    sk->group_count[g]++;
+    return true;
+}
+
+bool gar_quantile_sketch_to_histogram(gar_quantile_sketch *sk)
+{
+    if (sk->histogram)
+        return true;
+    /* Every group the values need first, so a failure changes nothing. */
+    for (size_t i = 0; i < sk->count; i++) {
+        unsigned g;
+        size_t b;
+        locate(sk->value[i], &g, &b);
+        if (sk->group[g] == NULL &&
+            (sk->group[g] = gar_calloc(group_buckets(g), sizeof(uint64_t))) == NULL) {
+            free_groups(sk);
+            return false;
+        }
+    }
+    for (size_t i = 0; i < sk->count; i++) {
+        unsigned g;
+        size_t b;
+        locate(sk->value[i], &g, &b);
+        sk->group[g][b]++;
+        sk->group_count[g]++;
+    }
+    sk->histogram = true;
+    gar_free(sk->value);
+    sk->value = NULL;
+    sk->capacity = 0;
+    return true;
+}
+
+bool gar_quantile_sketch_add_slow(gar_quantile_sketch *sk, uint64_t v)
+{
+    if (!sk->histogram && sk->count < sk->limit) {
+        /* Room runs out below the limit: grow geometrically, never past it. */
+        size_t room = sk->capacity > 0 ? sk->capacity * 2 : FIRST_ROOM;
+        if (room > sk->limit)
+            room = sk->limit;
+        uint64_t *grown = gar_realloc(sk->value, room * sizeof *grown);
+        if (grown == NULL)
+            return false;
+        sk->value = grown;
+        sk->capacity = room;
+        return gar_quantile_sketch_add(sk, v);
+    }
+    if (!sk->histogram && !gar_quantile_sketch_to_histogram(sk))
+        return false;
+    if (!count_value(sk, v))
+        return false;
+    sk->count++;
+    if (v < sk->min)
+        sk->min = v;
+    if (v > sk->max)
+        sk->max = v;
+    return true;
+}
+
+void gar_quantile_sketch_buckets(const gar_quantile_sketch *sk, const size_t *ranks, unsigned k,
+                                 gar_sketch_bucket *out)
+{
+    uint64_t before = 0; /* values in the groups before g */
+    unsigned j = 0;
+    for (unsigned g = 0; g < GAR_SKETCH_GROUPS && j < k; g++) {
+        uint64_t in_group = sk->group_count[g];
+        if (before + in_group <= ranks[j]) {
+            before += in_group;
+            continue;
+        }
+        uint64_t below = before; /* values in the buckets before b */
+        size_t b = 0;
+        while (j < k && ranks[j] < before + in_group) {
+            while (below + sk->group[g][b] <= ranks[j])
+                below += sk->group[g][b++];
+            gar_sketch_bucket at = bounds(g, b);
+            if (at.lo < sk->min)
+                at.lo = sk->min;
+            if (at.hi > sk->max)
+                at.hi = sk->max;
+            out[j++] = at; /* the next rank may fall in the same bucket */
+        }
+        before += in_group;
+    }
+}
+
+void gar_quantile_sketch_select(gar_quantile_sketch *sk, uint64_t *tmp, const size_t *ranks,
+                                unsigned k, gar_sketch_bucket *out)
+{
+    if (sk->histogram) {
+        gar_quantile_sketch_buckets(sk, ranks, k, out);
+        return;
+    }
+    uint64_t at[GAR_RANK_SELECT_MAX];
+    gar_rank_select(sk->value, tmp, (size_t)sk->count, ranks, k, at);
+    for (unsigned j = 0; j < k; j++)
+        out[j] = (gar_sketch_bucket){ at[j], at[j] };
+}

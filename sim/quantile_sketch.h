@@ -1,0 +1,104 @@
+/* sim/quantile_sketch.h — one metric's values, kept for its quantiles in
+ * bounded memory.
+ *
+ * A replay reports nearest-rank quantiles of every wait's overshoot and
+ * estimator error.  Up to a fixed number of values (`limit`, by default
+ * GAR_SKETCH_EXACT_MAX) the sketch keeps them all, and the quantiles are
+ * exact (rank_select.h selects them from `value`).  Past the limit it moves
+ * them into a log-linear histogram and counts every later value there, so
+ * its memory no longer grows with the values:
+ *
+ *   - a value below 2^11 (2 048) has a bucket of its own: exact;
+ *   - a value v >= 2^11 with highest bit e falls in one of 1 024 buckets of
+ *     width 2^(e-10) between 2^e and 2^(e+1): a bucket is at most 2^-10 of
+ *     the smallest value in it wide.
+ *
+ * A quantile read from the histogram is its bucket's midpoint (kept within
+ * the least and largest value seen, which are exact), so it lies within half
+ * a bucket, 2^-11 (0.049 %) of the true value: the documented bound is
+ * GAR_SKETCH_RELATIVE_ERROR, 0.1 %.  Buckets are counted in groups of one
+ * power of two (8 KiB each, allocated when a value first falls in it), so a
+ * histogram holds at most 54 groups, 440 KiB, whatever the count.
+ *
+ * Ownership: a sketch owns its value array and its groups; init, then add,
+ * then read; reset keeps the value array's room for the next run; free
+ * releases everything.  Memory comes through the allocation hook (alloc.h).
+ * Not thread-safe: one run fills one sketch. */
+#ifndef GAR_SIM_QUANTILE_SKETCH_H
+#define GAR_SIM_QUANTILE_SKETCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GAR_SKETCH_EXACT_MAX ((size_t)500000) /* values a sketch keeps exactly */
+#define GAR_SKETCH_SUB_BITS 10                  /* a bucket is 2^-10 of its power of two */
+#define GAR_SKETCH_LINEAR (UINT64_C(1) << (GAR_SKETCH_SUB_BITS + 1)) /* 2048: exact below */
+#define GAR_SKETCH_GROUPS (64 - GAR_SKETCH_SUB_BITS)                 /* 0: linear; 1..53 */
+#define GAR_SKETCH_RELATIVE_ERROR 0.001 /* documented bound on a histogram quantile */
+
+typedef struct gar_quantile_sketch {
+    uint64_t *value;   /* the values while exact: `count` of them, room for `capacity` */
+    size_t capacity;
+    size_t limit;      /* exact up to this many values */
+    bool histogram;    /* past the limit: the values are counted in `group` */
+    uint64_t count;    /* values added */
+    uint64_t min, max; /* exact, whichever mode */
+    uint64_t *group[GAR_SKETCH_GROUPS]; /* histogram: the counts of each group's buckets */
+    uint64_t group_count[GAR_SKETCH_GROUPS];
+} gar_quantile_sketch;
+
+/* An inclusive range of values: where a rank's value lies. */
+typedef struct gar_sketch_bucket {
+    uint64_t lo, hi;
+} gar_sketch_bucket;
+
+/* An empty sketch, exact up to `limit` values (0: GAR_SKETCH_EXACT_MAX). */
+void gar_quantile_sketch_init(gar_quantile_sketch *sk, size_t limit);
+
+/* Empties it for a new run, keeping the value array's room. */
+void gar_quantile_sketch_reset(gar_quantile_sketch *sk);
+
+/* Releases its memory; it is empty after.  Accepts NULL. */
+void gar_quantile_sketch_free(gar_quantile_sketch *sk);
+
+/* Adds one value.  Returns false when memory runs out (the value is not
+ * counted; the sketch stays usable). */
+bool gar_quantile_sketch_add_slow(gar_quantile_sketch *sk, uint64_t v);
+static inline bool gar_quantile_sketch_add(gar_quantile_sketch *sk, uint64_t v)
+{
+    if (!sk->histogram && sk->count < sk->capacity) {
+        sk->value[sk->count++] = v;
+        if (v < sk->min)
+            sk->min = v;
+        if (v > sk->max)
+            sk->max = v;
+        return true;
+    }
+    return gar_quantile_sketch_add_slow(sk, v);
+}
+
+/* Moves the values kept exactly into the histogram now (a group of sketches
+ * sharing one budget, a run's streams, goes over together).  False when
+ * memory runs out (the sketch is unchanged). */
+bool gar_quantile_sketch_to_histogram(gar_quantile_sketch *sk);
+
+/* For a histogram: out[j] is the bucket holding the value of 0-based rank
+ * ranks[j] (ascending, each below count), narrowed to [min, max], j < k. */
+void gar_quantile_sketch_buckets(const gar_quantile_sketch *sk, const size_t *ranks, unsigned k,
+                                 gar_sketch_bucket *out);
+
+/* The values at 0-based ranks ranks[0..k-1] (ascending, each below count,
+ * k <= 16) into out: exact values (lo == hi) while exact, selected through
+ * `tmp` (count values of room; `value` is reordered), else the buckets. */
+void gar_quantile_sketch_select(gar_quantile_sketch *sk, uint64_t *tmp, const size_t *ranks,
+                                unsigned k, gar_sketch_bucket *out);
+
+/* The value a quantile reports from `b`: its midpoint (the value itself
+ * when exact). */
+static inline uint64_t gar_sketch_bucket_mid(gar_sketch_bucket b)
+{
+    return b.lo + (b.hi - b.lo) / 2;
+}
+
+#endif

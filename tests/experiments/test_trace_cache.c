@@ -1,0 +1,236 @@
+/* tests/experiments/test_trace_cache.c — a trace's binary cache maps the
+ * very rows and index the text gives; it is built once and reused, rebuilt
+ * when its text changed or it is malformed (cut short, a byte changed in
+ * the rows or the numbers, garbage), built privately where the folder
+ * cannot be written, and a text the reader refuses is refused. */
+#define _DEFAULT_SOURCE
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../sim/many_streams.h"
+#include "sim/replay_index.h"
+#include "sim/leftover.h"
+#include "sweep/trace_cache.h"
+
+static char folder[] = "/tmp/gar-trace-cache-XXXXXX";
+static char text[128], cache[160];
+
+static void write_text(const gar_trace *t)
+{
+    assert_int_equal(gar_trace_write_file(t, NULL, text, NULL), 0);
+}
+
+/* The cache holds `t` and the index gar_replay_index_build gives it. */
+static void assert_holds(const gar_trace_cache *c, const gar_trace *t)
+{
+    assert_true(gar_trace_equal(&c->trace, t));
+    gar_replay_index ix;
+    assert_int_equal(gar_replay_index_build(t, &ix, NULL), 0);
+    assert_int_equal(c->index.rows, ix.rows);
+    assert_int_equal(c->index.streams, ix.streams);
+    assert_int_equal(c->index.points, ix.points);
+    assert_memory_equal(c->index.stream_of_row, ix.stream_of_row, ix.rows * sizeof(uint32_t));
+    assert_memory_equal(c->index.point_of_row, ix.point_of_row, ix.rows * sizeof(uint32_t));
+    assert_memory_equal(c->index.stream_id, ix.stream_id, ix.streams * sizeof(uint32_t));
+    gar_replay_index_free(&ix);
+}
+
+static gar_trace_cache_how open_and_check(const gar_trace *t, const char *cache_path)
+{
+    gar_trace_cache c;
+    gar_error err;
+    int rc = gar_trace_cache_open(&c, text, cache_path, &err);
+    if (rc < 0)
+        fail_msg("open: %s", err.code != GAR_OK ? err.argv[0] : "?");
+    assert_holds(&c, t);
+    gar_trace_cache_how how = c.how;
+    gar_trace_cache_close(&c);
+    assert_null(c.map);
+    return how;
+}
+
+/* Overwrites `n` bytes at `offset` of the cache. */
+static void spoil(long offset, const void *bytes, size_t n)
+{
+    FILE *f = fopen(cache, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, offset, SEEK_SET), 0);
+    assert_int_equal(fwrite(bytes, 1, n, f), n);
+    fclose(f);
+}
+
+static void built_once_then_reused(void **state)
+{
+    (void)state;
+    gar_trace t;
+    assert_int_equal(many_streams_queued(&t, 20000, 40, 2, 1), 0);
+    write_text(&t);
+    unlink(cache);
+    assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_BUILT);
+    struct stat first, second;
+    assert_int_equal(stat(cache, &first), 0);
+    assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_REUSED);
+    assert_int_equal(stat(cache, &second), 0);
+    assert_int_equal(first.st_ino, second.st_ino); /* not written again */
+
+    /* A changed text (one row's done moved later) makes the cache stale. */
+    t.row[t.count - 1].done_ns += 1;
+    write_text(&t);
+    assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_REBUILT);
+    assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_REUSED);
+    gar_trace_free(&t);
+}
+
+static void malformed_caches_are_rebuilt(void **state)
+{
+    (void)state;
+    gar_trace t;
+    assert_int_equal(many_streams_serial(&t, 5000, 7, 1, 2), 0);
+    write_text(&t);
+    unlink(cache);
+    assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_BUILT);
+    const long rows_at = 128, numbers_at = 128 + (long)(t.count * sizeof(gar_trace_row));
+    uint32_t big = 1000000, other = 1;
+    uint64_t earlier = 0;
+    struct {
+        long offset;
+        const void *bytes;
+        size_t n;
+    } spoils[] = {
+        { 0, "gar-trace-cachX", 16 },                       /* the magic */
+        { 16, &big, sizeof big },                           /* the version */
+        { numbers_at + 40, &big, sizeof big },              /* a stream number past the count */
+        { numbers_at + 44, &other, sizeof other },          /* a stream number in range, wrong */
+        { numbers_at + (long)(t.count * 4) + 8, &other, sizeof other }, /* a point number */
+        { rows_at + 40 * 100 + 16, &earlier, sizeof earlier }, /* a row breaking the order */
+    };
+    for (size_t k = 0; k < sizeof spoils / sizeof spoils[0]; k++) {
+        spoil(spoils[k].offset, spoils[k].bytes, spoils[k].n);
+        assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_REBUILT);
+        assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_REUSED);
+    }
+    /* Cut short, and not a cache at all. */
+    assert_int_equal(truncate(cache, 1000), 0);
+    assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_REBUILT);
+    FILE *f = fopen(cache, "w");
+    assert_non_null(f);
+    fputs("not a cache\n", f);
+    fclose(f);
+    assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_REBUILT);
+    gar_trace_free(&t);
+}
+
+/* A build killed before its rename left its temporary file: the next
+ * build removes it (its owner is gone); a live owner's is kept. */
+static void a_killed_builds_leftover_is_removed(void **state)
+{
+    (void)state;
+    gar_trace t;
+    assert_int_equal(many_streams_serial(&t, 2000, 2, 1, 4), 0);
+    write_text(&t);
+    unlink(cache);
+    char owner[GAR_LEFTOVER_OWNER_BYTES];
+    gar_leftover_owner(owner);
+    const char *host = strchr(owner, '-') + 1;
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0)
+        _exit(0);
+    assert_int_equal(waitpid(child, NULL, 0), child); /* ended: no process has its id */
+    char dead[512], live[512];
+    snprintf(dead, sizeof dead, "%s.tmp-%ld-%s-abcdef", cache, (long)child, host);
+    snprintf(live, sizeof live, "%s.tmp-%s-ghijkl", cache, owner);
+    FILE *f = fopen(dead, "w");
+    assert_non_null(f);
+    fclose(f);
+    f = fopen(live, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_BUILT);
+    struct stat st;
+    assert_int_not_equal(stat(dead, &st), 0);
+    assert_int_equal(stat(live, &st), 0);
+    unlink(live);
+    gar_trace_free(&t);
+}
+
+/* A cache path whose folder cannot be made or written: built privately,
+ * nothing left behind. */
+static void an_unwritable_folder_gets_a_private_copy(void **state)
+{
+    (void)state;
+    gar_trace t;
+    assert_int_equal(many_streams_serial(&t, 3000, 3, 1, 3), 0);
+    write_text(&t);
+    char nowhere[200];
+    snprintf(nowhere, sizeof nowhere, "%s/no-such-folder/x.gar-cache", folder);
+    assert_int_equal(open_and_check(&t, nowhere), GAR_TRACE_CACHE_PRIVATE);
+    assert_int_equal(open_and_check(&t, nowhere), GAR_TRACE_CACHE_PRIVATE);
+    struct stat st;
+    assert_int_not_equal(stat(nowhere, &st), 0);
+    gar_trace_free(&t);
+}
+
+/* A text the reader refuses is refused as the reader refuses it, and no
+ * cache is left of it; a missing text is an I/O error. */
+static void a_bad_text_is_refused(void **state)
+{
+    (void)state;
+    unlink(cache);
+    FILE *f = fopen(text, "w");
+    assert_non_null(f);
+    fputs("# gar-trace v1\npoint,submit_ns,start_ns,done_ns\n1,0,5,9\n1,0,4,9\n", f);
+    fclose(f);
+    gar_trace_cache c;
+    gar_error err;
+    assert_int_equal(gar_trace_cache_open(&c, text, NULL, &err), -GAR_E_INVALID_TRACE);
+    assert_string_equal(err.argv[1], "4"); /* start_ns went back on line 4 */
+    assert_null(c.map);
+    struct stat st;
+    assert_int_not_equal(stat(cache, &st), 0);
+    unlink(text);
+    assert_int_equal(gar_trace_cache_open(&c, text, NULL, &err), -GAR_E_IO);
+}
+
+static void the_default_path_is_beside_the_text(void **state)
+{
+    (void)state;
+    char *p = gar_trace_cache_path("data/traces/steady.csv");
+    assert_string_equal(p, "data/traces/.steady.csv.gar-cache");
+    free(p);
+    p = gar_trace_cache_path("t.csv.gz");
+    assert_string_equal(p, ".t.csv.gz.gar-cache");
+    free(p);
+}
+
+int main(void)
+{
+    if (mkdtemp(folder) == NULL)
+        return 1;
+    snprintf(text, sizeof text, "%s/trace.csv", folder);
+    snprintf(cache, sizeof cache, "%s/.trace.csv.gar-cache", folder);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(built_once_then_reused),
+        cmocka_unit_test(malformed_caches_are_rebuilt),
+        cmocka_unit_test(a_killed_builds_leftover_is_removed),
+        cmocka_unit_test(an_unwritable_folder_gets_a_private_copy),
+        cmocka_unit_test(a_bad_text_is_refused),
+        cmocka_unit_test(the_default_path_is_beside_the_text),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    unlink(cache);
+    unlink(text);
+    rmdir(folder);
+    return failed;
+}

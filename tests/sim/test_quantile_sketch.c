@@ -1,0 +1,184 @@
+/* tests/sim/test_quantile_sketch.c — a sketch is exact up to its limit, and
+ * past it every quantile it reads from its histogram lies within the
+ * documented relative error of the exact one, for a few million values of
+ * narrow, wide and heavy-tailed spreads; a rank's bucket always holds the
+ * exact value (what the confidence intervals rely on). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/prng.h"
+#include "sim/quantile_sketch.h"
+#include "sim/rank_select.h"
+
+static int by_value(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef uint64_t (*maker)(gar_prng *g);
+
+/* Overshoots of a poll: a few hundred ns, rarely tens of µs. */
+static uint64_t poll_like(gar_prng *g)
+{
+    uint64_t v = 200 + gar_prng_below(g, 400);
+    return gar_prng_below(g, 100) == 0 ? v * 50 : v;
+}
+
+/* Log-uniform over 1 ns .. 1 s: every group of buckets in play. */
+static uint64_t log_uniform(gar_prng *g)
+{
+    return (uint64_t)exp(gar_prng_uniform(g) * log(1e9));
+}
+
+/* Pareto with shape 1.2 from 10 µs: a heavy tail, some values near 2^40. */
+static uint64_t pareto(gar_prng *g)
+{
+    double u = 1.0 - gar_prng_uniform(g);
+    double v = 10000.0 * pow(u, -1.0 / 1.2);
+    return v > 1e15 ? (uint64_t)1e15 : (uint64_t)v;
+}
+
+/* Adds n values of `make` to a sketch with limit `limit` and checks every
+ * rank of interest against a sort of the same values. */
+static void check_against_sort(maker make, size_t n, size_t limit)
+{
+    gar_quantile_sketch sk;
+    gar_quantile_sketch_init(&sk, limit);
+    uint64_t *all = malloc(n * sizeof *all);
+    assert_non_null(all);
+    gar_prng g = gar_prng_seeded(n ^ limit);
+    for (size_t i = 0; i < n; i++) {
+        all[i] = make(&g);
+        assert_true(gar_quantile_sketch_add(&sk, all[i]));
+    }
+    assert_int_equal(sk.count, n);
+    assert_int_equal(sk.histogram, n > (limit > 0 ? limit : GAR_SKETCH_EXACT_MAX));
+    qsort(all, n, sizeof *all, by_value);
+    assert_int_equal(sk.min, all[0]);
+    assert_int_equal(sk.max, all[n - 1]);
+    if (!sk.histogram) {
+        /* Exact: the values themselves are kept. */
+        uint64_t *tmp = malloc(n * sizeof *tmp);
+        size_t ranks[] = { n / 2, n * 9 / 10, n * 99 / 100, n - 1 };
+        uint64_t at[4];
+        gar_rank_select(sk.value, tmp, n, ranks, 4, at);
+        for (unsigned j = 0; j < 4; j++)
+            assert_int_equal(at[j], all[ranks[j]]);
+        free(tmp);
+    } else {
+        size_t ranks[] = { 0, n / 100, n / 4, n / 2, n * 9 / 10, n * 99 / 100, n * 999 / 1000,
+                           n - 1 };
+        unsigned k = sizeof ranks / sizeof ranks[0];
+        gar_sketch_bucket b[8];
+        gar_quantile_sketch_buckets(&sk, ranks, k, b);
+        for (unsigned j = 0; j < k; j++) {
+            uint64_t truth = all[ranks[j]], got = gar_sketch_bucket_mid(b[j]);
+            if (!(b[j].lo <= truth && truth <= b[j].hi))
+                fail_msg("rank %zu: %llu outside its bucket [%llu, %llu]", ranks[j],
+                         (unsigned long long)truth, (unsigned long long)b[j].lo,
+                         (unsigned long long)b[j].hi);
+            double rel = fabs((double)got - (double)truth) / (double)truth;
+            if (truth > 0 && rel > GAR_SKETCH_RELATIVE_ERROR)
+                fail_msg("rank %zu: %llu against %llu, relative error %g", ranks[j],
+                         (unsigned long long)got, (unsigned long long)truth, rel);
+            /* The bound the header states, half a bucket: 2^-11. */
+            assert_true(rel <= 1.0 / 2048.0);
+        }
+    }
+    free(all);
+    gar_quantile_sketch_free(&sk);
+}
+
+static void exact_up_to_the_limit(void **state)
+{
+    (void)state;
+    check_against_sort(poll_like, 100000, 100000);
+    check_against_sort(log_uniform, 50000, 0); /* the default limit */
+}
+
+static void histogram_within_the_error_on_millions(void **state)
+{
+    (void)state;
+    check_against_sort(poll_like, 3000000, GAR_SKETCH_EXACT_MAX);
+    check_against_sort(log_uniform, 3000000, GAR_SKETCH_EXACT_MAX);
+    check_against_sort(pareto, 3000000, GAR_SKETCH_EXACT_MAX);
+}
+
+/* Values below 2 048 have buckets of their own: exact even in a histogram. */
+static void small_values_stay_exact(void **state)
+{
+    (void)state;
+    gar_quantile_sketch sk;
+    gar_quantile_sketch_init(&sk, 10);
+    for (uint64_t v = 0; v < 2048; v++)
+        assert_true(gar_quantile_sketch_add(&sk, 2047 - v));
+    assert_true(sk.histogram);
+    size_t ranks[] = { 0, 1, 1023, 2047 };
+    gar_sketch_bucket b[4];
+    gar_quantile_sketch_buckets(&sk, ranks, 4, b);
+    for (unsigned j = 0; j < 4; j++) {
+        assert_int_equal(b[j].lo, ranks[j]);
+        assert_int_equal(b[j].hi, ranks[j]);
+    }
+    gar_quantile_sketch_free(&sk);
+}
+
+/* The extremes of the range: 0 and 2^64 - 1 land in buckets, read back. */
+static void the_whole_range(void **state)
+{
+    (void)state;
+    gar_quantile_sketch sk;
+    gar_quantile_sketch_init(&sk, 1);
+    assert_true(gar_quantile_sketch_add(&sk, UINT64_MAX));
+    assert_true(gar_quantile_sketch_add(&sk, 0));
+    assert_true(gar_quantile_sketch_add(&sk, UINT64_C(1) << 63));
+    size_t ranks[] = { 0, 1, 2 };
+    gar_sketch_bucket b[3];
+    gar_quantile_sketch_buckets(&sk, ranks, 3, b);
+    assert_int_equal(b[0].lo, 0);
+    assert_int_equal(b[0].hi, 0);
+    assert_int_equal(b[1].lo, UINT64_C(1) << 63);
+    assert_true(b[1].hi < (UINT64_C(1) << 63) + (UINT64_C(1) << 54));
+    assert_int_equal(b[2].hi, UINT64_MAX);
+    assert_true(b[2].lo > UINT64_MAX - (UINT64_C(1) << 53));
+    gar_quantile_sketch_free(&sk);
+}
+
+/* A reset sketch keeps its room and forgets its values and histogram. */
+static void reset_starts_over(void **state)
+{
+    (void)state;
+    gar_quantile_sketch sk;
+    gar_quantile_sketch_init(&sk, 4);
+    for (uint64_t v = 1; v <= 9; v++)
+        assert_true(gar_quantile_sketch_add(&sk, v * 100000));
+    assert_true(sk.histogram);
+    gar_quantile_sketch_reset(&sk);
+    assert_false(sk.histogram);
+    assert_int_equal(sk.count, 0);
+    assert_true(gar_quantile_sketch_add(&sk, 7));
+    assert_int_equal(sk.value[0], 7);
+    assert_int_equal(sk.min, 7);
+    assert_int_equal(sk.max, 7);
+    gar_quantile_sketch_free(&sk);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(exact_up_to_the_limit),
+        cmocka_unit_test(histogram_within_the_error_on_millions),
+        cmocka_unit_test(small_values_stay_exact),
+        cmocka_unit_test(the_whole_range),
+        cmocka_unit_test(reset_starts_over),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
