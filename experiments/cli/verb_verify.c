@@ -141,6 +141,8 @@ static void print_help(FILE *out)
             "                       ks_d=0.15       largest plain KS distance of the overshoots\n"
             "                                       (every ns counts: no floor), poll and park\n"
             "                       ks_d_block=0.25 the same for a plan with a blocking band\n"
+            "                                       (or an auto plan that blocked in at least\n"
+            "                                       half its waits)\n"
             "                       ratio_min=0.8   overshoot quantile real/sim at least\n"
             "                       ratio_max=1.25  ... and at most, unless within abs_us\n"
             "                       abs_us=1        a quantile this close agrees anyway\n"
@@ -673,7 +675,8 @@ static int run_arm(const gar_trace *trace, const gar_bands *bands, gar_estimator
         arm_runs_free(out);
         return rc;
     }
-    gar_verify_compare(tol, gar_verify_bands_block(bands), out->real.overshoot,
+    gar_verify_compare(tol, gar_verify_arm_blocks(bands, out->sim.blocked, out->sim.waits),
+                       out->real.overshoot,
                        out->sim_overshoot, n, out->real.metrics.busy_frac, out->sim.busy_frac,
                        &out->cmp);
     return 0;
@@ -839,7 +842,8 @@ static int verify_one(const verify_args *a)
     gar_verify_runs_judgement judged = { .verdict = GAR_RUNS_AGREE };
     if (rc == 0 && a->runs > 1) {
         gar_dur_ns *real_pool, *sim_pool;
-        rc = judge_arm_runs(runs, a->runs, trace.count, &a->tol, gar_verify_bands_block(&bands),
+        rc = judge_arm_runs(runs, a->runs, trace.count, &a->tol,
+                            gar_verify_arm_blocks(&bands, runs[0].sim.blocked, runs[0].sim.waits),
                             &real_pool, &sim_pool, &judged, &err);
         if (rc == 0)
             print_runs_summary(runs, a->runs, agreed, &judged);
@@ -1002,8 +1006,9 @@ static int verify_sweep(const verify_args *a)
             gar_verify_runs_judgement judged;
             if (rc == 0)
                 rc = judge_arm_runs(runs, a->runs, cut[t].count, &a->tol,
-                                    gar_verify_bands_block(&bands), &real_pool, &sim_pool,
-                                    &judged, &err);
+                                    gar_verify_arm_blocks(&bands, runs[0].sim.blocked,
+                                                          runs[0].sim.waits),
+                                    &real_pool, &sim_pool, &judged, &err);
             if (rc == 0)
                 fill_verification(v, &judged, runs, a->runs, run_agreed, real_pool, sim_pool,
                                   cut[t].count);

@@ -258,3 +258,13 @@ bool gar_verify_bands_block(const gar_bands *bands)
             return true;
     return false;
 }
+
+bool gar_verify_arm_blocks(const gar_bands *bands, uint64_t blocked, uint64_t waits)
+{
+    if (gar_verify_bands_block(bands))
+        return true;
+    bool is_auto = false;
+    for (uint32_t i = 0; i < bands->count; i++)
+        is_auto |= bands->band[i].plan.park == GAR_PARK_AUTO;
+    return is_auto && waits > 0 && blocked >= waits - blocked;
+}

@@ -159,6 +159,14 @@ void gar_verify_compare(const gar_verify_tolerance *tol, bool blocks, gar_dur_ns
 /* Whether any band of `bands` blocks (its KS bound is then ks_d_block_max). */
 bool gar_verify_bands_block(const gar_bands *bands);
 
+/* Whether an arm is judged as a blocking one (ks_d_block_max): a band of it
+ * blocks, or it is an auto plan whose simulated run chose the blocking wait
+ * for at least half of its `waits` (`blocked` of them).  Auto picks its park
+ * per wait, so what it is judged by is what it ran: an auto arm that blocks
+ * meets the same wide OS wake as a block arm, and one that polls is held to
+ * the poll's bound. */
+bool gar_verify_arm_blocks(const gar_bands *bands, uint64_t blocked, uint64_t waits);
+
 /* The tolerances as one line of text (for --help, the verify output and the
  * report), into buf (snprintf semantics). */
 int gar_verify_tolerance_text(const gar_verify_tolerance *tol, char *buf, size_t size);

@@ -248,6 +248,25 @@ static void a_comparison_judges_each_check_by_the_defaults(void **state)
     assert_false(c.agree);
 }
 
+/* The blocking bound follows what an arm ran: a blocking band always, an
+ * auto plan when it blocked in at least half its waits, nothing else. */
+static void an_arm_is_judged_as_blocking_by_what_it_ran(void **state)
+{
+    (void)state;
+    gar_bands bands;
+    assert_int_equal(gar_bands_parse("block", &bands, NULL), 0);
+    assert_true(gar_verify_arm_blocks(&bands, 0, 1000));
+    assert_int_equal(gar_bands_parse("poll;rows>=8:block", &bands, NULL), 0);
+    assert_true(gar_verify_arm_blocks(&bands, 0, 1000));
+    assert_int_equal(gar_bands_parse("poll", &bands, NULL), 0);
+    assert_false(gar_verify_arm_blocks(&bands, 1000, 1000)); /* poll never blocks: counts ignored */
+    assert_int_equal(gar_bands_parse("auto:p99_us=1000", &bands, NULL), 0);
+    assert_true(gar_verify_arm_blocks(&bands, 1000, 1000));
+    assert_true(gar_verify_arm_blocks(&bands, 500, 1000));
+    assert_false(gar_verify_arm_blocks(&bands, 499, 1000));
+    assert_false(gar_verify_arm_blocks(&bands, 0, 0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -264,6 +283,7 @@ int main(void)
         cmocka_unit_test(the_sampling_band_is_two_standard_errors_of_the_level),
         cmocka_unit_test(a_value_agrees_with_a_band_it_lies_in_or_near),
         cmocka_unit_test(tolerances_are_set_from_text_and_bad_text_is_refused),
+        cmocka_unit_test(an_arm_is_judged_as_blocking_by_what_it_ran),
     };
     return cmocka_run_group_tests_name("verify_stats", tests, NULL, NULL);
 }
