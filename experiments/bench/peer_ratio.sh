@@ -14,9 +14,12 @@
 #               refuses the plan, before its first wait
 #   gar         gar replay TRACE --plan PLAN --host waitpkg.host (the bundled
 #               host with a word wait, so that flag runs as flag)
-#   gar_stop    the same with --fault hang@0: reads and numbers the trace,
-#               then its first wait hangs and the replay ends at that wait's
-#               deadline, a few steps later
+#   gar_stop    the same with --fault hang@0: its first wait hangs and the
+#               replay ends at that wait's deadline, a few steps later; gar
+#               reads its trace as a stream, so this run has read only the
+#               first block of rows, and gar's "waits" cost below includes
+#               reading the CSV (the peer's does not): the per-wait ratio
+#               leans against gar
 #
 # each whole (start-up, reading the CSV, replaying, printing).  The best of
 # each counts (noise only ever adds), in CPU seconds: user + system of the
