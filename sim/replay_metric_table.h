@@ -2,8 +2,9 @@
  * replay.h) listed once, in one table that the code listing them is made from:
  * the sweep database's runs columns, their binds and the merge's comparisons
  * (experiments/sweep/db.c), what a re-run reads back and must reproduce
- * (experiments/sweep/results.c), and `gar replay`'s `key: value` lines and
- * its --json (experiments/cli/verb_replay.c).
+ * (experiments/sweep/results.c), the figures of an arm's summary that the
+ * report and the plots show (gar_results_arms, the same file), and `gar
+ * replay`'s `key: value` lines and its --json (experiments/cli/verb_replay.c).
  *
  * GAR_REPLAY_METRICS(X, Q) calls X for a metric and Q for a quantile that
  * carries a confidence interval, once each, in the one order all of those
@@ -52,6 +53,11 @@
 #define GAR_METRIC_REQUIRED 0x8u
 /* A re-run (gar_results_rerun) must reproduce its stored value. */
 #define GAR_METRIC_RERUN 0x10u
+/* An arm's summary (gar_results_arms, experiments/sweep/results.h) carries
+ * it: its mean over the arm's ok seeds and the least and the most seed's
+ * figure, and for a Q row the envelope of the seeds' intervals, each where
+ * results.c's arm_places puts it. */
+#define GAR_METRIC_ARM 0x20u
 
 #define GAR_METRIC_REPLAY (GAR_METRIC_TEXT | GAR_METRIC_JSON)
 
@@ -62,24 +68,26 @@
 
 /* clang-format off */
 #define GAR_REPLAY_METRICS(X, Q)                                                                   \
-    X(waits, "", waits, COUNT, "", "", GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN) \
+    X(waits, "", waits, COUNT, "", "",                                                             \
+      GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN | GAR_METRIC_ARM)                 \
     Q(overshoot_p50, "_ns", overshoot_ns.p50, COUNT, "overshoot_ns", "p50",                        \
-      GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN,                                  \
+      GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN | GAR_METRIC_ARM,                 \
       overshoot_ci.p50, "overshoot_ci_ns", 500000, waits)                                          \
     Q(overshoot_p90, "_ns", overshoot_ns.p90, COUNT, "overshoot_ns", "p90",                        \
-      GAR_METRIC_REPLAY,                                                                           \
+      GAR_METRIC_REPLAY | GAR_METRIC_ARM,                                                          \
       overshoot_ci.p90, "overshoot_ci_ns", 900000, waits)                                          \
     Q(overshoot_p99, "_ns", overshoot_ns.p99, COUNT, "overshoot_ns", "p99",                        \
-      GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN,                                  \
+      GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN | GAR_METRIC_ARM,                 \
       overshoot_ci.p99, "overshoot_ci_ns", 990000, waits)                                          \
     X(overshoot_max, "_ns", overshoot_ns.max, COUNT, "overshoot_ns", "max",                        \
-      GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN)                                  \
+      GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN | GAR_METRIC_ARM)                 \
     X(wait, "_ns", wait_ns, COUNT, "", "", 0)                                                      \
     X(busy, "_ns", busy_ns, COUNT, "", "",                                                         \
       GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_RERUN)                                  \
     X(parked, "_ns", parked_ns, COUNT, "", "", GAR_METRIC_REPLAY)                                  \
     X(asleep, "_ns", asleep_ns, COUNT, "", "", GAR_METRIC_REPLAY)                                  \
-    X(busy_frac, "", busy_frac, FRACTION, "", "", GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED)         \
+    X(busy_frac, "", busy_frac, FRACTION, "", "",                                                  \
+      GAR_METRIC_REPLAY | GAR_METRIC_REQUIRED | GAR_METRIC_ARM)                                    \
     X(makespan, "_ns", makespan_ns, COUNT, "", "", GAR_METRIC_REPLAY)                              \
     X(sleeps, "", sleeps, COUNT, "", "", GAR_METRIC_REPLAY)                                        \
     X(parks, "", parks, COUNT, "", "", GAR_METRIC_REPLAY)                                          \

@@ -3,6 +3,7 @@
 #include "sweep/results.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,13 +211,145 @@ int gar_results_has_intervals(gar_db *db, gar_error *err)
                            "read the columns of", err);
 }
 
-/* The envelope of the ok seeds' intervals of quantile Q: the least lower
- * end (a missing one is 0) and the greatest upper end (NULL when any seed
- * has none: unbounded). */
-#define ENVELOPE(Q)                                                                              \
-    " min(CASE WHEN r.status = 'ok' THEN coalesce(r.overshoot_" Q "_lo_ns, 0) END),"             \
-    " CASE WHEN sum(r.status = 'ok' AND r.overshoot_" Q "_hi_ns IS NULL) > 0 THEN NULL"          \
-    " ELSE max(r.overshoot_" Q "_hi_ns) END"
+/* ---- an arm's figures, as the metric table marks them ------------------- */
+
+/* The table's metrics, numbered in its order: METRIC_waits, ... */
+#define METRIC_NUMBER(NAME, ...) METRIC_##NAME,
+enum { GAR_REPLAY_METRICS(METRIC_NUMBER, METRIC_NUMBER) METRIC_COUNT };
+#undef METRIC_NUMBER
+
+/* A metric's columns in the runs table, and what it is used for. */
+typedef struct arm_metric {
+    const char *column;
+    const char *low, *high; /* its interval's ends (a Q row); NULL for an X row */
+    unsigned uses;
+} arm_metric;
+
+#define ARM_METRIC(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, ...)                                    \
+    { #NAME UNIT, NULL, NULL, GAR_METRIC_USES(__VA_ARGS__) },
+#define ARM_QUANTILE(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES, ...)                            \
+    { #NAME UNIT, #NAME "_lo" UNIT, #NAME "_hi" UNIT, USES },
+static const arm_metric arm_metrics[METRIC_COUNT] = {
+    GAR_REPLAY_METRICS(ARM_METRIC, ARM_QUANTILE)
+};
+#undef ARM_METRIC
+#undef ARM_QUANTILE
+
+/* The figures the query gives of each metric the table flags
+ * GAR_METRIC_ARM, one column each, in this order: the mean over the arm's
+ * ok seeds, the least and the most seed's figure, and for a quantile the
+ * least lower end and the greatest upper end of the seeds' intervals. */
+typedef enum arm_figure { ARM_MEAN, ARM_LEAST, ARM_MOST, ARM_LOW, ARM_HIGH, ARM_FIGURES } arm_figure;
+
+/* Where a summary keeps one figure: not at all, in a double or in a count. */
+typedef enum arm_kind { ARM_NOT_KEPT, ARM_DOUBLE, ARM_COUNT } arm_kind;
+typedef struct arm_place {
+    size_t offset; /* in gar_arm_summary */
+    arm_kind kind;
+} arm_place;
+
+/* The place of a gar_arm_summary field, its kind told by its type. */
+#define KEPT(FIELD)                                                                                \
+    {                                                                                              \
+        offsetof(gar_arm_summary, FIELD),                                                          \
+            _Generic(((gar_arm_summary *)NULL)->FIELD, double: ARM_DOUBLE, uint64_t: ARM_COUNT)   \
+    }
+#define SPREAD(MEAN, LEAST, MOST)                                                                  \
+    [ARM_MEAN] = KEPT(MEAN), [ARM_LEAST] = KEPT(LEAST), [ARM_MOST] = KEPT(MOST)
+#define ENDS(LOW, HIGH) [ARM_LOW] = KEPT(LOW), [ARM_HIGH] = KEPT(HIGH)
+
+/* Where the summary (results.h) keeps each figure of the metrics flagged
+ * GAR_METRIC_ARM; a figure not named here the query gives and nothing
+ * keeps (the mean of a run's waits, which every seed shares). */
+static const arm_place arm_places[METRIC_COUNT][ARM_FIGURES] = {
+    [METRIC_waits] = { [ARM_LEAST] = KEPT(waits) },
+    [METRIC_overshoot_p50] = { SPREAD(p50_ns, p50_min_ns, p50_max_ns), ENDS(p50_lo_ns, p50_hi_ns) },
+    [METRIC_overshoot_p90] = { SPREAD(p90_ns, p90_min_ns, p90_max_ns), ENDS(p90_lo_ns, p90_hi_ns) },
+    [METRIC_overshoot_p99] = { SPREAD(p99_ns, p99_min_ns, p99_max_ns), ENDS(p99_lo_ns, p99_hi_ns) },
+    [METRIC_overshoot_max] = { [ARM_MEAN] = KEPT(max_ns) },
+    [METRIC_busy_frac] = { SPREAD(busy_frac, busy_min, busy_max) },
+};
+#undef KEPT
+#undef SPREAD
+#undef ENDS
+
+/* The columns of an arm before its figures: trace, trace name, host, host
+ * name, mode, plan, estimator, runs, failed runs, the plan as run. */
+enum { ARM_KEY_COLUMNS = 10 };
+
+/* Writes the query of the arms into sql[size]: the key columns, each
+ * GAR_METRIC_ARM metric's figures in the table's order, then whether the
+ * arm has intervals.  Without them (has_ci false: a database of schema 3)
+ * the interval ends are NULL.  Returns the query's length (size or more:
+ * cut short). */
+static size_t arm_query(bool has_ci, char *sql, size_t size)
+{
+    size_t n = (size_t)gar_format(
+        sql, size,
+        "SELECT r.trace, t.name, r.host, h.name, r.mode, r.plan, r.estimator, count(*),"
+        " sum(r.status = 'failed'), max(r.plan_ran)");
+    /* Failed runs have no metrics: avg, min and max see the ok ones. */
+    for (size_t m = 0; m < METRIC_COUNT && n < size; m++) {
+        const arm_metric *metric = &arm_metrics[m];
+        if ((metric->uses & GAR_METRIC_ARM) == 0)
+            continue;
+        n += (size_t)gar_format(sql + n, size - n, ", avg(r.%s), min(r.%s), max(r.%s)",
+                                metric->column, metric->column, metric->column);
+        if (metric->low == NULL || n >= size)
+            continue;
+        /* The envelope of the ok seeds' intervals: the least lower end (a
+         * missing one is 0) and the greatest upper end (NULL when any seed
+         * has none: unbounded). */
+        if (has_ci)
+            n += (size_t)gar_format(
+                sql + n, size - n,
+                ", min(CASE WHEN r.status = 'ok' THEN coalesce(r.%s, 0) END),"
+                " CASE WHEN sum(r.status = 'ok' AND r.%s IS NULL) > 0 THEN NULL"
+                " ELSE max(r.%s) END",
+                metric->low, metric->high, metric->high);
+        else
+            n += (size_t)gar_format(sql + n, size - n, ", NULL, NULL");
+    }
+    /* An arm has intervals when every ok run of it has them: a database
+     * converted from version 3 keeps its older runs without. */
+    if (n < size)
+        n += (size_t)gar_format(
+            sql + n, size - n, "%s",
+            has_ci ? ", sum(r.status = 'ok' AND r.ci_level IS NULL) = 0 AND sum(r.status = 'ok') > 0"
+                   : ", 0");
+    if (n < size)
+        n += (size_t)gar_format(
+            sql + n, size - n,
+            " FROM runs r JOIN traces t ON t.trace = r.trace JOIN hosts h ON h.host = r.host"
+            " GROUP BY r.trace, r.host, r.mode, r.plan, r.estimator");
+    return n;
+}
+
+/* Reads the figures of the row `st` from column `column` on into `a`,
+ * each where arm_places puts it: an interval's missing lower end is 0, its
+ * missing upper end INFINITY.  Returns the column after them. */
+static int read_arm_figures(sqlite3_stmt *st, int column, gar_arm_summary *a)
+{
+    for (size_t m = 0; m < METRIC_COUNT; m++) {
+        if ((arm_metrics[m].uses & GAR_METRIC_ARM) == 0)
+            continue;
+        int figures = arm_metrics[m].low != NULL ? ARM_FIGURES : ARM_LOW;
+        for (int f = 0; f < figures; f++, column++) {
+            arm_place place = arm_places[m][f];
+            char *at = (char *)a + place.offset;
+            if (place.kind == ARM_COUNT) {
+                uint64_t count = (uint64_t)sqlite3_column_int64(st, column);
+                memcpy(at, &count, sizeof count);
+            } else if (place.kind == ARM_DOUBLE) {
+                double value = sqlite3_column_type(st, column) == SQLITE_NULL
+                                   ? (f == ARM_HIGH ? INFINITY : 0)
+                                   : sqlite3_column_double(st, column);
+                memcpy(at, &value, sizeof value);
+            }
+        }
+    }
+    return column;
+}
 
 int gar_results_arms(gar_db *db, gar_arm_list *out, gar_error *err)
 {
@@ -225,23 +358,9 @@ int gar_results_arms(gar_db *db, gar_arm_list *out, gar_error *err)
     int has_ci = gar_results_has_intervals(db, err);
     if (has_ci < 0)
         return has_ci;
-    static const char head[] =
-        "SELECT r.trace, t.name, r.host, h.name, r.mode, r.plan, r.estimator, count(*),"
-        " sum(r.status = 'failed'), avg(r.busy_frac), avg(r.overshoot_p50_ns),"
-        " avg(r.overshoot_p99_ns), avg(r.overshoot_max_ns), max(r.plan_ran),"
-        " avg(r.overshoot_p90_ns), min(r.overshoot_p50_ns), max(r.overshoot_p50_ns),"
-        " min(r.overshoot_p90_ns), max(r.overshoot_p90_ns), min(r.overshoot_p99_ns),"
-        " max(r.overshoot_p99_ns), min(r.busy_frac), max(r.busy_frac), min(r.waits),";
-    /* An arm has intervals when every ok run of it has them: a database
-     * converted from version 3 keeps its older runs without. */
-    static const char with_ci[] = ENVELOPE("p50") "," ENVELOPE("p90") "," ENVELOPE("p99") ","
-        " sum(r.status = 'ok' AND r.ci_level IS NULL) = 0 AND sum(r.status = 'ok') > 0";
-    static const char without_ci[] = " NULL, NULL, NULL, NULL, NULL, NULL, 0";
-    static const char tail[] =
-        " FROM runs r JOIN traces t ON t.trace = r.trace JOIN hosts h ON h.host = r.host"
-        " GROUP BY r.trace, r.host, r.mode, r.plan, r.estimator";
-    char sql[sizeof head + sizeof with_ci + sizeof tail];
-    gar_format(sql, sizeof sql, "%s%s%s", head, has_ci ? with_ci : without_ci, tail);
+    char sql[4096];
+    if (arm_query(has_ci != 0, sql, sizeof sql) >= sizeof sql)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "the query of the arms", "4096 bytes");
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
         return gar_results_fault(db, "read the arms of", err);
@@ -273,29 +392,9 @@ int gar_results_arms(gar_db *db, gar_arm_list *out, gar_error *err)
         gar_results_copy_text(st, 6, a->estimator, sizeof a->estimator);
         a->runs = (uint64_t)sqlite3_column_int64(st, 7);
         a->failed = (uint64_t)sqlite3_column_int64(st, 8);
-        a->busy_frac = sqlite3_column_double(st, 9);
-        a->p50_ns = sqlite3_column_double(st, 10);
-        a->p99_ns = sqlite3_column_double(st, 11);
-        a->max_ns = sqlite3_column_double(st, 12);
-        gar_results_copy_text(st, 13, a->plan_ran, sizeof a->plan_ran);
-        /* Failed runs have no metrics: min and max, like avg, see the ok ones. */
-        a->p90_ns = sqlite3_column_double(st, 14);
-        a->p50_min_ns = sqlite3_column_double(st, 15);
-        a->p50_max_ns = sqlite3_column_double(st, 16);
-        a->p90_min_ns = sqlite3_column_double(st, 17);
-        a->p90_max_ns = sqlite3_column_double(st, 18);
-        a->p99_min_ns = sqlite3_column_double(st, 19);
-        a->p99_max_ns = sqlite3_column_double(st, 20);
-        a->busy_min = sqlite3_column_double(st, 21);
-        a->busy_max = sqlite3_column_double(st, 22);
-        a->waits = (uint64_t)sqlite3_column_int64(st, 23);
-        a->has_ci = sqlite3_column_int(st, 30) != 0;
-        double *ends[6] = { &a->p50_lo_ns, &a->p50_hi_ns, &a->p90_lo_ns,
-                            &a->p90_hi_ns, &a->p99_lo_ns, &a->p99_hi_ns };
-        for (int e = 0; e < 6; e++)
-            *ends[e] = sqlite3_column_type(st, 24 + e) == SQLITE_NULL
-                           ? (e % 2 == 0 ? 0 : INFINITY)
-                           : sqlite3_column_double(st, 24 + e);
+        gar_results_copy_text(st, 9, a->plan_ran, sizeof a->plan_ran);
+        int after = read_arm_figures(st, ARM_KEY_COLUMNS, a);
+        a->has_ci = sqlite3_column_int(st, after) != 0;
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {

@@ -2,9 +2,17 @@
  *
  * An arm's summary is the mean, over its seeds, of the runs of one (trace,
  * host, mode, plan, estimator) that succeeded, with the least and the most
- * seed's figure beside it.  Failed runs are counted, not averaged.  Arms come in a fixed order: by trace name, host name, mode, then
- * plan (block, poll, flag, each without then with predict, then bands, ties
- * by label) and estimator ("-" first, then by label).
+ * seed's figure beside it.  Failed runs are counted, not averaged.  Arms
+ * come in a fixed order: by trace name, host name, mode, then plan (block,
+ * poll, flag, each without then with predict, then bands, ties by label)
+ * and estimator ("-" first, then by label).
+ *
+ * Which metrics a summary carries comes from the replay metric table
+ * (sim/replay_metric_table.h): its rows flagged GAR_METRIC_ARM.  The query
+ * reads each one's mean, least and most over the ok seeds (and a
+ * quantile's interval envelope), and results.c's arm_places says which
+ * field below keeps each figure; a figure no field keeps is read and
+ * dropped.
  *
  * Re-running a stored run (gar_results_rerun) replays it again with a
  * per-wait observer, from the trace's recorded source and the host profile
@@ -39,6 +47,8 @@ typedef struct gar_arm_summary {
     unsigned plan_rank;                 /* the plan's place among the database's plans */
     unsigned estimator_rank;            /* the estimator's place among its estimators */
     uint64_t runs, failed;
+    /* The figures of the GAR_METRIC_ARM metrics (busy_frac, overshoot
+     * p50, p90, p99 and max, waits), as results.c's arm_places puts them. */
     double busy_frac;                   /* mean over the arm's ok runs */
     double p50_ns, p90_ns, p99_ns, max_ns; /* mean over the ok runs of each quantile */
     /* The spread over the ok seeds: the least and the most seed's figure. */

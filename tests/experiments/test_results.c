@@ -1,7 +1,8 @@
 /* tests/experiments/test_results.c — a swept run read back: which metrics an
- * ok run must hold (gar_results_check_rows) and which a re-run must
- * reproduce (gar_results_rerun), metric by metric, as the replay metric
- * table (sim/replay_metric_table.h) marks them. */
+ * ok run must hold (gar_results_check_rows), which a re-run must reproduce
+ * (gar_results_rerun) and which an arm's summary carries
+ * (gar_results_arms), metric by metric, as the replay metric table
+ * (sim/replay_metric_table.h) marks them. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -111,6 +112,20 @@ static const metric_use metric_uses[] = { GAR_REPLAY_METRICS(METRIC_USE, METRIC_
 #undef METRIC_USE
 enum { METRICS = sizeof metric_uses / sizeof metric_uses[0] };
 
+/* Every quantile of the table (a Q row): its interval's end columns. */
+typedef struct quantile_ends {
+    const char *low, *high;
+    unsigned uses;
+} quantile_ends;
+
+#define NOT_A_QUANTILE(NAME, ...)
+#define QUANTILE_ENDS(NAME, UNIT, FIELD, TYPE, GROUP, MEMBER, USES, ...)                           \
+    { #NAME "_lo" UNIT, #NAME "_hi" UNIT, USES },
+static const quantile_ends quantiles[] = { GAR_REPLAY_METRICS(NOT_A_QUANTILE, QUANTILE_ENDS) };
+#undef NOT_A_QUANTILE
+#undef QUANTILE_ENDS
+enum { QUANTILES = sizeof quantiles / sizeof quantiles[0] };
+
 /* The stored run re-runs as it was stored, and its rows are whole. */
 static void the_stored_run_reproduces(void **state)
 {
@@ -205,12 +220,104 @@ static void an_ok_row_must_hold_the_metrics_the_table_requires(void **state)
     assert_int_equal(gar_results_check_rows(f->db, NULL), 0);
 }
 
+/* A value no figure of the one run has, to be found again in its arm. */
+#define MARK 987654
+
+/* Whether a figure of the arm's summary is `value`. */
+static bool arm_shows(const gar_arm_summary *a, double value)
+{
+    const double figures[] = {
+        a->busy_frac,  a->p50_ns,     a->p90_ns,     a->p99_ns,     a->max_ns,
+        a->p50_min_ns, a->p50_max_ns, a->p90_min_ns, a->p90_max_ns, a->p99_min_ns,
+        a->p99_max_ns, a->busy_min,   a->busy_max,   (double)a->waits,
+        a->p50_lo_ns,  a->p50_hi_ns,  a->p90_lo_ns,  a->p90_hi_ns,  a->p99_lo_ns,
+        a->p99_hi_ns,
+    };
+    for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++)
+        if (figures[i] == value)
+            return true;
+    return false;
+}
+
+/* The one arm, as the database holds it now. */
+static gar_arm_summary the_arm(gar_db *db)
+{
+    gar_arm_list arms;
+    gar_error err;
+    if (gar_results_arms(db, &arms, &err) != 0)
+        fail_msg("%s", message_of(&err));
+    assert_int_equal(arms.count, 1);
+    gar_arm_summary a = arms.arm[0];
+    gar_arm_list_free(&arms);
+    return a;
+}
+
+/* Each metric set to MARK in the stored row, one at a time: the arm's
+ * summary shows MARK exactly when the table says an arm carries that
+ * metric (the query names its column and a field keeps it); a carried
+ * quantile's interval ends, set to MARK and MARK + 1, show as the arm's. */
+static void an_arm_summary_carries_the_metrics_the_table_marks(void **state)
+{
+    fixture *f = *state;
+    gar_db_close(f->db);
+    assert_int_equal(gar_db_open(f->path, false, &f->db, NULL), 0);
+    gar_arm_summary before = the_arm(f->db);
+    assert_true(before.has_ci);
+    assert_false(arm_shows(&before, MARK) || arm_shows(&before, MARK + 1));
+    unsigned carried = 0;
+    for (size_t i = 0; i < METRICS; i++) {
+        char sql[256];
+        snprintf(sql, sizeof sql, "BEGIN; UPDATE runs SET %s = %d", metric_uses[i].column, MARK);
+        exec_sql(f->db, sql);
+        gar_arm_summary a = the_arm(f->db);
+        exec_sql(f->db, "ROLLBACK");
+        bool flagged = (metric_uses[i].uses & GAR_METRIC_ARM) != 0;
+        carried += flagged;
+        if (flagged != arm_shows(&a, MARK))
+            fail_msg("%s set to %d: the arm %s it, but the table says an arm %s it",
+                     metric_uses[i].column, MARK, flagged ? "does not show" : "shows",
+                     flagged ? "carries" : "does not carry");
+    }
+    unsigned enveloped = 0;
+    for (size_t i = 0; i < QUANTILES; i++) {
+        char sql[256];
+        snprintf(sql, sizeof sql, "BEGIN; UPDATE runs SET %s = %d, %s = %d", quantiles[i].low,
+                 MARK, quantiles[i].high, MARK + 1);
+        exec_sql(f->db, sql);
+        gar_arm_summary a = the_arm(f->db);
+        exec_sql(f->db, "ROLLBACK");
+        bool flagged = (quantiles[i].uses & GAR_METRIC_ARM) != 0;
+        enveloped += flagged;
+        if (flagged != (arm_shows(&a, MARK) && arm_shows(&a, MARK + 1)) ||
+            (!flagged && (arm_shows(&a, MARK) || arm_shows(&a, MARK + 1))))
+            fail_msg("%s and %s set: the arm's interval ends %s them", quantiles[i].low,
+                     quantiles[i].high, flagged ? "are not" : "show");
+    }
+    /* The metrics an arm has always carried: waits, overshoot p50, p90,
+     * p99 and max, busy_frac; the three quantiles with their intervals. */
+    assert_int_equal(carried, 6);
+    assert_int_equal(enveloped, 3);
+    static const char *const arm[] = { "waits", "overshoot_p50_ns", "overshoot_p90_ns",
+                                       "overshoot_p99_ns", "overshoot_max_ns", "busy_frac" };
+    for (size_t k = 0; k < sizeof arm / sizeof arm[0]; k++) {
+        bool found = false;
+        for (size_t i = 0; i < METRICS; i++)
+            found |= strcmp(metric_uses[i].column, arm[k]) == 0 &&
+                     (metric_uses[i].uses & GAR_METRIC_ARM) != 0;
+        if (!found)
+            fail_msg("an arm no longer carries %s", arm[k]);
+    }
+    gar_db_close(f->db);
+    assert_int_equal(gar_db_open_read(f->path, &f->db, NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_stored_run_reproduces),
         cmocka_unit_test(a_rerun_checks_the_metrics_the_table_marks),
         cmocka_unit_test(an_ok_row_must_hold_the_metrics_the_table_requires),
+        cmocka_unit_test(an_arm_summary_carries_the_metrics_the_table_marks),
     };
     return cmocka_run_group_tests_name("results", tests, setup, teardown);
 }
