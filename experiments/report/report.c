@@ -50,10 +50,15 @@ static void duration_text(double ns, char *out, size_t size)
 }
 
 /* "0.56–31.8 µs", "820 µs – 1.2 ms": a range of durations, the unit once
- * when both ends share it; an unbounded upper end said in words. */
+ * when both ends share it; an unbounded upper end said in words, and an
+ * interval with neither end (too few waits for either) said as that. */
 static void duration_range(double lo, double hi, char *out, size_t size)
 {
     char a[32], b[32];
+    if (lo <= 0 && isinf(hi)) {
+        gar_format(out, size, "no bound (too few waits)");
+        return;
+    }
     duration_text(lo, a, sizeof a);
     if (isinf(hi)) {
         gar_format(out, size, "%s – no upper bound", a);
