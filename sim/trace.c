@@ -512,39 +512,62 @@ static inline const char *scan_digits(const char *q, const char *end, uint64_t *
     return q;
 }
 
+/* A field of 1 to max_digits digits at q, then a comma: returns the byte
+ * after the comma; NULL for anything else. */
+static inline const char *field_then_comma(const char *q, const char *end, size_t max_digits,
+                                           uint64_t *out)
+{
+    const char *digits_end = scan_digits(q, end, out);
+    size_t digits = (size_t)(digits_end - q);
+    if (digits == 0 || digits > max_digits || digits_end == end || *digits_end != ',')
+        return NULL;
+    return digits_end + 1;
+}
+
+/* The same for the row's last field, which ends the line. */
+static inline bool last_field(const char *q, const char *end, size_t max_digits, uint64_t *out)
+{
+    const char *digits_end = scan_digits(q, end, out);
+    size_t digits = (size_t)(digits_end - q);
+    return digits > 0 && digits <= max_digits && digits_end == end;
+}
+
 /* A row of plain numbers (each of 1 to 19 digits, 9 for rows and stream,
  * one per header column, commas between) read without a byte loop; any
  * other row, and every row of a line under eight bytes, goes to
- * read_row_checked, which reads it again and finds what is wrong. */
+ * read_row_checked, which reads it again and finds what is wrong.  The
+ * fields go straight into scalars in the canonical column order: an array
+ * indexed by column would be stored a word at a time and read back whole,
+ * which stalls. */
 static int read_row(reader *rd, const char *p, size_t n)
 {
     if (!GAR_DECIMAL_CHUNKS || n < 8)
         return read_row_checked(rd, p, n);
     const char *q = p, *end = p + n;
-    uint64_t value[COL_COUNT] = { 0 };
-    const unsigned fields = rd->fields;
-    for (unsigned position = 0; position < fields; position++) {
-        const int col = rd->field_col[position];
-        const char *field = q;
-        q = scan_digits(q, end, &value[col]);
-        size_t digits = (size_t)(q - field);
-        if (digits == 0 || digits > (col >= COL_ROWS ? 9u : 19u))
-            return read_row_checked(rd, p, n);
-        if (position + 1 == fields)
-            break;
-        if (q == end || *q != ',')
-            return read_row_checked(rd, p, n);
-        q++;
-    }
-    if (q != end)
+    const bool has_rows = rd->trace.columns & GAR_TRACE_HAS_STEP_ROWS;
+    const bool has_stream = rd->trace.columns & GAR_TRACE_HAS_STREAM;
+    uint64_t point, submit, start, done, rows = 0, stream = 0;
+    bool plain = (q = field_then_comma(q, end, 19, &point)) != NULL &&
+                 (q = field_then_comma(q, end, 19, &submit)) != NULL &&
+                 (q = field_then_comma(q, end, 19, &start)) != NULL;
+    if (plain && !has_rows && !has_stream)
+        plain = last_field(q, end, 19, &done);
+    else if (plain && (q = field_then_comma(q, end, 19, &done)) != NULL)
+        plain = has_rows && has_stream
+                    ? (q = field_then_comma(q, end, 9, &rows)) != NULL &&
+                          last_field(q, end, 9, &stream)
+                    : last_field(q, end, 9, has_rows ? &rows : &stream);
+    else
+        plain = false;
+    if (!plain)
         return read_row_checked(rd, p, n);
     gar_trace_row row = {
-        .point = value[COL_POINT],
-        .submit_ns = value[COL_SUBMIT],
-        .start_ns = value[COL_START],
-        .done_ns = value[COL_DONE],
-        .step_rows = (uint32_t)value[COL_ROWS],
-        .stream = (uint32_t)value[COL_STREAM],
+        .point = point,
+        .submit_ns = submit,
+        .start_ns = start,
+        .done_ns = done,
+        .step_rows = (uint32_t)rows,
+        .stream = (uint32_t)stream,
     };
     int rc = rules_admit(&rd->rules, &row, rd->trace.columns, rd->name, rd->line, rd->err);
     if (rc < 0)
