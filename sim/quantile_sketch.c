@@ -45,20 +45,6 @@ void gar_quantile_sketch_free(gar_quantile_sketch *sk)
     gar_quantile_sketch_init(sk, limit);
 }
 
-/* The group and the bucket within it of `v`. */
-static inline void locate(uint64_t v, unsigned *group, size_t *bucket)
-{
-    if (v < GAR_SKETCH_LINEAR) {
-        *group = 0;
-        *bucket = (size_t)v;
-        return;
-    }
-    unsigned e = 63u - (unsigned)__builtin_clzll(v); /* >= SUB_BITS + 1 */
-    unsigned shift = e - GAR_SKETCH_SUB_BITS;
-    *group = e - GAR_SKETCH_SUB_BITS;
-    *bucket = (size_t)((v >> shift) - SUB_BUCKETS);
-}
-
 /* The values bucket `bucket` of group `group` holds. */
 static gar_sketch_bucket bounds(unsigned group, size_t bucket)
 {
@@ -79,7 +65,7 @@ static bool count_value(gar_quantile_sketch *sk, uint64_t v)
 {
     unsigned g;
     size_t b;
-    locate(v, &g, &b);
+    gar_quantile_sketch_locate(v, &g, &b);
     if (sk->group[g] == NULL) {
         sk->group[g] = gar_calloc(group_buckets(g), sizeof(uint64_t));
         if (sk->group[g] == NULL)
@@ -98,7 +84,7 @@ bool gar_quantile_sketch_to_histogram(gar_quantile_sketch *sk)
     for (size_t i = 0; i < sk->count; i++) {
         unsigned g;
         size_t b;
-        locate(sk->value[i], &g, &b);
+        gar_quantile_sketch_locate(sk->value[i], &g, &b);
         if (sk->group[g] == NULL &&
             (sk->group[g] = gar_calloc(group_buckets(g), sizeof(uint64_t))) == NULL) {
             free_groups(sk);
@@ -108,7 +94,7 @@ bool gar_quantile_sketch_to_histogram(gar_quantile_sketch *sk)
     for (size_t i = 0; i < sk->count; i++) {
         unsigned g;
         size_t b;
-        locate(sk->value[i], &g, &b);
+        gar_quantile_sketch_locate(sk->value[i], &g, &b);
         sk->group[g][b]++;
         sk->group_count[g]++;
     }

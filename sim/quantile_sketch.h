@@ -62,20 +62,48 @@ void gar_quantile_sketch_reset(gar_quantile_sketch *sk);
 /* Releases its memory; it is empty after.  Accepts NULL. */
 void gar_quantile_sketch_free(gar_quantile_sketch *sk);
 
+/* The histogram group and the bucket within it that count `v`: group 0
+ * holds 0 .. GAR_SKETCH_LINEAR - 1 one value a bucket; group g >= 1 holds
+ * 2^(g+10) .. 2^(g+11) - 1 in 1024 buckets of width 2^g. */
+static inline void gar_quantile_sketch_locate(uint64_t v, unsigned *group, size_t *bucket)
+{
+    if (v < GAR_SKETCH_LINEAR) {
+        *group = 0;
+        *bucket = (size_t)v;
+        return;
+    }
+    unsigned e = 63u - (unsigned)__builtin_clzll(v); /* >= SUB_BITS + 1 */
+    unsigned shift = e - GAR_SKETCH_SUB_BITS;
+    *group = shift;
+    *bucket = (size_t)((v >> shift) - (UINT64_C(1) << GAR_SKETCH_SUB_BITS));
+}
+
 /* Adds one value.  Returns false when memory runs out (the value is not
- * counted; the sketch stays usable). */
+ * counted; the sketch stays usable).  Inline for the two usual cases, a
+ * value kept exactly and one counted in a bucket whose group is there; the
+ * rest (growing, going over to the histogram, a new group) in _slow. */
 bool gar_quantile_sketch_add_slow(gar_quantile_sketch *sk, uint64_t v);
 static inline bool gar_quantile_sketch_add(gar_quantile_sketch *sk, uint64_t v)
 {
-    if (!sk->histogram && sk->count < sk->capacity) {
+    if (!sk->histogram) {
+        if (sk->count >= sk->capacity)
+            return gar_quantile_sketch_add_slow(sk, v);
         sk->value[sk->count++] = v;
-        if (v < sk->min)
-            sk->min = v;
-        if (v > sk->max)
-            sk->max = v;
-        return true;
+    } else {
+        unsigned g;
+        size_t b;
+        gar_quantile_sketch_locate(v, &g, &b);
+        if (sk->group[g] == NULL)
+            return gar_quantile_sketch_add_slow(sk, v);
+        sk->group[g][b]++;
+        sk->group_count[g]++;
+        sk->count++;
     }
-    return gar_quantile_sketch_add_slow(sk, v);
+    if (v < sk->min)
+        sk->min = v;
+    if (v > sk->max)
+        sk->max = v;
+    return true;
 }
 
 /* Moves the values kept exactly into the histogram now (a group of sketches

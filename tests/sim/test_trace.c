@@ -201,11 +201,64 @@ static const struct refusal {
     { HEADER "1,0,0,5\n1,0,0,6", "4", "1", "no newline" },
 };
 
-static void every_refusal_names_line_column_and_fault(void **state)
+/* The same faults in rows of eight bytes or more, which the reader first
+ * tries eight bytes at a time and, finding something amiss, reads again
+ * field by field. */
+static const struct refusal long_refusals[] = {
+    { HEADER "12345678,0,x,5\n", "3", "3", "start_ns 'x' is not a decimal number" },
+    { HEADER "1234567:,0,0,5\n", "3", "1", "its byte 7 is ':'" },
+    { HEADER "12345678;0,0,5\n", "3", "1", "point '12345678;0' is not a decimal number" },
+    { HEADER "12345678,0,0,5 \n", "3", "4", "done_ns '5 ' is not a decimal number" },
+    { HEADER "12345678,0,0,\xff\n", "3", "4", "not a decimal number" },
+    { HEADER "12345678,-5,0,5\n", "3", "2", "submit_ns '-5' is negative" },
+    { HEADER "12345678,0,0,99999999999999999999\n", "3", "4", "out of range" },
+    { HEADER "12345678,0,0,18446744073709551616\n", "3", "4", "out of range" },
+    { HEADER_RS "12345678,0,0,5,4294967296,0\n", "3", "5", "rows '4294967296' is out of range" },
+    { HEADER_RS "12345678,0,0,5,0,4294967296\n", "3", "6", "out of range" },
+    { HEADER "12345678,0,0,9223372036854775808\n", "3", "4", "above the limit" },
+    { HEADER "12345678,,0,5\n", "3", "2", "empty field for submit_ns" },
+    { HEADER "12345678,0,0,5,\n", "3", "5", "too many fields" },
+    { HEADER "12345678,0,0,5,7\n", "3", "5", "too many fields (the header names 4)" },
+    { HEADER "12345678,0,0\n", "3", "4", "missing field for done_ns" },
+    { HEADER "12345678,0,0,\n", "3", "4", "empty field for done_ns" },
+    { HEADER "12345678,10,10,5\n", "3", "4", "done_ns 5 is before submit_ns 10" },
+};
+
+/* Rows of eight bytes or more that are read eight bytes at a time: numbers
+ * of 8 and 16 digits (whole chunks), at the end of the line and not, the
+ * longest numbers taken that way (19 digits, 9 for rows and stream), and
+ * one over, which goes the long way and still reads. */
+static void long_rows_read_their_numbers(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
-        const struct refusal *r = &refusals[i];
+    static const char text[] = HEADER_RS "12345678,0,1234567812345678,1234567812345678,8,9\n"
+                                         "9999999999999999999,1,1234567812345678,"
+                                         "9223372036854775807,999999999,999999999\n"
+                                         "18446744073709551615,2,1234567812345679,"
+                                         "9223372036854775807,1,0000000001\r\n";
+    gar_trace t;
+    assert_int_equal(gar_trace_read_memory(&t, text, sizeof text - 1, "long", NULL), 0);
+    assert_int_equal(t.count, 3);
+    assert_int_equal(t.row[0].point, 12345678);
+    assert_int_equal(t.row[0].start_ns, UINT64_C(1234567812345678));
+    assert_int_equal(t.row[0].done_ns, UINT64_C(1234567812345678));
+    assert_int_equal(t.row[0].step_rows, 8);
+    assert_int_equal(t.row[0].stream, 9);
+    assert_int_equal(t.row[1].point, UINT64_C(9999999999999999999));
+    assert_int_equal(t.row[1].submit_ns, 1);
+    assert_int_equal(t.row[1].done_ns, INT64_MAX);
+    assert_int_equal(t.row[1].step_rows, 999999999);
+    assert_int_equal(t.row[1].stream, 999999999);
+    assert_int_equal(t.row[2].point, UINT64_MAX);
+    assert_int_equal(t.row[2].start_ns, UINT64_C(1234567812345679));
+    assert_int_equal(t.row[2].stream, 1);
+    gar_trace_free(&t);
+}
+
+static void expect_refusals(const struct refusal *table, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        const struct refusal *r = &table[i];
         gar_trace t;
         t.count = 99; /* must come back empty */
         gar_error err;
@@ -222,6 +275,18 @@ static void every_refusal_names_line_column_and_fault(void **state)
         assert_int_equal(t.count, 0);
         assert_null(t.row);
     }
+}
+
+static void every_refusal_names_line_column_and_fault(void **state)
+{
+    (void)state;
+    expect_refusals(refusals, sizeof refusals / sizeof refusals[0]);
+}
+
+static void long_rows_are_refused_as_short_ones(void **state)
+{
+    (void)state;
+    expect_refusals(long_refusals, sizeof long_refusals / sizeof long_refusals[0]);
 }
 
 static void a_line_too_long_is_refused(void **state)
@@ -692,6 +757,8 @@ int main(void)
         cmocka_unit_test(numbers_reach_their_type_limits),
         cmocka_unit_test(streams_are_ordered_independently),
         cmocka_unit_test(every_refusal_names_line_column_and_fault),
+        cmocka_unit_test(long_rows_read_their_numbers),
+        cmocka_unit_test(long_rows_are_refused_as_short_ones),
         cmocka_unit_test(a_line_too_long_is_refused),
         cmocka_unit_test(stream_reader_matches_memory_reader),
         cmocka_unit_test(blocks_are_the_file_in_order),
