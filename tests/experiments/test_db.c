@@ -15,6 +15,7 @@
 
 #include "sweep/db.h"
 #include "sweep/results.h"
+#include "db_files.h"
 
 typedef struct fixture {
     char dir[64];
@@ -36,16 +37,9 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
-    const char *suffixes[] = { "", "-wal", "-shm" };
-    char path[128];
-    for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof path, "%s%s", f->a, suffixes[i]);
-        remove(path);
-        snprintf(path, sizeof path, "%s%s", f->b, suffixes[i]);
-        remove(path);
-        snprintf(path, sizeof path, "%s%s", f->c, suffixes[i]);
-        remove(path);
-    }
+    remove_db_files(f->a);
+    remove_db_files(f->b);
+    remove_db_files(f->c);
     rmdir(f->dir);
     return 0;
 }

@@ -21,6 +21,7 @@
 #include "sweep/results.h"
 #include "sweep/sweep_run.h"
 #include "sweep/sweep_spec.h"
+#include "db_files.h"
 
 typedef struct fixture {
     char dir[64];
@@ -80,12 +81,7 @@ static int teardown(void **state)
 {
     fixture *f = *state;
     gar_db_close(f->db);
-    const char *suffixes[] = { "", "-wal", "-shm" };
-    char path[128];
-    for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof path, "%s%s", f->path, suffixes[i]);
-        remove(path);
-    }
+    remove_db_files(f->path);
     rmdir(f->dir);
     return 0;
 }

@@ -16,6 +16,7 @@
 
 #include "sweep/results.h"
 #include "sweep/db.h"
+#include "db_files.h"
 
 typedef struct fixture {
     char dir[64];
@@ -40,12 +41,7 @@ static int teardown(void **state)
 {
     fixture *f = *state;
     gar_db_close(f->db);
-    const char *suffixes[] = { "", "-wal", "-shm" };
-    char path[128];
-    for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof path, "%s%s", f->path, suffixes[i]);
-        remove(path);
-    }
+    remove_db_files(f->path);
     rmdir(f->dir);
     return 0;
 }

@@ -19,6 +19,7 @@
 
 #include "sweep/db.h"
 #include "verify/verifications.h"
+#include "db_files.h"
 
 typedef struct fixture {
     char dir[64], path[96];
@@ -40,12 +41,7 @@ static int teardown(void **state)
 {
     fixture *f = *state;
     gar_db_close(f->db);
-    const char *suffixes[] = { "", "-wal", "-shm" };
-    for (int i = 0; i < 3; i++) {
-        char p[128];
-        snprintf(p, sizeof p, "%s%s", f->path, suffixes[i]);
-        remove(p);
-    }
+    remove_db_files(f->path);
     rmdir(f->dir);
     return 0;
 }
