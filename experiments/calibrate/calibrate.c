@@ -358,10 +358,70 @@ static void judge_and_keep(const gar_dur_ns *samples, gar_dur_ns *scratch, size_
     }
 }
 
-/* The round item j of n belongs to. */
-static unsigned round_of(size_t j, size_t n)
+/* ---- slices --------------------------------------------------------------- *
+ *
+ * The calibration runs in CALIBRATION_SLICES slices, one after the other,
+ * each measuring its share of every distribution in turn (the poll loop,
+ * the store's visibility, the sleeps, the blocks, the parks), so that each
+ * distribution's samples are spread over the whole run rather than taken in
+ * one stretch of it: on a virtual machine the cost of a store crossing to
+ * another CPU, or of a wake, moves from one second to the next with where
+ * the vCPUs run, and a distribution measured in a few contiguous seconds
+ * states the stretch it met (sim/README.md, "Calibration").  Round r of a
+ * distribution is its samples from the r-th third of the slices. */
+#define CALIBRATION_SLICES 12
+_Static_assert(CALIBRATION_SLICES % GAR_CALIBRATE_ROUNDS == 0, "rounds of whole slices");
+
+/* The round slice s belongs to. */
+static unsigned round_of_slice(unsigned s)
 {
-    return (unsigned)((uint64_t)j * GAR_CALIBRATE_ROUNDS / n);
+    return s * GAR_CALIBRATE_ROUNDS / CALIBRATION_SLICES;
+}
+
+/* Slice s's share of n items: n split as evenly as integers allow. */
+static size_t slice_share(size_t n, unsigned s)
+{
+    return n * (s + 1) / CALIBRATION_SLICES - n * s / CALIBRATION_SLICES;
+}
+
+/* One distribution's samples as the slices add them: the values, the lead
+ * each is filed under (lead NULL: not split by lead), and where each round
+ * ends (as gar_calibrate_judge_rounds takes it).  `issued` counts the items
+ * asked for, kept or not, so that the lead bands take turns across slices. */
+typedef struct sample_set {
+    gar_dur_ns *v;
+    uint8_t *lead;
+    size_t count, capacity, issued;
+    size_t round_end[GAR_CALIBRATE_ROUNDS];
+} sample_set;
+
+/* Room for `capacity` samples; returns false when memory runs out. */
+static bool set_init(sample_set *set, size_t capacity, bool by_lead)
+{
+    *set = (sample_set){ .capacity = capacity };
+    set->v = malloc((capacity > 0 ? capacity : 1) * sizeof *set->v);
+    set->lead = by_lead ? malloc(capacity > 0 ? capacity : 1) : NULL;
+    return set->v != NULL && (!by_lead || set->lead != NULL);
+}
+
+static void set_free(sample_set *set)
+{
+    free(set->v);
+    free(set->lead);
+}
+
+static void set_add(sample_set *set, gar_dur_ns v, unsigned lead)
+{
+    assert(set->count < set->capacity);
+    if (set->lead != NULL)
+        set->lead[set->count] = (uint8_t)lead;
+    set->v[set->count++] = v;
+}
+
+/* Slice s is over: its round ends, so far, at the samples taken. */
+static void set_end_slice(sample_set *set, unsigned s)
+{
+    set->round_end[round_of_slice(s)] = set->count;
 }
 
 /* ---- leads ---------------------------------------------------------------- */
@@ -470,32 +530,18 @@ static gar_dur_ns clock_cost(gar_dur_ns round[GAR_CALIBRATE_ROUNDS])
 
 /* ---- sleep overshoot ------------------------------------------------------ */
 
-static int measure_sleep(gar_idle idle, size_t n, uint64_t *rng, gar_calibration *cal,
-                         gar_error *err)
+/* m sleeps into `set`, their lengths taking the lead bands in turn. */
+static int measure_sleep(gar_idle idle, size_t m, uint64_t *rng, sample_set *set, gar_error *err)
 {
-    gar_dur_ns *v = malloc(n * sizeof *v);
-    uint8_t *lead = malloc(n);
-    if (v == NULL || lead == NULL) {
-        free(v);
-        free(lead);
-        return no_memory(err, "allocating the sleep samples");
-    }
-    size_t round_end[GAR_CALIBRATE_ROUNDS];
     int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        gar_dur_ns length = in_lead_band(rng, (unsigned)(i % GAR_HOST_LEADS));
+    for (size_t i = 0; i < m && rc == 0; i++) {
+        gar_dur_ns length = in_lead_band(rng, (unsigned)(set->issued++ % GAR_HOST_LEADS));
         gar_mono_ns now = gar_posix_now(), target = now + length;
         rc = idle.ops->sleep_until(idle.ctx, target, err);
         gar_mono_ns woke = gar_posix_now();
-        v[i] = gar_since(woke, target);
-        lead[i] = (uint8_t)gar_calibrate_lead_of(length);
-        round_end[round_of(i, n)] = i + 1;
+        if (rc == 0)
+            set_add(set, gar_since(woke, target), gar_calibrate_lead_of(length));
     }
-    if (rc == 0)
-        rc = fit_by_lead(v, lead, n, round_end, "sleep_overshoot_ns", &cal->sleep_overshoot,
-                         cal->sleep_overshoot_at, cal, err);
-    free(v);
-    free(lead);
     return rc;
 }
 
@@ -505,9 +551,9 @@ static int measure_sleep(gar_idle idle, size_t n, uint64_t *rng, gar_calibration
  * `length(j)` after item j-1: a waiter that starts on item j as soon as item
  * j-1 returned waits about that long before the completion.  Lengths are
  * log-uniform in [shortest, longest], or, with shortest 0, in the band of
- * lead j mod 5. */
-static int start_spread_device_at(gar_idle idle, int device_cpu, size_t n, uint64_t *rng,
-                                  gar_dur_ns shortest, gar_dur_ns longest,
+ * lead (first + j) mod 5.  `due` (may be NULL) gets the schedule. */
+static int start_spread_device_at(gar_idle idle, int device_cpu, size_t n, size_t first,
+                                  uint64_t *rng, gar_dur_ns shortest, gar_dur_ns longest,
                                   gar_emulated_device **dev, gar_mono_ns *due, gar_error *err)
 {
     gar_emulated_item *items = malloc(n * sizeof *items);
@@ -515,7 +561,7 @@ static int start_spread_device_at(gar_idle idle, int device_cpu, size_t n, uint6
         return no_memory(err, "allocating a calibration schedule");
     gar_mono_ns at = gar_posix_now() + DEVICE_HEAD_START;
     for (size_t j = 0; j < n; j++) {
-        at += shortest == 0 ? in_lead_band(rng, (unsigned)(j % GAR_HOST_LEADS))
+        at += shortest == 0 ? in_lead_band(rng, (unsigned)((first + j) % GAR_HOST_LEADS))
                             : log_uniform(rng, shortest, longest);
         items[j] = (gar_emulated_item){ .stream = 0, .done_at = at };
         if (due != NULL)
@@ -524,14 +570,6 @@ static int start_spread_device_at(gar_idle idle, int device_cpu, size_t n, uint6
     int rc = gar_emulated_device_start(dev, items, n, idle, device_cpu, err);
     free(items);
     return rc;
-}
-
-/* As start_spread_device_at, without the schedule. */
-static int start_spread_device(gar_idle idle, int device_cpu, size_t n, uint64_t *rng,
-                               gar_dur_ns shortest, gar_dur_ns longest, gar_emulated_device **dev,
-                               gar_error *err)
-{
-    return start_spread_device_at(idle, device_cpu, n, rng, shortest, longest, dev, NULL, err);
 }
 
 gar_dur_ns gar_calibrate_seen_after(const gar_mono_ns *readings, size_t kept, bool all,
@@ -574,83 +612,66 @@ static size_t seen_in_order(const seen_readings *r, gar_mono_ns out[SEEN_READING
     return kept;
 }
 
-/* Ends a wake measurement: v = returned[j] - completion of item j - less
- * (or, with `seen`, from the first of item j's clock readings at or after
- * its completion: gar_calibrate_seen_after), over the items whose wait
- * really waited (returned[j] != GAR_MONO_NEVER),
- * each by the lead it waited (its completion less called[j]; called may be
- * NULL: no leads), the rounds by item.  Fits `base` (and `at`, with leads)
- * and judges the rounds as `key`. */
-static int finish_wakes(gar_emulated_device *dev, gar_mono_ns *returned,
-                        const seen_readings *seen, const gar_mono_ns *called, size_t n,
-                        gar_dur_ns less, const char *key,
-                        gar_calibrated_dist *base, gar_calibrated_dist *at,
-                        gar_calibration *cal, gar_error *err)
+/* Ends a wake measurement on `dev` (stopped and finished here): adds to
+ * `set` returned[j] - completion of item j - less (or, with `seen`, from the
+ * first of item j's clock readings at or after its completion:
+ * gar_calibrate_seen_after) for the items whose wait really waited
+ * (returned[j] != GAR_MONO_NEVER), each filed by the lead it waited (its
+ * completion less called[j]; called NULL: no leads). */
+static int collect_wakes(gar_emulated_device *dev, const gar_mono_ns *returned,
+                         const seen_readings *seen, const gar_mono_ns *called, size_t m,
+                         gar_dur_ns less, sample_set *set, gar_error *err)
 {
-    gar_mono_ns *done = malloc(n * sizeof *done);
-    uint8_t *lead = malloc(n);
-    if (done == NULL || lead == NULL) {
-        free(done);
-        free(lead);
+    gar_mono_ns *done = malloc(m * sizeof *done);
+    if (done == NULL) {
         gar_emulated_device_stop(dev, NULL);
         gar_emulated_device_finish(dev, NULL, NULL);
         return no_memory(err, "allocating the completion times");
     }
     gar_emulated_device_finish(dev, done, NULL);
-    size_t kept = 0, round_end[GAR_CALIBRATE_ROUNDS] = { 0 };
-    for (size_t j = 0; j < n; j++) {
-        if (returned[j] != GAR_MONO_NEVER && done[j] != GAR_MONO_NEVER) {
-            gar_dur_ns d = gar_since(returned[j], done[j]);
-            if (seen != NULL) {
-                gar_mono_ns in_order[SEEN_READINGS];
-                size_t readings = seen_in_order(&seen[j], in_order);
-                d = gar_calibrate_seen_after(in_order, readings, seen[j].count <= SEEN_READINGS,
-                                             done[j], 0);
-            }
-            if (called != NULL)
-                lead[kept] = (uint8_t)gar_calibrate_lead_of(gar_since(done[j], called[j]));
-            returned[kept++] = d > less ? d - less : 0;
+    for (size_t j = 0; j < m; j++) {
+        if (returned[j] == GAR_MONO_NEVER || done[j] == GAR_MONO_NEVER)
+            continue;
+        gar_dur_ns d = gar_since(returned[j], done[j]);
+        if (seen != NULL) {
+            gar_mono_ns in_order[SEEN_READINGS];
+            size_t readings = seen_in_order(&seen[j], in_order);
+            d = gar_calibrate_seen_after(in_order, readings, seen[j].count <= SEEN_READINGS,
+                                         done[j], 0);
         }
-        round_end[round_of(j, n)] = kept;
+        unsigned lead = called != NULL ? gar_calibrate_lead_of(gar_since(done[j], called[j])) : 0;
+        set_add(set, d > less ? d - less : 0, lead);
     }
-    for (unsigned r = 1; r < GAR_CALIBRATE_ROUNDS; r++) /* a round with no item at all */
-        round_end[r] = round_end[r] < round_end[r - 1] ? round_end[r - 1] : round_end[r];
     free(done);
-    int rc;
-    if (kept == 0) /* every wait found its work done: the machine is far too loaded */
-        rc = gar_error_set(err, GAR_E_BACKEND, 2, "measuring wake latencies",
-                           "no wait saw its work pending");
-    else if (called != NULL)
-        rc = fit_by_lead(returned, lead, kept, round_end, key, base, at, cal, err);
-    else {
-        gar_dur_ns *copy = malloc(kept * sizeof *copy);
-        rc = copy == NULL ? no_memory(err, "judging the rounds") : 0;
-        if (rc == 0) {
-            size_t first, count;
-            judge_and_keep(returned, copy, kept, round_end, key, false, cal, &first, &count);
-            free(copy);
-            qsort(returned + first, count, sizeof *returned, compare_ns);
-            if (!fit_dist(returned + first, count, false, base))
-                rc = no_memory(err, "fitting the wakes");
-        }
-    }
-    free(lead);
-    return rc;
+    return 0;
 }
 
-static int measure_block(gar_idle idle, int device_cpu, size_t n, uint64_t *rng,
-                         gar_calibration *cal, gar_error *err)
+/* Stops a device a measurement gave up on. */
+static void abandon_device(gar_emulated_device *dev)
 {
-    gar_mono_ns *returned = malloc(n * sizeof *returned);
-    gar_mono_ns *called = malloc(n * sizeof *called);
+    if (dev != NULL) {
+        gar_emulated_device_stop(dev, NULL);
+        gar_emulated_device_finish(dev, NULL, NULL);
+    }
+}
+
+/* m blocking waits into `set`, on items as far apart as the lead bands. */
+static int measure_block(gar_idle idle, int device_cpu, size_t m, uint64_t *rng,
+                         sample_set *set, gar_error *err)
+{
+    if (m == 0)
+        return 0;
+    gar_mono_ns *returned = malloc(m * sizeof *returned);
+    gar_mono_ns *called = malloc(m * sizeof *called);
     if (returned == NULL || called == NULL) {
         free(returned);
         free(called);
         return no_memory(err, "allocating the block samples");
     }
     gar_emulated_device *dev = NULL;
-    int rc = start_spread_device(idle, device_cpu, n, rng, 0, 0, &dev, err);
-    for (size_t j = 0; j < n && rc == 0; j++) {
+    int rc = start_spread_device_at(idle, device_cpu, m, set->issued, rng, 0, 0, &dev, NULL, err);
+    set->issued += m;
+    for (size_t j = 0; j < m && rc == 0; j++) {
         gar_port port;
         gar_emulated_device_port(dev, j, &port, NULL);
         returned[j] = GAR_MONO_NEVER;
@@ -660,29 +681,26 @@ static int measure_block(gar_idle idle, int device_cpu, size_t n, uint64_t *rng,
         rc = port.ops->block(port.ctx, err);
         returned[j] = gar_posix_now();
     }
-    if (rc < 0) {
-        if (dev != NULL) { /* started, then a block failed */
-            gar_emulated_device_stop(dev, NULL);
-            gar_emulated_device_finish(dev, NULL, NULL);
-        }
-    } else {
-        rc = finish_wakes(dev, returned, NULL, called, n, 0, "block_wake_ns", &cal->block_wake,
-                          cal->block_wake_at, cal, err);
-    }
+    if (rc < 0)
+        abandon_device(dev);
+    else
+        rc = collect_wakes(dev, returned, NULL, called, m, 0, set, err);
     free(returned);
     free(called);
     return rc;
 }
 
-/* Parks (as a flag wait issues them) or, with `poll`, poll waits run by the
- * inline driver, on items 20 µs to 1 ms apart; each wake less `less`. */
-static int measure_seen(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, bool poll,
-                        gar_dur_ns less, gar_calibration *cal, gar_error *err)
+/* m parks (as a flag wait issues them) or, with `poll`, m poll waits run by
+ * the inline driver, into `set`; each wake less `less`. */
+static int measure_seen(gar_idle idle, int device_cpu, size_t m, uint64_t *rng, bool poll,
+                        gar_dur_ns less, sample_set *set, gar_error *err)
 {
-    gar_mono_ns *returned = malloc(n * sizeof *returned);
-    gar_mono_ns *due = malloc(n * sizeof *due);
-    gar_mono_ns *before = malloc(n * sizeof *before); /* the completion before each */
-    seen_readings *seen = poll ? malloc(n * sizeof *seen) : NULL; /* each wait's last readings */
+    if (m == 0)
+        return 0;
+    gar_mono_ns *returned = malloc(m * sizeof *returned);
+    gar_mono_ns *due = malloc(m * sizeof *due);
+    gar_mono_ns *before = malloc(m * sizeof *before); /* the completion before each */
+    seen_readings *seen = poll ? malloc(m * sizeof *seen) : NULL; /* each wait's last readings */
     if (returned == NULL || due == NULL || before == NULL || (poll && seen == NULL)) {
         free(returned);
         free(due);
@@ -691,19 +709,23 @@ static int measure_seen(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, 
         return no_memory(err, "allocating the park samples");
     }
     gar_emulated_device *dev = NULL;
+    gar_mono_ns started = gar_posix_now();
     /* Polls: the device idles as long as the lead bands between stores (a
      * device thread woken from a longer idle takes longer from its clock
      * reading to the store), while the poller sleeps to POLL_LEAD before each
      * completion and polls from there: a poll of milliseconds would be
      * preempted far more often than a wait's, and a preempted poller is the
      * poll turn's tail, not the store's visibility.  Parks: 20 µs to 1 ms. */
-    int rc = poll ? start_spread_device_at(idle, device_cpu, n, rng, 0, 0, &dev, due, err)
-                  : start_spread_device(idle, device_cpu, n, rng, PARK_LEAD_SHORTEST,
-                                        PARK_LEAD_LONGEST, &dev, err);
+    int rc = poll ? start_spread_device_at(idle, device_cpu, m, set->issued, rng, 0, 0, &dev,
+                                           due, err)
+                  : start_spread_device_at(idle, device_cpu, m, set->issued, rng,
+                                           PARK_LEAD_SHORTEST, PARK_LEAD_LONGEST, &dev, NULL, err);
+    set->issued += m;
     const gar_plan poll_plan = { .park = GAR_PARK_POLL };
-    for (size_t j = 0; poll && rc >= 0 && j < n; j++)
-        before[j] = j > 0 ? due[j - 1] : due[0]; /* the first: a lead of 0 */
-    for (size_t j = 0; j < n && rc >= 0; j++) {
+    /* Before its first item, the device idled from its start. */
+    for (size_t j = 0; poll && rc >= 0 && j < m; j++)
+        before[j] = j > 0 ? due[j - 1] : started;
+    for (size_t j = 0; j < m && rc >= 0; j++) {
         gar_port port;
         gar_emulated_device_port(dev, j, &port, NULL);
         returned[j] = GAR_MONO_NEVER;
@@ -731,17 +753,11 @@ static int measure_seen(gar_idle idle, int device_cpu, size_t n, uint64_t *rng, 
                 returned[j] = gar_posix_now();
         }
     }
-    if (rc < 0) {
-        if (dev != NULL) {
-            gar_emulated_device_stop(dev, NULL);
-            gar_emulated_device_finish(dev, NULL, NULL);
-        }
-    } else {
-        rc = poll ? finish_wakes(dev, returned, seen, before, n, less, "store_visible_ns",
-                                 &cal->store_visible, cal->store_visible_at, cal, err)
-                  : finish_wakes(dev, returned, NULL, NULL, n, less, "park_wake_ns",
-                                 &cal->park_wake, NULL, cal, err);
-    }
+    if (rc < 0)
+        abandon_device(dev);
+    else
+        rc = collect_wakes(dev, returned, poll ? seen : NULL, poll ? before : NULL, m, less, set,
+                           err);
     free(returned);
     free(due);
     free(before);
@@ -787,85 +803,124 @@ static gar_mono_ns turn_clock_now(void *ctx)
     return t;
 }
 
-static int measure_poll(gar_idle idle, gar_port pending, gar_dur_ns run_ns,
-                        gar_dur_ns charged_apart, uint64_t *rng, gar_calibration *cal,
-                        gar_error *err)
+/* A record with room for every kept turn, touched before the loop; NULL
+ * when memory runs out. */
+static turn_record *turn_record_new(void)
 {
     turn_record *r = calloc(1, sizeof *r);
     if (r != NULL) {
         r->capacity = POLL_SAMPLES_MAX;
         r->turns = malloc(r->capacity * sizeof *r->turns);
-        if (r->turns != NULL)
-            memset(r->turns, 0, r->capacity * sizeof *r->turns);
+        if (r->turns == NULL) {
+            free(r);
+            return NULL;
+        }
+        memset(r->turns, 0, r->capacity * sizeof *r->turns);
     }
-    if (r == NULL || r->turns == NULL) {
-        free(r);
-        return no_memory(err, "allocating the poll record");
-    }
+    return r;
+}
+
+static void turn_record_free(turn_record *r)
+{
+    if (r != NULL)
+        free(r->turns);
+    free(r);
+}
+
+/* Poll loops as waits run them, for `run_ns` of spinning, into `r`: the
+ * inline driver itself, in waits as long as bursts of GPU work, on an item
+ * of a device of its own that stays pending (each wait ends at its
+ * deadline), the host sleeping between them.  (A scheduler treats a thread
+ * that spins for seconds on end unlike one that spins for a wait and sleeps:
+ * the first is preempted far more, and would be charged to every simulated
+ * poll.) */
+static int measure_poll(gar_idle idle, int device_cpu, gar_dur_ns run_ns, uint64_t *rng,
+                        turn_record *r, gar_error *err)
+{
+    const gar_emulated_item forever[1] = { { 0, gar_posix_now() + 3600 * GAR_NS_PER_S } };
+    gar_emulated_device *dev;
+    int rc = gar_emulated_device_start(&dev, forever, 1, idle, device_cpu, err);
+    if (rc < 0)
+        return rc;
+    gar_port pending;
+    gar_emulated_device_port(dev, 0, &pending, NULL);
     const gar_plan poll = { .park = GAR_PARK_POLL };
     const gar_clock clock = { .now = turn_clock_now, .ctx = r };
-    int rc = 0;
-    /* Poll loops as waits run them: the inline driver itself, in waits as
-     * long as bursts of GPU work (each ends at its deadline: the work stays
-     * pending), the host sleeping between them.  (A scheduler treats a
-     * thread that spins for seconds on end unlike one that spins for a wait
-     * and sleeps: the first is preempted far more, and would be charged to
-     * every simulated poll.) */
-    for (unsigned round = 0; round < GAR_CALIBRATE_ROUNDS && rc == 0; round++) {
-        for (gar_dur_ns spun = 0; spun < run_ns / GAR_CALIBRATE_ROUNDS;) {
-            gar_dur_ns burst = log_uniform(rng, POLL_BURST_SHORTEST, POLL_BURST_LONGEST);
-            gar_mono_ns start = gar_posix_now();
-            r->started = false;
-            gar_error wait_err;
-            rc = gar_wait_inline(&poll, false, 0, start + burst, pending, clock, idle, NULL,
-                                 &wait_err);
-            if (rc != -GAR_E_WAIT_DEADLINE) { /* the work never completes */
-                rc = gar_error_set(err, GAR_E_BACKEND, 2, "timing the poll loop",
-                                   "a poll wait on work that stays pending did not time out");
-                break;
-            }
-            rc = 0;
-            spun += gar_since(gar_posix_now(), start);
-            if ((rc = idle.ops->sleep_until(idle.ctx, gar_posix_now() + POLL_GAP, err)) < 0)
-                break;
+    for (gar_dur_ns spun = 0; spun < run_ns;) {
+        gar_dur_ns burst = log_uniform(rng, POLL_BURST_SHORTEST, POLL_BURST_LONGEST);
+        gar_mono_ns start = gar_posix_now();
+        r->started = false;
+        gar_error wait_err;
+        rc = gar_wait_inline(&poll, false, 0, start + burst, pending, clock, idle, NULL,
+                             &wait_err);
+        if (rc != -GAR_E_WAIT_DEADLINE) { /* the work never completes */
+            rc = gar_error_set(err, GAR_E_BACKEND, 2, "timing the poll loop",
+                               "a poll wait on work that stays pending did not time out");
+            break;
         }
-        r->round_end[round] = r->count;
+        rc = 0;
+        spun += gar_since(gar_posix_now(), start);
+        if ((rc = idle.ops->sleep_until(idle.ctx, gar_posix_now() + POLL_GAP, err)) < 0)
+            break;
     }
-    if (rc == 0 && r->count == 0)
-        rc = gar_error_set(err, GAR_E_BACKEND, 2, "timing the poll loop", "no turn recorded");
-    size_t first = 0, count = r->count;
-    if (rc == 0) {
-        gar_dur_ns *copy = malloc(r->count * sizeof *copy);
-        if (copy == NULL) {
-            rc = no_memory(err, "judging the poll rounds");
-        } else {
-            judge_and_keep(r->turns, copy, r->count, r->round_end, "poll turn by time", true,
-                           cal, &first, &count);
-            free(copy);
-        }
-    }
-    if (rc == 0) {
-        qsort(r->turns + first, count, sizeof *r->turns, compare_ns);
-        /* Fitted on whole turns (the time they take); listed less what the
-         * simulator charges apart. */
-        if (!fit_dist(r->turns + first, count, true, &cal->poll_period))
-            rc = no_memory(err, "fitting the poll turns");
-    }
-    if (rc == 0) {
-        gar_calibrated_dist *out = &cal->poll_period;
-        gar_host_dist *d = &out->dist;
-        for (unsigned i = 0; i < d->count; i++)
-            d->value[i] = d->value[i] > charged_apart + 1 ? d->value[i] - charged_apart : 1;
-        /* The turns the kept rounds saw (one in POLL_SAMPLE_EVERY is kept). */
-        out->samples = count == r->count ? r->seen : (uint64_t)count * POLL_SAMPLE_EVERY;
-        double sum = 0;
-        for (size_t i = first; i < first + count; i++)
-            sum += (double)r->turns[i];
-        cal->poll_turn_mean_ns = (gar_dur_ns)(sum / (double)count + 0.5);
-    }
-    free(r->turns);
-    free(r);
+    gar_emulated_device_stop(dev, NULL);
+    gar_emulated_device_finish(dev, NULL, NULL);
     return rc;
+}
+
+/* Fits the recorded turns into cal->poll_period, less what the simulator
+ * charges apart (`charged_apart`: a query and a clock read), and their mean. */
+static int fit_poll(turn_record *r, gar_dur_ns charged_apart, gar_calibration *cal,
+                    gar_error *err)
+{
+    if (r->count == 0)
+        return gar_error_set(err, GAR_E_BACKEND, 2, "timing the poll loop", "no turn recorded");
+    size_t first = 0, count = r->count;
+    gar_dur_ns *copy = malloc(r->count * sizeof *copy);
+    if (copy == NULL)
+        return no_memory(err, "judging the poll rounds");
+    judge_and_keep(r->turns, copy, r->count, r->round_end, "poll turn by time", true, cal,
+                   &first, &count);
+    free(copy);
+    qsort(r->turns + first, count, sizeof *r->turns, compare_ns);
+    /* Fitted on whole turns (the time they take); listed less what the
+     * simulator charges apart. */
+    if (!fit_dist(r->turns + first, count, true, &cal->poll_period))
+        return no_memory(err, "fitting the poll turns");
+    gar_calibrated_dist *out = &cal->poll_period;
+    gar_host_dist *d = &out->dist;
+    for (unsigned i = 0; i < d->count; i++)
+        d->value[i] = d->value[i] > charged_apart + 1 ? d->value[i] - charged_apart : 1;
+    /* The turns the kept rounds saw (one in POLL_SAMPLE_EVERY is kept). */
+    out->samples = count == r->count ? r->seen : (uint64_t)count * POLL_SAMPLE_EVERY;
+    double sum = 0;
+    for (size_t i = first; i < first + count; i++)
+        sum += (double)r->turns[i];
+    cal->poll_turn_mean_ns = (gar_dur_ns)(sum / (double)count + 0.5);
+    return 0;
+}
+
+/* Fits a wake measurement's samples into `base` (and, split by lead, `at`;
+ * NULL: not split), judging their rounds as `key`.  Refuses a measurement
+ * none of whose waits saw its work pending. */
+static int fit_wakes(sample_set *set, const char *key, gar_calibrated_dist *base,
+                     gar_calibrated_dist *at, gar_calibration *cal, gar_error *err)
+{
+    if (set->count == 0) /* every wait found its work done: the machine is far too loaded */
+        return gar_error_set(err, GAR_E_BACKEND, 2, "measuring wake latencies",
+                             "no wait saw its work pending");
+    if (at != NULL)
+        return fit_by_lead(set->v, set->lead, set->count, set->round_end, key, base, at, cal,
+                           err);
+    gar_dur_ns *copy = malloc(set->count * sizeof *copy);
+    if (copy == NULL)
+        return no_memory(err, "judging the rounds");
+    size_t first, count;
+    judge_and_keep(set->v, copy, set->count, set->round_end, key, false, cal, &first, &count);
+    free(copy);
+    qsort(set->v + first, count, sizeof *set->v, compare_ns);
+    return fit_dist(set->v + first, count, false, base) ? 0
+                                                        : no_memory(err, "fitting the wakes");
 }
 
 /* ---- the whole run -------------------------------------------------------- */
@@ -910,6 +965,69 @@ int gar_calibrate_run(const gar_calibrate_options *options, gar_calibration *out
     return rc;
 }
 
+/* The fixed costs: a status query (on a device's item that stays
+ * pending) and a clock read, each the median of its batches. */
+static int measure_costs(gar_idle idle, gar_calibration *cal, gar_error *err)
+{
+    const gar_emulated_item forever[1] = { { 0, gar_posix_now() + 3600 * GAR_NS_PER_S } };
+    gar_emulated_device *dev;
+    int rc = gar_emulated_device_start(&dev, forever, 1, idle, cal->device_cpu, err);
+    if (rc < 0)
+        return rc;
+    gar_port pending;
+    gar_emulated_device_port(dev, 0, &pending, NULL);
+    gar_calibrate_spread *costs = next_spreads(cal, 2);
+    snprintf(costs[0].what, sizeof costs[0].what, "clock_ns");
+    snprintf(costs[1].what, sizeof costs[1].what, "query_ns");
+    cal->clock_ns = clock_cost(costs[0].round);
+    cal->query_ns = query_cost(pending, costs[1].round);
+    for (unsigned k = 0; k < 2; k++) {
+        costs[k].noisy = gar_calibrate_rounds_disagree(costs[k].round, GAR_CALIBRATE_ROUNDS);
+        costs[k].kept = GAR_CALIBRATE_ROUNDS; /* a median of every batch: pooled */
+        cal->noisy |= costs[k].noisy;
+    }
+    gar_emulated_device_stop(dev, NULL);
+    gar_emulated_device_finish(dev, NULL, NULL);
+    return 0;
+}
+
+/* The wake measurements' samples, filled slice by slice. */
+typedef struct wake_sets {
+    sample_set visible, sleep, block, park;
+} wake_sets;
+
+/* Slice s of the measurements (the slices section above): the poll loop,
+ * then the store's visibility, the sleeps, the blocks and the parks, each
+ * its share of its count. */
+static int measure_slice(gar_idle idle, int device_cpu, unsigned s, size_t n,
+                         gar_dur_ns poll_run_ns, gar_dur_ns clock_ns, uint64_t *rng,
+                         turn_record *turns, wake_sets *w, gar_error *err)
+{
+    int rc = measure_poll(idle, device_cpu, poll_run_ns / CALIBRATION_SLICES, rng, turns, err);
+    turns->round_end[round_of_slice(s)] = turns->count;
+    /* A poll wait's end is the completion, the rest of the turn it fell in,
+     * the visibility paid from the first query after it, and the clock read
+     * after.  The simulator draws the turn itself (from the poll turns, a
+     * long one as often as the completion falls into one), so visibility
+     * is measured from the first query that starts after the completion: a
+     * poller preempted across the completion is the turn's tail, and
+     * counting it here too would count it twice. */
+    if (rc == 0)
+        rc = measure_seen(idle, device_cpu, slice_share((n + 1) / 2, s), rng, true, clock_ns,
+                          &w->visible, err);
+    if (rc == 0)
+        rc = measure_sleep(idle, slice_share(n, s), rng, &w->sleep, err);
+    if (rc == 0)
+        rc = measure_block(idle, device_cpu, slice_share(n, s), rng, &w->block, err);
+    if (rc == 0)
+        rc = measure_seen(idle, device_cpu, slice_share(n, s), rng, false, 0, &w->park, err);
+    set_end_slice(&w->visible, s);
+    set_end_slice(&w->sleep, s);
+    set_end_slice(&w->block, s);
+    set_end_slice(&w->park, s);
+    return rc;
+}
+
 /* The measurements, on the thread as placed, into `cal` (zeroed). */
 static int measure_all(const gar_calibrate_options *options, size_t n, int waiter_cpu,
                        int device_cpu, gar_mono_ns began, gar_calibration *cal, gar_error *err)
@@ -929,46 +1047,41 @@ static int measure_all(const gar_calibrate_options *options, size_t n, int waite
     cal->waiter_cpu = waiter_cpu;
     cal->device_cpu = device_cpu;
     uint64_t rng = UINT64_C(0x6761722063616c69); /* any fixed seed: "gar cali" */
-
-    /* Fixed costs and the poll loop, on work that stays pending. */
-    const gar_emulated_item forever[1] = { { 0, gar_posix_now() + 3600 * GAR_NS_PER_S } };
-    gar_emulated_device *dev;
-    if ((rc = gar_emulated_device_start(&dev, forever, 1, idle, cal->device_cpu, err)) < 0)
-        return rc;
-    gar_port pending;
-    gar_emulated_device_port(dev, 0, &pending, NULL);
-    gar_calibrate_spread *costs = next_spreads(cal, 2);
-    snprintf(costs[0].what, sizeof costs[0].what, "clock_ns");
-    snprintf(costs[1].what, sizeof costs[1].what, "query_ns");
-    cal->clock_ns = clock_cost(costs[0].round);
-    cal->query_ns = query_cost(pending, costs[1].round);
-    for (unsigned k = 0; k < 2; k++) {
-        costs[k].noisy = gar_calibrate_rounds_disagree(costs[k].round, GAR_CALIBRATE_ROUNDS);
-        costs[k].kept = GAR_CALIBRATE_ROUNDS; /* a median of every batch: pooled */
-        cal->noisy |= costs[k].noisy;
-    }
-    rc = measure_poll(idle, pending, options->quick ? POLL_RUN_QUICK_NS : POLL_RUN_NS,
-                      cal->query_ns + cal->clock_ns, &rng, cal, err);
-    gar_emulated_device_stop(dev, NULL);
-    gar_emulated_device_finish(dev, NULL, NULL);
-    if (rc < 0)
+    if ((rc = measure_costs(idle, cal, err)) < 0)
         return rc;
 
-    /* A poll wait's end is the completion, the rest of the turn it fell in,
-     * the visibility paid from the first query after it, and the clock read
-     * after.  The simulator draws the turn itself (from the poll turns, a
-     * long one as often as the completion falls into one), so visibility
-     * is measured from the first query that starts after the completion: a
-     * poller preempted across the completion is the turn's tail, and
-     * counting it here too would count it twice. */
-    gar_dur_ns less = cal->clock_ns;
-    if ((rc = measure_seen(idle, cal->device_cpu, (n + 1) / 2, &rng, true, less, cal, err)) < 0 ||
-        (rc = measure_sleep(idle, n, &rng, cal, err)) < 0 ||
-        (rc = measure_block(idle, cal->device_cpu, n, &rng, cal, err)) < 0 ||
-        (rc = measure_seen(idle, cal->device_cpu, n, &rng, false, 0, cal, err)) < 0)
-        return rc;
+    turn_record *turns = turn_record_new();
+    wake_sets w;
+    bool have = set_init(&w.visible, (n + 1) / 2, true);
+    have = set_init(&w.sleep, n, true) && have;
+    have = set_init(&w.block, n, true) && have;
+    have = set_init(&w.park, n, false) && have;
+    if (turns == NULL || !have)
+        rc = no_memory(err, "allocating the samples");
+    gar_dur_ns poll_run = options->quick ? POLL_RUN_QUICK_NS : POLL_RUN_NS;
+    for (unsigned s = 0; s < CALIBRATION_SLICES && rc == 0; s++)
+        rc = measure_slice(idle, cal->device_cpu, s, n, poll_run, cal->clock_ns, &rng, turns, &w,
+                           err);
+    /* Fitted in the order the profile lists their rounds. */
+    if (rc == 0)
+        rc = fit_poll(turns, cal->query_ns + cal->clock_ns, cal, err);
+    if (rc == 0)
+        rc = fit_wakes(&w.visible, "store_visible_ns", &cal->store_visible,
+                       cal->store_visible_at, cal, err);
+    if (rc == 0)
+        rc = fit_wakes(&w.sleep, "sleep_overshoot_ns", &cal->sleep_overshoot,
+                       cal->sleep_overshoot_at, cal, err);
+    if (rc == 0)
+        rc = fit_wakes(&w.block, "block_wake_ns", &cal->block_wake, cal->block_wake_at, cal, err);
+    if (rc == 0)
+        rc = fit_wakes(&w.park, "park_wake_ns", &cal->park_wake, NULL, cal, err);
+    turn_record_free(turns);
+    set_free(&w.visible);
+    set_free(&w.sleep);
+    set_free(&w.block);
+    set_free(&w.park);
     cal->elapsed_ns = gar_since(gar_posix_now(), began);
-    return 0;
+    return rc;
 }
 
 /* ---- the profile text ----------------------------------------------------- */

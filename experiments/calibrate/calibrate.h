@@ -63,9 +63,14 @@
  * gar/emulated.h), so a wake latency counts every nanosecond from there to
  * the waiter's clock reading after its call returned.
  *
- * Rounds.  Every measurement is taken in GAR_CALIBRATE_ROUNDS rounds, one
- * after the other (each a third of the samples, over every lead), and its
- * samples pooled.  The rounds' p50 and p90 (for the fixed costs, their
+ * Slices and rounds.  The run is twelve slices, one after the other, and
+ * each slice takes its share of every measurement in turn (poll loop,
+ * visibility, sleeps, blocks, parks): so each distribution's samples come
+ * from the whole run, not from one stretch of it (on a virtual machine
+ * these costs move from second to second with where the vCPUs run).  A
+ * measurement's GAR_CALIBRATE_ROUNDS rounds are its samples from the first,
+ * second and last third of the slices (each a third of the samples, over
+ * every lead), and its samples are pooled.  The rounds' p50 and p90 (for the fixed costs, their
  * medians) are kept as its spread: where the highest exceeds the lowest by
  * more than GAR_CALIBRATE_NOISE_REL of the lowest and by more than
  * GAR_CALIBRATE_NOISE_ABS_NS, the rounds disagree — something else ran
