@@ -79,10 +79,14 @@ static void print_help(FILE *out)
             "after a `run: K/N` line, then the runs together: `runs_agree: A/N` (one by\n"
             "one), each run's KS and the simulation's (its runs pooled) against the real\n"
             "runs pooled (`ks_d_pooled`), how far apart the real runs themselves are\n"
-            "(`real_ks_d_max`: the largest plain KS distance between two of them), and\n"
-            "for p50, p90 and p99 (each where every run has tail_waits waits above it)\n"
-            "the real runs' envelope, min..max, and where the simulation falls: inside,\n"
-            "above all or below all (`envelope_p90_ns: real=A..B sim=S POSITION`).\n"
+            "(`real_ks_d_max`: the largest plain KS distance between two of them; with\n"
+            "three runs or more, `real_holdout: K/N`: how many real runs, each held out\n"
+            "and judged as the simulation is against the others, would pass — p50 and\n"
+            "p90 within the envelope's edge and KS within the bound: the most any model\n"
+            "can expect from this machine now), and for p50, p90 and p99 (each where\n"
+            "every run has tail_waits waits above it) the real runs' envelope, min..max,\n"
+            "and where the simulation falls: inside, above all or below all\n"
+            "(`envelope_p90_ns: real=A..B sim=S POSITION`).\n"
             "`verdict_runs` is then one of (three runs or more make the envelope mean\n"
             "something):\n"
             "  biased            a simulated quantile lies outside the envelope by more\n"
@@ -729,13 +733,36 @@ static int judge_arm_runs(const arm_runs *runs, unsigned count, size_t n,
     return rc;
 }
 
+/* How many of the real runs, each held out and judged as the simulation
+ * against the others, pass (gar_verify_holdout_passes); -1 with fewer than
+ * three runs, or no memory for it (then it goes unsaid). */
+static int holdout_of(const arm_runs *runs, unsigned count, size_t n,
+                      const gar_verify_tolerance *tol, bool blocks)
+{
+    if (count < 3)
+        return -1;
+    const gar_dur_ns **real = malloc(count * sizeof *real);
+    const gar_dur_ns **others = malloc(count * sizeof *others);
+    gar_dur_ns *scratch = malloc((size_t)(count - 1) * n * sizeof *scratch);
+    int passes = -1;
+    if (real != NULL && others != NULL && scratch != NULL) {
+        for (unsigned i = 0; i < count; i++)
+            real[i] = runs[i].real.overshoot;
+        passes = (int)gar_verify_holdout_passes(tol, blocks, real, count, n, others, scratch);
+    }
+    free(real);
+    free(others);
+    free(scratch);
+    return passes;
+}
+
 /* After --runs N: how many agreed one by one, each run's KS and the pooled
  * one, how far apart the real runs are, the envelope of each quantile with
  * where the simulation falls, and the verdict over all (verify_runs.h).
  * Two real runs more than twice the bound apart leave no simulated
  * distribution within the bound of both: D(S, A) + D(S, B) >= D(A, B). */
 static void print_runs_summary(const arm_runs *runs, unsigned count, unsigned agreed,
-                               const gar_verify_runs_judgement *j)
+                               const gar_verify_runs_judgement *j, int holdout)
 {
     printf("\nruns: %u\n", count);
     printf("runs_agree: %u/%u\n", agreed, count);
@@ -750,6 +777,11 @@ static void print_runs_summary(const arm_runs *runs, unsigned count, unsigned ag
         printf("note: real runs %u and %u are %.4f apart, more than twice ks_d %g: no simulated "
                "distribution is within %g of both; the machine moved between them\n",
                j->widest[0] + 1, j->widest[1] + 1, j->real_ks_d_max, j->ks_bound, j->ks_bound);
+    if (holdout >= 0)
+        printf("real_holdout: %d/%u (each real run held out and judged as the simulation is "
+               "against the others: p50 and p90 within the envelope's edge, KS within the "
+               "bound; what a model exact for this machine would score now)\n",
+               holdout, count);
     for (unsigned k = 0; k < GAR_VERIFY_RUNS_LEVELS; k++) {
         const gar_verify_envelope *e = &j->q[k];
         printf("envelope_%s_ns: real=%llu..%llu sim=%llu %s", e->key,
@@ -842,11 +874,12 @@ static int verify_one(const verify_args *a)
     gar_verify_runs_judgement judged = { .verdict = GAR_RUNS_AGREE };
     if (rc == 0 && a->runs > 1) {
         gar_dur_ns *real_pool, *sim_pool;
-        rc = judge_arm_runs(runs, a->runs, trace.count, &a->tol,
-                            gar_verify_arm_blocks(&bands, runs[0].sim.blocked, runs[0].sim.waits),
-                            &real_pool, &sim_pool, &judged, &err);
+        bool blocks = gar_verify_arm_blocks(&bands, runs[0].sim.blocked, runs[0].sim.waits);
+        rc = judge_arm_runs(runs, a->runs, trace.count, &a->tol, blocks, &real_pool, &sim_pool,
+                            &judged, &err);
         if (rc == 0)
-            print_runs_summary(runs, a->runs, agreed, &judged);
+            print_runs_summary(runs, a->runs, agreed, &judged,
+                               holdout_of(runs, a->runs, trace.count, &a->tol, blocks));
         free(real_pool);
         free(sim_pool);
     }

@@ -123,3 +123,26 @@ void gar_verify_judge_runs(const gar_verify_tolerance *tol, bool blocks,
     }
     *out = j;
 }
+
+unsigned gar_verify_holdout_passes(const gar_verify_tolerance *tol, bool blocks,
+                                   const gar_dur_ns *const *real, size_t runs, size_t n,
+                                   const gar_dur_ns **others, gar_dur_ns *scratch)
+{
+    assert(tol != NULL && real != NULL && runs >= 3 && n >= 1 && others != NULL &&
+           scratch != NULL);
+    unsigned passes = 0;
+    for (size_t held = 0; held < runs; held++) {
+        size_t k = 0;
+        for (size_t r = 0; r < runs; r++)
+            if (r != held)
+                others[k++] = real[r];
+        gar_verify_pool(others, runs - 1, n, scratch);
+        gar_verify_runs_judgement j;
+        gar_verify_judge_runs(tol, blocks, others, runs - 1, n, scratch, real[held], n, &j);
+        bool pass = j.pooled_ks_d <= j.ks_bound;
+        for (unsigned q = 0; q < 2; q++) /* p50 and p90 */
+            pass = pass && !j.q[q].outside;
+        passes += pass;
+    }
+    return passes;
+}

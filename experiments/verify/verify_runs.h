@@ -90,6 +90,20 @@ void gar_verify_judge_runs(const gar_verify_tolerance *tol, bool blocks,
                            const gar_dur_ns *real_pooled, const gar_dur_ns *sim_pooled,
                            size_t n_sim, gar_verify_runs_judgement *out);
 
+/* The machine's own ceiling under the fidelity criterion: of `runs` >= 3
+ * real runs (real[r], n values each, sorted), how many, each held out in
+ * turn and judged as the simulation is (gar_verify_judge_runs: its p50 and
+ * p90 against the envelope of the others, its KS against the others
+ * pooled), pass — p50 and p90 each within the edge of the envelope, KS
+ * within the plan's bound.  A model that were this machine exactly would
+ * score about as much (a held-out run is one run, not several pooled, so
+ * its KS carries a little more sampling noise: about 1.36 * sqrt(1/n +
+ * 1/((runs-1) n)) at 95 %, 0.05 for five runs of 1 000).  `others` has room
+ * for runs - 1 pointers and `scratch` for (runs - 1) * n values. */
+unsigned gar_verify_holdout_passes(const gar_verify_tolerance *tol, bool blocks,
+                                   const gar_dur_ns *const *real, size_t runs, size_t n,
+                                   const gar_dur_ns **others, gar_dur_ns *scratch);
+
 /* Copies count arrays of n values each (parts[i]) into out (count * n) and
  * sorts it ascending. */
 void gar_verify_pool(const gar_dur_ns *const *parts, size_t count, size_t n, gar_dur_ns *out);

@@ -103,6 +103,9 @@ agreed=$(grep -c '^verdict: agree' "$tmp/out")
 grep -qx "runs_agree: $agreed/3" "$tmp/out" || fail "runs: $(grep '^runs_agree' "$tmp/out"), counted $agreed"
 grep -Eq '^real_ks_d_max: [01]\.[0-9]{4} \(runs [123] and [123]\)$' "$tmp/out" ||
     fail "runs: $(grep '^real_ks_d_max' "$tmp/out")"
+# Three runs: each held out against the other two, K of 3 pass.
+grep -Eq '^real_holdout: [0-3]/3 \(each real run held out' "$tmp/out" ||
+    fail "runs: $(grep '^real_holdout' "$tmp/out")"
 grep -Eqx 'ks_d_runs: [01]\.[0-9]{4} [01]\.[0-9]{4} [01]\.[0-9]{4}' "$tmp/out" ||
     fail "runs: $(grep '^ks_d_runs' "$tmp/out")"
 grep -Eqx 'ks_d_pooled: [01]\.[0-9]{4} \(bound 0\.25\)' "$tmp/out" ||

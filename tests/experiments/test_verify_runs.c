@@ -2,7 +2,8 @@
  * runs against the simulation, on scripted samples: the simulation inside
  * the real runs' envelope, above all, below all, near an edge, real runs
  * that disagree among themselves (unjudgeable), and a pooled KS over the
- * bound while every quantile is inside. */
+ * bound while every quantile is inside; and the machine's own ceiling, each
+ * real run held out and judged as the simulation against the others. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -180,6 +181,53 @@ static void pooling_sorts_every_part_together(void **state)
     assert_memory_equal(out, want, sizeof want);
 }
 
+enum { HELD = 5 };
+static gar_dur_ns held_runs[HELD][N], held_scratch[(HELD - 1) * N];
+
+/* How many of five real runs, ramps from `bases`, pass held out. */
+static unsigned holdout_of_ramps(const gar_dur_ns bases[HELD])
+{
+    const gar_dur_ns *r[HELD], *others[HELD];
+    for (int i = 0; i < HELD; i++) {
+        ramp(held_runs[i], N, bases[i]);
+        r[i] = held_runs[i];
+    }
+    gar_verify_tolerance tol = gar_verify_tolerance_default();
+    return gar_verify_holdout_passes(&tol, false, r, HELD, N, others, held_scratch);
+}
+
+static void close_runs_each_pass_held_out_against_the_others(void **state)
+{
+    (void)state;
+    /* Each run's p50 is within 1 % of the others' envelope, its KS to them
+     * pooled at most 0.015. */
+    const gar_dur_ns bases[HELD] = { 200, 205, 210, 215, 220 };
+    assert_int_equal(holdout_of_ramps(bases), 5);
+}
+
+static void one_run_far_off_fails_itself_and_every_other_held_out(void **state)
+{
+    (void)state;
+    /* Held out, the far run lies above the others' envelope; every other
+     * run, held out, is 0.25 in KS from the others pooled (a quarter of
+     * them far off), over poll's 0.15. */
+    const gar_dur_ns bases[HELD] = { 200, 205, 210, 215, 2000 };
+    assert_int_equal(holdout_of_ramps(bases), 0);
+}
+
+static void a_machine_between_two_states_fails_even_an_exact_model(void **state)
+{
+    (void)state;
+    /* Three runs in one state, two in another 400 ns slower: each run held
+     * out lies inside the envelope of the others (both states are among
+     * them), but 0.2 or 0.3 in KS from them pooled. */
+    const gar_dur_ns bases[HELD] = { 200, 200, 200, 600, 600 };
+    assert_int_equal(holdout_of_ramps(bases), 0);
+    /* With the same runs in one state, all pass. */
+    const gar_dur_ns same[HELD] = { 200, 200, 200, 200, 200 };
+    assert_int_equal(holdout_of_ramps(same), 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -191,6 +239,9 @@ int main(void)
         cmocka_unit_test(a_pooled_ks_over_the_bound_is_biased_when_the_runs_agree),
         cmocka_unit_test(a_tail_with_too_few_waits_above_it_is_not_judged),
         cmocka_unit_test(pooling_sorts_every_part_together),
+        cmocka_unit_test(close_runs_each_pass_held_out_against_the_others),
+        cmocka_unit_test(one_run_far_off_fails_itself_and_every_other_held_out),
+        cmocka_unit_test(a_machine_between_two_states_fails_even_an_exact_model),
     };
     return cmocka_run_group_tests_name("verify_runs", tests, NULL, NULL);
 }
