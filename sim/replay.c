@@ -456,9 +456,16 @@ static bool number_block(run *r, const gar_trace_row *rows, size_t count, uint64
         memcpy(point, r->index->point_of_row + first, count * sizeof *point);
         return true;
     }
+    /* Rows come in runs of one stream and one point: a key equal to the
+     * previous row's has its number (the index gives a key one number). */
     for (size_t j = 0; j < count; j++) {
-        slot[j] = gar_key_index_add(&r->stream_keys, rows[j].stream);
-        point[j] = gar_key_index_add(&r->point_keys, rows[j].point);
+        const gar_trace_row *before = j > 0 ? &rows[j - 1] : NULL;
+        slot[j] = before != NULL && rows[j].stream == before->stream
+                      ? slot[j - 1]
+                      : gar_key_index_add(&r->stream_keys, rows[j].stream);
+        point[j] = before != NULL && rows[j].point == before->point
+                       ? point[j - 1]
+                       : gar_key_index_add(&r->point_keys, rows[j].point);
         if (slot[j] == GAR_KEY_INDEX_NONE || point[j] == GAR_KEY_INDEX_NONE)
             return false;
         if (slot[j] == r->streams) { /* a stream named for the first time */
