@@ -56,15 +56,16 @@ gar_dur_ns gar__estimator_window_min(const gar_estimator *est, uint32_t window)
 {
     assert(est->count > 0 && window >= 1 && window <= GAR_WINDOW_MAX);
     unsigned look = est->count < window ? est->count : window;
-    /* The last `look` samples are at most two runs of the ring: from `from`
-     * to its end, then from its start up to `next`. */
-    unsigned from = (est->next + GAR_WINDOW_MAX - look) % GAR_WINDOW_MAX;
-    unsigned first_end = from + look <= GAR_WINDOW_MAX ? from + look : GAR_WINDOW_MAX;
+    /* The last `look` samples, newest first, in one loop whose length is
+     * the window's (the same each call once the point is warm): two runs
+     * split where the ring wraps had lengths that moved with `next`, and
+     * their exits mispredicted about once a prediction. */
+    unsigned at = est->next;
     gar_dur_ns p = UINT64_MAX;
-    for (unsigned i = from; i < first_end; i++)
-        p = est->ring[i] < p ? est->ring[i] : p;
-    for (unsigned i = 0; i < look - (first_end - from); i++)
-        p = est->ring[i] < p ? est->ring[i] : p;
+    for (unsigned k = 0; k < look; k++) {
+        at = (at + GAR_WINDOW_MAX - 1) % GAR_WINDOW_MAX;
+        p = est->ring[at] < p ? est->ring[at] : p;
+    }
     return p;
 }
 

@@ -105,6 +105,20 @@ bool gar_quantile_sketch_to_histogram(gar_quantile_sketch *sk)
     return true;
 }
 
+bool gar_quantile_sketch_reserve(gar_quantile_sketch *sk, size_t n)
+{
+    if (n > sk->limit)
+        n = sk->limit;
+    if (sk->histogram || n <= sk->capacity)
+        return true;
+    uint64_t *grown = gar_realloc(sk->value, n * sizeof *grown);
+    if (grown == NULL)
+        return false;
+    sk->value = grown;
+    sk->capacity = n;
+    return true;
+}
+
 bool gar_quantile_sketch_add_slow(gar_quantile_sketch *sk, uint64_t v)
 {
     if (!sk->histogram && sk->count < sk->limit) {
