@@ -410,6 +410,10 @@ typedef struct run {
     gar_quantile_sketch *stream_sketch; /* streams_out: each stream's overshoots */
     size_t stream_sketch_room;
     bool streams_histogram;            /* the streams' sketches went over together */
+    /* streams_out, while the run has seen one stream: that stream's
+     * overshoots are the run's, counted once, in the run's sketch; its own
+     * sketch gets a copy when a second stream comes. */
+    bool stream0_shadowed;
     gar_sim_device dev;
     gar_sim_host host;
 } run;
@@ -515,6 +519,14 @@ static int fit_numbers(run *r, gar_error *err)
                 gar_quantile_sketch_init(&r->stream_sketch[k], r->limit);
                 r->stream_sketch[k].histogram = r->streams_histogram;
             }
+            if (r->stream0_shadowed && r->streams > 1) {
+                /* Every wait so far was on the first stream. */
+                gar_quantile_sketch *first = &r->stream_sketch[0];
+                if (!gar_quantile_sketch_copy(first, &s->overshoot) ||
+                    (r->streams_histogram && !gar_quantile_sketch_to_histogram(first)))
+                    return out_of_memory(err);
+                r->stream0_shadowed = false;
+            }
         }
         r->streams_ready = r->streams;
         if (r->streams > r->dev.options.streams) {
@@ -562,7 +574,7 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
     const uint32_t *slots = s->slots.at, *points = s->points.at;
     gar_family_point *estimators = s->estimators.at;
     stream_state *streams = s->streams.at;
-    gar_quantile_sketch *stream_sketch = r->stream_sketch;
+    gar_quantile_sketch *stream_sketch = r->stream0_shadowed ? NULL : r->stream_sketch;
     const gar_estimator_spec *spec = &config->estimator;
     const bool consults = spec->family != GAR_ESTIMATOR_NONE;
     gar_mono_ns last_end = pg->last_end;
@@ -778,6 +790,7 @@ static int run_start(run *r, gar_replay_rows_fn rows, void *context, gar_error *
     };
     if ((rc = gar_sim_device_init(&r->dev, &dev_options, err)) < 0)
         return rc;
+    r->stream0_shadowed = c->streams_out != NULL;
     if ((rc = fit_numbers(r, err)) < 0)
         return rc;
     if ((rc = gar_sim_host_init(&r->host, c->host, c->seed, err)) < 0)
@@ -800,7 +813,11 @@ static bool per_stream(run *r, gar_replay_streams *out)
         stream[s].stream = ids[s];
         stream[s].waits = states[s].waits;
         stream[s].busy_ns = states[s].busy_ns;
-        stream[s].overshoot_ns = quantiles_of(&r->stream_sketch[s], r->scratch->sort_space.at);
+        /* A shadowed first stream, the only one, takes the run's quantiles
+         * (gar_replay_run, below). */
+        if (!r->stream0_shadowed)
+            stream[s].overshoot_ns = quantiles_of(&r->stream_sketch[s],
+                                                  r->scratch->sort_space.at);
     }
     out->stream = stream;
     out->count = count;
@@ -898,6 +915,11 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     m.overshoot_ns = summary_of(&s->overshoot, s->sort_space.at, m.ci_level, &m.overshoot_ci);
     m.estimator_error_ns = summary_of(&s->est_error, s->sort_space.at, m.ci_level,
                                       &m.estimator_error_ci);
+    /* The one stream's overshoots are the run's; its sketch would have gone
+     * over to a histogram exactly when the run's did (both past the same
+     * budget), and its quantiles are read at the same ranks. */
+    if (streams.count == 1 && r.stream0_shadowed)
+        streams.stream[0].overshoot_ns = m.overshoot_ns;
     run_release(&r);
     if ((rc = check_range(&m, err)) < 0) {
         gar_replay_streams_free(&streams);
