@@ -236,16 +236,16 @@ int gar_sim_device_fault_status(const gar_sim_work *work, gar_error *err)
     return gar_error_set(err, GAR_E_DEVICE_FAULT, 1, what);
 }
 
-void gar_sim_device_arm(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now)
+void gar_sim_device_pend(gar_sim_device *dev, unsigned stream)
 {
-    assert(work->stream < dev->options.streams);
+    heap_put(dev, dev->pending_count++, stream);
+    sift_up(dev, dev->streams[stream].heap_at);
+}
+
+void gar_sim_device_arm_store(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now,
+                              uint64_t value)
+{
     gar_sim_stream *s = &dev->streams[work->stream];
-    gar_sim_device_land_due(dev, work->stream, now);
-    uint64_t value = s->next_seq++;
-    work->armed = true;
-    work->word = (gar_descriptor){ gar_sim_device_line(dev, work->stream),
-                                   { (uint8_t)(work->stream % GAR_LINE_WORDS) }, value };
-    work->store_at = GAR_MONO_NEVER;
     switch (work->fault) {
     case GAR_SIM_FAULT_ERROR:
     case GAR_SIM_FAULT_HANG:
@@ -272,7 +272,6 @@ void gar_sim_device_arm(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now
     } else if (in_flight) {
         sift_down(dev, s->heap_at); /* its time only moved later */
     } else if (at != GAR_MONO_NEVER) {
-        heap_put(dev, dev->pending_count++, work->stream);
-        sift_up(dev, s->heap_at);
+        gar_sim_device_pend(dev, work->stream);
     }
 }

@@ -140,8 +140,18 @@ static inline int gar_sim_device_status(gar_sim_device *dev, const gar_sim_work 
 
 /* Arms `work` at `now`: enqueues the store of its stream's next sequence
  * number behind it, and fills work->word and work->store_at.  Arming twice
- * enqueues a second store, as a port would. */
-void gar_sim_device_arm(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now);
+ * enqueues a second store, as a port would.  Inline (below): a flag wait
+ * arms once; the rare cases go to gar_sim_device_arm_store. */
+static inline void gar_sim_device_arm(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now);
+
+/* The store of an arm past its word (the fault's rule, behind a store still
+ * in flight, one that never lands), `value` its sequence number: any arm's
+ * way, out of line. */
+void gar_sim_device_arm_store(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now,
+                              uint64_t value);
+
+/* Puts `stream`'s store (its store_at set) into the heap of pending ones. */
+void gar_sim_device_pend(gar_sim_device *dev, unsigned stream);
 
 /* Lets the device reach `now`: every store due by then lands in its line. */
 static inline void gar_sim_device_advance(gar_sim_device *dev, gar_mono_ns now);
@@ -175,6 +185,37 @@ static inline void gar_sim_device_advance(gar_sim_device *dev, gar_mono_ns now)
      * it is not. */
     while (dev->pending_count > 0 && dev->streams[dev->pending[0]].store_at <= now)
         gar_sim_device_land(dev, dev->pending[0]);
+}
+
+static inline void gar_sim_device_arm(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now)
+{
+    assert(work->stream < dev->options.streams);
+    gar_sim_stream *s = &dev->streams[work->stream];
+    gar_sim_device_land_due(dev, work->stream, now);
+    uint64_t value = s->next_seq++;
+    work->armed = true;
+    work->word = (gar_descriptor){ gar_sim_device_line(dev, work->stream),
+                                   { (uint8_t)(work->stream % GAR_LINE_WORDS) }, value };
+    work->store_at = GAR_MONO_NEVER;
+    /* The usual arm: a good item on a stream with no store in flight, its
+     * store landing store_delay after the completion (or the arm). */
+    gar_mono_ns from = work->done_at > now ? work->done_at : now;
+    gar_mono_ns at = gar_after(from, dev->options.store_delay_ns);
+    if (work->fault != GAR_SIM_FAULT_NONE || s->store_at != GAR_MONO_NEVER ||
+        at == GAR_MONO_NEVER) {
+        gar_sim_device_arm_store(dev, work, now, value);
+        return;
+    }
+    s->store_at = at;
+    s->store_value = value;
+    work->store_at = at;
+    if (dev->pending_count == 0) { /* the heap's only entry: nothing to sift */
+        dev->pending[0] = work->stream;
+        s->heap_at = 0;
+        dev->pending_count = 1;
+    } else {
+        gar_sim_device_pend(dev, work->stream);
+    }
 }
 
 static inline int gar_sim_device_status(gar_sim_device *dev, const gar_sim_work *work,
