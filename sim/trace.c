@@ -11,6 +11,7 @@
 #include "sim/alloc.h"
 #include "sim/atomic_file.h"
 #include "sim/decimal_chunk.h"
+#include "sim/decimal_wide.h"
 #include "sim/unpack.h"
 
 #include <errno.h>
@@ -679,6 +680,52 @@ static inline bool fast_field(const char **q, size_t max_digits, char delim, uin
     return true;
 }
 
+#if GAR_DECIMAL_WIDE
+/* A plain row of under 64 bytes at `p` whose numbers have at most 16 digits
+ * (9 for rows and stream): its `fields` values into v and *next past its
+ * newline, from one classification of its bytes and one conversion a
+ * field (decimal_wide.h).  False for any other row (the eight-byte reader
+ * and then the line reader take it), and where a field's 16-byte window
+ * would start before `base`, the first byte that may be read. */
+static inline bool wide_row(const char *p, const char *base, unsigned fields, const char **next,
+                            uint64_t v[COL_COUNT])
+{
+    uint64_t digit, comma, newline;
+    gar_decimal_classify64(p, &digit, &comma, &newline);
+    if (newline == 0)
+        return false;
+    unsigned len = (unsigned)__builtin_ctzll(newline);
+    uint64_t row = (UINT64_C(1) << len) - 1; /* the bytes before the newline */
+    if (((digit | comma) & row) != row)
+        return false;
+    comma &= row;
+    size_t before = (size_t)(p - base); /* bytes readable before p */
+    if (before < 16)
+        return false; /* a field's window would start before `base` */
+    /* Field f ends at the f-th comma (the newline for the last): one comma
+     * fewer than fields, each field 1 to 16 digits (9 for rows, stream). */
+    unsigned start = 0;
+    for (unsigned f = 0; f < fields; f++) {
+        unsigned stop = len;
+        if (f + 1 < fields) {
+            if (comma == 0)
+                return false;
+            stop = (unsigned)__builtin_ctzll(comma);
+            comma &= comma - 1;
+        } else if (comma != 0) {
+            return false;
+        }
+        unsigned count = stop - start;
+        if (count - 1 >= (f < 4 ? 16u : 9u)) /* count 0 wraps */
+            return false;
+        v[f] = gar_decimal_value16(p + stop, count);
+        start = stop + 1;
+    }
+    *next = p + len + 1;
+    return true;
+}
+#endif
+
 /* Reads plain rows (reader_line's fast case: digits and commas only, one
  * field per header column, '\n' right after the last) from `p` on while
  * FAST_SPAN + 8 bytes are left before `end` and the block holds fewer than
@@ -687,7 +734,8 @@ static inline bool fast_field(const char **q, size_t max_digits, char delim, uin
  * a row that fails it goes through rules_admit, which says which rule.
  * The line reader takes every other line, and reads it from scratch: every
  * refusal, its line and column, stays its own.  *rc is 0, or a refusal. */
-static const char *fast_rows(reader *rd, const char *p, const char *end, size_t stop, int *rc)
+static const char *fast_rows(reader *rd, const char *base, const char *p, const char *end,
+                             size_t stop, int *rc)
 {
     if (!GAR_DECIMAL_CHUNKS || rd->state != WANT_ROWS)
         return p;
@@ -699,13 +747,29 @@ static const char *fast_rows(reader *rd, const char *p, const char *end, size_t 
     while (end - p >= FAST_SPAN + 8 && t->count < stop) {
         const char *q = p;
         uint64_t point, submit, start, done, rows = 0, stream = 0;
-        if (!fast_field(&q, 19, ',', &point) || !fast_field(&q, 19, ',', &submit) ||
-            !fast_field(&q, 19, ',', &start) || !fast_field(&q, 19, fields == 4 ? '\n' : ',', &done))
-            break;
-        if (has_rows && !fast_field(&q, 9, fields == 5 ? '\n' : ',', &rows))
-            break;
-        if (has_stream && !fast_field(&q, 9, '\n', &stream))
-            break;
+#if GAR_DECIMAL_WIDE
+        uint64_t v[COL_COUNT];
+        if (wide_row(p, base, fields, &q, v)) {
+            point = v[0];
+            submit = v[1];
+            start = v[2];
+            done = v[3];
+            rows = has_rows ? v[4] : 0;
+            stream = has_stream ? v[fields - 1] : 0;
+        } else
+#else
+        (void)base;
+#endif
+        {
+            if (!fast_field(&q, 19, ',', &point) || !fast_field(&q, 19, ',', &submit) ||
+                !fast_field(&q, 19, ',', &start) ||
+                !fast_field(&q, 19, fields == 4 ? '\n' : ',', &done))
+                break;
+            if (has_rows && !fast_field(&q, 9, fields == 5 ? '\n' : ',', &rows))
+                break;
+            if (has_stream && !fast_field(&q, 9, '\n', &stream))
+                break;
+        }
         rd->line++;
         gar_trace_row row = {
             .point = point,
@@ -745,8 +809,9 @@ static const char *fast_rows(reader *rd, const char *p, const char *end, size_t 
 static const char *read_lines(reader *rd, const char *p, const char *end, size_t stop, int *rc)
 {
     *rc = 0;
+    const char *base = p;
     for (;;) {
-        p = fast_rows(rd, p, end, stop, rc);
+        p = fast_rows(rd, base, p, end, stop, rc);
         if (*rc < 0 || rd->trace.count >= stop || p == end)
             return p;
         const char *nl = memchr(p, '\n', (size_t)(end - p));
