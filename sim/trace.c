@@ -771,31 +771,34 @@ static const char *fast_rows(reader *rd, const char *base, const char *p, const 
                 break;
         }
         rd->line++;
-        gar_trace_row row = {
-            .point = point,
-            .submit_ns = submit,
-            .start_ns = start,
-            .done_ns = done,
-            .step_rows = (uint32_t)rows,
-            .stream = (uint32_t)stream,
-        };
+        /* Written field by field where it goes: a row built aside and
+         * copied was stored in words and loaded back in wider ones, which
+         * the store buffer cannot forward (a stall a row). */
+        gar_trace_row spare;
+        gar_trace_row *row = t->count < t->capacity ? &t->row[t->count] : &spare;
+        row->point = point;
+        row->submit_ns = submit;
+        row->start_ns = start;
+        row->done_ns = done;
+        row->step_rows = (uint32_t)rows;
+        row->stream = (uint32_t)stream;
         stream_last *s = r->recent;
         /* Every rule of rules_admit at once: the times at most 2^63 - 1,
          * submit first, starts in order, the stream's submits and dones in
          * order (the stream the last row was on: a run of one stream's rows). */
         if (((submit | start | done) >> 63) == 0 && start >= submit && done >= submit &&
-            start >= r->last_start_ns && s != NULL && s->stream == row.stream &&
+            start >= r->last_start_ns && s != NULL && s->stream == (uint32_t)stream &&
             submit >= s->submit_ns && done >= s->done_ns) {
             s->submit_ns = submit;
             s->done_ns = done;
             r->last_start_ns = start;
             r->any_row = true;
-        } else if ((*rc = rules_admit(r, &row, t->columns, rd->name, rd->line, rd->err)) < 0) {
+        } else if ((*rc = rules_admit(r, row, t->columns, rd->name, rd->line, rd->err)) < 0) {
             return p;
         }
-        if (t->count < t->capacity)
-            t->row[t->count++] = row;
-        else if ((*rc = gar_trace_append(t, &row, rd->err)) < 0)
+        if (row != &spare)
+            t->count++;
+        else if ((*rc = gar_trace_append(t, &spare, rd->err)) < 0)
             return p;
         p = q;
     }
