@@ -681,8 +681,11 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
                                err);
         if (rc < 0)
             break;
-        if (point != NULL && (rc = gar_family_observe(spec, point, &plan->deadline,
-                                                      res.report.sample, err)) < 0)
+        /* The sample rebuilt from its fields: passed whole, its kind (a
+         * 4-byte store) would be loaded with its padding in one word. */
+        const gar_sample sample = { .kind = res.report.sample.kind, .ns = res.report.sample.ns };
+        if (point != NULL &&
+            (rc = gar_family_observe(spec, point, &plan->deadline, sample, err)) < 0)
             break;
         if (auto_point != NULL &&
             (rc = gar_auto_learn(&autos->policy, auto_point, &choice, &res.report, err)) < 0)

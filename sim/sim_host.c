@@ -841,9 +841,28 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
     }
 ended:;
     gar_wait_action last = gar_wait_next(&w);
-    /* Field by field, straight into the caller's result: no temporary to
-     * build and copy once a wait. */
-    out->report = gar_wait_report_of(&w);
+    /* Field by field, straight into the caller's result, each field read
+     * at the width the machine wrote it: a copy of the whole report moves
+     * it in 8- or 16-byte words, and the kinds, just stored in 4 bytes,
+     * cannot be forwarded to such a load (a stall of a dozen cycles a
+     * wait).  The three 4-byte fields are read through a volatile view, so
+     * the compiler cannot join them into such a load either.  The sample's
+     * padding is zeroed: reports compare bytewise. */
+    const gar_wait_report *rep = &w.report;
+    const volatile gar_wait_report *narrow = rep;
+    gar_wait_report *to = &out->report;
+    to->kind = narrow->kind;
+    to->sleep_late_ns = narrow->sleep_late_ns;
+    memset(&to->sample, 0, sizeof to->sample);
+    to->sample.kind = narrow->sample.kind;
+    to->sample.ns = rep->sample.ns;
+    to->wait_ns = rep->wait_ns;
+    to->slept_ns = rep->slept_ns;
+    to->sleeps = rep->sleeps;
+    to->parks = rep->parks;
+    to->queries = rep->queries;
+    to->backstop_queries = rep->backstop_queries;
+    to->polls = rep->polls;
     out->start = start;
     out->end = t;
     out->busy_ns = acc.busy;
