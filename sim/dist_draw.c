@@ -6,7 +6,7 @@ void gar_dist_draw_prepare(gar_dist_draw *out, const gar_host_dist *dist)
     out->dist = *dist;
     for (unsigned i = 0; i < GAR_HOST_QUANTILES_MAX; i++) {
         out->magic[i] = 0;
-        out->shift[i] = 52;
+        out->shift[i] = 0;
     }
 #ifdef __SIZEOF_INT128__
     __extension__ typedef unsigned __int128 wide;
@@ -19,7 +19,7 @@ void gar_dist_draw_prepare(gar_dist_draw *out, const gar_host_dist *dist)
             l++;
         unsigned s = 52 + l;
         out->magic[i] = (uint64_t)(((wide)1 << s) / d) + 1;
-        out->shift[i] = (uint8_t)s;
+        out->shift[i] = (uint8_t)l;
     }
 #endif
 }

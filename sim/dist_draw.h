@@ -27,7 +27,7 @@
 typedef struct gar_dist_draw {
     gar_host_dist dist;                      /* the distribution, copied */
     uint64_t magic[GAR_HOST_QUANTILES_MAX];  /* segment i: m for its width d */
-    uint8_t shift[GAR_HOST_QUANTILES_MAX];   /* segment i: s, 52 .. 72 */
+    uint8_t shift[GAR_HOST_QUANTILES_MAX];   /* segment i: s - 52, 0 .. 20 */
 } gar_dist_draw;
 
 /* Lays out `dist` (a profile's, count >= 2) for drawing. */
@@ -46,7 +46,9 @@ static inline gar_dur_ns gar_dist_draw_sample(const gar_dist_draw *d, uint64_t d
         i += whole >= dist->level[k];
     uint64_t x = pos - ((uint64_t)dist->level[i] << 32);
     __extension__ typedef unsigned __int128 wide;
-    uint64_t frac = (uint64_t)(((wide)x * d->magic[i]) >> d->shift[i]);
+    /* x * m / 2^s as (x * 2^12) * m / 2^64 / 2^(s - 52): the product's
+     * high word, then one shift (x < 2^52, so x * 2^12 fits a word). */
+    uint64_t frac = (uint64_t)(((wide)(x << 12) * d->magic[i]) >> 64) >> d->shift[i];
     return dist->value[i] + gar_host_mul_frac32(dist->value[i + 1] - dist->value[i], frac);
 #else
     return gar_host_dist_sample(&d->dist, draw);
