@@ -1,9 +1,11 @@
 /* sim/trace.c — reads, checks and writes gar-trace v1.
  *
- * One line-at-a-time reader serves files, streams and memory: the stream
- * reader hands it whole lines out of a block buffer, the memory reader out of
- * the caller's bytes.  Fields are parsed in place, so a row costs one scan of
- * its bytes and an append into the row array, nothing else. */
+ * One reader serves files, streams and memory: the stream reader hands it
+ * whole lines out of a block buffer, the memory reader out of the caller's
+ * bytes.  A plain row (digits and commas) is parsed where it lies and
+ * written straight into the row array (fast_rows); every other line goes to
+ * the line-at-a-time reader, which reads it from scratch and says what is
+ * wrong with it, so both give the same rows and the same refusals. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "sim/trace.h"
