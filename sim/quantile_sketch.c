@@ -105,6 +105,47 @@ bool gar_quantile_sketch_to_histogram(gar_quantile_sketch *sk)
     return true;
 }
 
+bool gar_quantile_sketch_reserve(gar_quantile_sketch *sk, size_t n)
+{
+    if (n > sk->limit)
+        n = sk->limit;
+    if (sk->histogram || n <= sk->capacity)
+        return true;
+    uint64_t *grown = gar_realloc(sk->value, n * sizeof *grown);
+    if (grown == NULL)
+        return false;
+    sk->value = grown;
+    sk->capacity = n;
+    return true;
+}
+
+bool gar_quantile_sketch_copy(gar_quantile_sketch *dst, const gar_quantile_sketch *src)
+{
+    gar_quantile_sketch_free(dst);
+    gar_quantile_sketch_init(dst, src->limit);
+    if (!src->histogram && src->count > 0) {
+        if (!gar_quantile_sketch_reserve(dst, (size_t)src->count))
+            return false;
+        memcpy(dst->value, src->value, (size_t)src->count * sizeof *src->value);
+    }
+    for (unsigned g = 0; src->histogram && g < GAR_SKETCH_GROUPS; g++) {
+        if (src->group[g] == NULL)
+            continue;
+        dst->group[g] = gar_malloc(group_buckets(g) * sizeof(uint64_t));
+        if (dst->group[g] == NULL) {
+            gar_quantile_sketch_free(dst);
+            return false;
+        }
+        memcpy(dst->group[g], src->group[g], group_buckets(g) * sizeof(uint64_t));
+        dst->group_count[g] = src->group_count[g];
+    }
+    dst->histogram = src->histogram;
+    dst->count = src->count;
+    dst->min = src->min;
+    dst->max = src->max;
+    return true;
+}
+
 bool gar_quantile_sketch_add_slow(gar_quantile_sketch *sk, uint64_t v)
 {
     if (!sk->histogram && sk->count < sk->limit) {

@@ -59,6 +59,17 @@ void gar_quantile_sketch_init(gar_quantile_sketch *sk, size_t limit);
 /* Empties it for a new run, keeping the value array's room. */
 void gar_quantile_sketch_reset(gar_quantile_sketch *sk);
 
+/* Makes room for `n` exact values (at most the limit) now, so that adding
+ * them neither copies the values nor touches pages twice, as growing by
+ * doubling does.  False when memory runs out (nothing changed: the sketch
+ * grows as it fills, as before). */
+bool gar_quantile_sketch_reserve(gar_quantile_sketch *sk, size_t n);
+
+/* Makes `dst` (initialised; what it held is released) hold what `src`
+ * holds: its limit, mode, values or counts.  False when memory runs out
+ * (`dst` is then empty, with src's limit). */
+bool gar_quantile_sketch_copy(gar_quantile_sketch *dst, const gar_quantile_sketch *src);
+
 /* Releases its memory; it is empty after.  Accepts NULL. */
 void gar_quantile_sketch_free(gar_quantile_sketch *sk);
 

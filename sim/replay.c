@@ -410,6 +410,10 @@ typedef struct run {
     gar_quantile_sketch *stream_sketch; /* streams_out: each stream's overshoots */
     size_t stream_sketch_room;
     bool streams_histogram;            /* the streams' sketches went over together */
+    /* streams_out, while the run has seen one stream: that stream's
+     * overshoots are the run's, counted once, in the run's sketch; its own
+     * sketch gets a copy when a second stream comes. */
+    bool stream0_shadowed;
     gar_sim_device dev;
     gar_sim_host host;
 } run;
@@ -456,9 +460,16 @@ static bool number_block(run *r, const gar_trace_row *rows, size_t count, uint64
         memcpy(point, r->index->point_of_row + first, count * sizeof *point);
         return true;
     }
+    /* Rows come in runs of one stream and one point: a key equal to the
+     * previous row's has its number (the index gives a key one number). */
     for (size_t j = 0; j < count; j++) {
-        slot[j] = gar_key_index_add(&r->stream_keys, rows[j].stream);
-        point[j] = gar_key_index_add(&r->point_keys, rows[j].point);
+        const gar_trace_row *before = j > 0 ? &rows[j - 1] : NULL;
+        slot[j] = before != NULL && rows[j].stream == before->stream
+                      ? slot[j - 1]
+                      : gar_key_index_add(&r->stream_keys, rows[j].stream);
+        point[j] = before != NULL && rows[j].point == before->point
+                       ? point[j - 1]
+                       : gar_key_index_add(&r->point_keys, rows[j].point);
         if (slot[j] == GAR_KEY_INDEX_NONE || point[j] == GAR_KEY_INDEX_NONE)
             return false;
         if (slot[j] == r->streams) { /* a stream named for the first time */
@@ -508,6 +519,14 @@ static int fit_numbers(run *r, gar_error *err)
                 gar_quantile_sketch_init(&r->stream_sketch[k], r->limit);
                 r->stream_sketch[k].histogram = r->streams_histogram;
             }
+            if (r->stream0_shadowed && r->streams > 1) {
+                /* Every wait so far was on the first stream. */
+                gar_quantile_sketch *first = &r->stream_sketch[0];
+                if (!gar_quantile_sketch_copy(first, &s->overshoot) ||
+                    (r->streams_histogram && !gar_quantile_sketch_to_histogram(first)))
+                    return out_of_memory(err);
+                r->stream0_shadowed = false;
+            }
         }
         r->streams_ready = r->streams;
         if (r->streams > r->dev.options.streams) {
@@ -555,7 +574,7 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
     const uint32_t *slots = s->slots.at, *points = s->points.at;
     gar_family_point *estimators = s->estimators.at;
     stream_state *streams = s->streams.at;
-    gar_quantile_sketch *stream_sketch = r->stream_sketch;
+    gar_quantile_sketch *stream_sketch = r->stream0_shadowed ? NULL : r->stream_sketch;
     const gar_estimator_spec *spec = &config->estimator;
     const bool consults = spec->family != GAR_ESTIMATOR_NONE;
     gar_mono_ns last_end = pg->last_end;
@@ -662,8 +681,11 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
                                err);
         if (rc < 0)
             break;
-        if (point != NULL && (rc = gar_family_observe(spec, point, &plan->deadline,
-                                                      res.report.sample, err)) < 0)
+        /* The sample rebuilt from its fields: passed whole, its kind (a
+         * 4-byte store) would be loaded with its padding in one word. */
+        const gar_sample sample = { .kind = res.report.sample.kind, .ns = res.report.sample.ns };
+        if (point != NULL &&
+            (rc = gar_family_observe(spec, point, &plan->deadline, sample, err)) < 0)
             break;
         if (auto_point != NULL &&
             (rc = gar_auto_learn(&autos->policy, auto_point, &choice, &res.report, err)) < 0)
@@ -737,6 +759,12 @@ static int run_start(run *r, gar_replay_rows_fn rows, void *context, gar_error *
     }
     sketch_ready(&r->scratch->overshoot, r->limit);
     sketch_ready(&r->scratch->est_error, r->limit);
+    /* Room for the default budget's values at once: a long run would
+     * otherwise copy them at each doubling, and fault the copies' pages in
+     * (a run that stays short touches only what it fills).  Without the
+     * memory, they grow as they fill. */
+    gar_quantile_sketch_reserve(&r->scratch->overshoot, GAR_SKETCH_EXACT_MAX);
+    gar_quantile_sketch_reserve(&r->scratch->est_error, GAR_SKETCH_EXACT_MAX);
     bool keys_ready = gar_key_index_init(&r->stream_keys); /* both made: both freed */
     keys_ready = gar_key_index_init(&r->point_keys) && keys_ready;
     if (!keys_ready)
@@ -765,6 +793,7 @@ static int run_start(run *r, gar_replay_rows_fn rows, void *context, gar_error *
     };
     if ((rc = gar_sim_device_init(&r->dev, &dev_options, err)) < 0)
         return rc;
+    r->stream0_shadowed = c->streams_out != NULL;
     if ((rc = fit_numbers(r, err)) < 0)
         return rc;
     if ((rc = gar_sim_host_init(&r->host, c->host, c->seed, err)) < 0)
@@ -787,7 +816,11 @@ static bool per_stream(run *r, gar_replay_streams *out)
         stream[s].stream = ids[s];
         stream[s].waits = states[s].waits;
         stream[s].busy_ns = states[s].busy_ns;
-        stream[s].overshoot_ns = quantiles_of(&r->stream_sketch[s], r->scratch->sort_space.at);
+        /* A shadowed first stream, the only one, takes the run's quantiles
+         * (gar_replay_run, below). */
+        if (!r->stream0_shadowed)
+            stream[s].overshoot_ns = quantiles_of(&r->stream_sketch[s],
+                                                  r->scratch->sort_space.at);
     }
     out->stream = stream;
     out->count = count;
@@ -885,6 +918,11 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     m.overshoot_ns = summary_of(&s->overshoot, s->sort_space.at, m.ci_level, &m.overshoot_ci);
     m.estimator_error_ns = summary_of(&s->est_error, s->sort_space.at, m.ci_level,
                                       &m.estimator_error_ci);
+    /* The one stream's overshoots are the run's; its sketch would have gone
+     * over to a histogram exactly when the run's did (both past the same
+     * budget), and its quantiles are read at the same ranks. */
+    if (streams.count == 1 && r.stream0_shadowed)
+        streams.stream[0].overshoot_ns = m.overshoot_ns;
     run_release(&r);
     if ((rc = check_range(&m, err)) < 0) {
         gar_replay_streams_free(&streams);

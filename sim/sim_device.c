@@ -184,20 +184,13 @@ static void heap_remove(gar_sim_device *dev, unsigned stream)
         sift_down(dev, place);
 }
 
-void gar_sim_device_land(gar_sim_device *dev, unsigned stream)
+void gar_sim_device_unpend(gar_sim_device *dev, unsigned stream)
 {
-    gar_sim_stream *s = &dev->streams[stream];
-    if (s->heap_at == GAR_SIM_NOT_PENDING)
-        return; /* nothing in flight (asked at `now` = GAR_MONO_NEVER) */
-    gar_slot slot = { (uint8_t)(stream % GAR_LINE_WORDS) };
-    gar_line_store(&dev->lines[stream / GAR_LINE_WORDS], slot, s->store_value);
-    s->store_at = GAR_MONO_NEVER;
     heap_remove(dev, stream);
 }
 
-int gar_sim_device_enqueue(gar_sim_device *dev, unsigned stream, gar_mono_ns submit,
-                           gar_dur_ns duration, gar_sim_fault fault, gar_sim_work *out,
-                           gar_error *err)
+int gar_sim_device_enqueue_refuse(const gar_sim_device *dev, unsigned stream,
+                                  gar_sim_fault fault, const gar_sim_work *out, gar_error *err)
 {
     if (dev == NULL || out == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_sim_device_enqueue",
@@ -208,23 +201,6 @@ int gar_sim_device_enqueue(gar_sim_device *dev, unsigned stream, gar_mono_ns sub
     if ((unsigned)fault >= FAULT_COUNT)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_sim_device_enqueue", "fault",
                              "is not a gar_sim_fault");
-    gar_sim_stream *s = &dev->streams[stream];
-    gar_mono_ns done = GAR_MONO_NEVER;
-    if (fault != GAR_SIM_FAULT_HANG && s->last_done != GAR_MONO_NEVER) {
-        gar_mono_ns begin = submit > s->last_done ? submit : s->last_done;
-        done = gar_after(begin, duration);
-        if (done == GAR_MONO_NEVER)
-            done = GAR_MONO_NEVER - 1;
-    }
-    s->last_done = done;
-    *out = (gar_sim_work){
-        .stream = stream,
-        .index = s->items++,
-        .done_at = done,
-        .fault = fault,
-        .armed = false,
-        .store_at = GAR_MONO_NEVER,
-    };
     return 0;
 }
 
@@ -236,16 +212,16 @@ int gar_sim_device_fault_status(const gar_sim_work *work, gar_error *err)
     return gar_error_set(err, GAR_E_DEVICE_FAULT, 1, what);
 }
 
-void gar_sim_device_arm(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now)
+void gar_sim_device_pend(gar_sim_device *dev, unsigned stream)
 {
-    assert(work->stream < dev->options.streams);
+    heap_put(dev, dev->pending_count++, stream);
+    sift_up(dev, dev->streams[stream].heap_at);
+}
+
+void gar_sim_device_arm_store(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now,
+                              uint64_t value)
+{
     gar_sim_stream *s = &dev->streams[work->stream];
-    gar_sim_device_land_due(dev, work->stream, now);
-    uint64_t value = s->next_seq++;
-    work->armed = true;
-    work->word = (gar_descriptor){ gar_sim_device_line(dev, work->stream),
-                                   { (uint8_t)(work->stream % GAR_LINE_WORDS) }, value };
-    work->store_at = GAR_MONO_NEVER;
     switch (work->fault) {
     case GAR_SIM_FAULT_ERROR:
     case GAR_SIM_FAULT_HANG:
@@ -272,7 +248,6 @@ void gar_sim_device_arm(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now
     } else if (in_flight) {
         sift_down(dev, s->heap_at); /* its time only moved later */
     } else if (at != GAR_MONO_NEVER) {
-        heap_put(dev, dev->pending_count++, work->stream);
-        sift_up(dev, s->heap_at);
+        gar_sim_device_pend(dev, work->stream);
     }
 }

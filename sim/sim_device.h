@@ -126,10 +126,16 @@ static inline gar_line *gar_sim_device_line(gar_sim_device *dev, unsigned stream
 /* Enqueues one item on `stream` and describes it in `out`.  Returns 0, or
  * -GAR_E_INVALID_ARGUMENT for a stream out of range or an unknown fault.
  * The completion saturates at GAR_MONO_NEVER - 1 (a huge duration is late,
- * not hung: only HANG never completes). */
-int gar_sim_device_enqueue(gar_sim_device *dev, unsigned stream, gar_mono_ns submit,
-                           gar_dur_ns duration, gar_sim_fault fault, gar_sim_work *out,
-                           gar_error *err);
+ * not hung: only HANG never completes).  Inline (below): once a wait; its
+ * refusals are out of line. */
+static inline int gar_sim_device_enqueue(gar_sim_device *dev, unsigned stream,
+                                         gar_mono_ns submit, gar_dur_ns duration,
+                                         gar_sim_fault fault, gar_sim_work *out, gar_error *err);
+
+/* The refusal gar_sim_device_enqueue gives for its arguments (out of line:
+ * it writes text), or 0 when it has none. */
+int gar_sim_device_enqueue_refuse(const gar_sim_device *dev, unsigned stream,
+                                  gar_sim_fault fault, const gar_sim_work *out, gar_error *err);
 
 /* The status query at `now`: 1 done, 0 pending, or -GAR_E_DEVICE_FAULT with
  * `err` naming the stream and item, for an ERROR item from its completion
@@ -140,8 +146,18 @@ static inline int gar_sim_device_status(gar_sim_device *dev, const gar_sim_work 
 
 /* Arms `work` at `now`: enqueues the store of its stream's next sequence
  * number behind it, and fills work->word and work->store_at.  Arming twice
- * enqueues a second store, as a port would. */
-void gar_sim_device_arm(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now);
+ * enqueues a second store, as a port would.  Inline (below): a flag wait
+ * arms once; the rare cases go to gar_sim_device_arm_store. */
+static inline void gar_sim_device_arm(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now);
+
+/* The store of an arm past its word (the fault's rule, behind a store still
+ * in flight, one that never lands), `value` its sequence number: any arm's
+ * way, out of line. */
+void gar_sim_device_arm_store(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now,
+                              uint64_t value);
+
+/* Puts `stream`'s store (its store_at set) into the heap of pending ones. */
+void gar_sim_device_pend(gar_sim_device *dev, unsigned stream);
 
 /* Lets the device reach `now`: every store due by then lands in its line. */
 static inline void gar_sim_device_advance(gar_sim_device *dev, gar_mono_ns now);
@@ -157,10 +173,29 @@ int gar_sim_fault_from_name(const char *name);
  * line: it writes text, and runs at most once a replay. */
 int gar_sim_device_fault_status(const gar_sim_work *work, gar_error *err);
 
+/* Takes `stream`'s entry out of the heap of pending stores, the heap
+ * reordered around the hole (out of line: a busy heap's case). */
+void gar_sim_device_unpend(gar_sim_device *dev, unsigned stream);
+
 /* Lands the pending store of `stream` into its word and takes it out of
- * the heap; nothing when it has none.  Out of line: it runs once a store,
- * not once a query. */
-void gar_sim_device_land(gar_sim_device *dev, unsigned stream);
+ * the heap; nothing when it has none.  Inline: once a store, and with one
+ * stream in flight (a wait's own) the heap's last entry, which leaves
+ * nothing to reorder. */
+static inline void gar_sim_device_land(gar_sim_device *dev, unsigned stream)
+{
+    gar_sim_stream *s = &dev->streams[stream];
+    if (s->heap_at == GAR_SIM_NOT_PENDING)
+        return; /* nothing in flight (asked at `now` = GAR_MONO_NEVER) */
+    gar_slot slot = { (uint8_t)(stream % GAR_LINE_WORDS) };
+    gar_line_store(&dev->lines[stream / GAR_LINE_WORDS], slot, s->store_value);
+    s->store_at = GAR_MONO_NEVER;
+    if (s->heap_at + 1 == dev->pending_count) {
+        s->heap_at = GAR_SIM_NOT_PENDING;
+        dev->pending_count--;
+    } else {
+        gar_sim_device_unpend(dev, stream);
+    }
+}
 
 /* Lands the stream's pending store when it is due by `now`. */
 static inline void gar_sim_device_land_due(gar_sim_device *dev, unsigned stream, gar_mono_ns now)
@@ -175,6 +210,64 @@ static inline void gar_sim_device_advance(gar_sim_device *dev, gar_mono_ns now)
      * it is not. */
     while (dev->pending_count > 0 && dev->streams[dev->pending[0]].store_at <= now)
         gar_sim_device_land(dev, dev->pending[0]);
+}
+
+static inline int gar_sim_device_enqueue(gar_sim_device *dev, unsigned stream,
+                                         gar_mono_ns submit, gar_dur_ns duration,
+                                         gar_sim_fault fault, gar_sim_work *out, gar_error *err)
+{
+    if (dev == NULL || out == NULL || stream >= dev->options.streams ||
+        (unsigned)fault > (unsigned)GAR_SIM_FAULT_LATE_STORE)
+        return gar_sim_device_enqueue_refuse(dev, stream, fault, out, err);
+    gar_sim_stream *s = &dev->streams[stream];
+    gar_mono_ns done = GAR_MONO_NEVER;
+    if (fault != GAR_SIM_FAULT_HANG && s->last_done != GAR_MONO_NEVER) {
+        gar_mono_ns begin = submit > s->last_done ? submit : s->last_done;
+        done = gar_after(begin, duration);
+        if (done == GAR_MONO_NEVER)
+            done = GAR_MONO_NEVER - 1;
+    }
+    s->last_done = done;
+    *out = (gar_sim_work){
+        .stream = stream,
+        .index = s->items++,
+        .done_at = done,
+        .fault = fault,
+        .armed = false,
+        .store_at = GAR_MONO_NEVER,
+    };
+    return 0;
+}
+
+static inline void gar_sim_device_arm(gar_sim_device *dev, gar_sim_work *work, gar_mono_ns now)
+{
+    assert(work->stream < dev->options.streams);
+    gar_sim_stream *s = &dev->streams[work->stream];
+    gar_sim_device_land_due(dev, work->stream, now);
+    uint64_t value = s->next_seq++;
+    work->armed = true;
+    work->word = (gar_descriptor){ gar_sim_device_line(dev, work->stream),
+                                   { (uint8_t)(work->stream % GAR_LINE_WORDS) }, value };
+    work->store_at = GAR_MONO_NEVER;
+    /* The usual arm: a good item on a stream with no store in flight, its
+     * store landing store_delay after the completion (or the arm). */
+    gar_mono_ns from = work->done_at > now ? work->done_at : now;
+    gar_mono_ns at = gar_after(from, dev->options.store_delay_ns);
+    if (work->fault != GAR_SIM_FAULT_NONE || s->store_at != GAR_MONO_NEVER ||
+        at == GAR_MONO_NEVER) {
+        gar_sim_device_arm_store(dev, work, now, value);
+        return;
+    }
+    s->store_at = at;
+    s->store_value = value;
+    work->store_at = at;
+    if (dev->pending_count == 0) { /* the heap's only entry: nothing to sift */
+        dev->pending[0] = work->stream;
+        s->heap_at = 0;
+        dev->pending_count = 1;
+    } else {
+        gar_sim_device_pend(dev, work->stream);
+    }
 }
 
 static inline int gar_sim_device_status(gar_sim_device *dev, const gar_sim_work *work,

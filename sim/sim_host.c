@@ -125,12 +125,12 @@ static gar_sim_lead_pick lead_pick_of(const gar_host_dist at[GAR_HOST_LEADS])
  * linearly in the length; one draw of the stream either way, so exact and
  * fast-forwarded runs stay aligned. */
 static gar_dur_ns lead_draw(gar_sim_host *host, const gar_sim_lead_pick *pick,
-                            const gar_host_dist *base, const gar_host_dist at[GAR_HOST_LEADS],
+                            const gar_dist_draw *base, const gar_host_dist at[GAR_HOST_LEADS],
                             gar_dur_ns length)
 {
     uint64_t u = gar_prng_next(&host->prng);
     if (pick->stated == 0)
-        return gar_host_dist_sample(base, u);
+        return gar_dist_draw_sample(base, u);
     unsigned c = 0;
     while (c + 1 < pick->stated && length >= pick->lead[c + 1])
         c++;
@@ -142,16 +142,18 @@ static gar_dur_ns lead_draw(gar_sim_host *host, const gar_sim_lead_pick *pick,
     return gar_host_lead_mix(xa, gar_host_dist_sample(&at[pick->index[c + 1]], u), w);
 }
 
-/* The stated lead nearest `length` in ratio (gar_host_dist_for_lead's rule,
- * over the laid-out leads): a host without @LEAD keys, the common case,
- * takes `base` without looking at the five leads each sleep. */
-static const gar_host_dist *nearest_lead(const gar_sim_lead_pick *pick, const gar_host_dist *base,
-                                         const gar_host_dist at[GAR_HOST_LEADS],
-                                         gar_dur_ns length)
+/* A sleep's overshoot for a sleep of `length`: from the stated lead nearest
+ * it in ratio (gar_host_dist_for_lead's rule, over the laid-out leads); a
+ * host without @LEAD keys, the common case, draws from the plain
+ * distribution without looking at the five leads each sleep. */
+static gar_dur_ns sleep_overshoot(gar_sim_host *host, gar_dur_ns length)
 {
-    if (pick->stated == 0)
-        return base;
-    return gar_host_dist_for_lead(base, at, length);
+    uint64_t u = gar_prng_next(&host->prng);
+    if (host->sleep_pick.stated == 0)
+        return gar_dist_draw_sample(&host->sleep_draw, u);
+    return gar_host_dist_sample(gar_host_dist_for_lead(&host->profile.sleep_overshoot,
+                                                       host->profile.sleep_overshoot_at, length),
+                                u);
 }
 
 int gar_sim_host_init(gar_sim_host *host, const gar_host_profile *profile, uint64_t seed,
@@ -183,6 +185,10 @@ int gar_sim_host_init(gar_sim_host *host, const gar_host_profile *profile, uint6
     host->block_pick = lead_pick_of(profile->block_wake_at);
     host->visible_pick = lead_pick_of(profile->store_visible_at);
     host->sleep_pick = lead_pick_of(profile->sleep_overshoot_at);
+    gar_dist_draw_prepare(&host->block_draw, &profile->block_wake);
+    gar_dist_draw_prepare(&host->visible_draw, &profile->store_visible);
+    gar_dist_draw_prepare(&host->sleep_draw, &profile->sleep_overshoot);
+    gar_dist_draw_prepare(&host->park_draw, &profile->park_wake);
     host->exact_polls = false;
     host->on_action = NULL;
     host->on_action_ctx = NULL;
@@ -197,9 +203,9 @@ static void observe(const gar_sim_host *host, gar_wait_op op, gar_mono_ns until,
                         &(gar_sim_action){ op, until, at, answered, answer, repeat });
 }
 
-static inline gar_dur_ns draw(gar_sim_host *host, const gar_host_dist *dist)
+static inline gar_dur_ns draw(gar_sim_host *host, const gar_dist_draw *dist)
 {
-    return gar_host_dist_sample(dist, gar_prng_next(&host->prng));
+    return gar_dist_draw_sample(dist, gar_prng_next(&host->prng));
 }
 
 /* The time accounts of one wait, and where charges go. */
@@ -237,7 +243,7 @@ static int perform_block(gar_sim_host *host, gar_sim_device *dev, const gar_sim_
     gar_mono_ns wake = work->done_at == GAR_MONO_NEVER
                            ? GAR_MONO_NEVER
                            : gar_after(work->done_at,
-                                       lead_draw(host, &host->block_pick, &hp->block_wake,
+                                       lead_draw(host, &host->block_pick, &host->block_draw,
                                                  hp->block_wake_at, work->done_at - called));
     if (wake > deadline) {
         gar_mono_ns end = deadline > called ? deadline : called;
@@ -274,9 +280,9 @@ static void draw_visibility(gar_sim_host *host, const gar_sim_work *work, gar_mo
     if (!vis->stated || work->done_at == GAR_MONO_NEVER)
         vis->v = 0;
     else if (host->visible_pick.stated == 0) /* no @LEAD keys: lead_draw's first case, inline */
-        vis->v = draw(host, &host->profile.store_visible);
+        vis->v = draw(host, &host->visible_draw);
     else
-        vis->v = lead_draw(host, &host->visible_pick, &host->profile.store_visible,
+        vis->v = lead_draw(host, &host->visible_pick, &host->visible_draw,
                            host->profile.store_visible_at, idled);
     vis->drawn = true;
 }
@@ -327,7 +333,7 @@ static int perform_park(gar_sim_host *host, gar_sim_device *dev, const gar_sim_w
     gar_mono_ns wake = until;
     int answer = 0;
     if (work->store_at <= until) {
-        gar_mono_ns seen = gar_after(work->store_at, draw(host, &host->profile.park_wake));
+        gar_mono_ns seen = gar_after(work->store_at, draw(host, &host->park_draw));
         wake = seen < until ? seen : until;
         answer = 1;
     }
@@ -806,9 +812,7 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
             break;
         case GAR_WAIT_OP_SLEEP_UNTIL:
             t = gar_after(a.until > t ? a.until : t,
-                          draw(host, nearest_lead(&host->sleep_pick, &hp->sleep_overshoot,
-                                                  hp->sleep_overshoot_at,
-                                                  a.until > t ? a.until - t : 0)));
+                          sleep_overshoot(host, a.until > t ? a.until - t : 0));
             acc.asleep += t - from;
             answer = 0;
             break;
@@ -837,9 +841,28 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
     }
 ended:;
     gar_wait_action last = gar_wait_next(&w);
-    /* Field by field, straight into the caller's result: no temporary to
-     * build and copy once a wait. */
-    out->report = gar_wait_report_of(&w);
+    /* Field by field, straight into the caller's result, each field read
+     * at the width the machine wrote it: a copy of the whole report moves
+     * it in 8- or 16-byte words, and the kinds, just stored in 4 bytes,
+     * cannot be forwarded to such a load (a stall of a dozen cycles a
+     * wait).  The three 4-byte fields are read through a volatile view, so
+     * the compiler cannot join them into such a load either.  The sample's
+     * padding is zeroed: reports compare bytewise. */
+    const gar_wait_report *rep = &w.report;
+    const volatile gar_wait_report *narrow = rep;
+    gar_wait_report *to = &out->report;
+    to->kind = narrow->kind;
+    to->sleep_late_ns = narrow->sleep_late_ns;
+    memset(&to->sample, 0, sizeof to->sample);
+    to->sample.kind = narrow->sample.kind;
+    to->sample.ns = rep->sample.ns;
+    to->wait_ns = rep->wait_ns;
+    to->slept_ns = rep->slept_ns;
+    to->sleeps = rep->sleeps;
+    to->parks = rep->parks;
+    to->queries = rep->queries;
+    to->backstop_queries = rep->backstop_queries;
+    to->polls = rep->polls;
     out->start = start;
     out->end = t;
     out->busy_ns = acc.busy;

@@ -126,9 +126,10 @@
  * need no fast-forward.
  *
  * A host is a caller-owned plain value: the profile (copied), the
- * generators, what fast-forwarding needs of the poll period and which
- * @LEAD variants a length draws from (both derived from the profile at init:
- * change the profile before gar_sim_host_init, not after), and the
+ * generators, what fast-forwarding needs of the poll period, which @LEAD
+ * variants a length draws from and the plain distributions laid out for
+ * drawing (all derived from the profile at init: change the profile before
+ * gar_sim_host_init, not after), and the
  * exact_polls switch.  It allocates nothing; not thread-safe. */
 #ifndef GAR_SIM_HOST_H
 #define GAR_SIM_HOST_H
@@ -141,6 +142,7 @@
 #include <gar/time.h>
 #include <gar/wait.h>
 
+#include "sim/dist_draw.h"
 #include "sim/host_profile.h"
 #include "sim/prng.h"
 #include "sim/sim_device.h"
@@ -206,6 +208,9 @@ typedef struct gar_sim_host {
     /* The @LEAD variants of the blocking wake, the visibility and the sleep
      * overshoot, laid out. */
     gar_sim_lead_pick block_pick, visible_pick, sleep_pick;
+    /* The plain distributions a wait draws from, laid out for drawing
+     * (dist_draw.h: the same values, without a division each). */
+    gar_dist_draw block_draw, visible_draw, sleep_draw, park_draw;
     bool exact_polls; /* false (init's default): fast-forward polls; true: one turn at a time */
     /* NULL (init's default), or called after every action performed. */
     void (*on_action)(void *ctx, const gar_sim_action *action);

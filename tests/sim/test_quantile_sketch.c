@@ -171,6 +171,47 @@ static void reset_starts_over(void **state)
     gar_quantile_sketch_free(&sk);
 }
 
+/* A copy holds what its source holds, exact or counted (the same ranks
+ * read the same buckets), and owns its memory; room made ahead keeps the
+ * values added and never passes the limit. */
+static void copies_and_room(void **state)
+{
+    (void)state;
+    gar_prng g = gar_prng_seeded(5);
+    for (size_t n = 0; n <= 3000; n += 1500) {
+        gar_quantile_sketch src, dst;
+        gar_quantile_sketch_init(&src, 2000);
+        gar_quantile_sketch_init(&dst, 7);
+        assert_true(gar_quantile_sketch_reserve(&src, 1 << 20));
+        assert_true(src.capacity == 2000);
+        for (size_t i = 0; i < n; i++)
+            assert_true(gar_quantile_sketch_add(&src, poll_like(&g)));
+        assert_int_equal(src.histogram, n > 2000);
+        assert_true(gar_quantile_sketch_add(&dst, 1));
+        assert_true(gar_quantile_sketch_copy(&dst, &src));
+        assert_int_equal(dst.count, src.count);
+        assert_int_equal(dst.limit, src.limit);
+        assert_int_equal(dst.histogram, src.histogram);
+        assert_int_equal(dst.min, src.min);
+        assert_int_equal(dst.max, src.max);
+        if (n > 0) {
+            const size_t ranks[] = { 0, n / 2, n - 1 };
+            gar_sketch_bucket a[3], b[3];
+            uint64_t *tmp = malloc(n * sizeof *tmp);
+            assert_non_null(tmp);
+            gar_quantile_sketch_select(&src, tmp, ranks, 3, a);
+            gar_quantile_sketch_select(&dst, tmp, ranks, 3, b);
+            assert_memory_equal(a, b, sizeof a);
+            free(tmp);
+        }
+        gar_quantile_sketch_free(&src);
+        /* The copy's memory is its own: it goes on counting. */
+        assert_true(gar_quantile_sketch_add(&dst, 3));
+        assert_int_equal(dst.count, n + 1);
+        gar_quantile_sketch_free(&dst);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -179,6 +220,7 @@ int main(void)
         cmocka_unit_test(small_values_stay_exact),
         cmocka_unit_test(the_whole_range),
         cmocka_unit_test(reset_starts_over),
+        cmocka_unit_test(copies_and_room),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/nearest_rank.h"
 #include "sim/key_index.h"
+#include "sim/quantile_sketch.h"
 #include "many_streams.h"
 #include "sim/replay.h"
 #include "sim_world.h"
@@ -179,12 +181,120 @@ static void per_stream_counts_are_each_streams_own(void **state)
     gar_trace_free(&t);
 }
 
+/* `n` rows: the first `alone` on stream 7 only, the rest alternating
+ * between streams 3 and 7, each stream's work in its order. */
+static gar_trace late_second_stream(size_t n, size_t alone)
+{
+    gar_trace t;
+    gar_trace_init(&t);
+    t.columns = GAR_TRACE_HAS_STREAM;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t submit = (uint64_t)i * 100000;
+        gar_trace_row row = {
+            .point = 1 + i % 2,
+            .submit_ns = submit,
+            .start_ns = submit + 30000,
+            .done_ns = submit + 2000000 + (uint64_t)(i * 7919 % 50000),
+            .stream = i < alone || i % 2 == 0 ? 7 : 3,
+        };
+        assert_int_equal(gar_trace_append(&t, &row, NULL), 0);
+    }
+    assert_int_equal(gar_trace_check(&t, "late", NULL), 0);
+    return t;
+}
+
+/* The quantiles a stream's own sketch, exact up to `limit` values, gives
+ * of `values` (as the replay reads a sketch: nearest ranks, bucket
+ * midpoints once over the budget). */
+static gar_replay_quantiles own_quantiles(const uint64_t *values, size_t n, size_t limit,
+                                          bool histogram)
+{
+    gar_quantile_sketch sk;
+    gar_quantile_sketch_init(&sk, limit);
+    for (size_t i = 0; i < n; i++)
+        assert_true(gar_quantile_sketch_add(&sk, values[i]));
+    if (histogram)
+        assert_true(gar_quantile_sketch_to_histogram(&sk));
+    uint64_t *tmp = malloc(n * sizeof *tmp);
+    assert_non_null(tmp);
+    const size_t ranks[] = { gar_nearest_rank_index(n, 500000), gar_nearest_rank_index(n, 900000),
+                             gar_nearest_rank_index(n, 990000), n - 1 };
+    gar_sketch_bucket at[4];
+    gar_quantile_sketch_select(&sk, tmp, ranks, 4, at);
+    gar_replay_quantiles q = { gar_sketch_bucket_mid(at[0]), gar_sketch_bucket_mid(at[1]),
+                               gar_sketch_bucket_mid(at[2]), sk.max };
+    free(tmp);
+    gar_quantile_sketch_free(&sk);
+    return q;
+}
+
+/* While a run has seen one stream, that stream's overshoots are counted
+ * once, in the run's sketch; a second stream coming blocks later (after
+ * the exact budget, too) leaves the first its own quantiles, each stream's
+ * those of its own waits' overshoots, exact or from a histogram as the
+ * run's budget says. */
+static void a_stream_that_comes_late_leaves_the_first_its_own(void **state)
+{
+    (void)state;
+    gar_host_profile host;
+    assert_int_equal(gar_host_profile_load(GAR_DATA_DIR "/hosts/waitpkg.host", &host, NULL), 0);
+    gar_plan plan;
+    /* Blocking waits: overshoots of microseconds, where a histogram's
+     * bucket midpoints are not the values. */
+    assert_int_equal(gar_plan_parse("block", &plan, NULL), 0);
+    /* The second stream after three blocks of rows.  Budgets: none
+     * reached; passed long before it; passed in the block it comes in, by
+     * the run but never by the first stream alone (15 000 waits). */
+    const size_t n = 17000, limits[] = { 0, 1000, 16000 };
+    for (size_t k = 0; k < 2 * sizeof limits / sizeof limits[0]; k++) {
+        /* Then the same with the first stream alone throughout. */
+        const bool one = k >= sizeof limits / sizeof limits[0];
+        const size_t streams_n = one ? 1 : 2;
+        gar_trace t = late_second_stream(n, one ? n : 13000);
+        seen_log log = { calloc(n, sizeof *log.wait), 0 };
+        assert_non_null(log.wait);
+        gar_replay_config c;
+        gar_replay_config_init(&c);
+        c.trace = &t;
+        c.plan = &plan;
+        c.host = &host;
+        c.exact_max = limits[k % 3];
+        c.on_wait = keep;
+        c.on_wait_context = &log;
+        gar_replay_streams streams = { NULL, 0 };
+        c.streams_out = &streams;
+        gar_replay_metrics m;
+        assert_int_equal(gar_replay_run(&c, &m, NULL), 0);
+        assert_int_equal(m.quantiles_histogram, limits[k % 3] != 0);
+        assert_int_equal(streams.count, streams_n);
+        uint64_t *mine = malloc(n * sizeof *mine);
+        assert_non_null(mine);
+        for (size_t s = 0; s < streams_n; s++) {
+            assert_int_equal(streams.stream[s].stream, s == 0 ? 7 : 3);
+            size_t count = 0;
+            for (size_t i = 0; i < n; i++)
+                if (t.row[i].stream == streams.stream[s].stream)
+                    mine[count++] = log.wait[i].overshoot_ns;
+            assert_int_equal(streams.stream[s].waits, count);
+            gar_replay_quantiles q =
+                own_quantiles(mine, count, limits[k % 3] != 0 ? limits[k % 3] : GAR_SKETCH_EXACT_MAX,
+                              m.quantiles_histogram);
+            assert_memory_equal(&streams.stream[s].overshoot_ns, &q, sizeof q);
+        }
+        free(mine);
+        gar_replay_streams_free(&streams);
+        free(log.wait);
+        gar_trace_free(&t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_of_ten_thousand_streams_keeps_its_order),
         cmocka_unit_test(many_streams_replay_as_one_stream_does),
         cmocka_unit_test(per_stream_counts_are_each_streams_own),
+        cmocka_unit_test(a_stream_that_comes_late_leaves_the_first_its_own),
     };
     return cmocka_run_group_tests_name("replay_streams", tests, NULL, NULL);
 }

@@ -145,7 +145,9 @@ static void a_poll_sees_the_completion_only_once_visible(void **state)
         world w;
         gar_sim_wait_result r;
         world_make(&w, true, GAR_SIM_FAULT_NONE, 0);
-        w.host.profile.store_visible = constant_dist(1500);
+        gar_host_profile hp = w.host.profile;
+        hp.store_visible = constant_dist(1500);
+        assert_int_equal(gar_sim_host_init(&w.host, &hp, 1, NULL), 0);
         w.host.exact_polls = exact == 1;
         assert_int_equal(run(&w, GAR_PARK_POLL, false, 0, GAR_MONO_NEVER, &r, NULL), 0);
         assert_int_equal(r.end, 1001500);
@@ -156,7 +158,9 @@ static void a_poll_sees_the_completion_only_once_visible(void **state)
     world w;
     gar_sim_wait_result r;
     world_make(&w, true, GAR_SIM_FAULT_NONE, 0);
-    w.host.profile.store_visible = constant_dist(1500);
+    gar_host_profile hp = w.host.profile;
+    hp.store_visible = constant_dist(1500);
+    assert_int_equal(gar_sim_host_init(&w.host, &hp, 1, NULL), 0);
     gar_plan plan = plan_of(GAR_PARK_POLL, false);
     /* Started at 2 ms, 1 ms after the completion: one query, 1.5 µs. */
     assert_int_equal(gar_sim_host_wait(&w.host, &w.dev, &w.work, &plan, false, 0, 2 * DONE_NS,

@@ -748,6 +748,167 @@ static void arguments_are_checked(void **state)
     gar_trace_free(NULL);
 }
 
+/* The text of `t` with each of its rows from `bad` on replaced by `row`
+ * (NULL: kept) and every line ended by `eol`, in a malloc'd string. */
+static char *text_with_row(const gar_trace *t, size_t bad, const char *row, const char *eol)
+{
+    size_t room = 256 + t->count * 160 + strlen(row);
+    char *text = malloc(room), *p = text;
+    p += sprintf(p, "# gar-trace v1%s# rows read eight bytes at a time%spoint,submit_ns,start_ns,"
+                    "done_ns%s%s%s", eol, eol,
+                 (t->columns & GAR_TRACE_HAS_STEP_ROWS) ? ",rows" : "",
+                 (t->columns & GAR_TRACE_HAS_STREAM) ? ",stream" : "", eol);
+    for (size_t i = 0; i < t->count; i++) {
+        const gar_trace_row *r = &t->row[i];
+        if (i == bad) {
+            p += sprintf(p, "%s%s", row, eol);
+            continue;
+        }
+        p += sprintf(p, "%llu,%llu,%llu,%llu", (unsigned long long)r->point,
+                     (unsigned long long)r->submit_ns, (unsigned long long)r->start_ns,
+                     (unsigned long long)r->done_ns);
+        if (t->columns & GAR_TRACE_HAS_STEP_ROWS)
+            p += sprintf(p, ",%u", r->step_rows);
+        if (t->columns & GAR_TRACE_HAS_STREAM)
+            p += sprintf(p, ",%u", r->stream);
+        p += sprintf(p, "%s", eol);
+    }
+    return text;
+}
+
+/* Reads `text` from memory and through the block reader: both give `rc`
+ * with the same error, or the same trace.  Returns the memory reader's. */
+static int read_both(const char *text, gar_trace *t, gar_error *err)
+{
+    int rc = gar_trace_read_memory(t, text, strlen(text), "fast.csv", err);
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    fputs(text, f);
+    rewind(f);
+    gar_trace s;
+    gar_error serr;
+    assert_int_equal(gar_trace_read_stream(&s, f, "fast.csv", &serr), rc);
+    fclose(f);
+    if (rc == 0) {
+        assert_true(gar_trace_equal(&s, t));
+    } else {
+        for (unsigned k = 0; k < 4; k++)
+            assert_string_equal(serr.argv[k], err->argv[k]);
+    }
+    gar_trace_free(&s);
+    return rc;
+}
+
+/* Plain rows (digits and commas, '\n' after the last field) are read
+ * straight out of the text, every other line by the line reader; a CRLF
+ * file is read by the line reader alone.  So the same trace in both line
+ * endings, with one row somewhere in its middle made odd in one of many
+ * ways, gives the same trace or the same refusal (line, column, fault) —
+ * whichever reader took the rows around it. */
+static void plain_rows_read_as_the_line_reader_reads_them(void **state)
+{
+    (void)state;
+    /* What the odd row is, `%s` standing for a good row's field. */
+    static const char *const odd[] = {
+        "", "#", "# a comment", " ", ",", "1,2,3", "1,2,3,4,5,6,7",
+        "-1,0,0,0", "1x,0,0,0", "0,,0,0", "01,0,0,0",
+        "00000000000000000001,0,0,0", "000000000000000000001,0,0,0",
+        "18446744073709551615,0,0,0", "18446744073709551616,0,0,0",
+        "1,9223372036854775807,9223372036854775807,9223372036854775807",
+        "1,9223372036854775808,9223372036854775808,9223372036854775808",
+        "1,9999999999999999999,9999999999999999999,9999999999999999999",
+        "1,12345678,1234567,12345678", "1,0,12345678,1",
+        "1,0,0,0,4294967295,4294967295", "1,0,0,0,4294967296,0", "1,0,0,0,0,4294967296",
+        "1,0,0,0,0000000001,0000000001", "1,0,0,0,1234567890,1",
+        "7,99999999999999,99999999999999,99999999999999,1,0",
+        "7,99999999999999,99999999999999,99999999999999,1,1",
+        "7,99999999999999,99999999999999,99999999999999,1,2",
+        "7,1,99999999999999,99999999999999,1,3",
+        "1,2,3,4\t", "1 ,2,3,4", "1,2,3,4,",
+    };
+    static const unsigned column_sets[] = { 0, GAR_TRACE_HAS_STEP_ROWS, GAR_TRACE_HAS_STREAM,
+                                            GAR_TRACE_HAS_STEP_ROWS | GAR_TRACE_HAS_STREAM };
+    gar_prng g = gar_prng_seeded(29);
+    size_t refused = 0, read = 0;
+    for (size_t c = 0; c < sizeof column_sets / sizeof column_sets[0]; c++) {
+        gar_trace good = make_trace(300, column_sets[c], 700 + c);
+        enum { DERIVED = 6 };
+        size_t cases = sizeof odd / sizeof odd[0];
+        for (size_t k = 0; k < 2 * cases + DERIVED; k++) {
+            /* Each odd row as the first row (whose times need not follow
+             * any) and in the middle; then rows that break one ordering
+             * rule alone, made from the row before them. */
+            size_t at = k < cases ? 0 : 3 + (size_t)gar_prng_below(&g, 290);
+            char row[256];
+            if (k < 2 * cases) {
+                snprintf(row, sizeof row, "%s", odd[k % cases]);
+            } else {
+                const gar_trace_row *prev = &good.row[at - 1];
+                uint64_t submit = prev->submit_ns, start = prev->start_ns, done = prev->done_ns;
+                switch (k - 2 * cases) {
+                case 0: /* start before submit */
+                    submit = start + 1;
+                    done = (done > submit ? done : submit) + 1;
+                    break;
+                case 1: /* done before submit */
+                    submit = done + 10;
+                    start = start > submit ? start : submit;
+                    break;
+                case 2: /* start before the previous start */
+                    start = start > submit ? start - 1 : start;
+                    break;
+                case 3: /* submit before the stream's previous one */
+                    submit = submit > 0 ? submit - 1 : submit;
+                    break;
+                case 4: /* done before the stream's previous one */
+                    done = done > submit ? done - 1 : done;
+                    break;
+                default: /* every time past the limit */
+                    submit = start = done = UINT64_C(1) << 63;
+                    break;
+                }
+                int n = snprintf(row, sizeof row, "%llu,%llu,%llu,%llu",
+                                 (unsigned long long)prev->point, (unsigned long long)submit,
+                                 (unsigned long long)start, (unsigned long long)done);
+                if (good.columns & GAR_TRACE_HAS_STEP_ROWS)
+                    n += snprintf(row + n, sizeof row - (size_t)n, ",%u", prev->step_rows);
+                if (good.columns & GAR_TRACE_HAS_STREAM)
+                    snprintf(row + n, sizeof row - (size_t)n, ",%u", prev->stream);
+            }
+            char *lf = text_with_row(&good, at, row, "\n");
+            char *crlf = text_with_row(&good, at, row, "\r\n");
+            gar_trace a, b;
+            gar_error ea, eb;
+            int ra = read_both(lf, &a, &ea), rb = read_both(crlf, &b, &eb);
+            assert_int_equal(ra, rb);
+            if (ra == 0) {
+                assert_true(gar_trace_equal(&a, &b));
+                read++;
+            } else {
+                for (unsigned i = 0; i < 4; i++)
+                    assert_string_equal(ea.argv[i], eb.argv[i]);
+                refused++;
+            }
+            gar_trace_free(&a);
+            gar_trace_free(&b);
+            free(lf);
+            free(crlf);
+        }
+        /* The whole trace, good, reads back as it was. */
+        char *lf = text_with_row(&good, SIZE_MAX, "", "\n");
+        gar_trace a;
+        gar_error ea;
+        assert_int_equal(read_both(lf, &a, &ea), 0);
+        assert_true(gar_trace_equal(&a, &good));
+        gar_trace_free(&a);
+        free(lf);
+        gar_trace_free(&good);
+    }
+    /* Both outcomes were met, many times. */
+    assert_true(refused > 150);
+    assert_true(read > 20);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -758,6 +919,7 @@ int main(void)
         cmocka_unit_test(streams_are_ordered_independently),
         cmocka_unit_test(every_refusal_names_line_column_and_fault),
         cmocka_unit_test(long_rows_read_their_numbers),
+        cmocka_unit_test(plain_rows_read_as_the_line_reader_reads_them),
         cmocka_unit_test(long_rows_are_refused_as_short_ones),
         cmocka_unit_test(a_line_too_long_is_refused),
         cmocka_unit_test(stream_reader_matches_memory_reader),
