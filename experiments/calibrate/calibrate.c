@@ -367,8 +367,9 @@ static void judge_and_keep(const gar_dur_ns *samples, gar_dur_ns *scratch, size_
  * one stretch of it: on a virtual machine the cost of a store crossing to
  * another CPU, or of a wake, moves from one second to the next with where
  * the vCPUs run, and a distribution measured in a few contiguous seconds
- * states the stretch it met (sim/README.md, "Calibration").  Round r of a
- * distribution is its samples from the r-th third of the slices. */
+ * states the stretch it met (sim/README.md, "What any model could score
+ * here").  Round r of a distribution is its samples from the r-th third of
+ * the slices. */
 #define CALIBRATION_SLICES 12
 _Static_assert(CALIBRATION_SLICES % GAR_CALIBRATE_ROUNDS == 0, "rounds of whole slices");
 
