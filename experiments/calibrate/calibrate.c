@@ -1150,8 +1150,8 @@ size_t gar_calibration_format(const gar_calibration *cal, char *buf, size_t size
     if (size > 0)
         buf[0] = '\0';
     put(&c, "gar-host v1\n");
-    put(&c, "# Measured by gar calibrate in %.1f s, in %u rounds.  All values in ns.\n",
-        (double)cal->elapsed_ns / 1e9, GAR_CALIBRATE_ROUNDS);
+    put(&c, "# Measured by gar calibrate in %.1f s, in %u slices (%u rounds).  All values in ns.\n",
+        (double)cal->elapsed_ns / 1e9, CALIBRATION_SLICES, GAR_CALIBRATE_ROUNDS);
     if (cal->timer_slack.known)
         put(&c, "# Timer slack of the measuring thread: %llu ns.\n",
             (unsigned long long)cal->timer_slack.ns);
