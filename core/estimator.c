@@ -52,9 +52,7 @@ size_t gar_estimator_count(const gar_estimator *est)
     return est->count;
 }
 
-/* The least of the last `window` samples (1..GAR_WINDOW_MAX, or all held
- * when fewer), scanned from the ring. */
-static gar_dur_ns scan_min(const gar_estimator *est, uint32_t window)
+gar_dur_ns gar__estimator_scan_min(const gar_estimator *est, uint32_t window)
 {
     unsigned look = est->count < window ? est->count : window;
     /* The last `look` samples, newest first, in loops whose lengths are the
@@ -78,12 +76,6 @@ static gar_dur_ns scan_min(const gar_estimator *est, uint32_t window)
     return a < b ? a : b;
 }
 
-gar_dur_ns gar__estimator_window_min(const gar_estimator *est, uint32_t window)
-{
-    assert(est->count > 0 && window >= 1 && window <= GAR_WINDOW_MAX);
-    return est->min_window == window ? est->least : scan_min(est, window);
-}
-
 /* Adds `value` as the newest sample, and keeps the minimum of the last
  * `window` samples: the new one, unless it is above the kept minimum, which
  * stays unless it is the sample now leaving the window (then a scan). */
@@ -100,7 +92,7 @@ static void push(gar_estimator *est, uint32_t window, gar_dur_ns value)
     if (kept && value <= least)
         est->least = value;
     else if (!kept || leaves_least)
-        est->least = scan_min(est, window);
+        est->least = gar__estimator_scan_min(est, window);
     est->min_window = (uint8_t)window;
 }
 
