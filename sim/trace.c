@@ -692,8 +692,13 @@ static inline bool fast_field(const char **q, size_t max_digits, char delim, uin
 static inline bool wide_row(const char *p, const char *base, unsigned fields, const char **next,
                             uint64_t v[COL_COUNT])
 {
-    uint64_t digit, comma, newline;
-    gar_decimal_classify64(p, &digit, &comma, &newline);
+    /* Three chunks first: a row of a long four-column trace is about 45
+     * bytes, and the fourth chunk is classified only for a longer one. */
+    uint64_t digit = 0, comma = 0, newline = 0;
+    for (unsigned k = 0; k < 3; k++)
+        gar_decimal_classify16(p, k, &digit, &comma, &newline);
+    if (newline == 0)
+        gar_decimal_classify16(p, 3, &digit, &comma, &newline);
     if (newline == 0)
         return false;
     unsigned len = (unsigned)__builtin_ctzll(newline);
