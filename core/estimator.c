@@ -1,9 +1,9 @@
 /* core/estimator.c — the min-of-window deadline estimator and the point table.
  *
- * The ring is scanned on every prediction instead of keeping a running
- * minimum: a window is at most 16 samples, the scan is branch-light, and
- * there is no second structure to keep consistent when the window changes
- * between calls. */
+ * The window's minimum is kept as samples arrive, for the window the last
+ * sample came under (a run asks under one window, wait after wait): a
+ * prediction reads it, and the ring is scanned only when a sample leaves
+ * that was the minimum, or when asked under another window. */
 #include <gar/estimator.h>
 
 #include <assert.h>
@@ -52,9 +52,8 @@ size_t gar_estimator_count(const gar_estimator *est)
     return est->count;
 }
 
-gar_dur_ns gar__estimator_window_min(const gar_estimator *est, uint32_t window)
+gar_dur_ns gar__estimator_scan_min(const gar_estimator *est, uint32_t window)
 {
-    assert(est->count > 0 && window >= 1 && window <= GAR_WINDOW_MAX);
     unsigned look = est->count < window ? est->count : window;
     /* The last `look` samples, newest first, in loops whose lengths are the
      * window's (the same each call once the point is warm): two runs split
@@ -77,12 +76,24 @@ gar_dur_ns gar__estimator_window_min(const gar_estimator *est, uint32_t window)
     return a < b ? a : b;
 }
 
-static void push(gar_estimator *est, gar_dur_ns value)
+/* Adds `value` as the newest sample, and keeps the minimum of the last
+ * `window` samples: the new one, unless it is above the kept minimum, which
+ * stays unless it is the sample now leaving the window (then a scan). */
+static void push(gar_estimator *est, uint32_t window, gar_dur_ns value)
 {
+    bool kept = est->min_window == window && est->count > 0;
+    gar_dur_ns least = est->least;
+    bool leaves_least = kept && est->count >= window &&
+                        est->ring[(est->next + GAR_WINDOW_MAX - window) % GAR_WINDOW_MAX] == least;
     est->ring[est->next] = value;
     est->next = (uint8_t)((est->next + 1) % GAR_WINDOW_MAX);
     if (est->count < GAR_WINDOW_MAX)
         est->count++;
+    if (kept && value <= least)
+        est->least = value;
+    else if (!kept || leaves_least)
+        est->least = gar__estimator_scan_min(est, window);
+    est->min_window = (uint8_t)window;
 }
 
 void gar__estimator_take(gar_estimator *est, uint32_t window, gar_sample sample)
@@ -99,7 +110,7 @@ void gar__estimator_take(gar_estimator *est, uint32_t window, gar_sample sample)
         }
         value /= 2;
     }
-    push(est, value);
+    push(est, window, value);
 }
 
 int gar_estimator_prediction(const gar_estimator *est, const gar_deadline *deadline,

@@ -8,9 +8,19 @@
 
 #include <gar/estimator.h>
 
-/* p: the least of the last `window` (1..GAR_WINDOW_MAX) samples, or of all
- * when fewer are held.  The point must not be cold. */
-gar_dur_ns gar__estimator_window_min(const gar_estimator *est, uint32_t window);
+#include <assert.h>
+
+/* The least of the last `window` (1..GAR_WINDOW_MAX) samples, or of all
+ * when fewer are held, scanned from the ring.  The point must not be cold. */
+gar_dur_ns gar__estimator_scan_min(const gar_estimator *est, uint32_t window);
+
+/* p: the same value, read from the minimum kept as samples arrive when it
+ * is for this window (inline: the families ask it once a wait). */
+static inline gar_dur_ns gar__estimator_window_min(const gar_estimator *est, uint32_t window)
+{
+    assert(est->count > 0 && window >= 1 && window <= GAR_WINDOW_MAX);
+    return est->min_window == window ? est->least : gar__estimator_scan_min(est, window);
+}
 
 /* Takes a sample of kind EXACT or LATE under `window` (gar/estimator.h). */
 void gar__estimator_take(gar_estimator *est, uint32_t window, gar_sample sample);

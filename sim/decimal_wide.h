@@ -19,26 +19,29 @@
 #define GAR_DECIMAL_WIDE 1
 #include <emmintrin.h>
 
-/* The 64 bytes at p: bit i of *digit is set when p[i] is '0'..'9', of
- * *comma when it is ',', of *newline when it is '\n'.  All 64 bytes must be
- * readable. */
+/* Bytes 16 k .. 16 k + 15 at p (k 0..3) into the masks: bit i of *digit is
+ * set when p[i] is '0'..'9', of *comma when it is ',', of *newline when it
+ * is '\n' (the chunk's bits are or-ed in).  Those 16 bytes must be readable. */
+static inline void gar_decimal_classify16(const char *p, unsigned k, uint64_t *digit,
+                                          uint64_t *comma, uint64_t *newline)
+{
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+    __m128i t = _mm_sub_epi8(x, _mm_set1_epi8('0')); /* a digit is 0..9, as unsigned */
+    __m128i is_digit = _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(9)), t);
+    *digit |= (uint64_t)(unsigned)_mm_movemask_epi8(is_digit) << (16 * k);
+    *comma |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(','))) << (16 * k);
+    *newline |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n')))
+                << (16 * k);
+}
+
+/* The 64 bytes at p, classified as gar_decimal_classify16 says.  All 64
+ * bytes must be readable. */
 static inline void gar_decimal_classify64(const char *p, uint64_t *digit, uint64_t *comma,
                                           uint64_t *newline)
 {
-    const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
-    const __m128i commas = _mm_set1_epi8(','), newlines = _mm_set1_epi8('\n');
-    uint64_t d = 0, c = 0, n = 0;
-    for (unsigned k = 0; k < 4; k++) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
-        __m128i t = _mm_sub_epi8(x, zero); /* a digit is 0..9, as unsigned, after this */
-        __m128i is_digit = _mm_cmpeq_epi8(_mm_min_epu8(t, nine), t);
-        d |= (uint64_t)(unsigned)_mm_movemask_epi8(is_digit) << (16 * k);
-        c |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, commas)) << (16 * k);
-        n |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, newlines)) << (16 * k);
-    }
-    *digit = d;
-    *comma = c;
-    *newline = n;
+    *digit = *comma = *newline = 0;
+    for (unsigned k = 0; k < 4; k++)
+        gar_decimal_classify16(p, k, digit, comma, newline);
 }
 
 /* The number the `count` (1..16) digits ending just before `end` spell;

@@ -72,6 +72,7 @@ int gar_sim_device_init(gar_sim_device *dev, const gar_sim_device_options *optio
     dev->streams = (gar_sim_stream *)(void *)(base + streams_at);
     dev->pending = (uint32_t *)(void *)(base + heap_at);
     dev->pending_count = 0;
+    dev->due = GAR_MONO_NEVER;
     size_t lines = ((size_t)options->streams + GAR_LINE_WORDS - 1) / GAR_LINE_WORDS;
     for (size_t l = 0; l < lines; l++)
         gar_line_init(&dev->lines[l]);
@@ -113,6 +114,7 @@ int gar_sim_device_grow(gar_sim_device *dev, unsigned streams, gar_error *err)
     }
     memcpy(bigger.pending, dev->pending, dev->pending_count * sizeof *dev->pending);
     bigger.pending_count = dev->pending_count;
+    bigger.due = dev->due;
     gar_sim_device_free(dev);
     *dev = bigger;
     return 0;
@@ -125,10 +127,13 @@ static gar_mono_ns due_of(const gar_sim_device *dev, uint32_t place)
     return dev->streams[dev->pending[place]].store_at;
 }
 
+/* Every change of the heap's top comes through here (or empties it). */
 static void heap_put(gar_sim_device *dev, uint32_t place, uint32_t stream)
 {
     dev->pending[place] = stream;
     dev->streams[stream].heap_at = place;
+    if (place == 0)
+        dev->due = dev->streams[stream].store_at;
 }
 
 /* Moves the entry at `place` up while it is due before its parent. */
@@ -174,6 +179,8 @@ static void heap_remove(gar_sim_device *dev, unsigned stream)
     uint32_t place = s->heap_at;
     s->heap_at = GAR_SIM_NOT_PENDING;
     uint32_t last = --dev->pending_count;
+    if (last == 0)
+        dev->due = GAR_MONO_NEVER;
     if (place == last)
         return;
     /* The last entry fills the hole; it may belong above or below it. */

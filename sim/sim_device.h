@@ -81,6 +81,7 @@ typedef struct gar_sim_device {
     gar_sim_stream *streams;  /* one per stream; in `block` */
     uint32_t *pending;        /* min-heap of streams by store_at; in `block` */
     uint32_t pending_count;
+    gar_mono_ns due;          /* the heap top's store_at; GAR_MONO_NEVER when empty */
     gar_sim_device_options options;
     void *block;              /* the one allocation, owned */
 } gar_sim_device;
@@ -190,6 +191,8 @@ static inline void gar_sim_device_land(gar_sim_device *dev, unsigned stream)
     gar_line_store(&dev->lines[stream / GAR_LINE_WORDS], slot, s->store_value);
     s->store_at = GAR_MONO_NEVER;
     if (s->heap_at + 1 == dev->pending_count) {
+        if (s->heap_at == 0)
+            dev->due = GAR_MONO_NEVER; /* the last store in flight */
         s->heap_at = GAR_SIM_NOT_PENDING;
         dev->pending_count--;
     } else {
@@ -207,8 +210,10 @@ static inline void gar_sim_device_land_due(gar_sim_device *dev, unsigned stream,
 static inline void gar_sim_device_advance(gar_sim_device *dev, gar_mono_ns now)
 {
     /* The heap's top is the earliest store in flight: nothing is due when
-     * it is not. */
-    while (dev->pending_count > 0 && dev->streams[dev->pending[0]].store_at <= now)
+     * it is not.  Its time is kept beside the heap, one load, not three in
+     * a chain (the top's stream, then its store), each query a wait.  The
+     * count is asked too: `now` may be GAR_MONO_NEVER, an empty heap's due. */
+    while (dev->due <= now && dev->pending_count > 0)
         gar_sim_device_land(dev, dev->pending[0]);
 }
 
@@ -265,6 +270,7 @@ static inline void gar_sim_device_arm(gar_sim_device *dev, gar_sim_work *work, g
         dev->pending[0] = work->stream;
         s->heap_at = 0;
         dev->pending_count = 1;
+        dev->due = at;
     } else {
         gar_sim_device_pend(dev, work->stream);
     }

@@ -51,6 +51,8 @@ typedef struct gar_estimator {
     gar_dur_ns ring[GAR_WINDOW_MAX]; /* the samples, oldest overwritten first */
     uint8_t next;                    /* the ring slot the next sample takes */
     uint8_t count;                   /* samples held, 0..GAR_WINDOW_MAX */
+    uint8_t min_window;              /* the window `least` is for; 0: none */
+    gar_dur_ns least;                /* the least of the last min_window samples */
 } gar_estimator;
 
 /* Makes `est` a cold point: no samples. */
