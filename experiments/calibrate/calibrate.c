@@ -613,6 +613,29 @@ static size_t seen_in_order(const seen_readings *r, gar_mono_ns out[SEEN_READING
     return kept;
 }
 
+/* Stops a device (NULL: none started) and waits for its thread, keeping
+ * nothing of its completions: one a measurement gave up on, or one whose
+ * item stays pending. */
+static void stop_device(gar_emulated_device *dev)
+{
+    if (dev != NULL) {
+        gar_emulated_device_stop(dev, NULL);
+        gar_emulated_device_finish(dev, NULL, NULL);
+    }
+}
+
+/* A device whose one item stays pending for an hour, on `device_cpu`, and
+ * the port of that item: the fixed costs and the poll loop are timed on it. */
+static int start_pending_device(gar_idle idle, int device_cpu, gar_emulated_device **dev,
+                                gar_port *pending, gar_error *err)
+{
+    const gar_emulated_item forever[1] = { { 0, gar_posix_now() + 3600 * GAR_NS_PER_S } };
+    int rc = gar_emulated_device_start(dev, forever, 1, idle, device_cpu, err);
+    if (rc == 0)
+        gar_emulated_device_port(*dev, 0, pending, NULL);
+    return rc;
+}
+
 /* Ends a wake measurement on `dev` (stopped and finished here): adds to
  * `set` returned[j] - completion of item j - less (or, with `seen`, from the
  * first of item j's clock readings at or after its completion:
@@ -625,8 +648,7 @@ static int collect_wakes(gar_emulated_device *dev, const gar_mono_ns *returned,
 {
     gar_mono_ns *done = malloc(m * sizeof *done);
     if (done == NULL) {
-        gar_emulated_device_stop(dev, NULL);
-        gar_emulated_device_finish(dev, NULL, NULL);
+        stop_device(dev);
         return no_memory(err, "allocating the completion times");
     }
     gar_emulated_device_finish(dev, done, NULL);
@@ -645,15 +667,6 @@ static int collect_wakes(gar_emulated_device *dev, const gar_mono_ns *returned,
     }
     free(done);
     return 0;
-}
-
-/* Stops a device a measurement gave up on. */
-static void abandon_device(gar_emulated_device *dev)
-{
-    if (dev != NULL) {
-        gar_emulated_device_stop(dev, NULL);
-        gar_emulated_device_finish(dev, NULL, NULL);
-    }
 }
 
 /* m blocking waits into `set`, on items as far apart as the lead bands. */
@@ -683,7 +696,7 @@ static int measure_block(gar_idle idle, int device_cpu, size_t m, uint64_t *rng,
         returned[j] = gar_posix_now();
     }
     if (rc < 0)
-        abandon_device(dev);
+        stop_device(dev);
     else
         rc = collect_wakes(dev, returned, NULL, called, m, 0, set, err);
     free(returned);
@@ -755,7 +768,7 @@ static int measure_seen(gar_idle idle, int device_cpu, size_t m, uint64_t *rng, 
         }
     }
     if (rc < 0)
-        abandon_device(dev);
+        stop_device(dev);
     else
         rc = collect_wakes(dev, returned, poll ? seen : NULL, poll ? before : NULL, m, less, set,
                            err);
@@ -838,13 +851,11 @@ static void turn_record_free(turn_record *r)
 static int measure_poll(gar_idle idle, int device_cpu, gar_dur_ns run_ns, uint64_t *rng,
                         turn_record *r, gar_error *err)
 {
-    const gar_emulated_item forever[1] = { { 0, gar_posix_now() + 3600 * GAR_NS_PER_S } };
     gar_emulated_device *dev;
-    int rc = gar_emulated_device_start(&dev, forever, 1, idle, device_cpu, err);
+    gar_port pending;
+    int rc = start_pending_device(idle, device_cpu, &dev, &pending, err);
     if (rc < 0)
         return rc;
-    gar_port pending;
-    gar_emulated_device_port(dev, 0, &pending, NULL);
     const gar_plan poll = { .park = GAR_PARK_POLL };
     const gar_clock clock = { .now = turn_clock_now, .ctx = r };
     for (gar_dur_ns spun = 0; spun < run_ns;) {
@@ -864,8 +875,7 @@ static int measure_poll(gar_idle idle, int device_cpu, gar_dur_ns run_ns, uint64
         if ((rc = idle.ops->sleep_until(idle.ctx, gar_posix_now() + POLL_GAP, err)) < 0)
             break;
     }
-    gar_emulated_device_stop(dev, NULL);
-    gar_emulated_device_finish(dev, NULL, NULL);
+    stop_device(dev);
     return rc;
 }
 
@@ -970,13 +980,11 @@ int gar_calibrate_run(const gar_calibrate_options *options, gar_calibration *out
  * pending) and a clock read, each the median of its batches. */
 static int measure_costs(gar_idle idle, gar_calibration *cal, gar_error *err)
 {
-    const gar_emulated_item forever[1] = { { 0, gar_posix_now() + 3600 * GAR_NS_PER_S } };
     gar_emulated_device *dev;
-    int rc = gar_emulated_device_start(&dev, forever, 1, idle, cal->device_cpu, err);
+    gar_port pending;
+    int rc = start_pending_device(idle, cal->device_cpu, &dev, &pending, err);
     if (rc < 0)
         return rc;
-    gar_port pending;
-    gar_emulated_device_port(dev, 0, &pending, NULL);
     gar_calibrate_spread *costs = next_spreads(cal, 2);
     snprintf(costs[0].what, sizeof costs[0].what, "clock_ns");
     snprintf(costs[1].what, sizeof costs[1].what, "query_ns");
@@ -987,8 +995,7 @@ static int measure_costs(gar_idle idle, gar_calibration *cal, gar_error *err)
         costs[k].kept = GAR_CALIBRATE_ROUNDS; /* a median of every batch: pooled */
         cal->noisy |= costs[k].noisy;
     }
-    gar_emulated_device_stop(dev, NULL);
-    gar_emulated_device_finish(dev, NULL, NULL);
+    stop_device(dev);
     return 0;
 }
 
