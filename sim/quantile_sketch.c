@@ -165,10 +165,7 @@ bool gar_quantile_sketch_add_slow(gar_quantile_sketch *sk, uint64_t v)
     if (!count_value(sk, v))
         return false;
     sk->count++;
-    if (v < sk->min)
-        sk->min = v;
-    if (v > sk->max)
-        sk->max = v;
+    gar_quantile_sketch_extend(sk, v);
     return true;
 }
 

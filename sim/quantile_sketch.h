@@ -89,6 +89,15 @@ static inline void gar_quantile_sketch_locate(uint64_t v, unsigned *group, size_
     *bucket = (size_t)((v >> shift) - (UINT64_C(1) << GAR_SKETCH_SUB_BITS));
 }
 
+/* Widens the range seen to take in `v` (a value just counted). */
+static inline void gar_quantile_sketch_extend(gar_quantile_sketch *sk, uint64_t v)
+{
+    if (v < sk->min)
+        sk->min = v;
+    if (v > sk->max)
+        sk->max = v;
+}
+
 /* Adds one value.  Returns false when memory runs out (the value is not
  * counted; the sketch stays usable).  Inline for the two usual cases, a
  * value kept exactly and one counted in a bucket whose group is there; the
@@ -110,10 +119,7 @@ static inline bool gar_quantile_sketch_add(gar_quantile_sketch *sk, uint64_t v)
         sk->group_count[g]++;
         sk->count++;
     }
-    if (v < sk->min)
-        sk->min = v;
-    if (v > sk->max)
-        sk->max = v;
+    gar_quantile_sketch_extend(sk, v);
     return true;
 }
 
