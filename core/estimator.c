@@ -160,13 +160,7 @@ int gar_estimator_sleep(const gar_estimator *est, const gar_deadline *deadline,
 
 int gar_deadline_sleep_for(const gar_deadline *deadline, gar_dur_ns p_ns, gar_dur_ns *sleep_ns)
 {
-    if (p_ns <= deadline->margin_ns)
-        return 0;
-    gar_dur_ns s = p_ns - deadline->margin_ns;
-    if (s < deadline->min_sleep_ns)
-        return 0;
-    *sleep_ns = s < deadline->max_sleep_ns ? s : deadline->max_sleep_ns;
-    return 1;
+    return gar__deadline_sleep_for(deadline, p_ns, sleep_ns);
 }
 
 /* ---- the point table --------------------------------------------------- */

@@ -7,7 +7,7 @@
 #include <assert.h>
 #include <string.h>
 
-#include "estimator_window.h"
+#include "family_rule.h"
 #include "nearest_rank.h"
 #include "text.h"
 
@@ -151,8 +151,8 @@ static gar_dur_ns scale_fraction(gar_dur_ns a, uint32_t frac)
     return (a / GAR_FRACTION_ONE) * frac + (a % GAR_FRACTION_ONE) * frac / GAR_FRACTION_ONE;
 }
 
-static int check(const gar_estimator_spec *spec, const gar_deadline *deadline,
-                 const char *function, gar_error *err)
+int gar__family_check(const gar_estimator_spec *spec, const gar_deadline *deadline,
+                      const char *function, gar_error *err)
 {
     if (spec == NULL || (unsigned)spec->family >= FAMILY_COUNT)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, function, "spec",
@@ -182,19 +182,12 @@ static gar_dur_ns ring_quantile(const gar_family_point *pt, uint32_t window, uin
     return gar_nearest_rank(v, n, q);
 }
 
-int gar_family_prediction(const gar_estimator_spec *spec, const gar_family_point *point,
-                          const gar_deadline *deadline, gar_dur_ns *p_ns, gar_error *err)
+int gar__family_prediction_other(const gar_estimator_spec *spec, const gar_family_point *point,
+                                 uint32_t window, gar_dur_ns *p_ns)
 {
-    assert(point != NULL && p_ns != NULL);
-    int rc = check(spec, deadline, "gar_family_prediction", err);
-    if (rc < 0)
-        return rc;
     switch (spec->family) {
-    case GAR_ESTIMATOR_ADL: /* checked above: the rule itself, not its checks again */
-        if (point->adl.count == 0)
-            return 0;
-        *p_ns = gar__estimator_window_min(&point->adl, deadline->window);
-        return 1;
+    case GAR_ESTIMATOR_ADL: /* the inline rule takes adl itself */
+        return gar__family_prediction(spec, point, window, p_ns);
     case GAR_ESTIMATOR_NONE:
     case GAR_ESTIMATOR_ORACLE:
         return 0;
@@ -216,26 +209,35 @@ int gar_family_prediction(const gar_estimator_spec *spec, const gar_family_point
     case GAR_ESTIMATOR_QUANTILE:
         if (point->count == 0)
             return 0;
-        *p_ns = ring_quantile(point, deadline->window, spec->quantile);
+        *p_ns = ring_quantile(point, window, spec->quantile);
         return 1;
     }
     return 0;
+}
+
+int gar_family_prediction(const gar_estimator_spec *spec, const gar_family_point *point,
+                          const gar_deadline *deadline, gar_dur_ns *p_ns, gar_error *err)
+{
+    assert(point != NULL && p_ns != NULL);
+    int rc = gar__family_check(spec, deadline, "gar_family_prediction", err);
+    if (rc < 0)
+        return rc;
+    return gar__family_prediction(spec, point, deadline->window, p_ns);
 }
 
 int gar_family_sleep(const gar_estimator_spec *spec, const gar_family_point *point,
                      const gar_deadline *deadline, gar_dur_ns *sleep_ns, gar_error *err)
 {
     assert(point != NULL && sleep_ns != NULL);
-    int rc = check(spec, deadline, "gar_family_sleep", err);
+    int rc = gar__family_check(spec, deadline, "gar_family_sleep", err);
     if (rc < 0)
         return rc;
     if (spec->family == GAR_ESTIMATOR_ADL)
         return gar_estimator_sleep(&point->adl, deadline, sleep_ns, err);
     gar_dur_ns p;
-    rc = gar_family_prediction(spec, point, deadline, &p, err);
-    if (rc <= 0)
-        return rc;
-    return gar_deadline_sleep_for(deadline, p, sleep_ns);
+    if (gar__family_prediction(spec, point, deadline->window, &p) == 0)
+        return 0;
+    return gar__deadline_sleep_for(deadline, p, sleep_ns);
 }
 
 static void take(const gar_estimator_spec *spec, gar_family_point *pt, gar_dur_ns x)
@@ -260,44 +262,48 @@ static void push_recent(gar_family_point *pt, gar_dur_ns x)
         pt->count++;
 }
 
-int gar_family_observe(const gar_estimator_spec *spec, gar_family_point *point,
-                       const gar_deadline *deadline, gar_sample sample, gar_error *err)
+void gar__family_take_other(const gar_estimator_spec *spec, gar_family_point *point,
+                            uint32_t window, gar_sample sample)
 {
-    assert(point != NULL);
-    int rc = check(spec, deadline, "gar_family_observe", err);
-    if (rc < 0)
-        return rc;
-    if (sample.kind != GAR_SAMPLE_NONE && sample.kind != GAR_SAMPLE_EXACT &&
-        sample.kind != GAR_SAMPLE_LATE)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_family_observe", "sample",
-                             "has a kind that is none of NONE, EXACT, LATE");
-    if (sample.kind == GAR_SAMPLE_NONE)
-        return 0;
     switch (spec->family) {
-    case GAR_ESTIMATOR_ADL:
-        gar__estimator_take(&point->adl, deadline->window, sample);
-        return 0;
+    case GAR_ESTIMATOR_ADL: /* the inline rule takes adl itself */
+        gar__family_observe(spec, point, window, sample);
+        return;
     case GAR_ESTIMATOR_NONE:
     case GAR_ESTIMATOR_ORACLE:
-        return 0;
+        return;
     case GAR_ESTIMATOR_HALF_MIN:
     case GAR_ESTIMATOR_HALF_MEAN:
     case GAR_ESTIMATOR_EWMA:
         take(spec, point, sample.ns);
-        return 0;
+        return;
     case GAR_ESTIMATOR_QUANTILE:
         if (sample.kind == GAR_SAMPLE_EXACT) {
             push_recent(point, sample.ns);
         } else {
             gar_dur_ns bound = sample.ns;
             if (point->count > 0) {
-                gar_dur_ns p = ring_quantile(point, deadline->window, spec->quantile);
+                gar_dur_ns p = ring_quantile(point, window, spec->quantile);
                 if (p < bound)
                     bound = p;
             }
             push_recent(point, bound / 2);
         }
-        return 0;
+        return;
     }
+}
+
+int gar_family_observe(const gar_estimator_spec *spec, gar_family_point *point,
+                       const gar_deadline *deadline, gar_sample sample, gar_error *err)
+{
+    assert(point != NULL);
+    int rc = gar__family_check(spec, deadline, "gar_family_observe", err);
+    if (rc < 0)
+        return rc;
+    if (sample.kind != GAR_SAMPLE_NONE && sample.kind != GAR_SAMPLE_EXACT &&
+        sample.kind != GAR_SAMPLE_LATE)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_family_observe", "sample",
+                             "has a kind that is none of NONE, EXACT, LATE");
+    gar__family_observe(spec, point, deadline->window, sample);
     return 0;
 }

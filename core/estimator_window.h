@@ -25,4 +25,18 @@ static inline gar_dur_ns gar__estimator_window_min(const gar_estimator *est, uin
 /* Takes a sample of kind EXACT or LATE under `window` (gar/estimator.h). */
 void gar__estimator_take(gar_estimator *est, uint32_t window, gar_sample sample);
 
+/* gar_deadline_sleep_for's rule (gar/estimator.h), inline: the replay
+ * applies it once a wait. */
+static inline int gar__deadline_sleep_for(const gar_deadline *deadline, gar_dur_ns p_ns,
+                                          gar_dur_ns *sleep_ns)
+{
+    if (p_ns <= deadline->margin_ns)
+        return 0;
+    gar_dur_ns s = p_ns - deadline->margin_ns;
+    if (s < deadline->min_sleep_ns)
+        return 0;
+    *sleep_ns = s < deadline->max_sleep_ns ? s : deadline->max_sleep_ns;
+    return 1;
+}
+
 #endif

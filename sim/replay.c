@@ -15,6 +15,7 @@
 
 #include <gar/wait.h>
 
+#include "core/family_rule.h"
 #include "core/nearest_rank.h"
 #include "sim/auto_host.h"
 #include "sim/key_index.h"
@@ -634,16 +635,12 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
         } else if (consults && plan->predict) {
             point = &estimators[points[j]];
             gar_dur_ns p = 0;
-            int have_p;
+            bool have_p;
             if (spec->family == GAR_ESTIMATOR_ORACLE) {
                 have_p = work.done_at != GAR_MONO_NEVER;
                 p = truth;
             } else {
-                have_p = gar_family_prediction(spec, point, &plan->deadline, &p, err);
-            }
-            if (have_p < 0) {
-                rc = have_p;
-                break;
+                have_p = gar__family_prediction(spec, point, plan->deadline.window, &p) == 1;
             }
             if (have_p) {
                 predicted = true;
@@ -653,7 +650,7 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
                     rc = out_of_memory(err);
                     break;
                 }
-                has_sleep = gar_deadline_sleep_for(&plan->deadline, p, &sleep_ns) == 1;
+                has_sleep = gar__deadline_sleep_for(&plan->deadline, p, &sleep_ns) == 1;
             }
         }
         if (plan->predict) {
@@ -684,9 +681,8 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
         /* The sample rebuilt from its fields: passed whole, its kind (a
          * 4-byte store) would be loaded with its padding in one word. */
         const gar_sample sample = { .kind = res.report.sample.kind, .ns = res.report.sample.ns };
-        if (point != NULL &&
-            (rc = gar_family_observe(spec, point, &plan->deadline, sample, err)) < 0)
-            break;
+        if (point != NULL)
+            gar__family_observe(spec, point, plan->deadline.window, sample);
         if (auto_point != NULL &&
             (rc = gar_auto_learn(&autos->policy, auto_point, &choice, &res.report, err)) < 0)
             break;
@@ -845,6 +841,13 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     if (config->plan != NULL)
         one_band.band[0].plan = *config->plan;
     const gar_bands *bands = config->bands != NULL ? config->bands : &one_band;
+    /* Each predicting plan's deadline is checked here, once: the waits run
+     * the estimator's rule unchecked (core/family_rule.h). */
+    for (size_t k = 0; config->estimator.family != GAR_ESTIMATOR_NONE && k < bands->count; k++)
+        if (bands->band[k].plan.predict &&
+            (rc = gar__family_check(&config->estimator, &bands->band[k].plan.deadline,
+                                    "gar_replay_run", err)) < 0)
+            return rc;
     if (config->trace == NULL && bands_have_auto(bands) && !config->has_lead)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_replay_run", "lead_ns",
                              "is not given for an auto plan over streamed rows (gar_replay_lead_of"

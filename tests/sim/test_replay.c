@@ -551,6 +551,26 @@ static void bad_configs_are_refused(void **state)
     assert_int_equal(gar_replay_run(&c, &m, NULL), -GAR_E_INVALID_ARGUMENT);
     assert_int_equal(gar_replay_run(NULL, &m, NULL), -GAR_E_INVALID_ARGUMENT);
 
+    /* A predicting plan's deadline is checked once, before the first wait,
+     * for every family that consults it; `none` never reads it. */
+    gar_plan broken = plan_of(GAR_PARK_FLAG, true);
+    broken.deadline.window = 0;
+    const char *consulting[] = { "adl", "oracle", "ewma:alpha=0.5", "quantile:q=0.5" };
+    for (size_t k = 0; k < sizeof consulting / sizeof consulting[0]; k++) {
+        c = f->config;
+        c.plan = &broken;
+        assert_int_equal(gar_estimator_spec_parse(consulting[k], &c.estimator, NULL), 0);
+        gar_error err;
+        assert_int_equal(gar_replay_run(&c, &m, &err), -GAR_E_INVALID_ARGUMENT);
+        assert_string_equal(err.argv[0], "gar_replay_run");
+        assert_string_equal(err.argv[1], "deadline");
+    }
+    c = f->config;
+    c.plan = &broken;
+    assert_int_equal(gar_estimator_spec_parse("none", &c.estimator, NULL), 0);
+    assert_int_equal(gar_replay_run(&c, &m, NULL), 0);
+    assert_int_equal(m.waits, N);
+
     /* Nine streams take a second line: a trace may name any number. */
     gar_trace t;
     gar_trace_init(&t);
