@@ -185,6 +185,7 @@ int gar_sim_host_init(gar_sim_host *host, const gar_host_profile *profile, uint6
     host->block_pick = lead_pick_of(profile->block_wake_at);
     host->visible_pick = lead_pick_of(profile->store_visible_at);
     host->sleep_pick = lead_pick_of(profile->sleep_overshoot_at);
+    host->visible_stated = host->visible_pick.stated > 0 || profile->store_visible.count > 0;
     gar_dist_draw_prepare(&host->block_draw, &profile->block_wake);
     gar_dist_draw_prepare(&host->visible_draw, &profile->store_visible);
     gar_dist_draw_prepare(&host->sleep_draw, &profile->sleep_overshoot);
@@ -259,32 +260,37 @@ static int perform_block(gar_sim_host *host, gar_sim_device *dev, const gar_sim_
 /* The store's visibility on the waiting CPU: one draw a wait (a completion
  * is one event, however many queries look for it), taken when first
  * needed, from the stated store_visible_ns@LEAD nearest how long the device
- * idled before the store.  `stated` is false for a profile without
- * store_visible_ns: then a query answers the status at its end, as it always
- * did. */
+ * idled before the store.  For a profile without store_visible_ns
+ * (host->visible_stated false) a query answers the status at its end, as
+ * it always did. */
 typedef struct visibility {
-    bool drawn, stated;
+    bool drawn;
     gar_dur_ns v;
 } visibility;
 
-static void draw_visibility(gar_sim_host *host, const gar_sim_work *work, gar_mono_ns start,
-                            visibility *vis)
+/* The visibility drawn from the @LEAD keys: from how long the device idled
+ * before the store, its work's time from the wait's start (a stream's work
+ * follows its previous wait). */
+static gar_dur_ns visibility_by_lead(gar_sim_host *host, const gar_sim_work *work,
+                                     gar_mono_ns start)
+{
+    gar_dur_ns idled = work->done_at > start ? work->done_at - start : 0;
+    return lead_draw(host, &host->visible_pick, &host->visible_draw,
+                     host->profile.store_visible_at, idled);
+}
+
+/* Inline, the @LEAD case out of line: every wait but a block's takes it. */
+static inline void draw_visibility(gar_sim_host *host, const gar_sim_work *work,
+                                   gar_mono_ns start, visibility *vis)
 {
     if (vis->drawn)
         return;
-    /* How long the device idled before the store: its work's time from the
-     * wait's start (a stream's work follows its previous wait). */
-    gar_dur_ns idled = work->done_at > start ? work->done_at - start : 0;
-    vis->stated = host->visible_pick.stated > 0 || host->profile.store_visible.count > 0;
-    /* Work that never completes has no store to see: nothing is drawn. */
-    if (!vis->stated || work->done_at == GAR_MONO_NEVER)
-        vis->v = 0;
-    else if (host->visible_pick.stated == 0) /* no @LEAD keys: lead_draw's first case, inline */
-        vis->v = draw(host, &host->visible_draw);
-    else
-        vis->v = lead_draw(host, &host->visible_pick, &host->visible_draw,
-                           host->profile.store_visible_at, idled);
     vis->drawn = true;
+    /* Work that never completes has no store to see: nothing is drawn. */
+    if (!host->visible_stated || work->done_at == GAR_MONO_NEVER)
+        return;
+    vis->v = host->visible_pick.stated == 0 ? draw(host, &host->visible_draw)
+                                            : visibility_by_lead(host, work, start);
 }
 
 /* A status query starting at `q`: its answer, and in *end when it comes.
@@ -299,7 +305,7 @@ static inline int query_at(const gar_sim_host *host, gar_sim_device *dev, const 
                     const visibility *vis, gar_mono_ns q, gar_mono_ns *end, gar_error *err)
 {
     gar_dur_ns query = host->profile.query_ns;
-    if (!vis->stated) {
+    if (!host->visible_stated) {
         *end = gar_after(q, query);
         return gar_sim_device_status(dev, work, *end, err);
     }
@@ -769,7 +775,7 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
 
     const gar_host_profile *hp = &host->profile;
     accounts acc = { 0, 0, 0 };
-    visibility vis = { false, false, 0 };
+    visibility vis = { false, 0 };
     /* Each wait's long turns come from a stream of its own (sim_host.h),
      * seeded at its first POLL step: other plans pay nothing for it. */
     uint64_t wait_index = host->waits++;

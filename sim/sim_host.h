@@ -211,6 +211,7 @@ typedef struct gar_sim_host {
     /* The plain distributions a wait draws from, laid out for drawing
      * (dist_draw.h: the same values, without a division each). */
     gar_dist_draw block_draw, visible_draw, sleep_draw, park_draw;
+    bool visible_stated; /* the profile states store_visible_ns, plain or @LEAD */
     bool exact_polls; /* false (init's default): fast-forward polls; true: one turn at a time */
     /* NULL (init's default), or called after every action performed. */
     void (*on_action)(void *ctx, const gar_sim_action *action);
