@@ -75,12 +75,8 @@ int gar_wait_feed_polls(gar_wait *wait, uint64_t pending, gar_mono_ns now, gar_e
     int rc = check_batch(wait, &polls, pending, now, err);
     if (rc < 0)
         return rc;
-    /* What `pending` single feeds of 0 would do: each counts its poll and
-     * moves the time on; none fails, since every time is before the
-     * deadline; each pends the next poll, which is already pending. */
-    wait->now = now;
-    wait->report.wait_ns = gar_since(now, wait->start);
-    wait->report.polls += pending; /* wraps as `pending` increments would */
+    /* None of the single feeds would fail: every time is before the deadline. */
+    gar__wait_take_polls(wait, pending, now);
     return 0;
 }
 
@@ -97,13 +93,7 @@ int gar_wait_feed_parks(gar_wait *wait, uint64_t parks, gar_mono_ns now, gar_err
     int rc = check_batch(wait, &park_batch, parks, now, err);
     if (rc < 0)
         return rc;
-    /* What `parks` single feeds of 0 would do: each counts its park and
-     * moves the time on, and, before the due time, pends the next park
-     * (gar__wait_flag_step); the last one's bound is the one left. */
-    wait->now = now;
-    wait->report.wait_ns = gar_since(now, wait->start);
-    wait->report.parks += parks; /* wraps as `parks` increments would */
-    gar__wait_flag_step(wait);
+    gar__wait_take_parks(wait, parks, now);
     return 0;
 }
 

@@ -354,6 +354,30 @@ static int perform_park(gar_sim_host *host, gar_sim_device *dev, const gar_sim_w
     return answer;
 }
 
+/* Feeds a batch of `count` polls (op POLL) or parks (PARK) that the
+ * simulator built to the machine's rules for batches (gar/wait.h: the step
+ * pending, time not going back, the batch ending before the deadline or
+ * the due time): the batch's transition alone, since the checks of
+ * gar_wait_feed_polls and gar_wait_feed_parks catch only a driver that
+ * breaks those rules.  Debug builds run the checked feed on a copy and
+ * hold the two machines to the same bytes. */
+static inline void feed_built_batch(gar_wait *w, gar_wait_op op, uint64_t count, gar_mono_ns now)
+{
+#ifndef NDEBUG
+    gar_wait checked;
+    memcpy(&checked, w, sizeof checked);
+    int rc = op == GAR_WAIT_OP_POLL ? gar_wait_feed_polls(&checked, count, now, NULL)
+                                    : gar_wait_feed_parks(&checked, count, now, NULL);
+    assert(rc == 0);
+    (void)rc;
+#endif
+    if (op == GAR_WAIT_OP_POLL)
+        gar__wait_take_polls(w, count, now);
+    else
+        gar__wait_take_parks(w, count, now);
+    assert(memcmp(&checked, w, sizeof checked) == 0);
+}
+
 /* At a PARK step at `*t` bounded by `until`: the parks that surely time out
  * — the store lands after each one's bound — and end (their clock read
  * included) before the stage's due time, performed as perform_park would,
@@ -368,7 +392,7 @@ static int perform_park(gar_sim_host *host, gar_sim_device *dev, const gar_sim_w
  * approximation, since nothing is drawn for a park that times out. */
 static bool batch_parks(gar_sim_host *host, gar_sim_device *dev, const gar_sim_work *work,
                         gar_wait *w, gar_dur_ns park_ns, gar_mono_ns until, gar_mono_ns *t,
-                        accounts *acc, gar_error *err)
+                        accounts *acc)
 {
     const gar_mono_ns due = gar_wait_park_due(w);
     const gar_dur_ns clock = host->profile.clock_ns;
@@ -399,9 +423,7 @@ static bool batch_parks(gar_sim_host *host, gar_sim_device *dev, const gar_sim_w
     acc->busy += parks * clock;
     *t = last_until + clock;
     gar_sim_device_advance(dev, *t); /* other streams' stores, as each park would have */
-    int rc = gar_wait_feed_parks(w, parks, *t, err);
-    assert(rc == 0);
-    (void)rc;
+    feed_built_batch(w, GAR_WAIT_OP_PARK, parks, *t);
     return true;
 }
 
@@ -518,16 +540,14 @@ static gar_dur_ns block_total(const gar_sim_turn_part *part, uint64_t b, gar_dur
 
 /* Feeds the `turns` pending polls that ran from `*t` to `now` as one batch. */
 static void feed_batch(gar_sim_host *host, gar_wait *w, uint64_t turns, gar_mono_ns now,
-                       gar_mono_ns *t, accounts *acc, gar_error *err)
+                       gar_mono_ns *t, accounts *acc)
 {
     if (turns == 0)
         return;
     observe(host, GAR_WAIT_OP_POLL, 0, *t, now, 0, turns);
     acc->busy += now - *t;
     *t = now;
-    int rc = gar_wait_feed_polls(w, turns, now, err);
-    assert(rc == 0);
-    (void)rc;
+    feed_built_batch(w, GAR_WAIT_OP_POLL, turns, now);
 }
 
 /* The turn in which a far limit falls, drawn from the stationary renewal
@@ -535,7 +555,7 @@ static void feed_batch(gar_sim_host *host, gar_wait *w, uint64_t turns, gar_mono
  * it; the turns before it counted by the renewal CLT.  Feeds those turns
  * (ending at the crossing turn's start) and returns its period. */
 static gar_dur_ns stationary_crossing(gar_sim_host *host, gar_wait *w, gar_mono_ns limit,
-                                      gar_mono_ns *t, accounts *acc, gar_prng *g, gar_error *err)
+                                      gar_mono_ns *t, accounts *acc, gar_prng *g)
 {
     const gar_sim_poll_turn *turn = &host->poll_turn;
     const gar_host_dist *period = &host->profile.poll_period;
@@ -568,7 +588,7 @@ static gar_dur_ns stationary_crossing(gar_sim_host *host, gar_wait *w, gar_mono_
         n = least;
     if (n < 1)
         n = 1;
-    feed_batch(host, w, (uint64_t)n, crossing, t, acc, err);
+    feed_batch(host, w, (uint64_t)n, crossing, t, acc);
     return x - fixed;
 }
 
@@ -619,7 +639,7 @@ static void settle(const gar_sim_host *host, pending_turns *p, gar_mono_ns limit
  * from the wait's long-turn stream, in the order turn by turn draws them;
  * body turns from the poll stream. */
 static gar_dur_ns fast_turns(gar_sim_host *host, gar_wait *w, gar_mono_ns limit, gar_mono_ns *t,
-                             accounts *acc, gar_error *err)
+                             accounts *acc)
 {
     const gar_sim_poll_turn *turn = &host->poll_turn;
     const gar_sim_turn_part *body = &turn->body;
@@ -630,7 +650,7 @@ static gar_dur_ns fast_turns(gar_sim_host *host, gar_wait *w, gar_mono_ns limit,
         uint64_t run = body_run(turn, &a);
         period = draw_period(host, run == 0 ? &a : &g, run == 0);
     } else if (limit - *t >= turn->stationary_from) {
-        period = stationary_crossing(host, w, limit, t, acc, &g, err);
+        period = stationary_crossing(host, w, limit, t, acc, &g);
     } else {
         uint64_t block_least = body->block_min > BLOCK_MIN_TURNS ? body->block_min : BLOCK_MIN_TURNS;
         gar_mono_ns now = *t;
@@ -690,7 +710,7 @@ static gar_dur_ns fast_turns(gar_sim_host *host, gar_wait *w, gar_mono_ns limit,
             turns++;
             run--;
         }
-        feed_batch(host, w, turns, now, t, acc, err);
+        feed_batch(host, w, turns, now, t, acc);
     }
     host->poll_prng = g;
     host->long_prng = a;
@@ -706,7 +726,7 @@ static gar_dur_ns fast_turns(gar_sim_host *host, gar_wait *w, gar_mono_ns limit,
  * which is equivalent; the first that may not is left to the caller to
  * perform alone: its drawn poll period is returned. */
 static gar_dur_ns run_single_turns(gar_sim_host *host, gar_wait *w, gar_mono_ns limit,
-                                   gar_mono_ns *t, accounts *acc, gar_error *err)
+                                   gar_mono_ns *t, accounts *acc)
 {
     const gar_sim_poll_turn *turn = &host->poll_turn;
     gar_dur_ns fixed = gar_after(host->profile.query_ns, host->profile.clock_ns);
@@ -723,7 +743,7 @@ static gar_dur_ns run_single_turns(gar_sim_host *host, gar_wait *w, gar_mono_ns 
         if (end >= limit) {
             host->poll_prng = g;
             host->long_prng = a;
-            feed_batch(host, w, turns, now, t, acc, err);
+            feed_batch(host, w, turns, now, t, acc);
             return period;
         }
         now = end;
@@ -739,7 +759,7 @@ static gar_dur_ns run_single_turns(gar_sim_host *host, gar_wait *w, gar_mono_ns 
  * one more turn, in time independent of the deadline's distance.  Returns
  * false when no time is left before the deadline (the turn runs alone). */
 static bool skip_hung_polls(gar_sim_host *host, gar_wait *w, gar_mono_ns deadline,
-                            gar_mono_ns *t, accounts *acc, gar_error *err)
+                            gar_mono_ns *t, accounts *acc)
 {
     if (deadline == GAR_MONO_NEVER || deadline - 1 <= *t)
         return false;
@@ -749,9 +769,7 @@ static bool skip_hung_polls(gar_sim_host *host, gar_wait *w, gar_mono_ns deadlin
     observe(host, GAR_WAIT_OP_POLL, 0, *t, *t + room, 0, n);
     *t += room;
     acc->busy += room;
-    int rc = gar_wait_feed_polls(w, n, *t, err);
-    assert(rc == 0);
-    (void)rc;
+    feed_built_batch(w, GAR_WAIT_OP_POLL, n, *t);
     return true;
 }
 
@@ -800,11 +818,11 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
                 long_seeded = true;
             }
             gar_mono_ns limit = work->done_at < deadline ? work->done_at : deadline;
-            if (hung(work) && skip_hung_polls(host, &w, deadline, &t, &acc, err))
+            if (hung(work) && skip_hung_polls(host, &w, deadline, &t, &acc))
                 continue;
             gar_dur_ns period = host->exact_polls
-                                    ? run_single_turns(host, &w, limit, &t, &acc, err)
-                                    : fast_turns(host, &w, limit, &t, &acc, err);
+                                    ? run_single_turns(host, &w, limit, &t, &acc)
+                                    : fast_turns(host, &w, limit, &t, &acc);
             from = t;
             answer = query_at(host, dev, work, &vis, gar_after(t, period), &t, err);
             acc.busy += t - from;
@@ -825,7 +843,7 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
         case GAR_WAIT_OP_PARK:
             /* A park the store ends (the common last one) is never batched. */
             if (work->store_at > a.until && !hung(work) &&
-                batch_parks(host, dev, work, &w, plan->park_ns, a.until, &t, &acc, err))
+                batch_parks(host, dev, work, &w, plan->park_ns, a.until, &t, &acc))
                 continue; /* fed; the park after the batch comes next */
             answer = perform_park(host, dev, work, a.until, deadline, &t, &acc);
             break;

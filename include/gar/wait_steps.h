@@ -133,6 +133,29 @@ static inline bool gar__wait_still_pending(gar_wait *w, bool was_query, gar_erro
     return true;
 }
 
+/* The transitions of a batch (gar/wait.h, gar_wait_feed_polls and
+ * gar_wait_feed_parks), on arguments those functions have checked: what
+ * `count` single feeds of 0 would do, each counting its action and moving
+ * the time on to `now`.  A pending poll pends the next poll, already
+ * pending; a park that times out before the due time pends the next park
+ * (gar__wait_flag_step), so only the last one's bound survives.  Inline for
+ * the simulator, which builds its batches to those rules and feeds one or
+ * two a wait. */
+static inline void gar__wait_take_polls(gar_wait *w, uint64_t count, gar_mono_ns now)
+{
+    w->now = now;
+    w->report.wait_ns = gar_since(now, w->start);
+    w->report.polls += count; /* wraps as `count` increments would */
+}
+
+static inline void gar__wait_take_parks(gar_wait *w, uint64_t count, gar_mono_ns now)
+{
+    w->now = now;
+    w->report.wait_ns = gar_since(now, w->start);
+    w->report.parks += count; /* wraps as `count` increments would */
+    gar__wait_flag_step(w);
+}
+
 static inline int gar_wait_init(gar_wait *wait, const gar_plan *plan, bool has_sleep,
                                 gar_dur_ns sleep_ns, gar_mono_ns start, gar_mono_ns deadline,
                                 gar_error *err)
