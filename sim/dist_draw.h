@@ -9,6 +9,8 @@
  * x < 2^52 with s = 52 + ceil(log2 d) and m = floor(2^s / d) + 1 (then
  * m*d - 2^s lies in (0, 2^(s-52)], so the error term stays under 1/d).  A
  * segment's x is below its width times 2^32, at most 10^6 * 2^32 < 2^52.
+ * The segment itself is looked up by the draw's top bits, not searched
+ * among the levels, and all a segment's constants sit side by side.
  *
  * So gar_dist_draw_sample gives gar_host_dist_sample's value bit for bit
  * (tests/sim/test_dist_draw.c compares them over every bundled profile);
@@ -24,10 +26,31 @@
 
 #include "core/host_dist.h"
 
+/* Buckets of the draw's top bits that say where to start looking for its
+ * segment: the draw's top 8 bits. */
+#define GAR_DIST_DRAW_BUCKETS 256
+
+/* One segment of the distribution, all a draw in it reads, in one place. */
+typedef struct gar_dist_segment {
+    uint64_t from;     /* level << 32: the positions from here on are in it (or later) */
+    uint64_t magic;    /* m for its width d */
+    gar_dur_ns value;  /* the value at its start */
+    uint64_t span_hi;  /* the value's rise over it, in halves: its top 32 bits */
+    uint64_t span_lo;  /* ... and its low 32 bits */
+    uint64_t shift;    /* s - 52, 0 .. 20 */
+} gar_dist_segment;
+
 typedef struct gar_dist_draw {
-    gar_host_dist dist;                      /* the distribution, copied */
-    uint64_t magic[GAR_HOST_QUANTILES_MAX];  /* segment i: m for its width d */
-    uint8_t shift[GAR_HOST_QUANTILES_MAX];   /* segment i: s - 52, 0 .. 20 */
+    gar_host_dist dist; /* the distribution, copied */
+    /* Bucket b: the segment of the least draw whose top 8 bits are b.  A
+     * draw's segment is that one or, across a level inside its bucket, a
+     * later one: found by a step or two past it (a branch almost never
+     * taken), where counting the levels below the draw took a compare for
+     * each of them. */
+    uint8_t first_segment[GAR_DIST_DRAW_BUCKETS];
+    /* The count - 1 segments, then one whose `from` (10^6 << 32) is above
+     * every position: the step past the last segment is never taken. */
+    gar_dist_segment segment[GAR_HOST_QUANTILES_MAX];
 } gar_dist_draw;
 
 /* Lays out `dist` (a profile's, count >= 2) for drawing. */
@@ -37,19 +60,22 @@ void gar_dist_draw_prepare(gar_dist_draw *out, const gar_host_dist *dist);
 static inline gar_dur_ns gar_dist_draw_sample(const gar_dist_draw *d, uint64_t draw)
 {
 #ifdef __SIZEOF_INT128__
-    const gar_host_dist *dist = &d->dist;
-    /* The sampler's own steps (core/host_dist.h), but for the division. */
-    uint64_t pos = (draw >> 32) * GAR_HOST_LEVEL_ONE;
-    uint64_t whole = pos >> 32;
-    unsigned i = 0;
-    for (unsigned k = 1; k + 1 < dist->count; k++)
-        i += whole >= dist->level[k];
-    uint64_t x = pos - ((uint64_t)dist->level[i] << 32);
+    /* The sampler's own steps (core/host_dist.h), but for the search and
+     * the division.  The position compares with a segment's `from` as the
+     * sampler's whole (pos >> 32) with its level. */
+    uint64_t top = draw >> 32;
+    uint64_t pos = top * GAR_HOST_LEVEL_ONE;
+    unsigned i = d->first_segment[top >> 24];
+    while (pos >= d->segment[i + 1].from)
+        i++;
+    const gar_dist_segment *s = &d->segment[i];
+    uint64_t x = pos - s->from;
     __extension__ typedef unsigned __int128 wide;
     /* x * m / 2^s as (x * 2^12) * m / 2^64 / 2^(s - 52): the product's
      * high word, then one shift (x < 2^52, so x * 2^12 fits a word). */
-    uint64_t frac = (uint64_t)(((wide)(x << 12) * d->magic[i]) >> 64) >> d->shift[i];
-    return dist->value[i] + gar_host_mul_frac32(dist->value[i + 1] - dist->value[i], frac);
+    uint64_t frac = (uint64_t)(((wide)(x << 12) * s->magic) >> 64) >> s->shift;
+    /* gar_host_mul_frac32 of the rise, its halves laid out. */
+    return s->value + s->span_hi * frac + ((s->span_lo * frac) >> 32);
 #else
     return gar_host_dist_sample(&d->dist, draw);
 #endif

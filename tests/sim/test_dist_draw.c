@@ -2,7 +2,8 @@
  * gar_host_dist_sample's value bit for bit: every distribution of the
  * bundled host profiles at random draws and at each segment's edges, and
  * made-up ones with the narrowest (1 ppm) and widest (the whole range)
- * segments and the largest values. */
+ * segments, the largest values, and many levels inside one bucket of the
+ * segment lookup. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,6 +84,22 @@ static void extreme_segments_agree(void **state)
                                .level = { 0, 500000, GAR_HOST_LEVEL_ONE },
                                .value = { 7, 7, 7 } };
     agree(&constant);
+    /* Many levels inside one bucket of draws (a 256th of them, 3 906 ppm):
+     * the lookup starts at the bucket's first segment and steps across
+     * each; at the top, the middle, and where a bucket begins on a level. */
+    gar_host_dist top = { .count = 7,
+                          .level = { 0, 999990, 999991, 999995, 999998, 999999, GAR_HOST_LEVEL_ONE },
+                          .value = { 10, 20, 30, 40, 50, 60, 70 } };
+    agree(&top);
+    gar_host_dist middle = { .count = 8,
+                             .level = { 0, 500001, 500002, 500100, 501000, 503000, 503905,
+                                        GAR_HOST_LEVEL_ONE },
+                             .value = { 1, 2, 3, 4, 5, 6, 7, 8 } };
+    agree(&middle);
+    gar_host_dist on_edge = { .count = 4, /* 3 906.25 ppm a bucket: 15 625 = 4 buckets */
+                              .level = { 0, 15625, 15626, GAR_HOST_LEVEL_ONE },
+                              .value = { 100, 200, 300, 400 } };
+    agree(&on_edge);
 }
 
 int main(void)
