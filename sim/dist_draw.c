@@ -9,6 +9,8 @@ void gar_dist_draw_prepare(gar_dist_draw *out, const gar_host_dist *dist)
 {
     memset(out, 0, sizeof *out);
     out->dist = *dist;
+    if (dist->count < 2)
+        return; /* not stated (an optional key): never drawn from */
     unsigned last = dist->count - 1; /* the segments are 0 .. last - 1 */
     for (unsigned i = 0; i <= last; i++)
         out->segment[i].from = (uint64_t)dist->level[i] << 32;

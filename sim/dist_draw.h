@@ -53,7 +53,8 @@ typedef struct gar_dist_draw {
     gar_dist_segment segment[GAR_HOST_QUANTILES_MAX];
 } gar_dist_draw;
 
-/* Lays out `dist` (a profile's, count >= 2) for drawing. */
+/* Lays out `dist` (a profile's) for drawing; one of fewer than two points
+ * (an optional key not stated) is copied, and must not be drawn from. */
 void gar_dist_draw_prepare(gar_dist_draw *out, const gar_host_dist *dist);
 
 /* gar_host_dist_sample(&d->dist, draw), the same value. */
