@@ -76,43 +76,6 @@ gar_dur_ns gar__estimator_scan_min(const gar_estimator *est, uint32_t window)
     return a < b ? a : b;
 }
 
-/* Adds `value` as the newest sample, and keeps the minimum of the last
- * `window` samples: the new one, unless it is above the kept minimum, which
- * stays unless it is the sample now leaving the window (then a scan). */
-static void push(gar_estimator *est, uint32_t window, gar_dur_ns value)
-{
-    bool kept = est->min_window == window && est->count > 0;
-    gar_dur_ns least = est->least;
-    bool leaves_least = kept && est->count >= window &&
-                        est->ring[(est->next + GAR_WINDOW_MAX - window) % GAR_WINDOW_MAX] == least;
-    est->ring[est->next] = value;
-    est->next = (uint8_t)((est->next + 1) % GAR_WINDOW_MAX);
-    if (est->count < GAR_WINDOW_MAX)
-        est->count++;
-    if (kept && value <= least)
-        est->least = value;
-    else if (!kept || leaves_least)
-        est->least = gar__estimator_scan_min(est, window);
-    est->min_window = (uint8_t)window;
-}
-
-void gar__estimator_take(gar_estimator *est, uint32_t window, gar_sample sample)
-{
-    assert(sample.kind == GAR_SAMPLE_EXACT || sample.kind == GAR_SAMPLE_LATE);
-    gar_dur_ns value = sample.ns;
-    if (sample.kind == GAR_SAMPLE_LATE) {
-        /* Done before the wake: the residual was below the slept time
-         * and below p; half the bound, as gar/estimator.h says. */
-        if (est->count > 0) {
-            gar_dur_ns p = gar__estimator_window_min(est, window);
-            if (p < value)
-                value = p;
-        }
-        value /= 2;
-    }
-    push(est, window, value);
-}
-
 int gar_estimator_prediction(const gar_estimator *est, const gar_deadline *deadline,
                              gar_dur_ns *p_ns, gar_error *err)
 {

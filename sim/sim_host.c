@@ -798,6 +798,8 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
      * seeded at its first POLL step: other plans pay nothing for it. */
     uint64_t wait_index = host->waits++;
     bool long_seeded = false;
+    /* Read once: a driver's loop without an observer tests a register. */
+    const bool observed = host->on_action != NULL;
     gar_mono_ns t = start;
     for (;;) {
         gar_wait_action a = gar_wait_next(&w);
@@ -855,8 +857,10 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
         default:
             goto ended;
         }
-        observe(host, a.op, a.op == GAR_WAIT_OP_SLEEP_UNTIL || a.op == GAR_WAIT_OP_PARK ? a.until : 0,
-                from, t, answer, 1);
+        if (observed)
+            observe(host, a.op,
+                    a.op == GAR_WAIT_OP_SLEEP_UNTIL || a.op == GAR_WAIT_OP_PARK ? a.until : 0, from,
+                    t, answer, 1);
         /* The driver reads the clock after every answer. */
         gar_mono_ns seen = gar_after(t, hp->clock_ns);
         acc.busy += seen - t;
