@@ -195,12 +195,32 @@ static int check_config(const gar_replay_config *c, gar_error *err)
     return 0;
 }
 
+/* A sum of u64 values and the carries out of it.  Its total (wide_total)
+ * is the sum saturated at UINT64_MAX, which is what adding each value with
+ * gar_after gives (a sum of non-negative values that saturates once stays
+ * saturated): an add and an add-with-carry a value, where saturating each
+ * time took a compare and a select besides. */
+typedef struct wide_sum {
+    uint64_t low, carries;
+} wide_sum;
+
+static inline void wide_add(wide_sum *s, uint64_t x)
+{
+    s->low += x;
+    s->carries += s->low < x;
+}
+
+static inline uint64_t wide_total(wide_sum s)
+{
+    return s.carries > 0 ? UINT64_MAX : s.low;
+}
+
 /* What the run keeps of one stream (device stream s is the s-th stream id
  * the trace names). */
 typedef struct stream_state {
     gar_mono_ns recorded_done; /* the trace's done of the stream's latest row */
     uint64_t waits;
-    gar_dur_ns busy_ns;
+    wide_sum busy; /* its busy time (wide_total) */
 } stream_state;
 
 /* One block of scratch memory and its size in bytes. */
@@ -318,34 +338,45 @@ static int out_of_memory(gar_error *err)
 
 /* Adds one wait's result to the run's totals, saturating, so that a sum
  * past 2^63 - 1 is caught by check_range, not wrapped. */
-static void add_wait(gar_replay_metrics *m, stream_state *stream, const gar_sim_wait_result *res)
+/* The run's totals over its waits, as they go into gar_replay_metrics. */
+typedef struct totals {
+    wide_sum busy, parked, asleep, sleeps, parks, queries, polls, backstop_queries;
+    uint64_t kinds[GAR_WAIT_KIND_PARKED + 1]; /* by gar_wait_kind */
+} totals;
+
+static void add_wait(totals *tot, stream_state *stream, const gar_sim_wait_result *res)
 {
     stream->waits++;
-    stream->busy_ns = gar_after(stream->busy_ns, res->busy_ns);
-    m->busy_ns = gar_after(m->busy_ns, res->busy_ns);
-    m->parked_ns = gar_after(m->parked_ns, res->parked_ns);
-    m->asleep_ns = gar_after(m->asleep_ns, res->asleep_ns);
-    m->sleeps = gar_after(m->sleeps, res->report.sleeps);
-    m->parks = gar_after(m->parks, res->report.parks);
-    m->queries = gar_after(m->queries, gar_after(res->report.queries, res->report.polls));
-    m->polls = gar_after(m->polls, res->report.polls);
-    m->backstop_queries = gar_after(m->backstop_queries, res->report.backstop_queries);
-    switch (res->report.kind) {
-    case GAR_WAIT_KIND_BLOCKED:
-        m->blocked++;
-        break;
-    case GAR_WAIT_KIND_IMMEDIATE:
-        m->immediate++;
-        break;
-    case GAR_WAIT_KIND_LATE:
-        m->late++;
-        break;
-    case GAR_WAIT_KIND_PARKED:
-        m->parked++;
-        break;
-    case GAR_WAIT_KIND_NONE:
-        break;
-    }
+    wide_add(&stream->busy, res->busy_ns);
+    wide_add(&tot->busy, res->busy_ns);
+    wide_add(&tot->parked, res->parked_ns);
+    wide_add(&tot->asleep, res->asleep_ns);
+    wide_add(&tot->sleeps, res->report.sleeps);
+    wide_add(&tot->parks, res->report.parks);
+    /* A poll is a query: the two are counted together, saturating, as
+     * the metrics have always counted them. */
+    wide_add(&tot->queries, gar_after(res->report.queries, res->report.polls));
+    wide_add(&tot->polls, res->report.polls);
+    wide_add(&tot->backstop_queries, res->report.backstop_queries);
+    tot->kinds[(unsigned)res->report.kind <= GAR_WAIT_KIND_PARKED ? res->report.kind
+                                                                  : GAR_WAIT_KIND_NONE]++;
+}
+
+/* The totals into `m`. */
+static void totals_to_metrics(const totals *tot, gar_replay_metrics *m)
+{
+    m->busy_ns = wide_total(tot->busy);
+    m->parked_ns = wide_total(tot->parked);
+    m->asleep_ns = wide_total(tot->asleep);
+    m->sleeps = wide_total(tot->sleeps);
+    m->parks = wide_total(tot->parks);
+    m->queries = wide_total(tot->queries);
+    m->polls = wide_total(tot->polls);
+    m->backstop_queries = wide_total(tot->backstop_queries);
+    m->blocked = tot->kinds[GAR_WAIT_KIND_BLOCKED];
+    m->immediate = tot->kinds[GAR_WAIT_KIND_IMMEDIATE];
+    m->late = tot->kinds[GAR_WAIT_KIND_LATE];
+    m->parked = tot->kinds[GAR_WAIT_KIND_PARKED];
 }
 
 /* The auto rule's state for a run whose plan (or a band) is auto: one
@@ -429,6 +460,7 @@ typedef struct progress {
     uint64_t predictions;
     gar_replay_diagnosis d;
     bool host_changed;
+    totals tot;
 } progress;
 
 static void run_release(run *r)
@@ -561,10 +593,10 @@ static bool streams_over_budget(run *r, uint64_t waits)
 }
 
 /* The waits of one block of rows, in order, on the run's device and host:
- * the per-wait values into the sketches, the totals into `m` and `pg`.
+ * the per-wait values into the sketches, the totals into `pg`.
  * Returns 0, or the first failure. */
 static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *pg,
-                        gar_replay_metrics *m, gar_error *err)
+                        gar_error *err)
 {
     const gar_replay_config *config = r->config;
     const gar_bands *bands = r->bands;
@@ -723,7 +755,7 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
             seen.sleep_ns = has_sleep ? sleep_ns : 0;
             config->on_wait(config->on_wait_context, &seen);
         }
-        add_wait(m, stream, &res);
+        add_wait(&pg->tot, stream, &res);
         last_end = res.end;
         if (res.end > latest_end)
             latest_end = res.end;
@@ -811,7 +843,7 @@ static bool per_stream(run *r, gar_replay_streams *out)
     for (size_t s = 0; s < count; s++) {
         stream[s].stream = ids[s];
         stream[s].waits = states[s].waits;
-        stream[s].busy_ns = states[s].busy_ns;
+        stream[s].busy_ns = wide_total(states[s].busy);
         /* A shadowed first stream, the only one, takes the run's quantiles
          * (gar_replay_run, below). */
         if (!r->stream0_shadowed)
@@ -881,7 +913,7 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
             !streams_over_budget(&r, pg.waits + count))
             rc = out_of_memory(err);
         else if ((rc = fit_numbers(&r, err)) >= 0)
-            rc = replay_block(&r, some, count, &pg, &m, err);
+            rc = replay_block(&r, some, count, &pg, err);
     }
     if (r.autos != NULL)
         m.auto_counts = gar_auto_counts_of(&r.autos->policy);
@@ -903,6 +935,7 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     pg.d.slept = pg.d.predict_waits - pg.d.unpredicted - pg.d.short_predictions;
     pg.d.points = r.points;
     m.diagnosis = pg.d;
+    totals_to_metrics(&pg.tot, &m);
     m.waits = pg.waits;
     m.makespan_ns = pg.latest_end - pg.first_start;
     m.predictions = pg.predictions;
