@@ -2,6 +2,8 @@
 #define _GNU_SOURCE /* malloc_usable_size, for the held-bytes counter */
 #include "sim/alloc.h"
 
+#include <sys/mman.h>
+
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -50,6 +52,23 @@ void *gar_alloc_hooked_realloc(void *block, size_t size)
         return NULL;
     }
     return hook_got(h, grown);
+}
+
+void *gar_malloc_large(size_t size)
+{
+    const gar_alloc_hook *h = gar_alloc_active_hook;
+    if (hook_fails(h, size))
+        return NULL;
+    size_t bytes = (size + GAR_ALLOC_LARGE_ALIGN - 1) & ~(GAR_ALLOC_LARGE_ALIGN - 1);
+    if (bytes < size)
+        return NULL; /* no such block */
+    void *block = aligned_alloc(GAR_ALLOC_LARGE_ALIGN, bytes);
+#ifdef MADV_HUGEPAGE
+    /* Advice only: without huge pages the block works as any other. */
+    if (block != NULL)
+        (void)madvise(block, bytes, MADV_HUGEPAGE);
+#endif
+    return hook_got(h, block);
 }
 
 void gar_alloc_hooked_free(void *block)

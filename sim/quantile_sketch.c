@@ -119,6 +119,34 @@ bool gar_quantile_sketch_reserve(gar_quantile_sketch *sk, size_t n)
     return true;
 }
 
+bool gar_quantile_sketch_expect(gar_quantile_sketch *sk, size_t n)
+{
+    if (n > sk->limit)
+        n = sk->limit;
+    if (sk->histogram || n <= sk->capacity)
+        return true;
+    if (n * sizeof *sk->value < GAR_ALLOC_LARGE_ALIGN)
+        return gar_quantile_sketch_reserve(sk, n);
+    sk->expected = n;
+    return gar_quantile_sketch_reserve(sk, GAR_SKETCH_FIRST_ROOM);
+}
+
+/* Takes the expected room in one large block, the values copied over.
+ * False when it cannot (the sketch is unchanged). */
+static bool take_expected(gar_quantile_sketch *sk)
+{
+    uint64_t *room = gar_malloc_large(sk->expected * sizeof *room);
+    if (room == NULL)
+        return false;
+    if (sk->count > 0)
+        memcpy(room, sk->value, (size_t)sk->count * sizeof *room);
+    gar_free(sk->value);
+    sk->value = room;
+    sk->capacity = sk->expected;
+    sk->expected = 0;
+    return true;
+}
+
 bool gar_quantile_sketch_copy(gar_quantile_sketch *dst, const gar_quantile_sketch *src)
 {
     gar_quantile_sketch_free(dst);
@@ -149,6 +177,8 @@ bool gar_quantile_sketch_copy(gar_quantile_sketch *dst, const gar_quantile_sketc
 bool gar_quantile_sketch_add_slow(gar_quantile_sketch *sk, uint64_t v)
 {
     if (!sk->histogram && sk->count < sk->limit) {
+        if (sk->expected > sk->capacity && take_expected(sk))
+            return gar_quantile_sketch_add(sk, v);
         /* Room runs out below the limit: grow geometrically, never past it. */
         size_t room = sk->capacity > 0 ? sk->capacity * 2 : FIRST_ROOM;
         if (room > sk->limit)

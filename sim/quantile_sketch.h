@@ -40,6 +40,7 @@
 typedef struct gar_quantile_sketch {
     uint64_t *value;   /* the values while exact: `count` of them, room for `capacity` */
     size_t capacity;
+    size_t expected;   /* room taken in one step when `capacity` fills (expect) */
     size_t limit;      /* exact up to this many values */
     bool histogram;    /* past the limit: the values are counted in `group` */
     uint64_t count;    /* values added */
@@ -64,6 +65,16 @@ void gar_quantile_sketch_reset(gar_quantile_sketch *sk);
  * doubling does.  False when memory runs out (nothing changed: the sketch
  * grows as it fills, as before). */
 bool gar_quantile_sketch_reserve(gar_quantile_sketch *sk, size_t n);
+
+/* Expects up to `n` exact values (at most the limit): room for them as
+ * gar_quantile_sketch_reserve makes it, except that room of 2 MiB or more
+ * comes in two steps: GAR_SKETCH_FIRST_ROOM values now, and all `n`, in a
+ * block that takes huge pages (gar_malloc_large), when those fill.  A run
+ * that stays short touches only what it fills, in small pages; a long one
+ * copies half a megabyte once and faults its values in 2 MiB at a time.
+ * False when memory runs out (as reserve). */
+#define GAR_SKETCH_FIRST_ROOM ((size_t)1 << 16)
+bool gar_quantile_sketch_expect(gar_quantile_sketch *sk, size_t n);
 
 /* Makes `dst` (initialised; what it held is released) hold what `src`
  * holds: its limit, mode, values or counts.  False when memory runs out

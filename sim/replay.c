@@ -787,12 +787,13 @@ static int run_start(run *r, gar_replay_rows_fn rows, void *context, gar_error *
     }
     sketch_ready(&r->scratch->overshoot, r->limit);
     sketch_ready(&r->scratch->est_error, r->limit);
-    /* Room for the default budget's values at once: a long run would
-     * otherwise copy them at each doubling, and fault the copies' pages in
-     * (a run that stays short touches only what it fills).  Without the
+    /* Room for the default budget's values in two steps, the second in
+     * huge pages (gar_quantile_sketch_expect): a long run would otherwise
+     * copy them at each doubling and fault every 4 KiB page of them in (a
+     * run that stays short touches only what it fills).  Without the
      * memory, they grow as they fill. */
-    gar_quantile_sketch_reserve(&r->scratch->overshoot, GAR_SKETCH_EXACT_MAX);
-    gar_quantile_sketch_reserve(&r->scratch->est_error, GAR_SKETCH_EXACT_MAX);
+    gar_quantile_sketch_expect(&r->scratch->overshoot, GAR_SKETCH_EXACT_MAX);
+    gar_quantile_sketch_expect(&r->scratch->est_error, GAR_SKETCH_EXACT_MAX);
     bool keys_ready = gar_key_index_init(&r->stream_keys); /* both made: both freed */
     keys_ready = gar_key_index_init(&r->point_keys) && keys_ready;
     if (!keys_ready)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/alloc.h"
 #include "sim/prng.h"
 #include "sim/quantile_sketch.h"
 #include "sim/rank_select.h"
@@ -212,6 +213,64 @@ static void copies_and_room(void **state)
     }
 }
 
+/* Room expected for many values comes in two steps: a first room now,
+ * all of it in one aligned block when that fills, the values carried over
+ * (the same exact quantiles as a sketch that grew by doubling); a small
+ * expectation is reserved at once; and when the large block cannot be had,
+ * the sketch doubles, and asks again when that fills. */
+static void expected_room_comes_in_two_steps(void **state)
+{
+    (void)state;
+    const size_t n = 2 * GAR_SKETCH_FIRST_ROOM + 5;
+    for (int fail_large = 0; fail_large < 2; fail_large++) {
+        gar_quantile_sketch grown, expected;
+        gar_quantile_sketch_init(&grown, 4 * GAR_SKETCH_FIRST_ROOM);
+        gar_quantile_sketch_init(&expected, 4 * GAR_SKETCH_FIRST_ROOM);
+        assert_true(gar_quantile_sketch_expect(&expected, 1 << 30)); /* capped at the limit */
+        assert_int_equal(expected.capacity, GAR_SKETCH_FIRST_ROOM);
+        assert_int_equal(expected.expected, 4 * GAR_SKETCH_FIRST_ROOM);
+        gar_prng g = gar_prng_seeded(11);
+        gar_alloc_fail_nth fail;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t v = poll_like(&g);
+            if (fail_large && i == GAR_SKETCH_FIRST_ROOM) {
+                gar_alloc_fail_nth_make(&fail, 1); /* the large block is the next asked */
+                gar_alloc_set_hook(&fail.hook);
+            }
+            assert_true(gar_quantile_sketch_add(&expected, v));
+            if (fail_large && i == GAR_SKETCH_FIRST_ROOM) {
+                gar_alloc_set_hook(NULL);
+                assert_true(gar_alloc_fail_nth_fired(&fail));
+                assert_int_equal(expected.capacity, 2 * GAR_SKETCH_FIRST_ROOM); /* doubled */
+            }
+            assert_true(gar_quantile_sketch_add(&grown, v));
+        }
+        /* Either way the expected room came (after a failure, when the
+         * doubled room filled). */
+        assert_false(expected.histogram);
+        assert_int_equal(expected.capacity, 4 * GAR_SKETCH_FIRST_ROOM);
+        assert_int_equal(expected.expected, 0);
+        assert_int_equal((uintptr_t)expected.value % GAR_ALLOC_LARGE_ALIGN, 0);
+        const size_t ranks[] = { 0, n / 3, n / 2, n - 2, n - 1 };
+        gar_sketch_bucket a[5], b[5];
+        uint64_t *tmp = malloc(n * sizeof *tmp);
+        assert_non_null(tmp);
+        gar_quantile_sketch_select(&grown, tmp, ranks, 5, a);
+        gar_quantile_sketch_select(&expected, tmp, ranks, 5, b);
+        assert_memory_equal(a, b, sizeof a);
+        free(tmp);
+        gar_quantile_sketch_free(&grown);
+        gar_quantile_sketch_free(&expected);
+    }
+    /* Under 2 MiB: all of it at once, no second step. */
+    gar_quantile_sketch small;
+    gar_quantile_sketch_init(&small, 1000);
+    assert_true(gar_quantile_sketch_expect(&small, 1000));
+    assert_int_equal(small.capacity, 1000);
+    assert_int_equal(small.expected, 0);
+    gar_quantile_sketch_free(&small);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -221,6 +280,7 @@ int main(void)
         cmocka_unit_test(the_whole_range),
         cmocka_unit_test(reset_starts_over),
         cmocka_unit_test(copies_and_room),
+        cmocka_unit_test(expected_room_comes_in_two_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
