@@ -80,23 +80,13 @@ bool gar_quantile_sketch_to_histogram(gar_quantile_sketch *sk)
 {
     if (sk->histogram)
         return true;
-    /* Every group the values need first, so a failure changes nothing. */
+    /* One pass: an exact sketch has no groups yet, so when one cannot be
+     * had, dropping those made so far changes nothing. */
     for (size_t i = 0; i < sk->count; i++) {
-        unsigned g;
-        size_t b;
-        gar_quantile_sketch_locate(sk->value[i], &g, &b);
-        if (sk->group[g] == NULL &&
-            (sk->group[g] = gar_calloc(group_buckets(g), sizeof(uint64_t))) == NULL) {
+        if (!count_value(sk, sk->value[i])) {
             free_groups(sk);
             return false;
         }
-    }
-    for (size_t i = 0; i < sk->count; i++) {
-        unsigned g;
-        size_t b;
-        gar_quantile_sketch_locate(sk->value[i], &g, &b);
-        sk->group[g][b]++;
-        sk->group_count[g]++;
     }
     sk->histogram = true;
     gar_free(sk->value);

@@ -271,6 +271,45 @@ static void expected_room_comes_in_two_steps(void **state)
     gar_quantile_sketch_free(&small);
 }
 
+/* Going over to the histogram needs a group for each order of magnitude
+ * the values span: when one cannot be had, the sketch is left exact, its
+ * values as they were and no group held; asked again, it goes over. */
+static void a_failed_move_to_the_histogram_changes_nothing(void **state)
+{
+    (void)state;
+    gar_quantile_sketch sk;
+    gar_quantile_sketch_init(&sk, 100);
+    for (uint64_t i = 0; i < 60; i++)
+        assert_true(gar_quantile_sketch_add(&sk, (UINT64_C(1) << i) + i)); /* many groups */
+    uint64_t before[60];
+    memcpy(before, sk.value, sizeof before);
+    bool fired = true;
+    for (uint64_t nth = 1; fired; nth++) {
+        gar_alloc_fail_nth fail;
+        gar_alloc_fail_nth_make(&fail, nth);
+        gar_alloc_set_hook(&fail.hook);
+        bool moved = gar_quantile_sketch_to_histogram(&sk);
+        gar_alloc_set_hook(NULL);
+        fired = gar_alloc_fail_nth_fired(&fail);
+        assert_int_equal(moved, !fired);
+        if (fired) {
+            assert_false(sk.histogram);
+            assert_int_equal(sk.count, 60);
+            assert_memory_equal(sk.value, before, sizeof before);
+            for (unsigned g = 0; g < GAR_SKETCH_GROUPS; g++) {
+                assert_null(sk.group[g]);
+                assert_int_equal(sk.group_count[g], 0);
+            }
+        }
+    }
+    assert_true(sk.histogram);
+    uint64_t counted = 0;
+    for (unsigned g = 0; g < GAR_SKETCH_GROUPS; g++)
+        counted += sk.group_count[g];
+    assert_int_equal(counted, 60);
+    gar_quantile_sketch_free(&sk);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,6 +320,7 @@ int main(void)
         cmocka_unit_test(reset_starts_over),
         cmocka_unit_test(copies_and_room),
         cmocka_unit_test(expected_room_comes_in_two_steps),
+        cmocka_unit_test(a_failed_move_to_the_histogram_changes_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
