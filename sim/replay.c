@@ -494,22 +494,30 @@ static bool number_block(run *r, const gar_trace_row *rows, size_t count, uint64
         return true;
     }
     /* Rows come in runs of one stream and one point: a key equal to the
-     * previous row's has its number (the index gives a key one number). */
+     * previous row's has its number (the index gives a key one number), and
+     * only a new key is looked up, checked and, for a stream, recorded. */
+    uint64_t stream_key = 0, point_key = 0;
+    uint32_t stream_no = GAR_KEY_INDEX_NONE, point_no = GAR_KEY_INDEX_NONE;
     for (size_t j = 0; j < count; j++) {
-        const gar_trace_row *before = j > 0 ? &rows[j - 1] : NULL;
-        slot[j] = before != NULL && rows[j].stream == before->stream
-                      ? slot[j - 1]
-                      : gar_key_index_add(&r->stream_keys, rows[j].stream);
-        point[j] = before != NULL && rows[j].point == before->point
-                       ? point[j - 1]
-                       : gar_key_index_add(&r->point_keys, rows[j].point);
-        if (slot[j] == GAR_KEY_INDEX_NONE || point[j] == GAR_KEY_INDEX_NONE)
-            return false;
-        if (slot[j] == r->streams) { /* a stream named for the first time */
-            if (!grow(&r->stream_id, r->streams + 1, sizeof(uint32_t)))
+        if (j == 0 || rows[j].stream != stream_key) {
+            stream_key = rows[j].stream;
+            stream_no = gar_key_index_add(&r->stream_keys, stream_key);
+            if (stream_no == GAR_KEY_INDEX_NONE)
                 return false;
-            ((uint32_t *)r->stream_id.at)[r->streams++] = rows[j].stream;
+            if (stream_no == r->streams) { /* a stream named for the first time */
+                if (!grow(&r->stream_id, r->streams + 1, sizeof(uint32_t)))
+                    return false;
+                ((uint32_t *)r->stream_id.at)[r->streams++] = rows[j].stream;
+            }
         }
+        if (j == 0 || rows[j].point != point_key) {
+            point_key = rows[j].point;
+            point_no = gar_key_index_add(&r->point_keys, point_key);
+            if (point_no == GAR_KEY_INDEX_NONE)
+                return false;
+        }
+        slot[j] = stream_no;
+        point[j] = point_no;
     }
     r->points = r->point_keys.count;
     return true;
