@@ -14,6 +14,7 @@
 #include "sim/atomic_file.h"
 #include "sim/decimal_chunk.h"
 #include "sim/decimal_wide.h"
+#include "sim/mapped_text.h"
 #include "sim/unpack.h"
 
 #include <errno.h>
@@ -1011,6 +1012,11 @@ struct gar_trace_stream {
     unsigned char *packed; /* gzip: compressed bytes read, not yet inflated */
     size_t packed_len, packed_at;
     char *name;
+    /* A plain regular file is read out of a mapping (mapped_text.h), from
+     * `map_at`, the first byte not yet read; the rest through `lb`. */
+    bool mapped, map_drained; /* drained: the last window has been read */
+    gar_mapped_text map;
+    size_t map_at;
 };
 
 int gar_trace_stream_open(gar_trace_stream **out, const char *path, gar_error *err)
@@ -1045,6 +1051,12 @@ int gar_trace_stream_open(gar_trace_stream **out, const char *path, gar_error *e
         return rc;
     } else {
         s->own_file = true;
+        /* Mapped unless gzip (inflated through the buffer, as from a pipe). */
+        s->mapped = gar_mapped_text_open(&s->map, fileno(s->in));
+        if (s->mapped && gzip_magic(s->map.bytes, s->map.size)) {
+            gar_mapped_text_close(&s->map);
+            s->mapped = false;
+        }
     }
     reader_init(&s->rd, s->name, err);
     s->lb.rd = &s->rd;
@@ -1076,10 +1088,43 @@ static int stream_at_end(gar_trace_stream *s)
     return rc < 0 ? rc : reader_finish(&s->rd, s->lb.held);
 }
 
+/* stream_fill for a mapped file: the windows the buffer would hold — each
+ * READ_BLOCK bytes from the first line not yet read, or to the end — read
+ * where they lie, so that every line is read by the same path (plain row
+ * or line reader), every refusal comes at the same place, and the end of
+ * the text is seen at the same call. */
+static int map_fill(gar_trace_stream *s)
+{
+    reader *rd = &s->rd;
+    const char *bytes = s->map.bytes;
+    while (rd->trace.count < STREAM_BLOCK_ROWS) {
+        size_t left = s->map.size - s->map_at;
+        if (s->map_drained) { /* as a read that finds nothing more */
+            s->ended = true;
+            return reader_finish(rd, left);
+        }
+        size_t window = left < READ_BLOCK ? left : READ_BLOCK;
+        int rc;
+        const char *p = read_lines(rd, bytes + s->map_at, bytes + s->map_at + window, SIZE_MAX, &rc);
+        if (rc < 0)
+            return rc;
+        size_t read = (size_t)(p - bytes);
+        size_t unfinished = s->map_at + window - read;
+        s->map_at = read;
+        if (unfinished > GAR_TRACE_LINE_MAX)
+            return refuse_long_line(rd);
+        gar_mapped_text_release(&s->map, read);
+        s->map_drained = window == left;
+    }
+    return 0;
+}
+
 /* Reads on until the block holds STREAM_BLOCK_ROWS rows or the text ends. */
 static int stream_fill(gar_trace_stream *s)
 {
     reader *rd = &s->rd;
+    if (s->mapped)
+        return map_fill(s);
     if (!s->decided) {
         errno = 0;
         size_t got = fread(s->lb.buf, 1, READ_BLOCK, s->in);
@@ -1177,6 +1222,8 @@ void gar_trace_stream_close(gar_trace_stream *s)
         gar_unpack_end(&s->u, -1);
     if (s->own_file)
         fclose(s->in);
+    if (s->mapped)
+        gar_mapped_text_close(&s->map);
     rules_free(&s->rd.rules);
     gar_trace_free(&s->rd.trace);
     gar_free(s->packed);

@@ -431,6 +431,80 @@ static void blocks_are_the_file_in_order(void **state)
     gar_trace_free(&t);
 }
 
+/* A plain file is read out of a mapping (mapped_text.h), a pipe or a
+ * gzip file through the buffer: the same rows must come, and the same
+ * refusal at the same line and column, wherever a fault falls against the
+ * 64 KiB windows both read: a line too long inside a window and across
+ * one, a last line without its newline, short or too long, a text of
+ * exactly one window, CRLF lines.  The copying reader is the whole-file
+ * reader (gar_trace_read_stream on the open file), which reads the same
+ * windows through stdio. */
+static void a_mapped_file_reads_as_the_copied_one(void **state)
+{
+    (void)state;
+    size_t size;
+    gar_trace t = make_trace(20000, GAR_TRACE_HAS_STREAM, 17);
+    char *good = write_to_memory(&t, NULL, &size);
+    gar_trace_free(&t);
+    const size_t window = 8 * GAR_TRACE_LINE_MAX; /* the readers' block */
+    /* Each case: the good text cut at `cut` bytes, then `tail` (a line of
+     * `long_line` x's first when that is not 0). */
+    const struct {
+        size_t cut;
+        size_t long_line;
+        const char *tail;
+    } cases[] = {
+        { SIZE_MAX, 0, "" },                          /* all of it */
+        { SIZE_MAX, 0, "1,5,5,5,0" },                 /* a last row without its newline */
+        { SIZE_MAX, GAR_TRACE_LINE_MAX + 9, "" },     /* a last line too long, no newline */
+        { SIZE_MAX, 70000, "" },                      /* longer than a window */
+        { 100000, GAR_TRACE_LINE_MAX + 1, "\n" },    /* too long, inside the text */
+        { window - 50, GAR_TRACE_LINE_MAX + 1, "\n" }, /* too long, across a window */
+        { window - 9000, 20000, "\n" },              /* too long already at the window's end */
+        { window - 1, 0, "\n" },                     /* exactly one window */
+        { 300000, 0, "1,2,3,x\n" },                   /* a bad row after a window's end */
+        { 3000, 0, "1,9,9,9,0\r\n1,9,9,9,0\r\n" }, /* CRLF rows */
+    };
+    char path[] = "/tmp/gar-trace-mapped-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        size_t cut = cases[k].cut < size ? cases[k].cut : size;
+        /* Cut at a line's end, so the tail starts a line. */
+        while (cut > 0 && good[cut - 1] != '\n')
+            cut--;
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        assert_int_equal(fwrite(good, 1, cut, f), cut);
+        for (size_t i = 0; i < cases[k].long_line; i++)
+            fputc('x', f);
+        fputs(cases[k].tail, f);
+        fclose(f);
+
+        gar_trace mapped, copied;
+        gar_error err_mapped, err_copied;
+        size_t largest;
+        int rc_mapped = read_in_blocks(path, &mapped, &err_mapped, &largest);
+        f = fopen(path, "rb");
+        assert_non_null(f);
+        int rc_copied = gar_trace_read_stream(&copied, f, path, &err_copied);
+        fclose(f);
+        assert_int_equal(rc_mapped, rc_copied);
+        if (rc_copied == 0) {
+            assert_true(gar_trace_equal(&mapped, &copied));
+        } else {
+            assert_int_equal(err_mapped.code, err_copied.code);
+            for (unsigned a = 0; a < err_copied.argc; a++)
+                assert_string_equal(err_mapped.argv[a], err_copied.argv[a]);
+        }
+        gar_trace_free(&mapped);
+        gar_trace_free(&copied);
+    }
+    unlink(path);
+    free(good);
+}
+
 static void check_refuses_what_the_reader_refuses(void **state)
 {
     (void)state;
@@ -924,6 +998,7 @@ int main(void)
         cmocka_unit_test(a_line_too_long_is_refused),
         cmocka_unit_test(stream_reader_matches_memory_reader),
         cmocka_unit_test(blocks_are_the_file_in_order),
+        cmocka_unit_test(a_mapped_file_reads_as_the_copied_one),
         cmocka_unit_test(check_refuses_what_the_reader_refuses),
         cmocka_unit_test(file_io_is_atomic_and_coded),
         cmocka_unit_test(gzip_traces_read_as_their_text),
