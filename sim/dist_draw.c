@@ -12,8 +12,10 @@ void gar_dist_draw_prepare(gar_dist_draw *out, const gar_host_dist *dist)
     if (dist->count < 2)
         return; /* not stated (an optional key): never drawn from */
     unsigned last = dist->count - 1; /* the segments are 0 .. last - 1 */
-    for (unsigned i = 0; i <= last; i++)
+    for (unsigned i = 0; i < last; i++) {
         out->segment[i].from = (uint64_t)dist->level[i] << 32;
+        out->segment[i].to = (uint64_t)dist->level[i + 1] << 32;
+    }
 #ifdef __SIZEOF_INT128__
     __extension__ typedef unsigned __int128 wide;
     for (unsigned i = 0; i < last; i++) {
@@ -37,7 +39,7 @@ void gar_dist_draw_prepare(gar_dist_draw *out, const gar_host_dist *dist)
     unsigned i = 0;
     for (unsigned b = 0; b < GAR_DIST_DRAW_BUCKETS; b++) {
         uint64_t pos = ((uint64_t)b << 24) * GAR_HOST_LEVEL_ONE;
-        while (i + 1 < last && out->segment[i + 1].from <= pos)
+        while (i + 1 < last && out->segment[i].to <= pos)
             i++;
         out->first_segment[b] = (uint8_t)i;
     }

@@ -30,14 +30,17 @@
  * segment: the draw's top 8 bits. */
 #define GAR_DIST_DRAW_BUCKETS 256
 
-/* One segment of the distribution, all a draw in it reads, in one place. */
+/* One segment of the distribution, all a draw in it reads, in one place:
+ * a cache line of its own. */
 typedef struct gar_dist_segment {
-    uint64_t from;     /* level << 32: the positions from here on are in it (or later) */
+    uint64_t from;     /* level << 32: the positions from here on are in it ... */
+    uint64_t to;       /* ... up to the next level's, which are past it */
     uint64_t magic;    /* m for its width d */
     gar_dur_ns value;  /* the value at its start */
     uint64_t span_hi;  /* the value's rise over it, in halves: its top 32 bits */
     uint64_t span_lo;  /* ... and its low 32 bits */
     uint64_t shift;    /* s - 52, 0 .. 20 */
+    uint64_t unused;   /* (to 64 bytes) */
 } gar_dist_segment;
 
 typedef struct gar_dist_draw {
@@ -46,11 +49,10 @@ typedef struct gar_dist_draw {
      * draw's segment is that one or, across a level inside its bucket, a
      * later one: found by a step or two past it (a branch almost never
      * taken), where counting the levels below the draw took a compare for
-     * each of them. */
+     * each of them.  The last segment ends at 10^6 << 32, above every
+     * position: no step goes past it. */
     uint8_t first_segment[GAR_DIST_DRAW_BUCKETS];
-    /* The count - 1 segments, then one whose `from` (10^6 << 32) is above
-     * every position: the step past the last segment is never taken. */
-    gar_dist_segment segment[GAR_HOST_QUANTILES_MAX];
+    gar_dist_segment segment[GAR_HOST_QUANTILES_MAX - 1];
 } gar_dist_draw;
 
 /* Lays out `dist` (a profile's) for drawing; one of fewer than two points
@@ -66,10 +68,9 @@ static inline gar_dur_ns gar_dist_draw_sample(const gar_dist_draw *d, uint64_t d
      * sampler's whole (pos >> 32) with its level. */
     uint64_t top = draw >> 32;
     uint64_t pos = top * GAR_HOST_LEVEL_ONE;
-    unsigned i = d->first_segment[top >> 24];
-    while (pos >= d->segment[i + 1].from)
-        i++;
-    const gar_dist_segment *s = &d->segment[i];
+    const gar_dist_segment *s = &d->segment[d->first_segment[top >> 24]];
+    while (pos >= s->to)
+        s++;
     uint64_t x = pos - s->from;
     __extension__ typedef unsigned __int128 wide;
     /* x * m / 2^s as (x * 2^12) * m / 2^64 / 2^(s - 52): the product's
