@@ -68,10 +68,13 @@ static inline gar_mono_ns gar__wait_earlier(gar_mono_ns a, gar_mono_ns b)
     return a < b ? a : b;
 }
 
+/* The action's code stays 0 from gar_wait_init until the wait fails, after
+ * which nothing is pended: a pend writes only the op and the time. */
 static inline void gar__wait_pend(gar_wait *w, enum gar__wait_step step, gar_mono_ns until)
 {
     w->step = step;
-    w->action = (gar_wait_action){ .op = gar__wait_step_op[step], .until = until, .code = 0 };
+    w->action.op = gar__wait_step_op[step];
+    w->action.until = until;
 }
 
 static inline void gar__wait_finish(gar_wait *w, gar_wait_kind kind, gar_sample_kind sample)
@@ -196,6 +199,7 @@ static inline int gar_wait_init(gar_wait *wait, const gar_plan *plan, bool has_s
     wait->due = GAR_MONO_NEVER;
     /* The report is zeroed whole, padding too: callers compare reports bytewise. */
     memset(&wait->report, 0, sizeof wait->report);
+    wait->action.code = 0;
     gar__wait_pend(wait, plan->park == GAR_PARK_BLOCK ? GAR__WAIT_STEP_BLOCK
                                                       : GAR__WAIT_STEP_FIRST_QUERY,
                   0);
