@@ -132,7 +132,10 @@ int gar_trace_read_memory(gar_trace *out, const void *data, size_t size, const c
  * refusal may come after rows were handed out (a bad row half-way): a
  * caller that must not act on half a trace keeps what it made of the rows
  * until next returned 0.  Memory: a 64 KiB block, a block of rows, zlib's
- * state and the per-stream order table, through the allocation hook. */
+ * state and the per-stream order table, through the allocation hook.  A
+ * plain regular file is read where the page cache holds it, through a
+ * read-only mapping of which at most some MiB are held (mapped_text.h), in
+ * the same 64 KiB windows the block would hold. */
 typedef struct gar_trace_stream gar_trace_stream;
 
 /* Opens `path` ("-": standard input, not closed at the end).  Returns 0 with
