@@ -172,6 +172,21 @@ static void reset_starts_over(void **state)
     gar_quantile_sketch_free(&sk);
 }
 
+/* `x` and `y` (of the same count) give the same buckets at `ranks`. */
+static void same_buckets(gar_quantile_sketch *x, gar_quantile_sketch *y, const size_t *ranks,
+                         unsigned k)
+{
+    assert_int_equal(x->count, y->count);
+    gar_sketch_bucket a[16], b[16];
+    assert_true(k <= 16);
+    uint64_t *tmp = malloc((size_t)x->count * sizeof *tmp);
+    assert_non_null(tmp);
+    gar_quantile_sketch_select(x, tmp, ranks, k, a);
+    gar_quantile_sketch_select(y, tmp, ranks, k, b);
+    assert_memory_equal(a, b, k * sizeof a[0]);
+    free(tmp);
+}
+
 /* A copy holds what its source holds, exact or counted (the same ranks
  * read the same buckets), and owns its memory; room made ahead keeps the
  * values added and never passes the limit. */
@@ -197,13 +212,7 @@ static void copies_and_room(void **state)
         assert_int_equal(dst.max, src.max);
         if (n > 0) {
             const size_t ranks[] = { 0, n / 2, n - 1 };
-            gar_sketch_bucket a[3], b[3];
-            uint64_t *tmp = malloc(n * sizeof *tmp);
-            assert_non_null(tmp);
-            gar_quantile_sketch_select(&src, tmp, ranks, 3, a);
-            gar_quantile_sketch_select(&dst, tmp, ranks, 3, b);
-            assert_memory_equal(a, b, sizeof a);
-            free(tmp);
+            same_buckets(&src, &dst, ranks, 3);
         }
         gar_quantile_sketch_free(&src);
         /* The copy's memory is its own: it goes on counting. */
@@ -252,13 +261,7 @@ static void expected_room_comes_in_two_steps(void **state)
         assert_int_equal(expected.expected, 0);
         assert_int_equal((uintptr_t)expected.value % GAR_ALLOC_LARGE_ALIGN, 0);
         const size_t ranks[] = { 0, n / 3, n / 2, n - 2, n - 1 };
-        gar_sketch_bucket a[5], b[5];
-        uint64_t *tmp = malloc(n * sizeof *tmp);
-        assert_non_null(tmp);
-        gar_quantile_sketch_select(&grown, tmp, ranks, 5, a);
-        gar_quantile_sketch_select(&expected, tmp, ranks, 5, b);
-        assert_memory_equal(a, b, sizeof a);
-        free(tmp);
+        same_buckets(&grown, &expected, ranks, 5);
         gar_quantile_sketch_free(&grown);
         gar_quantile_sketch_free(&expected);
     }
