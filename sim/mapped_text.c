@@ -1,46 +1,64 @@
-/* sim/mapped_text.c — a regular file mapped read-only, its read pages
- * handed back behind the reader (mapped_text.h). */
-#define _DEFAULT_SOURCE /* MADV_DONTNEED */
+/* sim/mapped_text.c — a regular file mapped read-only a window at a time
+ * (mapped_text.h). */
 #include "sim/mapped_text.h"
 
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Read pages are handed back in runs of this many bytes: one call per run,
- * and at most this much of the file held besides the page being read. */
-#define RELEASE_RUN ((size_t)4 << 20)
+/* A window spans this many bytes past the page its reader starts in (less
+ * at the file's end): one mapping and one unmapping a window, and at most
+ * this much of the file mapped at once. */
+#define WINDOW_RUN ((size_t)4 << 20)
+
+/* Maps the window holding [offset, offset + len): from the page of
+ * `offset` on.  False, errno set, when the mapping is refused. */
+static bool map_window(gar_mapped_text *m, size_t offset, size_t len)
+{
+    if (m->window != NULL) {
+        munmap((void *)m->window, m->len);
+        m->window = NULL;
+    }
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t from = offset / page * page;
+    size_t want = offset - from + (len > WINDOW_RUN ? len : WINDOW_RUN);
+    size_t left = m->size - from;
+    size_t span = want < left ? want : left;
+    void *bytes = mmap(NULL, span, PROT_READ, MAP_PRIVATE, m->fd, (off_t)from);
+    if (bytes == MAP_FAILED)
+        return false;
+    m->window = bytes;
+    m->from = from;
+    m->len = span;
+    return true;
+}
 
 bool gar_mapped_text_open(gar_mapped_text *m, int fd)
 {
-    *m = (gar_mapped_text){ NULL, 0, 0 };
+    *m = (gar_mapped_text){ .fd = fd };
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
         (unsigned long long)st.st_size > (size_t)-1)
         return false;
-    void *bytes = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (bytes == MAP_FAILED)
-        return false;
-    m->bytes = bytes;
     m->size = (size_t)st.st_size;
+    if (!map_window(m, 0, 0)) {
+        *m = (gar_mapped_text){ .fd = fd };
+        return false;
+    }
     return true;
 }
 
-void gar_mapped_text_release(gar_mapped_text *m, size_t read)
+const char *gar_mapped_text_bytes(gar_mapped_text *m, size_t offset, size_t len)
 {
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t upto = read / page * page;
-    if (upto < m->released + RELEASE_RUN)
-        return;
-    /* The pages stay in the page cache; only this process lets go of
-     * them.  Advice: where it is not taken, the file stays mapped whole. */
-    (void)madvise((void *)(m->bytes + m->released), upto - m->released, MADV_DONTNEED);
-    m->released = upto;
+    if (m->window == NULL || offset < m->from || offset + len > m->from + m->len)
+        if (!map_window(m, offset, len))
+            return NULL;
+    return m->window + (offset - m->from);
 }
 
 void gar_mapped_text_close(gar_mapped_text *m)
 {
-    if (m->bytes != NULL)
-        munmap((void *)m->bytes, m->size);
-    *m = (gar_mapped_text){ NULL, 0, 0 };
+    if (m->window != NULL)
+        munmap((void *)m->window, m->len);
+    *m = (gar_mapped_text){ .fd = -1 };
 }

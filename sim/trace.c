@@ -1053,7 +1053,8 @@ int gar_trace_stream_open(gar_trace_stream **out, const char *path, gar_error *e
         s->own_file = true;
         /* Mapped unless gzip (inflated through the buffer, as from a pipe). */
         s->mapped = gar_mapped_text_open(&s->map, fileno(s->in));
-        if (s->mapped && gzip_magic(s->map.bytes, s->map.size)) {
+        size_t head = s->map.size < 2 ? s->map.size : 2;
+        if (s->mapped && gzip_magic(gar_mapped_text_bytes(&s->map, 0, head), head)) {
             gar_mapped_text_close(&s->map);
             s->mapped = false;
         }
@@ -1096,7 +1097,6 @@ static int stream_at_end(gar_trace_stream *s)
 static int map_fill(gar_trace_stream *s)
 {
     reader *rd = &s->rd;
-    const char *bytes = s->map.bytes;
     while (rd->trace.count < STREAM_BLOCK_ROWS) {
         size_t left = s->map.size - s->map_at;
         if (s->map_drained) { /* as a read that finds nothing more */
@@ -1104,16 +1104,17 @@ static int map_fill(gar_trace_stream *s)
             return reader_finish(rd, left);
         }
         size_t window = left < READ_BLOCK ? left : READ_BLOCK;
+        const char *text = gar_mapped_text_bytes(&s->map, s->map_at, window);
+        if (text == NULL)
+            return read_failed(rd->err, rd->name);
         int rc;
-        const char *p = read_lines(rd, bytes + s->map_at, bytes + s->map_at + window, SIZE_MAX, &rc);
+        const char *p = read_lines(rd, text, text + window, SIZE_MAX, &rc);
         if (rc < 0)
             return rc;
-        size_t read = (size_t)(p - bytes);
-        size_t unfinished = s->map_at + window - read;
-        s->map_at = read;
+        size_t unfinished = (size_t)(text + window - p);
+        s->map_at += window - unfinished;
         if (unfinished > GAR_TRACE_LINE_MAX)
             return refuse_long_line(rd);
-        gar_mapped_text_release(&s->map, read);
         s->map_drained = window == left;
     }
     return 0;

@@ -134,8 +134,8 @@ int gar_trace_read_memory(gar_trace *out, const void *data, size_t size, const c
  * until next returned 0.  Memory: a 64 KiB block, a block of rows, zlib's
  * state and the per-stream order table, through the allocation hook.  A
  * plain regular file is read where the page cache holds it, through a
- * read-only mapping of which at most some MiB are held (mapped_text.h), in
- * the same 64 KiB windows the block would hold. */
+ * read-only mapping of a few MiB of it at a time (mapped_text.h), and
+ * parsed in the same 64 KiB windows the block would hold. */
 typedef struct gar_trace_stream gar_trace_stream;
 
 /* Opens `path` ("-": standard input, not closed at the end).  Returns 0 with
