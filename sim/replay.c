@@ -336,14 +336,14 @@ static int out_of_memory(gar_error *err)
     return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the replay", "exhausted");
 }
 
-/* Adds one wait's result to the run's totals, saturating, so that a sum
- * past 2^63 - 1 is caught by check_range, not wrapped. */
 /* The run's totals over its waits, as they go into gar_replay_metrics. */
 typedef struct totals {
     wide_sum busy, parked, asleep, sleeps, parks, queries, polls, backstop_queries;
     uint64_t kinds[GAR_WAIT_KIND_PARKED + 1]; /* by gar_wait_kind */
 } totals;
 
+/* Adds one wait's result to the run's totals, saturating (wide_sum), so
+ * that a sum past 2^63 - 1 is caught by check_range, not wrapped. */
 static void add_wait(totals *tot, stream_state *stream, const gar_sim_wait_result *res)
 {
     stream->waits++;

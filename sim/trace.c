@@ -848,18 +848,30 @@ typedef struct line_buffer {
     size_t held; /* bytes of an unfinished line at the front of buf */
 } line_buffer;
 
+/* Reads the whole lines of a window of `len` bytes at `text` (a block's
+ * worth from the first line not yet read, or the text's last bytes), and
+ * says in *unfinished how many bytes of a line without its newline are left
+ * at its end.  Returns 0, or the refusal: a line's fault, or an unfinished
+ * line already longer than a line may be.  Both stream readers, copying and
+ * mapped, read their windows so. */
+static int read_window(reader *rd, const char *text, size_t len, size_t *unfinished)
+{
+    int rc;
+    const char *p = read_lines(rd, text, text + len, SIZE_MAX, &rc);
+    if (rc < 0)
+        return rc;
+    *unfinished = (size_t)(text + len - p);
+    return *unfinished > GAR_TRACE_LINE_MAX ? refuse_long_line(rd) : 0;
+}
+
 /* Reads the lines of buf's first held + `added` bytes and keeps the rest. */
 static int split_lines(line_buffer *lb, size_t added)
 {
-    const char *end = lb->buf + lb->held + added;
-    int rc;
-    const char *p = read_lines(lb->rd, lb->buf, end, SIZE_MAX, &rc);
+    size_t len = lb->held + added;
+    int rc = read_window(lb->rd, lb->buf, len, &lb->held);
     if (rc < 0)
         return rc;
-    lb->held = (size_t)(end - p);
-    if (lb->held > GAR_TRACE_LINE_MAX)
-        return refuse_long_line(lb->rd);
-    memmove(lb->buf, p, lb->held);
+    memmove(lb->buf, lb->buf + len - lb->held, lb->held);
     return 0;
 }
 
@@ -1107,14 +1119,11 @@ static int map_fill(gar_trace_stream *s)
         const char *text = gar_mapped_text_bytes(&s->map, s->map_at, window);
         if (text == NULL)
             return read_failed(rd->err, rd->name);
-        int rc;
-        const char *p = read_lines(rd, text, text + window, SIZE_MAX, &rc);
+        size_t unfinished;
+        int rc = read_window(rd, text, window, &unfinished);
         if (rc < 0)
             return rc;
-        size_t unfinished = (size_t)(text + window - p);
         s->map_at += window - unfinished;
-        if (unfinished > GAR_TRACE_LINE_MAX)
-            return refuse_long_line(rd);
         s->map_drained = window == left;
     }
     return 0;
