@@ -325,13 +325,12 @@ static int check_version(sqlite3 *db, const char *schema, const char *path, cons
     return gar_error_set(err, GAR_E_IO, 3, path, doing, why);
 }
 
-/* Percent-escapes `path` into a SQLite URI naming it read-only and
- * immutable: read without locks or side files, so checking a file creates
- * or changes nothing beside it. */
-static char *inspect_uri(const char *path, bool immutable)
+/* Percent-escapes `path` into a SQLite URI ending in `query` ("" or
+ * "?KEY=VALUE..."), allocated (free it); NULL without memory. */
+static char *path_uri(const char *path, const char *query)
 {
     size_t n = strlen(path);
-    char *uri = malloc(3 * n + 40);
+    char *uri = malloc(3 * n + strlen(query) + 8);
     if (uri == NULL)
         return NULL;
     size_t k = (size_t)sprintf(uri, "file:");
@@ -348,27 +347,34 @@ static char *inspect_uri(const char *path, bool immutable)
         else
             uri[k++] = *p;
     }
-    sprintf(uri + k, "?mode=ro%s", immutable ? "&immutable=1" : "");
+    sprintf(uri + k, "%s", query);
     return uri;
 }
 
-/* Opens `path` for reading only, into `*db` (close it, even on a fault).
- * A non-empty write-ahead log beside it holds pages the file itself does
- * not have yet (a writer is at work, or one died): read through it.
- * Otherwise read the file alone as immutable: no lock, no side file,
- * nothing changed, so a read-only file or folder reads as well.  Returns
- * SQLite's code (SQLITE_NOMEM with `*db` NULL: no memory for the URI). */
-static int open_read_only(const char *path, sqlite3 **db)
+/* The URI naming `path` read-only, and immutable (read without locks or
+ * side files, so reading a file creates or changes nothing beside it)
+ * unless a non-empty write-ahead log lies beside it: that holds pages the
+ * file itself does not have yet (a writer is at work, or one died), read
+ * through it.  NULL without memory. */
+static char *read_only_uri(const char *path)
 {
-    *db = NULL;
     char *wal = malloc(strlen(path) + 5);
     if (wal == NULL)
-        return SQLITE_NOMEM;
+        return NULL;
     sprintf(wal, "%s-wal", path);
     struct stat ws;
     bool live = stat(wal, &ws) == 0 && ws.st_size > 0;
     free(wal);
-    char *uri = inspect_uri(path, !live);
+    return path_uri(path, live ? "?mode=ro" : "?mode=ro&immutable=1");
+}
+
+/* Opens `path` for reading only (read_only_uri: a read-only file or
+ * folder reads as well), into `*db` (close it, even on a fault).  Returns
+ * SQLite's code (SQLITE_NOMEM with `*db` NULL: no memory for the URI). */
+static int open_read_only(const char *path, sqlite3 **db)
+{
+    *db = NULL;
+    char *uri = read_only_uri(path);
     if (uri == NULL)
         return SQLITE_NOMEM;
     int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
@@ -885,12 +891,17 @@ int gar_db_open(const char *path, bool create, gar_db **out, gar_error *err)
         gar_db_close(s);
         return rc;
     }
-    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-    if (sqlite3_open_v2(path, &s->sqlite, flags, NULL) != SQLITE_OK) {
-        rc = db_fault(err, path, "open", s->sqlite);
+    /* Named by a URI, so that gar_db_merge can attach its inputs read-only. */
+    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_URI;
+    char *uri = path_uri(path, "");
+    if (uri == NULL || sqlite3_open_v2(uri, &s->sqlite, flags, NULL) != SQLITE_OK) {
+        rc = uri == NULL ? gar_error_set(err, GAR_E_IO, 3, path, "open", "out of memory")
+                         : db_fault(err, path, "open", s->sqlite);
+        free(uri);
         gar_db_close(s);
         return rc;
     }
+    free(uri);
     sqlite3_busy_timeout(s->sqlite, BUSY_TIMEOUT_MS);
     rc = set_wal(s, err);
     if (rc == 0)
@@ -1396,12 +1407,20 @@ int gar_db_merge(gar_db *s, const char *path, gar_db_merge_stats *stats, gar_err
     if ((rc = gar_db_check(path, false, "merge", err)) < 0)
         return rc;
 
+    /* Attached read-only (read_only_uri): an input in a read-only folder
+     * merges like any other, and none is changed. */
+    char *uri = read_only_uri(path);
+    if (uri == NULL)
+        return gar_error_set(err, GAR_E_IO, 3, path, "attach", "out of memory");
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(s->sqlite, "ATTACH DATABASE ?1 AS src", -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(s->sqlite, "ATTACH DATABASE ?1 AS src", -1, &st, NULL) != SQLITE_OK) {
+        free(uri);
         return db_fault(err, path, "attach", s->sqlite);
-    sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+    }
+    sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
     rc = sqlite3_step(st);
     sqlite3_finalize(st);
+    free(uri);
     if (rc != SQLITE_DONE)
         return db_fault(err, path, "attach", s->sqlite);
 
