@@ -940,6 +940,16 @@ static void fill_verification(gar_verification *v, const gar_verify_runs_judgeme
     gar_verification_cdf(sim_pool, pooled, v->sim_cdf);
 }
 
+/* The line of the spec's first `host -` (a profile it read from standard
+ * input), or 0 when it has none. */
+static unsigned spec_stdin_host_line(const gar_sweep_spec *spec)
+{
+    for (size_t i = 0; i < spec->host_count; i++)
+        if (strncmp(spec->hosts[i].source, "standard input", strlen("standard input")) == 0)
+            return spec->hosts[i].line;
+    return 0;
+}
+
 static int verify_sweep(const verify_args *a)
 {
     gar_error err, warning;
@@ -948,6 +958,18 @@ static int verify_sweep(const verify_args *a)
     if (gar_verify_device_find(a->device, verb, &device, &err) < 0 ||
         gar_sweep_spec_load(a->sweep_path, &spec, &err) < 0)
         return gar_cli_refuse(&err);
+    /* The spec's `host -` has read standard input already: --host - would
+     * find it empty (and the spec's hosts are not what verify runs). */
+    unsigned stdin_line = spec_stdin_host_line(&spec);
+    if (stdin_line > 0 && a->host_path != NULL && strcmp(a->host_path, "-") == 0) {
+        char what[400];
+        snprintf(what, sizeof what,
+                 "the spec's 'host -' (%.200s:%u) and --host - would both read standard "
+                 "input: save the profile to a file and name it in one of them",
+                 a->sweep_path, stdin_line);
+        gar_sweep_spec_free(&spec);
+        return gar_cli_usage_error(verb, what);
+    }
     gar_posix_host host;
     gar_caps caps;
     gar_executor_kind executor = GAR_EXECUTOR_NAIVE;

@@ -4,7 +4,8 @@
 # same profile's file, a sweep spec's `host -` (and a what-if of it) stores
 # the same runs as the file would, a fault in it is named "standard input",
 # and a command that would read standard input twice is refused before it
-# reads either.
+# reads either (verify --sweep, whose spec's `host -` reads it as the spec
+# loads, before it reads --host -).
 set -u
 . "$(dirname "$0")/lib.sh"
 data=$(cd "$(dirname "$0")/../../data" && pwd)
@@ -84,6 +85,12 @@ grep -q "^error 11 (Usage): verify: TRACE - and --host - would both read standar
 expect 2 "$gar" verify --sweep - --db "$tmp/v.db" --host - <"$tmp/file.sweep"
 grep -q "^error 11 (Usage): verify: --sweep - and --host - would both read standard input" \
     "$tmp/err" || fail "verify --sweep - --host -: $(cat "$tmp/err")"
+# A spec's `host -` reads standard input as the spec loads: --host - beside
+# it is refused as the second reader, naming the spec's line, not read empty.
+expect 2 "$gar" verify --sweep "$tmp/stdin.sweep" --db "$tmp/v.db" --host - <"$profile"
+grep -q "^error 11 (Usage): verify: the spec's 'host -' ($tmp/stdin.sweep:5) and --host - would both read standard input" \
+    "$tmp/err" || fail "verify --sweep with host - and --host -: $(cat "$tmp/err")"
+[ ! -e "$tmp/v.db" ] || fail "a refused verify left a database"
 
 # --- every verb that takes a profile says '-' in its help ---
 for verb in replay verify; do
