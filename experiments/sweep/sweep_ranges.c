@@ -34,9 +34,20 @@ brace_fault(gar_error *err, const char *place, const char *keyword, const char *
     return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, place, keyword, fault);
 }
 
+/* The largest magnitude of a range's bounds and step, in units of its
+ * last decimal place: a swept value times a million still fits a long
+ * long.  Its text is what a refusal says. */
+#define RANGE_UNITS_MAX (LLONG_MAX / 1000000)
+#define RANGE_LIMIT_TEXT "(a range's bounds and step lie within -9223372036854..9223372036854, " \
+                         "divided by 10 for each decimal place the range uses)"
+
+/* What parse_range_number found. */
+enum { RANGE_NUMBER, RANGE_NOT_NUMBER, RANGE_TOO_LONG };
+
 /* "-D", "D.D": into an integer scaled by 10^decimals (its fraction's
- * digits).  False when it is no such number or has over 15 digits. */
-static bool parse_range_number(const char *s, size_t len, long long *scaled, unsigned *decimals)
+ * digits).  RANGE_NOT_NUMBER when it is no such number, RANGE_TOO_LONG
+ * when it is one of over 15 digits (beyond any range's limit). */
+static int parse_range_number(const char *s, size_t len, long long *scaled, unsigned *decimals)
 {
     size_t i = 0;
     bool negative = len > 0 && s[0] == '-';
@@ -51,17 +62,18 @@ static bool parse_range_number(const char *s, size_t len, long long *scaled, uns
             continue;
         }
         if (s[i] < '0' || s[i] > '9')
-            return false;
-        if (++digits > 15)
-            return false;
-        v = v * 10 + (s[i] - '0');
+            return RANGE_NOT_NUMBER;
+        if (++digits <= 15)
+            v = v * 10 + (s[i] - '0');
         frac += dot;
     }
     if (digits == 0 || (dot && frac == 0))
-        return false;
+        return RANGE_NOT_NUMBER;
+    if (digits > 15)
+        return RANGE_TOO_LONG;
     *scaled = negative ? -v : v;
     *decimals = frac;
-    return true;
+    return RANGE_NUMBER;
 }
 
 static long long power10(unsigned n)
@@ -98,14 +110,19 @@ static int parse_range(brace_group *g, const char *content, size_t len, const ch
     }
     long long v[3] = { 0, 0, 1 };
     unsigned d[3] = { 0, 0, 0 };
+    char text[3][64] = { "", "", "1" };
     for (size_t i = 0; i < parts; i++) {
-        char text[64];
-        snprintf(text, sizeof text, "%.*s", (int)(part_len[i] < 60 ? part_len[i] : 60), part[i]);
-        if (!parse_range_number(part[i], part_len[i], &v[i], &d[i]))
+        snprintf(text[i], sizeof text[i], "%.*s", (int)(part_len[i] < 60 ? part_len[i] : 60),
+                 part[i]);
+        int found = parse_range_number(part[i], part_len[i], &v[i], &d[i]);
+        if (found == RANGE_NOT_NUMBER)
             return brace_fault(err, place, keyword, value,
                                "range bound or step '%s' is not a number (a range is "
                                "{lo..hi..step} of decimal numbers)",
-                               text);
+                               text[i]);
+        if (found == RANGE_TOO_LONG)
+            return brace_fault(err, place, keyword, value,
+                               "range bound or step '%s' is too large " RANGE_LIMIT_TEXT, text[i]);
     }
     if (parts < 2)
         return brace_fault(err, place, keyword, value, "range needs lo..hi%s", "");
@@ -113,8 +130,9 @@ static int parse_range(brace_group *g, const char *content, size_t len, const ch
     decimals = decimals > d[2] ? decimals : d[2];
     for (size_t i = 0; i < 3; i++) {
         long long scale = power10(decimals - d[i]);
-        if (v[i] > LLONG_MAX / 1000000 / scale || v[i] < -(LLONG_MAX / 1000000 / scale))
-            return brace_fault(err, place, keyword, value, "range is too large%s", "");
+        if (v[i] > RANGE_UNITS_MAX / scale || v[i] < -(RANGE_UNITS_MAX / scale))
+            return brace_fault(err, place, keyword, value,
+                               "range bound or step '%s' is too large " RANGE_LIMIT_TEXT, text[i]);
         v[i] *= scale;
     }
     if (v[2] <= 0)

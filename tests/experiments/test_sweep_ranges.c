@@ -223,6 +223,17 @@ static void malformed_ranges_are_refused_with_their_place(void **state)
     refused("poll+predict:margin_us={a..b}", GAR_E_INVALID_ARGUMENT, "'a' is not a number");
     refused("poll+predict:margin_us={50..1e3}", GAR_E_INVALID_ARGUMENT, "'1e3' is not a number");
     refused("poll+predict:margin_us={50..}", GAR_E_INVALID_ARGUMENT, "not a number");
+    /* A number too long for a range is too large, not "not a number", and
+     * the refusal states the limit; one decimal place takes a tenth of it. */
+    refused("poll+predict:margin_us={1..12345678901234567}", GAR_E_INVALID_ARGUMENT,
+            "'12345678901234567' is too large (a range's bounds and step lie within "
+            "-9223372036854..9223372036854, divided by 10 for each decimal place");
+    refused("poll+predict:margin_us={1..9223372036855}", GAR_E_INVALID_ARGUMENT,
+            "'9223372036855' is too large (a range's bounds and step lie within");
+    refused("poll+predict:margin_us={0.5..922337203685.5}", GAR_E_INVALID_ARGUMENT,
+            "'922337203685.5' is too large");
+    refused("poll+predict:margin_us={1..3..12345678901234567}", GAR_E_INVALID_ARGUMENT,
+            "step '12345678901234567' is too large");
     refused("poll+predict:margin_us={1..2..3..4}", GAR_E_INVALID_ARGUMENT, "more than lo..hi..step");
     refused("poll+predict:margin_us={50,100", GAR_E_INVALID_ARGUMENT, "'{' without its '}'");
     refused("poll+predict:margin_us=50,100}", GAR_E_INVALID_ARGUMENT, "'}' without its '{'");
