@@ -194,6 +194,24 @@ bool gar__scan_decimal(gar__scan *s, const char *what, uint64_t min, uint64_t ma
         end++;
     }
     gar__text_out text;
+    if (end < s->len && byte_at(s, end) == '.') {
+        /* A fraction is named as one ("found 0", from "0.5", would read as
+         * a typo): the values are whole units, µs for a "_us" key. */
+        size_t fraction_end = end + 1;
+        while (fraction_end < s->len && is_digit(byte_at(s, fraction_end)))
+            fraction_end++;
+        size_t n = strlen(what);
+        bool us = n > 3 && strcmp(what + n - 3, "_us") == 0;
+        fail_begin(s, at, &text);
+        gar__text_puts(&text, what);
+        gar__text_puts(&text, us ? " takes whole microseconds from " : " takes a whole number from ");
+        gar__text_put_u64(&text, min);
+        gar__text_puts(&text, " to ");
+        gar__text_put_u64(&text, max);
+        gar__text_puts(&text, ", found ");
+        put_digits(&text, s, at, fraction_end);
+        return false;
+    }
     if (byte_at(s, at) == '0' && end - at > 1) {
         fail_begin(s, at, &text);
         gar__text_puts(&text, "expected a number without leading zeros for ");

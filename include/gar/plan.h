@@ -8,7 +8,10 @@
  *
  * Every key is written, once, in that order.  N is plain decimal: digits only,
  * no sign, no leading zeros ("0" itself is a number), no white space
- * anywhere.  Values are microseconds (window: samples) and are stored as ns.
+ * anywhere.  Values are whole microseconds (window: samples) and are stored
+ * as ns, so every label reads back as the plan it names; a fraction is
+ * refused as one ("p99_us takes whole microseconds from 1 to 1000000, found
+ * 0.5"): the smallest auto budget is 1 µs.
  * Bounds (refused, never clamped):
  *   park_us        1 .. 10 000          (0 would be a spin, not a park)
  *   backstop_us    park_us .. 1 000 000 (a backstop shorter than the park
@@ -38,6 +41,7 @@
  *   at byte 17: expected key 'backstop_us', found 'backstop'
  *   at byte 5: key 'backstop_us' out of order, expected key 'park_us' first
  *   at byte 13: park_us must be 1..10000, found 20000
+ *   at byte 12: p99_us takes whole microseconds from 1 to 1000000, found 0.5
  *   at byte 29: backstop_us must be at least 100 (park_us), found 50
  *   at byte 4: expected '+predict:' or the end, found white space
  *

@@ -454,6 +454,16 @@ static void auto_refusals_name_the_fault(void **state)
     assert_refused("auto:p99_us=0", "at byte 12: p99_us must be 1..1000000, found 0");
     assert_refused("auto:p99_us=1000001", "at byte 12: p99_us must be 1..1000000, found 1000001");
     assert_refused("auto:p99_us=020", "at byte 12: expected a number without leading zeros for p99_us, found 020");
+    /* A fraction is named as one, with the whole-µs bounds (not "found 0"). */
+    assert_refused("auto:p99_us=0.5",
+                   "at byte 12: p99_us takes whole microseconds from 1 to 1000000, found 0.5");
+    assert_refused("auto:p99_us=2.",
+                   "at byte 12: p99_us takes whole microseconds from 1 to 1000000, found 2.");
+    assert_refused("flag:park_us=100,backstop_us=150.25",
+                   "at byte 29: backstop_us takes whole microseconds from 100 to 1000000, "
+                   "found 150.25");
+    assert_refused("poll+predict:margin_us=1,min_sleep_us=2,max_sleep_us=3,window=2.5",
+                   "at byte 62: window takes a whole number from 1 to 16, found 2.5");
     assert_refused("auto:p99=20", "at byte 5: expected key 'p99_us', found 'p99'");
     assert_refused("auto:p99_us=20,p99_us=20", "at byte 15: duplicate key 'p99_us'");
     assert_refused("auto:p99_us=20" PREDICT,
