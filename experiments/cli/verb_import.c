@@ -27,7 +27,8 @@ static void print_help(FILE *out)
             "nsys reads an Nsight Systems SQLite export, every process in it\n"
             "(process-qualified streams) unless --process names one.  How many calls were\n"
             "found and why any made no row is printed on standard error, and kept in the\n"
-            "trace's header.  Rows are written as they are mapped, in bounded memory (past\n"
+            "trace's header, as are calls that repeat a correlation id (kept: each op\n"
+            "joins the first of them to start).  Rows are written as they are mapped, in bounded memory (past\n"
             "a budget they are sorted on disk).\n"
             "With --wait-on kernel the rows are a what-if instead: a host that waits for the\n"
             "end of every kernel from its launch call's return (one row per kernel).\n"
@@ -61,12 +62,13 @@ static void print_counts(FILE *out, const gar_import_counts *c, bool kernels)
             "skipped_no_stream: %llu\n"
             "skipped_no_launch: %llu\n"
             "skipped_inconsistent: %llu\n"
-            "skipped_out_of_order: %llu\n",
+            "skipped_out_of_order: %llu\n"
+            "duplicate_correlation: %llu\n",
             kernels ? "kernels" : "sync_calls", (unsigned long long)c->sync_calls,
             (unsigned long long)c->waits, (unsigned long long)c->inferred_stream,
             (unsigned long long)c->no_gpu_op, (unsigned long long)c->no_stream,
             (unsigned long long)c->no_launch, (unsigned long long)c->inconsistent,
-            (unsigned long long)c->out_of_order);
+            (unsigned long long)c->out_of_order, (unsigned long long)c->duplicate_correlation);
 }
 
 static const char *base_name(const char *path)
@@ -136,6 +138,13 @@ static void header(text *t, const char *format, int files, char **paths,
         (unsigned long long)c->no_gpu_op, (unsigned long long)c->no_stream,
         (unsigned long long)c->no_launch, (unsigned long long)c->inconsistent,
         (unsigned long long)c->out_of_order);
+    if (c->duplicate_correlation > 0)
+        add(t,
+            "\nduplicate correlation ids: %llu %s an earlier call's id in its %s"
+            " (kept; each op is joined to the first of them to start)",
+            (unsigned long long)c->duplicate_correlation,
+            c->duplicate_correlation == 1 ? "call repeats" : "calls repeat",
+            kineto ? "rank" : "process");
     const char *what = kineto ? "ranks" : "processes";
     for (size_t i = 0; i < legend->processes; i++) {
         if (i % 256 == 0)

@@ -402,6 +402,11 @@ static int collect_rows(mapper *m, gar_import_rows *trace, gar_import_counts *co
     int rc = build_tables(m, err);
     if (rc < 0)
         return rc;
+    /* Sorted by (process, correlation): a repeat follows its first. */
+    for (size_t i = 1; i < im->calls; i++)
+        counts->duplicate_correlation += im->call[i].correlation != 0 &&
+                                         im->call[i].correlation == im->call[i - 1].correlation &&
+                                         im->call[i].process == im->call[i - 1].process;
     gar_import_lookup lookup = {
         .ctx = m,
         .im = im,

@@ -60,6 +60,10 @@ typedef struct gar_import_counts {
     uint64_t inconsistent; /* the op ends before its launch began (clock skew) */
     uint64_t out_of_order; /* would make its stream's submit or done go backwards */
     uint64_t inferred_stream; /* rows made whose stream was inferred (of `waits`) */
+    /* Calls whose correlation id an earlier call of their process (rank)
+     * has too: kept (real producers write them), each op joined to the
+     * first of them to start. */
+    uint64_t duplicate_correlation;
 } gar_import_counts;
 
 /* What a row waits for (data/README.md, "What the host waits on"). */

@@ -393,6 +393,27 @@ static int map_kernels(spill_mapper *m, gar_import_rows *rows, gar_import_counts
     return out < 0 ? out : m->failed;
 }
 
+/* Into `*count`: the calls whose correlation id an earlier call of their
+ * process has too (gar_import_counts). */
+static int count_duplicate_correlations(sqlite3 *db, uint64_t *count, gar_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    int out = prepare(db,
+                      "SELECT count(*) - (SELECT count(*) FROM (SELECT 1 FROM call"
+                      " WHERE corr <> ?1 GROUP BY process, corr)) FROM call WHERE corr <> ?1",
+                      &st, err);
+    if (out == 0) {
+        sqlite3_bind_int64(st, 1, to_db(0));
+        int rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW)
+            *count = (uint64_t)sqlite3_column_int64(st, 0);
+        else
+            out = refuse(db, rc, err);
+    }
+    sqlite3_finalize(st);
+    return out;
+}
+
 static int map_calls(spill_mapper *m, gar_import_rows *rows, gar_import_counts *counts)
 {
     sqlite3_stmt *st = NULL;
@@ -472,6 +493,8 @@ int gar_import_spill_map(gar_import *im, gar_import_rows *rows, gar_import_run *
         sqlite3_bind_int64(s->last_launch, 4, to_db(0));
     if (out == 0)
         out = list_runs(&m);
+    if (out == 0)
+        out = count_duplicate_correlations(s->db, &counts->duplicate_correlation, err);
     if (out == 0)
         out = im->options.wait_on == GAR_IMPORT_WAIT_ON_KERNEL ? map_kernels(&m, rows, counts)
                                                                : map_calls(&m, rows, counts);
