@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/bundled.h"
 #include "cli/verbs.h"
 
 #ifndef GAR_VERSION
@@ -54,6 +55,40 @@ static void print_overview(FILE *out)
             "verbs:\n");
     for (const gar_verb *v = gar_verbs; v->name != NULL; v++)
         fprintf(out, "  %-12s %s\n", v->name, v->summary);
+    fprintf(out,
+            "\n"
+            "exit status:\n"
+            "  0   done; findings are output, not failures (auto-goals' goals that fail,\n"
+            "      for one)\n"
+            "  1   the verb ran and its own check failed: verify's runs disagree with the\n"
+            "      simulation, calibrate --check's profile no longer holds, fill-demo saw a\n"
+            "      failed wait; or replay ran out of memory for its results\n"
+            "  2   refused: a usage error or a bad input (`error N (Name): message` on\n"
+            "      stderr); nothing is written\n"
+            "\n"
+            "environment:\n"
+            "  GAR_CUDA_LIBRARY          the CUDA driver library to load (default\n"
+            "                            libcuda.so.1)\n"
+            "  GAR_HIP_LIBRARY           the HIP runtime library to load (default\n"
+            "                            libamdhip64.so)\n"
+            "  GAR_IMPORT_RECORD_BUDGET  import: bytes of records held in memory before\n"
+            "                            they move to a temporary SQLite database\n"
+            "  GAR_IMPORT_ROW_BUDGET     import: bytes of rows held in memory before they\n"
+            "                            are sorted on disk\n"
+            "  GAR_SWEEP_CRASH_AFTER     sweep: a test hook; the process kills itself\n"
+            "                            once it has stored N runs\n"
+            "  TMPDIR                    the folder of a trace cache that cannot be\n"
+            "                            written beside its trace, and (after\n"
+            "                            SQLITE_TMPDIR) of import's spilled records\n"
+            "  PATH                      where plot, report and auto-goals find gnuplot\n"
+            "\n"
+            "files:\n"
+            "  data/...                  a name under data/ (data/sweeps/default.sweep,\n"
+            "                            replay's default --host data/hosts/dev-vm.host)\n"
+            "                            is read from the working directory, else from\n"
+            "                            the installed bundled data: ../share/gar beside\n"
+            "                            the gar command, then %s\n",
+            gar_cli_installed_data_dir);
 }
 
 static int verb_help_main(int argc, char **argv)

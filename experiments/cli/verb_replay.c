@@ -16,6 +16,7 @@
 #include <gar/estimator_family.h>
 #include <gar/plan.h>
 
+#include "cli/bundled.h"
 #include "cli/cli_options.h"
 #include "cli/json_put.h"
 #include "cli/verbs.h"
@@ -204,6 +205,10 @@ static int parse_args(int argc, char **argv, args *a)
         return gar_cli_usage_error(verb, "give exactly one of --plan PLAN and --bands BANDS");
     if (gar_replay_mode_from_name(a->mode) < 0)
         return gar_cli_usage_error(verb, "--mode is open or closed");
+    /* A bundled "data/..." name the working directory lacks: the installed one. */
+    static char trace_found[4096], host_found[4096];
+    a->trace = gar_cli_bundled(a->trace, trace_found, sizeof trace_found);
+    a->host = gar_cli_bundled(a->host, host_found, sizeof host_found);
     return -1;
 }
 
@@ -556,9 +561,10 @@ static int refuse_host(const args *a, gar_error *err)
     if (!a->host_given && err->code == GAR_E_IO) {
         char why[GAR_ERROR_ARG_BYTES];
         snprintf(why, sizeof why,
-                 "%.100s; it is the default --host, looked up from the working directory: run"
-                 " from gar's source folder or give --host PROFILE (bundled: %.200s)",
-                 err->argv[2], GAR_DATA_DIR "/hosts/dev-vm.host");
+                 "%.100s; it is the default --host, looked up from the working directory,"
+                 " then in the installed %.100s: run from gar's source folder, install gar, or"
+                 " give --host PROFILE (bundled: %.100s)",
+                 err->argv[2], gar_cli_installed_data_dir, GAR_DATA_DIR "/hosts/dev-vm.host");
         gar_error_set(err, GAR_E_IO, 3, a->host, "open", why);
     }
     return gar_cli_refuse(err);

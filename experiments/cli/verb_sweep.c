@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "backends/hosts/cpu_pin.h"
+#include "cli/bundled.h"
 #include "cli/cli.h"
 #include "cli/cli_options.h"
 #include "cli/verbs.h"
@@ -134,7 +135,9 @@ int gar_verb_sweep_main(int argc, char **argv)
         return gar_cli_usage_error("sweep", "give exactly one sweep spec");
     if (db_path == NULL && !dry_run)
         return gar_cli_usage_error("sweep", "--db FILE is required");
-    const char *spec_path = argv[optind];
+    /* A bundled "data/..." name the working directory lacks: the installed one. */
+    char spec_found[4096];
+    const char *spec_path = gar_cli_bundled(argv[optind], spec_found, sizeof spec_found);
 
     gar_error err;
     if (dry_run) { /* counted, not expanded: quick whatever the size */

@@ -24,6 +24,7 @@
 #include <gar/posix.h>
 
 #include "calibrate/calibrate.h"
+#include "cli/bundled.h"
 #include "cli/cli_options.h"
 #include "cli/host_caps.h"
 #include "cli/json_put.h"
@@ -500,6 +501,10 @@ static int parse_args(int argc, char **argv, verify_args *a)
         if (gar_verify_tolerance_set(&a->tol, tolerances.text[i], verb, &err) < 0)
             return gar_cli_refuse(&err);
     }
+    /* A bundled "data/..." name the working directory lacks: the installed one. */
+    static char host_found[4096], sweep_found[4096], trace_found[4096];
+    a->host_path = gar_cli_bundled(a->host_path, host_found, sizeof host_found);
+    a->sweep_path = gar_cli_bundled(a->sweep_path, sweep_found, sizeof sweep_found);
     if (a->sweep_path != NULL) {
         if (optind != argc)
             return gar_cli_usage_error(verb, "--sweep takes its traces from the spec: give no TRACE");
@@ -524,7 +529,7 @@ static int parse_args(int argc, char **argv, verify_args *a)
         return gar_cli_usage_error(verb, "give the TRACE to run");
     if (optind + 1 != argc)
         return gar_cli_usage_error(verb, "takes one TRACE");
-    a->trace_path = argv[optind];
+    a->trace_path = gar_cli_bundled(argv[optind], trace_found, sizeof trace_found);
     if (gar_cli_both_stdin(a->trace_path, a->host_path))
         return gar_cli_usage_error(verb, "TRACE - and --host - would both read standard input: "
                                          "save one of them to a file");

@@ -14,7 +14,7 @@ err_has() {
 }
 
 # --- every verb answers -h and --help alike, on stdout, exit 0 ---
-verbs=$("$gar" --help | sed -n 's/^  \([a-z-]*\) .*/\1/p')
+verbs=$("$gar" --help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p')
 [ -n "$verbs" ] || fail "gar --help lists no verbs"
 for verb in $verbs; do
     expect 0 "$gar" "$verb" --help

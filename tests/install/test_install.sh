@@ -5,8 +5,14 @@
 #   - the gar command in bin/, answering --version and -V;
 #   - the man page gar(1), rendered by `man -l` without a warning, with a
 #     section for every verb holding that verb's usage line;
+#   - its EXIT STATUS, ENVIRONMENT and FILES sections, ENVIRONMENT naming
+#     every variable the sources read (getenv, and the backends' *_ENV names);
 #   - the bash completion: sourced in bash, `gar re<TAB>` offers replay and
-#     report, `gar replay --pl<TAB>` offers --plan, and an empty word every verb;
+#     report, `gar replay --pl<TAB>` offers --plan, `gar import <TAB>` the
+#     formats kineto and nsys, and an empty word every verb;
+#   - the bundled hosts, sweeps and traces in share/gar/, which the installed
+#     gar finds from an empty folder: `gar replay data/traces/steady.csv`
+#     with its default host, `gar sweep data/sweeps/default.sweep --dry-run`;
 #   - gar.pc, naming no folder that does not exist on this machine and no
 #     CUDA folder unless <gar/cuda.h> was installed;
 #   - an outside program (outside.c) built against it with nothing but
@@ -75,7 +81,7 @@ gar=$root$prefix/bin/gar
 grep -qx 'gar [0-9][0-9.]*' "$tmp/version" || fail "gar --version printed: $(cat "$tmp/version")"
 "$gar" -V > "$tmp/v" 2>&1 || fail "the installed gar -V: $(cat "$tmp/v")"
 cmp -s "$tmp/v" "$tmp/version" || fail "gar -V printed '$(cat "$tmp/v")', not what --version does"
-verbs=$("$gar" --help | sed -n '/^verbs:$/,$s/^  \([a-z-]*\) .*/\1/p')
+verbs=$("$gar" --help | sed -n '/^verbs:$/,/^$/s/^  \([a-z-]*\) .*/\1/p')
 [ -n "$verbs" ] || fail "the installed gar --help lists no verbs"
 
 man_page=$(find "$root" -path '*/man1/gar.1' | head -n 1)
@@ -90,6 +96,20 @@ for verb in $verbs; do
     grep -qx "GAR $upper" "$tmp/man.txt" || fail "the man page has no section GAR $upper"
     usage=$("$gar" "$verb" --help | head -n 1)
     grep -qF -- "$usage" "$tmp/man.txt" || fail "the man page lacks gar $verb's usage line: $usage"
+done
+for section in "EXIT STATUS" ENVIRONMENT FILES; do
+    grep -qx "$section" "$tmp/man.txt" || fail "the man page has no section $section"
+done
+# Every variable the sources read is in ENVIRONMENT (as its first word on a line).
+sed -n '/^ENVIRONMENT$/,/^FILES$/p' "$tmp/man.txt" > "$tmp/env.txt"
+top=$src/../..
+names=$( (grep -rhoE 'getenv\("[A-Z_]+"\)' "$top/core" "$top/backends" "$top/sim" "$top/experiments" |
+          sed 's/getenv("\(.*\)")/\1/'
+          grep -rhoE '#define GAR_[A-Z_]+_ENV "[A-Z_]+"' "$top/include" | sed 's/.* "\(.*\)"/\1/') |
+        sort -u)
+[ -n "$names" ] || fail "found no environment variable in the sources"
+for name in $names; do
+    grep -qE "^ +$name " "$tmp/env.txt" || fail "the man page's ENVIRONMENT does not list $name"
 done
 
 completion=$(find "$root" -path '*/bash-completion/completions/gar' | head -n 1)
@@ -117,6 +137,25 @@ for verb in $verbs; do
 done
 complete_words gar replay --pl > "$tmp/offered" || fail "the completion failed: $(cat "$tmp/offered")"
 [ "$(cat "$tmp/offered")" = --plan ] || fail "gar replay --pl<TAB> offers '$(cat "$tmp/offered")', not --plan"
+complete_words gar import "" > "$tmp/offered" || fail "the completion failed: $(cat "$tmp/offered")"
+[ "$(sort "$tmp/offered" | tr '\n' ' ')" = "kineto nsys " ] ||
+    fail "gar import <TAB> offers '$(cat "$tmp/offered")', not kineto and nsys"
+
+# --- the bundled data, found by the installed gar from an empty folder ---
+share=$root$prefix/share/gar
+for f in hosts/dev-vm.host hosts/waitpkg.host sweeps/default.sweep sweeps/auto.sweep \
+         traces/steady.csv; do
+    [ -f "$share/$f" ] || fail "share/gar/$f is not installed"
+done
+mkdir "$tmp/empty"
+(cd "$tmp/empty" && "$gar" replay data/traces/steady.csv --plan poll) > "$tmp/replay.out" 2>&1 ||
+    { cat "$tmp/replay.out"; fail "the installed gar does not find data/traces/steady.csv and its default host"; }
+grep -q "^host: .*/share/gar/hosts/dev-vm.host$" "$tmp/replay.out" ||
+    { cat "$tmp/replay.out"; fail "the installed gar's default host is not the installed dev-vm.host"; }
+(cd "$tmp/empty" && "$gar" sweep data/sweeps/default.sweep --dry-run) > "$tmp/sweep.out" 2>&1 ||
+    { cat "$tmp/sweep.out"; fail "the installed gar does not find data/sweeps/default.sweep"; }
+grep -q '^runs: [1-9]' "$tmp/sweep.out" || { cat "$tmp/sweep.out"; fail "sweep --dry-run: no runs"; }
+[ -z "$(ls -A "$tmp/empty")" ] || fail "reading the bundled data wrote into the working folder"
 
 # --- the library, from pkg-config alone ---
 cflags=$(pkg-config --cflags gar) || fail "pkg-config --cflags gar"

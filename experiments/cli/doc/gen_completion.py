@@ -2,8 +2,9 @@
 """experiments/cli/doc/gen_completion.py GAR OUT — writes bash completion for
 gar to OUT from what the built command GAR prints for --help: the first word
 completes to a verb (or --help, -h, --version, -V), `gar help` to a verb,
-and a word starting with '-' after a verb to the options that verb's --help
-lists; any other word completes to a file name, as the verbs' arguments are
+a verb's first argument to the literal words its usage lines give there
+(`gar import` to kineto and nsys), and a word starting with '-' after a
+verb to the options that verb's --help lists; any other word completes to a file name, as the verbs' arguments are
 files or free text.  Exits 1, saying why, when GAR fails."""
 
 import os
@@ -46,7 +47,15 @@ def script(help):
         "        return 0 ;;",
     ]
     for verb in help.verbs:
-        if verb.name != "help" and verb.options:
+        if verb.name == "help":
+            continue
+        if verb.words:
+            # The first argument is one of the words the usage lines spell.
+            out.append("    %s) options=%s" % (verb.name, words(verb.options)))
+            out.append("        [ \"$COMP_CWORD\" -eq 2 ] && [ \"${cur#-}\" = \"$cur\" ] &&")
+            out.append("            COMPREPLY=($(compgen -W %s -- \"$cur\")) && return 0 ;;" %
+                       words(verb.words))
+        elif verb.options:
             out.append("    %s) options=%s ;;" % (verb.name, words(verb.options)))
     out += [
         "    esac",

@@ -3,7 +3,8 @@
 from what the built command GAR prints for --help: the overview becomes
 NAME, SYNOPSIS, DESCRIPTION and the list of verbs, and each verb's own
 --help text becomes a section of its own, word for word (its parts, such as
-"options:", as subsections).  The page has no date, so a rebuild of the same
+"options:", as subsections); the overview's exit status, environment and
+files parts become EXIT STATUS, ENVIRONMENT and FILES.  The page has no date, so a rebuild of the same
 source writes the same page.  Exits 1, saying why, when GAR fails."""
 
 import os
@@ -77,6 +78,11 @@ def page(help):
     out += [".SH VERBS"]
     for verb in help.verbs:
         out += [".TP", ".B " + roff(verb.name), roff(verb.summary)]
+    # The overview's parts after its verbs ("exit status:", "environment:",
+    # "files:"): sections of their own, as man pages name them.
+    for heading, body in parts(help.overview):
+        if heading in ("exit status", "environment", "files"):
+            out += [".SH " + roff(heading.upper())] + literal(trim(body))
     for verb in help.verbs:
         if verb.name == "help":
             continue  # its help is the overview above

@@ -5,7 +5,8 @@ built from it (so neither can drift from the command).
 help_of(gar) runs `gar --version`, `gar --help` and `gar VERB --help` for
 each verb the overview lists, and returns a Help: the version, the overview
 text, and the verbs in the overview's order, each with its one-line summary,
-its whole help text and the options that help text lists.  A command that
+its whole help text, the options that help text lists and the literal
+words its usage lines give as the first argument (import's formats).  A command that
 fails or prints no verbs raises HelpError, naming the command."""
 
 import re
@@ -31,6 +32,7 @@ class Verb:
     summary: str
     help: str = ""
     options: list = field(default_factory=list)
+    words: list = field(default_factory=list)  # literal first arguments (import's formats)
 
 
 @dataclass
@@ -75,6 +77,25 @@ def options_of(text):
     return seen
 
 
+# A usage line of a verb's help: "usage: gar VERB ..." or the same indented.
+USAGE_LINE = re.compile(r"^(?:usage:)? +gar ([a-z][a-z-]*) (\S+)")
+
+
+def words_of(name, text):
+    """The literal words a verb's usage lines give as its first argument, in
+    order, once each: `gar import kineto ...` and `gar import nsys ...` give
+    kineto and nsys.  A placeholder (TRACE), an option or a bracket is none."""
+    seen = []
+    for line in text.splitlines():
+        if not line.strip():
+            break  # the usage lines end at the first blank line
+        m = USAGE_LINE.match(line)
+        if m is not None and m.group(1) == name and re.match(r"^[a-z][a-z0-9-]*$", m.group(2)):
+            if m.group(2) not in seen:
+                seen.append(m.group(2))
+    return seen
+
+
 def help_of(gar):
     version = run(gar, "--version").strip()
     overview = run(gar, "--help")
@@ -84,6 +105,8 @@ def help_of(gar):
         if line == "verbs:":
             in_verbs = True
             continue
+        if in_verbs and not line.strip():
+            break  # the parts after the verbs (exit status, environment)
         m = VERB_LINE.match(line) if in_verbs else None
         if m is not None:
             verbs.append(Verb(m.group(1), m.group(2)))
@@ -92,6 +115,7 @@ def help_of(gar):
     for verb in verbs:
         verb.help = run(gar, verb.name, "--help")
         verb.options = options_of(verb.help)
+        verb.words = words_of(verb.name, verb.help)
     return Help(version, overview, verbs)
 
 
