@@ -59,7 +59,9 @@ static void print_help(FILE *out)
             "as it is read, in memory that does not grow with its length: quantiles are\n"
             "exact up to 500 000 values, and past it read from a histogram within\n"
             "0.1 %%, their intervals widened to its buckets (`quantiles:` says which).\n"
-            "\n"
+            "\n");
+    /* Two strings: one would pass the 4095 bytes C99 promises to support. */
+    fprintf(out,
             "options:\n"
             "  --plan PLAN       the wait plan of every wait (this or --bands is required);\n"
             "                    auto:p99_us=B lets gar choose each wait's sleep and park\n"
@@ -68,7 +70,8 @@ static void print_help(FILE *out)
             "  --estimator E     adl, none, oracle, half-min, half-mean, ewma[:alpha=A],\n"
             "                    quantile[:q=Q] (default: adl)\n"
             "  --host PROFILE    a gar-host v1 profile, '-' for standard input (default:\n"
-            "                    " HOST_DEFAULT ", relative to the working directory)\n"
+            "                    " HOST_DEFAULT ", from the working directory, else the\n"
+            "                    installed copy: 'gar --help', files)\n"
             "  --mode MODE       open: each wait as recorded; closed: a late wake delays\n"
             "                    everything after it (default: open)\n"
             "  --seed S          the seed of the host's random latencies (default: 0)\n"
