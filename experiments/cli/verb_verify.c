@@ -945,13 +945,23 @@ static void fill_verification(gar_verification *v, const gar_verify_runs_judgeme
     gar_verification_cdf(sim_pool, pooled, v->sim_cdf);
 }
 
-/* The line of the spec's first `host -` (a profile it read from standard
- * input), or 0 when it has none. */
-static unsigned spec_stdin_host_line(const gar_sweep_spec *spec)
+/* The spec's `host -` has read standard input as the spec loaded: --host -
+ * would find it empty (and the spec's hosts are not what verify runs).
+ * Returns 0, or the usage refusal naming the spec's line. */
+static int refuse_second_stdin(const gar_sweep_spec *spec, const verify_args *a)
 {
-    for (size_t i = 0; i < spec->host_count; i++)
-        if (strncmp(spec->hosts[i].source, "standard input", strlen("standard input")) == 0)
-            return spec->hosts[i].line;
+    if (a->host_path == NULL || strcmp(a->host_path, "-") != 0)
+        return 0;
+    for (size_t i = 0; i < spec->host_count; i++) {
+        if (strncmp(spec->hosts[i].source, "standard input", strlen("standard input")) != 0)
+            continue;
+        char what[400];
+        snprintf(what, sizeof what,
+                 "the spec's 'host -' (%.200s:%u) and --host - would both read standard "
+                 "input: save the profile to a file and name it in one of them",
+                 a->sweep_path, spec->hosts[i].line);
+        return gar_cli_usage_error(verb, what);
+    }
     return 0;
 }
 
@@ -963,17 +973,10 @@ static int verify_sweep(const verify_args *a)
     if (gar_verify_device_find(a->device, verb, &device, &err) < 0 ||
         gar_sweep_spec_load(a->sweep_path, &spec, &err) < 0)
         return gar_cli_refuse(&err);
-    /* The spec's `host -` has read standard input already: --host - would
-     * find it empty (and the spec's hosts are not what verify runs). */
-    unsigned stdin_line = spec_stdin_host_line(&spec);
-    if (stdin_line > 0 && a->host_path != NULL && strcmp(a->host_path, "-") == 0) {
-        char what[400];
-        snprintf(what, sizeof what,
-                 "the spec's 'host -' (%.200s:%u) and --host - would both read standard "
-                 "input: save the profile to a file and name it in one of them",
-                 a->sweep_path, stdin_line);
+    int refused = refuse_second_stdin(&spec, a);
+    if (refused != 0) {
         gar_sweep_spec_free(&spec);
-        return gar_cli_usage_error(verb, what);
+        return refused;
     }
     gar_posix_host host;
     gar_caps caps;
