@@ -60,7 +60,7 @@ static void print_help(FILE *out)
             "exact up to 500 000 values, and past it read from a histogram within\n"
             "0.1 %%, their intervals widened to its buckets (`quantiles:` says which).\n"
             "\n");
-    /* Two strings: one would pass the 4095 bytes C99 promises to support. */
+    /* Two pieces: one string literal of it all would pass C's 4095 bytes. */
     fprintf(out,
             "options:\n"
             "  --plan PLAN       the wait plan of every wait (this or --bands is required);\n"
