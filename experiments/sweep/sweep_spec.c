@@ -14,7 +14,7 @@
 #include "sim/profile_caps.h"
 #include "sweep/host_whatif.h"
 #include "sweep/index_set.h"
-#include "sweep/trace_holes.h"
+#include "sweep/sparse_trace.h"
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -268,6 +268,10 @@ static int generate(const char *text, gar_trace *out, gar_error *err)
 /* A long trace from its cache: the trace and index are the mapping's. */
 static int load_cached(const char *path, gar_sweep_trace *t, gar_error *err)
 {
+    /* The cache hashes all of the text first: a hole no line may span is
+     * refused before (a sparse file of GBs, in no time). */
+    if (gar_sparse_trace_check(path, err) < 0)
+        return -GAR_E_INVALID_TRACE;
     int rc = gar_trace_cache_open(&t->cache, path, NULL, err);
     if (rc == 0) {
         t->trace = t->cache.trace;
@@ -303,13 +307,8 @@ int gar_sweep_trace_load(const char *text, const char *base_dir, gar_sweep_trace
         struct stat st;
         if (path == NULL)
             rc = out_of_memory(err);
-        else if (stat(path, &st) == 0 && st.st_size >= (off_t)GAR_SWEEP_CACHE_MIN_BYTES) {
-            /* The cache hashes all of the text first: a hole no line may
-             * span is refused before (a sparse file of GBs, in no time). */
-            rc = gar_trace_holes_check(path, err);
-            if (rc == 0)
-                rc = load_cached(path, &t, err);
-        }
+        else if (stat(path, &st) == 0 && st.st_size >= (off_t)GAR_SWEEP_CACHE_MIN_BYTES)
+            rc = load_cached(path, &t, err);
         else
             rc = gar_trace_read_file(&t.trace, path, err);
         if (rc == 0) {
