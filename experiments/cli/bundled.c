@@ -7,12 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef GAR_INSTALL_DATA_DIR
-#define GAR_INSTALL_DATA_DIR "/usr/local/share/gar"
-#endif
-#ifndef GAR_BIN_TO_DATA_DIR
-#define GAR_BIN_TO_DATA_DIR "" /* bindir or datadir absolute: no relative way */
-#endif
+/* GAR_INSTALL_DATA_DIR, and GAR_BIN_TO_DATA_DIR ("" where bindir or
+ * datadir is absolute: no relative way), written by meson. */
+#include "install_dirs.h"
 
 const char gar_cli_installed_data_dir[] = GAR_INSTALL_DATA_DIR;
 
