@@ -501,10 +501,6 @@ static int parse_args(int argc, char **argv, verify_args *a)
         if (gar_verify_tolerance_set(&a->tol, tolerances.text[i], verb, &err) < 0)
             return gar_cli_refuse(&err);
     }
-    /* A bundled "data/..." name the working directory lacks: the installed one. */
-    static char host_found[4096], sweep_found[4096], trace_found[4096];
-    a->host_path = gar_cli_bundled(a->host_path, host_found, sizeof host_found);
-    a->sweep_path = gar_cli_bundled(a->sweep_path, sweep_found, sizeof sweep_found);
     if (a->sweep_path != NULL) {
         if (optind != argc)
             return gar_cli_usage_error(verb, "--sweep takes its traces from the spec: give no TRACE");
@@ -529,7 +525,7 @@ static int parse_args(int argc, char **argv, verify_args *a)
         return gar_cli_usage_error(verb, "give the TRACE to run");
     if (optind + 1 != argc)
         return gar_cli_usage_error(verb, "takes one TRACE");
-    a->trace_path = gar_cli_bundled(argv[optind], trace_found, sizeof trace_found);
+    a->trace_path = argv[optind];
     if (gar_cli_both_stdin(a->trace_path, a->host_path))
         return gar_cli_usage_error(verb, "TRACE - and --host - would both read standard input: "
                                          "save one of them to a file");
@@ -568,6 +564,8 @@ static int load_profile(const char *path, gar_host_profile *out, unsigned *noisy
                         gar_error *err)
 {
     *noisy = 0;
+    char found[4096]; /* a bundled "data/..." name: the installed one (bundled.h) */
+    path = gar_cli_bundled(path, found, sizeof found);
     if (path != NULL) {
         char *text;
         size_t len;
@@ -828,7 +826,9 @@ static int verify_one(const verify_args *a)
         return gar_cli_refuse(&executor_warning);
 
     gar_trace trace;
-    if (gar_trace_read_file(&trace, a->trace_path, &err) < 0)
+    char trace_found[4096]; /* a bundled "data/..." name: the installed one (bundled.h) */
+    if (gar_trace_read_file(&trace, gar_cli_bundled(a->trace_path, trace_found, sizeof trace_found),
+                            &err) < 0)
         return gar_cli_refuse(&err);
     gar_host_profile profile;
     unsigned host_noisy = 0;
@@ -967,11 +967,13 @@ static int refuse_second_stdin(const gar_sweep_spec *spec, const verify_args *a)
 
 static int verify_sweep(const verify_args *a)
 {
+    char spec_found[4096]; /* a bundled "data/..." name: the installed one (bundled.h) */
     gar_error err, warning;
     gar_sweep_spec spec;
     const gar_verify_device_ops *device;
     if (gar_verify_device_find(a->device, verb, &device, &err) < 0 ||
-        gar_sweep_spec_load(a->sweep_path, &spec, &err) < 0)
+        gar_sweep_spec_load(gar_cli_bundled(a->sweep_path, spec_found, sizeof spec_found), &spec,
+                            &err) < 0)
         return gar_cli_refuse(&err);
     int refused = refuse_second_stdin(&spec, a);
     if (refused != 0) {
