@@ -59,9 +59,7 @@ static void print_help(FILE *out)
             "as it is read, in memory that does not grow with its length: quantiles are\n"
             "exact up to 500 000 values, and past it read from a histogram within\n"
             "0.1 %%, their intervals widened to its buckets (`quantiles:` says which).\n"
-            "\n");
-    /* Two pieces: one string literal of it all would pass C's 4095 bytes. */
-    fprintf(out,
+            "\n"
             "options:\n"
             "  --plan PLAN       the wait plan of every wait (this or --bands is required);\n"
             "                    auto:p99_us=B lets gar choose each wait's sleep and park\n"
@@ -70,8 +68,7 @@ static void print_help(FILE *out)
             "  --estimator E     adl, none, oracle, half-min, half-mean, ewma[:alpha=A],\n"
             "                    quantile[:q=Q] (default: adl)\n"
             "  --host PROFILE    a gar-host v1 profile, '-' for standard input (default:\n"
-            "                    " HOST_DEFAULT ", from the working directory, else the\n"
-            "                    installed copy: 'gar --help', files)\n"
+            "                    " HOST_DEFAULT ", else the installed one)\n"
             "  --mode MODE       open: each wait as recorded; closed: a late wake delays\n"
             "                    everything after it (default: open)\n"
             "  --seed S          the seed of the host's random latencies (default: 0)\n"

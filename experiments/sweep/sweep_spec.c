@@ -12,9 +12,9 @@
 
 #include "sim/gen.h"
 #include "sim/profile_caps.h"
+#include "sweep/hole_check.h"
 #include "sweep/host_whatif.h"
 #include "sweep/index_set.h"
-#include "sweep/sparse_trace.h"
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -270,7 +270,7 @@ static int load_cached(const char *path, gar_sweep_trace *t, gar_error *err)
 {
     /* The cache hashes all of the text first: a hole no line may span is
      * refused before (a sparse file of GBs, in no time). */
-    if (gar_sparse_trace_check(path, err) < 0)
+    if (gar_trace_hole_check(path, err) < 0)
         return -GAR_E_INVALID_TRACE;
     int rc = gar_trace_cache_open(&t->cache, path, NULL, err);
     if (rc == 0) {

@@ -1,4 +1,4 @@
-/* experiments/sweep/sparse_trace.h — a trace text with a hole longer than a
+/* experiments/sweep/hole_check.h — a trace text with a hole longer than a
  * line may be, refused from the file's layout before a byte of it is read.
  *
  * A sparse file (`truncate -s 4G`, a copy cut short and padded) reads its
@@ -9,8 +9,8 @@
  * Only the refusal the reader would give anyway is given early, so no file
  * the reader takes is refused: a gzip text (whose bytes are not lines) and
  * a file system that reports no holes are left to the reader. */
-#ifndef GAR_SPARSE_TRACE_H
-#define GAR_SPARSE_TRACE_H
+#ifndef GAR_HOLE_CHECK_H
+#define GAR_HOLE_CHECK_H
 
 #include <gar/error.h>
 
@@ -18,6 +18,6 @@
  * GAR_TRACE_LINE_MAX bytes (or it cannot tell: not a regular file, not
  * openable, holes not reported), else -GAR_E_INVALID_TRACE naming `path`
  * and the hole's bytes. */
-int gar_sparse_trace_check(const char *path, gar_error *err);
+int gar_trace_hole_check(const char *path, gar_error *err);
 
 #endif

@@ -1,7 +1,7 @@
-/* experiments/sweep/sparse_trace.c — a hole longer than a line refused
- * before the text is read (sparse_trace.h). */
+/* experiments/sweep/hole_check.c — a hole longer than a line refused
+ * before the text is read (hole_check.h). */
 #define _GNU_SOURCE /* SEEK_HOLE, SEEK_DATA */
-#include "sweep/sparse_trace.h"
+#include "sweep/hole_check.h"
 
 #include <fcntl.h>
 #include <stdbool.h>
@@ -19,7 +19,7 @@ static bool is_gzip(int fd)
            magic[1] == 0x8b;
 }
 
-int gar_sparse_trace_check(const char *path, gar_error *err)
+int gar_trace_hole_check(const char *path, gar_error *err)
 {
 #if defined(SEEK_HOLE) && defined(SEEK_DATA)
     int fd = open(path, O_RDONLY);
