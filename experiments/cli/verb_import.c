@@ -20,10 +20,11 @@ static void print_help(FILE *out)
             "\n"
             "Turns a profile into a gar-trace v1 (see data/README.md): one row per host call\n"
             "that waited for GPU work (stream, event and device synchronizes, synchronous\n"
-            "copies, and async device-to-pageable-host copies, which block), sorted by the\n"
-            "wait's start.  kineto reads a PyTorch profiler Chrome-trace JSON, plain or\n"
-            "gzip-compressed ('-': standard input); several files are one per rank (rank =\n"
-            "position on the command line) and make one trace with rank-qualified streams.\n"
+            "copies, and async device-to-pageable-host copies, which block; a copy call that\n"
+            "returned before its copy ended is no wait), sorted by the wait's start.\n"
+            "kineto reads a PyTorch profiler Chrome-trace JSON, plain or gzip-compressed\n"
+            "('-': standard input); several files are one per rank (rank = position on the\n"
+            "command line) and make one trace with rank-qualified streams.\n"
             "nsys reads an Nsight Systems SQLite export, every process in it\n"
             "(process-qualified streams) unless --process names one.  How many calls were\n"
             "found and why any made no row is printed on standard error, and kept in the\n"
@@ -63,12 +64,14 @@ static void print_counts(FILE *out, const gar_import_counts *c, bool kernels)
             "skipped_no_launch: %llu\n"
             "skipped_inconsistent: %llu\n"
             "skipped_out_of_order: %llu\n"
+            "skipped_returned_early: %llu\n"
             "duplicate_correlation: %llu\n",
             kernels ? "kernels" : "sync_calls", (unsigned long long)c->sync_calls,
             (unsigned long long)c->waits, (unsigned long long)c->inferred_stream,
             (unsigned long long)c->no_gpu_op, (unsigned long long)c->no_stream,
             (unsigned long long)c->no_launch, (unsigned long long)c->inconsistent,
-            (unsigned long long)c->out_of_order, (unsigned long long)c->duplicate_correlation);
+            (unsigned long long)c->out_of_order, (unsigned long long)c->returned_early,
+            (unsigned long long)c->duplicate_correlation);
 }
 
 static const char *base_name(const char *path)
@@ -132,12 +135,13 @@ static void header(text *t, const char *format, int files, char **paths,
                 : "sync (the synchronizing calls the profile recorded)");
     add(t,
         "\n%s %llu, waits %llu, inferred_stream %llu; skipped: no gpu op %llu,"
-        " no stream %llu, no launch %llu, inconsistent %llu, out of order %llu",
+        " no stream %llu, no launch %llu, inconsistent %llu, out of order %llu,"
+        " returned early %llu",
         kernels ? "kernels" : "sync calls", (unsigned long long)c->sync_calls,
         (unsigned long long)c->waits, (unsigned long long)c->inferred_stream,
         (unsigned long long)c->no_gpu_op, (unsigned long long)c->no_stream,
         (unsigned long long)c->no_launch, (unsigned long long)c->inconsistent,
-        (unsigned long long)c->out_of_order);
+        (unsigned long long)c->out_of_order, (unsigned long long)c->returned_early);
     if (c->duplicate_correlation > 0)
         add(t,
             "\nduplicate correlation ids: %llu %s an earlier call's id in its %s"

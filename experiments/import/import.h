@@ -25,9 +25,11 @@
  * "The last GPU op the call waited for" is the op that started last, before
  * the call ended, among the ops launched no later than the call began (for an
  * event sync: no later than the event was recorded), on the stream the call
- * names (stream sync: its stream; event sync: the event's stream; memcpy: the
- * copy's own stream), or — for a device sync — the latest-ending such op over
- * every stream of the device.  A stream or event sync without a sync record
+ * names (stream sync: its stream; event sync: the event's stream), or — for
+ * a device sync — the latest-ending such op over every stream of the device.
+ * A copy call waits for its own copy, and only when it returned no more than
+ * GAR_IMPORT_EARLY_RETURN_NS before the copy ended (else it is counted as
+ * returned_early: the host did not wait).  A stream or event sync without a sync record
  * naming its stream takes the device's only stream, else (unless
  * `no_infer`) the stream of the op most recently launched by the same host
  * thread before the call (counted as inferred_stream).  Correlation ids and

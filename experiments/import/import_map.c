@@ -542,17 +542,21 @@ static int refuse_no_rows(const gar_import *im, const char *name, const gar_impo
         snprintf(fault, sizeof fault,
                  "no host call waited for GPU work: it has no stream, event or device"
                  " synchronize nor blocking copy; record the CUDA or HIP runtime calls"
-                 " and the GPU activity");
+                 " and the GPU activity, or import with --wait-on kernel for a what-if"
+                 " trace that waits for every kernel");
     else
         snprintf(fault, sizeof fault,
                  "no host call waited for GPU work: none of its %llu synchronizing"
-                 " calls could be tied to work it waited for (no gpu op %llu, no stream %llu, no launch %llu,"
-                 " inconsistent %llu, out of order %llu)",
+                 " calls could be tied to work it waited for (no gpu op %llu, no stream %llu,"
+                 " no launch %llu, inconsistent %llu, out of order %llu, returned early %llu);"
+                 " import with --wait-on kernel for a what-if trace that waits for every"
+                 " kernel",
                  (unsigned long long)counts->sync_calls,
                  (unsigned long long)counts->no_gpu_op, (unsigned long long)counts->no_stream,
                  (unsigned long long)counts->no_launch,
                  (unsigned long long)counts->inconsistent,
-                 (unsigned long long)counts->out_of_order);
+                 (unsigned long long)counts->out_of_order,
+                 (unsigned long long)counts->returned_early);
     /* a fault of the whole file: no line or column to name */
     return gar_error_set(err, GAR_E_INVALID_TRACE, 4, name, "", "", fault);
 }

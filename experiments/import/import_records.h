@@ -60,11 +60,21 @@ typedef struct gar_import_counts {
     uint64_t inconsistent; /* the op ends before its launch began (clock skew) */
     uint64_t out_of_order; /* would make its stream's submit or done go backwards */
     uint64_t inferred_stream; /* rows made whose stream was inferred (of `waits`) */
+    uint64_t returned_early;  /* a copy call that returned before its copy ended: the
+                               * host did not wait for it (GAR_IMPORT_EARLY_RETURN_NS) */
     /* Calls whose correlation id an earlier call of their process (rank)
      * has too: kept (real producers write them), each op joined to the
      * first of them to start. */
     uint64_t duplicate_correlation;
 } gar_import_counts;
+
+/* A copy call (cudaMemcpy, a pageable device-to-host cudaMemcpyAsync) is a
+ * wait only when it returned after its copy ended.  The profilers' host and
+ * GPU clocks agree to about a microsecond (a cuda_sync record ends 0-1 us
+ * before its call returns; a kernel can start a microsecond before its launch
+ * call is seen to return), so a call that returned more than five times that
+ * before its copy's end did not block on the copy. */
+#define GAR_IMPORT_EARLY_RETURN_NS 5000u
 
 /* What a row waits for (data/README.md, "What the host waits on"). */
 typedef enum gar_import_wait_on {

@@ -114,8 +114,20 @@ static bool find_awaited(const gar_import_lookup *lk, const gar_import_call *cal
             counts->no_gpu_op++;
             return true;
         }
-        run = gar_import_exact_run(lk->run, lk->runs, copy.process, copy.device, copy.stream);
-        break;
+        if (copy.end_ns > call->end_ns &&
+            copy.end_ns - call->end_ns > GAR_IMPORT_EARLY_RETURN_NS) {
+            /* The call came back while its copy was still to run: no wait. */
+            counts->returned_early++;
+            return true;
+        }
+        /* The copy itself: it ends after all its stream's earlier work, and
+         * may start just after the call is seen to return (clock slop). */
+        out->has_op = true;
+        out->op = copy;
+        out->run = gar_import_exact_run(lk->run, lk->runs, copy.process, copy.device,
+                                        copy.stream);
+        out->named = out->run;
+        return true;
     }
     case GAR_SYNC_STREAM:
     case GAR_SYNC_EVENT: {

@@ -56,6 +56,22 @@ cat >"$tmp/want" <<'ROWS'
 ROWS
 cmp -s "$tmp/rows" "$tmp/want" || fail "kineto rows differ: $(cat "$tmp/rows")"
 
+# Copy calls that returned before their copy ended are no waits, counted by reason.
+expect 0 "$gar" import kineto "$fixtures/kineto/early_return_copy.json"
+grep -q '^skipped_returned_early: 3$' "$tmp/err" || fail "early-returned copies not counted"
+grep -q '^# sync calls 7, waits 4, .*, returned early 3$' "$tmp/out" ||
+    fail "the header does not count the early-returned copies"
+# A profile with no wait is refused, pointing at the what-if that it still has.
+printf '%s\n' '{"traceEvents": [' \
+    '{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 0, "dur": 5, "args": {"correlation": 1}},' \
+    '{"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 10, "dur": 90, "args": {"device": 0, "stream": 7, "correlation": 1}}' \
+    ']}' >"$tmp/nowait.json"
+expect 2 "$gar" import kineto "$tmp/nowait.json"
+grep -q 'no host call waited for GPU work.*--wait-on kernel' "$tmp/err" ||
+    fail "the no-wait refusal does not suggest --wait-on kernel: $(cat "$tmp/err")"
+expect 0 "$gar" import kineto "$tmp/nowait.json" --wait-on kernel
+grep -q '^waits: 1$' "$tmp/err" || fail "the suggested --wait-on kernel made no row"
+
 expect 0 "$gar" import kineto "$fixtures/kineto/float_ts.json.gz" --out "$tmp/k.csv"
 grep -q '^59000,59000,69001,7$' "$tmp/k.csv" 2>/dev/null ||
     grep -q ',59000,59000,69001,7$' "$tmp/k.csv" || fail "gz import lost the ns digits"
@@ -247,6 +263,10 @@ if command -v sqlite3 >/dev/null 2>&1; then
     expect 0 "$gar" import nsys "$tmp/r.sqlite" --wait-on kernel
     grep -q '^kernels: 3$' "$tmp/err" || fail "nsys --wait-on kernel did not count 3 kernels"
     grep -q '^5790093507316341374,0,200,4500,7$' "$tmp/out" || fail "nsys kernel row"
+    sqlite3 "$tmp/e.sqlite" <"$fixtures/nsys/early_return_copy.sql" || fail "fixture SQL does not load"
+    expect 0 "$gar" import nsys "$tmp/e.sqlite"
+    grep -q '^skipped_returned_early: 3$' "$tmp/err" || fail "nsys early-returned copies not counted"
+    grep -q '^waits: 4$' "$tmp/err" || fail "nsys early_return_copy did not keep 4 waits"
     sqlite3 "$tmp/p.sqlite" <"$fixtures/nsys/two_processes.sql" || fail "fixture SQL does not load"
     expect 0 "$gar" import nsys "$tmp/p.sqlite"
     grep -q '^# processes: 100 200$' "$tmp/out" || fail "the header does not list the processes"

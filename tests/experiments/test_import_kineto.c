@@ -844,6 +844,69 @@ static void kernel_waits_are_a_what_if(void **state)
     gar_trace_free(&t);
 }
 
+/* A copy call is a wait only when it returned after its copy ended (within
+ * the clock slop, GAR_IMPORT_EARLY_RETURN_NS): an async device-to-pageable
+ * copy queued behind a long kernel that returned 974 us early, one that
+ * returned 5.001 us early and a pageable cudaMemcpy that returned once its
+ * data was staged are skipped as returned early; a blocking async copy, one
+ * that returned exactly 5 us before its copy's end, and a blocking cudaMemcpy
+ * are waits, each for its own copy. */
+static void copies_that_returned_early_are_no_waits(void **state)
+{
+    (void)state;
+    gar_import_counts c;
+    gar_trace t = import_ok("early_return_copy.json", &c);
+    const gar_trace_row want[] = {
+        { P_STREAM_SYNC_7, 0, 10000, 982000, 0, 7 },
+        { P_MEMCPY_ASYNC_7, 1100000, 1100000, 1492000, 0, 7 },
+        { P_MEMCPY_ASYNC_7, 1580000, 1580000, 1595000, 0, 7 },
+        { P_MEMCPY_7, 1980000, 1980000, 2035000, 0, 7 },
+    };
+    assert_rows(&t, want, 4);
+    assert_int_equal(c.sync_calls, 7);
+    assert_int_equal(c.waits, 4);
+    assert_int_equal(c.returned_early, 3);
+    assert_int_equal(c.no_gpu_op + c.no_stream + c.no_launch + c.inconsistent + c.out_of_order,
+                     0);
+    gar_trace_free(&t);
+}
+
+/* A profile whose only copy returned early has no wait: the refusal counts
+ * why and names --wait-on kernel, which makes a what-if trace of it. */
+static void no_wait_refusal_suggests_kernel_waits(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"traceEvents\": [\n"
+        "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1,"
+        " \"tid\": 1, \"ts\": 0, \"dur\": 5, \"args\": {\"correlation\": 1}},\n"
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7,"
+        " \"ts\": 10, \"dur\": 990, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 1}},\n"
+        "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaMemcpyAsync\", \"pid\": 1,"
+        " \"tid\": 1, \"ts\": 20, \"dur\": 8, \"args\": {\"correlation\": 2}},\n"
+        "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy DtoH (Device -> Pageable)\","
+        " \"pid\": 0, \"tid\": 7, \"ts\": 1000, \"dur\": 2,"
+        " \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 2}}\n"
+        "]}\n";
+    gar_error err;
+    gar_trace t;
+    gar_import_counts c;
+    assert_int_equal(gar_import_kineto_memory(text, sizeof text - 1, "mem.json", &t, &c, &err),
+                     -GAR_E_INVALID_TRACE);
+    assert_int_equal(c.returned_early, 1);
+    assert_non_null(strstr(err.argv[3], "returned early 1"));
+    assert_non_null(strstr(err.argv[3], "--wait-on kernel"));
+    /* With no synchronizing call at all, the same suggestion. */
+    gar_error none;
+    assert_int_equal(import_text("{\"traceEvents\": [\n"
+                                 "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\":"
+                                 " \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 0,"
+                                 " \"dur\": 5, \"args\": {\"correlation\": 1}}\n]}\n",
+                                 &none),
+                     -GAR_E_INVALID_TRACE);
+    assert_non_null(strstr(none.argv[3], "--wait-on kernel"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -863,6 +926,8 @@ int main(void)
         cmocka_unit_test(duplicate_keys_are_refused),
         cmocka_unit_test(gzip_members_and_what_follows_them),
         cmocka_unit_test(kernel_waits_are_a_what_if),
+        cmocka_unit_test(copies_that_returned_early_are_no_waits),
+        cmocka_unit_test(no_wait_refusal_suggests_kernel_waits),
     };
     return cmocka_run_group_tests_name("import_kineto", tests, NULL, NULL);
 }

@@ -384,6 +384,33 @@ static void kernel_waits_from_an_export(void **state)
     gar_trace_free(&t);
 }
 
+/* The Kineto fixture early_return_copy.json as an export: copy calls that
+ * returned more than GAR_IMPORT_EARLY_RETURN_NS before their copy ended are
+ * skipped as returned early; the rest wait for their own copy. */
+static void copies_that_returned_early_are_no_waits(void **state)
+{
+    (void)state;
+    char *sql = read_fixture("early_return_copy.sql");
+    make_db(sql, NULL);
+    free(sql);
+    gar_trace t;
+    gar_import_counts c;
+    assert_int_equal(gar_import_nsys_file(db_path, &t, &c, NULL), 0);
+    const gar_trace_row want[] = {
+        { P_STREAM_SYNC_7, 0, 10000, 982000, 0, 7 },
+        { P_MEMCPY_ASYNC_7, 1100000, 1100000, 1492000, 0, 7 },
+        { P_MEMCPY_ASYNC_7, 1580000, 1580000, 1595000, 0, 7 },
+        { P_MEMCPY_7, 1980000, 1980000, 2035000, 0, 7 },
+    };
+    assert_int_equal(t.count, 4);
+    assert_memory_equal(t.row, want, sizeof want);
+    assert_int_equal(c.sync_calls, 7);
+    assert_int_equal(c.returned_early, 3);
+    assert_int_equal(c.no_gpu_op + c.no_stream + c.no_launch + c.inconsistent + c.out_of_order,
+                     0);
+    gar_trace_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -395,6 +422,7 @@ int main(void)
         cmocka_unit_test(two_processes_keep_their_ids),
         cmocka_unit_test(columns_are_read_strictly),
         cmocka_unit_test(views_are_read_as_tables),
+        cmocka_unit_test(copies_that_returned_early_are_no_waits),
     };
     return cmocka_run_group_tests_name("import_nsys", tests, setup, teardown);
 }

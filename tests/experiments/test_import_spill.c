@@ -36,7 +36,7 @@ typedef struct source {
     gar_import_options options;
 } source;
 
-static char db_path[3][64];
+static char db_path[4][64];
 
 static void fixture(char *path, size_t size, const char *rel)
 {
@@ -191,7 +191,7 @@ static void kineto_fixtures_map_the_same(void **state)
                             "kineto/float_ts.json.gz",   "kineto/hip_array.json",
                             "kineto/train_pt20.json",    "kineto/train_pt21.json",
                             "kineto/pt18_runtime_kernel.json", "kineto/pt22_no_stream.json",
-                            "kineto/pt25_relative.json" };
+                            "kineto/pt25_relative.json", "kineto/early_return_copy.json" };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         for (int mode = 0; mode < 3; mode++) { /* inferred, strict, kernels */
             source src = { .kind = "kineto", .paths = { files[i] }, .n = 1 };
@@ -235,7 +235,8 @@ static void nsys_exports_map_the_same(void **state)
     make_db("nsys/two_streams.sql", db_path[0]);
     make_db("nsys/two_processes.sql", db_path[1]);
     make_db("nsys/per_thread_stream.sql", db_path[2]);
-    for (int db = 0; db < 3; db++) {
+    make_db("nsys/early_return_copy.sql", db_path[3]);
+    for (int db = 0; db < 4; db++) {
         for (int mode = 0; mode < 3; mode++) { /* inferred, strict, kernels */
             source src = { .kind = "nsys", .paths = { db_path[db] }, .n = 1 };
             src.options.no_infer = mode == 1;
@@ -279,7 +280,7 @@ static void a_profile_without_waits_is_refused_alike(void **state)
 static int setup(void **state)
 {
     (void)state;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         snprintf(db_path[i], sizeof db_path[i], "/tmp/gar-spill-%ld-%d.sqlite", (long)getpid(),
                  i);
     return 0;
@@ -288,7 +289,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         unlink(db_path[i]);
     return 0;
 }

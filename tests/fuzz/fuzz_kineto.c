@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(t.columns == GAR_TRACE_HAS_STREAM);
     FUZZ_CHECK(gar_trace_check(&t, "fuzz", NULL) == 0);
     FUZZ_CHECK(c.waits + c.no_gpu_op + c.no_stream + c.no_launch + c.inconsistent +
-                   c.out_of_order <= c.sync_calls);
+                   c.out_of_order + c.returned_early <= c.sync_calls);
     uint64_t min_submit = UINT64_MAX;
     for (size_t i = 0; i < t.count; i++) {
         if (t.row[i].submit_ns < min_submit)
