@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@
 #include "sim/leftover.h"
 
 #define CACHE_MAGIC "gar-trace-cache"
-#define CACHE_VERSION 1u
+#define CACHE_VERSION 2u /* 2: the header carries a checksum */
 #define HEADER_BYTES 128
 #define BYTE_ORDER_MARK UINT64_C(0x0102030405060708)
 #define IO_BLOCK (64 * 1024)
@@ -34,7 +35,8 @@ typedef struct header {
     uint64_t text_hash, text_bytes; /* the key */
     uint64_t rows;
     uint32_t columns, streams, points, reserved;
-    unsigned char pad[HEADER_BYTES - 72];
+    uint64_t checksum; /* header_checksum: the header (this field 0) and the rest */
+    unsigned char pad[HEADER_BYTES - 80];
 } header;
 
 _Static_assert(sizeof(header) == HEADER_BYTES, "the header is 128 bytes");
@@ -107,6 +109,48 @@ static bool layout(uint64_t rows, uint64_t streams, size_t *bytes)
     return true;
 }
 
+/* One lane of the checksum: each step a bijection of the lane for any
+ * word, and of the word for any lane, so a change confined to one word
+ * always changes the lane.  Four lanes run side by side. */
+#define LANE_PRIME UINT64_C(0x9E3779B97F4A7C15)
+#define LANE_STEP(lane, word) ((lane) = ((lane) ^ (word)) * LANE_PRIME)
+
+/* The checksum of the `n` bytes after the header: 8-byte words in four
+ * lanes, the last bytes zero-padded, the lanes and `n` folded by FNV-1a.
+ * About ten times FNV-1a's speed, a byte at a time. */
+static uint64_t payload_checksum(const unsigned char *p, size_t n)
+{
+    uint64_t lane[4] = { 1, 2, 3, 4 }, word[4];
+    size_t at = 0;
+    for (; at + sizeof word <= n; at += sizeof word) {
+        memcpy(word, p + at, sizeof word);
+        LANE_STEP(lane[0], word[0]);
+        LANE_STEP(lane[1], word[1]);
+        LANE_STEP(lane[2], word[2]);
+        LANE_STEP(lane[3], word[3]);
+    }
+    memset(word, 0, sizeof word);
+    memcpy(word, p + at, n - at);
+    for (unsigned k = 0; k < 4; k++)
+        LANE_STEP(lane[k], word[k]);
+    uint64_t h = gar_hash_u64(GAR_HASH_OFFSET, n);
+    for (unsigned k = 0; k < 4; k++)
+        h = gar_hash_u64(h, lane[k]);
+    return h;
+}
+
+/* The checksum the header of the cache mapped at `map` (`bytes` long)
+ * must carry: its other fields and every byte after it. */
+static uint64_t header_checksum(const void *map, size_t bytes)
+{
+    header h;
+    memcpy(&h, map, sizeof h);
+    h.checksum = 0;
+    uint64_t sum = gar_hash_bytes(GAR_HASH_OFFSET, &h, sizeof h);
+    return gar_hash_u64(sum, payload_checksum((const unsigned char *)map + HEADER_BYTES,
+                                              bytes - HEADER_BYTES));
+}
+
 /* Whether every row's numbers are those first appearance gives, and each
  * stream number names its id.  -GAR_E_CAPACITY when the check's memory
  * runs out, else 1 (they are) or 0. */
@@ -156,7 +200,8 @@ static int map_checked(int fd, const char *path, uint64_t hash, uint64_t text_by
               h.text_bytes == text_bytes && h.rows > 0 && h.streams > 0 && h.points > 0 &&
               h.streams <= h.rows && h.points <= h.rows &&
               (h.columns & ~(unsigned)(GAR_TRACE_HAS_STEP_ROWS | GAR_TRACE_HAS_STREAM)) == 0 &&
-              layout(h.rows, h.streams, &expect) && expect == bytes;
+              layout(h.rows, h.streams, &expect) && expect == bytes &&
+              h.checksum == header_checksum(map, bytes);
     if (!ok) {
         munmap(map, bytes);
         return 1;
@@ -262,6 +307,23 @@ static int write_numbers(int fd, const char *path, uint64_t rows, bool streams_p
     return rc;
 }
 
+/* Reads the cache written to `fd` back, its header's checksum left 0,
+ * and sets that checksum. */
+static int write_checksum(int fd, const char *path, gar_error *err)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return io_error(err, path, "stat");
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED)
+        return io_error(err, path, "map");
+    uint64_t sum = header_checksum(map, (size_t)st.st_size);
+    munmap(map, (size_t)st.st_size);
+    if (pwrite(fd, &sum, sizeof sum, offsetof(header, checksum)) != (ssize_t)sizeof sum)
+        return io_error(err, path, "write");
+    return 0;
+}
+
 /* Builds the cache of the text into `fd` (empty, open to read and write),
  * the text read as a stream.  Returns 0, the text's refusal or an error. */
 static int build(int fd, const char *path, const char *text_path, uint64_t hash,
@@ -304,7 +366,7 @@ static int build(int fd, const char *path, const char *text_path, uint64_t hash,
     h.points = points;
     if (pwrite(fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
         return io_error(err, path, "write");
-    return 0;
+    return write_checksum(fd, path, err);
 }
 
 /* Built where no cache may be written: a private file, unlinked at once. */

@@ -15,15 +15,17 @@
  *     header, 128 bytes: the magic "gar-trace-cache", a version, the row
  *       size and a byte-order mark; the text's FNV-1a hash and size in
  *       bytes (the key: content_hash.h, over the file as it is stored,
- *       gzip or plain); the rows, columns, streams and points
+ *       gzip or plain); the rows, columns, streams and points; a
+ *       checksum of the header's other bytes and of all that follows it
  *     the rows: gar_trace_row each
  *     each row's stream number, u32; then each row's point number, u32
  *     each stream number's id in the trace, u32
  *
  * A cache is used only when every part checks: the magic, version, row
  * size and byte order; the text's hash and size (a changed text makes it
- * stale); the file's size against the counts; every number within its
- * count; and the rows against every rule of trace.h.  Otherwise it is
+ * stale); the file's size against the counts; the checksum (rows changed
+ * in place, even within every rule, make it stale); every number within
+ * its count; and the rows against every rule of trace.h.  Otherwise it is
  * built anew from the text (read as a stream, in bounded memory) and
  * replaces the old one atomically (atomic_file.h), so a reader never maps
  * half a cache; its temporary name carries its owner (leftover.h), and a

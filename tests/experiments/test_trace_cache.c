@@ -131,6 +131,40 @@ static void malformed_caches_are_rebuilt(void **state)
     gar_trace_free(&t);
 }
 
+/* Rows changed so that every rule still holds — every done_ns shifted
+ * later, or one bit flipped anywhere in the rows — make the cache stale:
+ * its checksum no longer matches, and it is rebuilt from the text. */
+static void tampered_rows_are_rebuilt(void **state)
+{
+    (void)state;
+    gar_trace t;
+    assert_int_equal(many_streams_serial(&t, 3000, 3, 1, 5), 0);
+    write_text(&t);
+    unlink(cache);
+    assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_BUILT);
+    const long rows_at = 128;
+    for (size_t r = 0; r < t.count; r++) {
+        uint64_t later = t.row[r].done_ns + 1000;
+        spoil(rows_at + (long)(r * sizeof(gar_trace_row) + offsetof(gar_trace_row, done_ns)),
+              &later, sizeof later);
+    }
+    assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_REBUILT);
+    /* One bit at a time, spread over the rows and their every byte. */
+    for (unsigned k = 0; k < 60; k++) {
+        long at = rows_at + (long)(((uint64_t)k * 7919 * 41) % (t.count * sizeof(gar_trace_row)));
+        unsigned char byte;
+        FILE *f = fopen(cache, "rb");
+        assert_non_null(f);
+        assert_int_equal(fseek(f, at, SEEK_SET), 0);
+        assert_int_equal(fread(&byte, 1, 1, f), 1);
+        fclose(f);
+        byte ^= (unsigned char)(1u << (k % 8));
+        spoil(at, &byte, 1);
+        assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_REBUILT);
+    }
+    gar_trace_free(&t);
+}
+
 /* A build killed before its rename left its temporary file: the next
  * build removes it (its owner is gone); a live owner's is kept. */
 static void a_killed_builds_leftover_is_removed(void **state)
@@ -223,6 +257,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(built_once_then_reused),
         cmocka_unit_test(malformed_caches_are_rebuilt),
+        cmocka_unit_test(tampered_rows_are_rebuilt),
         cmocka_unit_test(a_killed_builds_leftover_is_removed),
         cmocka_unit_test(an_unwritable_folder_gets_a_private_copy),
         cmocka_unit_test(a_bad_text_is_refused),
