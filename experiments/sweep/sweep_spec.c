@@ -264,10 +264,13 @@ static int generate(const char *text, gar_trace *out, gar_error *err)
     return gar_gen_run(&spec, waits, seed, out, err);
 }
 
-/* A long trace from its cache: the trace and index are the mapping's. */
+/* A long trace from its cache: the trace and index are the mapping's;
+ * read from the text where no cache could be written anywhere. */
 static int load_cached(const char *path, gar_sweep_trace *t, gar_error *err)
 {
     int rc = gar_trace_cache_open(&t->cache, path, NULL, err);
+    if (rc == 0 && t->cache.how == GAR_TRACE_CACHE_NONE)
+        return gar_trace_read_file(&t->trace, path, err);
     if (rc == 0) {
         t->trace = t->cache.trace;
         t->index = t->cache.index;

@@ -69,12 +69,49 @@ char *gar_trace_cache_path(const char *text_path)
     return path;
 }
 
+/* The refusal of `path`, of file type `mode`, where a regular file (`what`)
+ * is expected: -GAR_E_IO. */
+static int not_regular(const char *path, mode_t mode, const char *what, gar_error *err)
+{
+    char why[200];
+    snprintf(why, sizeof why, "is not a regular file but a %s: it must be %s",
+             S_ISFIFO(mode) ? "FIFO" : S_ISDIR(mode) ? "folder" : "device or socket", what);
+    return gar_error_set(err, GAR_E_IO, 3, path, "open", why);
+}
+
+/* Opens `path` to read if it is a regular file, without waiting (a FIFO
+ * with no writer would block an open forever).  Returns the descriptor, or
+ * -GAR_E_IO naming the file: absent, unreadable, or anything but a regular
+ * file (`what` says what it was to be). */
+static int open_regular(const char *path, const char *what, gar_error *err)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return io_error(err, path, "open");
+    struct stat st;
+    int rc = fstat(fd, &st) != 0      ? io_error(err, path, "stat")
+             : !S_ISREG(st.st_mode) ? not_regular(path, st.st_mode, what, err)
+                                    : 0;
+    if (rc < 0) {
+        close(fd);
+        return rc;
+    }
+    /* Reads of a regular file never wait: the flag is cleared for clarity. */
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
 /* The text's key: the FNV-1a hash of its bytes as stored, and their count. */
 static int text_key(const char *path, uint64_t *hash, uint64_t *bytes, gar_error *err)
 {
-    FILE *in = fopen(path, "rb");
-    if (in == NULL)
+    int fd = open_regular(path, "a trace read more than once (give a file, not a pipe)", err);
+    if (fd < 0)
+        return fd;
+    FILE *in = fdopen(fd, "rb");
+    if (in == NULL) {
+        close(fd);
         return io_error(err, path, "open");
+    }
     unsigned char *buf = gar_malloc(IO_BLOCK);
     if (buf == NULL) {
         fclose(in);
@@ -325,20 +362,25 @@ static int write_checksum(int fd, const char *path, gar_error *err)
 }
 
 /* Builds the cache of the text into `fd` (empty, open to read and write),
- * the text read as a stream.  Returns 0, the text's refusal or an error. */
+ * the text read as a stream.  Returns 0, or the text's refusal or read
+ * error (*text_failed set), or an error of the cache's writing or memory. */
 static int build(int fd, const char *path, const char *text_path, uint64_t hash,
-                 uint64_t text_bytes, gar_error *err)
+                 uint64_t text_bytes, bool *text_failed, gar_error *err)
 {
     header h;
     memset(&h, 0, sizeof h);
     int rc = put(fd, &h, sizeof h, path, err);
     gar_trace_stream *s = NULL;
-    if (rc == 0)
-        rc = gar_trace_stream_open(&s, text_path, err);
+    if (rc == 0 && (rc = gar_trace_stream_open(&s, text_path, err)) < 0)
+        *text_failed = true;
     uint64_t rows = 0;
     const gar_trace_row *block;
     size_t count;
-    while (rc == 0 && (rc = gar_trace_stream_next(s, &block, &count)) > 0) {
+    while (rc == 0) {
+        if ((rc = gar_trace_stream_next(s, &block, &count)) <= 0) {
+            *text_failed = rc < 0;
+            break;
+        }
         rc = put(fd, block, count * sizeof *block, path, err);
         rows += count;
     }
@@ -371,7 +413,7 @@ static int build(int fd, const char *path, const char *text_path, uint64_t hash,
 
 /* Built where no cache may be written: a private file, unlinked at once. */
 static int build_private(gar_trace_cache *out, const char *text_path, uint64_t hash,
-                         uint64_t text_bytes, gar_error *err)
+                         uint64_t text_bytes, bool *text_failed, gar_error *err)
 {
     const char *dir = getenv("TMPDIR");
     if (dir == NULL || dir[0] == '\0')
@@ -388,7 +430,7 @@ static int build_private(gar_trace_cache *out, const char *text_path, uint64_t h
         rc = io_error(err, path, "create a private trace cache");
     } else {
         unlink(path); /* gone with the last descriptor or mapping */
-        rc = build(fd, path, text_path, hash, text_bytes, err);
+        rc = build(fd, path, text_path, hash, text_bytes, text_failed, err);
         if (rc == 0 && (rc = map_checked(fd, path, hash, text_bytes, out, err)) == 1)
             rc = gar_error_set(err, GAR_E_IO, 3, path, "read back", "the cache just built differs");
         close(fd);
@@ -404,9 +446,17 @@ static int build_private(gar_trace_cache *out, const char *text_path, uint64_t h
 static int map_existing(const char *path, uint64_t hash, uint64_t text_bytes,
                         gar_trace_cache *out, gar_error *err)
 {
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
+    /* A FIFO, device or folder there is refused, not replaced: it is not
+     * a cache of ours, and opening a FIFO would wait for a writer. */
+    static const char what[] = "gar's trace cache (move that away)";
+    struct stat st;
+    if (stat(path, &st) != 0)
         return errno == ENOENT ? 1 : 2;
+    if (!S_ISREG(st.st_mode))
+        return not_regular(path, st.st_mode, what, err);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 2; /* unreadable: built anew */
     int rc = map_checked(fd, path, hash, text_bytes, out, err);
     close(fd);
     return rc == 1 ? 2 : rc;
@@ -442,6 +492,30 @@ static void temp_suffix_and_clean(const char *where, char *suffix, size_t size)
     gar_free(prefix);
 }
 
+/* Builds the cache at `where` through a temporary file renamed onto it,
+ * and maps it.  Returns 0, or as build, or -GAR_E_IO where the cache
+ * cannot be written there or read back. */
+static int build_beside(gar_trace_cache *out, const char *where, const char *text_path,
+                        uint64_t hash, uint64_t text_bytes, bool *text_failed, gar_error *err)
+{
+    gar_atomic_file f;
+    char suffix[GAR_LEFTOVER_OWNER_BYTES + 16];
+    temp_suffix_and_clean(where, suffix, sizeof suffix);
+    int rc = gar_atomic_file_begin(&f, where, suffix, err);
+    if (rc < 0)
+        return rc;
+    rc = build(f.fd, f.temp, text_path, hash, text_bytes, text_failed, err);
+    if (rc == 0)
+        rc = gar_atomic_file_sync(&f, err);
+    if (rc == 0)
+        rc = gar_atomic_file_commit(&f, "replace the trace cache", err);
+    rc = gar_atomic_file_end(&f, rc);
+    if (rc == 0 && (rc = map_existing(where, hash, text_bytes, out, err)) > 0)
+        rc = gar_error_set(err, GAR_E_IO, 3, where, "read back",
+                           "the cache just built differs (replaced meanwhile?)");
+    return rc;
+}
+
 int gar_trace_cache_open(gar_trace_cache *out, const char *text_path, const char *cache_path,
                          gar_error *err)
 {
@@ -461,24 +535,18 @@ int gar_trace_cache_open(gar_trace_cache *out, const char *text_path, const char
     } else if (found > 0) {
         /* Missing, or unreadable, stale or malformed: build it anew beside
          * the text, or privately where that cannot be written. */
-        gar_atomic_file f;
-        gar_error ignored;
-        char suffix[GAR_LEFTOVER_OWNER_BYTES + 16];
-        temp_suffix_and_clean(where, suffix, sizeof suffix);
-        if (gar_atomic_file_begin(&f, where, suffix, &ignored) < 0) {
-            rc = build_private(out, text_path, hash, text_bytes, err);
-        } else {
-            rc = build(f.fd, f.temp, text_path, hash, text_bytes, err);
-            if (rc == 0)
-                rc = gar_atomic_file_sync(&f, err);
-            if (rc == 0)
-                rc = gar_atomic_file_commit(&f, "replace the trace cache", err);
-            rc = gar_atomic_file_end(&f, rc);
-            if (rc == 0 && (rc = map_existing(where, hash, text_bytes, out, err)) > 0)
-                rc = gar_error_set(err, GAR_E_IO, 3, where, "read back",
-                                   "the cache just built differs (replaced meanwhile?)");
-            if (rc == 0)
-                out->how = found == 1 ? GAR_TRACE_CACHE_BUILT : GAR_TRACE_CACHE_REBUILT;
+        bool text_failed = false;
+        rc = build_beside(out, where, text_path, hash, text_bytes, &text_failed, err);
+        if (rc == 0)
+            out->how = found == 1 ? GAR_TRACE_CACHE_BUILT : GAR_TRACE_CACHE_REBUILT;
+        /* Any failure to write it (a full disk or quota, an I/O error, a
+         * folder that cannot be written): built privately, else none. */
+        if (rc == -GAR_E_IO && !text_failed)
+            rc = build_private(out, text_path, hash, text_bytes, &text_failed, err);
+        if (rc == -GAR_E_IO && !text_failed) {
+            memset(out, 0, sizeof *out);
+            out->how = GAR_TRACE_CACHE_NONE;
+            rc = 0;
         }
     } else {
         rc = found;

@@ -29,8 +29,15 @@
  * built anew from the text (read as a stream, in bounded memory) and
  * replaces the old one atomically (atomic_file.h), so a reader never maps
  * half a cache; its temporary name carries its owner (leftover.h), and a
- * build finds and removes those of builds killed before their rename.  Where the folder cannot be written, it is built in a
- * private temporary file (TMPDIR, else /tmp) that is unlinked once mapped.
+ * build finds and removes those of builds killed before their rename.
+ * Where it cannot be written beside the text (a folder that cannot be
+ * written, a full disk or quota, an I/O error), it is built in a private
+ * temporary file (TMPDIR, else /tmp) that is unlinked once mapped; where
+ * that fails too, there is no cache and the caller reads the text.
+ *
+ * Only regular files are opened, without waiting: a FIFO, device or
+ * folder named as the text or standing where the cache goes is refused
+ * (error 12, naming it), never waited on nor replaced.
  *
  * Ownership: a gar_trace_cache owns its mapping; its trace and index point
  * into it and are never freed on their own.  Close it with
@@ -51,7 +58,9 @@ typedef enum gar_trace_cache_how {
     GAR_TRACE_CACHE_REUSED,  /* a good cache was there */
     GAR_TRACE_CACHE_BUILT,   /* there was none: built beside the text */
     GAR_TRACE_CACHE_REBUILT, /* there was one, stale or malformed: built anew */
-    GAR_TRACE_CACHE_PRIVATE, /* the folder is not writable: a private file */
+    GAR_TRACE_CACHE_PRIVATE, /* it cannot be written beside the text: a private file */
+    GAR_TRACE_CACHE_NONE,    /* nor privately: no cache (`map` NULL, the trace and
+                              * index empty); read the text itself */
 } gar_trace_cache_how;
 
 typedef struct gar_trace_cache {
@@ -64,9 +73,11 @@ typedef struct gar_trace_cache {
 
 /* Maps the cache of the trace text at `text_path`, building it first when
  * it is missing, stale or malformed.  `cache_path` names the cache (NULL:
- * `.NAME.gar-cache` beside the text).  Returns 0 with `out` filled, or
- * (`out` empty) the reader's refusal of the text (-GAR_E_INVALID_TRACE),
- * -GAR_E_IO or -GAR_E_CAPACITY. */
+ * `.NAME.gar-cache` beside the text).  Returns 0 with `out` filled (or,
+ * how GAR_TRACE_CACHE_NONE, empty), or (`out` empty) the reader's refusal
+ * of the text (-GAR_E_INVALID_TRACE), -GAR_E_IO (the text unreadable or
+ * not a regular file, something else than a file where the cache goes)
+ * or -GAR_E_CAPACITY. */
 int gar_trace_cache_open(gar_trace_cache *out, const char *text_path, const char *cache_path,
                          gar_error *err);
 
