@@ -318,11 +318,14 @@ int gar_sweep_trace_load(const char *text, const char *base_dir, gar_sweep_trace
     }
     if (rc == 0 && t.cache.map == NULL)
         rc = gar_replay_index_build(&t.trace, &t.index, err);
+    if (rc == 0) {
+        gar_sweep_hash_hex(gar_sweep_trace_hash(&t.trace), t.hash);
+        rc = gar_trace_cache_intact(&t.cache, err); /* the hash read every row */
+    }
     if (rc < 0) {
         gar_sweep_trace_free(&t);
         return rc;
     }
-    gar_sweep_hash_hex(gar_sweep_trace_hash(&t.trace), t.hash);
     *out = t;
     return 0;
 }
@@ -1312,5 +1315,11 @@ int gar_sweep_replay(const gar_sweep_trace *trace, const gar_bands *bands,
     config.on_wait = on_wait;
     config.on_wait_context = context;
     config.streams_out = streams;
-    return gar_replay_run(&config, out, err);
+    int rc = gar_replay_run(&config, out, err);
+    /* A cache cut short under the replay gave zeros for rows: refused,
+     * whatever the replay made of them. */
+    int intact = gar_trace_cache_intact(&trace->cache, err);
+    if (intact < 0 && rc >= 0)
+        gar_replay_streams_free(streams);
+    return intact < 0 ? intact : rc;
 }

@@ -20,6 +20,7 @@
 #include "import/content_hash.h"
 #include "sim/key_index.h"
 #include "sim/leftover.h"
+#include "sim/mapped_guard.h"
 
 #define CACHE_MAGIC "gar-trace-cache"
 #define CACHE_VERSION 2u /* 2: the header carries a checksum */
@@ -51,6 +52,23 @@ static int io_error(gar_error *err, const char *path, const char *what)
 static int no_memory(gar_error *err)
 {
     return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for a trace cache", "exhausted");
+}
+
+/* A cache another process truncated while it was mapped and read (its
+ * pages past the new end read as zeros: mapped_guard.h). */
+static int cut_error(gar_error *err, const char *path)
+{
+    return gar_error_set(err, GAR_E_IO, 3, path, "read",
+                         "the trace cache was cut short while it was mapped (another process"
+                         " truncated it)");
+}
+
+/* Unguards and unmaps `bytes` at `map`; returns `rc`. */
+static int unmap(void *map, size_t bytes, int guard, int rc)
+{
+    gar_mapped_guard_remove(guard);
+    munmap(map, bytes);
+    return rc;
 }
 
 char *gar_trace_cache_path(const char *text_path)
@@ -228,6 +246,13 @@ static int map_checked(int fd, const char *path, uint64_t hash, uint64_t text_by
     void *map = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
     if (map == MAP_FAILED)
         return io_error(err, path, "map");
+    char *name = gar_malloc(strlen(path) + 1);
+    if (name == NULL) {
+        munmap(map, bytes);
+        return no_memory(err);
+    }
+    memcpy(name, path, strlen(path) + 1);
+    int guard = gar_mapped_guard_add(map, bytes);
     header h;
     memcpy(&h, map, sizeof h);
     size_t expect = 0;
@@ -239,9 +264,9 @@ static int map_checked(int fd, const char *path, uint64_t hash, uint64_t text_by
               (h.columns & ~(unsigned)(GAR_TRACE_HAS_STEP_ROWS | GAR_TRACE_HAS_STREAM)) == 0 &&
               layout(h.rows, h.streams, &expect) && expect == bytes &&
               h.checksum == header_checksum(map, bytes);
-    if (!ok) {
-        munmap(map, bytes);
-        return 1;
+    if (!ok || gar_mapped_guard_cut(guard)) {
+        gar_free(name);
+        return unmap(map, bytes, guard, ok ? cut_error(err, path) : 1);
     }
     gar_trace_row *rows = (gar_trace_row *)(void *)((unsigned char *)map + HEADER_BYTES);
     uint32_t *stream_of_row = (uint32_t *)(void *)(rows + h.rows);
@@ -257,11 +282,14 @@ static int map_checked(int fd, const char *path, uint64_t hash, uint64_t text_by
     };
     int held = numbers_hold(&trace, &index, err);
     int rc = held < 0 ? held : held == 0 ? 1 : gar_trace_check(&trace, path, NULL) == 0 ? 0 : 1;
+    if (gar_mapped_guard_cut(guard)) /* what was checked was partly zeros */
+        rc = cut_error(err, path);
     if (rc != 0) {
-        munmap(map, bytes);
-        return rc;
+        gar_free(name);
+        return unmap(map, bytes, guard, rc);
     }
-    *out = (gar_trace_cache){ .map = map, .bytes = bytes, .trace = trace, .index = index };
+    *out = (gar_trace_cache){ .map = map, .bytes = bytes, .guard = guard, .path = name,
+                              .trace = trace, .index = index };
     return 0;
 }
 
@@ -354,8 +382,12 @@ static int write_checksum(int fd, const char *path, gar_error *err)
     void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
     if (map == MAP_FAILED)
         return io_error(err, path, "map");
+    int guard = gar_mapped_guard_add(map, (size_t)st.st_size);
     uint64_t sum = header_checksum(map, (size_t)st.st_size);
-    munmap(map, (size_t)st.st_size);
+    bool cut = gar_mapped_guard_cut(guard);
+    unmap(map, (size_t)st.st_size, guard, 0);
+    if (cut)
+        return cut_error(err, path);
     if (pwrite(fd, &sum, sizeof sum, offsetof(header, checksum)) != (ssize_t)sizeof sum)
         return io_error(err, path, "write");
     return 0;
@@ -557,10 +589,18 @@ int gar_trace_cache_open(gar_trace_cache *out, const char *text_path, const char
     return rc;
 }
 
+int gar_trace_cache_intact(const gar_trace_cache *cache, gar_error *err)
+{
+    if (cache == NULL || cache->map == NULL || !gar_mapped_guard_cut(cache->guard))
+        return 0;
+    return cut_error(err, cache->path);
+}
+
 void gar_trace_cache_close(gar_trace_cache *cache)
 {
     if (cache == NULL || cache->map == NULL)
         return;
-    munmap(cache->map, cache->bytes);
+    unmap(cache->map, cache->bytes, cache->guard, 0);
+    gar_free(cache->path);
     memset(cache, 0, sizeof *cache);
 }

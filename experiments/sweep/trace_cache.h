@@ -39,6 +39,10 @@
  * folder named as the text or standing where the cache goes is refused
  * (error 12, naming it), never waited on nor replaced.
  *
+ * A file truncated while mapped would end the process with SIGBUS at the
+ * next read past its new end: the mapping is guarded (sim/mapped_guard.h),
+ * such reads give zeros, and gar_trace_cache_intact then refuses it.
+ *
  * Ownership: a gar_trace_cache owns its mapping; its trace and index point
  * into it and are never freed on their own.  Close it with
  * gar_trace_cache_close. */
@@ -66,6 +70,8 @@ typedef enum gar_trace_cache_how {
 typedef struct gar_trace_cache {
     void *map;           /* the mapping (owned) */
     size_t bytes;
+    int guard;           /* the mapping's guarded range (sim/mapped_guard.h) */
+    char *path;          /* the cache's file, for errors (owned) */
     gar_trace trace;     /* rows in the mapping: read only, never gar_trace_free'd */
     gar_replay_index index; /* arrays in the mapping: never gar_replay_index_free'd */
     gar_trace_cache_how how;
@@ -80,6 +86,12 @@ typedef struct gar_trace_cache {
  * or -GAR_E_CAPACITY. */
 int gar_trace_cache_open(gar_trace_cache *out, const char *text_path, const char *cache_path,
                          gar_error *err);
+
+/* Whether the cache is still what was checked: 0, or -GAR_E_IO naming the
+ * cache when another process truncated it while it was mapped, so that
+ * what was read of it since (zeros past the cut) is not its content: a
+ * reader asks after reading (after each replay), and refuses what it read. */
+int gar_trace_cache_intact(const gar_trace_cache *cache, gar_error *err);
 
 /* Unmaps it; the cache is empty after.  Accepts NULL and an empty cache. */
 void gar_trace_cache_close(gar_trace_cache *cache);

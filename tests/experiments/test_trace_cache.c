@@ -288,6 +288,34 @@ static void a_fifo_is_refused_not_waited_on(void **state)
     gar_trace_free(&t);
 }
 
+/* A cache truncated by another process while it is mapped: its rows past
+ * the cut read as zeros, where the read raised SIGBUS and ended the
+ * process, and gar_trace_cache_intact refuses it with error 12 naming it. */
+static void a_cache_cut_while_mapped_is_refused(void **state)
+{
+    (void)state;
+    gar_trace t;
+    assert_int_equal(many_streams_serial(&t, 5000, 3, 1, 8), 0);
+    write_text(&t);
+    unlink(cache);
+    gar_trace_cache c;
+    gar_error err;
+    assert_int_equal(gar_trace_cache_open(&c, text, NULL, &err), 0);
+    assert_int_equal(gar_trace_cache_intact(&c, &err), 0);
+    assert_int_equal(truncate(cache, 4096), 0);
+    const volatile gar_trace_row *last = &c.trace.row[c.trace.count - 1];
+    assert_int_equal(last->done_ns, 0);
+    assert_int_equal(c.index.stream_id[0], 0);
+    assert_int_equal(gar_trace_cache_intact(&c, &err), -GAR_E_IO);
+    assert_int_equal(err.code, GAR_E_IO);
+    assert_string_equal(err.argv[0], cache);
+    assert_non_null(strstr(err.argv[2], "cut short"));
+    gar_trace_cache_close(&c);
+    /* The next open rebuilds the cut file. */
+    assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_REBUILT);
+    gar_trace_free(&t);
+}
+
 /* A text the reader refuses is refused as the reader refuses it, and no
  * cache is left of it; a missing text is an I/O error. */
 static void a_bad_text_is_refused(void **state)
@@ -334,6 +362,7 @@ int main(void)
         cmocka_unit_test(an_unwritable_folder_gets_a_private_copy),
         cmocka_unit_test(no_cache_where_nothing_can_be_written),
         cmocka_unit_test(a_fifo_is_refused_not_waited_on),
+        cmocka_unit_test(a_cache_cut_while_mapped_is_refused),
         cmocka_unit_test(a_bad_text_is_refused),
         cmocka_unit_test(the_default_path_is_beside_the_text),
     };
