@@ -21,6 +21,7 @@
 #include "sim/key_index.h"
 #include "sim/leftover.h"
 #include "sim/mapped_guard.h"
+#include "sweep/word_checksum.h"
 
 #define CACHE_MAGIC "gar-trace-cache"
 #define CACHE_VERSION 2u /* 2: the header carries a checksum */
@@ -164,36 +165,6 @@ static bool layout(uint64_t rows, uint64_t streams, size_t *bytes)
     return true;
 }
 
-/* One lane of the checksum: each step a bijection of the lane for any
- * word, and of the word for any lane, so a change confined to one word
- * always changes the lane.  Four lanes run side by side. */
-#define LANE_PRIME UINT64_C(0x9E3779B97F4A7C15)
-#define LANE_STEP(lane, word) ((lane) = ((lane) ^ (word)) * LANE_PRIME)
-
-/* The checksum of the `n` bytes after the header: 8-byte words in four
- * lanes, the last bytes zero-padded, the lanes and `n` folded by FNV-1a.
- * About ten times FNV-1a's speed, a byte at a time. */
-static uint64_t payload_checksum(const unsigned char *p, size_t n)
-{
-    uint64_t lane[4] = { 1, 2, 3, 4 }, word[4];
-    size_t at = 0;
-    for (; at + sizeof word <= n; at += sizeof word) {
-        memcpy(word, p + at, sizeof word);
-        LANE_STEP(lane[0], word[0]);
-        LANE_STEP(lane[1], word[1]);
-        LANE_STEP(lane[2], word[2]);
-        LANE_STEP(lane[3], word[3]);
-    }
-    memset(word, 0, sizeof word);
-    memcpy(word, p + at, n - at);
-    for (unsigned k = 0; k < 4; k++)
-        LANE_STEP(lane[k], word[k]);
-    uint64_t h = gar_hash_u64(GAR_HASH_OFFSET, n);
-    for (unsigned k = 0; k < 4; k++)
-        h = gar_hash_u64(h, lane[k]);
-    return h;
-}
-
 /* The checksum the header of the cache mapped at `map` (`bytes` long)
  * must carry: its other fields and every byte after it. */
 static uint64_t header_checksum(const void *map, size_t bytes)
@@ -202,8 +173,8 @@ static uint64_t header_checksum(const void *map, size_t bytes)
     memcpy(&h, map, sizeof h);
     h.checksum = 0;
     uint64_t sum = gar_hash_bytes(GAR_HASH_OFFSET, &h, sizeof h);
-    return gar_hash_u64(sum, payload_checksum((const unsigned char *)map + HEADER_BYTES,
-                                              bytes - HEADER_BYTES));
+    return gar_hash_u64(sum, gar_word_checksum((const unsigned char *)map + HEADER_BYTES,
+                                               bytes - HEADER_BYTES));
 }
 
 /* Whether every row's numbers are those first appearance gives, and each
