@@ -305,6 +305,11 @@ int gar_sweep_trace_load(const char *text, const char *base_dir, gar_sweep_trace
         struct stat st;
         if (path == NULL)
             rc = out_of_memory(err);
+        else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) /* stat never waits on a FIFO */
+            rc = gar_error_set(err, GAR_E_IO, 3, path, "open",
+                               "is not a regular file (a FIFO, device or folder): a sweep's"
+                               " results read their trace again later (reports, plots); save"
+                               " the trace to a file and name that");
         else if (stat(path, &st) == 0 && st.st_size >= (off_t)GAR_SWEEP_CACHE_MIN_BYTES)
             rc = load_cached(path, &t, err);
         else

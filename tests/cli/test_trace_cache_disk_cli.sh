@@ -5,8 +5,9 @@
 # past a file size limit fails, costs nothing but the cache: `sweep` and
 # `report` with their database and output elsewhere succeed, store what a
 # sweep with the cache stores, and leave nothing beside the trace.  A FIFO
-# standing where the cache goes is refused at once, naming it (an open of
-# it would wait for a writer forever).  Skips (77) without sqlite3.
+# standing where the cache goes, or named as a sweep's trace, is refused at
+# once, naming it (an open of it would wait for a writer forever).  Skips
+# (77) without sqlite3.
 set -u
 . "$(dirname "$0")/lib.sh"
 data=$(cd "$(dirname "$0")/../../data" && pwd)
@@ -102,5 +103,14 @@ if command -v gnuplot >/dev/null 2>&1; then
     expect 2 timeout 20 "$gar" plot --db "$tmp/fifo.db" --out "$tmp/fifo-plot" --trace long
     refused plot
 fi
+
+# --- a FIFO as a sweep's trace: refused at once, named (its results ---
+# --- read the trace again later; a read would wait for a writer)   ---
+mkfifo "$tmp/fifo/pipe.csv"
+sed 's/^trace long.csv$/trace pipe.csv/' "$tmp/fifo/long.sweep" >"$tmp/fifo/pipe.sweep"
+expect 2 timeout 20 "$gar" sweep "$tmp/fifo/pipe.sweep" --db "$tmp/pipe.db" --quiet
+grep -q "error 12 (Io).*pipe\.csv.*not a regular file" "$tmp/err" \
+    || fail "a FIFO as a sweep's trace is not refused by name: $(cat "$tmp/err")"
+[ ! -e "$tmp/pipe.db" ] || fail "a refused sweep left a database"
 
 exit $((failures > 0))
