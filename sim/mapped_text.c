@@ -2,6 +2,9 @@
  * (mapped_text.h). */
 #include "sim/mapped_text.h"
 
+#include "sim/mapped_guard.h"
+
+#include <errno.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,6 +19,7 @@
 static bool map_window(gar_mapped_text *m, size_t offset, size_t len)
 {
     if (m->window != NULL) {
+        gar_mapped_guard_remove(m->guard);
         munmap((void *)m->window, m->len);
         m->window = NULL;
     }
@@ -30,19 +34,20 @@ static bool map_window(gar_mapped_text *m, size_t offset, size_t len)
     m->window = bytes;
     m->from = from;
     m->len = span;
+    m->guard = gar_mapped_guard_add(bytes, span);
     return true;
 }
 
 bool gar_mapped_text_open(gar_mapped_text *m, int fd)
 {
-    *m = (gar_mapped_text){ .fd = fd };
+    *m = (gar_mapped_text){ .fd = fd, .guard = GAR_MAPPED_GUARD_NONE };
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
         (unsigned long long)st.st_size > (size_t)-1)
         return false;
     m->size = (size_t)st.st_size;
     if (!map_window(m, 0, 0)) {
-        *m = (gar_mapped_text){ .fd = fd };
+        *m = (gar_mapped_text){ .fd = fd, .guard = GAR_MAPPED_GUARD_NONE };
         return false;
     }
     return true;
@@ -50,15 +55,26 @@ bool gar_mapped_text_open(gar_mapped_text *m, int fd)
 
 const char *gar_mapped_text_bytes(gar_mapped_text *m, size_t offset, size_t len)
 {
+    if (gar_mapped_guard_cut(m->guard)) { /* kept, so that gar_mapped_text_cut says so */
+        errno = EIO;
+        return NULL;
+    }
     if (m->window == NULL || offset < m->from || offset + len > m->from + m->len)
         if (!map_window(m, offset, len))
             return NULL;
     return m->window + (offset - m->from);
 }
 
+bool gar_mapped_text_cut(const gar_mapped_text *m)
+{
+    return gar_mapped_guard_cut(m->guard);
+}
+
 void gar_mapped_text_close(gar_mapped_text *m)
 {
-    if (m->window != NULL)
+    if (m->window != NULL) {
+        gar_mapped_guard_remove(m->guard);
         munmap((void *)m->window, m->len);
-    *m = (gar_mapped_text){ .fd = -1 };
+    }
+    *m = (gar_mapped_text){ .fd = -1, .guard = GAR_MAPPED_GUARD_NONE };
 }

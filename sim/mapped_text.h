@@ -12,9 +12,11 @@
  * Only a regular file of at least one byte is mapped: anything else (a
  * pipe, a terminal, an empty file) gets false from gar_mapped_text_open,
  * and its reader copies it as before.  The size is the file's when it was
- * opened: bytes appended later are not read, and a file cut short by
- * another process while it is read ends this one with SIGBUS, as with any
- * mapped reader (the sweep's trace cache is read the same way). */
+ * opened: bytes appended later are not read.  A file cut short by another
+ * process while it is read would end this one with SIGBUS: each window is
+ * guarded (mapped_guard.h), so its bytes past the new end read as zeros,
+ * and gar_mapped_text_cut says so; the reader must ask it after reading a
+ * window and refuse what it read. */
 #ifndef GAR_SIM_MAPPED_TEXT_H
 #define GAR_SIM_MAPPED_TEXT_H
 
@@ -26,6 +28,7 @@ typedef struct gar_mapped_text {
     size_t size;        /* its bytes when opened */
     const char *window; /* the mapped window, or NULL */
     size_t from, len;   /* the window's first byte in the file, and its length */
+    int guard;          /* the window's guarded range (mapped_guard.h) */
 } gar_mapped_text;
 
 /* Readies the file open on `fd` (which must stay open while it is read).
@@ -37,8 +40,12 @@ bool gar_mapped_text_open(gar_mapped_text *m, int fd);
 /* The `len` bytes from `offset` of the file (offset + len <= size), mapped
  * until the next call, which may move the window on: bytes before `offset`
  * are not to be read again.  NULL, errno set, when a new window cannot be
- * mapped. */
+ * mapped or the window was cut (gar_mapped_text_cut). */
 const char *gar_mapped_text_bytes(gar_mapped_text *m, size_t offset, size_t len);
+
+/* Whether the file was found cut short while the current window was read:
+ * what was read of it since it was handed out is not the file's. */
+bool gar_mapped_text_cut(const gar_mapped_text *m);
 
 /* Unmaps it (an unopened or closed one: nothing). */
 void gar_mapped_text_close(gar_mapped_text *m);

@@ -1117,10 +1117,16 @@ static int map_fill(gar_trace_stream *s)
         }
         size_t window = left < READ_BLOCK ? left : READ_BLOCK;
         const char *text = gar_mapped_text_bytes(&s->map, s->map_at, window);
+        size_t unfinished;
+        int rc = text != NULL ? read_window(rd, text, window, &unfinished) : 0;
+        /* Cut short as it was read, its bytes past the end read as zeros:
+         * whatever the window gave, the file is refused. */
+        if (gar_mapped_text_cut(&s->map))
+            return gar_error_set(rd->err, GAR_E_IO, 3, rd->name, "read",
+                                 "the file was cut short while it was read (another"
+                                 " process truncated it)");
         if (text == NULL)
             return read_failed(rd->err, rd->name);
-        size_t unfinished;
-        int rc = read_window(rd, text, window, &unfinished);
         if (rc < 0)
             return rc;
         s->map_at += window - unfinished;

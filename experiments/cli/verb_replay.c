@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <yajl/yajl_gen.h>
 
@@ -572,8 +573,8 @@ static int refuse_host(const args *a, gar_error *err)
 
 /* ---- reading the trace as it replays ---- */
 
-/* Rows of standard input: the head already read (to learn auto's lead
- * from), then the rest of the stream. */
+/* Rows of a trace read once (standard input, a pipe): the head already
+ * read (to learn auto's lead from), then the rest of the stream. */
 typedef struct head_then_stream {
     gar_trace_cursor head;
     gar_trace_stream *rest;
@@ -609,19 +610,30 @@ static int lead_of_file(const char *path, gar_dur_ns *lead, gar_error *err)
     return rc;
 }
 
+/* Whether `path` is read once: standard input, or anything but a regular
+ * file (a pipe such as <(...), a named FIFO, a device), whose bytes a
+ * second open would not give again (stat, unlike open, never waits on a
+ * FIFO).  A path that cannot be stat'ed is left to the open's refusal. */
+static bool read_once(const char *path)
+{
+    struct stat st;
+    return strcmp(path, "-") == 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode));
+}
+
 /* Replays the trace `a` names as it is read, so memory does not grow with
  * its length (replay.h).  An auto plan's rule is told the trace's median
- * residual before the first wait: for a file, from a first pass over it;
- * standard input is read once, so from its first GAR_SKETCH_EXACT_MAX rows,
- * kept and replayed first (all of it, exactly as the file would give, when
- * it is no longer).  Sets *rows_read to the rows replayed. */
+ * residual before the first wait: for a regular file, from a first pass
+ * over it; standard input or a pipe is read once, so from its first
+ * GAR_SKETCH_EXACT_MAX rows, kept and replayed first (all of it, exactly
+ * as the file would give, when it is no longer).  Sets *rows_read to the
+ * rows replayed. */
 static int replay_streamed(const args *a, gar_replay_config *config, gar_replay_metrics *m,
                            uint64_t *rows_read, gar_error *err)
 {
-    bool from_stdin = strcmp(a->trace, "-") == 0;
+    bool once = read_once(a->trace);
     bool need_lead = plan_is_auto(config);
     int rc = 0;
-    if (need_lead && !from_stdin) {
+    if (need_lead && !once) {
         if ((rc = lead_of_file(a->trace, &config->lead_ns, err)) < 0)
             return rc;
         config->has_lead = true;
@@ -632,7 +644,7 @@ static int replay_streamed(const args *a, gar_replay_config *config, gar_replay_
     gar_trace head;
     gar_trace_init(&head);
     head_then_stream chain = { { &head, 0 }, s };
-    if (need_lead && from_stdin) {
+    if (need_lead && once) {
         const gar_trace_row *rows;
         size_t count;
         while (head.count < GAR_SKETCH_EXACT_MAX &&
@@ -646,8 +658,8 @@ static int replay_streamed(const args *a, gar_replay_config *config, gar_replay_
         }
     }
     if (rc >= 0) {
-        config->rows = need_lead && from_stdin ? head_then_rest : gar_trace_stream_source;
-        config->rows_context = need_lead && from_stdin ? (void *)&chain : (void *)s;
+        config->rows = need_lead && once ? head_then_rest : gar_trace_stream_source;
+        config->rows_context = need_lead && once ? (void *)&chain : (void *)s;
         rc = gar_replay_run(config, m, err);
     }
     *rows_read = m->waits;

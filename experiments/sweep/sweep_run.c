@@ -198,6 +198,10 @@ static int store_result(const gar_sweep_spec *spec, gar_db *db, const result *r,
     gar_db_run row = key_of(spec, r->index);
     gar_sweep_param params[4 * GAR_SWEEP_PARAMS_MAX];
     gar_sweep_run run = gar_sweep_run_at(spec, r->index);
+    /* A trace cache cut short under the sweep ends it, storing nothing
+     * of the run: the trace's other runs could not be read either. */
+    if (r->rc < 0 && gar_trace_cache_intact(&spec->traces[run.trace].cache, err) < 0)
+        return r->rc;
     row.params = params;
     row.param_count = gar_sweep_run_params(spec, &run, params);
     row.plan_ran = r->plan_ran;

@@ -265,7 +265,8 @@ static int generate(const char *text, gar_trace *out, gar_error *err)
     return gar_gen_run(&spec, waits, seed, out, err);
 }
 
-/* A long trace from its cache: the trace and index are the mapping's. */
+/* A long trace from its cache: the trace and index are the mapping's;
+ * read from the text where no cache could be written anywhere. */
 static int load_cached(const char *path, gar_sweep_trace *t, gar_error *err)
 {
     /* The cache hashes all of the text first: a hole no line may span is
@@ -273,6 +274,8 @@ static int load_cached(const char *path, gar_sweep_trace *t, gar_error *err)
     if (gar_trace_hole_check(path, err) < 0)
         return -GAR_E_INVALID_TRACE;
     int rc = gar_trace_cache_open(&t->cache, path, NULL, err);
+    if (rc == 0 && t->cache.how == GAR_TRACE_CACHE_NONE)
+        return gar_trace_read_file(&t->trace, path, err);
     if (rc == 0) {
         t->trace = t->cache.trace;
         t->index = t->cache.index;
@@ -307,6 +310,11 @@ int gar_sweep_trace_load(const char *text, const char *base_dir, gar_sweep_trace
         struct stat st;
         if (path == NULL)
             rc = out_of_memory(err);
+        else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) /* stat never waits on a FIFO */
+            rc = gar_error_set(err, GAR_E_IO, 3, path, "open",
+                               "is not a regular file (a FIFO, device or folder): a sweep's"
+                               " results read their trace again later (reports, plots); save"
+                               " the trace to a file and name that");
         else if (stat(path, &st) == 0 && st.st_size >= (off_t)GAR_SWEEP_CACHE_MIN_BYTES)
             rc = load_cached(path, &t, err);
         else
@@ -320,11 +328,14 @@ int gar_sweep_trace_load(const char *text, const char *base_dir, gar_sweep_trace
     }
     if (rc == 0 && t.cache.map == NULL)
         rc = gar_replay_index_build(&t.trace, &t.index, err);
+    if (rc == 0) {
+        gar_sweep_hash_hex(gar_sweep_trace_hash(&t.trace), t.hash);
+        rc = gar_trace_cache_intact(&t.cache, err); /* the hash read every row */
+    }
     if (rc < 0) {
         gar_sweep_trace_free(&t);
         return rc;
     }
-    gar_sweep_hash_hex(gar_sweep_trace_hash(&t.trace), t.hash);
     *out = t;
     return 0;
 }
@@ -1314,5 +1325,11 @@ int gar_sweep_replay(const gar_sweep_trace *trace, const gar_bands *bands,
     config.on_wait = on_wait;
     config.on_wait_context = context;
     config.streams_out = streams;
-    return gar_replay_run(&config, out, err);
+    int rc = gar_replay_run(&config, out, err);
+    /* A cache cut short under the replay gave zeros for rows: refused,
+     * whatever the replay made of them. */
+    int intact = gar_trace_cache_intact(&trace->cache, err);
+    if (intact < 0 && rc >= 0)
+        gar_replay_streams_free(streams);
+    return intact < 0 ? intact : rc;
 }

@@ -254,7 +254,8 @@ void gar_sweep_resolve(const gar_bands *requested, const gar_host_profile *host,
  * for none), in `scratch` (NULL: memory of its own; a worker passes the one
  * it keeps), and the per-stream metrics into `streams` when it is not NULL
  * (filled on success only; free them).  Returns what gar_replay_run
- * returns. */
+ * returns, or -GAR_E_IO naming the trace's cache when another process
+ * truncated it under the replay (gar_trace_cache_intact). */
 int gar_sweep_replay(const gar_sweep_trace *trace, const gar_bands *bands,
                      const gar_estimator_spec *estimator, const gar_host_profile *host,
                      gar_replay_mode mode, uint64_t seed, gar_replay_observer on_wait,

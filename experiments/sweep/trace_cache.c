@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -19,9 +20,11 @@
 #include "import/content_hash.h"
 #include "sim/key_index.h"
 #include "sim/leftover.h"
+#include "sim/mapped_guard.h"
+#include "sweep/word_checksum.h"
 
 #define CACHE_MAGIC "gar-trace-cache"
-#define CACHE_VERSION 1u
+#define CACHE_VERSION 2u /* 2: the header carries a checksum */
 #define HEADER_BYTES 128
 #define BYTE_ORDER_MARK UINT64_C(0x0102030405060708)
 #define IO_BLOCK (64 * 1024)
@@ -34,7 +37,8 @@ typedef struct header {
     uint64_t text_hash, text_bytes; /* the key */
     uint64_t rows;
     uint32_t columns, streams, points, reserved;
-    unsigned char pad[HEADER_BYTES - 72];
+    uint64_t checksum; /* header_checksum: the header (this field 0) and the rest */
+    unsigned char pad[HEADER_BYTES - 80];
 } header;
 
 _Static_assert(sizeof(header) == HEADER_BYTES, "the header is 128 bytes");
@@ -49,6 +53,23 @@ static int io_error(gar_error *err, const char *path, const char *what)
 static int no_memory(gar_error *err)
 {
     return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for a trace cache", "exhausted");
+}
+
+/* A cache another process truncated while it was mapped and read (its
+ * pages past the new end read as zeros: mapped_guard.h). */
+static int cut_error(gar_error *err, const char *path)
+{
+    return gar_error_set(err, GAR_E_IO, 3, path, "read",
+                         "the trace cache was cut short while it was mapped (another process"
+                         " truncated it)");
+}
+
+/* Unguards and unmaps `bytes` at `map`; returns `rc`. */
+static int unmap(void *map, size_t bytes, int guard, int rc)
+{
+    gar_mapped_guard_remove(guard);
+    munmap(map, bytes);
+    return rc;
 }
 
 char *gar_trace_cache_path(const char *text_path)
@@ -67,12 +88,49 @@ char *gar_trace_cache_path(const char *text_path)
     return path;
 }
 
+/* The refusal of `path`, of file type `mode`, where a regular file (`what`)
+ * is expected: -GAR_E_IO. */
+static int not_regular(const char *path, mode_t mode, const char *what, gar_error *err)
+{
+    char why[200];
+    snprintf(why, sizeof why, "is not a regular file but a %s: it must be %s",
+             S_ISFIFO(mode) ? "FIFO" : S_ISDIR(mode) ? "folder" : "device or socket", what);
+    return gar_error_set(err, GAR_E_IO, 3, path, "open", why);
+}
+
+/* Opens `path` to read if it is a regular file, without waiting (a FIFO
+ * with no writer would block an open forever).  Returns the descriptor, or
+ * -GAR_E_IO naming the file: absent, unreadable, or anything but a regular
+ * file (`what` says what it was to be). */
+static int open_regular(const char *path, const char *what, gar_error *err)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return io_error(err, path, "open");
+    struct stat st;
+    int rc = fstat(fd, &st) != 0      ? io_error(err, path, "stat")
+             : !S_ISREG(st.st_mode) ? not_regular(path, st.st_mode, what, err)
+                                    : 0;
+    if (rc < 0) {
+        close(fd);
+        return rc;
+    }
+    /* Reads of a regular file never wait: the flag is cleared for clarity. */
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
 /* The text's key: the FNV-1a hash of its bytes as stored, and their count. */
 static int text_key(const char *path, uint64_t *hash, uint64_t *bytes, gar_error *err)
 {
-    FILE *in = fopen(path, "rb");
-    if (in == NULL)
+    int fd = open_regular(path, "a trace read more than once (give a file, not a pipe)", err);
+    if (fd < 0)
+        return fd;
+    FILE *in = fdopen(fd, "rb");
+    if (in == NULL) {
+        close(fd);
         return io_error(err, path, "open");
+    }
     unsigned char *buf = gar_malloc(IO_BLOCK);
     if (buf == NULL) {
         fclose(in);
@@ -105,6 +163,18 @@ static bool layout(uint64_t rows, uint64_t streams, size_t *bytes)
         return false;
     *bytes = (size_t)total;
     return true;
+}
+
+/* The checksum the header of the cache mapped at `map` (`bytes` long)
+ * must carry: its other fields and every byte after it. */
+static uint64_t header_checksum(const void *map, size_t bytes)
+{
+    header h;
+    memcpy(&h, map, sizeof h);
+    h.checksum = 0;
+    uint64_t sum = gar_hash_bytes(GAR_HASH_OFFSET, &h, sizeof h);
+    return gar_hash_u64(sum, gar_word_checksum((const unsigned char *)map + HEADER_BYTES,
+                                               bytes - HEADER_BYTES));
 }
 
 /* Whether every row's numbers are those first appearance gives, and each
@@ -147,6 +217,13 @@ static int map_checked(int fd, const char *path, uint64_t hash, uint64_t text_by
     void *map = mmap(NULL, bytes, PROT_READ, MAP_SHARED, fd, 0);
     if (map == MAP_FAILED)
         return io_error(err, path, "map");
+    char *name = gar_malloc(strlen(path) + 1);
+    if (name == NULL) {
+        munmap(map, bytes);
+        return no_memory(err);
+    }
+    memcpy(name, path, strlen(path) + 1);
+    int guard = gar_mapped_guard_add(map, bytes);
     header h;
     memcpy(&h, map, sizeof h);
     size_t expect = 0;
@@ -156,10 +233,11 @@ static int map_checked(int fd, const char *path, uint64_t hash, uint64_t text_by
               h.text_bytes == text_bytes && h.rows > 0 && h.streams > 0 && h.points > 0 &&
               h.streams <= h.rows && h.points <= h.rows &&
               (h.columns & ~(unsigned)(GAR_TRACE_HAS_STEP_ROWS | GAR_TRACE_HAS_STREAM)) == 0 &&
-              layout(h.rows, h.streams, &expect) && expect == bytes;
-    if (!ok) {
-        munmap(map, bytes);
-        return 1;
+              layout(h.rows, h.streams, &expect) && expect == bytes &&
+              h.checksum == header_checksum(map, bytes);
+    if (!ok || gar_mapped_guard_cut(guard)) {
+        gar_free(name);
+        return unmap(map, bytes, guard, ok ? cut_error(err, path) : 1);
     }
     gar_trace_row *rows = (gar_trace_row *)(void *)((unsigned char *)map + HEADER_BYTES);
     uint32_t *stream_of_row = (uint32_t *)(void *)(rows + h.rows);
@@ -175,11 +253,14 @@ static int map_checked(int fd, const char *path, uint64_t hash, uint64_t text_by
     };
     int held = numbers_hold(&trace, &index, err);
     int rc = held < 0 ? held : held == 0 ? 1 : gar_trace_check(&trace, path, NULL) == 0 ? 0 : 1;
+    if (gar_mapped_guard_cut(guard)) /* what was checked was partly zeros */
+        rc = cut_error(err, path);
     if (rc != 0) {
-        munmap(map, bytes);
-        return rc;
+        gar_free(name);
+        return unmap(map, bytes, guard, rc);
     }
-    *out = (gar_trace_cache){ .map = map, .bytes = bytes, .trace = trace, .index = index };
+    *out = (gar_trace_cache){ .map = map, .bytes = bytes, .guard = guard, .path = name,
+                              .trace = trace, .index = index };
     return 0;
 }
 
@@ -262,21 +343,47 @@ static int write_numbers(int fd, const char *path, uint64_t rows, bool streams_p
     return rc;
 }
 
+/* Reads the cache written to `fd` back, its header's checksum left 0,
+ * and sets that checksum. */
+static int write_checksum(int fd, const char *path, gar_error *err)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return io_error(err, path, "stat");
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED)
+        return io_error(err, path, "map");
+    int guard = gar_mapped_guard_add(map, (size_t)st.st_size);
+    uint64_t sum = header_checksum(map, (size_t)st.st_size);
+    bool cut = gar_mapped_guard_cut(guard);
+    unmap(map, (size_t)st.st_size, guard, 0);
+    if (cut)
+        return cut_error(err, path);
+    if (pwrite(fd, &sum, sizeof sum, offsetof(header, checksum)) != (ssize_t)sizeof sum)
+        return io_error(err, path, "write");
+    return 0;
+}
+
 /* Builds the cache of the text into `fd` (empty, open to read and write),
- * the text read as a stream.  Returns 0, the text's refusal or an error. */
+ * the text read as a stream.  Returns 0, or the text's refusal or read
+ * error (*text_failed set), or an error of the cache's writing or memory. */
 static int build(int fd, const char *path, const char *text_path, uint64_t hash,
-                 uint64_t text_bytes, gar_error *err)
+                 uint64_t text_bytes, bool *text_failed, gar_error *err)
 {
     header h;
     memset(&h, 0, sizeof h);
     int rc = put(fd, &h, sizeof h, path, err);
     gar_trace_stream *s = NULL;
-    if (rc == 0)
-        rc = gar_trace_stream_open(&s, text_path, err);
+    if (rc == 0 && (rc = gar_trace_stream_open(&s, text_path, err)) < 0)
+        *text_failed = true;
     uint64_t rows = 0;
     const gar_trace_row *block;
     size_t count;
-    while (rc == 0 && (rc = gar_trace_stream_next(s, &block, &count)) > 0) {
+    while (rc == 0) {
+        if ((rc = gar_trace_stream_next(s, &block, &count)) <= 0) {
+            *text_failed = rc < 0;
+            break;
+        }
         rc = put(fd, block, count * sizeof *block, path, err);
         rows += count;
     }
@@ -304,12 +411,12 @@ static int build(int fd, const char *path, const char *text_path, uint64_t hash,
     h.points = points;
     if (pwrite(fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
         return io_error(err, path, "write");
-    return 0;
+    return write_checksum(fd, path, err);
 }
 
 /* Built where no cache may be written: a private file, unlinked at once. */
 static int build_private(gar_trace_cache *out, const char *text_path, uint64_t hash,
-                         uint64_t text_bytes, gar_error *err)
+                         uint64_t text_bytes, bool *text_failed, gar_error *err)
 {
     const char *dir = getenv("TMPDIR");
     if (dir == NULL || dir[0] == '\0')
@@ -326,7 +433,7 @@ static int build_private(gar_trace_cache *out, const char *text_path, uint64_t h
         rc = io_error(err, path, "create a private trace cache");
     } else {
         unlink(path); /* gone with the last descriptor or mapping */
-        rc = build(fd, path, text_path, hash, text_bytes, err);
+        rc = build(fd, path, text_path, hash, text_bytes, text_failed, err);
         if (rc == 0 && (rc = map_checked(fd, path, hash, text_bytes, out, err)) == 1)
             rc = gar_error_set(err, GAR_E_IO, 3, path, "read back", "the cache just built differs");
         close(fd);
@@ -342,9 +449,17 @@ static int build_private(gar_trace_cache *out, const char *text_path, uint64_t h
 static int map_existing(const char *path, uint64_t hash, uint64_t text_bytes,
                         gar_trace_cache *out, gar_error *err)
 {
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
+    /* A FIFO, device or folder there is refused, not replaced: it is not
+     * a cache of ours, and opening a FIFO would wait for a writer. */
+    static const char what[] = "gar's trace cache (move that away)";
+    struct stat st;
+    if (stat(path, &st) != 0)
         return errno == ENOENT ? 1 : 2;
+    if (!S_ISREG(st.st_mode))
+        return not_regular(path, st.st_mode, what, err);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 2; /* unreadable: built anew */
     int rc = map_checked(fd, path, hash, text_bytes, out, err);
     close(fd);
     return rc == 1 ? 2 : rc;
@@ -380,6 +495,30 @@ static void temp_suffix_and_clean(const char *where, char *suffix, size_t size)
     gar_free(prefix);
 }
 
+/* Builds the cache at `where` through a temporary file renamed onto it,
+ * and maps it.  Returns 0, or as build, or -GAR_E_IO where the cache
+ * cannot be written there or read back. */
+static int build_beside(gar_trace_cache *out, const char *where, const char *text_path,
+                        uint64_t hash, uint64_t text_bytes, bool *text_failed, gar_error *err)
+{
+    gar_atomic_file f;
+    char suffix[GAR_LEFTOVER_OWNER_BYTES + 16];
+    temp_suffix_and_clean(where, suffix, sizeof suffix);
+    int rc = gar_atomic_file_begin(&f, where, suffix, err);
+    if (rc < 0)
+        return rc;
+    rc = build(f.fd, f.temp, text_path, hash, text_bytes, text_failed, err);
+    if (rc == 0)
+        rc = gar_atomic_file_sync(&f, err);
+    if (rc == 0)
+        rc = gar_atomic_file_commit(&f, "replace the trace cache", err);
+    rc = gar_atomic_file_end(&f, rc);
+    if (rc == 0 && (rc = map_existing(where, hash, text_bytes, out, err)) > 0)
+        rc = gar_error_set(err, GAR_E_IO, 3, where, "read back",
+                           "the cache just built differs (replaced meanwhile?)");
+    return rc;
+}
+
 int gar_trace_cache_open(gar_trace_cache *out, const char *text_path, const char *cache_path,
                          gar_error *err)
 {
@@ -399,24 +538,18 @@ int gar_trace_cache_open(gar_trace_cache *out, const char *text_path, const char
     } else if (found > 0) {
         /* Missing, or unreadable, stale or malformed: build it anew beside
          * the text, or privately where that cannot be written. */
-        gar_atomic_file f;
-        gar_error ignored;
-        char suffix[GAR_LEFTOVER_OWNER_BYTES + 16];
-        temp_suffix_and_clean(where, suffix, sizeof suffix);
-        if (gar_atomic_file_begin(&f, where, suffix, &ignored) < 0) {
-            rc = build_private(out, text_path, hash, text_bytes, err);
-        } else {
-            rc = build(f.fd, f.temp, text_path, hash, text_bytes, err);
-            if (rc == 0)
-                rc = gar_atomic_file_sync(&f, err);
-            if (rc == 0)
-                rc = gar_atomic_file_commit(&f, "replace the trace cache", err);
-            rc = gar_atomic_file_end(&f, rc);
-            if (rc == 0 && (rc = map_existing(where, hash, text_bytes, out, err)) > 0)
-                rc = gar_error_set(err, GAR_E_IO, 3, where, "read back",
-                                   "the cache just built differs (replaced meanwhile?)");
-            if (rc == 0)
-                out->how = found == 1 ? GAR_TRACE_CACHE_BUILT : GAR_TRACE_CACHE_REBUILT;
+        bool text_failed = false;
+        rc = build_beside(out, where, text_path, hash, text_bytes, &text_failed, err);
+        if (rc == 0)
+            out->how = found == 1 ? GAR_TRACE_CACHE_BUILT : GAR_TRACE_CACHE_REBUILT;
+        /* Any failure to write it (a full disk or quota, an I/O error, a
+         * folder that cannot be written): built privately, else none. */
+        if (rc == -GAR_E_IO && !text_failed)
+            rc = build_private(out, text_path, hash, text_bytes, &text_failed, err);
+        if (rc == -GAR_E_IO && !text_failed) {
+            memset(out, 0, sizeof *out);
+            out->how = GAR_TRACE_CACHE_NONE;
+            rc = 0;
         }
     } else {
         rc = found;
@@ -427,10 +560,18 @@ int gar_trace_cache_open(gar_trace_cache *out, const char *text_path, const char
     return rc;
 }
 
+int gar_trace_cache_intact(const gar_trace_cache *cache, gar_error *err)
+{
+    if (cache == NULL || cache->map == NULL || !gar_mapped_guard_cut(cache->guard))
+        return 0;
+    return cut_error(err, cache->path);
+}
+
 void gar_trace_cache_close(gar_trace_cache *cache)
 {
     if (cache == NULL || cache->map == NULL)
         return;
-    munmap(cache->map, cache->bytes);
+    unmap(cache->map, cache->bytes, cache->guard, 0);
+    gar_free(cache->path);
     memset(cache, 0, sizeof *cache);
 }

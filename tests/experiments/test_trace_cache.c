@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -131,6 +134,40 @@ static void malformed_caches_are_rebuilt(void **state)
     gar_trace_free(&t);
 }
 
+/* Rows changed so that every rule still holds — every done_ns shifted
+ * later, or one bit flipped anywhere in the rows — make the cache stale:
+ * its checksum no longer matches, and it is rebuilt from the text. */
+static void tampered_rows_are_rebuilt(void **state)
+{
+    (void)state;
+    gar_trace t;
+    assert_int_equal(many_streams_serial(&t, 3000, 3, 1, 5), 0);
+    write_text(&t);
+    unlink(cache);
+    assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_BUILT);
+    const long rows_at = 128;
+    for (size_t r = 0; r < t.count; r++) {
+        uint64_t later = t.row[r].done_ns + 1000;
+        spoil(rows_at + (long)(r * sizeof(gar_trace_row) + offsetof(gar_trace_row, done_ns)),
+              &later, sizeof later);
+    }
+    assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_REBUILT);
+    /* One bit at a time, spread over the rows and their every byte. */
+    for (unsigned k = 0; k < 60; k++) {
+        long at = rows_at + (long)(((uint64_t)k * 7919 * 41) % (t.count * sizeof(gar_trace_row)));
+        unsigned char byte;
+        FILE *f = fopen(cache, "rb");
+        assert_non_null(f);
+        assert_int_equal(fseek(f, at, SEEK_SET), 0);
+        assert_int_equal(fread(&byte, 1, 1, f), 1);
+        fclose(f);
+        byte ^= (unsigned char)(1u << (k % 8));
+        spoil(at, &byte, 1);
+        assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_REBUILT);
+    }
+    gar_trace_free(&t);
+}
+
 /* A build killed before its rename left its temporary file: the next
  * build removes it (its owner is gone); a live owner's is kept. */
 static void a_killed_builds_leftover_is_removed(void **state)
@@ -182,6 +219,103 @@ static void an_unwritable_folder_gets_a_private_copy(void **state)
     gar_trace_free(&t);
 }
 
+/* Where no cache can be written at all (every write past a file size
+ * limit fails: EFBIG, SIGXFSZ ignored), there is none, and no error: the
+ * caller reads the text.  Nothing is left behind. */
+static void no_cache_where_nothing_can_be_written(void **state)
+{
+    (void)state;
+    gar_trace t;
+    assert_int_equal(many_streams_serial(&t, 3000, 3, 1, 6), 0);
+    write_text(&t);
+    unlink(cache);
+    struct rlimit was, small;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
+    small = was;
+    small.rlim_cur = 4096;
+    void (*xfsz)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    gar_trace_cache c;
+    gar_error err;
+    int rc = gar_trace_cache_open(&c, text, NULL, &err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
+    signal(SIGXFSZ, xfsz);
+    assert_int_equal(rc, 0);
+    assert_int_equal(c.how, GAR_TRACE_CACHE_NONE);
+    assert_null(c.map);
+    assert_int_equal(c.trace.count, 0);
+    gar_trace_cache_close(&c);
+    struct stat st;
+    assert_int_not_equal(stat(cache, &st), 0);
+    DIR *d = opendir(folder);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (strstr(e->d_name, ".tmp-") != NULL)
+            fail_msg("a temporary file was left: %s", e->d_name);
+    closedir(d);
+    gar_trace_free(&t);
+}
+
+/* A FIFO where the cache goes, or as the text, is refused at once (an
+ * open of a FIFO without a writer would wait forever), naming it, and is
+ * not replaced.  The alarm ends a test that waits. */
+static void a_fifo_is_refused_not_waited_on(void **state)
+{
+    (void)state;
+    gar_trace t;
+    assert_int_equal(many_streams_serial(&t, 1000, 2, 1, 7), 0);
+    write_text(&t);
+    unlink(cache);
+    assert_int_equal(mkfifo(cache, 0644), 0);
+    alarm(20);
+    gar_trace_cache c;
+    gar_error err;
+    assert_int_equal(gar_trace_cache_open(&c, text, NULL, &err), -GAR_E_IO);
+    assert_string_equal(err.argv[0], cache);
+    assert_non_null(strstr(err.argv[2], "FIFO"));
+    assert_null(c.map);
+    struct stat st;
+    assert_int_equal(stat(cache, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    unlink(cache);
+    char fifo_text[200];
+    snprintf(fifo_text, sizeof fifo_text, "%s/text-fifo", folder);
+    assert_int_equal(mkfifo(fifo_text, 0644), 0);
+    assert_int_equal(gar_trace_cache_open(&c, fifo_text, NULL, &err), -GAR_E_IO);
+    assert_string_equal(err.argv[0], fifo_text);
+    alarm(0);
+    unlink(fifo_text);
+    gar_trace_free(&t);
+}
+
+/* A cache truncated by another process while it is mapped: its rows past
+ * the cut read as zeros, where the read raised SIGBUS and ended the
+ * process, and gar_trace_cache_intact refuses it with error 12 naming it. */
+static void a_cache_cut_while_mapped_is_refused(void **state)
+{
+    (void)state;
+    gar_trace t;
+    assert_int_equal(many_streams_serial(&t, 5000, 3, 1, 8), 0);
+    write_text(&t);
+    unlink(cache);
+    gar_trace_cache c;
+    gar_error err;
+    assert_int_equal(gar_trace_cache_open(&c, text, NULL, &err), 0);
+    assert_int_equal(gar_trace_cache_intact(&c, &err), 0);
+    assert_int_equal(truncate(cache, 4096), 0);
+    const volatile gar_trace_row *last = &c.trace.row[c.trace.count - 1];
+    assert_int_equal(last->done_ns, 0);
+    assert_int_equal(c.index.stream_id[0], 0);
+    assert_int_equal(gar_trace_cache_intact(&c, &err), -GAR_E_IO);
+    assert_int_equal(err.code, GAR_E_IO);
+    assert_string_equal(err.argv[0], cache);
+    assert_non_null(strstr(err.argv[2], "cut short"));
+    gar_trace_cache_close(&c);
+    /* The next open rebuilds the cut file. */
+    assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_REBUILT);
+    gar_trace_free(&t);
+}
+
 /* A text the reader refuses is refused as the reader refuses it, and no
  * cache is left of it; a missing text is an I/O error. */
 static void a_bad_text_is_refused(void **state)
@@ -223,8 +357,12 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(built_once_then_reused),
         cmocka_unit_test(malformed_caches_are_rebuilt),
+        cmocka_unit_test(tampered_rows_are_rebuilt),
         cmocka_unit_test(a_killed_builds_leftover_is_removed),
         cmocka_unit_test(an_unwritable_folder_gets_a_private_copy),
+        cmocka_unit_test(no_cache_where_nothing_can_be_written),
+        cmocka_unit_test(a_fifo_is_refused_not_waited_on),
+        cmocka_unit_test(a_cache_cut_while_mapped_is_refused),
         cmocka_unit_test(a_bad_text_is_refused),
         cmocka_unit_test(the_default_path_is_beside_the_text),
     };
