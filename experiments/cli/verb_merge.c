@@ -60,7 +60,8 @@ static void remove_database(const char *path)
 
 /* Removes what merges into `out_path` killed before their end left beside
  * it: "OUT.merge-PID-HOST-XXXXXX" and SQLite's files beside that, where
- * the merge PID no longer runs (a merge still running keeps its own). */
+ * no merge holds its lock (a merge still running keeps its own; the lock,
+ * not the PID, says so: sim/leftover.h). */
 static void clean_dead_merges(const char *out_path)
 {
     static const char *const sqlite_files[] = { "-wal", "-shm", "-journal", NULL };
@@ -175,8 +176,9 @@ int gar_verb_merge_main(int argc, char **argv)
         return gar_cli_refuse(&err);
     }
     /* SQLite builds the merge in an empty file beside the output, which
-     * takes the output's name only when it is whole.  Its name says whose
-     * it is, so a later merge removes it if this one is killed. */
+     * takes the output's name only when it is whole.  It is locked while
+     * this merge lasts, so a later merge removes it only if this one is
+     * killed. */
     clean_dead_merges(out_path);
     char owner[GAR_LEFTOVER_OWNER_BYTES], suffix[GAR_LEFTOVER_OWNER_BYTES + 16];
     gar_leftover_owner(owner);
