@@ -245,7 +245,8 @@ static bool remove_marked_folder(int dfd, const char *name)
         return false;
     int lock = take_unlocked(folder, GAR_LEFTOVER_MARKER, S_IFREG);
     char text[sizeof MARKER_TEXT];
-    bool marked = lock >= 0 && pread(lock, text, sizeof text, 0) == (ssize_t)sizeof MARKER_TEXT - 1 &&
+    ssize_t n = lock >= 0 ? pread(lock, text, sizeof text, 0) : -1;
+    bool marked = n == (ssize_t)sizeof MARKER_TEXT - 1 &&
                   memcmp(text, MARKER_TEXT, sizeof MARKER_TEXT - 1) == 0;
     DIR *d = marked ? fdopendir(dup(folder)) : NULL;
     bool gone = false;
@@ -258,7 +259,8 @@ static bool remove_marked_folder(int dfd, const char *name)
                 unlinkat(folder, e->d_name, 0);
         }
         closedir(d);
-        gone = unlinkat(folder, GAR_LEFTOVER_MARKER, 0) == 0 && unlinkat(dfd, name, AT_REMOVEDIR) == 0;
+        gone = unlinkat(folder, GAR_LEFTOVER_MARKER, 0) == 0 &&
+               unlinkat(dfd, name, AT_REMOVEDIR) == 0;
     }
     if (lock >= 0)
         close(lock);

@@ -35,9 +35,8 @@ static size_t bucket_number(uint64_t v)
     unsigned g;
     size_t b;
     gar_quantile_sketch_locate(v, &g, &b);
-    return g == 0 ? b
-                  : (size_t)GAR_SKETCH_LINEAR + ((size_t)g - 1) * ((size_t)1 << GAR_SKETCH_SUB_BITS) +
-                            b;
+    size_t per_group = (size_t)1 << GAR_SKETCH_SUB_BITS;
+    return g == 0 ? b : (size_t)GAR_SKETCH_LINEAR + ((size_t)g - 1) * per_group + b;
 }
 
 /* The values bucket number `n` holds (as quantile_sketch.c's groups). */

@@ -357,7 +357,8 @@ static void an_atomic_files_temporary_is_locked(void **state)
     path_of(w, "x.csv", path, sizeof path);
     gar_atomic_file f;
     assert_int_equal(gar_atomic_file_begin(&f, path, NULL, NULL), 0);
-    assert_int_equal(write(f.fd, GAR_TRACE_MAGIC "\n", sizeof GAR_TRACE_MAGIC), sizeof GAR_TRACE_MAGIC);
+    assert_int_equal(write(f.fd, GAR_TRACE_MAGIC "\n", sizeof GAR_TRACE_MAGIC),
+                     sizeof GAR_TRACE_MAGIC);
     assert_int_equal(gar_atomic_file_close(&f, NULL), 0); /* the lock outlives the descriptor */
     const char *const starts[] = { GAR_TRACE_MAGIC "\n", NULL };
     assert_int_equal(gar_leftover_clean_signed(w->dir, "x.csv.tmp.", starts), 0);
