@@ -28,9 +28,10 @@ typedef struct gar_atomic_file {
 /* Creates the temporary file `path` + `suffix` (NULL: ".tmp.XXXXXX"; the
  * suffix ends in XXXXXX, which mkstemp makes unique), mode 0644, open for
  * writing at f->fd, and locked as its owner's until end, so that no other
- * run takes it for a killed run's leftover (leftover.h).  Returns 0; or -GAR_E_IO (path, "create a temporary file
- * beside", the system's message) or -GAR_E_CAPACITY (memory for the name),
- * with nothing created and nothing for end to do (end may still be called). */
+ * run takes it for a killed run's leftover (leftover.h).  Returns 0; or
+ * -GAR_E_IO (path, "create a temporary file beside", the system's message)
+ * or -GAR_E_CAPACITY (memory for the name), with nothing created and
+ * nothing for end to do (end may still be called). */
 int gar_atomic_file_begin(gar_atomic_file *f, const char *path, const char *suffix,
                           gar_error *err);
 

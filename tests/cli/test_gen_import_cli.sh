@@ -55,7 +55,8 @@ done
 kill -9 $pid
 wait $pid 2>/dev/null
 killed=$(ls "$tmp" | grep '^big\.csv\.tmp\.') || fail "the killed gen left no temporary file"
-[ "$(head -n 1 "$tmp/$killed")" = "# gar-trace v1" ] || fail "a gen's temporary file does not begin as a trace"
+[ "$(head -n 1 "$tmp/$killed")" = "# gar-trace v1" ] ||
+    fail "a gen's temporary file does not begin as a trace"
 printf 'my notes\n' >"$tmp/big.csv.tmp.Us3r00"
 expect 0 "$gar" gen steady --waits 5 --out "$tmp/big.csv"
 [ ! -e "$tmp/$killed" ] || fail "gen --out left a killed gen's temporary file"

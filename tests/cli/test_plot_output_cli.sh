@@ -78,7 +78,8 @@ for verb in plot report; do
     : >"$killed/pareto-dev-vm-open.png"
     expect 0 "$gar" $verb --db "$tmp/a.db" --out "$tmp/again"
     [ ! -e "$killed" ] || fail "$verb left a killed run's staging folder"
-    [ "$held" = no ] || [ -e "$live/.gar-owner" ] || fail "$verb removed a running run's staging folder"
+    [ "$held" = no ] || [ -e "$live/.gar-owner" ] ||
+        fail "$verb removed a running run's staging folder"
     [ -e "$user/thesis.tex" ] || fail "$verb emptied a folder gar did not make"
 done
 exec 9<&-
