@@ -22,7 +22,9 @@ static void print_help(FILE *out)
             "  --seed S           PRNG seed, any u64 (default 1)\n"
             "  --param KEY=VALUE  set one parameter of the kind (repeatable)\n"
             "  --out FILE         write FILE atomically, gzip-compressed when its name ends in\n"
-            "                     .gz (default, or FILE '-': standard output)\n"
+            "                     .gz (default, or FILE '-': standard output); the rows go\n"
+            "                     out as they are drawn, in memory that does not grow with N,\n"
+            "                     and a FILE.tmp.XXXXXX a killed run left is removed\n"
             "  --help             show this help\n"
             "\n"
             "kinds and their parameters (times in microseconds), with defaults:\n",
