@@ -22,13 +22,16 @@ typedef struct gar_atomic_file {
     const char *path; /* the file replaced (borrowed from the caller) */
     char *temp;       /* the temporary file beside it (owned until end) */
     int fd;           /* open for writing, or -1 once closed */
+    int lock_fd;      /* holds the temporary file's lock until end (leftover.h), or -1 */
 } gar_atomic_file;
 
 /* Creates the temporary file `path` + `suffix` (NULL: ".tmp.XXXXXX"; the
  * suffix ends in XXXXXX, which mkstemp makes unique), mode 0644, open for
- * writing at f->fd.  Returns 0; or -GAR_E_IO (path, "create a temporary file
- * beside", the system's message) or -GAR_E_CAPACITY (memory for the name),
- * with nothing created and nothing for end to do (end may still be called). */
+ * writing at f->fd, and locked as its owner's until end, so that no other
+ * run takes it for a killed run's leftover (leftover.h).  Returns 0; or
+ * -GAR_E_IO (path, "create a temporary file beside", the system's message)
+ * or -GAR_E_CAPACITY (memory for the name), with nothing created and
+ * nothing for end to do (end may still be called). */
 int gar_atomic_file_begin(gar_atomic_file *f, const char *path, const char *suffix,
                           gar_error *err);
 
@@ -46,8 +49,8 @@ int gar_atomic_file_close(gar_atomic_file *f, gar_error *err);
 int gar_atomic_file_commit(gar_atomic_file *f, const char *what, gar_error *err);
 
 /* Releases everything: closes f->fd if still open, removes the temporary
- * file when `rc` < 0 (a commit that succeeded leaves nothing to remove) and
- * frees its name.  Returns `rc`, so a writer ends with
+ * file when `rc` < 0 (a commit that succeeded leaves nothing to remove),
+ * then releases its lock and frees its name.  Returns `rc`, so a writer ends with
  * `return gar_atomic_file_end(&f, rc);`. */
 int gar_atomic_file_end(gar_atomic_file *f, int rc);
 

@@ -297,13 +297,10 @@ static int refuse_time(gar_error *err)
                          "makes a trace longer than 2^63 ns; use fewer waits or shorter steps");
 }
 
-int gar_gen_run(const gar_gen_spec *spec, uint64_t waits, uint64_t seed, gar_trace *out,
-                gar_error *err)
+/* Refuses a spec or count gar_gen_each would not generate: 0 or
+ * -GAR_E_INVALID_ARGUMENT. */
+static int check_spec(const gar_gen_spec *spec, uint64_t waits, gar_error *err)
 {
-    if (spec == NULL || out == NULL)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_gen_run",
-                             spec == NULL ? "spec" : "out", "is NULL");
-    gar_trace_init(out);
     size_t n;
     const gar_gen_param *p = gar_gen_params(spec->kind, &n);
     if (p == NULL)
@@ -321,13 +318,15 @@ int gar_gen_run(const gar_gen_spec *spec, uint64_t waits, uint64_t seed, gar_tra
         snprintf(what, sizeof what, "must be 1 to %llu", (unsigned long long)GAR_GEN_WAITS_MAX);
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", "--waits", what);
     }
+    return 0;
+}
 
-    gar_trace trace;
-    gar_trace_init(&trace);
-    int rc = gar_trace_reserve(&trace, (size_t)waits, err);
-    if (rc < 0)
-        return rc;
-    trace.columns = spec->kind == GAR_GEN_DECODE ? GAR_TRACE_HAS_STEP_ROWS : 0;
+/* Generates the rows, handing each to `each` (NULL: a dry run that only
+ * checks the times).  Returns 0, refuse_time's error, or each's first
+ * failure. */
+static int generate(const gar_gen_spec *spec, uint64_t waits, uint64_t seed,
+                    int (*each)(void *, const gar_trace_row *), void *context, gar_error *err)
+{
     gen_state st = { gar_prng_seeded(seed), 0, 0 };
     uint64_t launch = us_to_ns(spec->value[P_LAUNCH]);
     uint64_t gap = us_to_ns(spec->value[P_GAP]);
@@ -339,15 +338,81 @@ int gar_gen_run(const gar_gen_spec *spec, uint64_t waits, uint64_t seed, gar_tra
         gar_trace_row row = { 0, 0, 0, 0, 0, 0 };
         double residual = next_residual(spec, &st, &row);
         uint64_t r = us_to_ns(residual < US_MAX ? residual : US_MAX);
-        if (submit > GAR_TRACE_TIME_MAX - launch - r - gap) {
-            gar_trace_free(&trace);
+        if (submit > GAR_TRACE_TIME_MAX - launch - r - gap)
             return refuse_time(err);
-        }
         row.submit_ns = submit;
         row.start_ns = submit + launch;
         row.done_ns = row.start_ns + r;
-        trace.row[trace.count++] = row;
+        int rc = each != NULL ? each(context, &row) : 0;
+        if (rc < 0)
+            return rc;
         submit = row.done_ns + gap;
+    }
+    return 0;
+}
+
+/* Whether `waits` steps of `spec` stay under GAR_TRACE_TIME_MAX whatever
+ * the draws: each step takes at most launch + US_MAX + gap. */
+static bool surely_in_time(const gar_gen_spec *spec, uint64_t waits)
+{
+    uint64_t step = us_to_ns(spec->value[P_LAUNCH]) + us_to_ns(US_MAX) +
+                    us_to_ns(spec->value[P_GAP]);
+    return waits <= GAR_TRACE_TIME_MAX / step;
+}
+
+unsigned gar_gen_columns(const gar_gen_spec *spec)
+{
+    return spec->kind == GAR_GEN_DECODE ? GAR_TRACE_HAS_STEP_ROWS : 0;
+}
+
+int gar_gen_check(const gar_gen_spec *spec, uint64_t waits, uint64_t seed, gar_error *err)
+{
+    if (spec == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_gen_check", "spec", "is NULL");
+    int rc = check_spec(spec, waits, err);
+    if (rc == 0 && !surely_in_time(spec, waits))
+        rc = generate(spec, waits, seed, NULL, NULL, err);
+    return rc;
+}
+
+int gar_gen_each(const gar_gen_spec *spec, uint64_t waits, uint64_t seed,
+                 int (*each)(void *context, const gar_trace_row *row), void *context,
+                 gar_error *err)
+{
+    if (spec == NULL || each == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_gen_each",
+                             spec == NULL ? "spec" : "each", "is NULL");
+    int rc = check_spec(spec, waits, err);
+    return rc < 0 ? rc : generate(spec, waits, seed, each, context, err);
+}
+
+static int append_row(void *context, const gar_trace_row *row)
+{
+    gar_trace *trace = context;
+    trace->row[trace->count++] = *row; /* room reserved for every wait */
+    return 0;
+}
+
+int gar_gen_run(const gar_gen_spec *spec, uint64_t waits, uint64_t seed, gar_trace *out,
+                gar_error *err)
+{
+    if (spec == NULL || out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_gen_run",
+                             spec == NULL ? "spec" : "out", "is NULL");
+    gar_trace_init(out);
+    int rc = check_spec(spec, waits, err);
+    if (rc < 0)
+        return rc;
+    gar_trace trace;
+    gar_trace_init(&trace);
+    rc = gar_trace_reserve(&trace, (size_t)waits, err);
+    if (rc < 0)
+        return rc;
+    trace.columns = gar_gen_columns(spec);
+    rc = generate(spec, waits, seed, append_row, &trace, err);
+    if (rc < 0) {
+        gar_trace_free(&trace);
+        return rc;
     }
     *out = trace;
     return 0;

@@ -98,4 +98,24 @@ size_t gar_gen_spec_label(const gar_gen_spec *spec, char *buf, size_t size);
 int gar_gen_run(const gar_gen_spec *spec, uint64_t waits, uint64_t seed, gar_trace *out,
                 gar_error *err);
 
+/* The columns (GAR_TRACE_HAS_* bits) a trace of `spec` carries. */
+unsigned gar_gen_columns(const gar_gen_spec *spec);
+
+/* Refuses, before anything is written, what gar_gen_each would refuse:
+ * a bad spec or count, or a trace that would pass GAR_TRACE_TIME_MAX (one
+ * that could, given its parameters, is drawn once without output to find
+ * out; most cannot, and cost nothing).  Returns 0 or
+ * -GAR_E_INVALID_ARGUMENT as gar_gen_run. */
+int gar_gen_check(const gar_gen_spec *spec, uint64_t waits, uint64_t seed, gar_error *err);
+
+/* The rows gar_gen_run would make, handed one at a time to `each` as they
+ * are drawn (`gar gen` writes them so, in memory that does not grow with
+ * `waits`); `each` returns 0 or a negated code that stops the run.  A bad
+ * spec or count is refused before the first row; a trace passing the time
+ * limit only where it does (gar_gen_check first finds out).  Returns 0,
+ * -GAR_E_INVALID_ARGUMENT as gar_gen_run, or each's failure. */
+int gar_gen_each(const gar_gen_spec *spec, uint64_t waits, uint64_t seed,
+                 int (*each)(void *context, const gar_trace_row *row), void *context,
+                 gar_error *err);
+
 #endif

@@ -20,6 +20,7 @@
 #include "sim/auto_host.h"
 #include "sim/key_index.h"
 #include "sim/quantile_sketch.h"
+#include "sim/stream_sketch.h"
 #include "sim/rank_select.h"
 #include "sim/sim_host.h"
 
@@ -79,9 +80,9 @@ gar_replay_intervals gar_replay_intervals_sorted(const gar_dur_ns *sorted, size_
     };
 }
 
-/* The quantiles of a sketch's values (exact ones reordered through tmp,
- * count values of room). */
-static gar_replay_quantiles quantiles_of(gar_quantile_sketch *sk, uint64_t *tmp)
+/* The quantiles of one stream's overshoots (exact ones reordered through
+ * tmp, count values of room). */
+static gar_replay_quantiles quantiles_of(gar_stream_sketch *sk, uint64_t *tmp)
 {
     gar_replay_quantiles q = { 0, 0, 0, 0 };
     size_t n = (size_t)sk->count;
@@ -90,7 +91,7 @@ static gar_replay_quantiles quantiles_of(gar_quantile_sketch *sk, uint64_t *tmp)
     const size_t ranks[] = { gar_nearest_rank_index(n, 500000), gar_nearest_rank_index(n, 900000),
                              gar_nearest_rank_index(n, 990000), n - 1 };
     gar_sketch_bucket at[4];
-    gar_quantile_sketch_select(sk, tmp, ranks, 4, at);
+    gar_stream_sketch_select(sk, tmp, ranks, 4, at);
     return (gar_replay_quantiles){ .p50 = gar_sketch_bucket_mid(at[0]),
                                    .p90 = gar_sketch_bucket_mid(at[1]),
                                    .p99 = gar_sketch_bucket_mid(at[2]),
@@ -439,7 +440,7 @@ typedef struct run {
     size_t streams, points;            /* numbered so far */
     size_t streams_ready, points_ready; /* their state set up */
     replay_auto *autos;                /* NULL when no band is auto */
-    gar_quantile_sketch *stream_sketch; /* streams_out: each stream's overshoots */
+    gar_stream_sketch *stream_sketch;  /* streams_out: each stream's overshoots */
     size_t stream_sketch_room;
     bool streams_histogram;            /* the streams' sketches went over together */
     /* streams_out, while the run has seen one stream: that stream's
@@ -473,7 +474,7 @@ static void run_release(run *r)
         free(r->autos);
     }
     for (size_t s = 0; s < r->streams_ready && r->stream_sketch != NULL; s++)
-        gar_quantile_sketch_free(&r->stream_sketch[s]);
+        gar_stream_sketch_free(&r->stream_sketch[s]);
     free(r->stream_sketch);
     gar_sim_device_free(&r->dev);
     if (r->own_scratch)
@@ -550,21 +551,21 @@ static int fit_numbers(run *r, gar_error *err)
             if (r->streams > r->stream_sketch_room) {
                 size_t room = r->streams > 2 * r->stream_sketch_room ? r->streams
                                                                      : 2 * r->stream_sketch_room;
-                gar_quantile_sketch *more = realloc(r->stream_sketch, room * sizeof *more);
+                gar_stream_sketch *more = realloc(r->stream_sketch, room * sizeof *more);
                 if (more == NULL)
                     return out_of_memory(err);
                 r->stream_sketch = more;
                 r->stream_sketch_room = room;
             }
             for (size_t k = r->streams_ready; k < r->streams; k++) {
-                gar_quantile_sketch_init(&r->stream_sketch[k], r->limit);
+                gar_stream_sketch_init(&r->stream_sketch[k], r->limit);
                 r->stream_sketch[k].histogram = r->streams_histogram;
             }
             if (r->stream0_shadowed && r->streams > 1) {
                 /* Every wait so far was on the first stream. */
-                gar_quantile_sketch *first = &r->stream_sketch[0];
-                if (!gar_quantile_sketch_copy(first, &s->overshoot) ||
-                    (r->streams_histogram && !gar_quantile_sketch_to_histogram(first)))
+                gar_stream_sketch *first = &r->stream_sketch[0];
+                if (!gar_stream_sketch_from(first, &s->overshoot) ||
+                    (r->streams_histogram && !gar_stream_sketch_to_histogram(first)))
                     return out_of_memory(err);
                 r->stream0_shadowed = false;
             }
@@ -594,7 +595,7 @@ static bool streams_over_budget(run *r, uint64_t waits)
     if (r->stream_sketch == NULL || r->streams_histogram || waits <= r->limit)
         return true;
     for (size_t k = 0; k < r->streams_ready; k++)
-        if (!gar_quantile_sketch_to_histogram(&r->stream_sketch[k]))
+        if (!gar_stream_sketch_to_histogram(&r->stream_sketch[k]))
             return false;
     r->streams_histogram = true;
     return true;
@@ -615,7 +616,7 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
     const uint32_t *slots = s->slots.at, *points = s->points.at;
     gar_family_point *estimators = s->estimators.at;
     stream_state *streams = s->streams.at;
-    gar_quantile_sketch *stream_sketch = r->stream0_shadowed ? NULL : r->stream_sketch;
+    gar_stream_sketch *stream_sketch = r->stream0_shadowed ? NULL : r->stream_sketch;
     const gar_estimator_spec *spec = &config->estimator;
     const bool consults = spec->family != GAR_ESTIMATOR_NONE;
     gar_mono_ns last_end = pg->last_end;
@@ -730,7 +731,7 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
         gar_mono_ns possible = work.done_at > start ? work.done_at : start;
         const gar_dur_ns overshoot = gar_since(res.end, possible);
         if (!gar_quantile_sketch_add(&s->overshoot, overshoot) ||
-            (stream_sketch != NULL && !gar_quantile_sketch_add(&stream_sketch[slot], overshoot))) {
+            (stream_sketch != NULL && !gar_stream_sketch_add(&stream_sketch[slot], overshoot))) {
             rc = out_of_memory(err);
             break;
         }
@@ -857,7 +858,7 @@ static bool per_stream(run *r, gar_replay_streams *out)
          * (gar_replay_run, below). */
         if (!r->stream0_shadowed)
             stream[s].overshoot_ns = quantiles_of(&r->stream_sketch[s],
-                                                  r->scratch->sort_space.at);
+                                                         r->scratch->sort_space.at);
     }
     out->stream = stream;
     out->count = count;

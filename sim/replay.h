@@ -315,7 +315,8 @@ void gar_replay_config_init(gar_replay_config *config);
  * holds, beside the trace itself, two u32 per row of a block, at most
  * exact_max u64 per metric (overshoot, estimator error, the streams'
  * overshoots together) and as many more to select them, then the
- * histograms (under 0.5 MiB each, one per stream for streams_out); an
+ * histograms (under 0.5 MiB each; for streams_out, one per stream counted
+ * in the pages its values touch, stream_sketch.h); an
  * estimator and an auto history per point and an account per stream (in
  * the scratch, when one is given) and the simulated device (sim_device.h,
  * about 60 bytes a stream, grown as streams appear).  An index built for

@@ -12,6 +12,7 @@
 
 #include "sim/alloc.h"
 #include "sim/atomic_file.h"
+#include "sim/leftover.h"
 #include "sim/decimal_chunk.h"
 #include "sim/decimal_wide.h"
 #include "sim/mapped_text.h"
@@ -1410,6 +1411,10 @@ int gar_trace_writer_file(gar_trace_writer *w, const char *path, unsigned column
     w->gzip = gar_trace_path_is_gzip(path);
     w->columns = columns;
     w->atomic = true;
+    /* What killed writers of this path left: a trace's text or a gzip
+     * member, named as its temporary file is, no longer locked. */
+    static const char *const trace_starts[] = { GAR_TRACE_MAGIC "\n", "\x1f\x8b", NULL };
+    gar_leftover_clean_beside(path, ".tmp.", trace_starts);
     int rc = gar_atomic_file_begin(&w->file, path, NULL, err);
     if (rc < 0)
         return rc;
@@ -1419,6 +1424,10 @@ int gar_trace_writer_file(gar_trace_writer *w, const char *path, unsigned column
         rc = gar_error_set(err, GAR_E_IO, 3, w->file.temp, "open", strerror(errno));
     else
         rc = writer_start(w, comment, err);
+    /* The head goes out now, so a writer killed later leaves a file that
+     * says what it is (leftover.h). */
+    if (rc == 0 && fflush(w->out) != 0)
+        rc = write_failed(err, w->where);
     if (rc < 0)
         gar_trace_writer_end(w, rc);
     return rc;

@@ -31,10 +31,10 @@ static void usage(FILE *out)
             "itself among the inputs is refused.  The merge is built in a temporary file\n"
             "beside OUT.db and renamed onto it only when every input is in: all of it or\n"
             "nothing, OUT.db untouched by a refusal.  Do not merge into a database another\n"
-            "process is writing.  The temporary file (OUT.db.merge-PID-HOST-XXXXXX) of a\n"
-            "merge killed before its end is removed by the next merge into OUT.db on that\n"
-            "machine.  An input is only read: one in a read-only file or folder merges as\n"
-            "well.\n"
+            "process is writing.  The temporary file (OUT.db.merge-PID-HOST-XXXXXX) is\n"
+            "locked while its merge runs; one a merge killed before its end left (no lock\n"
+            "held) is removed by the next merge into OUT.db on that machine.  An input is\n"
+            "only read: one in a read-only file or folder merges as well.\n"
             "\n"
             "options:\n"
             "  --help   this text\n"
@@ -61,7 +61,8 @@ static void remove_database(const char *path)
 
 /* Removes what merges into `out_path` killed before their end left beside
  * it: "OUT.merge-PID-HOST-XXXXXX" and SQLite's files beside that, where
- * the merge PID no longer runs (a merge still running keeps its own). */
+ * no merge holds its lock (a merge still running keeps its own; the lock,
+ * not the PID, says so: sim/leftover.h). */
 static void clean_dead_merges(const char *out_path)
 {
     static const char *const sqlite_files[] = { "-wal", "-shm", "-journal", NULL };
@@ -176,8 +177,9 @@ int gar_verb_merge_main(int argc, char **argv)
         return gar_cli_refuse(&err);
     }
     /* SQLite builds the merge in an empty file beside the output, which
-     * takes the output's name only when it is whole.  Its name says whose
-     * it is, so a later merge removes it if this one is killed. */
+     * takes the output's name only when it is whole.  It is locked while
+     * this merge lasts, so a later merge removes it only if this one is
+     * killed. */
     clean_dead_merges(out_path);
     char owner[GAR_LEFTOVER_OWNER_BYTES], suffix[GAR_LEFTOVER_OWNER_BYTES + 16];
     gar_leftover_owner(owner);

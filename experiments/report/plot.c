@@ -92,8 +92,9 @@ static int each_file(const char *folder, int (*each)(const char *, const char *,
     int rc = 0;
     struct dirent *e;
     while (rc == 0 && (e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+            strcmp(e->d_name, GAR_LEFTOVER_MARKER) == 0)
+            continue; /* the marker says whose the folder is: never output */
         rc = each(folder, e->d_name, context);
     }
     closedir(d);
@@ -113,7 +114,7 @@ void gar_plot_stage_abort(gar_plot_files *files)
 {
     if (files->stage[0] != '\0') {
         each_file(files->stage, remove_one, NULL);
-        rmdir(files->stage);
+        gar_leftover_drop_folder(files->stage, files->stage_lock);
         files->stage[0] = '\0';
     }
     if (files->made_dir == 1)
@@ -131,13 +132,15 @@ int gar_plot_stage_begin(const char *dir, gar_plot_files *files, gar_error *err)
     if (gar_format(files->dir, sizeof files->dir, "%s", dir) >= (int)sizeof files->dir)
         return gar_error_set(err, GAR_E_IO, 3, dir, "use as the output folder", "path too long");
     files->made_dir = existed ? 0 : 1;
-    /* A staging folder's name says whose it is: one a killed plot or report
-     * left here goes now; one a run still at work here keeps. */
-    gar_leftover_clean(dir, ".gar-stage-", NULL);
+    /* A staging folder's marker is locked while its run lasts: one a killed
+     * plot or report left here goes now; one a run still at work here
+     * keeps, and a folder gar did not make (no marker) is not entered. */
+    gar_leftover_clean_folders(dir, ".gar-stage-");
     char owner[GAR_LEFTOVER_OWNER_BYTES];
     gar_leftover_owner(owner);
     gar_format(files->stage, sizeof files->stage, "%s/.gar-stage-%s-XXXXXX", dir, owner);
-    if (mkdtemp(files->stage) == NULL) {
+    files->stage_lock = gar_leftover_make_folder(files->stage);
+    if (files->stage_lock < 0) {
         rc = gar_error_set(err, GAR_E_IO, 3, dir, "make a staging folder in", strerror(errno));
         files->stage[0] = '\0';
         gar_plot_stage_abort(files);

@@ -65,14 +65,16 @@ typedef struct gar_plot_files {
     char dir[4096];
     char stage[4200];
     int made_dir; /* 1: `dir` did not exist and was made (removed on abort) */
+    int stage_lock; /* while `stage` is set: the lock on its marker (sim/leftover.h) */
 } gar_plot_files;
 
 /* Output, all or nothing: one command's files (scripts, data, PNGs, a
  * report) appear together or not at all.  gar_plot_stage_begin creates
  * `dir` when missing and a staging folder `.gar-stage-PID-HOST-XXXXXX`
- * inside it (so the final renames stay on one file system), named by its
- * owner (sim/leftover.h): begin first removes the staging folders there
- * whose owner is gone, a killed run's leftovers.  The plot calls then write
+ * inside it (so the final renames stay on one file system), holding gar's
+ * marker, locked while the run lasts (sim/leftover.h): begin first removes
+ * the staging folders there whose marker no one holds, a killed run's
+ * leftovers (a folder without the marker is never touched).  The plot calls then write
  * there, whatever `dir` they are given.  gar_plot_stage_commit syncs every
  * staged file and renames each into `dir` (replacing older files of the
  * same name), then removes the staging folder; only a failing rename, after

@@ -100,21 +100,30 @@ cmp -s "$tmp/out.db" "$tmp/out.orig" || fail "a merge refused for its streams ch
 [ "$(ls "$tmp" | grep -c 'merge-')" -eq 0 ] || fail "a refused merge left its temporary file"
 
 # --- leftovers of a merge killed before its end (kill -9): the next merge
-# into the same output removes those whose process is gone (on this
-# machine), with SQLite's files beside them, and leaves a live one's ---
+# into the same output removes those whose lock no one holds (named for
+# this machine), with SQLite's files beside them; one whose lock is held
+# (here by this shell, through util-linux flock) stays whatever PID its
+# name gives, and so does another machine's ---
 host=$(printf %s "$(uname -n)" | tr -c 'A-Za-z0-9._-' '_' | cut -c1-64)
 gone=$(sh -c 'echo $$')
 for side in "" -wal -shm; do
     printf 'x' >"$tmp/out.db.merge-$gone-$host-Ab3xYz$side"
 done
-printf 'x' >"$tmp/out.db.merge-$$-$host-Qq1234"
+live="$tmp/out.db.merge-$gone-$host-Qq1234"
+printf 'x' >"$live"
+held=no
+if command -v flock >/dev/null 2>&1; then
+    exec 9<"$live"
+    flock -x 9 && held=yes
+fi
 printf 'x' >"$tmp/out.db.merge-$gone-elsewhere.example-Ab3xYz"
 expect 0 "$gar" merge "$tmp/out.db" "$tmp/a.db"
-[ "$(ls "$tmp" | grep -c "^out\.db\.merge-$gone-$host-")" -eq 0 ] \
+[ "$(ls "$tmp" | grep -c "^out\.db\.merge-$gone-$host-Ab3xYz")" -eq 0 ] \
     || fail "a dead merge's leftovers stayed: $(ls "$tmp" | grep merge-)"
-[ -e "$tmp/out.db.merge-$$-$host-Qq1234" ] || fail "a running merge's temporary file was removed"
+[ "$held" = no ] || [ -e "$live" ] || fail "a running merge's temporary file was removed"
 [ -e "$tmp/out.db.merge-$gone-elsewhere.example-Ab3xYz" ] || fail "another machine's merge file was removed"
-rm -f "$tmp/out.db.merge-$$-$host-Qq1234" "$tmp/out.db.merge-$gone-elsewhere.example-Ab3xYz"
+exec 9<&-
+rm -f "$live" "$tmp/out.db.merge-$gone-elsewhere.example-Ab3xYz"
 
 # --- a database merged into itself ---
 expect 2 "$gar" merge "$tmp/a.db" "$tmp/a.db"

@@ -43,6 +43,26 @@ expect 2 "$gar" gen steady --param residual_us=-1 --out "$tmp/keep.csv"
 expect 2 "$gar" gen steady --out "$tmp/no/such/dir/x.csv"
 grep -q '^error 12 (Io)' "$tmp/err" || fail "an unwritable --out is not an Io error"
 
+# A gen killed before its rename (kill -9) leaves FILE.tmp.XXXXXX, a trace
+# no one holds a lock on: the next gen --out FILE removes it.  A file of
+# that name that is not a trace (a user's) stays.
+"$gar" gen steady --waits 100000000 --out "$tmp/big.csv" >/dev/null 2>&1 &
+pid=$!
+tries=0
+while ! ls "$tmp" | grep -q '^big\.csv\.tmp\.' && [ $tries -lt 100000 ]; do
+    tries=$((tries + 1))
+done
+kill -9 $pid
+wait $pid 2>/dev/null
+killed=$(ls "$tmp" | grep '^big\.csv\.tmp\.') || fail "the killed gen left no temporary file"
+[ "$(head -n 1 "$tmp/$killed")" = "# gar-trace v1" ] ||
+    fail "a gen's temporary file does not begin as a trace"
+printf 'my notes\n' >"$tmp/big.csv.tmp.Us3r00"
+expect 0 "$gar" gen steady --waits 5 --out "$tmp/big.csv"
+[ ! -e "$tmp/$killed" ] || fail "gen --out left a killed gen's temporary file"
+[ -e "$tmp/big.csv.tmp.Us3r00" ] || fail "gen --out removed a file that is not a trace"
+rm -f "$tmp/big.csv" "$tmp/big.csv.tmp.Us3r00"
+
 # --- import kineto ---
 expect 0 "$gar" import kineto "$fixtures/kineto/event_sync.json"
 grep -q '^waits: 4$' "$tmp/err" || fail "import did not count 4 waits on stderr"
@@ -72,7 +92,13 @@ grep -q 'no host call waited for GPU work.*--wait-on kernel' "$tmp/err" ||
 expect 0 "$gar" import kineto "$tmp/nowait.json" --wait-on kernel
 grep -q '^waits: 1$' "$tmp/err" || fail "the suggested --wait-on kernel made no row"
 
+# ... and a killed import's, compressed or not.
+printf '# gar-trace v1\npoint,submit_ns,start_ns,done_ns\n' >"$tmp/k.csv.tmp.Ab3xYz"
+printf '\037\213\010 cut short' >"$tmp/k.csv.gz.tmp.Gz1234"
+expect 0 "$gar" import kineto "$fixtures/kineto/float_ts.json.gz" --out "$tmp/k.csv.gz"
+[ ! -e "$tmp/k.csv.gz.tmp.Gz1234" ] || fail "import --out left a killed import's temporary file"
 expect 0 "$gar" import kineto "$fixtures/kineto/float_ts.json.gz" --out "$tmp/k.csv"
+[ ! -e "$tmp/k.csv.tmp.Ab3xYz" ] || fail "import --out left a killed import's temporary file"
 grep -q '^59000,59000,69001,7$' "$tmp/k.csv" 2>/dev/null ||
     grep -q ',59000,59000,69001,7$' "$tmp/k.csv" || fail "gz import lost the ns digits"
 

@@ -51,20 +51,39 @@ whole_pngs "$tmp/refrep"
 [ -s "$tmp/refrep/report.html" ] || fail "no report.html"
 ls -A "$tmp/ref" "$tmp/refrep" | grep -q 'gar-stage' && fail "a staging folder stayed behind"
 
-# A run killed before its end (kill -9) leaves its staging folder, named by
-# its process and machine: the next plot and report into the folder remove
-# it; a concurrent run's (its process alive) stays.
+# A run killed before its end (kill -9) leaves its staging folder, with
+# gar's marker whose lock its run held: the next plot and report into the
+# folder remove it.  A concurrent run's (its marker locked, here by this
+# shell through util-linux flock, whatever PID its name gives) stays, and
+# so does a folder named like one but without the marker (a user's).
 host=$(printf %s "$(uname -n)" | tr -c 'A-Za-z0-9._-' '_' | cut -c1-64)
 gone=$(sh -c 'echo $$')
+marker_text='gar staging folder: its owner holds a lock on this file'
 mkdir "$tmp/again"
+live="$tmp/again/.gar-stage-$gone-$host-Qq1234"
+mkdir "$live"
+printf '%s\n' "$marker_text" >"$live/.gar-owner"
+held=no
+if command -v flock >/dev/null 2>&1; then
+    exec 9<"$live/.gar-owner"
+    flock -x 9 && held=yes
+fi
+user="$tmp/again/.gar-stage-$gone-$host-Us3r00"
+mkdir "$user"
+: >"$user/thesis.tex"
 for verb in plot report; do
-    mkdir "$tmp/again/.gar-stage-$gone-$host-Ab3xYz" "$tmp/again/.gar-stage-$$-$host-Qq1234"
-    : >"$tmp/again/.gar-stage-$gone-$host-Ab3xYz/pareto-dev-vm-open.png"
+    killed="$tmp/again/.gar-stage-$gone-$host-Ab3xYz"
+    mkdir "$killed"
+    printf '%s\n' "$marker_text" >"$killed/.gar-owner"
+    : >"$killed/pareto-dev-vm-open.png"
     expect 0 "$gar" $verb --db "$tmp/a.db" --out "$tmp/again"
-    [ ! -e "$tmp/again/.gar-stage-$gone-$host-Ab3xYz" ] || fail "$verb left a killed run's staging folder"
-    [ -d "$tmp/again/.gar-stage-$$-$host-Qq1234" ] || fail "$verb removed a running run's staging folder"
-    rmdir "$tmp/again/.gar-stage-$$-$host-Qq1234"
+    [ ! -e "$killed" ] || fail "$verb left a killed run's staging folder"
+    [ "$held" = no ] || [ -e "$live/.gar-owner" ] ||
+        fail "$verb removed a running run's staging folder"
+    [ -e "$user/thesis.tex" ] || fail "$verb emptied a folder gar did not make"
 done
+exec 9<&-
+rm -r "$live" "$user"
 
 # --- a full disk: a 600 kB tmpfs (root only; skipped elsewhere) ---
 mkdir "$tmp/full"

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,14 +220,58 @@ static void a_failing_write_leaves_nothing(void **state)
     gar_db_close(db);
 }
 
-/* A staging folder names its owner: one that a killed run left (its owner
- * gone) is removed by the next run into the folder, with its files; one
- * whose owner still runs (a concurrent run) is left alone, and so is the
- * new run's own until it commits. */
+/* Runs gar_plot_stage_begin into `dir` in a child, which writes a file
+ * into its staging folder and then is killed (`hold` false: it ends at
+ * once, cleaning nothing) or keeps running until `*release` is closed.
+ * The child's staging folder's path goes into `stage`. */
+static pid_t other_run(const char *dir, bool hold, int *release, char *stage, size_t size)
+{
+    int ready[2], wait_on[2];
+    assert_int_equal(pipe(ready), 0);
+    assert_int_equal(pipe(wait_on), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(ready[0]);
+        close(wait_on[1]);
+        gar_plot_files *files = calloc(1, sizeof *files);
+        if (files == NULL || gar_plot_stage_begin(dir, files, NULL) != 0)
+            _exit(1);
+        put(gar_plot_out_dir(files, dir), "report.html", "half");
+        const char *at = gar_plot_out_dir(files, dir);
+        if (write(ready[1], at, strlen(at) + 1) < 0)
+            _exit(1);
+        char c;
+        if (hold && read(wait_on[0], &c, 1) < 0)
+            _exit(1);
+        _exit(0); /* as a kill would: nothing cleaned up */
+    }
+    close(ready[1]);
+    close(wait_on[0]);
+    ssize_t n = read(ready[0], stage, size - 1);
+    assert_true(n > 0);
+    stage[n] = '\0';
+    close(ready[0]);
+    if (!hold) {
+        assert_int_equal(waitpid(pid, NULL, 0), pid);
+        close(wait_on[1]);
+    } else {
+        *release = wait_on[1];
+    }
+    return pid;
+}
+
+/* A staging folder's marker is locked while its run lasts.  One a killed
+ * run left is removed by the next run into the folder, with its files.
+ * One whose run still works is kept even when its name gives a PID no
+ * process has here (a run in another PID namespace, as a container's),
+ * and a user's folder named like a staging folder but without gar's
+ * marker is never entered. */
 static void a_killed_runs_staging_folder_goes_and_a_live_ones_stays(void **state)
 {
     (void)state;
-    char dir[128], dead[512], live[512], seen[1024], owner[GAR_LEFTOVER_OWNER_BYTES];
+    char dir[128], dead[512], live[512], foreign[600], user[512], seen[1024];
+    char owner[GAR_LEFTOVER_OWNER_BYTES];
     snprintf(dir, sizeof dir, "%s/out", root);
     assert_int_equal(mkdir(dir, 0777), 0);
     gar_leftover_owner(owner);
@@ -235,30 +280,27 @@ static void a_killed_runs_staging_folder_goes_and_a_live_ones_stays(void **state
     if (gone == 0)
         _exit(0);
     assert_int_equal(waitpid(gone, NULL, 0), gone);
-    int hold[2];
-    assert_int_equal(pipe(hold), 0);
-    pid_t running = fork();
-    if (running == 0) {
-        char c;
-        close(hold[1]);
-        while (read(hold[0], &c, 1) > 0)
-            continue;
-        _exit(0);
-    }
-    close(hold[0]);
-    snprintf(dead, sizeof dead, "%s/.gar-stage-%ld-%s-a1B2c3", dir, (long)gone, host);
-    snprintf(live, sizeof live, "%s/.gar-stage-%ld-%s-d4E5f6", dir, (long)running, host);
-    assert_int_equal(mkdir(dead, 0777), 0);
-    put(dead, "pareto-dev-vm-open.png", "cut short");
-    assert_int_equal(mkdir(live, 0777), 0);
-    put(live, "report.html", "half");
+
+    other_run(dir, false, NULL, dead, sizeof dead);
+    int release = -1;
+    pid_t running = other_run(dir, true, &release, live, sizeof live);
+    /* The live run as another PID namespace's would name it. */
+    snprintf(foreign, sizeof foreign, "%s/.gar-stage-%ld-%s-Lv0000", dir, (long)gone, host);
+    assert_int_equal(rename(live, foreign), 0);
+    snprintf(user, sizeof user, "%s/.gar-stage-%ld-%s-Ab3xYz", dir, (long)gone, host);
+    assert_int_equal(mkdir(user, 0777), 0);
+    put(user, "thesis.tex", "years of work");
 
     gar_plot_files *files = calloc(1, sizeof *files);
     assert_non_null(files);
     assert_int_equal(gar_plot_stage_begin(dir, files, NULL), 0);
     struct stat st;
     assert_int_equal(stat(dead, &st), -1);
-    assert_int_equal(stat(live, &st), 0);
+    char inside[700];
+    snprintf(inside, sizeof inside, "%s/report.html", foreign);
+    assert_int_equal(stat(inside, &st), 0);
+    snprintf(inside, sizeof inside, "%s/thesis.tex", user);
+    assert_int_equal(stat(inside, &st), 0);
     char mine[64];
     snprintf(mine, sizeof mine, ".gar-stage-%ld-", (long)getpid());
     assert_non_null(strstr(gar_plot_out_dir(files, dir), mine));
@@ -266,10 +308,17 @@ static void a_killed_runs_staging_folder_goes_and_a_live_ones_stays(void **state
     assert_int_equal(gar_plot_stage_commit(files, NULL), 0);
     names(dir, seen, sizeof seen);
     char want[1024];
-    snprintf(want, sizeof want, "%s a.dat", strrchr(live, '/') + 1);
+    snprintf(want, sizeof want, "%s %s a.dat", strrchr(user, '/') + 1,
+             strrchr(foreign, '/') + 1);
     assert_string_equal(seen, want);
-    close(hold[1]);
+
+    /* Once that run is killed too, its folder goes; the user's stays. */
+    close(release);
     assert_int_equal(waitpid(running, NULL, 0), running);
+    assert_int_equal(gar_plot_stage_begin(dir, files, NULL), 0);
+    gar_plot_stage_abort(files);
+    assert_int_equal(stat(foreign, &st), -1);
+    assert_int_equal(stat(inside, &st), 0);
     free(files);
 }
 

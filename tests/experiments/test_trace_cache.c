@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,7 +170,8 @@ static void tampered_rows_are_rebuilt(void **state)
 }
 
 /* A build killed before its rename left its temporary file: the next
- * build removes it (its owner is gone); a live owner's is kept. */
+ * build removes it (no one holds its lock); a live owner's (locked) is
+ * kept. */
 static void a_killed_builds_leftover_is_removed(void **state)
 {
     (void)state;
@@ -191,14 +193,17 @@ static void a_killed_builds_leftover_is_removed(void **state)
     FILE *f = fopen(dead, "w");
     assert_non_null(f);
     fclose(f);
-    f = fopen(live, "w");
-    assert_non_null(f);
-    fclose(f);
+    int held = open(live, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    assert_true(held >= 0);
+    int lock = gar_leftover_claim_file(held);
+    assert_true(lock >= 0);
     assert_int_equal(open_and_check(&t, NULL), GAR_TRACE_CACHE_BUILT);
     struct stat st;
     assert_int_not_equal(stat(dead, &st), 0);
     assert_int_equal(stat(live, &st), 0);
     unlink(live);
+    close(lock);
+    close(held);
     gar_trace_free(&t);
 }
 
