@@ -20,6 +20,9 @@ expect 0 "$gar" replay "$tmp/j.csv" --plan auto:p99_us=1 --host "$data/hosts/wai
 grep -q '^warning: 19 (AutoOverBudget): .auto:p99_us=1. is beyond this host: .* (600 of 600 waits)' \
     "$tmp/out" || fail "replay at 1 us: no warning 19 ($(head -2 "$tmp/out"))"
 grep -Eq '^auto: .* over_budget 600$' "$tmp/out" || fail "replay at 1 us: $(grep '^auto' "$tmp/out")"
+# Its p99 came out above the budget: warning 21, how sure, beside 19.
+grep -q '^warning: 21 (AutoMissedBudget): .auto:p99_us=1. missed its budget: the run.s p99 overshoot, .* is above 1.00 µs (.*)$' \
+    "$tmp/out" || fail "replay at 1 us: no warning 21 ($(grep '^warning' "$tmp/out"))"
 # --json carries the same counts.
 expect 0 "$gar" replay "$tmp/j.csv" --plan auto:p99_us=20 --host "$data/hosts/waitpkg.host" --json
 grep -q '"auto":{"block":0,"poll":0,"flag":600,' "$tmp/out" || fail "replay --json: no auto counts"
