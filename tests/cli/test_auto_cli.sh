@@ -101,6 +101,11 @@ first=$(grep -o '<h2>[^<]*</h2>' "$tmp/rep/report.html" | head -1)
 [ "$first" = '<h2>What budget can you meet, and at what CPU?</h2>' ] ||
     fail "report --auto-db: the first section is '$first'"
 [ -s "$tmp/rep/auto-waitpkg-open.png" ] || fail "report --auto-db: no auto plot"
+# Ranked beside the fixed arms, auto at 5 µs on the dev-vm host (beyond it)
+# is flagged over its budget beside its p99.
+expect 0 "$gar" report --db "$tmp/s.db" --out "$tmp/rep-auto"
+grep -q '<b>over its budget of 5 µs</b>' "$tmp/rep-auto/report.html" ||
+    fail "report: auto over its budget is not flagged beside its p99"
 expect 2 "$gar" report --db "$tmp/n.db" --auto-db "$tmp/n.db" --out "$tmp/rep2"
 grep -q 'holds no auto:p99_us=B arm' "$tmp/err" || fail "report --auto-db without auto: $(cat "$tmp/err")"
 [ -e "$tmp/rep2/report.html" ] && fail "a refused report wrote its page"
