@@ -54,6 +54,9 @@ static const gar_code_entry registry[GAR_CODE_COUNT] = {
     [GAR_E_OPS_VERSION] = { "OpsVersion", GAR_KIND_ERROR,
                             "{1}: the {2} table has version {3}, which this libgar does not "
                             "know (the newest it knows is {4})" },
+    [GAR_W_AUTO_MISSED_BUDGET] = { "AutoMissedBudget", GAR_KIND_WARNING,
+                                   "'{1}' missed its budget: the run's p99 overshoot, {2}, is "
+                                   "above {3}[ ({4})]" },
 };
 
 bool gar_code_registered(int code)

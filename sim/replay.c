@@ -673,6 +673,13 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
         if (auto_point != NULL) {
             has_sleep = choice.has_sleep;
             sleep_ns = choice.sleep_ns;
+            /* The rule's sleep stands for a prediction, so the diagnosis
+             * counts its sleeps as slept.  No estimator error: the rule
+             * sleeps short of the residual on purpose (its miss chance
+             * within the budget), so |sleep - truth| is that margin, not
+             * an error of the estimate. */
+            predicted = has_sleep;
+            prediction = sleep_ns;
         } else if (consults && plan->predict) {
             point = &estimators[points[j]];
             gar_dur_ns p = 0;

@@ -43,7 +43,10 @@
  *   estimator error  |p - true residual| over the waits whose estimator
  *               gave a prediction p, where the true residual is
  *               max(completion - start, 0).  Waits under a plan without
- *               predict consult no estimator and count none.  A point
+ *               predict consult no estimator and count none, nor does
+ *               auto: its sleeps count as slept in the diagnosis, but a
+ *               sleep it chose short of the residual on purpose is no
+ *               estimate to measure an error of.  A point
  *               keeps one history across bands; each wait reads it with
  *               its own band's deadline.
  * Quantiles are nearest ranks, so the pN of n values is the ceil(N/100 * n)-th
@@ -140,8 +143,8 @@ typedef struct gar_replay_wait {
     gar_mono_ns end;           /* the wait returned */
     gar_dur_ns overshoot_ns;   /* end - max(done, start), as in the metrics */
     gar_dur_ns truth_ns;       /* the true residual, max(done - start, 0) */
-    bool predicted;            /* the estimator gave a prediction */
-    gar_dur_ns prediction_ns;  /* that prediction; 0 when none */
+    bool predicted;            /* the estimator gave a prediction, or the auto rule a sleep */
+    gar_dur_ns prediction_ns;  /* that prediction (auto's: the sleep); 0 when none */
     gar_dur_ns sleep_ns;       /* the sleep before the park; 0 when none */
 } gar_replay_wait;
 
@@ -234,7 +237,8 @@ typedef struct gar_replay_intervals {
 
 /* What the run counted of what went wrong (above, "Diagnosis"). */
 typedef struct gar_replay_diagnosis {
-    uint64_t predict_waits;      /* waits under a plan with predict */
+    uint64_t predict_waits;      /* waits under a plan with predict (auto's: those it gave a
+                                  * sleep, each counted as slept) */
     uint64_t unpredicted;        /* of those, the estimator gave no prediction */
     uint64_t short_predictions;  /* a prediction below margin + min_sleep: no sleep */
     uint64_t slept;              /* a predicted sleep was taken */

@@ -139,3 +139,43 @@ void gar_replay_notes_of(const gar_replay_metrics *m, const gar_bands *bands,
                  (unsigned long long)m->waits, (size_t)GAR_SKETCH_EXACT_MAX);
     }
 }
+
+bool gar_replay_auto_missed(const gar_replay_metrics *m, const char *label,
+                            gar_dur_ns budget_ns, gar_error *warning)
+{
+    if (m->waits == 0 || m->overshoot_ns.p99 <= budget_ns)
+        return false;
+    const gar_quantile_interval *ci = &m->overshoot_ci.p99;
+    char p99[32], budget[32], lo[32], hi[32], sure[200];
+    gar_words_ns(m->overshoot_ns.p99, p99, sizeof p99);
+    gar_words_ns(budget_ns, budget, sizeof budget);
+    gar_words_ns(ci->lo, lo, sizeof lo);
+    gar_words_ns(ci->hi, hi, sizeof hi);
+    if (ci->has_lo && ci->lo > budget_ns)
+        snprintf(sure, sizeof sure, "its %g %% interval, %s to %s, lies wholly above it",
+                 m->ci_level * 100.0, lo, ci->has_hi ? hi : "unbounded");
+    else if (ci->has_hi)
+        snprintf(sure, sizeof sure,
+                 "the budget is within its %g %% interval, %s to %s: they cannot be told apart",
+                 m->ci_level * 100.0, ci->has_lo ? lo : "0", hi);
+    else
+        snprintf(sure, sizeof sure, "%llu waits are too few to bound a p99 from above (%zu at "
+                                    "%g %%)",
+                 (unsigned long long)m->waits,
+                 gar_quantile_interval_min_waits(990000, m->ci_level), m->ci_level * 100.0);
+    gar_error_set(warning, GAR_W_AUTO_MISSED_BUDGET, 4, label, p99, budget, sure);
+    return true;
+}
+
+void gar_replay_notes_hint_kernels(gar_replay_notes *notes)
+{
+    for (size_t k = 0; k < notes->count; k++) {
+        gar_replay_note *n = &notes->note[k];
+        if (strcmp(n->name, "few_waits") != 0)
+            continue;
+        size_t len = strlen(n->message);
+        append(n->message, sizeof n->message, &len,
+               "; this trace holds a profile's synchronizing calls: `gar import ... --wait-on "
+               "kernel` makes a row of every kernel");
+    }
+}

@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include <gar/bands.h>
+#include <gar/error.h>
 #include <gar/estimator_family.h>
 
 #include "sim/replay.h"
@@ -66,5 +67,20 @@ typedef struct gar_replay_notes {
 void gar_replay_notes_of(const gar_replay_metrics *m, const gar_bands *bands,
                          const gar_estimator_spec *estimator, const char *fallback,
                          gar_replay_notes *out);
+
+/* Whether a run of the auto plan `label` with budget `budget_ns` missed it:
+ * its p99 overshoot is above the budget.  Returns true with `warning` set to
+ * GAR_W_AUTO_MISSED_BUDGET (the label, the p99 and the budget in words, and
+ * how sure: the p99's interval wholly above the budget, the budget within
+ * it, or no upper bound from too few waits); false, `warning` untouched,
+ * when the p99 is within the budget. */
+bool gar_replay_auto_missed(const gar_replay_metrics *m, const char *label,
+                            gar_dur_ns budget_ns, gar_error *warning);
+
+/* Appends to the few_waits note of `notes`, when it has one, the hint for a
+ * trace imported from a profile's synchronizing calls (`gar import ...`
+ * without `--wait-on kernel`): the same profile read with --wait-on kernel
+ * gives a row per kernel, far more waits.  Does nothing without the note. */
+void gar_replay_notes_hint_kernels(gar_replay_notes *notes);
 
 #endif

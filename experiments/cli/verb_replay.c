@@ -28,6 +28,7 @@
 #include "sim/replay_metric_table.h"
 #include "sim/replay_notes.h"
 #include "sim/trace.h"
+#include "sim/trace_origin.h"
 
 static const char verb[] = "replay";
 /* How a run past GAR_SKETCH_EXACT_MAX waits reads its quantiles. */
@@ -56,15 +57,20 @@ static void print_help(FILE *out)
             "waits bound it) and in words (`overshoot_p99: 31.8 \u00b5s (the largest of 21\n"
             "waits; too few waits for a p99)`); then a `note: ` line for each thing\n"
             "that went wrong: predict that never or rarely slept and why, sleeps that\n"
-            "woke late, backstop hits, a fallback, too few waits.  The trace is replayed\n"
+            "woke late, backstop hits, a fallback, too few waits (with, for a trace\n"
+            "`gar import` made of a profile's synchronizing calls, the hint that\n"
+            "--wait-on kernel makes a row of every kernel).  The trace is replayed\n"
             "as it is read, in memory that does not grow with its length: quantiles are\n"
             "exact up to 500 000 values, and past it read from a histogram within\n"
             "0.1 %%, their intervals widened to its buckets (`quantiles:` says which).\n"
-            "\n"
+            "\n");
+    fprintf(out,
             "options:\n"
             "  --plan PLAN       the wait plan of every wait (this or --bands is required);\n"
             "                    auto:p99_us=B lets gar choose each wait's sleep and park\n"
-            "                    for the budget, and adds an `auto:` line of what it chose\n"
+            "                    for the budget, and adds an `auto:` line of what it chose;\n"
+            "                    warning 19 where no park can meet B on this host, and\n"
+            "                    warning 21 where the run's p99 came out above B\n"
             "  --bands BANDS     a plan by the trace's rows column: PLAN;rows>=N:PLAN...\n"
             "  --estimator E     adl, none, oracle, half-min, half-mean, ewma[:alpha=A],\n"
             "                    quantile[:q=Q] (default: adl)\n"
@@ -746,6 +752,8 @@ int gar_verb_replay_main(int argc, char **argv)
         ran = bands;
     gar_replay_notes notes;
     gar_replay_notes_of(&m, &ran, &spec, warning.code != GAR_OK ? plan_label : NULL, &notes);
+    if (gar_trace_imported_sync(a.trace))
+        gar_replay_notes_hint_kernels(&notes);
     if (m.auto_counts.over_budget > 0) {
         char over[24], all[24];
         snprintf(over, sizeof over, "%llu", (unsigned long long)m.auto_counts.over_budget);
@@ -754,6 +762,11 @@ int gar_verb_replay_main(int argc, char **argv)
         gar_error_set(&over_budget, GAR_W_AUTO_OVER_BUDGET, 3, plan_label, over, all);
         gar_cli_print_warning(a.json ? stderr : stdout, &over_budget);
     }
+    /* The budget is the p99's: a run over it says so, however it came. */
+    gar_error missed;
+    if (a.plan != NULL && plan.park == GAR_PARK_AUTO &&
+        gar_replay_auto_missed(&m, plan_label, plan.budget_ns, &missed))
+        gar_cli_print_warning(a.json ? stderr : stdout, &missed);
     if (a.json) {
         status = print_json(&a, plan_label, est_label, &m, &streams, &notes);
     } else {

@@ -115,34 +115,32 @@ static void savings_text(const gar_report_winner *w, char *cpu, size_t cpu_size,
         gar_format(cpu, cpu_size, "busy %.3g %% (%s)", 100 * win->busy_frac,
                    w->poll_failed ? "poll had a failed run" : "the sweep ran no poll");
     }
+    /* Latency on the quantile the group was ranked by (p99, or the highest
+     * its waits bound), so the saving is one its intervals can tell. */
+    unsigned q = w->quantile;
+    double mine = gar_report_quantile(win, q);
     if (w->block == win) {
         char a[32];
-        duration_text(win->p99_ns, a, sizeof a);
-        gar_format(lat, lat_size, "p99 %s (it is block)", a);
+        duration_text(mine, a, sizeof a);
+        gar_format(lat, lat_size, "p%u %s (it is block)", q, a);
     } else if (w->block != NULL) {
         char a[32], b[32], d[32];
-        duration_text(win->p99_ns, a, sizeof a);
-        duration_text(w->block->p99_ns, b, sizeof b);
-        double less = w->block->p99_ns - win->p99_ns;
+        double theirs = gar_report_quantile(w->block, q);
+        duration_text(mine, a, sizeof a);
+        duration_text(theirs, b, sizeof b);
+        double less = theirs - mine;
         duration_text(less < 0 ? -less : less, d, sizeof d);
-        gar_format(lat, lat_size, "p99 %s against block's %s: %s %s%s", a, b, d,
+        bool apart = gar_report_apart(gar_report_quantile_interval(win, q),
+                                      gar_report_quantile_interval(w->block, q));
+        gar_format(lat, lat_size, "p%u %s against block's %s: %s %s%s", q, a, b, d,
                    less >= 0 ? "less" : "more",
-                   saving_caveat(win, w->block, gar_report_p99_interval));
+                   apart ? "" : " (within noise: their intervals overlap)");
     } else {
         char a[32];
-        duration_text(win->p99_ns, a, sizeof a);
-        gar_format(lat, lat_size, "p99 %s (%s)", a,
+        duration_text(mine, a, sizeof a);
+        gar_format(lat, lat_size, "p%u %s (%s)", q, a,
                    w->block_failed ? "block had a failed run" : "the sweep ran no block");
     }
-}
-
-/* "clear" or "tied: 3 within noise, lower p99": how the winner won. */
-static void verdict_text(const gar_report_winner *w, char *out, size_t size)
-{
-    if (w->tied <= 1)
-        gar_format(out, size, "clear");
-    else
-        gar_format(out, size, "tied: %zu within noise, %s", w->tied, w->tie_break);
 }
 
 /* "winner: TRACE | HOST | MODE | ARM | p99 .. (seeds ..) | busy .. | poll .. | block ..
@@ -150,10 +148,10 @@ static void verdict_text(const gar_report_winner *w, char *out, size_t size)
 static void summary_line(FILE *out, const gar_arm_summary *g, const char *name,
                          const gar_report_winner *w)
 {
-    char p99[32], spread[96], verdict[96];
+    char p99[32], spread[96], verdict[256];
     duration_text(w->winner->p99_ns, p99, sizeof p99);
     spread_text(w->winner, spread, sizeof spread);
-    verdict_text(w, verdict, sizeof verdict);
+    gar_report_verdict(w, verdict, sizeof verdict);
     fprintf(out, "winner: %s | %s | %s | %s | p99 %s%s | busy %.3g %%", g->trace_short,
             g->host_short, g->mode, name, p99, spread, 100 * w->winner->busy_frac);
     const gar_arm_summary *refs[2] = { w->poll, w->block };
@@ -171,9 +169,10 @@ static void summary_line(FILE *out, const gar_arm_summary *g, const char *name,
 }
 
 /* A quantile's cell: the mean over seeds, then the seeds' spread and the
- * 95 % interval where there is more than one seed or an interval. */
+ * 95 % interval where there is more than one seed or an interval, then
+ * `flag` (words beside the figure; NULL: none). */
 static void quantile_cell(FILE *f, const gar_arm_summary *a, double mean, double lo_seed,
-                          double hi_seed, double ci_lo, double ci_hi)
+                          double hi_seed, double ci_lo, double ci_hi, const char *flag)
 {
     char text[32], range[96];
     duration_text(mean, text, sizeof text);
@@ -186,6 +185,8 @@ static void quantile_cell(FILE *f, const gar_arm_summary *a, double mean, double
         duration_range(ci_lo, ci_hi, range, sizeof range);
         fprintf(f, "<br><small>95 %% %s</small>", range);
     }
+    if (flag != NULL)
+        fprintf(f, "<br><b>%s</b>", flag);
     fprintf(f, "</td>");
 }
 
@@ -277,12 +278,16 @@ static void write_table(FILE *f, const gar_report_row *rows, size_t count,
                     (unsigned long long)a->failed, (unsigned long long)a->runs);
         } else {
             fprintf(f, "</td>");
+            /* An auto arm over its own budget says so beside its p99. */
+            char over[96];
+            double budget = gar_report_over_budget(a);
+            gar_format(over, sizeof over, "over its budget of %.3g µs", budget / 1e3);
             quantile_cell(f, a, a->p99_ns, a->p99_min_ns, a->p99_max_ns, a->p99_lo_ns,
-                          a->p99_hi_ns);
+                          a->p99_hi_ns, budget > 0 ? over : NULL);
             quantile_cell(f, a, a->p90_ns, a->p90_min_ns, a->p90_max_ns, a->p90_lo_ns,
-                          a->p90_hi_ns);
+                          a->p90_hi_ns, NULL);
             quantile_cell(f, a, a->p50_ns, a->p50_min_ns, a->p50_max_ns, a->p50_lo_ns,
-                          a->p50_hi_ns);
+                          a->p50_hi_ns, NULL);
             fprintf(f, "<td>%s</td><td>%.3g %%", max, 100 * a->busy_frac);
             if (ok_runs(a) > 1)
                 fprintf(f, "<br><small>seeds %.3g–%.3g %%</small>", 100 * a->busy_min,
@@ -465,11 +470,11 @@ static int overview(FILE *f, const gar_arm_list *arms, const gar_report_rule *ru
             i += n;
             continue;
         }
-        char name[GAR_RESULTS_TEXT * 2], p99[32], spread[96], verdict[96];
+        char name[GAR_RESULTS_TEXT * 2], p99[32], spread[96], verdict[256];
         arm_name(w.winner, g, n, name, sizeof name);
         duration_text(w.winner->p99_ns, p99, sizeof p99);
         spread_text(w.winner, spread, sizeof spread);
-        verdict_text(&w, verdict, sizeof verdict);
+        gar_report_verdict(&w, verdict, sizeof verdict);
         fprintf(f, "</td><td title=\"");
         gar_html_text(f, w.winner->plan);
         fprintf(f, "\"><b>");
@@ -654,8 +659,19 @@ int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
             if (w.tied > 1)
                 fprintf(f, " %zu arms cannot be told apart on %s (their intervals overlap); "
                            "among them it has the %s.",
-                        w.tied, rule->kind == GAR_RULE_P99 ? "p99 overshoot" : "busy CPU",
+                        w.tied, rule->kind != GAR_RULE_P99 ? "busy CPU"
+                                : w.quantile == 99         ? "p99 overshoot"
+                                : w.quantile == 90         ? "p90 overshoot"
+                                                           : "p50 overshoot",
                         w.tie_break);
+            /* Over its own budget, or ranked below p99: the verdict says so. */
+            if (w.over_budget_ns > 0 || w.quantile != 99) {
+                char verdict[256];
+                gar_report_verdict(&w, verdict, sizeof verdict);
+                fprintf(f, " Verdict: ");
+                gar_html_text(f, verdict);
+                fprintf(f, ".");
+            }
             fprintf(f, "</p>\n");
         } else {
             fprintf(f, "<p>No complete arm here: every arm has a failed run.</p>\n");

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/quantile_interval.h"
+#include "sweep/auto_goals.h"
+
 static bool is_oracle(const gar_arm_summary *a)
 {
     return strcmp(a->estimator, "oracle") == 0;
@@ -109,27 +112,57 @@ void gar_report_rule_words(const gar_report_rule *rule, char *out, size_t size)
                  rule->pct, rule->us);
 }
 
-bool gar_report_eligible(const gar_arm_summary *a, double best_p99_ns,
+double gar_report_quantile(const gar_arm_summary *a, unsigned quantile)
+{
+    return quantile == 50 ? a->p50_ns : quantile == 90 ? a->p90_ns : a->p99_ns;
+}
+
+bool gar_report_eligible(const gar_arm_summary *a, unsigned quantile, double best_ns,
                          const gar_report_rule *rule)
 {
     if (!gar_report_complete(a))
         return false;
     if (rule->kind != GAR_RULE_BUSY_WITHIN)
         return true;
-    double slack = best_p99_ns * rule->pct / 100.0;
+    double slack = best_ns * rule->pct / 100.0;
     if (slack < rule->us * 1000.0)
         slack = rule->us * 1000.0;
-    return a->p99_ns <= best_p99_ns + slack;
+    return gar_report_quantile(a, quantile) <= best_ns + slack;
+}
+
+gar_report_interval gar_report_quantile_interval(const gar_arm_summary *a, unsigned quantile)
+{
+    double mean = gar_report_quantile(a, quantile);
+    double least = quantile == 50 ? a->p50_min_ns : quantile == 90 ? a->p90_min_ns : a->p99_min_ns;
+    double most = quantile == 50 ? a->p50_max_ns : quantile == 90 ? a->p90_max_ns : a->p99_max_ns;
+    gar_report_interval i = { fmin(least, mean), fmax(most, mean) };
+    if (a->has_ci) {
+        i.lo = fmin(i.lo, quantile == 50 ? a->p50_lo_ns : quantile == 90 ? a->p90_lo_ns
+                                                                          : a->p99_lo_ns);
+        i.hi = fmax(i.hi, quantile == 50 ? a->p50_hi_ns : quantile == 90 ? a->p90_hi_ns
+                                                                          : a->p99_hi_ns);
+    }
+    return i;
 }
 
 gar_report_interval gar_report_p99_interval(const gar_arm_summary *a)
 {
-    gar_report_interval i = { fmin(a->p99_min_ns, a->p99_ns), fmax(a->p99_max_ns, a->p99_ns) };
-    if (a->has_ci) {
-        i.lo = fmin(i.lo, a->p99_lo_ns);
-        i.hi = fmax(i.hi, a->p99_hi_ns);
-    }
-    return i;
+    return gar_report_quantile_interval(a, 99);
+}
+
+double gar_report_over_budget(const gar_arm_summary *a)
+{
+    uint64_t budget = gar_auto_goals_budget_of(a->plan);
+    return budget > 0 && gar_report_complete(a) && a->p99_ns > (double)budget ? (double)budget
+                                                                              : 0.0;
+}
+
+/* Whether the seeds' stored intervals bound the arm's quantile from above
+ * (an arm without them, from before schema 4, is taken as bounded: ranked
+ * as it always was). */
+static bool bounds(const gar_arm_summary *a, unsigned quantile)
+{
+    return !a->has_ci || isfinite(gar_report_quantile_interval(a, quantile).hi);
 }
 
 gar_report_interval gar_report_busy_interval(const gar_arm_summary *a)
@@ -149,25 +182,44 @@ static bool ranks_by_p99(const gar_report_rule *rule)
     return rule->kind == GAR_RULE_P99;
 }
 
-static double ranked_figure(const gar_arm_summary *a, const gar_report_rule *rule)
+/* The latency figure is the quantile `q` the group is ranked by (p99, or
+ * the highest its waits bound: gar_report_rank). */
+static double ranked_figure(const gar_arm_summary *a, const gar_report_rule *rule, unsigned q)
 {
-    return ranks_by_p99(rule) ? a->p99_ns : a->busy_frac;
+    return ranks_by_p99(rule) ? gar_report_quantile(a, q) : a->busy_frac;
 }
 
-static double other_figure(const gar_arm_summary *a, const gar_report_rule *rule)
+static double other_figure(const gar_arm_summary *a, const gar_report_rule *rule, unsigned q)
 {
-    return ranks_by_p99(rule) ? a->busy_frac : a->p99_ns;
+    return ranks_by_p99(rule) ? a->busy_frac : gar_report_quantile(a, q);
 }
 
-static gar_report_interval ranked_interval(const gar_arm_summary *a, const gar_report_rule *rule)
+static gar_report_interval ranked_interval(const gar_arm_summary *a, const gar_report_rule *rule,
+                                           unsigned q)
 {
-    return ranks_by_p99(rule) ? gar_report_p99_interval(a) : gar_report_busy_interval(a);
+    return ranks_by_p99(rule) ? gar_report_quantile_interval(a, q) : gar_report_busy_interval(a);
 }
 
 /* Whether `a` may win: complete, not the oracle, eligible under the rule. */
-static bool candidate(const gar_arm_summary *a, double best_p99_ns, const gar_report_rule *rule)
+static bool candidate(const gar_arm_summary *a, const gar_report_winner *w,
+                      const gar_report_rule *rule)
 {
-    return !is_oracle(a) && gar_report_eligible(a, best_p99_ns, rule);
+    return !is_oracle(a) && gar_report_eligible(a, w->quantile, w->best_ns, rule);
+}
+
+/* The quantile a group's latency is ranked by: p99, or where no complete
+ * arm's p99 has an upper bound (a p99 needs 368 waits at 95 %), the highest
+ * quantile some arm's waits do bound (p90 from 36, p50 from 6); p50 when
+ * none is bounded. */
+static unsigned ranked_quantile(const gar_arm_summary *arms, size_t count)
+{
+    static const unsigned quantiles[] = { 99, 90 };
+    for (size_t k = 0; k < sizeof quantiles / sizeof quantiles[0]; k++)
+        for (size_t i = 0; i < count; i++)
+            if (gar_report_complete(&arms[i]) && !is_oracle(&arms[i]) &&
+                bounds(&arms[i], quantiles[k]))
+                return quantiles[k];
+    return 50;
 }
 
 /* A table row with what it is ranked by, so qsort needs no context. */
@@ -201,14 +253,16 @@ static void order_rows(const gar_arm_summary *arms, size_t count, const gar_repo
         gar_report_row r = { a,
                              !gar_report_complete(a) ? GAR_REPORT_FAILED
                              : is_oracle(a)          ? GAR_REPORT_BOUND
-                             : gar_report_eligible(a, w->best_p99_ns, rule)
+                             : gar_report_eligible(a, w->quantile, w->best_ns, rule)
                                  ? GAR_REPORT_ELIGIBLE
                                  : GAR_REPORT_OUTSIDE,
                              tied != NULL && tied[i] };
         rows[i] = r;
         if (order != NULL) {
             order[i].row = r;
-            order[i].key = r.standing == GAR_REPORT_ELIGIBLE ? ranked_figure(a, rule) : a->p99_ns;
+            order[i].key = r.standing == GAR_REPORT_ELIGIBLE
+                               ? ranked_figure(a, rule, w->quantile)
+                               : gar_report_quantile(a, w->quantile);
         }
     }
     if (order == NULL)
@@ -221,18 +275,19 @@ static void order_rows(const gar_arm_summary *arms, size_t count, const gar_repo
 
 /* Whether `a` leads `b` on the ranked figure's mean (a strict compare:
  * arms come in plan order, so equal figures keep the earlier plan). */
-static bool leads(const gar_arm_summary *a, const gar_arm_summary *b, const gar_report_rule *rule)
+static bool leads(const gar_arm_summary *a, const gar_arm_summary *b, const gar_report_rule *rule,
+                  unsigned q)
 {
     if (b == NULL)
         return true;
-    double fa = ranked_figure(a, rule), fb = ranked_figure(b, rule);
-    return fa < fb || (fa == fb && other_figure(a, rule) < other_figure(b, rule));
+    double fa = ranked_figure(a, rule, q), fb = ranked_figure(b, rule, q);
+    return fa < fb || (fa == fb && other_figure(a, rule, q) < other_figure(b, rule, q));
 }
 
 gar_report_winner gar_report_rank(const gar_arm_summary *arms, size_t count,
                                   const gar_report_rule *rule, gar_report_row *rows)
 {
-    gar_report_winner w = { NULL, NULL, NULL, 0, false, false, 0, NULL };
+    gar_report_winner w = { .quantile = ranked_quantile(arms, count) };
     bool any = false;
     for (size_t i = 0; i < count; i++) {
         const gar_arm_summary *a = &arms[i];
@@ -247,39 +302,50 @@ gar_report_winner gar_report_rank(const gar_arm_summary *arms, size_t count,
             w.block = a;
         if (is_oracle(a))
             continue;
-        if (!any || a->p99_ns < w.best_p99_ns)
-            w.best_p99_ns = a->p99_ns;
+        if (!any || gar_report_quantile(a, w.quantile) < w.best_ns)
+            w.best_ns = gar_report_quantile(a, w.quantile);
+        if (w.waits == 0 || a->waits < w.waits)
+            w.waits = a->waits;
         any = true;
     }
     /* The leader by the mean, then who cannot be told apart from it. */
     const gar_arm_summary *leader = NULL;
     for (size_t i = 0; any && i < count; i++)
-        if (candidate(&arms[i], w.best_p99_ns, rule) && leads(&arms[i], leader, rule))
+        if (candidate(&arms[i], &w, rule) && leads(&arms[i], leader, rule, w.quantile))
             leader = &arms[i];
     /* Without memory for the marks, the leader stands alone. */
     bool *tied = calloc(count > 0 ? count : 1, sizeof *tied);
     for (size_t i = 0; i < count; i++) {
         const gar_arm_summary *a = &arms[i];
         bool with_leader = a == leader || (tied != NULL && leader != NULL &&
-                                           candidate(a, w.best_p99_ns, rule) &&
-                                           !gar_report_apart(ranked_interval(a, rule),
-                                                             ranked_interval(leader, rule)));
+                                           candidate(a, &w, rule) &&
+                                           !gar_report_apart(ranked_interval(a, rule, w.quantile),
+                                                             ranked_interval(leader, rule,
+                                                                             w.quantile)));
         if (tied != NULL)
             tied[i] = with_leader;
         if (!with_leader)
             continue;
         w.tied++;
         /* Among the tied, the lower other figure, then the earlier plan. */
-        if (w.winner == NULL || other_figure(a, rule) < other_figure(w.winner, rule))
+        if (w.winner == NULL ||
+            other_figure(a, rule, w.quantile) < other_figure(w.winner, rule, w.quantile))
             w.winner = a;
     }
     if (w.tied > 1) {
         bool equal = false;
         for (size_t i = 0; i < count; i++)
             equal |= tied[i] && &arms[i] != w.winner &&
-                     other_figure(&arms[i], rule) == other_figure(w.winner, rule);
-        w.tie_break = equal ? "earlier plan" : ranks_by_p99(rule) ? "lower busy" : "lower p99";
+                     other_figure(&arms[i], rule, w.quantile) ==
+                         other_figure(w.winner, rule, w.quantile);
+        w.tie_break = equal                ? "earlier plan"
+                      : ranks_by_p99(rule) ? "lower busy"
+                      : w.quantile == 50   ? "lower p50"
+                      : w.quantile == 90   ? "lower p90"
+                                           : "lower p99";
     }
+    if (w.winner != NULL)
+        w.over_budget_ns = gar_report_over_budget(w.winner);
     if (rows != NULL)
         order_rows(arms, count, &w, tied, rule, rows);
     free(tied);
@@ -292,3 +358,34 @@ gar_report_winner gar_report_pick(const gar_arm_summary *arms, size_t count,
     return gar_report_rank(arms, count, rule, NULL);
 }
 
+
+void gar_report_verdict(const gar_report_winner *w, char *out, size_t size)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    /* A winner over its own budget is never clear, tied or not. */
+    if (w->over_budget_ns > 0)
+        n += (size_t)snprintf(out, size, "over its own budget (p99 %.3g µs above %.3g µs)%s",
+                              w->winner->p99_ns / 1e3, w->over_budget_ns / 1e3,
+                              w->tied > 1 ? "; " : "");
+    if (n < size && w->tied > 1)
+        n += (size_t)snprintf(out + n, size - n, "tied: %zu within noise, %s", w->tied,
+                              w->tie_break);
+    else if (n < size && w->over_budget_ns <= 0)
+        n += (size_t)snprintf(out + n, size - n, "clear");
+    if (n >= size || w->quantile == 99)
+        return;
+    unsigned missing = w->quantile == 90 ? 99 : 90;
+    size_t need = gar_quantile_interval_min_waits(missing * 10000u, GAR_CI_LEVEL_DEFAULT);
+    if (w->quantile == 90)
+        snprintf(out + n, size - n,
+                 "; ranked by p90: no p99 is bounded from %llu waits (a p99 needs %zu)",
+                 (unsigned long long)w->waits, need);
+    else
+        snprintf(out + n, size - n,
+                 "; ranked by p50: no p99 or p90 is bounded from %llu waits (a p90 needs %zu%s)",
+                 (unsigned long long)w->waits, need,
+                 w->waits < gar_quantile_interval_min_waits(500000u, GAR_CI_LEVEL_DEFAULT)
+                     ? "; too few to bound a p50 either"
+                     : "");
+}

@@ -29,6 +29,17 @@
  * rather call a tie than a winner it cannot stand behind.  With one seed and
  * no stored intervals an interval is a point, and the rule ranks as before.
  *
+ * Small samples.  A p99 from fewer than 368 waits has no upper bound at
+ * 95 % (sim/quantile_interval.h), so every p99 interval is unbounded and no
+ * two arms could be told apart on it.  Where no complete arm's p99 has an
+ * upper bound (from the stored intervals; an arm without them counts as
+ * bounded), the rule ranks the group by the highest quantile its waits do
+ * bound — p90 (from 36 waits), else p50 (from 6) — in place of p99
+ * everywhere above (best, slack, ties, tie-break), and the verdict says so.
+ *
+ * Budgets.  An auto:p99_us=B arm whose mean p99 is above B is over its own
+ * budget: as winner its verdict says so, and is never "clear".
+ *
  * Under p99 and busy every complete arm but the oracle is eligible.
  * Only *complete* arms take part: an arm with any failed run (a seed whose
  * replay returned an error) is shown as failed, with its count of failed
@@ -43,6 +54,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <gar/error.h>
 
@@ -82,10 +94,20 @@ typedef struct gar_report_interval {
     double lo, hi;
 } gar_report_interval;
 
-/* The interval an arm's p99 overshoot is compared by (ns): its seeds' least
- * and greatest p99, widened to their 95 % intervals when it has them, and
- * always holding the mean. */
+/* An arm's mean overshoot at `quantile` (50, 90 or 99; ns). */
+double gar_report_quantile(const gar_arm_summary *arm, unsigned quantile);
+
+/* The interval an arm's overshoot at `quantile` (50, 90 or 99) is compared
+ * by (ns): its seeds' least and greatest, widened to their 95 % intervals
+ * when it has them, and always holding the mean. */
+gar_report_interval gar_report_quantile_interval(const gar_arm_summary *arm, unsigned quantile);
+
+/* gar_report_quantile_interval(arm, 99). */
 gar_report_interval gar_report_p99_interval(const gar_arm_summary *arm);
+
+/* An auto:p99_us=B arm's budget B (ns) when it is complete and its mean
+ * p99 is above B; 0 for any other arm. */
+double gar_report_over_budget(const gar_arm_summary *arm);
 
 /* The interval of its busy fraction: its least and most seed's, holding the mean. */
 gar_report_interval gar_report_busy_interval(const gar_arm_summary *arm);
@@ -98,7 +120,11 @@ typedef struct gar_report_winner {
     const gar_arm_summary *winner; /* NULL when no arm is complete */
     const gar_arm_summary *poll;   /* the plan `poll` when complete, or NULL */
     const gar_arm_summary *block;  /* the plan `block` when complete, or NULL */
-    double best_p99_ns;
+    unsigned quantile;             /* the latency ranked by: 99, or 90 or 50 where no p99 is
+                                    * bounded from so few waits */
+    double best_ns;                /* the lowest mean at that quantile (oracle left out) */
+    uint64_t waits;                /* the least waits of a complete arm (one run's) */
+    double over_budget_ns;         /* the winner is auto over its budget: the budget; else 0 */
     bool poll_failed;              /* `poll` ran but has a failed run */
     bool block_failed;             /* `block` ran but has a failed run */
     size_t tied;                   /* the arms tied for first, the winner included; 1: clear */
@@ -138,9 +164,16 @@ gar_report_winner gar_report_rank(const gar_arm_summary *arms, size_t count,
 gar_report_winner gar_report_pick(const gar_arm_summary *arms, size_t count,
                                   const gar_report_rule *rule);
 
-/* Whether an arm is complete and eligible under `rule` against
- * `best_p99_ns`. */
-bool gar_report_eligible(const gar_arm_summary *arm, double best_p99_ns,
+/* Whether an arm is complete and eligible under `rule` against `best_ns`,
+ * the best mean at `quantile` (gar_report_winner's). */
+bool gar_report_eligible(const gar_arm_summary *arm, unsigned quantile, double best_ns,
                          const gar_report_rule *rule);
+
+/* How the winner won, in words, into out[size]: "clear", or "tied: 3
+ * within noise, lower p99"; "over its own budget (p99 23 µs above 20 µs)"
+ * in place of "clear" (before the ties) for an auto winner over its budget;
+ * then, where the group was ranked by p90 or p50, "; ranked by p90: no p99
+ * is bounded from 100 waits (a p99 needs 368)".  No " | " in it. */
+void gar_report_verdict(const gar_report_winner *w, char *out, size_t size);
 
 #endif

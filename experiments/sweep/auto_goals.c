@@ -3,6 +3,7 @@
 #include "sweep/auto_goals.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,15 +38,30 @@ static bool same_arm(const gar_arm_summary *a, const gar_arm_summary *b)
     return strcmp(a->plan, b->plan) == 0 && strcmp(a->estimator, b->estimator) == 0;
 }
 
+const char *gar_auto_goals_rule(void)
+{
+    return "an arm, auto or fixed, meets B when every seed's run succeeded and the mean "
+           "p99 over its seeds is at most B; an arm with a failed seed meets no budget and "
+           "is never the best; auto's 95 % interval is shown apart (could_meet: B at or "
+           "above its lower end) and never counts as met";
+}
+
+/* A failed run has no metrics (its p99 and busy read as 0): an arm with one
+ * describes another experiment than its neighbours', so it meets nothing. */
+static bool complete(const gar_arm_summary *a)
+{
+    return a != NULL && a->runs > 0 && a->failed == 0;
+}
+
+/* The one rule for every arm, auto and fixed. */
 static bool meets(const gar_arm_summary *a, uint64_t budget)
 {
-    return a != NULL && a->runs > 0 && a->p99_ns <= (double)budget;
+    return complete(a) && a->p99_ns <= (double)budget;
 }
 
 static bool is_fixed(const gar_arm_summary *a)
 {
-    return a->runs > 0 && gar_auto_goals_budget_of(a->plan) == 0 &&
-           strcmp(a->estimator, "oracle") != 0;
+    return gar_auto_goals_budget_of(a->plan) == 0 && strcmp(a->estimator, "oracle") != 0;
 }
 
 /* The arm of [from, to) with the same plan and estimator as `key`. */
@@ -62,7 +78,7 @@ static const gar_arm_summary *plain(const gar_arm_list *arms, size_t from, size_
                                     const char *plan)
 {
     for (size_t i = from; i < to; i++)
-        if (arms->arm[i].runs > 0 && strcmp(arms->arm[i].plan, plan) == 0)
+        if (complete(&arms->arm[i]) && strcmp(arms->arm[i].plan, plan) == 0)
             return &arms->arm[i];
     return NULL;
 }
@@ -84,13 +100,12 @@ static void add_cells(const gar_arm_list *arms, size_t from, size_t to, gar_auto
         }
         c->poll = plain(arms, from, to, "poll");
         c->block = plain(arms, from, to, "block");
-        /* auto meets B where its p99 does, or where B is within its p99's
-         * confidence interval (the seeds' widest): the budget cannot be
-         * told apart from its p99 there. */
+        /* Auto by the fixed arms' rule; its interval only says where it
+         * could meet B (the budget and its p99 not told apart), apart. */
         c->auto_meets = meets(c->autoa, budget);
-        c->auto_within_ci = !c->auto_meets && c->autoa->has_ci &&
-                            c->autoa->p99_lo_ns <= (double)budget;
-        c->auto_meets = c->auto_meets || c->auto_within_ci;
+        c->auto_failed = !complete(c->autoa);
+        c->auto_could_meet = !c->auto_meets && !c->auto_failed && c->autoa->has_ci &&
+                             c->autoa->p99_lo_ns <= (double)budget;
     }
 }
 
@@ -145,8 +160,8 @@ static void pick_single(const gar_arm_list *arms, gar_auto_goals *g)
                 autos += c->autoa->busy_frac;
             }
         }
-        if (g->single == NULL || met > g->single_meets ||
-            (met == g->single_meets && own < single_own)) {
+        if (met > 0 && (g->single == NULL || met > g->single_meets ||
+                         (met == g->single_meets && own < single_own))) {
             single_own = own;
             g->single = key;
             g->single_meets = met;
@@ -182,6 +197,7 @@ int gar_auto_goals_compute(const gar_arm_list *arms, gar_auto_goals *out, gar_er
             continue;
         out->meetable++;
         out->auto_met += c->auto_meets;
+        out->auto_could += c->auto_could_meet;
         double best = c->best->busy_frac, mine = c->autoa->busy_frac;
         out->within += c->auto_meets &&
                        (best > 0.0 ? mine <= GAR_AUTO_GOALS_WITHIN * best : mine == 0.0);
@@ -207,29 +223,61 @@ static const char *verdict(bool ok)
     return ok ? "pass" : "fail";
 }
 
+/* Auto's p99 95 % interval in µs ("3-9", "3-inf"), or "-" without one. */
+static void interval_text(const gar_arm_summary *a, char *out, size_t size)
+{
+    if (!a->has_ci || !complete(a)) {
+        snprintf(out, size, "-");
+        return;
+    }
+    if (isinf(a->p99_hi_ns))
+        snprintf(out, size, "%.0f-inf", a->p99_lo_ns / 1000.0);
+    else
+        snprintf(out, size, "%.0f-%.0f", a->p99_lo_ns / 1000.0, a->p99_hi_ns / 1000.0);
+}
+
+static const char *met_word(const gar_auto_cell *c)
+{
+    return c->auto_failed ? "failed" : c->auto_meets ? "yes" : "no";
+}
+
+static const char *could_word(const gar_auto_cell *c)
+{
+    return c->auto_meets || c->auto_failed ? "-" : c->auto_could_meet ? "yes" : "no";
+}
+
 void gar_auto_goals_print(FILE *out, const gar_auto_goals *g)
 {
+    fprintf(out, "rule: %s\n", gar_auto_goals_rule());
     fprintf(out, "cells: %zu (trace x host x budget), %zu where a fixed arm meets the budget\n",
             g->cells, g->meetable);
-    fprintf(out, "  %-10s %-36s %6s %9s %12s %9s %12s %7s  %s\n", "trace", "host", "B_us",
-            "auto_p99", "auto_busy", "best_p99", "best_busy", "ratio", "ex-post best fixed arm");
+    fprintf(out, "  %-10s %-36s %6s %9s %12s %12s %8s %10s %9s %12s %7s  %s\n", "trace", "host",
+            "B_us", "auto_p99", "auto_p99_95%", "auto_busy", "auto_met", "could_meet",
+            "best_p99", "best_busy", "ratio", "ex-post best fixed arm");
     for (size_t i = 0; i < g->cells; i++) {
         const gar_auto_cell *c = &g->cell[i];
-        fprintf(out, "  %-10s %-36s %6llu %9.0f %12.6f", c->any->trace_short, c->any->host_short,
-                (unsigned long long)(c->budget_ns / GAR_NS_PER_US), c->autoa->p99_ns / 1000.0,
-                c->autoa->busy_frac);
+        char p99[32], ci[64];
+        if (c->auto_failed)
+            snprintf(p99, sizeof p99, "failed");
+        else
+            snprintf(p99, sizeof p99, "%.0f", c->autoa->p99_ns / 1000.0);
+        interval_text(c->autoa, ci, sizeof ci);
+        fprintf(out, "  %-10s %-36s %6llu %9s %12s %12.6f %8s %10s", c->any->trace_short,
+                c->any->host_short, (unsigned long long)(c->budget_ns / GAR_NS_PER_US), p99, ci,
+                c->autoa->busy_frac, met_word(c), could_word(c));
         if (c->best == NULL) {
             fprintf(out, " %9s %12s %7s  %s\n", "-", "-", "-", "(none meets it)");
             continue;
         }
-        double ratio = c->best->busy_frac > 0.0 ? c->autoa->busy_frac / c->best->busy_frac : 0.0;
-        fprintf(out, " %9.0f %12.6f %7.2f  %s / %s%s\n", c->best->p99_ns / 1000.0,
-                c->best->busy_frac, ratio, c->best->plan, c->best->estimator,
-                !c->auto_meets ? "  (auto over budget)"
-                : c->auto_within_ci ? "  (auto within its interval)" : "");
+        char ratio[32] = "-";
+        if (!c->auto_failed && c->best->busy_frac > 0.0)
+            snprintf(ratio, sizeof ratio, "%.2f", c->autoa->busy_frac / c->best->busy_frac);
+        fprintf(out, " %9.0f %12.6f %7s  %s / %s\n", c->best->p99_ns / 1000.0,
+                c->best->busy_frac, ratio, c->best->plan, c->best->estimator);
     }
     fprintf(out, "goal_budget_met: %s (auto meets the budget in %zu of the %zu cells where a "
-            "fixed arm does)\n", verdict(g->goal_budget), g->auto_met, g->meetable);
+            "fixed arm does; in %zu more it could: B within its p99's 95 %% interval, not "
+            "counted)\n", verdict(g->goal_budget), g->auto_met, g->meetable, g->auto_could);
     fprintf(out, "goal_cpu_within_1.25x: %s (%zu of %zu cells, %.1f %%; goal 80 %%)\n",
             verdict(g->goal_within), g->within, g->meetable,
             g->meetable > 0 ? 100.0 * (double)g->within / (double)g->meetable : 0.0);
@@ -283,14 +331,24 @@ static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to)
             fputs("no fixed arm meets it", f);
         }
     }
-    fputs(".</p>\n<table>\n<tr><th>budget</th><th>auto p99</th><th>auto busy</th>"
-          "<th>best fixed arm</th><th>its p99</th><th>its busy</th></tr>\n", f);
+    fputs(".</p>\n<table>\n<tr><th>budget</th><th>auto p99</th><th>its 95 % interval</th>"
+          "<th>auto busy</th><th>best fixed arm</th><th>its p99</th><th>its busy</th></tr>\n",
+          f);
     for (size_t i = from; i < to; i++) {
         const gar_auto_cell *c = &g->cell[i];
-        fprintf(f, "<tr><td>%llu µs</td><td>%.3g µs%s</td><td>",
-                (unsigned long long)(c->budget_ns / GAR_NS_PER_US), c->autoa->p99_ns / 1e3,
-                !c->auto_meets ? " (over)" : c->auto_within_ci ? " (B within its interval)" : "");
-        html_busy(f, c->autoa->busy_frac);
+        char ci[64];
+        interval_text(c->autoa, ci, sizeof ci);
+        fprintf(f, "<tr><td>%llu µs</td>", (unsigned long long)(c->budget_ns / GAR_NS_PER_US));
+        if (c->auto_failed)
+            fprintf(f, "<td>failed (%llu of %llu seeds)</td><td>-</td><td>",
+                    (unsigned long long)c->autoa->failed, (unsigned long long)c->autoa->runs);
+        else
+            fprintf(f, "<td>%.3g µs%s</td><td>%s%s%s</td><td>", c->autoa->p99_ns / 1e3,
+                    c->auto_meets ? "" : " (over its budget)", ci,
+                    strcmp(ci, "-") != 0 ? " µs" : "",
+                    c->auto_could_meet ? " (could meet: B within it)" : "");
+        if (!c->auto_failed)
+            html_busy(f, c->autoa->busy_frac);
         fputs("</td><td>", f);
         if (c->best == NULL) {
             fputs("none meets it</td><td></td><td></td></tr>\n", f);
@@ -311,8 +369,10 @@ int gar_auto_goals_html(FILE *f, const gar_auto_goals *g, const char *path, gar_
     fputs("<section id=\"auto\">\n<h2>What budget can you meet, and at what CPU?</h2>\n"
           "<p>For each trace and host, <code>auto:p99_us=B</code> (gar chooses each wait's "
           "sleep and park for the budget) beside the ex-post best fixed arm: the least busy "
-          "CPU among the fixed plans whose p99 overshoot is within B, which no one can know "
-          "in advance.  Each figure is the mean over the seeds.</p>\n", f);
+          "CPU among the fixed plans that meet B, which no one can know in advance.  Each "
+          "figure is the mean over the seeds.  One rule for every arm: ", f);
+    gar_html_text(f, gar_auto_goals_rule());
+    fputs(".</p>\n", f);
     for (size_t from = 0; from < g->cells;) {
         size_t to = from + 1;
         while (to < g->cells && same_place(g->cell[to].any, g->cell[from].any))
@@ -321,9 +381,10 @@ int gar_auto_goals_html(FILE *f, const gar_auto_goals *g, const char *path, gar_
         from = to;
     }
     fprintf(f, "<p>Goals: auto meets the budget in %zu of the %zu cells where a fixed arm does "
-               "(%s); within 1.25 × the best's CPU in %zu of them, %.1f %% (goal 80 %%: %s); "
+               "(%s; in %zu more it could: B within its p99's 95 %% interval, not counted); "
+               "within 1.25 × the best's CPU in %zu of them, %.1f %% (goal 80 %%: %s); "
                "against the best single fixed arm, ",
-            g->auto_met, g->meetable, verdict(g->goal_budget), g->within,
+            g->auto_met, g->meetable, verdict(g->goal_budget), g->auto_could, g->within,
             g->meetable > 0 ? 100.0 * (double)g->within / (double)g->meetable : 0.0,
             verdict(g->goal_within));
     if (g->single == NULL) {

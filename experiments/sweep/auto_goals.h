@@ -4,16 +4,19 @@
  *
  * A cell is one trace × host (open or closed loop alike: the mode is part
  * of the host's side) × budget B, for each B that an auto arm of the
- * database names.  In a cell:
- *   - a fixed arm (any plan that is not auto, under any estimator but
- *     oracle, which reads the future and so is no plan a host can run)
- *     meets B when its p99 is at most B;
+ * database names.  One rule judges every arm, auto and fixed alike: an
+ * arm *meets* B when every seed's run succeeded and the mean of its p99 over
+ * the seeds is at most B.  An arm with a failed seed meets no budget and is
+ * never the best: the cells show it as failed.  Auto's p99 95 % interval
+ * (the widest over its seeds, results.h) is shown beside its p99, and says
+ * where auto *could* meet B (over it, but B at or above the interval's lower
+ * end: the two cannot be told apart), which no goal counts.  In a cell:
+ *   - a fixed arm is any plan that is not auto, under any estimator but
+ *     oracle (which reads the future, and so is no plan a host can run);
  *   - the ex-post best fixed arm is the one of least busy CPU among those
  *     that meet B: what a user who had swept this very trace and host would
  *     pick, which no one can know in advance;
- *   - auto meets B likewise, or where B is within its p99's confidence
- *     interval (the widest over its seeds, results.h: the lower end at most
- *     B), and its busy CPU is set beside the best's.
+ *   - auto's busy CPU is set beside the best's.
  * The goals:
  *   1. auto meets B in every cell where some fixed arm meets it;
  *   2. auto meets B with a busy CPU within 1.25 × the ex-post best's in at
@@ -21,10 +24,11 @@
  *      busy: within when auto's is 0 too);
  *   3. auto beats the best single fixed arm — the one arm a user would run
  *      everywhere: the one that meets B in the most cells (ties: the least
- *      total busy over them) — on the sum of busy CPU over the cells where
- *      both meet B.
+ *      total busy over them; none when no fixed arm meets any B) — on the sum
+ *      of busy CPU over the cells where both meet B.
  * The cells also carry poll's and block's busy CPU and p99 (the fixed
- * plain arms, when the sweep has them) for the plot against budget. */
+ * plain arms, when the sweep has them and none of their seeds failed) for
+ * the plot against budget. */
 #ifndef GAR_AUTO_GOALS_H
 #define GAR_AUTO_GOALS_H
 
@@ -45,8 +49,10 @@ typedef struct gar_auto_cell {
     const gar_arm_summary *autoa; /* the auto arm of this budget */
     const gar_arm_summary *best;  /* the ex-post best fixed arm; NULL when none meets B */
     const gar_arm_summary *poll, *block; /* the plain arms, when swept (else NULL) */
-    bool auto_meets;              /* its p99 is within B, or B within its p99's interval */
-    bool auto_within_ci;          /* the latter only */
+    bool auto_meets;              /* every seed succeeded, and its mean p99 is at most B */
+    bool auto_failed;             /* a seed of it failed: it meets nothing */
+    bool auto_could_meet;         /* over B, but B at or above its p99's 95 % interval's
+                                   * lower end (shown, never counted as met) */
 } gar_auto_cell;
 
 typedef struct gar_auto_goals {
@@ -54,6 +60,7 @@ typedef struct gar_auto_goals {
     size_t cells;
     size_t meetable;              /* cells where some fixed arm meets B */
     size_t auto_met;              /* of those, where auto meets B too (goal 1) */
+    size_t auto_could;            /* of those, where auto is over B but could meet it */
     size_t within;                /* of those, auto meets B within 1.25 x the best's busy (goal 2) */
     const gar_arm_summary *single; /* the best single fixed arm (by plan and estimator); NULL: none */
     size_t single_meets;          /* cells where it meets B */
@@ -73,8 +80,12 @@ void gar_auto_goals_free(gar_auto_goals *goals);
  * for a label that is not auto. */
 uint64_t gar_auto_goals_budget_of(const char *plan);
 
-/* Prints the cells as a table and each goal as `goal_...: pass|fail` lines
- * with their figures. */
+/* The rule by which an arm meets a budget, in words (static text). */
+const char *gar_auto_goals_rule(void);
+
+/* Prints the rule (`rule: ...`), the cells as a table (auto's p99 95 %
+ * interval and whether it could meet B in columns of their own) and each
+ * goal as `goal_...: pass|fail` lines with their figures. */
 void gar_auto_goals_print(FILE *out, const gar_auto_goals *goals);
 
 /* Writes an HTML section (a <section> with a heading, one paragraph per

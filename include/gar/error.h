@@ -45,6 +45,7 @@ typedef enum gar_code {
     GAR_W_NOISY_CALIBRATION = 18,  /* what was measured, the rounds' values, the bound */
     GAR_W_AUTO_OVER_BUDGET = 19,   /* the auto plan, the waits over budget, all waits */
     GAR_E_OPS_VERSION = 20,        /* function, ops table type, its version, the newest known */
+    GAR_W_AUTO_MISSED_BUDGET = 21, /* the auto plan, its p99, the budget, how sure */
     GAR_CODE_COUNT                 /* one past the last registered code */
 } gar_code;
 

@@ -20,6 +20,9 @@ expect 0 "$gar" replay "$tmp/j.csv" --plan auto:p99_us=1 --host "$data/hosts/wai
 grep -q '^warning: 19 (AutoOverBudget): .auto:p99_us=1. is beyond this host: .* (600 of 600 waits)' \
     "$tmp/out" || fail "replay at 1 us: no warning 19 ($(head -2 "$tmp/out"))"
 grep -Eq '^auto: .* over_budget 600$' "$tmp/out" || fail "replay at 1 us: $(grep '^auto' "$tmp/out")"
+# Its p99 came out above the budget: warning 21, how sure, beside 19.
+grep -q '^warning: 21 (AutoMissedBudget): .auto:p99_us=1. missed its budget: the run.s p99 overshoot, .* is above 1.00 µs (.*)$' \
+    "$tmp/out" || fail "replay at 1 us: no warning 21 ($(grep '^warning' "$tmp/out"))"
 # --json carries the same counts.
 expect 0 "$gar" replay "$tmp/j.csv" --plan auto:p99_us=20 --host "$data/hosts/waitpkg.host" --json
 grep -q '"auto":{"block":0,"poll":0,"flag":600,' "$tmp/out" || fail "replay --json: no auto counts"
@@ -98,6 +101,11 @@ first=$(grep -o '<h2>[^<]*</h2>' "$tmp/rep/report.html" | head -1)
 [ "$first" = '<h2>What budget can you meet, and at what CPU?</h2>' ] ||
     fail "report --auto-db: the first section is '$first'"
 [ -s "$tmp/rep/auto-waitpkg-open.png" ] || fail "report --auto-db: no auto plot"
+# Ranked beside the fixed arms, auto at 5 µs on the dev-vm host (beyond it)
+# is flagged over its budget beside its p99.
+expect 0 "$gar" report --db "$tmp/s.db" --out "$tmp/rep-auto"
+grep -q '<b>over its budget of 5 µs</b>' "$tmp/rep-auto/report.html" ||
+    fail "report: auto over its budget is not flagged beside its p99"
 expect 2 "$gar" report --db "$tmp/n.db" --auto-db "$tmp/n.db" --out "$tmp/rep2"
 grep -q 'holds no auto:p99_us=B arm' "$tmp/err" || fail "report --auto-db without auto: $(cat "$tmp/err")"
 [ -e "$tmp/rep2/report.html" ] && fail "a refused report wrote its page"

@@ -216,6 +216,23 @@ grep -q '^overshoot_ci_ns: level 0.95 p50 [0-9]* [0-9]* p90 [0-9]* - p99 [0-9]* 
 grep -q '^overshoot_p50: .* (95 % interval .* to .*)$' "$tmp/out" ||
     fail "21 waits: p50 without its interval"
 grep -q '^note: 21 waits are too few for a p99' "$tmp/out" || fail "21 waits: no few_waits note"
+grep -q 'wait-on kernel' "$tmp/out" && fail "21 generated waits: a hint for an imported trace"
+# The same rows as `gar import` in sync mode writes them: the note says the
+# kernels would give more waits; imported with --wait-on kernel, it does not.
+sed '1a # imported by: gar import kineto trace.json.gz' "$tmp/w21.trace" >"$tmp/w21-sync.trace"
+"$gar" replay "$tmp/w21-sync.trace" --plan poll --host "$tmp/exact.host" >"$tmp/out" ||
+    fail "21 imported waits: exit $?"
+grep -q '^note: 21 waits are too few for a p99 .*; this trace holds a profile.s synchronizing calls: `gar import ... --wait-on kernel` makes a row of every kernel$' \
+    "$tmp/out" || fail "21 imported waits: no hint ($(grep '^note' "$tmp/out"))"
+gzip -c "$tmp/w21-sync.trace" >"$tmp/w21-sync.trace.gz"
+"$gar" replay "$tmp/w21-sync.trace.gz" --plan poll --host "$tmp/exact.host" >"$tmp/out" ||
+    fail "21 imported waits, gzip: exit $?"
+grep -q '^note: 21 waits .*--wait-on kernel' "$tmp/out" || fail "21 imported waits, gzip: no hint"
+sed '1a # imported by: gar import kineto trace.json.gz --wait-on kernel' "$tmp/w21.trace" \
+    >"$tmp/w21-kernel.trace"
+"$gar" replay "$tmp/w21-kernel.trace" --plan poll --host "$tmp/exact.host" >"$tmp/out" ||
+    fail "21 kernel waits: exit $?"
+grep -q 'wait-on kernel' "$tmp/out" && fail "21 kernel waits: hinted at kernels ($(grep '^note' "$tmp/out"))"
 # The old lines are still there, as they were.
 grep -q '^overshoot_ns: p50 [0-9]* p90 [0-9]* p99 [0-9]* max [0-9]*$' "$tmp/out" ||
     fail "21 waits: the overshoot_ns line changed"

@@ -39,6 +39,7 @@ static void numbers_are_pinned_to_names(void **state)
         { 18, "NoisyCalibration", GAR_KIND_WARNING },
         { 19, "AutoOverBudget", GAR_KIND_WARNING },
         { 20, "OpsVersion", GAR_KIND_ERROR },
+        { 21, "AutoMissedBudget", GAR_KIND_WARNING },
     };
     size_t n = sizeof pinned / sizeof pinned[0];
     assert_int_equal(GAR_CODE_COUNT, n + 1);

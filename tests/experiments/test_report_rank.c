@@ -150,9 +150,9 @@ static void the_cheapest_arm_near_the_best_p99_wins(void **state)
     assert_int_equal(rows[3].standing, GAR_REPORT_BOUND);
     assert_ptr_equal(w.poll, &arms[1]);
     assert_ptr_equal(w.block, &arms[0]);
-    assert_true(w.best_p99_ns == 1000);
-    assert_true(gar_report_eligible(&arms[2], w.best_p99_ns, &ten_pct));
-    assert_false(gar_report_eligible(&arms[4], w.best_p99_ns, &ten_pct));
+    assert_true(w.best_ns == 1000);
+    assert_true(gar_report_eligible(&arms[2], 99, w.best_ns, &ten_pct));
+    assert_false(gar_report_eligible(&arms[4], 99, w.best_ns, &ten_pct));
 }
 
 static void ties_keep_the_earlier_plan_and_failures_never_win(void **state)
@@ -166,7 +166,7 @@ static void ties_keep_the_earlier_plan_and_failures_never_win(void **state)
     arms[2].failed = arms[2].runs; /* every run failed: no numbers */
     gar_report_winner w = gar_report_pick(arms, 3, &ten_pct);
     assert_ptr_equal(w.winner, &arms[0]);
-    assert_true(w.best_p99_ns == 1000);
+    assert_true(w.best_ns == 1000);
     assert_null(w.block);
 
     gar_report_winner none = gar_report_pick(&arms[2], 1, &ten_pct);
@@ -186,9 +186,9 @@ static void an_arm_with_a_failed_seed_is_shown_failed_not_ranked(void **state)
     arms[2].failed = 2;
     gar_report_winner w = gar_report_pick(arms, 4, &ten_pct);
     assert_ptr_equal(w.winner, &arms[3]);
-    assert_true(w.best_p99_ns == 1000); /* the failed arm sets no best either */
+    assert_true(w.best_ns == 1000); /* the failed arm sets no best either */
     assert_false(gar_report_complete(&arms[2]));
-    assert_false(gar_report_eligible(&arms[2], w.best_p99_ns, &ten_pct));
+    assert_false(gar_report_eligible(&arms[2], 99, w.best_ns, &ten_pct));
 
     gar_report_row rows[4];
     gar_report_rank(arms, 4, &ten_pct, rows);
@@ -228,7 +228,7 @@ static void the_default_rule_prefers_the_idle_arm_a_microsecond_away(void **stat
     arms[1].runs = 0; /* poll did not run here: best is poll+predict's */
     gar_report_winner w = gar_report_pick(arms, 4, &rule);
     assert_ptr_equal(w.winner, &arms[3]);
-    assert_true(w.best_p99_ns == 590);
+    assert_true(w.best_ns == 590);
     /* Under the old 10 % rule poll+predict won. */
     assert_ptr_equal(gar_report_pick(arms, 4, &ten_pct).winner, &arms[2]);
 
@@ -240,7 +240,7 @@ static void the_default_rule_prefers_the_idle_arm_a_microsecond_away(void **stat
     };
     w = gar_report_pick(big, 3, &rule);
     assert_ptr_equal(w.winner, &big[1]);
-    assert_false(gar_report_eligible(&big[2], w.best_p99_ns, &rule));
+    assert_false(gar_report_eligible(&big[2], 99, w.best_ns, &rule));
 }
 
 static void the_p99_and_busy_rules_rank_by_one_metric(void **state)
@@ -265,6 +265,98 @@ static void the_p99_and_busy_rules_rank_by_one_metric(void **state)
     assert_ptr_equal(rows[0].arm, &arms[0]);
     assert_ptr_equal(rows[1].arm, &arms[2]);
     assert_ptr_equal(rows[2].arm, &arms[1]);
+}
+
+/* An arm with 95 % intervals stored: p99 unbounded above (too few waits),
+ * p90 and p50 within [lo, hi] given in µs. */
+static gar_arm_summary few(const char *plan, double p99_us, double p90_us, double p90_lo,
+                           double p90_hi, double p50_us, double busy, uint64_t waits)
+{
+    gar_arm_summary a = arm(plan, "-", p99_us * 1000, busy);
+    a.waits = waits;
+    a.has_ci = true;
+    a.p99_lo_ns = 0;
+    a.p99_hi_ns = INFINITY;
+    a.p90_ns = a.p90_min_ns = a.p90_max_ns = p90_us * 1000;
+    a.p90_lo_ns = p90_lo * 1000;
+    a.p90_hi_ns = p90_hi * 1000;
+    a.p50_ns = a.p50_min_ns = a.p50_max_ns = a.p50_lo_ns = a.p50_hi_ns = p50_us * 1000;
+    return a;
+}
+
+/* 100 waits bound no p99: every p99 interval is unbounded and every arm
+ * would tie.  The group is ranked by the p90 they do bound, and says so. */
+static void too_few_waits_for_a_p99_rank_by_the_p90(void **state)
+{
+    (void)state;
+    gar_arm_summary arms[] = {
+        few("block", 40, 30, 25, 35, 20, 0.0001, 100),
+        few("poll", 30, 1, 0.5, 2, 0.5, 1.0, 100),
+    };
+    gar_report_rule p99 = { GAR_RULE_P99, 0, 0 };
+    gar_report_winner w = gar_report_pick(arms, 2, &p99);
+    assert_int_equal(w.quantile, 90);
+    assert_ptr_equal(w.winner, &arms[1]); /* poll's p90 is told apart from block's */
+    assert_int_equal(w.tied, 1);
+    char verdict[256];
+    gar_report_verdict(&w, verdict, sizeof verdict);
+    assert_string_equal(verdict, "clear; ranked by p90: no p99 is bounded from 100 waits "
+                                 "(a p99 needs 368)");
+    /* The default rule: the best p90 is poll's 1 µs; block's 30 µs is far
+     * outside the slack, so poll wins (under p99 both were eligible). */
+    gar_report_rule rule = gar_report_rule_default();
+    w = gar_report_pick(arms, 2, &rule);
+    assert_int_equal(w.quantile, 90);
+    assert_true(w.best_ns == 1000);
+    assert_false(gar_report_eligible(&arms[0], 90, w.best_ns, &rule));
+
+    /* 18 waits bound no p90 either: p50 (bounded from 6). */
+    for (int i = 0; i < 2; i++) {
+        arms[i].waits = 18;
+        arms[i].p90_hi_ns = INFINITY;
+    }
+    w = gar_report_pick(arms, 2, &p99);
+    assert_int_equal(w.quantile, 50);
+    gar_report_verdict(&w, verdict, sizeof verdict);
+    assert_string_equal(verdict, "clear; ranked by p50: no p99 or p90 is bounded from 18 "
+                                 "waits (a p90 needs 36)");
+    /* One arm with a bounded p99 keeps the group on p99. */
+    arms[0].p99_hi_ns = 50000;
+    assert_int_equal(gar_report_pick(arms, 2, &p99).quantile, 99);
+}
+
+/* An auto arm whose p99 is over its own budget may win on the figures,
+ * but its verdict says so, and is never "clear". */
+static void a_winner_over_its_own_budget_is_never_clear(void **state)
+{
+    (void)state;
+    gar_arm_summary arms[] = {
+        arm("block", "-", 60000, 0.0001),
+        arm("poll+predict", "adl", 24000, 0.5),
+        arm("auto:p99_us=20", "-", 23000, 0.01),
+    };
+    gar_report_rule rule = gar_report_rule_default();
+    gar_report_winner w = gar_report_pick(arms, 3, &rule);
+    assert_ptr_equal(w.winner, &arms[2]);
+    assert_int_equal(w.tied, 1);
+    assert_true(w.over_budget_ns == 20000);
+    char verdict[256];
+    gar_report_verdict(&w, verdict, sizeof verdict);
+    assert_string_equal(verdict, "over its own budget (p99 23 µs above 20 µs)");
+    assert_null(strstr(verdict, "clear"));
+    /* Tied, it says both. */
+    arms[1].busy_min = 0.005;
+    w = gar_report_pick(arms, 3, &rule);
+    gar_report_verdict(&w, verdict, sizeof verdict);
+    assert_string_equal(verdict, "over its own budget (p99 23 µs above 20 µs); tied: 2 within "
+                                 "noise, lower p99");
+    /* Within its budget, or any arm that is not auto: nothing to say. */
+    assert_true(gar_report_over_budget(&arms[1]) == 0);
+    arms[2].p99_ns = 20000;
+    assert_true(gar_report_over_budget(&arms[2]) == 0);
+    arms[2].p99_ns = 23000;
+    arms[2].failed = 1; /* failed: not ranked, so not judged either */
+    assert_true(gar_report_over_budget(&arms[2]) == 0);
 }
 
 static void rules_parse_and_print_back(void **state)
@@ -310,6 +402,8 @@ int main(void)
         cmocka_unit_test(a_tied_winner_names_its_reason),
         cmocka_unit_test(the_default_rule_prefers_the_idle_arm_a_microsecond_away),
         cmocka_unit_test(the_p99_and_busy_rules_rank_by_one_metric),
+        cmocka_unit_test(too_few_waits_for_a_p99_rank_by_the_p90),
+        cmocka_unit_test(a_winner_over_its_own_budget_is_never_clear),
         cmocka_unit_test(rules_parse_and_print_back),
         cmocka_unit_test(an_arm_with_a_failed_seed_is_shown_failed_not_ranked),
         cmocka_unit_test(the_cheapest_arm_near_the_best_p99_wins),

@@ -248,6 +248,55 @@ static void a_run_that_went_well_has_no_notes(void **state)
     gar_trace_free(&t);
 }
 
+/* auto's sleeps are the rule's, not an estimator's: each counts as slept,
+ * so no "never slept ... window not filled" note where auto slept; and no
+ * estimator error, the rule sleeping short of the residual on purpose. */
+static void auto_sleeps_count_as_slept(void **state)
+{
+    (void)state;
+    gar_trace t = trace_of(400, false, SIZE_MAX);
+    gar_plan plan;
+    assert_int_equal(gar_plan_parse("auto:p99_us=10", &plan, NULL), 0);
+    run r = replay(&t, &plan, "adl", GAR_SIM_FAULT_NONE, 0, NULL);
+    assert_true(r.m.auto_counts.sleeps > 40); /* flag parks under 10 µs, sleeping */
+    assert_int_equal(r.m.diagnosis.predict_waits, r.m.auto_counts.sleeps);
+    assert_int_equal(r.m.diagnosis.slept, r.m.auto_counts.sleeps);
+    assert_int_equal(r.m.diagnosis.unpredicted, 0);
+    assert_null(find(&r, "never_slept"));
+    assert_null(find(&r, "rarely_slept"));
+    assert_int_equal(r.m.predictions, 0);
+    gar_trace_free(&t);
+}
+
+/* An auto run over its budget is said, with how sure: its interval wholly
+ * above the budget, the budget within it, or too few waits to bound it. */
+static void an_auto_p99_over_its_budget_is_said(void **state)
+{
+    (void)state;
+    gar_replay_metrics m;
+    memset(&m, 0, sizeof m);
+    m.waits = 2000;
+    m.ci_level = 0.95;
+    m.overshoot_ns.p99 = 23 * GAR_NS_PER_US;
+    m.overshoot_ci.p99 = (gar_quantile_interval){ true, true, 21 * GAR_NS_PER_US,
+                                                  26 * GAR_NS_PER_US };
+    gar_error w;
+    gar_error_clear(&w);
+    assert_false(gar_replay_auto_missed(&m, "auto:p99_us=23", 23 * GAR_NS_PER_US, &w));
+    assert_int_equal(w.code, GAR_OK);
+    assert_true(gar_replay_auto_missed(&m, "auto:p99_us=20", 20 * GAR_NS_PER_US, &w));
+    assert_int_equal(w.code, GAR_W_AUTO_MISSED_BUDGET);
+    assert_string_equal(w.argv[1], "23.0 µs");
+    assert_string_equal(w.argv[2], "20.0 µs");
+    assert_string_equal(w.argv[3], "its 95 % interval, 21.0 µs to 26.0 µs, lies wholly above it");
+    assert_true(gar_replay_auto_missed(&m, "auto:p99_us=22", 22 * GAR_NS_PER_US, &w));
+    assert_non_null(strstr(w.argv[3], "the budget is within its 95 % interval"));
+    m.waits = 100;
+    m.overshoot_ci.p99.has_hi = false;
+    assert_true(gar_replay_auto_missed(&m, "auto:p99_us=22", 22 * GAR_NS_PER_US, &w));
+    assert_string_equal(w.argv[3], "100 waits are too few to bound a p99 from above (368 at 95 %)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +308,8 @@ int main(void)
         cmocka_unit_test(few_waits_and_a_fallback_are_said),
         cmocka_unit_test(histogram_quantiles_are_said),
         cmocka_unit_test(a_run_that_went_well_has_no_notes),
+        cmocka_unit_test(auto_sleeps_count_as_slept),
+        cmocka_unit_test(an_auto_p99_over_its_budget_is_said),
     };
     return cmocka_run_group_tests_name("replay_notes", tests, NULL, NULL);
 }

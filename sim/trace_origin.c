@@ -1,0 +1,31 @@
+/* sim/trace_origin.c — the "imported by" line of a trace's head
+ * (trace_origin.h). */
+#include "sim/trace_origin.h"
+
+#include <string.h>
+
+#include <zlib.h>
+
+#include "sim/trace.h"
+
+#define IMPORTED_BY "# imported by: gar import "
+
+bool gar_trace_imported_sync(const char *path)
+{
+    if (path == NULL || strcmp(path, "-") == 0)
+        return false;
+    gzFile f = gzopen(path, "rb"); /* reads a plain file as it is */
+    if (f == NULL)
+        return false;
+    char line[GAR_TRACE_LINE_MAX + 2];
+    bool sync = false;
+    /* The head is its comment lines; the first other line ends it. */
+    while (gzgets(f, line, (int)sizeof line) != NULL && line[0] == '#') {
+        if (strncmp(line, IMPORTED_BY, sizeof IMPORTED_BY - 1) == 0) {
+            sync = strstr(line, " --wait-on kernel") == NULL;
+            break;
+        }
+    }
+    gzclose(f);
+    return sync;
+}
