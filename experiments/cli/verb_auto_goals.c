@@ -61,7 +61,7 @@ static int write_page(const gar_auto_goals *goals, const gar_plot_files *files, 
     if (f == NULL)
         return gar_error_set(err, GAR_E_IO, 3, path, "write", strerror(errno));
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>auto against the "
-          "fixed plans</title></head><body>\n", f);
+          "fixed plans</title><style>td{white-space:nowrap}</style></head><body>\n", f);
     int rc = gar_auto_goals_html(f, goals, path, err);
     for (size_t i = 0; i < files->count; i++)
         fprintf(f, "<figure><img src=\"%s\" alt=\"%s\"><figcaption>%s</figcaption></figure>\n",

@@ -11,10 +11,12 @@
 
 #include "sweep/format.h"
 #include "sweep/html_text.h"
+#include "sweep/number_text.h"
 #include "report/plot.h"
 #include "sim/quantile_interval.h"
 #include "report/plan_names.h"
 #include "report/report_notes.h"
+#include "report/report_terms.h"
 #include "report/report_verify.h"
 #include "sweep/sweep_spec.h"
 
@@ -41,12 +43,7 @@ static void arm_name(const gar_arm_summary *a, const gar_arm_summary *group, siz
 /* "1.3 µs", "140 µs", "2.1 ms": durations as people read them. */
 static void duration_text(double ns, char *out, size_t size)
 {
-    if (isinf(ns))
-        gar_format(out, size, "∞");
-    else if (ns >= 1e6)
-        gar_format(out, size, "%.3g ms", ns / 1e6);
-    else
-        gar_format(out, size, "%.3g µs", ns / 1e3);
+    gar_duration_text(ns, out, size);
 }
 
 /* "0.56–31.8 µs", "820 µs – 1.2 ms": a range of durations, the unit once
@@ -232,6 +229,10 @@ static void notes_cell(FILE *f, const gar_arm_summary *a, const gar_report_notes
     fprintf(f, "</td>");
 }
 
+/* The mark beside an arm whose flag ran as poll, and what it says. */
+#define FALLBACK_MARK "†"
+#define FALLBACK_WORDS "flag ran as poll: no user-mode word wait on this host"
+
 /* The table of one group, its rows in gar_report_rank's order. */
 static void write_table(FILE *f, const gar_report_row *rows, size_t count,
                         const gar_arm_summary *group, const gar_report_winner *w,
@@ -240,7 +241,7 @@ static void write_table(FILE *f, const gar_report_row *rows, size_t count,
     fprintf(f, "<table>\n<tr><th>#</th><th>plan / estimator</th><th>p99 overshoot</th>"
                "<th>p90</th><th>p50</th><th>max</th><th>busy CPU</th><th>seeds</th>"
                "<th>standing</th><th>notes</th></tr>\n");
-    size_t place = 0;
+    size_t place = 0, fell_back = 0;
     for (size_t i = 0; i < count; i++) {
         const gar_arm_summary *a = rows[i].arm;
         bool failed = rows[i].standing == GAR_REPORT_FAILED;
@@ -270,8 +271,12 @@ static void write_table(FILE *f, const gar_report_row *rows, size_t count,
         gar_html_text(f, a->plan);
         fprintf(f, "\">");
         gar_html_text(f, name);
-        if (strcmp(a->plan_ran, a->plan) != 0 && strstr(a->plan_ran, "(fallback from") != NULL)
-            fprintf(f, " <small>(flag ran as poll: no word wait on this host)</small>");
+        /* A mark, said in full once under the table: the note kept the
+         * name's cell on one line only when it was short. */
+        if (strcmp(a->plan_ran, a->plan) != 0 && strstr(a->plan_ran, "(fallback from") != NULL) {
+            fprintf(f, " <sup title=\"" FALLBACK_WORDS "\">" FALLBACK_MARK "</sup>");
+            fell_back++;
+        }
         if (failed) {
             fprintf(f, "</td><td colspan=\"5\">failed on %llu of %llu seeds</td>",
                     (unsigned long long)a->failed, (unsigned long long)a->runs);
@@ -283,10 +288,15 @@ static void write_table(FILE *f, const gar_report_row *rows, size_t count,
                           a->p90_hi_ns);
             quantile_cell(f, a, a->p50_ns, a->p50_min_ns, a->p50_max_ns, a->p50_lo_ns,
                           a->p50_hi_ns);
-            fprintf(f, "<td>%s</td><td>%.3g %%", max, 100 * a->busy_frac);
-            if (ok_runs(a) > 1)
-                fprintf(f, "<br><small>seeds %.3g–%.3g %%</small>", 100 * a->busy_min,
-                        100 * a->busy_max);
+            char busy[32], lo[32], hi[32];
+            fprintf(f, "<td>%s</td><td>%s", max,
+                    gar_percent_text(100 * a->busy_frac, busy, sizeof busy));
+            if (ok_runs(a) > 1) { /* "52.6–54.1 %": the unit once */
+                gar_percent_text(100 * a->busy_min, lo, sizeof lo);
+                lo[strlen(lo) - 2] = '\0';
+                fprintf(f, "<br><small>seeds %s–%s</small>", lo,
+                        gar_percent_text(100 * a->busy_max, hi, sizeof hi));
+            }
             fprintf(f, "</td>");
         }
         fprintf(f, "<td>%llu</td><td>%s</td>", (unsigned long long)a->runs, standing);
@@ -294,6 +304,8 @@ static void write_table(FILE *f, const gar_report_row *rows, size_t count,
         fprintf(f, "</tr>\n");
     }
     fprintf(f, "</table>\n");
+    if (fell_back > 0)
+        fprintf(f, "<p class=\"footnote\">" FALLBACK_MARK " " FALLBACK_WORDS ".</p>\n");
 }
 
 static void write_image(FILE *f, const gar_plot_file *p)
@@ -322,7 +334,11 @@ static const char style[] =
     ".warn{background:#fff4e5;border-left:4px solid #d55e00;padding:.4em .8em}"
     "tr.failed td{color:#888}tr.tied td{background:#f4f9f5}"
     "td small{color:#666;font-weight:normal}td{white-space:nowrap}"
-    "td:nth-child(2),td.notes{white-space:normal}table{font-size:.93em}"
+    "td.notes{white-space:normal}table{font-size:.93em}"
+    "p.footnote{font-size:.85em;color:#555;margin-top:-.6em}"
+    "#auto{overflow-x:auto}#auto td{white-space:nowrap}table.overview td:nth-child(4){white-space:nowrap}"
+    "dl.terms{font-size:.9em;columns:2 32em}dl.terms dt{font-weight:bold;break-after:avoid}"
+    "dl.terms dd{margin:0 0 .4em 1em;break-inside:avoid}"
     ".note{background:#fff4e5;border-radius:3px;padding:0 .3em;white-space:nowrap}"
     "td.notes{text-align:left;font-size:.85em}"
     "table.overview td,table.overview th{text-align:left;white-space:normal}table.overview td:nth-child(2),"
@@ -476,9 +492,10 @@ static int overview(FILE *f, const gar_arm_list *arms, const gar_report_rule *ru
         gar_html_text(f, name);
         /* The spread without the summary's leading " (" and closing ")". */
         size_t len = strlen(spread);
-        fprintf(f, "</b></td><td>%s<br><small>%.*s</small></td><td>%.3g %%</td><td>%s</td><td>",
+        char busy[32];
+        fprintf(f, "</b></td><td>%s<br><small>%.*s</small></td><td>%s</td><td>%s</td><td>",
                 p99, len > 3 ? (int)(len - 3) : 0, len > 3 ? spread + 2 : "",
-                100 * w.winner->busy_frac, verdict);
+                gar_percent_text(100 * w.winner->busy_frac, busy, sizeof busy), verdict);
         size_t listed = 0;
         for (size_t k = 0; k < n; k++) {
             if (!rows[k].tied || rows[k].arm == w.winner)
@@ -576,6 +593,8 @@ int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
                    "<h1>gar sweep report</h1>\n",
                 style);
         rc = meta_line(db, f, summary, err);
+        if (rc == 0)
+            gar_report_terms(f, rule, with_auto);
     }
     if (rc == 0 && with_auto) {
         rc = gar_auto_goals_html(f, autos, tmp, err);

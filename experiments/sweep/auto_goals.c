@@ -9,6 +9,7 @@
 #include <gar/time.h>
 
 #include "sweep/html_text.h"
+#include "sweep/number_text.h"
 
 #define AUTO_PREFIX "auto:p99_us="
 
@@ -247,7 +248,15 @@ void gar_auto_goals_print(FILE *out, const gar_auto_goals *g)
 
 static void html_busy(FILE *f, double busy)
 {
-    fprintf(f, "%.3g %%", 100.0 * busy);
+    char text[32];
+    fputs(gar_percent_text(100.0 * busy, text, sizeof text), f);
+}
+
+/* A p99 in µs, in plain decimals ("17.7 µs"). */
+static void html_p99(FILE *f, double ns)
+{
+    char text[32];
+    fputs(gar_duration_text(ns, text, sizeof text), f);
 }
 
 /* One trace and host: the least budget auto meets, with its CPU beside the
@@ -267,9 +276,10 @@ static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to)
     if (least == NULL) {
         fputs("auto meets none of the budgets swept", f);
     } else {
-        fprintf(f, "auto meets a p99 of %llu µs (its p99 %.3g µs) at ",
-                (unsigned long long)(least->budget_ns / GAR_NS_PER_US),
-                least->autoa->p99_ns / 1e3);
+        fprintf(f, "auto meets a p99 of %llu µs (its p99 ",
+                (unsigned long long)(least->budget_ns / GAR_NS_PER_US));
+        html_p99(f, least->autoa->p99_ns);
+        fputs(") at ", f);
         html_busy(f, least->autoa->busy_frac);
         fputs(" busy CPU; ", f);
         if (least->best != NULL) {
@@ -287,8 +297,9 @@ static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to)
           "<th>best fixed arm</th><th>its p99</th><th>its busy</th></tr>\n", f);
     for (size_t i = from; i < to; i++) {
         const gar_auto_cell *c = &g->cell[i];
-        fprintf(f, "<tr><td>%llu µs</td><td>%.3g µs%s</td><td>",
-                (unsigned long long)(c->budget_ns / GAR_NS_PER_US), c->autoa->p99_ns / 1e3,
+        fprintf(f, "<tr><td>%llu µs</td><td>", (unsigned long long)(c->budget_ns / GAR_NS_PER_US));
+        html_p99(f, c->autoa->p99_ns);
+        fprintf(f, "%s</td><td>",
                 !c->auto_meets ? " (over)" : c->auto_within_ci ? " (B within its interval)" : "");
         html_busy(f, c->autoa->busy_frac);
         fputs("</td><td>", f);
@@ -299,7 +310,9 @@ static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to)
         gar_html_text(f, c->best->plan);
         fputs(" / ", f);
         gar_html_text(f, c->best->estimator);
-        fprintf(f, "</td><td>%.3g µs</td><td>", c->best->p99_ns / 1e3);
+        fputs("</td><td>", f);
+        html_p99(f, c->best->p99_ns);
+        fputs("</td><td>", f);
         html_busy(f, c->best->busy_frac);
         fputs("</td></tr>\n", f);
     }
