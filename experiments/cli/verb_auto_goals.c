@@ -127,7 +127,7 @@ int gar_verb_auto_goals_main(int argc, char **argv)
             gar_auto_goals_free(&goals);
     }
     if (rc < 0) {
-        free(files);
+        gar_plot_files_free(files);
         gar_arm_list_free(&arms);
         gar_db_close(db);
         return gar_cli_refuse(&err);
@@ -135,7 +135,7 @@ int gar_verb_auto_goals_main(int argc, char **argv)
     printf("db: %s\n", db_path);
     for (size_t i = 0; files != NULL && i < files->count; i++)
         printf("png: %s/%s\n", dir, files->file[i].png);
-    free(files);
+    gar_plot_files_free(files);
     gar_auto_goals_print(stdout, &goals);
     gar_auto_goals_free(&goals);
     gar_arm_list_free(&arms);

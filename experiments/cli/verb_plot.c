@@ -138,13 +138,13 @@ int gar_verb_plot_main(int argc, char **argv)
     gar_arm_list_free(&arms);
     gar_db_close(db);
     if (rc < 0) {
-        free(files);
+        gar_plot_files_free(files);
         return gar_cli_refuse(&err);
     }
     printf("db: %s\n", db_path);
     printf("out: %s\n", dir);
     for (size_t i = 0; i < files->count; i++)
         printf("png: %s/%s\n", dir, files->file[i].png);
-    free(files);
+    gar_plot_files_free(files);
     return GAR_EXIT_OK;
 }

@@ -319,6 +319,21 @@ static void write_image(FILE *f, const gar_plot_file *p)
     fprintf(f, "\"></a><figcaption>");
     gar_html_text(f, p->caption);
     fprintf(f, "</figcaption></figure>\n");
+    if (p->listing == NULL)
+        return;
+    /* The arms a plot draws on one point, one ringed group a line. */
+    fprintf(f, "<p class=\"coincident\">Drawn on one point (ringed and tagged in the plot "
+               "above, hiding each other):</p>\n<ul class=\"coincident\">\n");
+    for (const char *line = p->listing; *line != '\0';) {
+        size_t n = strcspn(line, "\n");
+        char text[4096];
+        gar_format(text, sizeof text, "%.*s", (int)n, line);
+        fprintf(f, "<li>");
+        gar_html_text(f, text);
+        fprintf(f, "</li>\n");
+        line += n + (line[n] == '\n');
+    }
+    fprintf(f, "</ul>\n");
 }
 
 static const char style[] =
@@ -336,6 +351,8 @@ static const char style[] =
     "td small{color:#666;font-weight:normal}td{white-space:nowrap}"
     "td.notes{white-space:normal}table{font-size:.93em}"
     "p.footnote{font-size:.85em;color:#555;margin-top:-.6em}"
+    "p.coincident{font-size:.9em;margin:.2em 0}ul.coincident{font-size:.85em;color:#444;"
+    "margin-top:.2em;columns:2 36em}"
     "#auto{overflow-x:auto}#auto td{white-space:nowrap}table.overview td:nth-child(4){white-space:nowrap}"
     "dl.terms{font-size:.9em;columns:2 32em}dl.terms dt{font-weight:bold;break-after:avoid}"
     "dl.terms dd{margin:0 0 .4em 1em;break-inside:avoid}"
@@ -558,6 +575,12 @@ int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
         rc = gar_plot_stage_begin(dir, files, err);
     /* The auto sweep's plots come first, as its section does. */
     bool with_auto = autos != NULL && autos->cells > 0;
+    /* The colours: auto's two series, then the plans, so the auto plots'
+     * poll and block take the plans' colours and no plan takes auto's. */
+    if (rc == 0 && with_auto)
+        gar_plot_auto_palette(files);
+    if (rc == 0)
+        gar_plot_palette_seed(files, &arms);
     if (rc == 0 && with_auto)
         rc = gar_plot_auto_budgets(autos, dir, files, err);
     size_t auto_count = files->count;
@@ -732,6 +755,6 @@ int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
     }
     gar_report_notes_free(&notes);
     gar_arm_list_free(&arms);
-    free(files);
+    gar_plot_files_free(files);
     return rc;
 }
