@@ -289,13 +289,16 @@ static void write_table(FILE *f, const gar_report_row *rows, size_t count,
             quantile_cell(f, a, a->p50_ns, a->p50_min_ns, a->p50_max_ns, a->p50_lo_ns,
                           a->p50_hi_ns);
             char busy[32], lo[32], hi[32];
-            fprintf(f, "<td>%s</td><td>%s", max,
-                    gar_percent_text(100 * a->busy_frac, busy, sizeof busy));
+            fprintf(f, "<td>%s</td><td>", max);
+            gar_html_text(f, gar_percent_text(100 * a->busy_frac, busy, sizeof busy));
             if (ok_runs(a) > 1) { /* "52.6–54.1 %": the unit once */
                 gar_percent_text(100 * a->busy_min, lo, sizeof lo);
                 lo[strlen(lo) - 2] = '\0';
-                fprintf(f, "<br><small>seeds %s–%s</small>", lo,
-                        gar_percent_text(100 * a->busy_max, hi, sizeof hi));
+                fprintf(f, "<br><small>seeds ");
+                gar_html_text(f, lo);
+                fprintf(f, "–");
+                gar_html_text(f, gar_percent_text(100 * a->busy_max, hi, sizeof hi));
+                fprintf(f, "</small>");
             }
             fprintf(f, "</td>");
         }
@@ -510,9 +513,10 @@ static int overview(FILE *f, const gar_arm_list *arms, const gar_report_rule *ru
         /* The spread without the summary's leading " (" and closing ")". */
         size_t len = strlen(spread);
         char busy[32];
-        fprintf(f, "</b></td><td>%s<br><small>%.*s</small></td><td>%s</td><td>%s</td><td>",
-                p99, len > 3 ? (int)(len - 3) : 0, len > 3 ? spread + 2 : "",
-                gar_percent_text(100 * w.winner->busy_frac, busy, sizeof busy), verdict);
+        fprintf(f, "</b></td><td>%s<br><small>%.*s</small></td><td>", p99,
+                len > 3 ? (int)(len - 3) : 0, len > 3 ? spread + 2 : "");
+        gar_html_text(f, gar_percent_text(100 * w.winner->busy_frac, busy, sizeof busy));
+        fprintf(f, "</td><td>%s</td><td>", verdict);
         size_t listed = 0;
         for (size_t k = 0; k < n; k++) {
             if (!rows[k].tied || rows[k].arm == w.winner)

@@ -249,7 +249,7 @@ void gar_auto_goals_print(FILE *out, const gar_auto_goals *g)
 static void html_busy(FILE *f, double busy)
 {
     char text[32];
-    fputs(gar_percent_text(100.0 * busy, text, sizeof text), f);
+    gar_html_text(f, gar_percent_text(100.0 * busy, text, sizeof text)); /* "<0.001 %" */
 }
 
 /* A p99 in µs, in plain decimals ("17.7 µs"). */
