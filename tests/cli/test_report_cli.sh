@@ -153,6 +153,9 @@ grep -q 'with labels' "$gp" && grep -q 'pt 6 ps' "$gp" || fail "coincident arms 
 grep -q '"a×[0-9]*"' "$tmp/rc/pareto-dev-vm-open.dat" || fail "no tag×count for coincident arms in the pareto data"
 grep -q '<li>hta_alexnet a ([0-9]* arms at p99 [^)]*): [^<]*poll; poll+predict / none' "$html" \
     || fail "the arms drawn on poll's point are not listed under the plot: $(grep -o '<li>[^<]*' "$html" | head -3)"
+expect 0 "$gar" plot --db "$tmp/c.db" --out "$tmp/pc"
+grep -q '^coincident: pareto-dev-vm-open.png | hta_alexnet a ([0-9]* arms at [^)]*): [^|]*poll; poll+predict / none' "$tmp/out" \
+    || fail "gar plot does not list the arms drawn on one point: $(grep coincident "$tmp/out" | head -2)"
 # A plan keeps its colour across plots: poll in the pareto legend, the CDF and the budget plot.
 colour_of() { # colour_of FILE TITLE: the rgb colour of the first curve titled TITLE
     grep -o "lc rgb '#[0-9a-f]*' title '$2'" "$1" | head -1 | sed "s/.*'\\(#[0-9a-f]*\\)'.*/\\1/"
