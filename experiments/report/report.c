@@ -311,6 +311,38 @@ static void write_table(FILE *f, const gar_report_row *rows, size_t count,
         fprintf(f, "<p class=\"footnote\">" FALLBACK_MARK " " FALLBACK_WORDS ".</p>\n");
 }
 
+/* The plans of the auto section's best fixed arms, to name each among them. */
+typedef struct auto_plans {
+    const char **plan;
+    size_t count;
+} auto_plans;
+
+static void auto_arm_name(const gar_arm_summary *arm, void *context, char *out, size_t size)
+{
+    const auto_plans *p = context;
+    gar_arm_name_among(arm->plan, arm->estimator, p->plan, p->count, out, size);
+}
+
+/* The auto section, its best fixed arms named by what tells their plans
+ * apart (poll+predict margin_us=200 / adl), in full on hover. */
+static int auto_section(FILE *f, const gar_auto_goals *autos, const char *path, gar_error *err)
+{
+    auto_plans p = { malloc(autos->cells * sizeof *p.plan), 0 };
+    if (p.plan == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
+    for (size_t i = 0; i < autos->cells; i++) {
+        const gar_arm_summary *best = autos->cell[i].best;
+        bool seen = best == NULL;
+        for (size_t k = 0; k < p.count && !seen; k++)
+            seen = strcmp(p.plan[k], best->plan) == 0;
+        if (!seen)
+            p.plan[p.count++] = best->plan;
+    }
+    int rc = gar_auto_goals_html_named(f, autos, auto_arm_name, &p, path, err);
+    free(p.plan);
+    return rc;
+}
+
 static void write_image(FILE *f, const gar_plot_file *p)
 {
     fprintf(f, "<figure><a href=\"");
@@ -343,7 +375,7 @@ static const char style[] =
     "body{font-family:sans-serif;max-width:1250px;margin:2em auto;padding:0 1em;color:#222}"
     "h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}h3{margin-bottom:.3em}"
     "table{border-collapse:collapse;margin:.5em 0 1em}"
-    "td,th{border:1px solid #ddd;padding:.25em .6em;text-align:right}"
+    "td,th{border:1px solid #ddd;padding:.2em .45em;text-align:right}"
     "td:nth-child(2),th:nth-child(2){text-align:left}th{background:#f3f3f3}"
     "tr.win td{background:#e6f4ea;font-weight:bold}"
     "img{max-width:100%;border:1px solid #eee}figure{margin:1em 0}"
@@ -352,7 +384,7 @@ static const char style[] =
     ".warn{background:#fff4e5;border-left:4px solid #d55e00;padding:.4em .8em}"
     "tr.failed td{color:#888}tr.tied td{background:#f4f9f5}"
     "td small{color:#666;font-weight:normal}td{white-space:nowrap}"
-    "td.notes{white-space:normal}table{font-size:.93em}"
+    "td.notes{white-space:normal}table{font-size:.88em}"
     "p.footnote{font-size:.85em;color:#555;margin-top:-.6em}"
     "p.coincident{font-size:.9em;margin:.2em 0}ul.coincident{font-size:.85em;color:#444;"
     "margin-top:.2em;columns:2 36em}"
@@ -624,7 +656,7 @@ int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
             gar_report_terms(f, rule, with_auto);
     }
     if (rc == 0 && with_auto) {
-        rc = gar_auto_goals_html(f, autos, tmp, err);
+        rc = auto_section(f, autos, tmp, err);
         for (size_t p = 0; rc == 0 && p < auto_count; p++)
             write_image(f, &files->file[p]);
     }

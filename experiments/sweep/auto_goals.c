@@ -259,9 +259,36 @@ static void html_p99(FILE *f, double ns)
     fputs(gar_duration_text(ns, text, sizeof text), f);
 }
 
+/* An arm as the section names it: the namer's short name with the full
+ * plan and estimator as its tooltip, or those in full. */
+typedef struct arm_naming {
+    gar_auto_arm_namer namer;
+    void *context;
+} arm_naming;
+
+static void html_arm(FILE *f, const gar_arm_summary *a, const arm_naming *naming)
+{
+    if (naming->namer == NULL) {
+        gar_html_text(f, a->plan);
+        fputs(" / ", f);
+        gar_html_text(f, a->estimator);
+        return;
+    }
+    char name[512];
+    naming->namer(a, naming->context, name, sizeof name);
+    fputs("<span title=\"", f);
+    gar_html_text(f, a->plan);
+    fputs(" / ", f);
+    gar_html_text(f, a->estimator);
+    fputs("\">", f);
+    gar_html_text(f, name);
+    fputs("</span>", f);
+}
+
 /* One trace and host: the least budget auto meets, with its CPU beside the
  * best fixed arm's there; the cells [from, to) are that place's budgets. */
-static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to)
+static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to,
+                       const arm_naming *naming)
 {
     const gar_auto_cell *c0 = &g->cell[from];
     fputs("<p><b>", f);
@@ -284,9 +311,7 @@ static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to)
         fputs(" busy CPU; ", f);
         if (least->best != NULL) {
             fputs("the best fixed arm within it, ", f);
-            gar_html_text(f, least->best->plan);
-            fputs(" / ", f);
-            gar_html_text(f, least->best->estimator);
+            html_arm(f, least->best, naming);
             fputs(", costs ", f);
             html_busy(f, least->best->busy_frac);
         } else {
@@ -307,9 +332,7 @@ static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to)
             fputs("none meets it</td><td></td><td></td></tr>\n", f);
             continue;
         }
-        gar_html_text(f, c->best->plan);
-        fputs(" / ", f);
-        gar_html_text(f, c->best->estimator);
+        html_arm(f, c->best, naming);
         fputs("</td><td>", f);
         html_p99(f, c->best->p99_ns);
         fputs("</td><td>", f);
@@ -321,6 +344,13 @@ static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to)
 
 int gar_auto_goals_html(FILE *f, const gar_auto_goals *g, const char *path, gar_error *err)
 {
+    return gar_auto_goals_html_named(f, g, NULL, NULL, path, err);
+}
+
+int gar_auto_goals_html_named(FILE *f, const gar_auto_goals *g, gar_auto_arm_namer namer,
+                              void *context, const char *path, gar_error *err)
+{
+    const arm_naming naming = { namer, context };
     fputs("<section id=\"auto\">\n<h2>What budget can you meet, and at what CPU?</h2>\n"
           "<p>For each trace and host, <code>auto:p99_us=B</code> (gar chooses each wait's "
           "sleep and park for the budget) beside the ex-post best fixed arm: the least busy "
@@ -330,7 +360,7 @@ int gar_auto_goals_html(FILE *f, const gar_auto_goals *g, const char *path, gar_
         size_t to = from + 1;
         while (to < g->cells && same_place(g->cell[to].any, g->cell[from].any))
             to++;
-        html_place(f, g, from, to);
+        html_place(f, g, from, to, &naming);
         from = to;
     }
     fprintf(f, "<p>Goals: auto meets the budget in %zu of the %zu cells where a fixed arm does "
