@@ -611,6 +611,49 @@ static size_t mark_coincident(const gar_arm_list *arms, const panel_spots *s,
     return marked;
 }
 
+/* One panel's block of the data file: a line per complete arm of trace
+ * `trace` in the group of arms[first].  Fills `pts` with the frontier's
+ * candidates (their count returned), `spots` with every arm drawn, and
+ * `extent` (x lo, x hi, y lo, y hi: start at INFINITY, 0, INFINITY, 0)
+ * with the reach of the points and bars. */
+static size_t pareto_trace_arms(const gar_arm_list *arms, size_t first, const char *trace,
+                                const shown_plans *plans, FILE *dat, point *pts,
+                                panel_spots *spots, double extent[4])
+{
+    const gar_arm_summary *g = &arms->arm[first];
+    size_t n = 0;
+    for (size_t i = first; i < arms->count; i++) {
+        const gar_arm_summary *a = &arms->arm[i];
+        if (!same_group(a, g) || strcmp(a->trace, trace) != 0 || !arm_complete(a))
+            continue;
+        double x = p99_us(a), y = busy_percent(a);
+        double x0 = floor_us(fmin(a->p99_min_ns, a->p99_ns) / 1000.0);
+        double x1 = fmax(a->p99_max_ns, a->p99_ns) / 1000.0;
+        if (a->has_ci) {
+            x0 = floor_us(fmin(x0 * 1000.0, a->p99_lo_ns) / 1000.0);
+            x1 = fmax(x1, a->p99_hi_ns / 1000.0);
+        }
+        double y0 = floor_percent(100.0 * fmin(a->busy_min, a->busy_frac));
+        double y1 = floor_percent(100.0 * fmax(a->busy_max, a->busy_frac));
+        fprintf(dat, "%.6g %.6g %.6g %.6g %.6g %.6g %ld %d \"%s / %s\"\n", x, y, x0,
+                isinf(x1) ? UNBOUNDED_US : x1, y0, y1, shown_find(plans, a->plan),
+                estimator_points[a->estimator_rank % POINTS],
+                plans->name[shown_find(plans, a->plan)], a->estimator);
+        /* The oracle knows each residual in advance: a bound, drawn but
+         * kept off the frontier of what a policy can reach. */
+        if (strcmp(a->estimator, "oracle") != 0)
+            pts[n++] = (point){ x, y };
+        spots->x[spots->n] = x;
+        spots->y[spots->n] = y;
+        spots->arm[spots->n++] = i;
+        extent[0] = fmin(extent[0], x0);
+        extent[1] = fmax(extent[1], isinf(x1) ? x : x1);
+        extent[2] = fmin(extent[2], y0);
+        extent[3] = fmax(extent[3], y1);
+    }
+    return n;
+}
+
 /* One pareto plot of the arms of one host and mode (those equal to `first`). */
 static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
                       gar_plot_files *files, gar_error *err)
@@ -731,38 +774,13 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
     for (size_t t = 0; t < tn; t++) {
         size_t n = 0;
         spots.n = 0;
-        xlo[t] = ylo[t] = INFINITY;
-        xhi[t] = yhi[t] = 0;
         fprintf(dat, "# trace %s\n", trace_names[t]);
-        for (size_t i = first; i < arms->count; i++) {
-            const gar_arm_summary *a = &arms->arm[i];
-            if (!same_group(a, g) || strcmp(a->trace, traces[t]) != 0 || !arm_complete(a))
-                continue;
-            double x = p99_us(a), y = busy_percent(a);
-            double x0 = floor_us(fmin(a->p99_min_ns, a->p99_ns) / 1000.0);
-            double x1 = fmax(a->p99_max_ns, a->p99_ns) / 1000.0;
-            if (a->has_ci) {
-                x0 = floor_us(fmin(x0 * 1000.0, a->p99_lo_ns) / 1000.0);
-                x1 = fmax(x1, a->p99_hi_ns / 1000.0);
-            }
-            double y0 = floor_percent(100.0 * fmin(a->busy_min, a->busy_frac));
-            double y1 = floor_percent(100.0 * fmax(a->busy_max, a->busy_frac));
-            fprintf(dat, "%.6g %.6g %.6g %.6g %.6g %.6g %ld %d \"%s / %s\"\n", x, y, x0,
-                    isinf(x1) ? UNBOUNDED_US : x1, y0, y1, shown_find(plans, a->plan),
-                    estimator_points[a->estimator_rank % POINTS],
-                    plans->name[shown_find(plans, a->plan)], a->estimator);
-            /* The oracle knows each residual in advance: a bound, drawn but
-             * kept off the frontier of what a policy can reach. */
-            if (strcmp(a->estimator, "oracle") != 0)
-                pts[n++] = (point){ x, y };
-            spots.x[spots.n] = x;
-            spots.y[spots.n] = y;
-            spots.arm[spots.n++] = i;
-            xlo[t] = fmin(xlo[t], x0);
-            xhi[t] = fmax(xhi[t], isinf(x1) ? x : x1);
-            ylo[t] = fmin(ylo[t], y0);
-            yhi[t] = fmax(yhi[t], y1);
-        }
+        double extent[4] = { INFINITY, 0, INFINITY, 0 };
+        n = pareto_trace_arms(arms, first, traces[t], plans, dat, pts, &spots, extent);
+        xlo[t] = extent[0];
+        xhi[t] = extent[1];
+        ylo[t] = extent[2];
+        yhi[t] = extent[3];
         fprintf(dat, "\n\n# frontier %s\n", trace_names[t]);
         size_t m = pareto_frontier(pts, n, front);
         for (size_t k = 0; k < m; k++)
