@@ -4,8 +4,11 @@
 # trace names drawn as they are, the seeds' spread and the waits of a run,
 # 95 % intervals where the runs stored them (and a word where they did not),
 # ties where intervals overlap with the reason a tied winner won, and every
-# run's notes flagged beside its arm and listed by --notes.  Skips (77)
-# without gnuplot or the sqlite3 command.
+# run's notes flagged beside its arm and listed by --notes; and what the
+# plots and page show a reader: arms on one point ringed and listed, one
+# colour a plan across plots, the CDF's tail on log-log axes, the budget
+# plot a panel per trace, terms defined before use, figures without
+# exponents.  Skips (77) without gnuplot or the sqlite3 command.
 set -u
 . "$(dirname "$0")/lib.sh"
 data=$2
