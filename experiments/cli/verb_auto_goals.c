@@ -38,10 +38,10 @@ static void usage(FILE *out)
             "                           meets B in the most cells\n"
             "With --out, also draws one plot per host into DIR (created if missing),\n"
             "auto-HOST-MODE.png beside its gnuplot script and data: busy CPU against the\n"
-            "budget for auto, the ex-post best fixed arm, poll and block, each the mean\n"
-            "over the host's traces; and DIR/auto-goals.html, which says per trace and\n"
-            "host what budget auto meets at what CPU beside the best fixed arm, with the\n"
-            "plots; all of them or none (needs gnuplot).\n"
+            "budget for auto, the ex-post best fixed arm, poll and block, a panel per\n"
+            "trace (never a mean over traces); and DIR/auto-goals.html, which says per\n"
+            "trace and host what budget auto meets at what CPU beside the best fixed arm,\n"
+            "with the plots; all of them or none (needs gnuplot).\n"
             "Exits 0 whether or not the goals pass (they are findings, not errors); a\n"
             "database without an auto arm is refused.\n"
             "\n"
@@ -66,7 +66,7 @@ static int write_page(const gar_auto_goals *goals, const gar_plot_files *files, 
     if (f == NULL)
         return gar_error_set(err, GAR_E_IO, 3, path, "write", strerror(errno));
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>auto against the "
-          "fixed plans</title></head><body>\n", f);
+          "fixed plans</title><style>td{white-space:nowrap}</style></head><body>\n", f);
     int rc = gar_auto_goals_html(f, goals, path, err);
     for (size_t i = 0; i < files->count; i++)
         fprintf(f, "<figure><img src=\"%s\" alt=\"%s\"><figcaption>%s</figcaption></figure>\n",
@@ -132,7 +132,7 @@ int gar_verb_auto_goals_main(int argc, char **argv)
             gar_auto_goals_free(&goals);
     }
     if (rc < 0) {
-        free(files);
+        gar_plot_files_free(files);
         gar_arm_list_free(&arms);
         gar_db_close(db);
         return gar_cli_refuse(&err);
@@ -140,7 +140,7 @@ int gar_verb_auto_goals_main(int argc, char **argv)
     printf("db: %s\n", db_path);
     for (size_t i = 0; files != NULL && i < files->count; i++)
         printf("png: %s/%s\n", dir, files->file[i].png);
-    free(files);
+    gar_plot_files_free(files);
     gar_auto_goals_print(stdout, &goals);
     gar_auto_goals_free(&goals);
     gar_arm_list_free(&arms);

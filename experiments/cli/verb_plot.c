@@ -21,18 +21,22 @@ static void usage(FILE *out)
             "  pareto-HOST-MODE.png   busy CPU against p99 overshoot per arm (the mean\n"
             "                         over seeds, bars: the seeds' spread widened to the\n"
             "                         runs' 95 %% intervals), the Pareto frontier drawn,\n"
-            "                         one panel per trace\n"
+            "                         one panel per trace; arms drawn on one point (within\n"
+            "                         6 px) are ringed and tagged 'a×N', and printed as\n"
+            "                         'coincident:' lines\n"
             "  param-NAME-HOST-MODE.png  p99 overshoot and busy CPU against each swept\n"
             "                         numeric parameter NAME (a spec's {..} range or\n"
             "                         list), one line per plan family / estimator, each\n"
             "                         point the mean over seeds, traces and the other\n"
             "                         swept values, bars from the least to the greatest\n"
             "                         ('*' in NAME is written '_scale')\n"
-            "  cdf-TRACE-HOST-MODE.png  the overshoot CDF of each plan on trace T\n"
+            "  cdf-TRACE-HOST-MODE.png  the overshoot CDF of each plan on trace T (log\n"
+            "                         overshoot) beside its tail, the share of waits with\n"
+            "                         at least that overshoot (log-log)\n"
             "  prediction-ID.png      run ID's prediction against the true residual\n"
             "Plans are named by their family and the parameters that differ among the\n"
-            "plans a plot shows ('poll+predict margin_us=50'), each with its own colour\n"
-            "and dash.\n"
+            "plans a plot shows ('poll+predict margin_us=50'); a plan has one colour (and\n"
+            "dash) in every plot of the command, given in the database's plan order.\n"
             "The last two re-run stored runs to see every wait (they need the trace\n"
             "files the sweep read) and refuse if the replay no longer reproduces the\n"
             "stored metrics.  Needs gnuplot with the pngcairo terminal on PATH.\n"
@@ -138,13 +142,20 @@ int gar_verb_plot_main(int argc, char **argv)
     gar_arm_list_free(&arms);
     gar_db_close(db);
     if (rc < 0) {
-        free(files);
+        gar_plot_files_free(files);
         return gar_cli_refuse(&err);
     }
     printf("db: %s\n", db_path);
     printf("out: %s\n", dir);
-    for (size_t i = 0; i < files->count; i++)
+    for (size_t i = 0; i < files->count; i++) {
         printf("png: %s/%s\n", dir, files->file[i].png);
-    free(files);
+        /* The arms a pareto plot draws on one point, one ringed group a line. */
+        for (const char *l = files->file[i].listing; l != NULL && *l != '\0';) {
+            size_t n = strcspn(l, "\n");
+            printf("coincident: %s | %.*s\n", files->file[i].png, (int)n, l);
+            l += n + (l[n] == '\n');
+        }
+    }
+    gar_plot_files_free(files);
     return GAR_EXIT_OK;
 }

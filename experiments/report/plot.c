@@ -22,7 +22,9 @@
 #include "sim/leftover.h"
 #include "report/gnuplot_text.h"
 #include "report/plan_names.h"
+#include "report/plot_coincident.h"
 #include "report/plot_style.h"
+#include "sweep/number_text.h"
 #include "sweep/sweep_spec.h"
 
 /* One point type per estimator (colours and dashes: plot_style.h). */
@@ -312,6 +314,30 @@ static int add_file(gar_plot_files *files, const char *png, const char *caption,
     return 0;
 }
 
+/* ---- colours ------------------------------------------------------------ */
+
+static gar_plot_palette *palette_of(gar_plot_files *files)
+{
+    return files != NULL ? &files->palette : NULL;
+}
+
+void gar_plot_palette_seed(gar_plot_files *files, const gar_arm_list *arms)
+{
+    /* Plan ranks are the database's order; each rank styled once, lowest first. */
+    unsigned next = 0;
+    for (;;) {
+        const gar_arm_summary *least = NULL;
+        for (size_t i = 0; i < arms->count; i++)
+            if (arms->arm[i].plan_rank >= next &&
+                (least == NULL || arms->arm[i].plan_rank < least->plan_rank))
+                least = &arms->arm[i];
+        if (least == NULL)
+            return;
+        gar_plot_style_for(palette_of(files), least->plan);
+        next = least->plan_rank + 1;
+    }
+}
+
 /* A plot's three files: NAME.gp, NAME.dat, NAME.png. */
 typedef struct plot_files {
     char name[GAR_PLOT_NAME_BYTES - 8];
@@ -492,6 +518,145 @@ static long shown_find(const shown_plans *s, const char *plan)
     return -1;
 }
 
+/* The Pareto plot's layout: panels, their plotting areas (the panel less
+ * its title, labels and tics), the title above and the legend strip. */
+#define PARETO_PANEL_W_PX 560
+#define PARETO_PANEL_H_PX 440
+#define PARETO_AREA_MARGIN_W_PX 120
+#define PARETO_AREA_MARGIN_H_PX 110
+#define PARETO_TITLE_H_PX 60
+#define PARETO_TITLE_CHAR_PX 9   /* a character of the title's font */
+#define PARETO_TITLE_PAD_PX 80
+#define PARETO_KEY_CHAR_PX 8     /* a character of the legend's font */
+#define PARETO_KEY_SAMPLE_PX 110 /* an entry's sample and gaps */
+#define PARETO_KEY_ROW_PX 24
+#define PARETO_KEY_PAD_PX 50
+#define PARETO_TRACES_MAX 64
+#define PARETO_ESTIMATORS_MAX 256
+
+/* A panel's axes from the extent of its points and bars: x log with room
+ * either side; y log when it spans more than two decades, else linear from
+ * 0; never past 100 % by much. */
+static gar_plot_axes pareto_axes(double xlo, double xhi, double ylo, double yhi, double panel_w_px,
+                                 double panel_h_px)
+{
+    gar_plot_axes a;
+    a.x_lo = xlo / 1.6;
+    a.x_hi = xhi * 1.6;
+    a.log_y = yhi > 0 && ylo > 0 && yhi / ylo > 100;
+    if (a.log_y) {
+        a.y_lo = ylo / 2;
+        a.y_hi = yhi * 2 > 100 ? 200.0 : yhi * 2;
+    } else {
+        a.y_lo = 0;
+        a.y_hi = yhi * 1.1 > 100 ? 105.0 : yhi * 1.1 + 1;
+    }
+    a.width_px = panel_w_px - PARETO_AREA_MARGIN_W_PX;
+    a.height_px = panel_h_px - PARETO_AREA_MARGIN_H_PX;
+    return a;
+}
+
+/* The complete arms of one panel, where they are drawn. */
+typedef struct panel_spots {
+    size_t n;
+    double *x, *y;
+    size_t *arm;   /* index into the arm list */
+    size_t *group; /* gar_plot_coincident's groups */
+} panel_spots;
+
+/* Writes the arms of group `grp` of a panel to `listing` as one line, arms
+ * of one plan together: "block; bands block|32:flag+predict / adl, none". */
+static void list_group_arms(FILE *listing, const gar_arm_list *arms, const panel_spots *s,
+                            size_t grp, const shown_plans *plans)
+{
+    const char *last_plan = NULL;
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->group[i] != grp)
+            continue;
+        const gar_arm_summary *a = &arms->arm[s->arm[i]];
+        bool no_estimator = strcmp(a->estimator, GAR_SWEEP_NO_ESTIMATOR_LABEL) == 0;
+        if (last_plan != NULL && strcmp(last_plan, a->plan) == 0) {
+            fprintf(listing, ", %s", a->estimator);
+        } else {
+            fprintf(listing, "%s%s%s%s", last_plan != NULL ? "; " : "",
+                    plans->name[shown_find(plans, a->plan)], no_estimator ? "" : " / ",
+                    no_estimator ? "" : a->estimator);
+            last_plan = a->plan;
+        }
+    }
+}
+
+/* Rings the groups of two arms or more of one panel: a block of `marks`
+ * (x y "tag×count" per group) and a line each in `listing` ("TRACE TAG
+ * (N arms at p99 .., busy ..): arm; arm").  Returns the groups marked. */
+static size_t mark_coincident(const gar_arm_list *arms, const panel_spots *s,
+                              const gar_plot_axes *axes, const char *trace_name,
+                              const shown_plans *plans, FILE *marks, FILE *listing)
+{
+    size_t groups = gar_plot_coincident(s->x, s->y, s->n, axes, s->group), marked = 0;
+    for (size_t grp = 0; grp < groups; grp++) {
+        size_t count = 0, at = 0;
+        for (size_t i = 0; i < s->n; i++)
+            if (s->group[i] == grp && count++ == 0)
+                at = i;
+        if (count < 2)
+            continue;
+        char tag[16], p99[32], busy[32];
+        gar_plot_tag(marked++, tag, sizeof tag);
+        fprintf(marks, "%.6g %.6g \"%s×%zu\"\n", s->x[at], s->y[at], tag, count);
+        gar_duration_text(s->x[at] * 1000.0, p99, sizeof p99);
+        gar_percent_text(s->y[at], busy, sizeof busy);
+        fprintf(listing, "%s %s (%zu arms at p99 %s, busy %s): ", trace_name, tag, count, p99,
+                busy);
+        list_group_arms(listing, arms, s, grp, plans);
+        fprintf(listing, "\n");
+    }
+    return marked;
+}
+
+/* One panel's block of the data file: a line per complete arm of trace
+ * `trace` in the group of arms[first].  Fills `pts` with the frontier's
+ * candidates (their count returned), `spots` with every arm drawn, and
+ * `extent` (x lo, x hi, y lo, y hi: start at INFINITY, 0, INFINITY, 0)
+ * with the reach of the points and bars. */
+static size_t pareto_trace_arms(const gar_arm_list *arms, size_t first, const char *trace,
+                                const shown_plans *plans, FILE *dat, point *pts,
+                                panel_spots *spots, double extent[4])
+{
+    const gar_arm_summary *g = &arms->arm[first];
+    size_t n = 0;
+    for (size_t i = first; i < arms->count; i++) {
+        const gar_arm_summary *a = &arms->arm[i];
+        if (!same_group(a, g) || strcmp(a->trace, trace) != 0 || !arm_complete(a))
+            continue;
+        double x = p99_us(a), y = busy_percent(a);
+        double x0 = floor_us(fmin(a->p99_min_ns, a->p99_ns) / 1000.0);
+        double x1 = fmax(a->p99_max_ns, a->p99_ns) / 1000.0;
+        if (a->has_ci) {
+            x0 = floor_us(fmin(x0 * 1000.0, a->p99_lo_ns) / 1000.0);
+            x1 = fmax(x1, a->p99_hi_ns / 1000.0);
+        }
+        double y0 = floor_percent(100.0 * fmin(a->busy_min, a->busy_frac));
+        double y1 = floor_percent(100.0 * fmax(a->busy_max, a->busy_frac));
+        fprintf(dat, "%.6g %.6g %.6g %.6g %.6g %.6g %ld %d \"%s / %s\"\n", x, y, x0,
+                isinf(x1) ? UNBOUNDED_US : x1, y0, y1, shown_find(plans, a->plan),
+                estimator_points[a->estimator_rank % POINTS],
+                plans->name[shown_find(plans, a->plan)], a->estimator);
+        /* The oracle knows each residual in advance: a bound, drawn but
+         * kept off the frontier of what a policy can reach. */
+        if (strcmp(a->estimator, "oracle") != 0)
+            pts[n++] = (point){ x, y };
+        spots->x[spots->n] = x;
+        spots->y[spots->n] = y;
+        spots->arm[spots->n++] = i;
+        extent[0] = fmin(extent[0], x0);
+        extent[1] = fmax(extent[1], isinf(x1) ? x : x1);
+        extent[2] = fmin(extent[2], y0);
+        extent[3] = fmax(extent[3], y1);
+    }
+    return n;
+}
+
 /* One pareto plot of the arms of one host and mode (those equal to `first`). */
 static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
                       gar_plot_files *files, gar_error *err)
@@ -504,12 +669,12 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
 
     /* The traces of this group, in arm order, its plans (named among
      * themselves) and the estimator ranks present (for the legend). */
-    const char *traces[64];
-    char trace_names[64][GAR_RESULTS_TEXT];
-    size_t tn = 0;
+    const char *traces[PARETO_TRACES_MAX];
+    char trace_names[PARETO_TRACES_MAX][GAR_RESULTS_TEXT];
+    size_t tn = 0, group_arms = 0;
     unsigned est_max = 0;
-    bool est_seen[256] = { false };
-    const char *est_name[256] = { NULL };
+    bool est_seen[PARETO_ESTIMATORS_MAX] = { false };
+    const char *est_name[PARETO_ESTIMATORS_MAX] = { NULL };
     shown_plans *plans = calloc(1, sizeof *plans);
     if (plans == NULL)
         return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for a pareto plot", "exhausted");
@@ -517,8 +682,9 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
         const gar_arm_summary *a = &arms->arm[i];
         if (!same_group(a, g))
             continue;
+        group_arms++;
         if (tn == 0 || strcmp(traces[tn - 1], a->trace) != 0) {
-            if (tn == 64) {
+            if (tn == PARETO_TRACES_MAX) {
                 free(plans);
                 return gar_error_set(err, GAR_E_CAPACITY, 2, "traces in one pareto plot", "64");
             }
@@ -532,14 +698,29 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
             free(plans);
             return gar_error_set(err, GAR_E_CAPACITY, 2, "plans in one pareto plot", cap);
         }
-        if (a->estimator_rank < 256) {
-            est_seen[a->estimator_rank] = true;
-            est_name[a->estimator_rank] = a->estimator;
-            if (a->estimator_rank + 1 > est_max)
-                est_max = a->estimator_rank + 1;
+        if (a->estimator_rank >= PARETO_ESTIMATORS_MAX) { /* its legend entry would be lost */
+            free(plans);
+            return gar_error_set(err, GAR_E_CAPACITY, 2, "estimators in one pareto plot", "256");
         }
+        est_seen[a->estimator_rank] = true;
+        est_name[a->estimator_rank] = a->estimator;
+        if (a->estimator_rank + 1 > est_max)
+            est_max = a->estimator_rank + 1;
     }
     shown_name(plans);
+    /* The panels in a grid (their size first: it says which points hide
+     * each other), the legend in a strip under them as tall as its entries
+     * need: every plan and estimator can be looked up. */
+    size_t cols = tn <= 1 ? 1 : tn <= 4 ? 2 : 3;
+    size_t rows = (tn + cols - 1) / cols;
+    size_t width = PARETO_PANEL_W_PX * (cols < 2 ? 2 : cols), panels_h = PARETO_PANEL_H_PX * rows;
+    /* The title on two lines, the first as wide as the host's name makes
+     * it: a what-if host's long name ran off both edges of a one-panel
+     * image. */
+    size_t title_px = (strlen("Busy CPU against p99 overshoot: host , open loop") +
+                       strlen(g->host_short)) * PARETO_TITLE_CHAR_PX + PARETO_TITLE_PAD_PX;
+    width = title_px > width ? title_px : width;
+    double panel_w_px = (double)width / (double)cols;
     bool any_ci = false; /* the bars hold stored intervals, not only the seeds' spread */
     bool any_unbounded = false; /* a bar runs off the right edge: say why */
     for (size_t i = first; i < arms->count; i++) {
@@ -564,55 +745,78 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
                  "# Values below %g µs or %g %% are drawn at that floor (log axes).\n"
                  "# Arms with a failed run are left out.\n",
             g->host_short, g->mode, UNBOUNDED_US, LOG_FLOOR_US, LOG_FLOOR_PERCENT);
-    double xlo[64], xhi[64], ylo[64], yhi[64];
-    point pts[1024], front[1024];
+    double xlo[PARETO_TRACES_MAX], xhi[PARETO_TRACES_MAX], ylo[PARETO_TRACES_MAX],
+        yhi[PARETO_TRACES_MAX];
+    gar_plot_axes axes[PARETO_TRACES_MAX];
+    long marks_at[PARETO_TRACES_MAX]; /* a panel's block of rings, -1: none */
+    size_t marks_blocks = 0;
+    /* Every arm of the group may sit in one panel: room for all of them. */
+    point *pts = malloc(2 * group_arms * sizeof *pts), *front = pts + group_arms;
+    panel_spots spots = { 0, malloc(2 * group_arms * sizeof(double)), NULL,
+                          malloc(2 * group_arms * sizeof(size_t)), NULL };
+    spots.y = spots.x + group_arms;
+    spots.group = spots.arm + group_arms;
+    char *marks_text = NULL, *listing_text = NULL;
+    size_t marks_len = 0, listing_len = 0;
+    FILE *marks = open_memstream(&marks_text, &marks_len);
+    FILE *listing = open_memstream(&listing_text, &listing_len);
+    if (pts == NULL || spots.x == NULL || spots.arm == NULL || marks == NULL || listing == NULL) {
+        if (marks != NULL)
+            fclose(marks);
+        if (listing != NULL)
+            fclose(listing);
+        free(marks_text);
+        free(listing_text);
+        free(pts);
+        free(spots.x);
+        free(spots.arm);
+        free(plans);
+        fclose(dat);
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for a pareto plot", "exhausted");
+    }
     for (size_t t = 0; t < tn; t++) {
         size_t n = 0;
-        xlo[t] = ylo[t] = INFINITY;
-        xhi[t] = yhi[t] = 0;
+        spots.n = 0;
         fprintf(dat, "# trace %s\n", trace_names[t]);
-        for (size_t i = first; i < arms->count; i++) {
-            const gar_arm_summary *a = &arms->arm[i];
-            if (!same_group(a, g) || strcmp(a->trace, traces[t]) != 0 || !arm_complete(a))
-                continue;
-            double x = p99_us(a), y = busy_percent(a);
-            double x0 = floor_us(fmin(a->p99_min_ns, a->p99_ns) / 1000.0);
-            double x1 = fmax(a->p99_max_ns, a->p99_ns) / 1000.0;
-            if (a->has_ci) {
-                x0 = floor_us(fmin(x0 * 1000.0, a->p99_lo_ns) / 1000.0);
-                x1 = fmax(x1, a->p99_hi_ns / 1000.0);
-            }
-            double y0 = floor_percent(100.0 * fmin(a->busy_min, a->busy_frac));
-            double y1 = floor_percent(100.0 * fmax(a->busy_max, a->busy_frac));
-            fprintf(dat, "%.6g %.6g %.6g %.6g %.6g %.6g %ld %d \"%s / %s\"\n", x, y, x0,
-                    isinf(x1) ? UNBOUNDED_US : x1, y0, y1, shown_find(plans, a->plan),
-                    estimator_points[a->estimator_rank % POINTS],
-                    plans->name[shown_find(plans, a->plan)], a->estimator);
-            /* The oracle knows each residual in advance: a bound, drawn but
-             * kept off the frontier of what a policy can reach. */
-            if (n < 1024 && strcmp(a->estimator, "oracle") != 0)
-                pts[n++] = (point){ x, y };
-            xlo[t] = fmin(xlo[t], x0);
-            xhi[t] = fmax(xhi[t], isinf(x1) ? x : x1);
-            ylo[t] = fmin(ylo[t], y0);
-            yhi[t] = fmax(yhi[t], y1);
-        }
+        double extent[4] = { INFINITY, 0, INFINITY, 0 };
+        n = pareto_trace_arms(arms, first, traces[t], plans, dat, pts, &spots, extent);
+        xlo[t] = extent[0];
+        xhi[t] = extent[1];
+        ylo[t] = extent[2];
+        yhi[t] = extent[3];
         fprintf(dat, "\n\n# frontier %s\n", trace_names[t]);
         size_t m = pareto_frontier(pts, n, front);
         for (size_t k = 0; k < m; k++)
             fprintf(dat, "%.6g %.6g\n", front[k].x, front[k].y);
         fprintf(dat, "\n\n");
+        axes[t] = pareto_axes(xlo[t], xhi[t], ylo[t], yhi[t], panel_w_px,
+                              (double)PARETO_PANEL_H_PX);
+        marks_at[t] = -1;
+        if (mark_coincident(arms, &spots, &axes[t], trace_names[t], plans, marks, listing) > 0) {
+            marks_at[t] = (long)(2 * tn + marks_blocks++);
+            fprintf(marks, "\n\n");
+        }
     }
-    FILE *gp = script_after_data(dir, dat, &pf, err);
+    free(pts);
+    free(spots.x);
+    free(spots.arm);
+    bool memory_lost = fclose(marks) != 0;
+    memory_lost |= fclose(listing) != 0;
+    /* The rings' blocks after every trace's two: x y "tag×count". */
+    if (!memory_lost && marks_len > 0)
+        fprintf(dat, "# coincident arms: per panel with any, x y \"tag×count\" of each group\n%s",
+                marks_text);
+    free(marks_text);
+    FILE *gp = memory_lost ? NULL : script_after_data(dir, dat, &pf, err);
     if (gp == NULL) {
+        if (memory_lost) {
+            fclose(dat);
+            gar_error_set(err, GAR_E_CAPACITY, 2, "memory for a pareto plot", "exhausted");
+        }
+        free(listing_text);
         free(plans);
-        return -GAR_E_IO;
+        return memory_lost ? -GAR_E_CAPACITY : -GAR_E_IO;
     }
-    /* The panels in a grid, the legend in a strip under them as tall as its
-     * entries need: every plan and estimator can be looked up. */
-    size_t cols = tn <= 1 ? 1 : tn <= 4 ? 2 : 3;
-    size_t rows = (tn + cols - 1) / cols;
-    size_t width = 560 * (cols < 2 ? 2 : cols), panels_h = 440 * rows;
     size_t longest = 34; /* the headers' and fixed entries' length */
     size_t entries = 4 + plans->count;
     for (size_t p = 0; p < plans->count; p++)
@@ -622,17 +826,13 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
             entries++;
             longest = strlen(est_name[e]) > longest ? strlen(est_name[e]) : longest;
         }
-    size_t key_cols = width / (longest * 8 + 110);
+    size_t key_cols = width / (longest * PARETO_KEY_CHAR_PX + PARETO_KEY_SAMPLE_PX);
     key_cols = key_cols < 1 ? 1 : key_cols;
-    size_t key_rows = (entries + key_cols - 1) / key_cols;
-    /* The title on two lines, the first as wide as the host's name makes
-     * it: a what-if host's long name ran off both edges of a one-panel
-     * image.  About 9 px a character at the title's font, and a margin. */
-    size_t title_px = (strlen("Busy CPU against p99 overshoot: host , open loop") +
-                       strlen(g->host_short)) * 9 + 80;
-    width = title_px > width ? title_px : width;
-    size_t legend_h = key_rows * 24 + 50, height = panels_h + legend_h + 60;
-    double top = 1.0 - 60.0 / (double)height, legend = (double)legend_h / (double)height;
+    size_t key_rows = (entries + (marks_blocks > 0) + key_cols - 1) / key_cols;
+    size_t legend_h = key_rows * PARETO_KEY_ROW_PX + PARETO_KEY_PAD_PX,
+           height = panels_h + legend_h + PARETO_TITLE_H_PX;
+    double top = 1.0 - (double)PARETO_TITLE_H_PX / (double)height,
+           legend = (double)legend_h / (double)height;
     char host[GAR_RESULTS_TEXT * 2];
     gar_gnuplot_double(g->host_short, host, sizeof host);
     fprintf(gp,
@@ -660,17 +860,13 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
         fprintf(gp, "\nset origin %.6f,%.6f\nset size %.6f,%.6f\n", (double)(t % cols) / (double)cols,
                 top - (double)(t / cols + 1) * panel_h, 1.0 / (double)cols, panel_h);
         fprintf(gp, "set title '%s'\nset logscale x\nunset label 1\n", title);
+        const gar_plot_axes *ax = &axes[t];
         if (xhi[t] > 0 && xlo[t] > 0)
-            fprintf(gp, "set xrange [%.6g:%.6g]\n", xlo[t] / 1.6, xhi[t] * 1.6);
+            fprintf(gp, "set xrange [%.6g:%.6g]\n", ax->x_lo, ax->x_hi);
         bool empty = !(xhi[t] > 0 && xlo[t] > 0); /* every arm of the trace failed */
-        if (yhi[t] > 0 && ylo[t] > 0 && yhi[t] / ylo[t] > 100)
-            fprintf(gp, "set logscale y\nset ylabel 'busy CPU (%% of wait time, log)'\n"
-                        "set yrange [%.6g:%.6g]\n",
-                    ylo[t] / 2, yhi[t] * 2 > 100 ? 200.0 : yhi[t] * 2);
-        else
-            fprintf(gp, "unset logscale y\nset ylabel 'busy CPU (%% of wait time)'\n"
-                        "set yrange [0:%.6g]\n",
-                    yhi[t] * 1.1 > 100 ? 105.0 : yhi[t] * 1.1 + 1);
+        fprintf(gp, "%s\nset ylabel 'busy CPU (%% of wait time%s)'\nset yrange [%.6g:%.6g]\n",
+                ax->log_y ? "set logscale y" : "unset logscale y", ax->log_y ? ", log" : "",
+                ax->y_lo, ax->y_hi);
         if (empty) { /* nothing to draw, and gnuplot cannot autoscale an empty log axis */
             fprintf(gp, "set xrange [1:10]\nset label 1 'every arm has a failed run'"
                         " at graph 0.5, graph 0.5 center\nplot NaN notitle\n");
@@ -679,7 +875,7 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
         fprintf(gp, "plot '%s' index %zu using 1:2 with steps dt 2 lw 1.5 lc rgb '#555555'",
                 pf.dat, 2 * t + 1);
         for (size_t p = 0; p < plans->count; p++) {
-            gar_plot_style st = gar_plot_style_of(p);
+            gar_plot_style st = gar_plot_style_for(palette_of(files), plans->plan[p]);
             fprintf(gp,
                     ", \\\n     '' index %zu using ($7 == %zu ? $1 : NaN):2:3:4:5:6"
                     " with xyerrorbars ps 0 lw 1 dt %d lc rgb '%s'"
@@ -687,6 +883,14 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
                     " pt variable ps 1.7 lw 1.5 lc rgb '%s'",
                     2 * t, p, st.dash, st.colour, 2 * t, p, st.colour);
         }
+        /* Arms on one point: a ring round it and its tag with their count,
+         * the arms listed under the plot. */
+        if (marks_at[t] >= 0)
+            fprintf(gp, ", \\\n     '' index %ld using 1:2 with points pt 6 ps 3.4 lw 1.5"
+                        " lc rgb '#000000'"
+                        ", \\\n     '' index %ld using 1:2:3 with labels left offset 1.6,1.1"
+                        " font ',10' tc rgb '#000000'",
+                    marks_at[t], marks_at[t]);
         fprintf(gp, "\n");
     }
     /* The legend: colours (and after sixteen plans, dashes) are plans,
@@ -700,11 +904,14 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
     fprintf(gp, ", \\\n     keyentry with lines dt 2 lw 1.5 lc rgb '#555555' title 'Pareto frontier'");
     fprintf(gp, ", \\\n     keyentry with lines lw 1 lc rgb '#333333' title 'bars: %s'",
             any_ci ? "seeds'' spread, 95 % intervals" : "seeds'' spread");
+    if (marks_blocks > 0)
+        fprintf(gp, ", \\\n     keyentry with points pt 6 ps 1.7 lw 1.5 lc rgb '#000000'"
+                    " title 'tag×N: N arms on one point'");
     fprintf(gp, ", \\\n     keyentry with points pt -1 lc rgb 'white' title '{/:Bold colour: plan}'");
     for (size_t p = 0; p < plans->count; p++) {
         char t[GAR_RESULTS_TEXT * 2];
         gar_gnuplot_single(plans->name[p], t, sizeof t);
-        gar_plot_style st = gar_plot_style_of(p);
+        gar_plot_style st = gar_plot_style_for(palette_of(files), plans->plan[p]);
         fprintf(gp, ", \\\n     keyentry with linespoints pt 7 ps 1.7 dt %d lc rgb '%s' title '%s'",
                 st.dash, st.colour, t);
     }
@@ -720,15 +927,33 @@ static int pareto_one(const gar_arm_list *arms, size_t first, const char *dir,
         }
     fprintf(gp, "\nunset multiplot\n");
     free(plans);
-    return draw_and_list(dir, gp, &pf, files, "", g->host, err,
+    int rc = draw_and_list(dir, gp, &pf, files, "", g->host, err,
              "Busy CPU against p99 overshoot on host %s (%s loop): one point per arm, the mean "
              "over its seeds, its bars the %s (the report's ties are where they overlap); the "
-             "dashed staircase is the Pareto frontier.%s",
+             "dashed staircase is the Pareto frontier.%s%s",
              g->host_short, g->mode,
              any_ci ? "seeds' spread widened to their 95 % intervals" : "seeds' spread",
              any_unbounded ? " A bar that runs off the right edge has no upper end: its runs "
                              "had too few waits to bound a p99 from above."
-                           : "");
+                           : "",
+             marks_blocks > 0 ? " A ring tagged a×N marks N arms drawn on one point, hiding "
+                                "each other: they are listed below."
+                              : "");
+    if (rc == 0 && listing_len > 0) { /* the plot's list now owns it */
+        files->file[files->count - 1].listing = listing_text;
+        listing_text = NULL;
+    }
+    free(listing_text);
+    return rc;
+}
+
+void gar_plot_files_free(gar_plot_files *files)
+{
+    if (files == NULL)
+        return;
+    for (size_t i = 0; i < files->count; i++)
+        free(files->file[i].listing);
+    free(files);
 }
 
 int gar_plot_pareto(const gar_arm_list *arms, const char *dir, gar_plot_files *files,
@@ -736,6 +961,7 @@ int gar_plot_pareto(const gar_arm_list *arms, const char *dir, gar_plot_files *f
 {
     dir = gar_plot_out_dir(files, dir);
     int rc = gar_plot_check_gnuplot(err);
+    gar_plot_palette_seed(files, arms);
     for (size_t i = 0; rc == 0 && i < arms->count; i++) {
         bool first = true;
         for (size_t j = 0; j < i && first; j++)
@@ -979,7 +1205,7 @@ static int param_one(const param_point *pts, size_t n, const char *dir, gar_plot
     for (size_t l = 0; l < lines; l++) {
         char t[GAR_RESULTS_TEXT * 2];
         gar_gnuplot_double(labels[l], t, sizeof t);
-        gar_plot_style st = gar_plot_style_of(l);
+        gar_plot_style st = gar_plot_style_for(palette_of(files), labels[l]);
         fprintf(gp, "%s '%s' index %zu using 1:2:5:6 with yerrorlines pt 7 ps 1.2 lw 2 dt %d "
                     "lc rgb '%s' title \"%s\"",
                 l > 0 ? ", \\\n    " : " ", pf.dat, l, st.dash, st.colour, t);
@@ -990,7 +1216,7 @@ static int param_one(const param_point *pts, size_t n, const char *dir, gar_plot
     for (size_t l = 0; l < lines; l++) {
         char t[GAR_RESULTS_TEXT * 2];
         gar_gnuplot_double(labels[l], t, sizeof t);
-        gar_plot_style st = gar_plot_style_of(l);
+        gar_plot_style st = gar_plot_style_for(palette_of(files), labels[l]);
         fprintf(gp, "%s '%s' index %zu using 1:3:7:8 with yerrorlines pt 7 ps 1.2 lw 2 dt %d "
                     "lc rgb '%s' title \"%s\"",
                 l > 0 ? ", \\\n    " : " ", pf.dat, l, st.dash, st.colour, t);
@@ -1121,6 +1347,36 @@ static const char *plot_estimator(const gar_arm_list *arms, const gar_arm_summar
     return first;
 }
 
+/* The CDF plot: two panels side by side (the CDF, the tail) and the key
+ * right of the second. */
+#define CDF_PANEL_W_PX 560
+#define CDF_PANEL_H_PX 640
+#define CDF_KEY_W_PX 300
+#define CDF_TITLE_H_PX 60
+#define CDF_POINTS 2000
+#define CDF_TAIL_POINTS 2000
+
+/* The share of the width the first panel takes. */
+static double cdf_panel_share(void)
+{
+    return (double)CDF_PANEL_W_PX / (double)(CDF_PANEL_W_PX * 2 + CDF_KEY_W_PX);
+}
+
+/* One `plot` of every block's curve, its columns `using`. */
+static void cdf_curves(FILE *gp, const plot_files *pf, size_t blocks, const char *using,
+                       const char *const *plans, char titles[][GAR_RESULTS_TEXT * 2],
+                       gar_plot_files *files)
+{
+    fprintf(gp, "plot ");
+    for (size_t b = 0; b < blocks; b++) {
+        gar_plot_style st = gar_plot_style_for(palette_of(files), plans[b]);
+        fprintf(gp, "%s'%s' index %zu using %s with steps lw 2 dt %d lc rgb '%s' title '%s'",
+                b > 0 ? ", \\\n     " : "", b == 0 ? pf->dat : "", b, using, st.dash,
+                st.colour, titles[b]);
+    }
+    fprintf(gp, "\n");
+}
+
 static int cdf_one(gar_db *db, const gar_arm_list *arms, size_t first, const char *dir,
                    gar_plot_files *files, gar_error *err)
 {
@@ -1133,7 +1389,8 @@ static int cdf_one(gar_db *db, const gar_arm_list *arms, size_t first, const cha
     if (dat == NULL)
         return -GAR_E_IO;
     fprintf(dat, "# gar plot data: overshoot CDF, trace %s, host %s, %s loop.\n"
-                 "# One block per plan: overshoot_us fraction_of_waits_at_most_that.\n",
+                 "# One block per plan: overshoot_us fraction_of_waits_at_most_that\n"
+                 "# fraction_of_waits_at_least_that (the tail, 1 - CDF before the step).\n",
             g->trace_short, g->host_short, g->mode);
     /* The arms drawn, then their names among them, then each re-run. */
     const gar_arm_summary *drawn[16];
@@ -1158,9 +1415,10 @@ static int cdf_one(gar_db *db, const gar_arm_list *arms, size_t first, const cha
     for (size_t b = 0; b < blocks; b++)
         drawn_plans[b] = drawn[b]->plan;
     char titles[16][GAR_RESULTS_TEXT * 2];
+    const char *written_plans[16];
     uint64_t seed = 0;
     int rc = 0;
-    double lo = INFINITY, hi = 0;
+    double lo = INFINITY, hi = 0, least_tail = 1;
     size_t written = 0;
     for (size_t b = 0; rc == 0 && b < blocks; b++) {
         const gar_arm_summary *a = drawn[b];
@@ -1176,21 +1434,24 @@ static int cdf_one(gar_db *db, const gar_arm_list *arms, size_t first, const cha
         qsort(log.overshoot_us, log.count, sizeof *log.overshoot_us, compare_double);
         fprintf(dat, "# plan %s, estimator %s, seed %llu\n", a->plan, a->estimator,
                 (unsigned long long)key.seed);
-        /* At most ~2000 points a curve, the extremes always kept. */
-        size_t step = log.count / 2000 + 1;
+        /* About CDF_POINTS points a curve, the extremes always kept, and
+         * every one of the last CDF_TAIL_POINTS: the tail plot reads them. */
+        size_t step = log.count / CDF_POINTS + 1;
         for (size_t k = 0; k < log.count; k++) {
-            if (k % step != 0 && k + 1 != log.count)
+            if (k % step != 0 && log.count - k > CDF_TAIL_POINTS)
                 continue;
             double v = log.overshoot_us[k] < LOG_FLOOR_US ? LOG_FLOOR_US : log.overshoot_us[k];
             lo = fmin(lo, v);
             hi = fmax(hi, v);
-            fprintf(dat, "%.6g %.6g\n", v, (double)(k + 1) / (double)log.count);
+            fprintf(dat, "%.6g %.6g %.6g\n", v, (double)(k + 1) / (double)log.count,
+                    (double)(log.count - k) / (double)log.count);
         }
+        least_tail = fmin(least_tail, 1.0 / (double)log.count);
         fprintf(dat, "\n\n");
         char label[GAR_RESULTS_TEXT * 2];
         gar_arm_name_among(a->plan, a->estimator, drawn_plans, blocks, label, sizeof label);
         gar_gnuplot_single(label, titles[written], sizeof titles[written]);
-        written++;
+        written_plans[written++] = a->plan;
         wait_log_free(&log);
         rc = 0;
     }
@@ -1214,31 +1475,45 @@ static int cdf_one(gar_db *db, const gar_arm_list *arms, size_t first, const cha
             "# gar plot: the overshoot CDF of each plan (the run with the least seed;\n"
             "# plans with predict under the estimator named).  Data: %s.\n"
             "# Re-draw: gnuplot %s\n"
-            "set terminal pngcairo size 1200,640 enhanced font 'Sans,11'\n"
+            "# Left the CDF (log overshoot), right the tail: the fraction of waits with\n"
+            "# at least that overshoot on log-log axes, where the p99 and the worst\n"
+            "# waits are read.\n"
+            "set terminal pngcairo size %d,%d enhanced font 'Sans,11'\n"
             "set output '%s'\n"
-            "set title \"Overshoot CDF: trace %s\\nhost %s, %s loop, seed %llu\" font ',13'\n"
+            "set multiplot title \"Overshoot CDF and tail: trace %s\\nhost %s, %s loop, seed %llu\""
+            " font ',13'\n"
             "set xlabel 'overshoot: wait end - completion (µs, log)'\n"
-            "set ylabel 'fraction of waits with at most that overshoot'\n"
             "set logscale x\n"
             "set format x '%%g'\n"
             "set xrange [%.6g:%.6g]\n"
+            "set grid xtics mxtics ytics mytics\n"
+            "\n# The CDF.\n"
+            "set origin 0,0\nset size %.4f,%.4f\n"
+            "set title 'CDF'\n"
+            "set ylabel 'fraction of waits with at most that overshoot'\n"
             "set yrange [0:1.02]\n"
             "set ytics 0.1\n"
-            "set grid xtics mxtics ytics\n"
-            "set key outside right top Left reverse\n",
-            pf.dat, pf.gp, pf.png, trace, host, g->mode, (unsigned long long)seed,
-            lo / 1.5, hi * 1.5);
-    fprintf(gp, "plot ");
-    for (size_t b = 0; b < blocks; b++) {
-        gar_plot_style st = gar_plot_style_of(b);
-        fprintf(gp, "%s'%s' index %zu using 1:2 with steps lw 2 dt %d lc rgb '%s' title '%s'",
-                b > 0 ? ", \\\n     " : "", b == 0 ? pf.dat : "", b, st.dash, st.colour,
-                titles[b]);
-    }
-    fprintf(gp, "\n");
+            "unset key\n",
+            pf.dat, pf.gp, CDF_PANEL_W_PX * 2 + CDF_KEY_W_PX, CDF_PANEL_H_PX, pf.png, trace, host, g->mode,
+            (unsigned long long)seed, lo / 1.5, hi * 1.5, cdf_panel_share(),
+            1.0 - (double)CDF_TITLE_H_PX / CDF_PANEL_H_PX);
+    cdf_curves(gp, &pf, blocks, "1:2", written_plans, titles, files);
+    fprintf(gp, "\n# The tail (1 - CDF), log-log.\n"
+                "set origin %.4f,0\nset size %.4f,%.4f\n"
+                "set title 'tail: fraction of waits with at least that overshoot'\n"
+                "set ylabel 'fraction of waits (log)'\n"
+                "set logscale y\nset format y '%%g'\nset ytics auto\n"
+                "set yrange [%.6g:1.5]\n"
+                "set key outside right top Left reverse\n",
+            cdf_panel_share(), 1.0 - cdf_panel_share(),
+            1.0 - (double)CDF_TITLE_H_PX / CDF_PANEL_H_PX, least_tail / 2);
+    cdf_curves(gp, &pf, blocks, "1:3", written_plans, titles, files);
+    fprintf(gp, "unset multiplot\n");
     return draw_and_list(dir, gp, &pf, files, g->trace, g->host, err,
              "Overshoot CDF per plan on trace %s, host %s (%s loop, seed %llu; plans with predict "
-             "under adl or the first estimator): further left and higher is better.",
+             "under adl or the first estimator): further left and higher is better; on the "
+             "right the tail (the share of waits with at least that overshoot, log-log), "
+             "where p99 is the height 0.01.",
              g->trace_short, g->host_short, g->mode, (unsigned long long)seed);
 }
 
@@ -1247,6 +1522,7 @@ int gar_plot_cdf(gar_db *db, const gar_arm_list *arms, const char *trace, const 
 {
     dir = gar_plot_out_dir(files, dir);
     int rc = gar_plot_check_gnuplot(err);
+    gar_plot_palette_seed(files, arms);
     for (size_t i = 0; rc == 0 && i < arms->count; i++) {
         const gar_arm_summary *a = &arms->arm[i];
         if (strcmp(a->trace, trace) != 0)
@@ -1425,105 +1701,189 @@ int gar_plot_verification(const gar_verification *v, unsigned n, const char *dir
 
 /* ---- auto against the fixed plans, by budget ---------------------------- */
 
-#define AUTO_PLOT_BUDGETS 32
+/* The budget plot's panels (one per trace) and the legend strip under them. */
+#define AUTO_PANEL_W_PX 520
+#define AUTO_PANEL_H_PX 380
+#define AUTO_TITLE_H_PX 70
+#define AUTO_LEGEND_H_PX 50
+
+/* The four series of a panel: the arm of a cell each draws, its title and
+ * its palette label (poll and block as the plans they are, so they match
+ * the other plots), and how it is drawn. */
+#define AUTO_SERIES 4
+static const char *const auto_series_title[AUTO_SERIES] = { "auto", "best fixed", "poll",
+                                                            "block" };
+static const char *const auto_series_label[AUTO_SERIES] = { "auto", "best fixed arm", "poll",
+                                                            "block" };
+static const char *const auto_series_draw[AUTO_SERIES] = {
+    "linespoints lw 2 pt 7 ps 1.2", "linespoints lw 2 pt 5 ps 1.1", "lines lw 1.5",
+    "lines lw 1.5"
+};
+
+static const gar_arm_summary *auto_series_arm(const gar_auto_cell *c, int k)
+{
+    const gar_arm_summary *arm[AUTO_SERIES] = { c->autoa, c->best, c->poll, c->block };
+    return arm[k];
+}
+
+static bool same_auto_plot(const gar_auto_cell *a, const gar_auto_cell *b)
+{
+    return strcmp(a->any->host, b->any->host) == 0 && strcmp(a->any->mode, b->any->mode) == 0;
+}
+
+static int by_budget(const void *a, const void *b)
+{
+    const gar_auto_cell *const *p = a, *const *q = b;
+    return ((*p)->budget_ns > (*q)->budget_ns) - ((*p)->budget_ns < (*q)->budget_ns);
+}
+
+/* The cells of the plot of `c0`'s host and mode on trace `trace`, by
+ * budget, into `out` (room for g->cells).  Returns their count. */
+static size_t auto_panel_cells(const gar_auto_goals *g, const gar_auto_cell *c0,
+                               const char *trace, const gar_auto_cell **out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < g->cells; i++)
+        if (same_auto_plot(&g->cell[i], c0) && strcmp(g->cell[i].any->trace, trace) == 0)
+            out[n++] = &g->cell[i];
+    qsort(out, n, sizeof *out, by_budget);
+    return n;
+}
+
+/* The data file: one block per trace (its cells by budget), each busy CPU
+ * that trace's own; never a mean over traces, which would set unlike
+ * workloads' figures against one another.  Returns the traces written
+ * (their first cells in `firsts`: room for g->cells). */
+static size_t auto_write_data(const gar_auto_goals *g, const gar_auto_cell *c0, FILE *dat,
+                              const gar_auto_cell **cells, const gar_auto_cell **firsts)
+{
+    fprintf(dat, "# gar plot data: auto:p99_us=B against the fixed plans on host %s (%s).\n"
+                 "# One block per trace; busy CPU in %% of wait time, that trace's own\n"
+                 "# ('?': no arm; below %g %% drawn at that floor on the log axis).\n"
+                 "# budget_us auto best_fixed poll block\n",
+            c0->any->host, c0->any->mode, LOG_FLOOR_PERCENT);
+    size_t traces = 0;
+    for (size_t i = 0; i < g->cells; i++) {
+        const gar_auto_cell *c = &g->cell[i];
+        bool seen = !same_auto_plot(c, c0);
+        for (size_t t = 0; t < traces && !seen; t++)
+            seen = strcmp(firsts[t]->any->trace, c->any->trace) == 0;
+        if (seen)
+            continue;
+        firsts[traces++] = c;
+        size_t n = auto_panel_cells(g, c0, c->any->trace, cells);
+        fprintf(dat, "# trace %s\n", c->any->trace_short);
+        for (size_t k = 0; k < n; k++) {
+            fprintf(dat, "%.3f", (double)cells[k]->budget_ns / 1e3);
+            for (int s = 0; s < AUTO_SERIES; s++) {
+                const gar_arm_summary *a = auto_series_arm(cells[k], s);
+                if (a != NULL)
+                    fprintf(dat, " %.9g", floor_percent(100.0 * a->busy_frac));
+                else
+                    fprintf(dat, " ?");
+            }
+            fprintf(dat, "\n");
+        }
+        fprintf(dat, "\n\n");
+    }
+    return traces;
+}
+
+/* One auto-HOST-MODE plot: a panel per trace, the legend in a strip. */
+static int auto_plot_one(const gar_auto_goals *g, const gar_auto_cell *c0, const char *dir,
+                         gar_plot_files *files, gar_error *err)
+{
+    char base[GAR_PLOT_NAME_BYTES - 16];
+    gar_format(base, sizeof base, "auto-%s-%s", c0->any->host_short, c0->any->mode);
+    plot_files pf;
+    name_plot(&pf, base);
+    const gar_auto_cell **cells = malloc(2 * g->cells * sizeof *cells);
+    if (cells == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for an auto plot", "exhausted");
+    const gar_auto_cell **firsts = cells + g->cells;
+    FILE *dat = open_in(dir, pf.dat, pf.dat_path, sizeof pf.dat_path, err);
+    if (dat == NULL) {
+        free(cells);
+        return -GAR_E_IO;
+    }
+    size_t traces = auto_write_data(g, c0, dat, cells, firsts);
+    FILE *gp = script_after_data(dir, dat, &pf, err);
+    if (gp == NULL) {
+        free(cells);
+        return -GAR_E_IO;
+    }
+    size_t cols = traces <= 1 ? 1 : traces <= 4 ? 2 : 3, rows = (traces + cols - 1) / cols;
+    size_t width = AUTO_PANEL_W_PX * cols, height = AUTO_TITLE_H_PX + AUTO_PANEL_H_PX * rows +
+                                                   AUTO_LEGEND_H_PX;
+    double top = 1.0 - (double)AUTO_TITLE_H_PX / (double)height;
+    double legend = (double)AUTO_LEGEND_H_PX / (double)height;
+    double panel_h = (top - legend) / (double)rows;
+    char host[GAR_RESULTS_TEXT * 2];
+    gar_gnuplot_double(c0->any->host_short, host, sizeof host);
+    fprintf(gp,
+            "# gar plot: busy CPU against the p99 budget, auto beside the fixed plans,\n"
+            "# one panel per trace.  Data: %s.  Re-draw: gnuplot %s\n"
+            "set terminal pngcairo size %zu,%zu enhanced font 'Sans,11'\n"
+            "set output '%s'\n"
+            "set multiplot title \"auto against the fixed plans by p99 budget, host %s (%s)\\n"
+            "{/*0.8 busy CPU on each trace; the best fixed arm is the ex-post cheapest "
+            "within B}\" font ',13'\n"
+            "set xlabel 'budget B (µs, p99 overshoot, log)'\n"
+            "set ylabel 'busy CPU (%% of wait time, log)'\n"
+            "set logscale xy\nset format x '%%g'\nset format y '%%g'\n"
+            "set yrange [*:200]\nset datafile missing '?'\nset grid\nunset key\n",
+            pf.dat, pf.gp, width, height, pf.png, host, c0->any->mode);
+    for (size_t t = 0; t < traces; t++) {
+        char title[GAR_RESULTS_TEXT * 2];
+        gar_gnuplot_single(firsts[t]->any->trace_short, title, sizeof title);
+        fprintf(gp, "\nset origin %.6f,%.6f\nset size %.6f,%.6f\nset title '%s'\nplot ",
+                (double)(t % cols) / (double)cols, top - (double)(t / cols + 1) * panel_h,
+                1.0 / (double)cols, panel_h, title);
+        for (int k = 0; k < AUTO_SERIES; k++) {
+            gar_plot_style st = gar_plot_style_for(palette_of(files), auto_series_label[k]);
+            fprintf(gp, "%s'%s' index %zu using 1:%d with %s dt %d lc rgb '%s' title '%s'",
+                    k > 0 ? ", \\\n     " : "", pf.dat, t, k + 2, auto_series_draw[k], st.dash,
+                    st.colour, auto_series_title[k]);
+        }
+        fprintf(gp, "\n");
+    }
+    fprintf(gp, "\n# The legend strip.\nset origin 0,0\nset size 1,%.6f\nset title ''\n"
+                "unset border\nunset tics\nunset grid\nunset xlabel\nunset ylabel\n"
+                "unset logscale\nset xrange [0:1]\nset yrange [0:1]\n"
+                "set key center center horizontal box\nplot NaN notitle",
+            legend);
+    for (int k = 0; k < AUTO_SERIES; k++) {
+        gar_plot_style st = gar_plot_style_for(palette_of(files), auto_series_label[k]);
+        fprintf(gp, ", \\\n     keyentry with %s dt %d lc rgb '%s' title '%s'",
+                auto_series_draw[k], st.dash, st.colour, auto_series_title[k]);
+    }
+    fprintf(gp, "\nunset multiplot\n");
+    free(cells);
+    return draw_and_list(dir, gp, &pf, files, "", c0->any->host, err,
+                         "Host %s (%s): busy CPU against the p99 budget on each of its %zu "
+                         "traces, for auto:p99_us=B, the ex-post best fixed arm within each "
+                         "budget, poll and block.",
+                         c0->any->host_short, c0->any->mode, traces);
+}
+
+void gar_plot_auto_palette(gar_plot_files *files)
+{
+    gar_plot_style_for(palette_of(files), auto_series_label[0]);
+    gar_plot_style_for(palette_of(files), auto_series_label[1]);
+}
 
 int gar_plot_auto_budgets(const gar_auto_goals *g, const char *dir, gar_plot_files *files,
                           gar_error *err)
 {
     dir = gar_plot_out_dir(files, dir);
     int rc = gar_plot_check_gnuplot(err);
+    gar_plot_auto_palette(files);
     for (size_t first = 0; first < g->cells && rc == 0; first++) {
-        const gar_auto_cell *c0 = &g->cell[first];
         bool seen = false; /* the host and mode drawn already */
         for (size_t j = 0; j < first && !seen; j++)
-            seen = strcmp(g->cell[j].any->host, c0->any->host) == 0 &&
-                   strcmp(g->cell[j].any->mode, c0->any->mode) == 0;
-        if (seen)
-            continue;
-        /* The host's budgets, ascending, and the means over its traces. */
-        uint64_t budget[AUTO_PLOT_BUDGETS];
-        double sum[AUTO_PLOT_BUDGETS][4];
-        unsigned count[AUTO_PLOT_BUDGETS][4];
-        size_t nb = 0;
-        memset(sum, 0, sizeof sum);
-        memset(count, 0, sizeof count);
-        for (size_t i = first; i < g->cells; i++) {
-            const gar_auto_cell *c = &g->cell[i];
-            if (strcmp(c->any->host, c0->any->host) != 0 || strcmp(c->any->mode, c0->any->mode) != 0)
-                continue;
-            size_t b = 0;
-            while (b < nb && budget[b] != c->budget_ns)
-                b++;
-            if (b == nb) {
-                if (nb == AUTO_PLOT_BUDGETS)
-                    return gar_error_set(err, GAR_E_CAPACITY, 2, "the auto plot's budgets",
-                                         "32");
-                budget[nb++] = c->budget_ns;
-            }
-            const gar_arm_summary *arm[4] = { c->autoa, c->best, c->poll, c->block };
-            for (int k = 0; k < 4; k++)
-                if (arm[k] != NULL) {
-                    sum[b][k] += arm[k]->busy_frac;
-                    count[b][k]++;
-                }
-        }
-        char base[GAR_PLOT_NAME_BYTES - 16];
-        gar_format(base, sizeof base, "auto-%s-%s", c0->any->host_short, c0->any->mode);
-        plot_files pf;
-        name_plot(&pf, base);
-        FILE *dat = open_in(dir, pf.dat, pf.dat_path, sizeof pf.dat_path, err);
-        if (dat == NULL)
-            return -GAR_E_IO;
-        fprintf(dat, "# gar plot data: auto:p99_us=B against the fixed plans on host %s (%s),\n"
-                     "# each busy CPU the mean over the host's traces ('?': no arm).\n"
-                     "# budget_us auto best_fixed poll block\n",
-                c0->any->host, c0->any->mode);
-        for (size_t done = 0; done < nb; done++) {
-            size_t b = 0; /* the least budget not written yet */
-            for (size_t k = 0; k < nb; k++)
-                if (budget[k] != UINT64_MAX && (budget[b] == UINT64_MAX || budget[k] < budget[b]))
-                    b = k;
-            fprintf(dat, "%.3f", (double)budget[b] / 1e3);
-            for (int k = 0; k < 4; k++)
-                if (count[b][k] > 0)
-                    fprintf(dat, " %.9g", sum[b][k] / count[b][k]);
-                else
-                    fprintf(dat, " ?");
-            fprintf(dat, "\n");
-            budget[b] = UINT64_MAX;
-        }
-        FILE *gp = script_after_data(dir, dat, &pf, err);
-        if (gp == NULL)
-            return -GAR_E_IO;
-        char host[GAR_RESULTS_TEXT * 2];
-        gar_gnuplot_double(c0->any->host_short, host, sizeof host);
-        fprintf(gp,
-                "# gar plot: busy CPU against the p99 budget, auto beside the fixed plans.\n"
-                "# Data: %s.  Re-draw: gnuplot %s\n"
-                "set terminal pngcairo size 900,560 enhanced font 'Sans,11'\n"
-                "set output '%s'\n"
-                "set title \"auto against the fixed plans by p99 budget, host %s (%s)\\n"
-                "{/*0.8 busy CPU, mean over the traces; the best fixed arm is the ex-post "
-                "cheapest within B}\" font ',12'\n"
-                "set xlabel 'budget B (µs, p99 overshoot, log)'\n"
-                "set ylabel 'busy CPU while waiting (log)'\n"
-                "set logscale xy\n"
-                "set format x '%%g'\n"
-                "set format y '%%g'\n"
-                "set yrange [*:2]\n"
-                "set datafile missing '?'\n"
-                "set grid\n"
-                "set key outside right box opaque\n"
-                "plot '%s' using 1:2 with linespoints lw 2 pt 7 lc rgb '#0072b2' title 'auto', \\\n"
-                "     '' using 1:3 with linespoints lw 2 pt 5 lc rgb '#d55e00' title 'best fixed', \\\n"
-                "     '' using 1:4 with lines lw 1 dt 2 lc rgb '#009e73' title 'poll', \\\n"
-                "     '' using 1:5 with lines lw 1 dt 3 lc rgb '#cc79a7' title 'block'\n",
-                pf.dat, pf.gp, pf.png, host, c0->any->mode, pf.dat);
-        rc = draw_and_list(dir, gp, &pf, files, "", c0->any->host, err,
-                           "Host %s (%s): busy CPU against the p99 budget for auto:p99_us=B, the "
-                           "ex-post best fixed arm within each budget, poll and block; each the "
-                           "mean over the host's traces.",
-                           c0->any->host_short, c0->any->mode);
+            seen = same_auto_plot(&g->cell[j], &g->cell[first]);
+        if (!seen)
+            rc = auto_plot_one(g, &g->cell[first], dir, files, err);
     }
     return rc;
 }

@@ -9,16 +9,20 @@
  *                      arm (plan, estimator; mean over seeds, error bars the
  *                      intervals the report ranks by: report.h), the Pareto
  *                      frontier drawn, one panel per trace, the legend in a
- *                      strip under them sized to its entries
+ *                      strip under them sized to its entries; arms drawn on
+ *                      one point are ringed and tagged (plot_coincident.h)
+ *                      and listed in the file's `listing`
  *   param-NAME-HOST-MODE  p99 overshoot and busy CPU against a swept
  *                      parameter, one line per plan family / estimator, bars
  *                      from the least to the greatest run of a point
- *   cdf-TRACE-HOST-MODE  the overshoot CDF of each plan on one trace
+ *   cdf-TRACE-HOST-MODE  the overshoot CDF of each plan on one trace (log
+ *                      overshoot) beside its tail, the share of waits with at
+ *                      least that overshoot on log-log axes
  *   prediction-RUN     one run's prediction against the true residual, wait
  *                      by wait
  *
- * Plans are named among the plans a plot shows (plan_names.h) and styled by
- * their place among them (plot_style.h); names are escaped for the quotes
+ * Plans are named among the plans a plot shows (plan_names.h) and coloured
+ * by their label, one colour a plan across a command's plots (plot_style.h); names are escaped for the quotes
  * they sit in (gnuplot_text.h).
  *
  * The last two need every wait's numbers, which the database does not keep:
@@ -41,6 +45,7 @@
 
 #include <gar/error.h>
 
+#include "report/plot_style.h"
 #include "sweep/db.h"
 #include "sweep/results.h"
 
@@ -53,6 +58,10 @@ typedef struct gar_plot_file {
     char caption[512];
     char trace[GAR_RESULTS_TEXT];    /* the trace's hash ("" for every trace) */
     char host[GAR_RESULTS_TEXT];     /* the host's hash */
+    /* NULL, or lines of text (each ending '\n') naming the arms a pareto
+     * plot draws on one point, one ringed group a line: "TRACE TAG (N arms
+     * at p99 .., busy ..): ARM; ARM".  Owned: gar_plot_files_free. */
+    char *listing;
 } gar_plot_file;
 
 typedef struct gar_plot_files {
@@ -66,7 +75,19 @@ typedef struct gar_plot_files {
     char stage[4200];
     int made_dir; /* 1: `dir` did not exist and was made (removed on abort) */
     int stage_lock; /* while `stage` is set: the lock on its marker (sim/leftover.h) */
+    /* The command's colours: one per plan (or line) across all its plots
+     * (plot_style.h). */
+    gar_plot_palette palette;
 } gar_plot_files;
+
+/* Gives every plan of `arms` its colour in `files`' palette, in the
+ * database's plan order, so a plan's colour does not depend on which plot
+ * met it first.  The plot calls do it too; a report does it before its
+ * auto plots, whose poll and block then match. */
+void gar_plot_palette_seed(gar_plot_files *files, const gar_arm_list *arms);
+
+/* Frees `files` (calloc'd) with the listings its plots hold; NULL is a no-op. */
+void gar_plot_files_free(gar_plot_files *files);
 
 /* Output, all or nothing: one command's files (scripts, data, PNGs, a
  * report) appear together or not at all.  gar_plot_stage_begin creates
@@ -127,12 +148,16 @@ struct gar_verification;
 int gar_plot_verification(const struct gar_verification *v, unsigned n, const char *dir,
                           gar_plot_files *files, gar_error *err);
 
-/* One auto-HOST-MODE plot per host and mode of `goals` (auto_goals.h):
- * busy CPU against the budget (both log), auto's beside the ex-post best
- * fixed arm's, poll's and block's, each the mean over the host's traces (the
- * best's over those where a fixed arm meets the budget).  Returns 0,
- * -GAR_E_IO or -GAR_E_CAPACITY. */
+/* One auto-HOST-MODE plot per host and mode of `goals` (auto_goals.h), a
+ * panel per trace: busy CPU against the budget (both log), auto's beside
+ * the ex-post best fixed arm's (where one meets the budget), poll's and
+ * block's, each that trace's own: traces are never averaged, their
+ * workloads being unlike.  Returns 0, -GAR_E_IO or -GAR_E_CAPACITY. */
 struct gar_auto_goals;
+/* Gives auto's two series (auto, the best fixed arm) the palette's first
+ * colours: before the plans are seeded, their colours then stay apart from
+ * every plan's in the first sixteen.  gar_plot_auto_budgets does it too. */
+void gar_plot_auto_palette(gar_plot_files *files);
 int gar_plot_auto_budgets(const struct gar_auto_goals *goals, const char *dir,
                           gar_plot_files *files, gar_error *err);
 

@@ -12,3 +12,26 @@ gar_plot_style gar_plot_style_of(size_t index)
                          (int)(index / GAR_PLOT_COLOURS % GAR_PLOT_DASHES) + 1 };
     return s;
 }
+
+/* FNV-1a: a label's key in the palette. */
+static uint64_t label_key(const char *label)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (; *label != '\0'; label++)
+        h = (h ^ (unsigned char)*label) * 1099511628211ull;
+    return h;
+}
+
+gar_plot_style gar_plot_style_for(gar_plot_palette *palette, const char *label)
+{
+    uint64_t key = label_key(label);
+    if (palette == NULL)
+        return gar_plot_style_of((size_t)(key % GAR_PLOT_STYLES));
+    for (size_t i = 0; i < palette->count; i++)
+        if (palette->key[i] == key)
+            return gar_plot_style_of(i);
+    if (palette->count == GAR_PLOT_PALETTE_MAX)
+        return gar_plot_style_of((size_t)(key % GAR_PLOT_STYLES));
+    palette->key[palette->count] = key;
+    return gar_plot_style_of(palette->count++);
+}

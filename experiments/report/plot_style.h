@@ -5,11 +5,14 @@
  * eight of Okabe and Ito's colour-blind-safe set, yellow swapped for grey,
  * then eight darker ones); after sixteen the colours come round again with
  * the next dash pattern, so the first GAR_PLOT_STYLES things each have
- * their own pair and the colours of neighbours in the legend never repeat. */
+ * their own pair and the colours of neighbours in the legend never repeat.
+ * Plots take a thing's style from a palette keyed by its label (below), not
+ * from its place in one plot. */
 #ifndef GAR_PLOT_STYLE_H
 #define GAR_PLOT_STYLE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define GAR_PLOT_COLOURS 16
 #define GAR_PLOT_DASHES 5
@@ -23,5 +26,22 @@ typedef struct gar_plot_style {
 /* The style of thing `index` (0-based); distinct for index < GAR_PLOT_STYLES,
  * repeating after. */
 gar_plot_style gar_plot_style_of(size_t index);
+
+/* One command's palette: every label (a plan's text, a line's name, "auto")
+ * keeps the style it got first in every plot the command draws, so an arm
+ * has one colour across a report.  A label's style is style_of(the count of
+ * labels met before it); a palette of GAR_PLOT_PALETTE_MAX labels styles
+ * each further one by its hash (stable, though it may share a style).
+ * Zeroed, it is empty.  Labels are kept as 64-bit hashes. */
+#define GAR_PLOT_PALETTE_MAX 1024
+
+typedef struct gar_plot_palette {
+    size_t count;
+    uint64_t key[GAR_PLOT_PALETTE_MAX];
+} gar_plot_palette;
+
+/* The style of `label` in `palette` (added when new); NULL `palette`: the
+ * style by the label's hash. */
+gar_plot_style gar_plot_style_for(gar_plot_palette *palette, const char *label);
 
 #endif

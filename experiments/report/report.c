@@ -11,10 +11,12 @@
 
 #include "sweep/format.h"
 #include "sweep/html_text.h"
+#include "sweep/number_text.h"
 #include "report/plot.h"
 #include "sim/quantile_interval.h"
 #include "report/plan_names.h"
 #include "report/report_notes.h"
+#include "report/report_terms.h"
 #include "report/report_verify.h"
 #include "sweep/sweep_spec.h"
 
@@ -41,12 +43,7 @@ static void arm_name(const gar_arm_summary *a, const gar_arm_summary *group, siz
 /* "1.3 µs", "140 µs", "2.1 ms": durations as people read them. */
 static void duration_text(double ns, char *out, size_t size)
 {
-    if (isinf(ns))
-        gar_format(out, size, "∞");
-    else if (ns >= 1e6)
-        gar_format(out, size, "%.3g ms", ns / 1e6);
-    else
-        gar_format(out, size, "%.3g µs", ns / 1e3);
+    gar_duration_text(ns, out, size);
 }
 
 /* "0.56–31.8 µs", "820 µs – 1.2 ms": a range of durations, the unit once
@@ -233,6 +230,10 @@ static void notes_cell(FILE *f, const gar_arm_summary *a, const gar_report_notes
     fprintf(f, "</td>");
 }
 
+/* The mark beside an arm whose flag ran as poll, and what it says. */
+#define FALLBACK_MARK "†"
+#define FALLBACK_WORDS "flag ran as poll: no user-mode word wait on this host"
+
 /* The table of one group, its rows in gar_report_rank's order. */
 static void write_table(FILE *f, const gar_report_row *rows, size_t count,
                         const gar_arm_summary *group, const gar_report_winner *w,
@@ -241,7 +242,7 @@ static void write_table(FILE *f, const gar_report_row *rows, size_t count,
     fprintf(f, "<table>\n<tr><th>#</th><th>plan / estimator</th><th>p99 overshoot</th>"
                "<th>p90</th><th>p50</th><th>max</th><th>busy CPU</th><th>seeds</th>"
                "<th>standing</th><th>notes</th></tr>\n");
-    size_t place = 0;
+    size_t place = 0, fell_back = 0;
     for (size_t i = 0; i < count; i++) {
         const gar_arm_summary *a = rows[i].arm;
         bool failed = rows[i].standing == GAR_REPORT_FAILED;
@@ -271,8 +272,12 @@ static void write_table(FILE *f, const gar_report_row *rows, size_t count,
         gar_html_text(f, a->plan);
         fprintf(f, "\">");
         gar_html_text(f, name);
-        if (strcmp(a->plan_ran, a->plan) != 0 && strstr(a->plan_ran, "(fallback from") != NULL)
-            fprintf(f, " <small>(flag ran as poll: no word wait on this host)</small>");
+        /* A mark, said in full once under the table: the note kept the
+         * name's cell on one line only when it was short. */
+        if (strcmp(a->plan_ran, a->plan) != 0 && strstr(a->plan_ran, "(fallback from") != NULL) {
+            fprintf(f, " <sup title=\"" FALLBACK_WORDS "\">" FALLBACK_MARK "</sup>");
+            fell_back++;
+        }
         if (failed) {
             fprintf(f, "</td><td colspan=\"5\">failed on %llu of %llu seeds</td>",
                     (unsigned long long)a->failed, (unsigned long long)a->runs);
@@ -288,10 +293,18 @@ static void write_table(FILE *f, const gar_report_row *rows, size_t count,
                           a->p90_hi_ns, NULL);
             quantile_cell(f, a, a->p50_ns, a->p50_min_ns, a->p50_max_ns, a->p50_lo_ns,
                           a->p50_hi_ns, NULL);
-            fprintf(f, "<td>%s</td><td>%.3g %%", max, 100 * a->busy_frac);
-            if (ok_runs(a) > 1)
-                fprintf(f, "<br><small>seeds %.3g–%.3g %%</small>", 100 * a->busy_min,
-                        100 * a->busy_max);
+            char busy[32], lo[32], hi[32];
+            fprintf(f, "<td>%s</td><td>", max);
+            gar_html_text(f, gar_percent_text(100 * a->busy_frac, busy, sizeof busy));
+            if (ok_runs(a) > 1) { /* "52.6–54.1 %": the unit once */
+                gar_percent_text(100 * a->busy_min, lo, sizeof lo);
+                lo[strlen(lo) - 2] = '\0';
+                fprintf(f, "<br><small>seeds ");
+                gar_html_text(f, lo);
+                fprintf(f, "–");
+                gar_html_text(f, gar_percent_text(100 * a->busy_max, hi, sizeof hi));
+                fprintf(f, "</small>");
+            }
             fprintf(f, "</td>");
         }
         fprintf(f, "<td>%llu</td><td>%s</td>", (unsigned long long)a->runs, standing);
@@ -299,6 +312,40 @@ static void write_table(FILE *f, const gar_report_row *rows, size_t count,
         fprintf(f, "</tr>\n");
     }
     fprintf(f, "</table>\n");
+    if (fell_back > 0)
+        fprintf(f, "<p class=\"footnote\">" FALLBACK_MARK " " FALLBACK_WORDS ".</p>\n");
+}
+
+/* The plans of the auto section's best fixed arms, to name each among them. */
+typedef struct auto_plans {
+    const char **plan;
+    size_t count;
+} auto_plans;
+
+static void auto_arm_name(const gar_arm_summary *arm, void *context, char *out, size_t size)
+{
+    const auto_plans *p = context;
+    gar_arm_name_among(arm->plan, arm->estimator, p->plan, p->count, out, size);
+}
+
+/* The auto section, its best fixed arms named by what tells their plans
+ * apart (poll+predict margin_us=200 / adl), in full on hover. */
+static int auto_section(FILE *f, const gar_auto_goals *autos, const char *path, gar_error *err)
+{
+    auto_plans p = { malloc(autos->cells * sizeof *p.plan), 0 };
+    if (p.plan == NULL)
+        return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
+    for (size_t i = 0; i < autos->cells; i++) {
+        const gar_arm_summary *best = autos->cell[i].best;
+        bool seen = best == NULL;
+        for (size_t k = 0; k < p.count && !seen; k++)
+            seen = strcmp(p.plan[k], best->plan) == 0;
+        if (!seen)
+            p.plan[p.count++] = best->plan;
+    }
+    int rc = gar_auto_goals_html_named(f, autos, auto_arm_name, &p, path, err);
+    free(p.plan);
+    return rc;
 }
 
 static void write_image(FILE *f, const gar_plot_file *p)
@@ -312,13 +359,28 @@ static void write_image(FILE *f, const gar_plot_file *p)
     fprintf(f, "\"></a><figcaption>");
     gar_html_text(f, p->caption);
     fprintf(f, "</figcaption></figure>\n");
+    if (p->listing == NULL)
+        return;
+    /* The arms a plot draws on one point, one ringed group a line. */
+    fprintf(f, "<p class=\"coincident\">Drawn on one point (ringed and tagged in the plot "
+               "above, hiding each other):</p>\n<ul class=\"coincident\">\n");
+    for (const char *line = p->listing; *line != '\0';) {
+        size_t n = strcspn(line, "\n");
+        char text[4096];
+        gar_format(text, sizeof text, "%.*s", (int)n, line);
+        fprintf(f, "<li>");
+        gar_html_text(f, text);
+        fprintf(f, "</li>\n");
+        line += n + (line[n] == '\n');
+    }
+    fprintf(f, "</ul>\n");
 }
 
 static const char style[] =
     "body{font-family:sans-serif;max-width:1250px;margin:2em auto;padding:0 1em;color:#222}"
     "h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}h3{margin-bottom:.3em}"
     "table{border-collapse:collapse;margin:.5em 0 1em}"
-    "td,th{border:1px solid #ddd;padding:.25em .6em;text-align:right}"
+    "td,th{border:1px solid #ddd;padding:.2em .45em;text-align:right}"
     "td:nth-child(2),th:nth-child(2){text-align:left}th{background:#f3f3f3}"
     "tr.win td{background:#e6f4ea;font-weight:bold}"
     "img{max-width:100%;border:1px solid #eee}figure{margin:1em 0}"
@@ -327,7 +389,13 @@ static const char style[] =
     ".warn{background:#fff4e5;border-left:4px solid #d55e00;padding:.4em .8em}"
     "tr.failed td{color:#888}tr.tied td{background:#f4f9f5}"
     "td small{color:#666;font-weight:normal}td{white-space:nowrap}"
-    "td:nth-child(2),td.notes{white-space:normal}table{font-size:.93em}"
+    "td.notes{white-space:normal}table{font-size:.88em}"
+    "p.footnote{font-size:.85em;color:#555;margin-top:-.6em}"
+    "p.coincident{font-size:.9em;margin:.2em 0}ul.coincident{font-size:.85em;color:#444;"
+    "margin-top:.2em;columns:2 36em}"
+    "#auto{overflow-x:auto}#auto td{white-space:nowrap}table.overview td:nth-child(4){white-space:nowrap}"
+    "dl.terms{font-size:.9em;columns:2 32em}dl.terms dt{font-weight:bold;break-after:avoid}"
+    "dl.terms dd{margin:0 0 .4em 1em;break-inside:avoid}"
     ".note{background:#fff4e5;border-radius:3px;padding:0 .3em;white-space:nowrap}"
     "td.notes{text-align:left;font-size:.85em}"
     "table.overview td,table.overview th{text-align:left;white-space:normal}table.overview td:nth-child(2),"
@@ -481,9 +549,11 @@ static int overview(FILE *f, const gar_arm_list *arms, const gar_report_rule *ru
         gar_html_text(f, name);
         /* The spread without the summary's leading " (" and closing ")". */
         size_t len = strlen(spread);
-        fprintf(f, "</b></td><td>%s<br><small>%.*s</small></td><td>%.3g %%</td><td>%s</td><td>",
-                p99, len > 3 ? (int)(len - 3) : 0, len > 3 ? spread + 2 : "",
-                100 * w.winner->busy_frac, verdict);
+        char busy[32];
+        fprintf(f, "</b></td><td>%s<br><small>%.*s</small></td><td>", p99,
+                len > 3 ? (int)(len - 3) : 0, len > 3 ? spread + 2 : "");
+        gar_html_text(f, gar_percent_text(100 * w.winner->busy_frac, busy, sizeof busy));
+        fprintf(f, "</td><td>%s</td><td>", verdict);
         size_t listed = 0;
         for (size_t k = 0; k < n; k++) {
             if (!rows[k].tied || rows[k].arm == w.winner)
@@ -546,6 +616,12 @@ int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
         rc = gar_plot_stage_begin(dir, files, err);
     /* The auto sweep's plots come first, as its section does. */
     bool with_auto = autos != NULL && autos->cells > 0;
+    /* The colours: auto's two series, then the plans, so the auto plots'
+     * poll and block take the plans' colours and no plan takes auto's. */
+    if (rc == 0 && with_auto)
+        gar_plot_auto_palette(files);
+    if (rc == 0)
+        gar_plot_palette_seed(files, &arms);
     if (rc == 0 && with_auto)
         rc = gar_plot_auto_budgets(autos, dir, files, err);
     size_t auto_count = files->count;
@@ -581,9 +657,11 @@ int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
                    "<h1>gar sweep report</h1>\n",
                 style);
         rc = meta_line(db, f, summary, err);
+        if (rc == 0)
+            gar_report_terms(f, rule, with_auto);
     }
     if (rc == 0 && with_auto) {
-        rc = gar_auto_goals_html(f, autos, tmp, err);
+        rc = auto_section(f, autos, tmp, err);
         for (size_t p = 0; rc == 0 && p < auto_count; p++)
             write_image(f, &files->file[p]);
     }
@@ -729,6 +807,6 @@ int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
     }
     gar_report_notes_free(&notes);
     gar_arm_list_free(&arms);
-    free(files);
+    gar_plot_files_free(files);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include <gar/time.h>
 
 #include "sweep/html_text.h"
+#include "sweep/number_text.h"
 
 #define AUTO_PREFIX "auto:p99_us="
 
@@ -295,12 +296,47 @@ void gar_auto_goals_print(FILE *out, const gar_auto_goals *g)
 
 static void html_busy(FILE *f, double busy)
 {
-    fprintf(f, "%.3g %%", 100.0 * busy);
+    char text[32];
+    gar_html_text(f, gar_percent_text(100.0 * busy, text, sizeof text)); /* "<0.001 %" */
+}
+
+/* A p99 in µs, in plain decimals ("17.7 µs"). */
+static void html_p99(FILE *f, double ns)
+{
+    char text[32];
+    fputs(gar_duration_text(ns, text, sizeof text), f);
+}
+
+/* An arm as the section names it: the namer's short name with the full
+ * plan and estimator as its tooltip, or those in full. */
+typedef struct arm_naming {
+    gar_auto_arm_namer namer;
+    void *context;
+} arm_naming;
+
+static void html_arm(FILE *f, const gar_arm_summary *a, const arm_naming *naming)
+{
+    if (naming->namer == NULL) {
+        gar_html_text(f, a->plan);
+        fputs(" / ", f);
+        gar_html_text(f, a->estimator);
+        return;
+    }
+    char name[512];
+    naming->namer(a, naming->context, name, sizeof name);
+    fputs("<span title=\"", f);
+    gar_html_text(f, a->plan);
+    fputs(" / ", f);
+    gar_html_text(f, a->estimator);
+    fputs("\">", f);
+    gar_html_text(f, name);
+    fputs("</span>", f);
 }
 
 /* One trace and host: the least budget auto meets, with its CPU beside the
  * best fixed arm's there; the cells [from, to) are that place's budgets. */
-static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to)
+static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to,
+                       const arm_naming *naming)
 {
     const gar_auto_cell *c0 = &g->cell[from];
     fputs("<p><b>", f);
@@ -315,16 +351,15 @@ static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to)
     if (least == NULL) {
         fputs("auto meets none of the budgets swept", f);
     } else {
-        fprintf(f, "auto meets a p99 of %llu µs (its p99 %.3g µs) at ",
-                (unsigned long long)(least->budget_ns / GAR_NS_PER_US),
-                least->autoa->p99_ns / 1e3);
+        fprintf(f, "auto meets a p99 of %llu µs (its p99 ",
+                (unsigned long long)(least->budget_ns / GAR_NS_PER_US));
+        html_p99(f, least->autoa->p99_ns);
+        fputs(") at ", f);
         html_busy(f, least->autoa->busy_frac);
         fputs(" busy CPU; ", f);
         if (least->best != NULL) {
             fputs("the best fixed arm within it, ", f);
-            gar_html_text(f, least->best->plan);
-            fputs(" / ", f);
-            gar_html_text(f, least->best->estimator);
+            html_arm(f, least->best, naming);
             fputs(", costs ", f);
             html_busy(f, least->best->busy_frac);
         } else {
@@ -339,25 +374,26 @@ static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to)
         char ci[64];
         interval_text(c->autoa, ci, sizeof ci);
         fprintf(f, "<tr><td>%llu µs</td>", (unsigned long long)(c->budget_ns / GAR_NS_PER_US));
-        if (c->auto_failed)
+        if (c->auto_failed) {
             fprintf(f, "<td>failed (%llu of %llu seeds)</td><td>-</td><td>",
                     (unsigned long long)c->autoa->failed, (unsigned long long)c->autoa->runs);
-        else
-            fprintf(f, "<td>%.3g µs%s</td><td>%s%s%s</td><td>", c->autoa->p99_ns / 1e3,
-                    c->auto_meets ? "" : " (over its budget)", ci,
+        } else {
+            fputs("<td>", f);
+            html_p99(f, c->autoa->p99_ns);
+            fprintf(f, "%s</td><td>%s%s%s</td><td>", c->auto_meets ? "" : " (over its budget)", ci,
                     strcmp(ci, "-") != 0 ? " µs" : "",
                     c->auto_could_meet ? " (could meet: B within it)" : "");
-        if (!c->auto_failed)
             html_busy(f, c->autoa->busy_frac);
+        }
         fputs("</td><td>", f);
         if (c->best == NULL) {
             fputs("none meets it</td><td></td><td></td></tr>\n", f);
             continue;
         }
-        gar_html_text(f, c->best->plan);
-        fputs(" / ", f);
-        gar_html_text(f, c->best->estimator);
-        fprintf(f, "</td><td>%.3g µs</td><td>", c->best->p99_ns / 1e3);
+        html_arm(f, c->best, naming);
+        fputs("</td><td>", f);
+        html_p99(f, c->best->p99_ns);
+        fputs("</td><td>", f);
         html_busy(f, c->best->busy_frac);
         fputs("</td></tr>\n", f);
     }
@@ -366,6 +402,13 @@ static void html_place(FILE *f, const gar_auto_goals *g, size_t from, size_t to)
 
 int gar_auto_goals_html(FILE *f, const gar_auto_goals *g, const char *path, gar_error *err)
 {
+    return gar_auto_goals_html_named(f, g, NULL, NULL, path, err);
+}
+
+int gar_auto_goals_html_named(FILE *f, const gar_auto_goals *g, gar_auto_arm_namer namer,
+                              void *context, const char *path, gar_error *err)
+{
+    const arm_naming naming = { namer, context };
     fputs("<section id=\"auto\">\n<h2>What budget can you meet, and at what CPU?</h2>\n"
           "<p>For each trace and host, <code>auto:p99_us=B</code> (gar chooses each wait's "
           "sleep and park for the budget) beside the ex-post best fixed arm: the least busy "
@@ -377,7 +420,7 @@ int gar_auto_goals_html(FILE *f, const gar_auto_goals *g, const char *path, gar_
         size_t to = from + 1;
         while (to < g->cells && same_place(g->cell[to].any, g->cell[from].any))
             to++;
-        html_place(f, g, from, to);
+        html_place(f, g, from, to, &naming);
         from = to;
     }
     fprintf(f, "<p>Goals: auto meets the budget in %zu of the %zu cells where a fixed arm does "

@@ -33,6 +33,7 @@
 #define GAR_AUTO_GOALS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -94,5 +95,13 @@ void gar_auto_goals_print(FILE *out, const gar_auto_goals *goals);
  * how that compares with the best fixed arm.  Text is escaped for HTML.
  * Returns 0, or -GAR_E_IO when a write fails (`path` names the file). */
 int gar_auto_goals_html(FILE *out, const gar_auto_goals *goals, const char *path, gar_error *err);
+
+/* The same, each best fixed arm named by `namer` (its short name written
+ * into `out`, `size` bytes), the full plan and estimator its tooltip: the
+ * full texts made the tables wider than the page. */
+typedef void (*gar_auto_arm_namer)(const gar_arm_summary *arm, void *context, char *out,
+                                   size_t size);
+int gar_auto_goals_html_named(FILE *out, const gar_auto_goals *goals, gar_auto_arm_namer namer,
+                              void *context, const char *path, gar_error *err);
 
 #endif

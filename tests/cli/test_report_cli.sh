@@ -4,8 +4,11 @@
 # trace names drawn as they are, the seeds' spread and the waits of a run,
 # 95 % intervals where the runs stored them (and a word where they did not),
 # ties where intervals overlap with the reason a tied winner won, and every
-# run's notes flagged beside its arm and listed by --notes.  Skips (77)
-# without gnuplot or the sqlite3 command.
+# run's notes flagged beside its arm and listed by --notes; and what the
+# plots and page show a reader: arms on one point ringed and listed, one
+# colour a plan across plots, the CDF's tail on log-log axes, the budget
+# plot a panel per trace, terms defined before use, figures without
+# exponents.  Skips (77) without gnuplot or the sqlite3 command.
 set -u
 . "$(dirname "$0")/lib.sh"
 data=$2
@@ -124,6 +127,84 @@ expect 0 "$gar" report --db "$tmp/u.db" --out "$tmp/ru"
 grep -q '<figcaption>Run [0-9]* .*None of its 4 waits had a prediction' "$tmp/ru/report.html" \
     || fail "an empty prediction plot is not said to be empty: $(grep -o '<figcaption>Run [^<]*' "$tmp/ru/report.html")"
 grep -q 'None of its' "$tmp/r3/report.html" && fail "a prediction plot with predictions is said to have none"
+
+# --- what a reader sees: arms on one point, colours, tails, budgets, numbers ---
+# poll+predict under `none` never sleeps: it is poll, drawn on poll's point.
+"$gar" gen jitter --waits 80 --seed 5 --out "$tmp/second.csv" >/dev/null || fail "gen"
+cat >"$tmp/c.sweep" <<SPEC
+gar-sweep v1
+trace hta_alexnet.csv second.csv
+plan block poll poll+predict:margin_us=50,$PP
+estimator adl none
+host $data/hosts/dev-vm.host
+mode open
+seed 1
+SPEC
+cat >"$tmp/auto.sweep" <<SPEC
+gar-sweep v1
+trace hta_alexnet.csv second.csv
+plan auto:p99_us={5,50} block poll poll+predict:margin_us=50,$PP
+estimator adl
+host $data/hosts/dev-vm.host
+mode open
+seed 1
+SPEC
+expect 0 "$gar" sweep "$tmp/c.sweep" --db "$tmp/c.db" --quiet
+expect 0 "$gar" sweep "$tmp/auto.sweep" --db "$tmp/auto.db" --quiet
+expect 0 "$gar" report --db "$tmp/c.db" --auto-db "$tmp/auto.db" --out "$tmp/rc"
+html="$tmp/rc/report.html"
+gp="$tmp/rc/pareto-dev-vm-open.gp"
+# Arms on one point are ringed with a tag and their count, and listed.
+grep -q 'with labels' "$gp" && grep -q 'pt 6 ps' "$gp" || fail "coincident arms are not ringed in the pareto plot"
+grep -q '"a×[0-9]*"' "$tmp/rc/pareto-dev-vm-open.dat" || fail "no tag×count for coincident arms in the pareto data"
+grep -q '<li>hta_alexnet a ([0-9]* arms at p99 [^)]*): [^<]*poll; poll+predict / none' "$html" \
+    || fail "the arms drawn on poll's point are not listed under the plot: $(grep -o '<li>[^<]*' "$html" | head -3)"
+expect 0 "$gar" plot --db "$tmp/c.db" --out "$tmp/pc"
+grep -q '^coincident: pareto-dev-vm-open.png | hta_alexnet a ([0-9]* arms at [^)]*): [^|]*poll; poll+predict / none' "$tmp/out" \
+    || fail "gar plot does not list the arms drawn on one point: $(grep coincident "$tmp/out" | head -2)"
+# A plan keeps its colour across plots: poll in the pareto legend, the CDF and the budget plot.
+colour_of() { # colour_of FILE TITLE: the rgb colour of the first curve titled TITLE
+    grep -o "lc rgb '#[0-9a-f]*' title '$2'" "$1" | head -1 | sed "s/.*'\\(#[0-9a-f]*\\)'.*/\\1/"
+}
+c1=$(colour_of "$gp" poll)
+c2=$(colour_of "$tmp/rc/cdf-hta_alexnet-dev-vm-open.gp" poll)
+c3=$(colour_of "$tmp/rc/auto-dev-vm-open.gp" poll)
+[ -n "$c1" ] && [ "$c1" = "$c2" ] && [ "$c1" = "$c3" ] \
+    || fail "poll is not one colour across the plots: pareto '$c1', CDF '$c2', budget '$c3'"
+# The overshoot CDF shows its tail on log-log axes.
+grep -q '^set logscale y' "$tmp/rc/cdf-hta_alexnet-dev-vm-open.gp" \
+    || fail "the CDF plot has no log-scaled tail"
+# The budget plot: one series per trace, never a mean over traces.
+[ "$(grep -c '^# trace ' "$tmp/rc/auto-dev-vm-open.dat")" -eq 2 ] \
+    || fail "the budget plot's data is not one block per trace: $(head -5 "$tmp/rc/auto-dev-vm-open.dat")"
+grep -q "index 1 using 1:2" "$tmp/rc/auto-dev-vm-open.gp" || fail "the budget plot draws no second trace"
+grep -qi 'mean over' "$tmp/rc/auto-dev-vm-open.gp" "$tmp/rc/auto-dev-vm-open.dat" \
+    && fail "the budget plot still averages over traces"
+# Terms come before their use: adl and the slack are defined in the block at the top.
+terms=$(grep -n '<dl class="terms">' "$html" | head -1 | cut -d: -f1)
+first_adl=$(grep -n 'adl' "$html" | head -1 | cut -d: -f1)
+[ -n "$terms" ] && [ "$terms" -le "$first_adl" ] || fail "adl is used (line $first_adl) before the terms (line $terms)"
+grep -q 'id="slack">slack, p99 outside the slack</dt><dd>Under this rule an arm is eligible when its p99 overshoot is within the slack of the best arm.s: the larger of 10 % of the best p99 and 2 µs' "$html" \
+    || fail "the slack is not defined with the rule's figures"
+
+# Numbers for people: a 50 ms wait makes block's busy CPU tiny; no cell
+# writes it in exponent notation (%g wrote 2.4e-05 %).
+"$gar" gen steady --waits 40 --seed 3 --param residual_us=50000 --out "$tmp/long.csv" >/dev/null || fail "gen"
+cat >"$tmp/l.sweep" <<SPEC
+gar-sweep v1
+trace long.csv
+plan block poll
+estimator adl
+host $data/hosts/dev-vm.host
+mode open
+seed 1 2
+SPEC
+expect 0 "$gar" sweep "$tmp/l.sweep" --db "$tmp/l.db" --quiet
+expect 0 "$gar" report --db "$tmp/l.db" --out "$tmp/rl"
+grep -oE '(<td[^>]*>|<small>)[^<]*' "$tmp/rl/report.html" | grep -E '[0-9]e[-+][0-9]' \
+    && fail "a table cell is in exponent notation: $(grep -oE '(<td[^>]*>|<small>)[^<]*' "$tmp/rl/report.html" | grep -E '[0-9]e[-+][0-9]' | head -2)"
+grep -q '<td>&lt;0.001 %<br><small>seeds &lt;0.001–&lt;0.001 %</small></td>' "$tmp/rl/report.html" \
+    || fail "block's tiny busy CPU is not '<0.001 %': $(grep -o '<td>[^<]*%' "$tmp/rl/report.html" | head -4)"
 
 [ $failures -eq 0 ] || exit 1
 echo "all checks passed"

@@ -106,7 +106,7 @@ static void committed_files_appear_together_and_replace_older_ones(void **state)
     fclose(f);
     assert_string_equal(text, "new");
     assert_string_equal(gar_plot_out_dir(files, dir), dir); /* staging is over */
-    free(files);
+    gar_plot_files_free(files);
 }
 
 static void an_abort_leaves_the_folder_as_it_was(void **state)
@@ -133,7 +133,7 @@ static void an_abort_leaves_the_folder_as_it_was(void **state)
     gar_plot_stage_abort(files);
     struct stat st;
     assert_int_equal(stat(fresh, &st), -1);
-    free(files);
+    gar_plot_files_free(files);
 }
 
 static void an_output_path_that_is_a_file_is_refused(void **state)
@@ -146,7 +146,7 @@ static void an_output_path_that_is_a_file_is_refused(void **state)
     assert_non_null(files);
     gar_error err;
     assert_int_equal(gar_plot_stage_begin(file, files, &err), -GAR_E_IO);
-    free(files);
+    gar_plot_files_free(files);
 }
 
 /* A database of one trace, one host and two plans, two seeds each. */
@@ -215,7 +215,7 @@ static void a_failing_write_leaves_nothing(void **state)
     gar_plot_stage_abort(files);
     struct stat st;
     assert_int_equal(stat(dir, &st), -1); /* the folder it made is gone too */
-    free(files);
+    gar_plot_files_free(files);
     gar_arm_list_free(&arms);
     gar_db_close(db);
 }
@@ -319,7 +319,7 @@ static void a_killed_runs_staging_folder_goes_and_a_live_ones_stays(void **state
     gar_plot_stage_abort(files);
     assert_int_equal(stat(foreign, &st), -1);
     assert_int_equal(stat(inside, &st), 0);
-    free(files);
+    gar_plot_files_free(files);
 }
 
 int main(void)
