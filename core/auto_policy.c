@@ -360,6 +360,31 @@ static gar_plan plan_for(gar_park park, bool sleeps)
     return plan;
 }
 
+/* ---- rule 5: the late-wake accounts ---------------------------------------- */
+
+#define SLACK_PPM(n) ((uint64_t)(n) * GAR_AUTO_LEVEL_ONE)
+
+/* Whether the point and the policy are each within their slack: sleeping
+ * is trusted only then. */
+static bool lates_within_slack(const gar_auto_policy *p, const gar_auto_point *pt)
+{
+    return pt->late_debt < SLACK_PPM(GAR_AUTO_POINT_SLACK) &&
+           p->late_debt < SLACK_PPM(GAR_AUTO_POLICY_SLACK);
+}
+
+/* Pays what the wait earned into both accounts and charges a late wake. */
+static void settle_lates(gar_auto_policy *p, gar_auto_point *pt, const gar_auto_choice *c,
+                         bool late)
+{
+    uint64_t *debts[2] = { &pt->late_debt, &p->late_debt };
+    for (int i = 0; i < 2; i++) {
+        uint64_t *d = debts[i];
+        *d = *d > c->earn_ppm ? *d - c->earn_ppm : 0;
+        if (late)
+            *d += GAR_AUTO_LEVEL_ONE;
+    }
+}
+
 int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_dur_ns budget_ns,
                     gar_auto_choice *out, gar_error *err)
 {
@@ -401,6 +426,10 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
     if (known)
         summarise(point, &s);
     bool may_sleep = !policy->host.no_sleep && point->count >= GAR_AUTO_MIN_SAMPLES;
+    /* Rule 5: late wakes beyond what the point (or all points) earned
+     * withdraw the trust its sleeps rest on. */
+    bool held = may_sleep && !lates_within_slack(policy, point);
+    may_sleep = may_sleep && !held;
 
     /* Rule 3 (or 4): the least expected busy time. */
     double best = 0.0;
@@ -434,12 +463,17 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
         }
     }
 
+    double share = any ? (allowance - exceed[chosen]) / 2.0 : allowance / 4.0;
+    double late = chosen_sleep > 0 ? miss_chance(policy, &s, (double)chosen_sleep, 0.0) : 0.0;
     *out = (gar_auto_choice){
         .plan = plan_for(chosen, chosen_sleep > 0),
         .has_sleep = chosen_sleep > 0,
         .sleep_ns = chosen_sleep,
         .within_budget = any,
         .park_miss_ppm = (uint32_t)(exceed[chosen] * GAR_AUTO_LEVEL_ONE + 0.5),
+        .late_ppm = (uint32_t)(late * GAR_AUTO_LEVEL_ONE + 0.5),
+        .earn_ppm = (uint32_t)((share + late) * GAR_AUTO_LEVEL_ONE + 0.5),
+        .held = held,
     };
     gar_auto_counts *c = &policy->counts;
     c->waits++;
@@ -449,6 +483,7 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
     c->sleeps += chosen_sleep > 0;
     c->over_budget += !any;
     c->probes += chosen_sleep > 0 && point->last_late;
+    c->held += held;
     return 0;
 }
 
@@ -473,6 +508,7 @@ int gar_auto_learn(gar_auto_policy *policy, gar_auto_point *point, const gar_aut
         policy->wake_next = (policy->wake_next + 1) % GAR_AUTO_WAKES;
         policy->above_stale = true;
     }
+    settle_lates(policy, point, choice, report->sample.kind == GAR_SAMPLE_LATE);
     switch (report->sample.kind) {
     case GAR_SAMPLE_EXACT:
         /* Work done at the first query is never slept past (the sleep comes

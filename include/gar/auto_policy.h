@@ -118,6 +118,8 @@
 #define GAR_AUTO_PRIOR_WEIGHT 256u /* the prior's weight, in wakes */
 #define GAR_AUTO_QUANTILES_MAX 32u /* quantiles a distribution lists */
 #define GAR_AUTO_BUCKETS 320u      /* the wake histogram's log-spaced buckets */
+#define GAR_AUTO_POINT_SLACK 1u    /* late wakes a point may run ahead of its earnings (rule 5) */
+#define GAR_AUTO_POLICY_SLACK 4u   /* ... and all points together */
 #define GAR_AUTO_FLAG_PARK_US 100u      /* the flag plan auto runs: its park bound */
 #define GAR_AUTO_FLAG_BACKSTOP_US 1000u /* ... and its backstop */
 
@@ -159,6 +161,7 @@ typedef struct gar_auto_point {
     uint16_t next;                    /* the ring slot the next outcome takes */
     uint16_t count;                   /* outcomes held */
     bool last_late;                   /* the last wait here woke after its completion */
+    uint64_t late_debt;               /* late wakes beyond what was earned, ppm (rule 5) */
 } gar_auto_point;
 
 GAR_API void gar_auto_point_init(gar_auto_point *point);
@@ -170,6 +173,7 @@ typedef struct gar_auto_counts {
     uint64_t sleeps;            /* waits that were given a sleep */
     uint64_t over_budget;       /* waits where no park's tail met the budget */
     uint64_t probes;            /* sleeps cut by the budget after a late wake */
+    uint64_t held;              /* waits whose sleep rule 5 held back */
     uint64_t exact, late;       /* the samples learnt: residuals, late wakes' bounds */
 } gar_auto_counts;
 
@@ -183,6 +187,7 @@ typedef struct gar_auto_policy {
     uint32_t wake_next, wake_count;
     double above[GAR_AUTO_BUCKETS];       /* the mixture's P(O >= floor), kept current */
     bool above_stale;
+    uint64_t late_debt;                   /* rule 5, over every point */
     gar_auto_counts counts;
 } gar_auto_policy;
 
@@ -199,6 +204,9 @@ typedef struct gar_auto_choice {
     gar_dur_ns sleep_ns;
     bool within_budget;  /* false: no park's tail meets the budget (rule 4) */
     uint32_t park_miss_ppm; /* the chosen park's own chance of exceeding B (ppm) */
+    uint32_t late_ppm;   /* the rule's chance that the sleep wakes after the completion */
+    uint32_t earn_ppm;   /* what the wait earns the late-wake accounts (rule 5) */
+    bool held;           /* rule 5 held the sleep back: the wait does not sleep */
 } gar_auto_choice;
 
 /* Chooses the next wait at `point` under `budget_ns` (1 µs .. 1 s, as
