@@ -360,6 +360,47 @@ static gar_plan plan_for(gar_park park, bool sleeps)
     return plan;
 }
 
+/* ---- rule 5: the late-wake accounts ---------------------------------------- */
+
+
+/* A sleep shortened by `steps` backoff steps of a quarter each; under a
+ * microsecond it is none. */
+static gar_dur_ns backed_off(gar_dur_ns sleep, unsigned steps)
+{
+    for (unsigned k = 0; k < steps && sleep >= NS_PER_US; k++)
+        sleep -= sleep / GAR_AUTO_BACKOFF_DIV;
+    return sleep >= NS_PER_US ? sleep : 0;
+}
+
+/* One account: pays in what the wait earned, charges a late wake; past
+ * the slack a step of backoff is taken and the account starts square; a
+ * late wake's worth earned beyond square gives a step back. */
+static void settle(int64_t *account, uint8_t *backoff, const gar_auto_choice *c, bool late,
+                   unsigned slack)
+{
+    const int64_t one = GAR_AUTO_LEVEL_ONE;
+    *account -= (int64_t)c->earn_ppm;
+    if (late)
+        *account += one;
+    if (*account >= (int64_t)slack * one) {
+        if (*backoff < GAR_AUTO_BACKOFF_MAX)
+            (*backoff)++;
+        *account = 0;
+    } else if (*account <= -one) {
+        if (*backoff > 0)
+            (*backoff)--;
+        *account = *backoff > 0 ? 0 : -one;
+    }
+}
+
+/* Pays what the wait earned into both accounts and charges a late wake. */
+static void settle_lates(gar_auto_policy *p, gar_auto_point *pt, const gar_auto_choice *c,
+                         bool late)
+{
+    settle(&pt->late_account, &pt->backoff, c, late, GAR_AUTO_POINT_SLACK);
+    settle(&p->late_account, &p->backoff, c, late, GAR_AUTO_POLICY_SLACK);
+}
+
 int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_dur_ns budget_ns,
                     gar_auto_choice *out, gar_error *err)
 {
@@ -401,6 +442,7 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
     if (known)
         summarise(point, &s);
     bool may_sleep = !policy->host.no_sleep && point->count >= GAR_AUTO_MIN_SAMPLES;
+    unsigned backoff = (unsigned)point->backoff + policy->backoff;
 
     /* Rule 3 (or 4): the least expected busy time. */
     double best = 0.0;
@@ -413,7 +455,7 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
             continue;
         /* The sleep's share: half what the park leaves; past the line, a
          * quarter of the allowance (rule 4). */
-        double left = any ? (allowance - exceed[park]) / 2.0 : allowance / 4.0;
+        double left = any ? (allowance - exceed[park]) / 2.0 : 0.0;
         gar_dur_ns sleep = 0;
         if (may_sleep && park != GAR_PARK_BLOCK && left > 0.0) {
             sleep = longest_sleep(policy, &s, budget_ns, left);
@@ -422,6 +464,7 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
              * a miss is made of. */
             if (point->last_late)
                 sleep = sleep > budget_ns + NS_PER_US ? sleep - budget_ns : 0;
+            sleep = backed_off(sleep, backoff);
         }
         for (int with = 0; with <= (sleep > 0); with++) {
             double cost = expected_busy(policy, park, &s, known, with ? sleep : 0);
@@ -434,12 +477,17 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
         }
     }
 
+    double share = any ? (allowance - exceed[chosen]) / 2.0 : 0.0;
+    double late = chosen_sleep > 0 ? miss_chance(policy, &s, (double)chosen_sleep, 0.0) : 0.0;
     *out = (gar_auto_choice){
         .plan = plan_for(chosen, chosen_sleep > 0),
         .has_sleep = chosen_sleep > 0,
         .sleep_ns = chosen_sleep,
         .within_budget = any,
         .park_miss_ppm = (uint32_t)(exceed[chosen] * GAR_AUTO_LEVEL_ONE + 0.5),
+        .late_ppm = (uint32_t)(late * GAR_AUTO_LEVEL_ONE + 0.5),
+        .earn_ppm = (uint32_t)((share + late) * GAR_AUTO_LEVEL_ONE + 0.5),
+        .held = backoff > 0 && chosen != GAR_PARK_BLOCK && may_sleep,
     };
     gar_auto_counts *c = &policy->counts;
     c->waits++;
@@ -449,6 +497,7 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
     c->sleeps += chosen_sleep > 0;
     c->over_budget += !any;
     c->probes += chosen_sleep > 0 && point->last_late;
+    c->held += out->held;
     return 0;
 }
 
@@ -473,6 +522,7 @@ int gar_auto_learn(gar_auto_policy *policy, gar_auto_point *point, const gar_aut
         policy->wake_next = (policy->wake_next + 1) % GAR_AUTO_WAKES;
         policy->above_stale = true;
     }
+    settle_lates(policy, point, choice, report->sample.kind == GAR_SAMPLE_LATE);
     switch (report->sample.kind) {
     case GAR_SAMPLE_EXACT:
         /* Work done at the first query is never slept past (the sleep comes

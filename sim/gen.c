@@ -3,6 +3,8 @@
 
 #include "sim/gen.h"
 
+#include "sim/gen_source.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +16,7 @@
 #define US_MAX 1e9 /* a step longer than 1000 s is a typo, not a trace */
 
 /* Every table starts with the two host-loop parameters, in this order. */
-enum { P_LAUNCH, P_GAP, P_KIND0 };
+enum { P_LAUNCH = GAR_GEN_P_LAUNCH, P_GAP = GAR_GEN_P_GAP, P_KIND0 = GAR_GEN_P_KIND0 };
 #define HOST_PARAMS                                                                          \
     { "launch_us", 30, 0, US_MAX, false, "host time from enqueue to the wait's start" },     \
     { "gap_us", 100, 0, US_MAX, false, "host time from the wake to the next enqueue" }
@@ -72,6 +74,31 @@ static const gar_gen_param shift_params[] = {
 };
 enum { SHIFT_MEAN = P_KIND0, SHIFT_SD, SHIFT_FACTOR, SHIFT_AT, SHIFT_WAITS };
 
+static const gar_gen_param queue_params[] = {
+    { "launch_us", 5, 0, US_MAX, false, "host time of one kernel launch" },
+    { "gap_us", 200, 0, US_MAX, false, "host time from a step's last kernel to the next step" },
+    { "kernels", 48, 1, 4096, true, "kernels in a step's program" },
+    { "names", 12, 1, 4096, true, "distinct kernel names (points) in the program" },
+    { "short_us", 8, 0, US_MAX, false, "typical length of a short kernel" },
+    { "long_us", 300, 0, US_MAX, false, "typical length of a long kernel" },
+    { "short_p", 0.6, 0, 1, false, "chance that a kernel name is short" },
+    { "sd", 0.25, 0, 4, false, "log-normal spread of one run around its name's length" },
+    { "tail_p", 0.01, 0, 1, false, "chance that a run is a straggler (Pareto, from 2x)" },
+    { "burst_p", 0.1, 0, 1, false, "chance that a step is a burst" },
+    { "burst_steps", 4, 1, 16, true, "programs a burst launches before the host waits" },
+    { "stall_p", 0.01, 0, 1, false, "chance that the host stalls before a launch" },
+    { "stall_us", 1000, 0, US_MAX, false, "mean length of a host stall (exponential)" },
+};
+
+static const gar_gen_param mix_params[] = {
+    { "launch_us", 30, 0, US_MAX, false, "host time from enqueue to the wait's start (loops)" },
+    { "gap_us", 100, 0, US_MAX, false, "host time from the wake to the next enqueue (loops)" },
+    { "queues", 1, 0, GAR_GEN_MIX_SOURCES, true, "streams that run the queue kind" },
+    { "loops", 2, 0, GAR_GEN_MIX_SOURCES, true,
+      "streams that run a loop kind (decode, bimodal, jitter, drift, shift in turn)" },
+    { "scale_sd", 0.5, 0, 3, false, "log-normal spread of each stream's time scale" },
+};
+
 #define TABLE(t) { t, sizeof t / sizeof t[0] }
 static const struct {
     const char *name;
@@ -86,6 +113,8 @@ static const struct {
     [GAR_GEN_DRIFT] = { "drift", TABLE(drift_params) },
     [GAR_GEN_DECODE] = { "decode", TABLE(decode_params) },
     [GAR_GEN_SHIFT] = { "shift", TABLE(shift_params) },
+    [GAR_GEN_QUEUE] = { "queue", TABLE(queue_params) },
+    [GAR_GEN_MIX] = { "mix", TABLE(mix_params) },
 };
 
 const char *gar_gen_kind_name(gar_gen_kind kind)
@@ -95,7 +124,7 @@ const char *gar_gen_kind_name(gar_gen_kind kind)
 
 const char *gar_gen_kind_names(void)
 {
-    return "steady, jitter, bimodal, drift, decode, shift";
+    return "steady, jitter, bimodal, drift, decode, shift, queue, mix";
 }
 
 int gar_gen_kind_parse(const char *text, gar_gen_kind *out, gar_error *err)
@@ -234,30 +263,32 @@ size_t gar_gen_spec_label(const gar_gen_spec *spec, char *buf, size_t size)
 }
 
 /* Microseconds to whole nanoseconds; negative draws become 0. */
-static uint64_t us_to_ns(double us)
+uint64_t gar_gen_us_to_ns(double us)
 {
     double ns = us * 1000.0;
     return ns <= 0.0 ? 0 : (uint64_t)(ns + 0.5);
 }
 
-/* One step's residual (µs) and row count; advances the kind's state. */
-typedef struct gen_state {
-    gar_prng prng;
-    uint64_t index; /* steps made so far */
-    uint32_t step_rows; /* decode: the batch's rows, each step's row count */
-} gen_state;
+int gar_gen_refuse_time(gar_error *err)
+{
+    return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", "--waits",
+                         "makes a trace longer than 2^63 ns; use fewer waits or shorter steps");
+}
 
-static double noise(gen_state *st, double sd)
+/* ---- the single-loop kinds ---------------------------------------------- */
+
+static double noise(gar_gen_loop *st, double sd)
 {
     /* sd 0 draws nothing, so noiseless kinds are exact and cheap. */
     return sd > 0.0 ? sd * gar_prng_normal(&st->prng) : 0.0;
 }
 
-static double next_residual(const gar_gen_spec *spec, gen_state *st, gar_trace_row *row)
+/* One step's residual (µs) and row count; advances the kind's state. */
+static double next_residual(gar_gen_loop *st, gar_trace_row *row)
 {
-    const double *v = spec->value;
+    const double *v = st->spec.value;
     row->point = 1;
-    switch (spec->kind) {
+    switch (st->spec.kind) {
     case GAR_GEN_STEADY:
         return v[STEADY_RESIDUAL];
     case GAR_GEN_JITTER:
@@ -285,16 +316,86 @@ static double next_residual(const gar_gen_spec *spec, gen_state *st, gar_trace_r
         bool shifted = st->index >= from && st->index - from < (uint64_t)v[SHIFT_WAITS];
         return shifted ? r * v[SHIFT_FACTOR] : r;
     }
+    case GAR_GEN_QUEUE:
+    case GAR_GEN_MIX:
     case GAR_GEN_KIND_COUNT:
         break;
     }
     return 0.0;
 }
 
-static int refuse_time(gar_error *err)
+void gar_gen_loop_init(gar_gen_loop *loop, const gar_gen_spec *spec, uint64_t seed)
 {
-    return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", "--waits",
-                         "makes a trace longer than 2^63 ns; use fewer waits or shorter steps");
+    *loop = (gar_gen_loop){ .spec = *spec, .prng = gar_prng_seeded(seed) };
+}
+
+int gar_gen_loop_next(gar_gen_loop *loop, gar_trace_row *row, gar_error *err)
+{
+    uint64_t launch = gar_gen_us_to_ns(loop->spec.value[P_LAUNCH]);
+    uint64_t gap = gar_gen_us_to_ns(loop->spec.value[P_GAP]);
+    *row = (gar_trace_row){ 0, 0, 0, 0, 0, 0 };
+    double residual = next_residual(loop, row);
+    uint64_t r = gar_gen_us_to_ns(residual < US_MAX ? residual : US_MAX);
+    /* Each step adds at most launch + residual + gap, each at most 10^12 ns,
+     * so checking the running time against the limit before each step keeps
+     * every sum far from wrapping. */
+    if (loop->submit > GAR_TRACE_TIME_MAX - launch - r - gap)
+        return gar_gen_refuse_time(err);
+    row->submit_ns = loop->submit;
+    row->start_ns = loop->submit + launch;
+    row->done_ns = row->start_ns + r;
+    loop->submit = row->done_ns + gap;
+    loop->index++;
+    return 0;
+}
+
+/* ---- every kind as a source of rows --------------------------------------- */
+
+int gar_gen_source_init(gar_gen_source *src, const gar_gen_spec *spec, uint64_t seed,
+                        gar_error *err)
+{
+    memset(src, 0, sizeof *src);
+    src->kind = spec->kind;
+    if (spec->kind == GAR_GEN_QUEUE)
+        return gar_gen_queue_init(&src->u.queue, spec, seed, err);
+    if (spec->kind == GAR_GEN_MIX)
+        return gar_gen_mix_init(&src->u.mix, spec, seed, err);
+    gar_gen_loop_init(&src->u.loop, spec, seed);
+    return 0;
+}
+
+int gar_gen_source_next(gar_gen_source *src, gar_trace_row *row, gar_error *err)
+{
+    int rc = src->kind == GAR_GEN_QUEUE ? gar_gen_queue_next(&src->u.queue, row, err)
+             : src->kind == GAR_GEN_MIX ? gar_gen_mix_next(&src->u.mix, row, err)
+                                        : gar_gen_loop_next(&src->u.loop, row, err);
+    if (rc == 0 && src->stream != 0) {
+        row->stream = src->stream;
+        row->point += src->point_base;
+    }
+    return rc;
+}
+
+void gar_gen_source_free(gar_gen_source *src)
+{
+    if (src->kind == GAR_GEN_QUEUE)
+        gar_gen_queue_free(&src->u.queue);
+    else if (src->kind == GAR_GEN_MIX)
+        gar_gen_mix_free(&src->u.mix);
+}
+
+unsigned gar_gen_source_columns(const gar_gen_spec *spec)
+{
+    switch (spec->kind) {
+    case GAR_GEN_DECODE:
+        return GAR_TRACE_HAS_STEP_ROWS;
+    case GAR_GEN_QUEUE:
+        return 0;
+    case GAR_GEN_MIX:
+        return GAR_TRACE_HAS_STREAM;
+    default:
+        return 0;
+    }
 }
 
 /* Refuses a spec or count gar_gen_each would not generate: 0 or
@@ -310,10 +411,16 @@ static int check_spec(const gar_gen_spec *spec, uint64_t waits, gar_error *err)
     for (size_t i = 0; i < n; i++)
         if (!value_fits(&p[i], spec->value[i], what, sizeof what))
             return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", p[i].name, what);
-    if (spec->kind == GAR_GEN_DECODE &&
-        spec->value[DECODE_ROWS_MIN] > spec->value[DECODE_ROWS_MAX])
+    const double *v = spec->value;
+    if (spec->kind == GAR_GEN_DECODE && v[DECODE_ROWS_MIN] > v[DECODE_ROWS_MAX])
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", "rows_min",
                              "is above rows_max");
+    if (spec->kind == GAR_GEN_MIX) {
+        double parts = v[GAR_GEN_MIX_QUEUES] + v[GAR_GEN_MIX_LOOPS];
+        if (parts < 1 || parts > GAR_GEN_MIX_SOURCES)
+            return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", "queues + loops",
+                                 "must be 1 to 16 streams");
+    }
     if (waits == 0 || waits > GAR_GEN_WAITS_MAX) {
         snprintf(what, sizeof what, "must be 1 to %llu", (unsigned long long)GAR_GEN_WAITS_MAX);
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gen", "--waits", what);
@@ -322,47 +429,40 @@ static int check_spec(const gar_gen_spec *spec, uint64_t waits, gar_error *err)
 }
 
 /* Generates the rows, handing each to `each` (NULL: a dry run that only
- * checks the times).  Returns 0, refuse_time's error, or each's first
- * failure. */
+ * checks the times).  Returns 0, the time refusal, -GAR_E_CAPACITY, or
+ * each's first failure. */
 static int generate(const gar_gen_spec *spec, uint64_t waits, uint64_t seed,
                     int (*each)(void *, const gar_trace_row *), void *context, gar_error *err)
 {
-    gen_state st = { gar_prng_seeded(seed), 0, 0 };
-    uint64_t launch = us_to_ns(spec->value[P_LAUNCH]);
-    uint64_t gap = us_to_ns(spec->value[P_GAP]);
-    uint64_t submit = 0;
-    /* Each step adds at most launch + residual + gap, each at most 10^12 ns,
-     * so checking the running time against the limit before each step keeps
-     * every sum far from wrapping. */
-    for (uint64_t i = 0; i < waits; i++, st.index++) {
-        gar_trace_row row = { 0, 0, 0, 0, 0, 0 };
-        double residual = next_residual(spec, &st, &row);
-        uint64_t r = us_to_ns(residual < US_MAX ? residual : US_MAX);
-        if (submit > GAR_TRACE_TIME_MAX - launch - r - gap)
-            return refuse_time(err);
-        row.submit_ns = submit;
-        row.start_ns = submit + launch;
-        row.done_ns = row.start_ns + r;
-        int rc = each != NULL ? each(context, &row) : 0;
-        if (rc < 0)
-            return rc;
-        submit = row.done_ns + gap;
+    gar_gen_source src;
+    int rc = gar_gen_source_init(&src, spec, seed, err);
+    for (uint64_t i = 0; rc == 0 && i < waits; i++) {
+        gar_trace_row row;
+        rc = gar_gen_source_next(&src, &row, err);
+        if (rc == 0 && each != NULL)
+            rc = each(context, &row);
     }
-    return 0;
+    gar_gen_source_free(&src);
+    return rc;
 }
 
-/* Whether `waits` steps of `spec` stay under GAR_TRACE_TIME_MAX whatever
- * the draws: each step takes at most launch + US_MAX + gap. */
+/* Whether `waits` rows of `spec` stay under GAR_TRACE_TIME_MAX whatever
+ * the draws: a loop's step takes at most launch + US_MAX + gap; a queue's
+ * or a mix's wait is bounded far more loosely (a launch, a stall of 37
+ * means, a kernel of 10 s and a gap, each at most 10^12 ns), so long ones
+ * take the dry run. */
 static bool surely_in_time(const gar_gen_spec *spec, uint64_t waits)
 {
-    uint64_t step = us_to_ns(spec->value[P_LAUNCH]) + us_to_ns(US_MAX) +
-                    us_to_ns(spec->value[P_GAP]);
+    if (spec->kind == GAR_GEN_QUEUE || spec->kind == GAR_GEN_MIX)
+        return waits <= GAR_TRACE_TIME_MAX / UINT64_C(50000000000000);
+    uint64_t step = gar_gen_us_to_ns(spec->value[P_LAUNCH]) + gar_gen_us_to_ns(US_MAX) +
+                    gar_gen_us_to_ns(spec->value[P_GAP]);
     return waits <= GAR_TRACE_TIME_MAX / step;
 }
 
 unsigned gar_gen_columns(const gar_gen_spec *spec)
 {
-    return spec->kind == GAR_GEN_DECODE ? GAR_TRACE_HAS_STEP_ROWS : 0;
+    return gar_gen_source_columns(spec);
 }
 
 int gar_gen_check(const gar_gen_spec *spec, uint64_t waits, uint64_t seed, gar_error *err)

@@ -19,6 +19,14 @@
  *   shift    jitter's normal (`mean_us`, `sd_us`), multiplied by
  *            `factor` for `shift_waits` waits from wait `shift_at`
  *            (a regime change, and back)                           point 1
+ * Two kinds model more than one loop on one stream (sim/gen_queue.c and
+ * sim/gen_mix.c say how):
+ *   queue    a host launching a step's program of kernels back to back
+ *            onto one stream, a wait per kernel (kernel mode); kernel
+ *            lengths from a mix of short and long names, log-normal, with
+ *            heavy-tailed stragglers and bursts of several steps  point per name
+ *   mix      several queues and loops on their own streams and host
+ *            threads, interleaved by start time             points per stream
  * Parameters are decimal numbers (integers where the table says so), times in
  * microseconds, converted to whole nanoseconds.  The same spec, wait count and
  * seed give the same trace, row for row. */
@@ -40,10 +48,12 @@ typedef enum gar_gen_kind {
     GAR_GEN_DRIFT,
     GAR_GEN_DECODE,
     GAR_GEN_SHIFT,
+    GAR_GEN_QUEUE,
+    GAR_GEN_MIX,
     GAR_GEN_KIND_COUNT
 } gar_gen_kind;
 
-#define GAR_GEN_PARAMS_MAX 8
+#define GAR_GEN_PARAMS_MAX 16
 #define GAR_GEN_WAITS_MAX UINT64_C(100000000) /* 4 GB of rows */
 
 typedef struct gar_gen_param {

@@ -387,10 +387,12 @@ static void print_table(const args *a, const char *plan_label, const char *est_l
     print_metrics(m);
     const gar_auto_counts *c = &m->auto_counts;
     if (c->waits > 0)
-        printf("auto: block %llu poll %llu flag %llu sleeps %llu late %llu over_budget %llu\n",
+        printf("auto: block %llu poll %llu flag %llu sleeps %llu late %llu over_budget %llu "
+               "held %llu\n",
                (unsigned long long)c->block, (unsigned long long)c->poll,
                (unsigned long long)c->flag, (unsigned long long)c->sleeps,
-               (unsigned long long)c->late, (unsigned long long)c->over_budget);
+               (unsigned long long)c->late, (unsigned long long)c->over_budget,
+               (unsigned long long)c->held);
     printf("quantiles: %s\n", m->quantiles_histogram ? QUANTILES_HISTOGRAM : "exact");
     print_intervals(m);
     for (size_t k = 0; k < notes->count; k++)
@@ -502,6 +504,7 @@ static int print_json(const args *a, const char *plan_label, const char *est_lab
         gar_json_u64(g, "sleeps", m->auto_counts.sleeps);
         gar_json_u64(g, "late", m->auto_counts.late);
         gar_json_u64(g, "over_budget", m->auto_counts.over_budget);
+        gar_json_u64(g, "held", m->auto_counts.held);
         yajl_gen_map_close(g);
     }
     gar_json_text(g, "plan", plan_label);

@@ -57,10 +57,31 @@
  *  4. No feasible park: the budget cannot be met on this host.  The choice
  *     says so (within_budget false, and the policy counts it; a driver
  *     shows it as warning GAR_W_AUTO_OVER_BUDGET) and does its best: the
- *     park of the least e, with a sleep whose miss chance is at most a
- *     quarter of the 1 %.  Not none: where the park alone is at the line,
- *     polling through every wait would spend the whole core to spare a
- *     quarter percent of waits that are at risk anyway.
+ *     park of the least e, and no sleep: a park at the line leaves nothing
+ *     for a sleep's misses, and a fixed plan of that park alone is what
+ *     auto is judged against there.
+ *  5. The promise kept by what is observed.  Rules 1-3 trust a model; a
+ *     waiter cannot see its misses, but it sees its late wakes, and every
+ *     miss of a sleeping wait is a late wake.  So each point, and the
+ *     policy over all points, keeps an account: a wait pays in what its
+ *     choice promised, the sleep's share of the allowance plus the
+ *     model's chance that the sleep wakes late (earn_ppm), and a late
+ *     wake is charged one.  When late wakes run GAR_AUTO_POINT_SLACK
+ *     (GAR_AUTO_POLICY_SLACK for the policy) ahead of what was paid in, the
+ *     account takes a step of backoff and starts square: every later sleep
+ *     there is a quarter shorter per step (held counts them).  A late
+ *     wake's worth paid in beyond square gives a step back.  So the late
+ *     wakes beyond the model's promise are at most the sleep's share of
+ *     the allowance, plus the slack, over any run of waits: where the
+ *     model misses short residuals (a queue drained by a host stall hides
+ *     them behind late wakes), the sleeps shorten until the late wakes fit,
+ *     and stop where nothing else does, and the waits then measure the
+ *     short residuals exactly.
+ *     What rule 5 costs: where most sleeps are meant to wake after the
+ *     completion (a loose budget), the window holds mostly late wakes'
+ *     bounds, the model's late chance reads low, and the account backs
+ *     off sleeps that were safe: a loose budget can then cost more CPU
+ *     than a tight one.
  *
  * What it learns, from each report:
  *   - a wait whose first query found the work done teaches the window
@@ -118,6 +139,10 @@
 #define GAR_AUTO_PRIOR_WEIGHT 256u /* the prior's weight, in wakes */
 #define GAR_AUTO_QUANTILES_MAX 32u /* quantiles a distribution lists */
 #define GAR_AUTO_BUCKETS 320u      /* the wake histogram's log-spaced buckets */
+#define GAR_AUTO_POINT_SLACK 1u    /* late wakes a point may run ahead of its earnings (rule 5) */
+#define GAR_AUTO_POLICY_SLACK 4u   /* ... and all points together */
+#define GAR_AUTO_BACKOFF_DIV 4u    /* a backoff step shortens the sleep by 1/4 */
+#define GAR_AUTO_BACKOFF_MAX 40u   /* steps at most: (3/4)^40 of a sleep is none */
 #define GAR_AUTO_FLAG_PARK_US 100u      /* the flag plan auto runs: its park bound */
 #define GAR_AUTO_FLAG_BACKSTOP_US 1000u /* ... and its backstop */
 
@@ -159,6 +184,8 @@ typedef struct gar_auto_point {
     uint16_t next;                    /* the ring slot the next outcome takes */
     uint16_t count;                   /* outcomes held */
     bool last_late;                   /* the last wait here woke after its completion */
+    uint8_t backoff;                  /* rule 5: steps its sleeps are shortened by */
+    int64_t late_account;             /* rule 5: late wakes less what was earned, ppm */
 } gar_auto_point;
 
 GAR_API void gar_auto_point_init(gar_auto_point *point);
@@ -170,6 +197,7 @@ typedef struct gar_auto_counts {
     uint64_t sleeps;            /* waits that were given a sleep */
     uint64_t over_budget;       /* waits where no park's tail met the budget */
     uint64_t probes;            /* sleeps cut by the budget after a late wake */
+    uint64_t held;              /* waits whose sleep rule 5 shortened (or took) */
     uint64_t exact, late;       /* the samples learnt: residuals, late wakes' bounds */
 } gar_auto_counts;
 
@@ -183,6 +211,8 @@ typedef struct gar_auto_policy {
     uint32_t wake_next, wake_count;
     double above[GAR_AUTO_BUCKETS];       /* the mixture's P(O >= floor), kept current */
     bool above_stale;
+    uint8_t backoff;                      /* rule 5, over every point */
+    int64_t late_account;
     gar_auto_counts counts;
 } gar_auto_policy;
 
@@ -199,6 +229,9 @@ typedef struct gar_auto_choice {
     gar_dur_ns sleep_ns;
     bool within_budget;  /* false: no park's tail meets the budget (rule 4) */
     uint32_t park_miss_ppm; /* the chosen park's own chance of exceeding B (ppm) */
+    uint32_t late_ppm;   /* the rule's chance that the sleep wakes after the completion */
+    uint32_t earn_ppm;   /* what the wait earns the late-wake accounts (rule 5) */
+    bool held;           /* rule 5 shortened the sleep, or took it */
 } gar_auto_choice;
 
 /* Chooses the next wait at `point` under `budget_ns` (1 µs .. 1 s, as

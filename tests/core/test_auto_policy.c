@@ -178,7 +178,10 @@ static void a_larger_budget_buys_longer_sleeps(void **state)
     run_world(&loose, &host, 150 * US, 5000, around_1ms);
     assert_true(p99_of(tight.overshoot, 0, tight.waits) <= 5 * US);
     assert_true(p99_of(loose.overshoot, 0, loose.waits) <= 150 * US);
-    assert_true(loose.busy_ns < 0.8 * tight.busy_ns);
+    /* Rule 5 shortens the loose budget's sleeps: most of them wake after
+     * the completion by design, more often than the censored window
+     * predicts, so the loose budget no longer costs less CPU than the
+     * tight one here (gar/auto_policy.h, "What rule 5 costs"). */
     /* The loose budget sleeps into the completion some of the time. */
     assert_true(loose.counts.late > tight.counts.late);
 }
@@ -208,6 +211,32 @@ static void the_cheapest_park_whose_tail_fits_is_taken(void **state)
     assert_int_equal(r.counts.poll, r.waits);
 }
 
+/* One point where 1 wait in 25 finds its work all but done (a queue
+ * drained by a host stall), the rest about 1 ms. */
+static gar_dur_ns mostly_1ms_sometimes_20us(size_t i, uint64_t *rng)
+{
+    (void)i;
+    return between(rng, 0, 99) < 4 ? 20 * US : between(rng, 900 * US, 1100 * US);
+}
+
+static void late_wakes_beyond_the_model_shorten_the_sleeps(void **state)
+{
+    (void)state;
+    static run r;
+    gar_auto_host host = host_of(false, 1 * US);
+    /* The short residuals hide behind late wakes: the window sees them
+     * only as bounds near the long ones.  Rule 5 counts the late wakes
+     * against what the model promised and shortens the sleeps until they
+     * are within it, so the budget holds. */
+    run_world(&r, &host, 20 * US, 5000, mostly_1ms_sometimes_20us);
+    assert_true(r.counts.held > 0);
+    assert_true(p99_of(r.overshoot, 1000, r.waits - 1000) <= 20 * US);
+    size_t late = 0;
+    for (size_t i = 1000; i < r.waits; i++)
+        late += r.overshoot[i] > 20 * US;
+    assert_true(late <= (r.waits - 1000) / 100);
+}
+
 static void a_budget_it_cannot_meet_is_said_and_it_does_its_best(void **state)
 {
     (void)state;
@@ -216,11 +245,10 @@ static void a_budget_it_cannot_meet_is_said_and_it_does_its_best(void **state)
     run_world(&r, &host, 2 * US, 2000, around_1ms);
     assert_true(r.none_within);
     assert_int_equal(r.counts.over_budget, r.waits);
-    /* Best effort: the least tail (poll), and a cautious sleep: a quarter
-     * of the 1 % for late wakes, on top of a park that misses anyway. */
+    /* Best effort: the least tail (poll), and no sleep: a park at the
+     * line leaves no room for a sleep's misses. */
     assert_int_equal(r.counts.poll, r.waits);
-    assert_true(r.counts.sleeps > r.waits / 2);
-    assert_true(r.busy_ns < 0.5 * r.residual_ns);
+    assert_int_equal(r.counts.sleeps, 0);
     size_t late_misses = 0;
     for (size_t i = 0; i < r.waits; i++)
         late_misses += r.overshoot[i] > 3 * US;
@@ -342,6 +370,7 @@ int main(void)
         cmocka_unit_test(a_larger_budget_buys_longer_sleeps),
         cmocka_unit_test(the_cheapest_park_whose_tail_fits_is_taken),
         cmocka_unit_test(a_budget_it_cannot_meet_is_said_and_it_does_its_best),
+        cmocka_unit_test(late_wakes_beyond_the_model_shorten_the_sleeps),
         cmocka_unit_test(after_the_workload_changes_speed_the_budget_is_back_within_500_waits),
         cmocka_unit_test(the_hosts_sleep_overshoot_is_learnt),
         cmocka_unit_test(bad_arguments_are_refused),
