@@ -1,0 +1,170 @@
+/* backends/interpose/real_cuda.c — finding the real CUDA runtime, and the
+ * completion times of waits; see real_cuda.h. */
+#define _GNU_SOURCE
+#include "real_cuda.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <unistd.h>
+
+#include <gar/posix.h>
+
+#define NON_BLOCKING_STREAM 1u
+#define ANCHOR_RENEW_NS 1000000000u /* a float of ms keeps ~0.1 µs within a second */
+
+static pthread_mutex_t real_mu = PTHREAD_MUTEX_INITIALIZER;
+static gar_real_cuda real;
+static bool real_ok;
+static unsigned long long real_generation = ~0ull;
+
+static int read_generation(struct dl_phdr_info *info, size_t size, void *out)
+{
+    (void)size;
+    *(unsigned long long *)out = info->dlpi_adds * 1000003ull + info->dlpi_subs;
+    return 1;
+}
+
+static void *find(void *lib, const char *name)
+{
+    void *fn = dlsym(RTLD_NEXT, name);
+    if (!fn && lib)
+        fn = dlsym(lib, name);
+    return fn;
+}
+
+#define FIND(field, name) (*(void **)&real.field = find(lib, name))
+
+static void resolve(void)
+{
+    void *lib = dlopen("libcudart.so.12", RTLD_LAZY | RTLD_NOLOAD);
+    FIND(stream_synchronize, "cudaStreamSynchronize");
+    FIND(stream_query, "cudaStreamQuery");
+    FIND(event_synchronize, "cudaEventSynchronize");
+    FIND(event_query, "cudaEventQuery");
+    FIND(device_synchronize, "cudaDeviceSynchronize");
+    FIND(peek_at_last_error, "cudaPeekAtLastError");
+    FIND(stream_is_capturing, "cudaStreamIsCapturing");
+    FIND(event_create_with_flags, "cudaEventCreateWithFlags");
+    FIND(event_record, "cudaEventRecord");
+    FIND(event_elapsed_time, "cudaEventElapsedTime");
+    FIND(stream_create_with_flags, "cudaStreamCreateWithFlags");
+    FIND(get_device, "cudaGetDevice");
+    if (lib)
+        dlclose(lib); /* drops only the reference NOLOAD took */
+    real_ok = real.stream_synchronize && real.stream_query && real.event_synchronize &&
+              real.event_query && real.device_synchronize && real.peek_at_last_error &&
+              real.stream_is_capturing;
+}
+
+const gar_real_cuda *gar_real_cuda_find(void)
+{
+    unsigned long long generation = 0;
+    dl_iterate_phdr(read_generation, &generation);
+    pthread_mutex_lock(&real_mu);
+    if (generation != real_generation) {
+        resolve();
+        real_generation = generation;
+    }
+    bool ok = real_ok;
+    pthread_mutex_unlock(&real_mu);
+    return ok ? &real : NULL;
+}
+
+/* ---- completion times ----------------------------------------------------- */
+
+static pthread_mutex_t anchor_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    bool ok;
+    pid_t pid;   /* events of a parent's runtime mean nothing in a child */
+    int device;
+    cudaEvent_t event;
+    cudaStream_t stream;
+    uint64_t host_ns; /* the anchor's completion on the host clock */
+} anchor;
+
+static _Thread_local struct {
+    cudaEvent_t event;
+    pid_t pid;
+    bool marked;
+} timing;
+
+static bool has_timing_calls(const gar_real_cuda *r)
+{
+    return r->event_create_with_flags && r->event_record && r->event_elapsed_time &&
+           r->stream_create_with_flags && r->get_device;
+}
+
+/* Renews the anchor when missing or a second old; with anchor_mu held. */
+static bool renew_anchor(const gar_real_cuda *r, int device)
+{
+    uint64_t now = gar_posix_now();
+    if (anchor.ok && anchor.pid == getpid() && anchor.device == device &&
+        now - anchor.host_ns < ANCHOR_RENEW_NS)
+        return true;
+    if (anchor.pid != getpid()) {
+        anchor.event = NULL;
+        anchor.stream = NULL;
+    }
+    anchor.ok = false;
+    anchor.pid = getpid();
+    if (!anchor.event && r->event_create_with_flags(&anchor.event, 0) != 0)
+        return false;
+    if (!anchor.stream && r->stream_create_with_flags(&anchor.stream, NON_BLOCKING_STREAM) != 0)
+        return false;
+    uint64_t before = gar_posix_now();
+    if (r->event_record(anchor.event, anchor.stream) != 0 ||
+        r->event_synchronize(anchor.event) != 0)
+        return false;
+    uint64_t after = gar_posix_now();
+    anchor.host_ns = before + (after - before) / 2;
+    anchor.device = device;
+    anchor.ok = true;
+    return true;
+}
+
+/* The host time of `event`'s completion, or 0. */
+static uint64_t done_of(const gar_real_cuda *r, cudaEvent_t event)
+{
+    int device = 0;
+    if (!has_timing_calls(r) || r->get_device(&device) != 0)
+        return 0;
+    pthread_mutex_lock(&anchor_mu);
+    uint64_t done = 0;
+    float ms = 0;
+    if (renew_anchor(r, device) && r->event_elapsed_time(&ms, anchor.event, event) == 0) {
+        double ns = (double)anchor.host_ns + (double)ms * 1e6;
+        done = ns > 0 ? (uint64_t)ns : 0;
+    }
+    pthread_mutex_unlock(&anchor_mu);
+    return done;
+}
+
+uint64_t gar_real_cuda_mark(const gar_real_cuda *r, cudaStream_t stream)
+{
+    timing.marked = false;
+    if (!has_timing_calls(r))
+        return 0;
+    if (timing.pid != getpid()) {
+        timing.event = NULL;
+        timing.pid = getpid();
+    }
+    if (!timing.event && r->event_create_with_flags(&timing.event, 0) != 0) {
+        timing.event = NULL;
+        return 0;
+    }
+    timing.marked = r->event_record(timing.event, stream) == 0;
+    return 0;
+}
+
+uint64_t gar_real_cuda_marked_done(const gar_real_cuda *r)
+{
+    return timing.marked ? done_of(r, timing.event) : 0;
+}
+
+uint64_t gar_real_cuda_event_done(const gar_real_cuda *r, cudaEvent_t event)
+{
+    return done_of(r, event);
+}
