@@ -44,15 +44,15 @@ static int push(gar_run_logs *logs, const gar_run_wait *w)
 /* One "w," line into `w`; false when it is not whole. */
 static bool parse_wait(gar_run_logs *logs, char *line, gar_run_wait *w)
 {
-    char *field[10];
+    char *field[9];
     unsigned n = 0;
-    for (char *save = NULL, *tok = strtok_r(line + 2, ",\n", &save); tok && n < 10;
+    for (char *save = NULL, *tok = strtok_r(line + 2, ",\n", &save); tok && n < 9;
          tok = strtok_r(NULL, ",\n", &save))
         field[n++] = tok;
-    if (n != 10)
+    if (n != 9)
         return false;
     uint64_t v[7];
-    unsigned numeric[7] = { 1, 2, 3, 4, 5, 6, 9 };
+    unsigned numeric[7] = { 1, 2, 3, 4, 5, 6, 8 };
     for (unsigned i = 0; i < 7; i++) {
         char *end;
         errno = 0;
@@ -65,7 +65,7 @@ static bool parse_wait(gar_run_logs *logs, char *line, gar_run_wait *w)
     if (w->end_ns < w->start_ns)
         return false;
     w->call = intern(logs->calls, &logs->call_count, GAR_RUN_CALLS_MAX, field[0]);
-    const char *how = field[8];
+    const char *how = field[7];
     static const char *const taken[] = { "immediate", "poll", "block", "query", "failed" };
     w->how = GAR_RUN_FALLBACK;
     for (unsigned i = 0; i < sizeof taken / sizeof *taken; i++)

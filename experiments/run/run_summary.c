@@ -201,7 +201,7 @@ int gar_run_summary_print(const gar_run_logs *logs, bool per_stream, FILE *out)
         seen[nseen++] = k;
         char name[32];
         if (k.stream == 0)
-            snprintf(name, sizeof name, "%u:device", (unsigned)k.process);
+            snprintf(name, sizeof name, "%u:none", (unsigned)k.process);
         else
             snprintf(name, sizeof name, "%u:%u", (unsigned)k.process, (unsigned)k.stream);
         print_line(logs, same_stream, &k, name, out);

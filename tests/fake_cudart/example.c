@@ -5,8 +5,11 @@
  * fake for the ground truth: a wait that returned while its work was still
  * pending is counted as early, and any early wait makes it exit 1.
  *
- * usage: example [--waits N] [--threads T] [--streams S] [--max-us U]
+ * usage: example [--waits N] [--threads T] [--streams S] [--kernels K]
+ *                [--min-us U] [--max-us U]
  *                [--seed S] [--blocking] [--fork]
+ *   --kernels K kernels a wait (default 1 to 3 at random), each of min-us to
+ *               max-us microseconds at random (default 5 to 300)
  *   --blocking  cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync) first
  *   --fork      fork once half way; the child waits on a stream of its own
  *               and exits, the parent reaps it
@@ -24,10 +27,10 @@
 #include "fake_cudart_api.h"
 
 static struct {
-    unsigned waits, threads, streams, max_us;
+    unsigned waits, threads, streams, min_us, max_us, kernels;
     uint64_t seed;
     int blocking, fork_once;
-} opt = { 2000, 2, 2, 300, 1, 0, 0 };
+} opt = { 2000, 2, 2, 5, 300, 0, 1, 0, 0 };
 
 static _Atomic unsigned long early, done_waits, failures;
 
@@ -50,9 +53,10 @@ static void check(cudaError_t rc, const char *what)
 /* One wait of a kind drawn at random, then the ground truth. */
 static void one_wait(cudaStream_t stream, cudaEvent_t event, uint64_t *rng)
 {
-    unsigned kernels = 1 + (unsigned)(next_random(rng) % 3);
+    unsigned kernels = opt.kernels ? opt.kernels : 1 + (unsigned)(next_random(rng) % 3);
+    unsigned span = opt.max_us > opt.min_us ? opt.max_us - opt.min_us + 1 : 1;
     for (unsigned k = 0; k < kernels; k++)
-        check(fakecudart_launch(stream, 1000u * (5 + next_random(rng) % opt.max_us), 0, 0),
+        check(fakecudart_launch(stream, 1000u * (opt.min_us + next_random(rng) % span), 0, 0),
               "launch");
     switch (next_random(rng) % 8) {
     case 0:
@@ -128,13 +132,17 @@ int main(int argc, char **argv)
             opt.threads = number(argv[++i]);
         else if (v && !strcmp(a, "--streams"))
             opt.streams = number(argv[++i]);
+        else if (v && !strcmp(a, "--kernels"))
+            opt.kernels = number(argv[++i]);
+        else if (v && !strcmp(a, "--min-us"))
+            opt.min_us = number(argv[++i]);
         else if (v && !strcmp(a, "--max-us"))
             opt.max_us = number(argv[++i]);
         else if (v && !strcmp(a, "--seed"))
             opt.seed = number(argv[++i]);
         else {
             fprintf(stderr, "usage: example [--waits N] [--threads T] [--streams S] "
-                            "[--max-us U] [--seed S] [--blocking] [--fork]\n");
+                            "[--kernels K] [--min-us U] [--max-us U] [--seed S] [--blocking] [--fork]\n");
             return 2;
         }
     }

@@ -22,8 +22,8 @@ struct fake_stream {
     pthread_cond_t settled; /* blocking waiters wait here for completions */
     fake_item *items;       /* ring of `cap` items, head at completed % cap */
     uint64_t cap;
-    uint64_t enqueued;
-    _Atomic uint64_t completed; /* read without the lock by spinning waiters */
+    _Atomic uint64_t enqueued;  /* both written under mu, read without it by queries */
+    _Atomic uint64_t completed;
     enum fake_capture capture;
     bool destroyed;
     fake_stream *next_all;
@@ -78,6 +78,9 @@ static void *run_stream(void *arg)
         pthread_mutex_unlock(&s->mu);
         if (item.duration_ns > 0)
             sleep_until(fake_now_ns() + item.duration_ns);
+        pthread_mutex_lock(&s->mu);
+        /* The stamp, the fault and the count change together: a query that
+         * sees the work done sees its time and its error. */
         if (item.mark) {
             pthread_mutex_lock(&item.mark->mu);
             item.mark->done_ns = fake_now_ns();
@@ -88,7 +91,6 @@ static void *run_stream(void *arg)
             int none = 0;
             atomic_compare_exchange_strong(&sticky, &none, item.fault);
         }
-        pthread_mutex_lock(&s->mu);
         atomic_store(&s->completed, done + 1);
         pthread_cond_broadcast(&s->settled);
     }
@@ -158,10 +160,11 @@ static uint64_t push_item(fake_stream *s, fake_item item)
         s->items = grown;
         s->cap *= 2;
     }
-    s->items[s->enqueued % s->cap] = item;
-    s->enqueued++;
+    uint64_t at = atomic_load(&s->enqueued);
+    s->items[at % s->cap] = item;
+    atomic_store(&s->enqueued, at + 1);
     pthread_cond_signal(&s->work);
-    return s->enqueued;
+    return at + 1;
 }
 
 int fake_launch(fake_stream *s, uint64_t duration_ns, int fault, int refuse)
@@ -179,10 +182,9 @@ int fake_launch(fake_stream *s, uint64_t duration_ns, int fault, int refuse)
 
 uint64_t fake_stream_pending(fake_stream *s)
 {
-    pthread_mutex_lock(&s->mu);
-    uint64_t n = s->enqueued - atomic_load(&s->completed);
-    pthread_mutex_unlock(&s->mu);
-    return n;
+    /* completed first: it never passes enqueued, so the difference never wraps */
+    uint64_t done = atomic_load(&s->completed);
+    return atomic_load(&s->enqueued) - done;
 }
 
 int fake_stream_query(fake_stream *s)
