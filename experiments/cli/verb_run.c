@@ -88,7 +88,8 @@ static int run_child(char **command, const char *plan, const char *dir, const ch
         sigaction(SIGQUIT, &old_quit, NULL);
         const char *old = getenv("LD_PRELOAD");
         char *preload = NULL;
-        if (old && *old ? asprintf(&preload, "%s:%s", lib, old) < 0
+        /* After what is preloaded already: a sanitizer's runtime must stay first. */
+        if (old && *old ? asprintf(&preload, "%s:%s", old, lib) < 0
                         : (preload = strdup(lib)) == NULL)
             _exit(127);
         if (setenv("LD_PRELOAD", preload, 1) || setenv("GAR_PLAN", plan, 1) ||
