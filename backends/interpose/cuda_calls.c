@@ -1,6 +1,6 @@
 /* backends/interpose/cuda_calls.c — the CUDA runtime's synchronising calls as
- * libgar-sync.so defines them (exported under libcudart.so.12's version
- * node, libgar-sync.map): cudaStreamSynchronize, cudaEventSynchronize,
+ * libgar-sync.so defines them (exported unversioned, libgar-sync.map, which
+ * binds them to a program linked against libcudart.so.12 or .13): cudaStreamSynchronize, cudaEventSynchronize,
  * cudaDeviceSynchronize and the per-thread default stream variants.
  *
  * Each finds the real call (real_cuda.h), decides whether the wait can be

@@ -40,6 +40,8 @@ static void *find(void *lib, const char *name)
 static void resolve(void)
 {
     void *lib = dlopen("libcudart.so.12", RTLD_LAZY | RTLD_NOLOAD);
+    if (!lib)
+        lib = dlopen("libcudart.so.13", RTLD_LAZY | RTLD_NOLOAD);
     FIND(stream_synchronize, "cudaStreamSynchronize");
     FIND(stream_query, "cudaStreamQuery");
     FIND(event_synchronize, "cudaEventSynchronize");
