@@ -6,6 +6,8 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <unistd.h>
@@ -15,9 +17,12 @@
 #define NON_BLOCKING_STREAM 1u
 #define ANCHOR_RENEW_NS 1000000000u /* a float of ms keeps ~0.1 µs within a second */
 
+/* The resolved table is published whole through an atomic pointer: a
+ * thread that read it keeps a table no other thread writes.  A table
+ * replaced after a dlclose is not freed (a thread may still hold it); it
+ * is a hundred bytes per unload. */
 static pthread_mutex_t real_mu = PTHREAD_MUTEX_INITIALIZER;
-static gar_real_cuda real;
-static bool real_ok;
+static _Atomic(const gar_real_cuda *) published;
 static unsigned long long real_generation = ~0ull;
 
 static int read_generation(struct dl_phdr_info *info, size_t size, void *out)
@@ -35,10 +40,15 @@ static void *find(void *lib, const char *name)
     return fn;
 }
 
-#define FIND(field, name) (*(void **)&real.field = find(lib, name))
+#define FIND(field, name) (*(void **)&real->field = find(lib, name))
 
-static void resolve(void)
+/* A new table of what the loaded libraries hold, or NULL when they lack
+ * a call the waits need (or memory ran out). */
+static const gar_real_cuda *resolve(void)
 {
+    gar_real_cuda *real = calloc(1, sizeof *real);
+    if (!real)
+        return NULL;
     void *lib = dlopen("libcudart.so.12", RTLD_LAZY | RTLD_NOLOAD);
     if (!lib)
         lib = dlopen("libcudart.so.13", RTLD_LAZY | RTLD_NOLOAD);
@@ -56,28 +66,52 @@ static void resolve(void)
     FIND(get_device, "cudaGetDevice");
     if (lib)
         dlclose(lib); /* drops only the reference NOLOAD took */
-    real_ok = real.stream_synchronize && real.stream_query && real.event_synchronize &&
-              real.event_query && real.device_synchronize && real.peek_at_last_error &&
-              real.stream_is_capturing;
+    if (real->stream_synchronize && real->stream_query && real->event_synchronize &&
+        real->event_query && real->device_synchronize && real->peek_at_last_error &&
+        real->stream_is_capturing)
+        return real;
+    free(real);
+    return NULL;
+}
+
+/* Locks held across fork, so the child never inherits one held by a thread
+ * that does not exist there. */
+static pthread_mutex_t anchor_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void lock_all(void)
+{
+    pthread_mutex_lock(&real_mu);
+    pthread_mutex_lock(&anchor_mu);
+}
+
+static void unlock_all(void)
+{
+    pthread_mutex_unlock(&anchor_mu);
+    pthread_mutex_unlock(&real_mu);
+}
+
+static void install_fork_hooks(void)
+{
+    pthread_atfork(lock_all, unlock_all, unlock_all);
 }
 
 const gar_real_cuda *gar_real_cuda_find(void)
 {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, install_fork_hooks);
     unsigned long long generation = 0;
     dl_iterate_phdr(read_generation, &generation);
     pthread_mutex_lock(&real_mu);
     if (generation != real_generation) {
-        resolve();
+        atomic_store(&published, resolve());
         real_generation = generation;
     }
-    bool ok = real_ok;
     pthread_mutex_unlock(&real_mu);
-    return ok ? &real : NULL;
+    return atomic_load(&published);
 }
 
 /* ---- completion times ----------------------------------------------------- */
 
-static pthread_mutex_t anchor_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct {
     bool ok;
     pid_t pid;   /* events of a parent's runtime mean nothing in a child */

@@ -17,8 +17,26 @@ static stream_entry entries[STREAMS_MAX];
 static unsigned entry_count;
 static _Thread_local char thread_mark; /* its address tells threads apart */
 
+static void lock_ids(void)
+{
+    pthread_mutex_lock(&ids_mu);
+}
+
+static void unlock_ids(void)
+{
+    pthread_mutex_unlock(&ids_mu);
+}
+
+/* The table's lock is held across fork, so a child never inherits it held. */
+static void install_fork_hooks(void)
+{
+    pthread_atfork(lock_ids, unlock_ids, unlock_ids);
+}
+
 uint32_t gar_sync_stream_id(const void *handle, bool per_thread)
 {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, install_fork_hooks);
     /* A per-thread stream is one per thread behind one handle: its entry is
      * keyed by the thread's mark instead. */
     const void *key = per_thread ? (const void *)&thread_mark : handle;
