@@ -1,16 +1,20 @@
 #!/bin/sh
-# tests/cli/test_run_cli.sh GAR EXAMPLE SCENARIOS HOST_PROFILE — gar run over the
+# tests/cli/test_run_cli.sh GAR EXAMPLE SCENARIOS HOST_PROFILE DLOPEN_USER LIBCUDART —
+# gar run over the
 # fake CUDA runtime (tests/fake_cudart): waits taken over never end before
 # their work (thousands of random launches on several threads and streams,
 # the example checking the fake's ground truth after each); the runtime's
 # codes pass through unchanged (a fault, a pending error, graph capture,
 # events, blocking sync flags); fork; the summary; --record, gar replay and
-# gar verify --trace-of-run on the recording; refusals.
+# gar verify --trace-of-run on the recording; a runtime loaded with dlopen
+# after the first call; refusals.
 set -u
 . "$(dirname "$0")/lib.sh"
 example=$2
 scenarios=$3
 host=$4
+dlopen_user=$5
+libcudart=$6
 
 # Never early: every wait checked against the fake's own count of pending
 # kernels (the example exits 1 on any early wait).
@@ -79,6 +83,10 @@ code=$?
 [ "$code" -eq 0 ] || [ "$code" -eq 1 ] || fail "verify --trace-of-run exited $code: $(cat "$tmp/err")"
 grep -qx 'compared: [0-9]* (the waits the plan ran)' "$tmp/out" || fail "verify: $(cat "$tmp/out")"
 grep -Eq '^verdict: (agree|disagree)$' "$tmp/out" || fail "verify: no verdict"
+
+# The runtime loaded by the program itself, after a first call found none.
+expect 0 "$gar" run -- "$dlopen_user" "$libcudart"
+grep -qx 'dlopen_user: ok' "$tmp/out" || fail "dlopen: $(cat "$tmp/err")"
 
 # Refusals: nothing is run.
 expect 2 "$gar" run "$example"

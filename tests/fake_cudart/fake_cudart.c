@@ -8,6 +8,7 @@
 #include "fake_runtime.h"
 #include "fake_cudart_api.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,11 +20,17 @@ enum {
     CAPTURE_INVALIDATED = 901,
 };
 
-static void set_codes(void)
+static void set_codes_once(void)
 {
     static const fake_codes cuda = { SUCCESS, NOT_READY, INVALID_VALUE, CAPTURE_UNSUPPORTED,
                                      CAPTURE_INVALIDATED };
     fake_set_codes(&cuda);
+}
+
+static void set_codes(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, set_codes_once);
 }
 
 /* The fake stream a handle names; `per_thread` reads 0 as the thread's. */
