@@ -17,6 +17,14 @@
 #include "real_cuda.h"
 #include "sync_wait.h"
 
+#ifdef GAR_SYNC_HIP
+/* HIP's names for the same calls (hip_calls.c). */
+#define cudaStreamSynchronize hipStreamSynchronize
+#define cudaStreamSynchronize_ptsz hipStreamSynchronize_spt
+#define cudaEventSynchronize hipEventSynchronize
+#define cudaDeviceSynchronize hipDeviceSynchronize
+#endif
+
 #define CUDA_SUCCESS_CODE 0
 #define CUDA_NOT_READY 600
 #define CUDA_ERROR_UNKNOWN 999
@@ -104,12 +112,12 @@ static cudaError_t synchronize_stream(cudaStream_t stream, bool per_thread_defau
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
-    return synchronize_stream(stream, false, "cudaStreamSynchronize");
+    return synchronize_stream(stream, false, GAR_RT_NAME("StreamSynchronize"));
 }
 
 cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
 {
-    return synchronize_stream(stream, true, "cudaStreamSynchronize");
+    return synchronize_stream(stream, true, GAR_RT_NAME("StreamSynchronize"));
 }
 
 /* ---- an event's wait ------------------------------------------------------ */
@@ -145,7 +153,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event)
     if (!gar_sync_enabled())
         return real->event_synchronize(event);
     event_wait w = { real, event };
-    gar_sync_work work = { "cudaEventSynchronize", event, 0, event_query, event_block, &w,
+    gar_sync_work work = { GAR_RT_NAME("EventSynchronize"), event, 0, event_query, event_block, &w,
                            event_stamp };
     if (real->peek_at_last_error() != CUDA_SUCCESS_CODE)
         return (cudaError_t)-gar_sync_pass(&work, "error pending");
@@ -184,7 +192,7 @@ cudaError_t cudaDeviceSynchronize(void)
         return CUDA_ERROR_UNKNOWN;
     if (!gar_sync_enabled())
         return real->device_synchronize();
-    gar_sync_work work = { "cudaDeviceSynchronize", NULL, 0, device_query, device_block,
+    gar_sync_work work = { GAR_RT_NAME("DeviceSynchronize"), NULL, 0, device_query, device_block,
                            (void *)real, NULL };
     if (real->peek_at_last_error() != CUDA_SUCCESS_CODE)
         return (cudaError_t)-gar_sync_pass(&work, "error pending");

@@ -49,21 +49,27 @@ static const gar_real_cuda *resolve(void)
     gar_real_cuda *real = calloc(1, sizeof *real);
     if (!real)
         return NULL;
-    void *lib = dlopen("libcudart.so.12", RTLD_LAZY | RTLD_NOLOAD);
-    if (!lib)
-        lib = dlopen("libcudart.so.13", RTLD_LAZY | RTLD_NOLOAD);
-    FIND(stream_synchronize, "cudaStreamSynchronize");
-    FIND(stream_query, "cudaStreamQuery");
-    FIND(event_synchronize, "cudaEventSynchronize");
-    FIND(event_query, "cudaEventQuery");
-    FIND(device_synchronize, "cudaDeviceSynchronize");
-    FIND(peek_at_last_error, "cudaPeekAtLastError");
-    FIND(stream_is_capturing, "cudaStreamIsCapturing");
-    FIND(event_create_with_flags, "cudaEventCreateWithFlags");
-    FIND(event_record, "cudaEventRecord");
-    FIND(event_elapsed_time, "cudaEventElapsedTime");
-    FIND(stream_create_with_flags, "cudaStreamCreateWithFlags");
-    FIND(get_device, "cudaGetDevice");
+#ifdef GAR_SYNC_HIP
+    static const char *const libraries[] = { "libamdhip64.so.6", "libamdhip64.so.7",
+                                             "libamdhip64.so" };
+#else
+    static const char *const libraries[] = { "libcudart.so.12", "libcudart.so.13" };
+#endif
+    void *lib = NULL;
+    for (size_t i = 0; !lib && i < sizeof libraries / sizeof *libraries; i++)
+        lib = dlopen(libraries[i], RTLD_LAZY | RTLD_NOLOAD);
+    FIND(stream_synchronize, GAR_RT_NAME("StreamSynchronize"));
+    FIND(stream_query, GAR_RT_NAME("StreamQuery"));
+    FIND(event_synchronize, GAR_RT_NAME("EventSynchronize"));
+    FIND(event_query, GAR_RT_NAME("EventQuery"));
+    FIND(device_synchronize, GAR_RT_NAME("DeviceSynchronize"));
+    FIND(peek_at_last_error, GAR_RT_NAME("PeekAtLastError"));
+    FIND(stream_is_capturing, GAR_RT_NAME("StreamIsCapturing"));
+    FIND(event_create_with_flags, GAR_RT_NAME("EventCreateWithFlags"));
+    FIND(event_record, GAR_RT_NAME("EventRecord"));
+    FIND(event_elapsed_time, GAR_RT_NAME("EventElapsedTime"));
+    FIND(stream_create_with_flags, GAR_RT_NAME("StreamCreateWithFlags"));
+    FIND(get_device, GAR_RT_NAME("GetDevice"));
     if (lib)
         dlclose(lib); /* drops only the reference NOLOAD took */
     if (real->stream_synchronize && real->stream_query && real->event_synchronize &&

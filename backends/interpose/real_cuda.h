@@ -13,6 +13,19 @@
 #ifndef GAR_REAL_CUDA_H
 #define GAR_REAL_CUDA_H
 
+/* The same code serves HIP (real_hip.c, hip_calls.c define GAR_SYNC_HIP
+ * before including it): its calls and codes match CUDA's one to one, so only
+ * the names differ.  Each vendor's translation units keep their own state. */
+#ifdef GAR_SYNC_HIP
+#define GAR_RT_NAME(call) "hip" call
+#define gar_real_cuda_find gar_real_hip_find
+#define gar_real_cuda_mark gar_real_hip_mark
+#define gar_real_cuda_marked_done gar_real_hip_marked_done
+#define gar_real_cuda_event_done gar_real_hip_event_done
+#else
+#define GAR_RT_NAME(call) "cuda" call
+#endif
+
 #include <stdint.h>
 
 typedef int cudaError_t;

@@ -1,5 +1,6 @@
 #!/bin/sh
-# tests/cli/test_run_cli.sh GAR EXAMPLE SCENARIOS HOST_PROFILE DLOPEN_USER LIBCUDART —
+# tests/cli/test_run_cli.sh GAR EXAMPLE SCENARIOS HOST_PROFILE DLOPEN_USER LIBCUDART
+#                           EXAMPLE_HIP SCENARIOS_HIP —
 # gar run over the
 # fake CUDA runtime (tests/fake_cudart): waits taken over never end before
 # their work (thousands of random launches on several threads and streams,
@@ -7,7 +8,8 @@
 # codes pass through unchanged (a fault, a pending error, graph capture,
 # events, blocking sync flags); fork; the summary; --record, gar replay and
 # gar verify --trace-of-run on the recording; a runtime loaded with dlopen
-# after the first call; refusals.
+# after the first call; the same program and scenarios over the fake HIP
+# runtime; refusals.
 set -u
 . "$(dirname "$0")/lib.sh"
 example=$2
@@ -15,6 +17,8 @@ scenarios=$3
 host=$4
 dlopen_user=$5
 libcudart=$6
+example_hip=$7
+scenarios_hip=$8
 
 # Never early: every wait checked against the fake's own count of pending
 # kernels (the example exits 1 on any early wait).
@@ -87,6 +91,17 @@ grep -Eq '^verdict: (agree|disagree)$' "$tmp/out" || fail "verify: no verdict"
 # The runtime loaded by the program itself, after a first call found none.
 expect 0 "$gar" run -- "$dlopen_user" "$libcudart"
 grep -qx 'dlopen_user: ok' "$tmp/out" || fail "dlopen: $(cat "$tmp/err")"
+
+# HIP: the same program and scenarios under HIP's names.
+expect 0 "$gar" run -- "$example_hip" --waits 1000 --threads 2 --streams 2 --seed 5
+grep -qx 'example: 1000 waits, 0 early' "$tmp/out" || fail "hip: $(cat "$tmp/out")"
+taken=$(sed -n 's/.*waits (\([0-9]*\) taken over.*/\1/p' "$tmp/err")
+[ "${taken:-0}" -gt 800 ] || fail "hip: only ${taken:-no} waits taken over"
+for s in fault pending capture event flags; do
+    expect 0 "$gar" run -- "$scenarios_hip" "$s"
+    grep -qx "$s: ok" "$tmp/out" || fail "hip scenario $s: $(cat "$tmp/err")"
+done
+grep -q '20 taken over' "$tmp/err" || fail "hip flags: waits not taken over: $(cat "$tmp/err")"
 
 # Refusals: nothing is run.
 expect 2 "$gar" run "$example"

@@ -4,7 +4,9 @@
  * fake_runtime.h.  Kernels are launched with fakecudart_launch (its own
  * version node, FAKECUDART_0: no real runtime has it).  Handles: stream 0 is
  * the legacy default stream, cudaStreamPerThread (2) the calling thread's,
- * and every `_ptsz` entry reads 0 as the calling thread's. */
+ * and every `_ptsz` entry reads 0 as the calling thread's.  Built with
+ * -DFAKE_HIP it is libamdhip64.so.6 (libamdhip64.map): the same calls under
+ * HIP's names (fake_cudart_api.h), `_spt` for `_ptsz`. */
 #include "fake_runtime.h"
 #include "fake_cudart_api.h"
 

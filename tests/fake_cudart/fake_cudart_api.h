@@ -1,11 +1,49 @@
 /* tests/fake_cudart/fake_cudart_api.h — the declarations a test program of
- * the fake libcudart.so.12 compiles against: the few runtime types and calls,
+ * the fake libcudart.so.12 (or, with -DFAKE_HIP, libamdhip64.so.6) compiles
+ * against: the few runtime types and calls,
  * as the CUDA runtime's own header declares them (the same ABI), and the
  * fake's own launch. */
 #ifndef GAR_FAKE_CUDART_API_H
 #define GAR_FAKE_CUDART_API_H
 
 #include <stdint.h>
+
+/* Built with -DFAKE_HIP, the same program and the same fake speak HIP: every
+ * name below is HIP's (the types, calls and codes match one to one). */
+#ifdef FAKE_HIP
+#define cudaError_t hipError_t
+#define cudaStream_t hipStream_t
+#define cudaEvent_t hipEvent_t
+#define cudaStreamCreate hipStreamCreate
+#define cudaStreamCreateWithFlags hipStreamCreateWithFlags
+#define cudaStreamDestroy hipStreamDestroy
+#define cudaStreamQuery hipStreamQuery
+#define cudaStreamQuery_ptsz hipStreamQuery_spt
+#define cudaStreamSynchronize hipStreamSynchronize
+#define cudaStreamSynchronize_ptsz hipStreamSynchronize_spt
+#define cudaDeviceSynchronize hipDeviceSynchronize
+#define cudaEventCreate hipEventCreate
+#define cudaEventCreateWithFlags hipEventCreateWithFlags
+#define cudaEventDestroy hipEventDestroy
+#define cudaEventRecord hipEventRecord
+#define cudaEventRecord_ptsz hipEventRecord_spt
+#define cudaEventQuery hipEventQuery
+#define cudaEventSynchronize hipEventSynchronize
+#define cudaEventElapsedTime hipEventElapsedTime
+#define cudaSetDeviceFlags hipSetDeviceFlags
+#define cudaGetDeviceFlags hipGetDeviceFlags
+#define cudaGetDevice hipGetDevice
+#define cudaSetDevice hipSetDevice
+#define cudaGetLastError hipGetLastError
+#define cudaPeekAtLastError hipPeekAtLastError
+#define cudaStreamIsCapturing hipStreamIsCapturing
+#define cudaStreamIsCapturing_ptsz hipStreamIsCapturing_spt
+#define cudaStreamBeginCapture hipStreamBeginCapture
+#define cudaStreamEndCapture hipStreamEndCapture
+#define cudaGetErrorName hipGetErrorName
+#define fakecudart_launch fakehip_launch
+#define fakecudart_pending fakehip_pending
+#endif
 
 typedef int cudaError_t;
 typedef struct CUstream_st *cudaStream_t;
