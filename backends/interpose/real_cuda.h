@@ -1,8 +1,9 @@
 /* backends/interpose/real_cuda.h — the real CUDA runtime behind
  * libgar-sync.so's calls, found with dlsym(RTLD_NEXT) (or, for a runtime
- * the program loaded privately, in a loaded libcudart.so.12), again whenever
- * the program has unloaded a library since (dl_iterate_phdr's counts), so a
- * dlclose and a new dlopen of the runtime never leave a stale pointer.
+ * the program loaded privately, in a loaded libcudart.so.12 or .13), again
+ * whenever the program has loaded or unloaded a library since (dl_iterate_phdr's
+ * counts), so a runtime loaded after the first call is found, and a dlclose and
+ * a new dlopen of it never leave a stale pointer.
  *
  * The completion time of a wait's work, on the host clock: an event with
  * timing is recorded behind the work before the wait (gar_real_cuda_mark,
