@@ -27,6 +27,7 @@ const gar_verb gar_verbs[] = {
     { "probe", "show what this host offers a wait: word wait, io_uring, clock, timer slack", gar_verb_probe_main },
     { "replay", "replay a trace under one wait policy on a simulated host", gar_verb_replay_main },
     { "report", "write a sweep database's plots and rankings as an HTML page", gar_verb_report_main },
+    { "run", "run a program with its GPU waits taken over by a plan; summarise them", gar_verb_run_main },
     { "sweep", "run a sweep spec's every combination into a SQLite database", gar_verb_sweep_main },
     { "verify", "run a trace on a real device and in the simulator; compare", gar_verb_verify_main },
     { NULL, NULL, NULL },

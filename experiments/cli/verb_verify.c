@@ -39,6 +39,7 @@
 #include "sweep/sweep_spec.h"
 #include "verify/verifications.h"
 #include "verify/verify_devices.h"
+#include "verify/verify_of_run.h"
 #include "verify/verify_real.h"
 #include "verify/verify_runs.h"
 #include "verify/verify_stats.h"
@@ -66,6 +67,8 @@ static void print_help(FILE *out)
             "       gar verify --sweep SPEC --db DB [--limit N] [--device D] [--executor K]\n"
             "                  [--host PROFILE] [--seed S] [--tolerance KEY=VALUE]...\n"
             "                  [--runs N]\n"
+            "       gar verify --trace-of-run FILE [--host PROFILE] [--seed S]\n"
+            "                  [--tolerance KEY=VALUE]...\n"
             "\n"
             "Runs the waits of TRACE (gar-trace v1, plain or .csv.gz; '-': standard input)\n"
             "on a real device, in real time, on this thread by the executor kind\n"
@@ -112,6 +115,12 @@ static void print_help(FILE *out)
             "holds the runs pooled, the real runs' envelope of p50, p90 and p99, where the\n"
             "simulation falls and the three-way verdict, as above.  Exit status 0 when\n"
             "every arm agrees.\n"
+            "\n"
+            "With --trace-of-run FILE, a program's run recorded by `gar run --record FILE`\n"
+            "is replayed in the simulator under the plan it ran (from FILE.outcome) on the\n"
+            "host profile, and each wait the plan ran for real is compared with its\n"
+            "simulated self: overshoot quantiles, KS distance and busy fraction, judged\n"
+            "by the tolerances above.  Exit status 0 when they agree.\n"
             "\n",
             SPAN_MAX_S);
     fprintf(out,
@@ -165,6 +174,7 @@ static void print_help(FILE *out)
             "                     standard input, relative paths from the working folder)\n"
             "  --db DB            with --sweep: the database to store the verifications in\n"
             "  --limit N          with --sweep: the first N waits of each trace (default %u)\n"
+            "  --trace-of-run FILE  compare a run gar run recorded with its simulation\n"
             "  --help             show this help\n"
             "\n"
             "example:\n"
@@ -436,6 +446,7 @@ typedef struct verify_args {
     const char *db_path;
     uint64_t limit;         /* --sweep: waits per trace */
     unsigned runs;          /* --runs: real runs of the one trace */
+    const char *of_run;     /* --trace-of-run: a trace gar run recorded */
 } verify_args;
 
 enum { TOLERANCES_MAX = 32 }; /* --tolerance settings kept (there are seven keys) */
@@ -484,6 +495,7 @@ static int parse_args(int argc, char **argv, verify_args *a)
         { .name = "limit", .takes = GAR_CLI_U64, .to = &limit, .min = 1, .max = SWEEP_LIMIT_MAX,
           .refusal = "--limit must be 1 to " SWEEP_LIMIT_MAX_TEXT " waits",
           .quote_value = true, .given = &limit_given },
+        { .name = "trace-of-run", .takes = GAR_CLI_TEXT, .to = &a->of_run },
         { .name = "help", .takes = GAR_CLI_HELP },
         { .name = NULL },
     };
@@ -500,6 +512,14 @@ static int parse_args(int argc, char **argv, verify_args *a)
                                              "each key once");
         if (gar_verify_tolerance_set(&a->tol, tolerances.text[i], verb, &err) < 0)
             return gar_cli_refuse(&err);
+    }
+    if (a->of_run != NULL) {
+        if (optind != argc || a->plan_text != NULL || a->sweep_path != NULL || a->json ||
+            a->runs > 1 || estimator_given)
+            return gar_cli_usage_error(verb, "--trace-of-run FILE takes its trace and plan from "
+                                             "the run: give no TRACE, --plan, --estimator, "
+                                             "--sweep, --runs or --json");
+        return GAR_CLI_OPTIONS_DONE;
     }
     if (a->sweep_path != NULL) {
         if (optind != argc)
@@ -1131,11 +1151,28 @@ static int verify_sweep(const verify_args *a)
     return agreed == verified ? GAR_EXIT_OK : GAR_EXIT_FAILED;
 }
 
+/* --trace-of-run: the recorded run against its simulation (verify_of_run.h). */
+static int verify_of_run(const verify_args *a)
+{
+    gar_error err;
+    gar_host_profile host;
+    unsigned noisy;
+    if (load_profile(a->host_path, &host, &noisy, &err) < 0)
+        return gar_cli_refuse(&err);
+    bool agree = false;
+    if (gar_verify_of_run(a->of_run, &host, a->host_path ? a->host_path : "calibrated now",
+                          a->seed, &a->tol, stdout, &agree, &err) < 0)
+        return gar_cli_refuse(&err);
+    return agree ? GAR_EXIT_OK : GAR_EXIT_FAILED;
+}
+
 int gar_verb_verify_main(int argc, char **argv)
 {
     verify_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc != GAR_CLI_OPTIONS_DONE)
         return rc;
+    if (a.of_run != NULL)
+        return verify_of_run(&a);
     return a.sweep_path != NULL ? verify_sweep(&a) : verify_one(&a);
 }

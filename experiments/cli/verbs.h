@@ -22,6 +22,7 @@ int gar_verb_plan_main(int argc, char **argv);
 int gar_verb_plot_main(int argc, char **argv);
 int gar_verb_probe_main(int argc, char **argv);
 int gar_verb_replay_main(int argc, char **argv);
+int gar_verb_run_main(int argc, char **argv);
 int gar_verb_report_main(int argc, char **argv);
 int gar_verb_sweep_main(int argc, char **argv);
 int gar_verb_verify_main(int argc, char **argv);

@@ -7,7 +7,7 @@
 # nothing below experiments/ includes it, and core/ reaches no other folder;
 # only experiments/ uses SQLite; experiments/ keeps each part in its folder,
 # and its folders depend only downwards (cli -> report -> verify -> sweep ->
-# import; cli -> calibrate), which each include's folder path shows.  Prints each violation;
+# import; verify -> run; cli -> calibrate), which each include's folder path shows.  Prints each violation;
 # exits 1 if there is any.
 set -eu
 root=$1
@@ -77,7 +77,7 @@ done
 # backends/: every source sits in its part's folder (public headers in the
 # root's include/gar/).
 for file in "$root"/backends/*.[ch]; do
-    [ -e "$file" ] && violation "$file: backends/ keeps its sources in part folders (hosts, devices, gpu)"
+    [ -e "$file" ] && violation "$file: backends/ keeps its sources in part folders (hosts, devices, gpu, interpose)"
 done
 
 # experiments/: every source sits in its part's folder.
@@ -88,16 +88,18 @@ done
 # experiments/: folders in layers, each including headers only of its own
 # folder and of the folders below it:
 #   cli -> report -> verify -> sweep -> import   (report uses sweep directly too)
+#   cli -> verify -> run                         (gar run's logs and recordings; run uses sim only)
 #   cli -> calibrate                             (only the command measures a host)
 #   bench                                        (benchmark helpers, on their own)
 # Headers are included by a path that names their folder ("sweep/db.h"),
 # which is what lets this check read a file's layer off its includes.
-experiments_parts='cli report verify sweep calibrate import bench'
+experiments_parts='cli report verify sweep run calibrate import bench'
 part_may_use() {
     case $1 in
-        cli) echo "cli report verify sweep calibrate import" ;;
+        cli) echo "cli report verify sweep run calibrate import" ;;
         report) echo "report verify sweep import" ;;
-        verify) echo "verify sweep import" ;;
+        verify) echo "verify sweep run import" ;;
+        run) echo "run" ;;
         sweep) echo "sweep import" ;;
         import) echo "import" ;;
         calibrate) echo "calibrate" ;;

@@ -6,7 +6,8 @@
 # print what each measured wait did, then gar verify's CUDA device tests,
 # and last `gar verify` of the steady trace on the GPU under poll and under
 # auto:p99_us=100, printing each real run beside the simulator's (their
-# verdicts are reported, not required).  The
+# verdicts are reported, not required), and last `gar run` of a small CUDA
+# program built here (run_check.cu) with its waits taken over.  The
 # script fails when cuda_gpu or verify_cuda_gpu skipped: on a GPU machine
 # that means the driver or the device was not found, and the test's output
 # above says why.
@@ -60,4 +61,31 @@ case $status in
 0) echo "gpu-check: auto on the GPU: the real and simulated runs agree" ;;
 1) echo "gpu-check: auto on the GPU: the runs disagree (see the checks above)" ;;
 *) echo "gpu-check: auto on the GPU was refused (exit $status)" >&2; exit 1 ;;
+esac
+
+# gar run on the GPU: a small unmodified CUDA program (run_check.cu, built
+# here with the runtime linked shared) with its waits taken over by auto,
+# checking after every wait that the kernel's end mark is in host memory;
+# then its recording replayed and checked against the simulator.  Skipped,
+# saying why, where nvcc is missing; a program that finds no GPU skips too.
+nvcc=$(command -v nvcc || echo "$toolkit/bin/nvcc")
+if [ ! -x "$nvcc" ]; then
+    echo "gpu-check: gar run step skipped: no nvcc (set NVIDIA_TOOLKIT)"
+    exit 0
+fi
+"$nvcc" -O2 -cudart shared -o "$build/run_check" "$here/run_check.cu"
+status=0
+"$build/experiments/gar" run --plan auto:p99_us=50 --report --record "$build/run_check.csv" \
+    -- "$build/run_check" 2000 500 || status=$?
+case $status in
+0) echo "gpu-check: gar run on the GPU: every wait ended after its work" ;;
+77) echo "gpu-check: gar run step skipped: the program found no GPU"; exit 0 ;;
+*) echo "gpu-check: gar run on the GPU failed (exit $status)" >&2; exit 1 ;;
+esac
+status=0
+"$build/experiments/gar" verify --trace-of-run "$build/run_check.csv" \
+    --host "$root/data/hosts/waitpkg.host" || status=$?
+case $status in
+0 | 1) echo "gpu-check: gar verify --trace-of-run on the GPU's run: exit $status (1: disagree)" ;;
+*) echo "gpu-check: gar verify --trace-of-run was refused (exit $status)" >&2; exit 1 ;;
 esac
