@@ -1381,6 +1381,109 @@ static int compare_keyed_tables(sqlite3 *db, const char *path, gar_error *err)
     return rc;
 }
 
+/* The input's verifications as today's table holds them: for each column of
+ * main.verifications but id, the input's own column, or, for what version 4
+ * added that a version 3 input lacks, the value its conversion would give
+ * (verification_run_columns).  Writes "EXPR AS name, ..." into `select` and
+ * the names into `names`.  Returns 0, or -1 on a fault or when they do not
+ * fit. */
+static int verification_columns(sqlite3 *db, char *select, size_t select_size, char *names,
+                                size_t names_size)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT m.name, s.name IS NOT NULL FROM "
+                           "pragma_table_info('verifications', 'main') m LEFT JOIN "
+                           "pragma_table_info('verifications', 'src') s USING (name) "
+                           "WHERE m.name <> 'id' ORDER BY m.cid",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    size_t ns = 0, nn = 0;
+    bool fits = true;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        const char *expr = NULL;
+        if (sqlite3_column_int(st, 1) == 0) {
+            for (size_t i = 0; i < VERIFICATION_RUN_COLUMNS; i++)
+                if (strcmp(verification_run_columns[i][0], name) == 0)
+                    expr = verification_run_columns[i][1];
+            if (expr == NULL) { /* a column no version of the input can lack */
+                sqlite3_finalize(st);
+                return -1;
+            }
+        }
+        char piece[256];
+        snprintf(piece, sizeof piece, "%s%s AS \"%s\"", ns > 0 ? ", " : "",
+                 expr != NULL ? expr : name, name);
+        fits &= append(select, select_size, &ns, piece);
+        snprintf(piece, sizeof piece, "%s\"%s\"", nn > 0 ? ", " : "", name);
+        fits &= append(names, names_size, &nn, piece);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE && fits ? 0 : -1;
+}
+
+/* Brings the input's verifications (inside the merge's transaction), with
+ * the rule of the other tables: a key (trace, plan, estimator, waits,
+ * device, host_profile, seed) both files hold must carry the same results
+ * — every column but the row's id, its trace's name and the gar and time
+ * that made it — or the merge is refused; a key only the input holds is
+ * added.  Returns 0 with `*added`, or -GAR_E_IO. */
+static int merge_verifications(gar_db *s, const char *path, uint64_t *added, gar_error *err)
+{
+    static const char key[] = "trace, plan, estimator, waits, device, host_profile, seed";
+    static const char *const not_compared[] = { "trace", "plan", "estimator", "waits", "device",
+                                                "host_profile", "seed", "trace_name",
+                                                "gar_version", "finished_unix" };
+    static char select[4096], names[2048], differ[4096], sql[16384];
+    *added = 0;
+    if (verification_columns(s->sqlite, select, sizeof select, names, sizeof names) < 0)
+        return db_fault(err, path, "read the verification columns of", s->sqlite);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->sqlite,
+                           "SELECT name FROM pragma_table_info('verifications', 'main') "
+                           "WHERE name <> 'id' ORDER BY cid",
+                           -1, &st, NULL) != SQLITE_OK)
+        return db_fault(err, path, "read the verification columns of", s->sqlite);
+    size_t nd = 0;
+    bool fits = append(differ, sizeof differ, &nd, "0");
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        bool compared = true;
+        for (size_t i = 0; i < sizeof not_compared / sizeof not_compared[0]; i++)
+            compared &= strcmp(name, not_compared[i]) != 0;
+        char piece[200];
+        snprintf(piece, sizeof piece, " OR a.\"%s\" IS NOT b.\"%s\"", name, name);
+        if (compared)
+            fits &= append(differ, sizeof differ, &nd, piece);
+    }
+    sqlite3_finalize(st);
+    int n = snprintf(sql, sizeof sql,
+                     "SELECT count(*) FROM (SELECT %s FROM src.verifications) a "
+                     "JOIN main.verifications b USING (%s) WHERE %s",
+                     select, key, differ);
+    uint64_t conflicts = 0;
+    if (!fits || n >= (int)sizeof sql || count_of(s->sqlite, sql, &conflicts) < 0)
+        return db_fault(err, path, "compare the verifications of", s->sqlite);
+    if (conflicts > 0) {
+        char why[240];
+        snprintf(why, sizeof why,
+                 "%llu of its verifications are in the output with other results (the same "
+                 "arm verified twice on one machine profile: keep one of the files' rows)",
+                 (unsigned long long)conflicts);
+        return gar_error_set(err, GAR_E_IO, 3, path, "merge", why);
+    }
+    n = snprintf(sql, sizeof sql,
+                 "INSERT INTO main.verifications (%s) SELECT %s FROM src.verifications "
+                 "WHERE true ORDER BY id ON CONFLICT (%s) DO NOTHING",
+                 names, select, key);
+    if (n >= (int)sizeof sql || sqlite3_exec(s->sqlite, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return db_fault(err, path, "merge the verifications of", s->sqlite);
+    *added = (uint64_t)sqlite3_changes(s->sqlite);
+    return 0;
+}
+
 int gar_db_merge(gar_db *s, const char *path, gar_db_merge_stats *stats, gar_error *err)
 {
     memset(stats, 0, sizeof *stats);
@@ -1516,6 +1619,8 @@ int gar_db_merge(gar_db *s, const char *path, gar_db_merge_stats *stats, gar_err
                   "seed, note, count, worst_ns, message) SELECT trace, plan, estimator, host, "
                   "mode, seed, note, count, worst_ns, message FROM src.run_notes",
                   "merge the run notes into", err);
+    if (rc == 0)
+        rc = merge_verifications(s, path, &stats->verifications_added, err);
     if (rc == 0)
         rc = exec(s, "COMMIT", "commit the merge into", err);
     else

@@ -165,15 +165,19 @@ typedef struct gar_db_merge_stats {
     uint64_t runs;      /* rows in the input */
     uint64_t added;     /* rows new to the output */
     uint64_t present;   /* rows whose key the output already had, equal */
+    uint64_t verifications_added; /* verifications rows new to the output */
 } gar_db_merge_stats;
 
 /* Copies every trace, host and run (each run with the build that made it,
- * and its run_streams rows) of the database at `path` into `out`, in one transaction.  Refused, with
+ * and its run_streams, run_params and run_notes rows) and every verification
+ * of the database at `path` into `out`, in one transaction.  Refused, with
  * nothing copied (-GAR_E_IO): the output's own file (also under another
  * path or a hard link), an input that gar_db_check refuses (missing, not
  * a gar database, another schema version), or one holding a run whose key
  * the output has with different results in any table keyed by a run (runs,
- * run_streams, a parameter both name in run_params).  All-or-nothing over several
+ * run_streams, a parameter both name in run_params), or a verification whose
+ * key the output has with different results (its verifications come by the
+ * same rule, a version 3 input's as its conversion would make them).  All-or-nothing over several
  * inputs is the caller's (gar merge builds into a temporary file). */
 int gar_db_merge(gar_db *out, const char *path, gar_db_merge_stats *stats, gar_error *err);
 
