@@ -49,14 +49,16 @@
  * the run_streams table (each run's streams) and the run_params table (each
  * run's swept parameters); version 4 each run's confidence intervals (the
  * runs columns ci_level and M_Q_lo_ns, M_Q_hi_ns) and the run_notes table
- * (what went wrong, in words).
+ * (what went wrong, in words); version 5 what an auto plan chose (the runs
+ * columns auto_block, auto_poll, auto_flag, auto_sleeps, auto_late_wakes,
+ * auto_over_budget_waits: NULL for a fixed plan).
  *
- * A version 3 file is read: gar_db_open (the writers) converts it to
- * version 4 in one transaction (ALTER TABLE ADD COLUMN, CREATE TABLE
- * run_notes, the version bumped), its old runs keeping NULL intervals and
- * no notes — shown as absent.  gar_db_open_read (plots, reports) and a
- * merge's inputs read a version 3 file as it is. */
-#define GAR_DB_SCHEMA_VERSION 4
+ * Version 3 and 4 files are read: gar_db_open (the writers) converts one to
+ * version 5 in one transaction (ALTER TABLE ADD COLUMN, CREATE TABLE
+ * run_notes, the version bumped), its old runs keeping NULL intervals, no
+ * notes and NULL auto columns — shown as absent.  gar_db_open_read (plots,
+ * reports, auto-goals) and a merge's inputs read them as they are. */
+#define GAR_DB_SCHEMA_VERSION 5
 #define GAR_DB_SCHEMA_OLDEST 3 /* the oldest version read (and converted) */
 
 typedef struct gar_db gar_db;
