@@ -41,7 +41,8 @@ static void usage(FILE *out)
             "database without an auto arm is refused.\n"
             "\n"
             "options:\n"
-            "  --db FILE    the sweep database (required)\n"
+            "  --db FILE    the sweep database (required; only read, never changed:\n"
+            "               a schema version 3 or 4 file is read as it is)\n"
             "  --out DIR    draw the plots into DIR\n"
             "  --help       this text\n"
             "\n"
@@ -95,7 +96,7 @@ int gar_verb_auto_goals_main(int argc, char **argv)
     if (dir != NULL && gar_plot_check_gnuplot(&err) < 0)
         return gar_cli_refuse(&err);
     gar_db *db = NULL;
-    if (gar_db_open(db_path, false, &db, &err) < 0)
+    if (gar_db_open_read(db_path, &db, &err) < 0) /* read, never changed */
         return gar_refuse_database(db_path, &err);
     gar_arm_list arms = { NULL, 0 };
     gar_auto_goals goals;

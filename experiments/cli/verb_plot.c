@@ -35,12 +35,14 @@ static void usage(FILE *out)
             "and dash.\n"
             "The last two re-run stored runs to see every wait (they need the trace\n"
             "files the sweep read) and refuse if the replay no longer reproduces the\n"
-            "stored metrics.  Needs gnuplot with the pngcairo terminal on PATH.\n"
+            "stored metrics of a run this build made; a run another build made (an older\n"
+            "database) is left out of them, each figure left out printed as a\n"
+            "`lacking:` line saying why.  Needs gnuplot with the pngcairo terminal on PATH.\n"
             "All or nothing: the files are made in a staging folder inside DIR and\n"
             "moved into DIR only when every one is complete (each PNG checked whole), so\n"
             "a refusal, a failing gnuplot or a full disk leaves DIR as it was.\n"
-            "FILE is only read, never changed (a schema version 3 file is read as it\n"
-            "is, not converted), so a read-only file or folder will do.\n"
+            "FILE is only read, never changed (a schema version 3 or 4 file is read as\n"
+            "it is, not converted), so a read-only file or folder will do.\n"
             "\n"
             "options:\n"
             "  --db FILE    the sweep database (required)\n"
@@ -145,6 +147,10 @@ int gar_verb_plot_main(int argc, char **argv)
     printf("out: %s\n", dir);
     for (size_t i = 0; i < files->count; i++)
         printf("png: %s/%s\n", dir, files->file[i].png);
+    for (size_t i = 0; i < files->lacking_count; i++)
+        printf("lacking: %s\n", files->lacking[i]);
+    if (files->lacking_more > 0)
+        printf("lacking: and %zu more\n", files->lacking_more);
     free(files);
     return GAR_EXIT_OK;
 }

@@ -386,6 +386,54 @@ static int meta_line(gar_db *db, FILE *f, FILE *summary, gar_error *err)
     return 0;
 }
 
+/* What an older database cannot give: the columns its schema version
+ * predates, and the per-wait figures of runs another build made that this
+ * build's replay does not reproduce (plot.h), each named with why.  The
+ * stored figures stand as stored.  Returns 0 or -GAR_E_IO. */
+static int lacking_text(gar_db *db, FILE *f, const gar_plot_files *files, FILE *summary,
+                        gar_error *err)
+{
+    char schema[16];
+    int rc = gar_db_meta(db, "schema_version", schema, sizeof schema, err);
+    if (rc < 0)
+        return rc;
+    long version = strtol(schema, NULL, 10);
+    bool old = version > 0 && version < GAR_DB_SCHEMA_VERSION;
+    if (!old && files->lacking_count == 0)
+        return 0;
+    fprintf(f, "<h2>What this database lacks</h2>\n");
+    if (old) {
+        fprintf(f, "<p class=\"warn\">Schema version %ld, made by an older gar (this one writes "
+                   "version %d), read as it is: it predates %s. Those are shown as absent.</p>\n",
+                version, GAR_DB_SCHEMA_VERSION,
+                version < 4 ? "each run's 95 % intervals and notes (version 4) and what an auto "
+                              "plan chose (version 5)"
+                            : "what an auto plan chose (version 5)");
+        if (summary != NULL)
+            fprintf(summary, "lacking: schema version %ld lacks %s\n", version,
+                    version < 4 ? "intervals, notes and auto choices" : "auto choices");
+    }
+    if (files->lacking_count == 0)
+        return 0;
+    fprintf(f, "<p class=\"warn\">Some runs were made by another build of gar whose simulator "
+               "gave other figures than this one's. Their stored figures are shown as stored "
+               "(the tables, the Pareto and parameter plots); the figures drawn from every "
+               "wait, which re-run a run, cannot be had from them and are left out:</p>\n<ul>\n");
+    for (size_t i = 0; i < files->lacking_count; i++) {
+        fprintf(f, "<li>");
+        gar_html_text(f, files->lacking[i]);
+        fprintf(f, "</li>\n");
+    }
+    if (files->lacking_more > 0)
+        fprintf(f, "<li>and %zu more</li>\n", files->lacking_more);
+    fprintf(f, "</ul>\n");
+    if (summary != NULL)
+        fprintf(summary, "lacking: %zu per-wait figures (runs made by another build of gar "
+                         "that this one's replay does not reproduce; the page names them)\n",
+                files->lacking_count + files->lacking_more);
+    return 0;
+}
+
 /* How the page shows noise: intervals, ties, notes, and what an older
  * database lacks. */
 static void noise_text(FILE *f, const gar_arm_list *arms, const gar_report_notes *notes)
@@ -577,6 +625,8 @@ int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
                 style);
         rc = meta_line(db, f, summary, err);
     }
+    if (rc == 0)
+        rc = lacking_text(db, f, files, summary, err);
     if (rc == 0 && with_auto) {
         rc = gar_auto_goals_html(f, autos, tmp, err);
         for (size_t p = 0; rc == 0 && p < auto_count; p++)

@@ -741,6 +741,8 @@ int gar_results_rerun(gar_db *db, const gar_run_key *key, gar_replay_observer on
                        "%s, source %s; this is gar %s, source %s)",
                        want.version, want.commit, GAR_VERSION, GAR_SOURCE_COMMIT);
         rc = gar_error_set(err, GAR_E_IO, 3, gar_db_path(db), what, why);
+        if (!same_build)
+            rc = GAR_RESULTS_OTHER_BUILD;
     }
     gar_sweep_trace_free(&trace);
     free(source);
