@@ -16,6 +16,7 @@
 #include "report/plan_names.h"
 #include "report/report_notes.h"
 #include "report/report_verify.h"
+#include "sweep/short_names.h"
 #include "sweep/sweep_spec.h"
 
 /* ---- HTML --------------------------------------------------------------- */
@@ -386,6 +387,18 @@ static int meta_line(gar_db *db, FILE *f, FILE *summary, gar_error *err)
     return 0;
 }
 
+/* "; from SOURCE" for the trace or host `hash`: which of two that share a
+ * file name this one is. */
+static void origin(FILE *f, const gar_short_names *names, bool host, const char *hash)
+{
+    const char *source = gar_short_names_source(names, host, hash);
+    if (source == NULL || source[0] == '\0')
+        return;
+    fprintf(f, "; from <code>");
+    gar_html_text(f, source);
+    fprintf(f, "</code>");
+}
+
 /* What an older database cannot give: the columns its schema version
  * predates, and the per-wait figures of runs another build made that this
  * build's replay does not reproduce (plot.h), each named with why.  The
@@ -583,6 +596,9 @@ int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
     gar_report_notes notes = { NULL, 0, false };
     if (rc == 0)
         rc = gar_report_notes_read(db, &notes, err);
+    gar_short_names names = { NULL, 0 };
+    if (rc == 0)
+        rc = gar_short_names_read(db, &names, err);
     if (rc == 0)
         rc = gar_results_check_sources(db, NULL, err);
     if (rc == 0)
@@ -679,8 +695,10 @@ int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
         if (new_trace) {
             fprintf(f, "<h2>Trace ");
             gar_html_text(f, g->trace_short);
-            fprintf(f, "</h2>\n<p>%llu waits a run; content hash <code>%s</code>.</p>\n",
+            fprintf(f, "</h2>\n<p>%llu waits a run; content hash <code>%s</code>",
                     (unsigned long long)g->waits, g->trace);
+            origin(f, &names, false, g->trace);
+            fprintf(f, ".</p>\n");
         }
         gar_report_row *rows = malloc(n * sizeof *rows);
         if (rows == NULL) {
@@ -690,7 +708,10 @@ int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
         gar_report_winner w = gar_report_rank(g, n, rule, rows);
         fprintf(f, "<h3>Host ");
         gar_html_text(f, g->host_short);
-        fprintf(f, ", %s loop</h3>\n", g->mode);
+        fprintf(f, ", %s loop</h3>\n<p>Host profile: content hash <code>%s</code>", g->mode,
+                g->host);
+        origin(f, &names, true, g->host);
+        fprintf(f, ".</p>\n");
         if (w.winner != NULL) {
             char name[GAR_RESULTS_TEXT * 2], cpu[256], lat[256];
             arm_name(w.winner, g, n, name, sizeof name);
@@ -762,6 +783,7 @@ int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
         free(held);
     }
     gar_report_notes_free(&notes);
+    gar_short_names_free(&names);
     gar_arm_list_free(&arms);
     free(files);
     return rc;
