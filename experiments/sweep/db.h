@@ -10,7 +10,8 @@
  *   runs    one row per run, UNIQUE (trace, plan, estimator, host, mode, seed);
  *           status 'ok' with the metrics (a column each, as
  *           sim/replay_metric_table.h lists them), or 'failed' with the error; the
- *           gar_version and source_commit of the gar that ran it
+ *           gar_version and source_commit of the gar that ran it; the metrics'
+ *           intervals (version 4 on) and what an auto plan chose (version 5 on)
  *   run_streams  one row per stream of each 'ok' run, under the run's key:
  *           the stream id as the trace names it, its waits, overshoot
  *           quantiles and busy time (none for a failed run)
@@ -20,6 +21,8 @@
  *   run_notes  one row per note of each 'ok' run (version 4 on), under the
  *           run's key: its stable name, count, worst (ns, or NULL) and the
  *           message gar replay prints (sim/replay_notes.h)
+ *   verifications  one row per arm gar verify --sweep ran for real
+ *           (experiments/verify/verifications.h); a merge brings them too
  *
  * The file is in WAL mode with synchronous=NORMAL: every run (its runs row,
  * its run_streams and run_params rows) is its own transaction, so a process

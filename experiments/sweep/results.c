@@ -1,7 +1,6 @@
 /* experiments/sweep/results.c — reading a sweep database back. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "sweep/results.h"
-#include "sweep/short_names.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -41,42 +40,6 @@ int gar_results_any(gar_db *db, const char *sql, const char *doing, gar_error *e
     int found = rc == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0;
     sqlite3_finalize(st);
     return rc == SQLITE_ROW ? found : gar_results_fault(db, doing, err);
-}
-
-void gar_results_short_name(const char *name, char *out, size_t size)
-{
-    if (size == 0)
-        return;
-    const char *start = name;
-    size_t len = strlen(name);
-    const char *terms = ""; /* a what-if host's "@TERMS", kept after the stem */
-    if (strncmp(name, "gen:", 4) != 0) {
-        const char *slash = strrchr(name, '/');
-        if (slash != NULL)
-            start = slash + 1;
-        const char *at = strchr(start, '@');
-        if (at != NULL)
-            terms = at;
-        len = at != NULL ? (size_t)(at - start) : strlen(start);
-        const char *dot = NULL;
-        for (size_t i = 0; i < len; i++)
-            if (start[i] == '.')
-                dot = start + i;
-        if (dot != NULL && dot != start)
-            len = (size_t)(dot - start);
-    }
-    size_t n = 0;
-    for (int part = 0; part < 2; part++) {
-        const char *from = part == 0 ? start : terms;
-        size_t count = part == 0 ? len : strlen(terms);
-        for (size_t i = 0; i < count && n + 1 < size; i++) {
-            char c = from[i];
-            bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                        (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '+' || c == '-';
-            out[n++] = keep ? c : '_';
-        }
-    }
-    out[n] = '\0';
 }
 
 /* ---- plans and estimators in a fixed order ------------------------------ */

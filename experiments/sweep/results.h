@@ -33,8 +33,9 @@
 
 #include "sim/replay.h"
 #include "sweep/db.h"
+#include "sweep/short_names.h"
 
-#define GAR_RESULTS_TEXT 192   /* bytes for a hash, name or label, NUL included */
+#define GAR_RESULTS_TEXT GAR_SHORT_NAME_TEXT /* bytes for a hash, name or label, NUL included */
 #define GAR_RESULTS_PLAN_TEXT 800
 
 typedef struct gar_arm_summary {
@@ -79,9 +80,7 @@ int gar_results_has_intervals(gar_db *db, gar_error *err);
 int gar_results_arms(gar_db *db, gar_arm_list *out, gar_error *err);
 void gar_arm_list_free(gar_arm_list *list);
 
-/* "steady" from "../traces/steady.csv"; a gen call keeps its text.  Then
- * every byte but [A-Za-z0-9._+-] becomes '_', so the result names files. */
-void gar_results_short_name(const char *name, char *out, size_t size);
+/* gar_results_short_name, and the names made unique: sweep/short_names.h. */
 
 /* One build of gar that made runs of a database (schema version 2 on). */
 typedef struct gar_results_build {

@@ -19,14 +19,19 @@
 #include <gar/error.h>
 
 #include "sweep/db.h"
-#include "sweep/results.h"
 
 #define GAR_SHORT_NAME_HASH_DIGITS 8
+#define GAR_SHORT_NAME_TEXT 192 /* bytes for a hash or name, NUL included */
+
+/* "steady" from "../traces/steady.csv"; a gen call keeps its text.  Then
+ * every byte but [A-Za-z0-9._+-] becomes '_', so the result names files.
+ * Not unique: see gar_short_names_read. */
+void gar_results_short_name(const char *name, char *out, size_t size);
 
 typedef struct gar_short_name {
     bool host;                          /* a host's (else a trace's) */
-    char hash[GAR_RESULTS_TEXT];        /* content hash */
-    char name[GAR_RESULTS_TEXT];        /* unique within the database */
+    char hash[GAR_SHORT_NAME_TEXT];        /* content hash */
+    char name[GAR_SHORT_NAME_TEXT];        /* unique within the database */
     char source[1024];                  /* where it came from: the path read, the gen:
                                          * call, "standard input" (cut to fit) */
 } gar_short_name;
