@@ -461,6 +461,7 @@ typedef struct progress {
     uint64_t predictions;
     gar_replay_diagnosis d;
     bool host_changed;
+    uint64_t auto_over_budget_waits; /* auto waits whose overshoot exceeded B */
     totals tot;
 } progress;
 
@@ -637,7 +638,9 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
         /* An auto plan is a rule: the wait runs the plan and sleep it gives. */
         gar_auto_choice choice;
         gar_auto_point *auto_point = NULL;
+        gar_dur_ns budget = 0; /* an auto plan's B */
         if (plan->park == GAR_PARK_AUTO) {
+            budget = plan->budget_ns;
             auto_point = (gar_auto_point *)autos->points.at + points[j];
             rc = gar_auto_decide(&autos->policy, auto_point, plan->budget_ns, &choice, err);
             if (rc < 0)
@@ -742,6 +745,8 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
             rc = out_of_memory(err);
             break;
         }
+        if (auto_point != NULL && overshoot > budget)
+            pg->auto_over_budget_waits++;
         if (res.report.kind == GAR_WAIT_KIND_LATE) {
             d.late_wakes++;
             d.late_worst_ns = overshoot > d.late_worst_ns ? overshoot : d.late_worst_ns;
@@ -934,6 +939,7 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     }
     if (r.autos != NULL)
         m.auto_counts = gar_auto_counts_of(&r.autos->policy);
+    m.auto_over_budget_waits = pg.auto_over_budget_waits;
     if (rc >= 0 && pg.waits == 0)
         rc = gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_replay_run", "rows", "are none");
     gar_replay_scratch *s = r.scratch;

@@ -90,8 +90,8 @@
  * policy for the run, told the host by its profile (auto_host.h), and a
  * history per point; each wait runs the plan and sleep the rule gives, and
  * its report is fed back.  The estimator family is not consulted for those
- * waits (the rule keeps its own residuals), and auto_counts says what was
- * chosen.
+ * waits (the rule keeps its own residuals), auto_counts says what was
+ * chosen, and auto_over_budget_waits how many of its waits overshot B.
  *
  * A host that changes.  With host_after given, the waits that start at or
  * after host_change_ns run on that profile instead (the simulated host is
@@ -277,6 +277,10 @@ typedef struct gar_replay_metrics {
     gar_replay_intervals estimator_error_ci; /* around estimator_error_ns's */
     gar_replay_diagnosis diagnosis;
     gar_auto_counts auto_counts; /* what an auto plan chose (all 0 without one) */
+    uint64_t auto_over_budget_waits; /* auto waits whose overshoot exceeded their
+                                      * plan's budget B (0 without one); unlike
+                                      * auto_counts.over_budget, which counts waits
+                                      * where no park's tail was expected to meet B */
     bool quantiles_histogram;    /* some quantile was read from a histogram (past
                                   * exact_max values): within GAR_SKETCH_RELATIVE_ERROR */
 } gar_replay_metrics;

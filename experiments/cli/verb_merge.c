@@ -18,14 +18,17 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gar merge OUT.db IN.db...\n"
             "\n"
-            "Copies every run (with its streams, parameters, intervals and notes), trace\n"
-            "and host of the sweep databases IN.db into OUT.db (created if missing).  A run\n"
-            "already in OUT.db is kept once; one there with other results (in its runs row,\n"
-            "its streams, its notes, or a parameter both name) refuses the merge.  A schema\n"
-            "version 3 input is read as it is (its runs come without intervals or notes),\n"
-            "and a version 3 OUT.db is converted to version 4.  A run made before version 4\n"
-            "is compared on what it has, and one in OUT.db gains the intervals and notes an\n"
-            "input holds for it, so the order of the files does not matter.  Every input is\n"
+            "Copies every run (with its streams, parameters, intervals and notes), trace,\n"
+            "host and verification (gar verify --sweep) of the sweep databases IN.db into\n"
+            "OUT.db (created if missing).  A run already in OUT.db is kept once; one there\n"
+            "with other results (in its runs row, its streams, its notes, or a parameter\n"
+            "both name) refuses the merge, and so does a verification of the same arm,\n"
+            "waits, device, machine profile and seed with other results.  A schema\n"
+            "version 3 or 4 input is read as it is (its runs come without what later\n"
+            "versions added: intervals and notes, auto's choices), and an older OUT.db is\n"
+            "converted to version 5.  A run made before a version is compared on what it\n"
+            "has, and one in OUT.db gains what an input holds for it, so the order of the\n"
+            "files does not matter.  Every input is\n"
             "checked before anything is written: a missing file, another program's\n"
             "database, another schema version (naming the file and both versions) or OUT.db\n"
             "itself among the inputs is refused.  The merge is built in a temporary file\n"
@@ -129,6 +132,7 @@ static int check_all(const char *out_path, char **inputs, int count, gar_error *
 typedef struct merged {
     gar_db_merge_stats *stats; /* one per input */
     unsigned long long added, present;
+    unsigned long long verifications; /* verifications rows added */
 } merged;
 
 /* Builds the merge in `temp` (an empty file): the output's rows first when
@@ -147,6 +151,7 @@ static int build(const char *temp, const char *out_path, bool out_exists, char *
         rc = gar_db_merge(db, inputs[i], &m->stats[i], err);
         m->added += m->stats[i].added;
         m->present += m->stats[i].present;
+        m->verifications += m->stats[i].verifications_added;
     }
     gar_db_close(db); /* checkpoints: the log goes into the file */
     return rc;
@@ -171,7 +176,7 @@ int gar_verb_merge_main(int argc, char **argv)
     if (exists < 0)
         return gar_cli_refuse(&err);
 
-    merged m = { calloc((size_t)count, sizeof *m.stats), 0, 0 };
+    merged m = { calloc((size_t)count, sizeof *m.stats), 0, 0, 0 };
     if (m.stats == NULL) {
         gar_error_set(&err, GAR_E_CAPACITY, 2, "memory for the merge", "exhausted");
         return gar_cli_refuse(&err);
@@ -211,6 +216,7 @@ int gar_verb_merge_main(int argc, char **argv)
                (unsigned long long)m.stats[i].present);
     printf("added: %llu\n", m.added);
     printf("present: %llu\n", m.present);
+    printf("verifications_added: %llu\n", m.verifications);
     free(m.stats);
     return GAR_EXIT_OK;
 }

@@ -34,17 +34,22 @@ static void usage(FILE *out)
             "                         overshoot) beside its tail, the share of waits with\n"
             "                         at least that overshoot (log-log)\n"
             "  prediction-ID.png      run ID's prediction against the true residual\n"
+            "TRACE and HOST are short names (the file name without folder and\n"
+            "extension); two of other content that share one each get '-' and 8 hex\n"
+            "digits of their content hash ('gpu-1a2b3c4d').\n"
             "Plans are named by their family and the parameters that differ among the\n"
             "plans a plot shows ('poll+predict margin_us=50'); a plan has one colour (and\n"
             "dash) in every plot of the command, given in the database's plan order.\n"
             "The last two re-run stored runs to see every wait (they need the trace\n"
             "files the sweep read) and refuse if the replay no longer reproduces the\n"
-            "stored metrics.  Needs gnuplot with the pngcairo terminal on PATH.\n"
+            "stored metrics of a run this build made; a run another build made (an older\n"
+            "database) is left out of them, each figure left out printed as a\n"
+            "`lacking:` line saying why.  Needs gnuplot with the pngcairo terminal on PATH.\n"
             "All or nothing: the files are made in a staging folder inside DIR and\n"
             "moved into DIR only when every one is complete (each PNG checked whole), so\n"
             "a refusal, a failing gnuplot or a full disk leaves DIR as it was.\n"
-            "FILE is only read, never changed (a schema version 3 file is read as it\n"
-            "is, not converted), so a read-only file or folder will do.\n"
+            "FILE is only read, never changed (a schema version 3 or 4 file is read as\n"
+            "it is, not converted), so a read-only file or folder will do.\n"
             "\n"
             "options:\n"
             "  --db FILE    the sweep database (required)\n"
@@ -156,6 +161,10 @@ int gar_verb_plot_main(int argc, char **argv)
             l += n + (l[n] == '\n');
         }
     }
+    for (size_t i = 0; i < files->lacking_count; i++)
+        printf("lacking: %s\n", files->lacking[i]);
+    if (files->lacking_more > 0)
+        printf("lacking: and %zu more\n", files->lacking_more);
     gar_plot_files_free(files);
     return GAR_EXIT_OK;
 }

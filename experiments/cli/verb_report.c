@@ -45,8 +45,12 @@ static void usage(FILE *out)
             "6) in place of p99, the verdict ending '; ranked by p90: ...'.\n"
             "All or nothing: every file is made in a staging folder inside DIR and moved\n"
             "into DIR only when all are complete, so a refusal or a full disk leaves DIR\n"
-            "as it was.  FILE is only read, never changed (a schema version 3 file is\n"
-            "read as it is, not converted), so a read-only file or folder will do.\n"
+            "as it was.  FILE (and --auto-db's) is only read, never changed (a schema\n"
+            "version 3 or 4 file is read as it is, not converted), so a read-only file\n"
+            "or folder will do.  A database made by an older gar shows its stored\n"
+            "figures, and says what it lacks ('lacking:' lines, and on the page): what\n"
+            "its schema version predates, and the per-wait plots of runs whose replay\n"
+            "this gar no longer reproduces.\n"
             "Needs gnuplot with the pngcairo terminal on PATH.\n"
             "\n"
             "options:\n"
@@ -117,7 +121,7 @@ int gar_verb_report_main(int argc, char **argv)
     gar_auto_goals goals;
     memset(&goals, 0, sizeof goals);
     if (rc == 0 && auto_path != NULL) {
-        if (gar_db_open(auto_path, false, &auto_db, &err) < 0) {
+        if (gar_db_open_read(auto_path, &auto_db, &err) < 0) { /* read, never changed */
             gar_db_close(db);
             if (held != NULL)
                 fclose(held);

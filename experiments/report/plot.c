@@ -1300,13 +1300,25 @@ static void wait_log_free(wait_log *log)
     memset(log, 0, sizeof *log);
 }
 
-static int rerun_into(gar_db *db, const gar_run_key *key, wait_log *log, gar_error *err)
+/* Returns 0 with the run's waits in `log`, GAR_RESULTS_OTHER_BUILD (noted
+ * in `files` as what `figure` lacks; no waits kept), or a refusal. */
+static int rerun_into(gar_db *db, const gar_run_key *key, wait_log *log, gar_plot_files *files,
+                      const char *figure, gar_error *err)
 {
     memset(log, 0, sizeof *log);
     int rc = gar_results_rerun(db, key, log_wait, log, err);
     if (rc == 0 && log->failed)
         rc = gar_error_set(err, GAR_E_CAPACITY, 2, "memory for a run's waits", "exhausted");
-    if (rc < 0)
+    if (rc == GAR_RESULTS_OTHER_BUILD) {
+        char why[1024];
+        gar_error_message(err, why, sizeof why);
+        if (files->lacking_count < GAR_PLOT_LACKING_MAX)
+            gar_format(files->lacking[files->lacking_count++], sizeof files->lacking[0],
+                       "%s: %s", figure, why);
+        else
+            files->lacking_more++;
+    }
+    if (rc != 0)
         wait_log_free(log);
     return rc;
 }
@@ -1428,8 +1440,16 @@ static int cdf_one(gar_db *db, const gar_arm_list *arms, size_t first, const cha
         if (rc <= 0)
             continue;
         wait_log log;
-        if ((rc = rerun_into(db, &key, &log, err)) < 0)
+        char figure[GAR_RESULTS_PLAN_TEXT + 3 * GAR_RESULTS_TEXT];
+        gar_format(figure, sizeof figure, "the overshoot CDF of plan %s (estimator %s) on trace "
+                   "%s, host %s, %s loop", a->plan, a->estimator, a->trace_short,
+                   a->host_short, a->mode);
+        if ((rc = rerun_into(db, &key, &log, files, figure, err)) < 0)
             break;
+        if (rc == GAR_RESULTS_OTHER_BUILD) {
+            rc = 0;
+            continue;
+        }
         seed = key.seed;
         qsort(log.overshoot_us, log.count, sizeof *log.overshoot_us, compare_double);
         fprintf(dat, "# plan %s, estimator %s, seed %llu\n", a->plan, a->estimator,
@@ -1568,8 +1588,12 @@ int gar_plot_prediction(gar_db *db, const gar_run_key *run, const char *dir,
     if (rc < 0)
         return rc;
     wait_log log;
-    if ((rc = rerun_into(db, run, &log, err)) < 0)
-        return rc;
+    char figure[GAR_RESULTS_PLAN_TEXT + 3 * GAR_RESULTS_TEXT];
+    gar_format(figure, sizeof figure, "the prediction plot of run %lld (plan %s, estimator %s, "
+               "trace %s, host %s)", (long long)run->id, run->plan, run->estimator,
+               run->trace_short, run->host_short);
+    if ((rc = rerun_into(db, run, &log, files, figure, err)) != 0)
+        return rc < 0 ? rc : 0;
     char base[GAR_PLOT_NAME_BYTES - 16];
     gar_format(base, sizeof base, "prediction-%lld", (long long)run->id);
     plot_files pf;

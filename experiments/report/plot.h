@@ -28,7 +28,9 @@
  * The last two need every wait's numbers, which the database does not keep:
  * they re-run the stored run with the replay's per-wait observer
  * (gar_results_rerun), which refuses when the replay no longer reproduces the
- * stored metrics.  A CDF uses, for each plan, the run with the least seed;
+ * stored metrics of a run this build made; a run another build made (an
+ * older database) is left out of its plot instead (a plot left with no
+ * plan is not drawn), and the files say which figure lacks it and why.  A CDF uses, for each plan, the run with the least seed;
  * plans with predict use the estimator `adl` (or the first one stored).
  *
  * gnuplot (with the pngcairo terminal) must be on PATH: without it every
@@ -51,6 +53,7 @@
 
 #define GAR_PLOT_FILES_MAX 512
 #define GAR_PLOT_NAME_BYTES 256
+#define GAR_PLOT_LACKING_MAX 64
 
 /* The PNGs a call wrote, in order, with a caption each (for reports). */
 typedef struct gar_plot_file {
@@ -78,6 +81,12 @@ typedef struct gar_plot_files {
     /* The command's colours: one per plan (or line) across all its plots
      * (plot_style.h). */
     gar_plot_palette palette;
+    /* The figures left out, each in words with why: a per-wait figure of a
+     * run that another build of gar made and this build's replay does not
+     * reproduce (GAR_RESULTS_OTHER_BUILD).  At most GAR_PLOT_LACKING_MAX
+     * kept; `lacking_more` counts the rest. */
+    size_t lacking_count, lacking_more;
+    char lacking[GAR_PLOT_LACKING_MAX][1024];
 } gar_plot_files;
 
 /* Gives every plan of `arms` its colour in `files`' palette, in the

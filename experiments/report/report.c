@@ -18,6 +18,7 @@
 #include "report/report_notes.h"
 #include "report/report_terms.h"
 #include "report/report_verify.h"
+#include "sweep/short_names.h"
 #include "sweep/sweep_spec.h"
 
 /* ---- HTML --------------------------------------------------------------- */
@@ -459,6 +460,66 @@ static int meta_line(gar_db *db, FILE *f, FILE *summary, gar_error *err)
     return 0;
 }
 
+/* "; from SOURCE" for the trace or host `hash`: which of two that share a
+ * file name this one is. */
+static void origin(FILE *f, const gar_short_names *names, bool host, const char *hash)
+{
+    const char *source = gar_short_names_source(names, host, hash);
+    if (source == NULL || source[0] == '\0')
+        return;
+    fprintf(f, "; from <code>");
+    gar_html_text(f, source);
+    fprintf(f, "</code>");
+}
+
+/* What an older database cannot give: the columns its schema version
+ * predates, and the per-wait figures of runs another build made that this
+ * build's replay does not reproduce (plot.h), each named with why.  The
+ * stored figures stand as stored.  Returns 0 or -GAR_E_IO. */
+static int lacking_text(gar_db *db, FILE *f, const gar_plot_files *files, FILE *summary,
+                        gar_error *err)
+{
+    char schema[16];
+    int rc = gar_db_meta(db, "schema_version", schema, sizeof schema, err);
+    if (rc < 0)
+        return rc;
+    long version = strtol(schema, NULL, 10);
+    bool old = version > 0 && version < GAR_DB_SCHEMA_VERSION;
+    if (!old && files->lacking_count == 0)
+        return 0;
+    fprintf(f, "<h2>What this database lacks</h2>\n");
+    if (old) {
+        fprintf(f, "<p class=\"warn\">Schema version %ld, made by an older gar (this one writes "
+                   "version %d), read as it is: it predates %s. Those are shown as absent.</p>\n",
+                version, GAR_DB_SCHEMA_VERSION,
+                version < 4 ? "each run's 95 % intervals and notes (version 4) and what an auto "
+                              "plan chose (version 5)"
+                            : "what an auto plan chose (version 5)");
+        if (summary != NULL)
+            fprintf(summary, "lacking: schema version %ld lacks %s\n", version,
+                    version < 4 ? "intervals, notes and auto choices" : "auto choices");
+    }
+    if (files->lacking_count == 0)
+        return 0;
+    fprintf(f, "<p class=\"warn\">Some runs were made by another build of gar whose simulator "
+               "gave other figures than this one's. Their stored figures are shown as stored "
+               "(the tables, the Pareto and parameter plots); the figures drawn from every "
+               "wait, which re-run a run, cannot be had from them and are left out:</p>\n<ul>\n");
+    for (size_t i = 0; i < files->lacking_count; i++) {
+        fprintf(f, "<li>");
+        gar_html_text(f, files->lacking[i]);
+        fprintf(f, "</li>\n");
+    }
+    if (files->lacking_more > 0)
+        fprintf(f, "<li>and %zu more</li>\n", files->lacking_more);
+    fprintf(f, "</ul>\n");
+    if (summary != NULL)
+        fprintf(summary, "lacking: %zu per-wait figures (runs made by another build of gar "
+                         "that this one's replay does not reproduce; the page names them)\n",
+                files->lacking_count + files->lacking_more);
+    return 0;
+}
+
 /* How the page shows noise: intervals, ties, notes, and what an older
  * database lacks. */
 static void noise_text(FILE *f, const gar_arm_list *arms, const gar_report_notes *notes)
@@ -610,6 +671,9 @@ int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
     gar_report_notes notes = { NULL, 0, false };
     if (rc == 0)
         rc = gar_report_notes_read(db, &notes, err);
+    gar_short_names names = { NULL, 0 };
+    if (rc == 0)
+        rc = gar_short_names_read(db, &names, err);
     if (rc == 0)
         rc = gar_results_check_sources(db, NULL, err);
     if (rc == 0)
@@ -660,6 +724,8 @@ int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
         if (rc == 0)
             gar_report_terms(f, rule, with_auto);
     }
+    if (rc == 0)
+        rc = lacking_text(db, f, files, summary, err);
     if (rc == 0 && with_auto) {
         rc = auto_section(f, autos, tmp, err);
         for (size_t p = 0; rc == 0 && p < auto_count; p++)
@@ -712,8 +778,10 @@ int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
         if (new_trace) {
             fprintf(f, "<h2>Trace ");
             gar_html_text(f, g->trace_short);
-            fprintf(f, "</h2>\n<p>%llu waits a run; content hash <code>%s</code>.</p>\n",
+            fprintf(f, "</h2>\n<p>%llu waits a run; content hash <code>%s</code>",
                     (unsigned long long)g->waits, g->trace);
+            origin(f, &names, false, g->trace);
+            fprintf(f, ".</p>\n");
         }
         gar_report_row *rows = malloc(n * sizeof *rows);
         if (rows == NULL) {
@@ -723,7 +791,10 @@ int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
         gar_report_winner w = gar_report_rank(g, n, rule, rows);
         fprintf(f, "<h3>Host ");
         gar_html_text(f, g->host_short);
-        fprintf(f, ", %s loop</h3>\n", g->mode);
+        fprintf(f, ", %s loop</h3>\n<p>Host profile: content hash <code>%s</code>", g->mode,
+                g->host);
+        origin(f, &names, true, g->host);
+        fprintf(f, ".</p>\n");
         if (w.winner != NULL) {
             char name[GAR_RESULTS_TEXT * 2], cpu[256], lat[256];
             arm_name(w.winner, g, n, name, sizeof name);
@@ -806,6 +877,7 @@ int gar_report_write(gar_db *db, const char *dir, const gar_report_rule *rule,
         free(held);
     }
     gar_report_notes_free(&notes);
+    gar_short_names_free(&names);
     gar_arm_list_free(&arms);
     gar_plot_files_free(files);
     return rc;

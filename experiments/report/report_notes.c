@@ -7,6 +7,7 @@
 
 #include "sweep/format.h"
 #include "report/plan_names.h"
+#include "sweep/short_names.h"
 #include "sweep/sweep_spec.h"
 
 /* What a failed read of the notes was doing, as its refusal says. */
@@ -41,9 +42,15 @@ int gar_report_notes_read(gar_db *db, gar_report_notes *out, gar_error *err)
     static const char order[] = " ORDER BY 2, 4, 5, 6, 7, 8, 9";
     char sql[sizeof failed + sizeof notes + sizeof order];
     gar_format(sql, sizeof sql, "%s%s%s", failed, out->stored ? notes : "", order);
+    gar_short_names names;
+    int named = gar_short_names_read(db, &names, err);
+    if (named < 0)
+        return named;
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK) {
+        gar_short_names_free(&names);
         return gar_results_fault(db, reading, err);
+    }
     size_t capacity = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -52,6 +59,7 @@ int gar_report_notes_read(gar_db *db, gar_report_notes *out, gar_error *err)
             gar_report_note *bigger = realloc(out->note, capacity * sizeof *bigger);
             if (bigger == NULL) {
                 sqlite3_finalize(st);
+                gar_short_names_free(&names);
                 gar_report_notes_free(out);
                 return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the notes", "exhausted");
             }
@@ -62,10 +70,12 @@ int gar_report_notes_read(gar_db *db, gar_report_notes *out, gar_error *err)
         char name[GAR_RESULTS_TEXT];
         gar_results_copy_text(st, 0, n->trace, sizeof n->trace);
         gar_results_copy_text(st, 1, name, sizeof name);
-        gar_results_short_name(name, n->trace_short, sizeof n->trace_short);
+        gar_short_names_copy(&names, false, n->trace, name, n->trace_short,
+                             sizeof n->trace_short);
         gar_results_copy_text(st, 2, n->host, sizeof n->host);
         gar_results_copy_text(st, 3, name, sizeof name);
-        gar_results_short_name(name, n->host_short, sizeof n->host_short);
+        gar_short_names_copy(&names, true, n->host, name, n->host_short,
+                             sizeof n->host_short);
         gar_results_copy_text(st, 4, n->mode, sizeof n->mode);
         gar_results_copy_text(st, 5, n->plan, sizeof n->plan);
         gar_results_copy_text(st, 6, n->estimator, sizeof n->estimator);
@@ -77,6 +87,7 @@ int gar_report_notes_read(gar_db *db, gar_report_notes *out, gar_error *err)
         gar_results_copy_text(st, 11, n->message, sizeof n->message);
     }
     sqlite3_finalize(st);
+    gar_short_names_free(&names);
     if (rc != SQLITE_DONE) {
         gar_report_notes_free(out);
         return gar_results_fault(db, reading, err);

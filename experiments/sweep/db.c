@@ -49,6 +49,15 @@ static const char *const interval_columns[] = {
 #undef INTERVAL_COLUMNS
 enum { INTERVALS = sizeof interval_columns / sizeof interval_columns[0] };
 
+/* Version 5's columns of what an auto plan chose (sim/replay.h), in the
+ * order they are bound; NULL in a run without an auto plan, and in one made
+ * before version 5. */
+static const char *const auto_columns[] = {
+    "auto_block", "auto_poll", "auto_flag", "auto_sleeps", "auto_late_wakes",
+    "auto_over_budget_waits",
+};
+enum { AUTO_COLUMNS = sizeof auto_columns / sizeof auto_columns[0] };
+
 /* A metric column's SQL type by the metric's TYPE. */
 #define SQL_TYPE_COUNT "INTEGER"
 #define SQL_TYPE_FRACTION "REAL"
@@ -167,6 +176,12 @@ static const char *const schema_tables[] = {
      * (ALTER TABLE puts them in the same place in a version 3 file). */
     "  ci_level REAL,                  -- the intervals' confidence (0.95)\n"
     GAR_REPLAY_METRICS(NO_INTERVAL, INTERVAL_DECLARATIONS)
+    /* Version 5: what an auto plan chose, as auto_columns lists them (NULL
+     * for a fixed plan; ALTER TABLE puts them here in an older file). */
+    "  auto_block INTEGER, auto_poll INTEGER, auto_flag INTEGER, -- waits by park chosen\n"
+    "  auto_sleeps INTEGER,            -- waits given a sleep\n"
+    "  auto_late_wakes INTEGER,        -- late wakes the rule learnt from\n"
+    "  auto_over_budget_waits INTEGER, -- waits whose overshoot exceeded B\n"
     "  UNIQUE (trace, plan, estimator, host, mode, seed))",
 
     /* Each run's swept parameters (version 3 on): a spec's brace groups. */
@@ -206,12 +221,14 @@ enum { SCHEMA_TABLES = sizeof schema_tables / sizeof schema_tables[0] };
 enum { BUSY_TIMEOUT_MS = 10000 };
 
 /* The insert's parameters: 1..14 the key and outcome, then the metrics,
- * then the gar version and source commit, then the intervals. */
+ * then the gar version and source commit, then the intervals, then auto's
+ * choices. */
 enum {
     METRIC_PARAMETER = 15,
     VERSION_PARAMETER = METRIC_PARAMETER + METRICS,
     INTERVAL_PARAMETER = VERSION_PARAMETER + 2,
-    LAST_PARAMETER = INTERVAL_PARAMETER + INTERVALS - 1,
+    AUTO_PARAMETER = INTERVAL_PARAMETER + INTERVALS,
+    LAST_PARAMETER = AUTO_PARAMETER + AUTO_COLUMNS - 1,
 };
 
 static const char key_where[] =
@@ -410,12 +427,21 @@ static int list_tables(sqlite3 *db, size_t *count, bool *has_meta, char *first, 
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Whether `column` is one of runs' interval columns; of verifications'
- * run columns (both added in version 4). */
+/* Whether `column` is one of runs' interval columns (added in version 4);
+ * of runs' auto columns (version 5); of verifications' run columns
+ * (version 4). */
 static bool is_interval_column(const char *column)
 {
     for (size_t i = 0; i < INTERVALS; i++)
         if (strcmp(interval_columns[i], column) == 0)
+            return true;
+    return false;
+}
+
+static bool is_auto_column(const char *column)
+{
+    for (size_t i = 0; i < AUTO_COLUMNS; i++)
+        if (strcmp(auto_columns[i], column) == 0)
             return true;
     return false;
 }
@@ -442,6 +468,7 @@ static const struct schema_absence {
     { 4, "runs", is_interval_column },
     { 4, "run_notes", NULL },
     { 4, "verifications", is_verification_run_column },
+    { 5, "runs", is_auto_column },
     { 0, NULL, NULL },
 };
 
@@ -767,41 +794,72 @@ static int rebuild_verifications(gar_db *s, gar_error *err)
     return rc;
 }
 
-/* Converts a version 3 file to version 4 in one transaction: the runs
- * gain the interval columns (NULL: their runs were made without them) and
- * the run_notes table is created (empty: no notes were taken).  A file
- * another process converted meanwhile is left as it is. */
-static int add_intervals_and_notes(gar_db *s, gar_error *err)
+/* Version 3 to 4, inside the conversion's transaction: the runs gain the
+ * interval columns (NULL: their runs were made without them), the
+ * run_notes table is created (empty: no notes were taken) and the
+ * verifications rebuilt. */
+static int step_3_to_4(gar_db *s, gar_error *err)
 {
-    if (schema_version_of(s->sqlite, "main") != 3)
-        return 0;
-    int rc = exec(s, "BEGIN IMMEDIATE", "begin converting (schema version 3 to 4)", err);
-    if (rc < 0)
-        return rc;
-    if (schema_version_of(s->sqlite, "main") == 3) {
-        char sql[160];
-        for (size_t i = 0; rc == 0 && i < INTERVALS; i++) {
-            snprintf(sql, sizeof sql, "ALTER TABLE runs ADD COLUMN %s %s", interval_columns[i],
-                     i == 0 ? "REAL" : "INTEGER");
-            rc = exec(s, sql, "convert (schema version 3 to 4)", err);
-        }
-        if (rc == 0)
-            rc = exec(s, run_notes_table, "convert (schema version 3 to 4)", err);
-        if (rc == 0)
-            rc = rebuild_verifications(s, err);
-        if (rc == 0)
-            rc = exec(s, "UPDATE meta SET value = '4' WHERE key = 'schema_version'",
-                      "convert (schema version 3 to 4)", err);
+    static const char doing[] = "convert (schema version 3 to 4)";
+    char sql[160];
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < INTERVALS; i++) {
+        snprintf(sql, sizeof sql, "ALTER TABLE runs ADD COLUMN %s %s", interval_columns[i],
+                 i == 0 ? "REAL" : "INTEGER");
+        rc = exec(s, sql, doing, err);
     }
     if (rc == 0)
-        return exec(s, "COMMIT", "commit the conversion (schema version 3 to 4) of", err);
+        rc = exec(s, run_notes_table, doing, err);
+    if (rc == 0)
+        rc = rebuild_verifications(s, err);
+    return rc;
+}
+
+/* Version 4 to 5, likewise: the runs gain the auto columns (NULL: their
+ * runs were made without them). */
+static int step_4_to_5(gar_db *s, gar_error *err)
+{
+    char sql[160];
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < AUTO_COLUMNS; i++) {
+        snprintf(sql, sizeof sql, "ALTER TABLE runs ADD COLUMN %s INTEGER", auto_columns[i]);
+        rc = exec(s, sql, "convert (schema version 4 to 5)", err);
+    }
+    return rc;
+}
+
+/* Converts an older file (version 3 or 4) to today's version in one
+ * transaction, a step at a time.  A file another process converted
+ * meanwhile is left as it is.  Only the writers call it: a reader never
+ * changes a file. */
+static int convert_to_current(gar_db *s, gar_error *err)
+{
+    long v = schema_version_of(s->sqlite, "main");
+    if (v < GAR_DB_SCHEMA_OLDEST || v >= GAR_DB_SCHEMA_VERSION)
+        return 0;
+    int rc = exec(s, "BEGIN IMMEDIATE", "begin converting (to today's schema version)", err);
+    if (rc < 0)
+        return rc;
+    v = schema_version_of(s->sqlite, "main");
+    if (rc == 0 && v == 3 && (rc = step_3_to_4(s, err)) == 0)
+        v = 4;
+    if (rc == 0 && v == 4 && (rc = step_4_to_5(s, err)) == 0)
+        v = 5;
+    if (rc == 0) {
+        char sql[96];
+        snprintf(sql, sizeof sql, "UPDATE meta SET value = '%ld' WHERE key = 'schema_version'",
+                 v);
+        rc = exec(s, sql, "convert (to today's schema version)", err);
+    }
+    if (rc == 0)
+        return exec(s, "COMMIT", "commit the conversion (to today's schema version) of", err);
     sqlite3_exec(s->sqlite, "ROLLBACK", NULL, NULL, NULL);
     return rc;
 }
 
 static int prepare_statements(gar_db *s, gar_error *err)
 {
-    char sql[2048];
+    char sql[4096];
     snprintf(sql, sizeof sql, "SELECT 1 FROM runs WHERE %s", key_where);
     if (sqlite3_prepare_v2(s->sqlite, sql, -1, &s->has, NULL) != SQLITE_OK)
         return db_fault(err, s->path, "prepare the key lookup", s->sqlite);
@@ -813,6 +871,8 @@ static int prepare_statements(gar_db *s, gar_error *err)
     n += snprintf(sql + n, sizeof sql - (size_t)n, ", gar_version, source_commit");
     for (size_t i = 0; i < INTERVALS; i++)
         n += snprintf(sql + n, sizeof sql - (size_t)n, ", %s", interval_columns[i]);
+    for (size_t i = 0; i < AUTO_COLUMNS; i++)
+        n += snprintf(sql + n, sizeof sql - (size_t)n, ", %s", auto_columns[i]);
     n += snprintf(sql + n, sizeof sql - (size_t)n, ") VALUES (?1");
     for (size_t i = 2; i <= LAST_PARAMETER; i++)
         n += snprintf(sql + n, sizeof sql - (size_t)n, ", ?%zu", i);
@@ -910,7 +970,7 @@ int gar_db_open(const char *path, bool create, gar_db **out, gar_error *err)
     if (rc == 0 && create)
         rc = create_schema(s, err);
     if (rc == 0)
-        rc = add_intervals_and_notes(s, err);
+        rc = convert_to_current(s, err);
     if (rc == 0)
         rc = check_version(s->sqlite, "main", path, "open", err);
     if (rc == 0)
@@ -1197,6 +1257,14 @@ static int insert_run(gar_db *s, const gar_db_run *r, gar_error *err)
         bind_end(st, p++, m->CI.has_hi, m->CI.hi);
         GAR_REPLAY_METRICS(NO_INTERVAL, BIND_INTERVAL)
 #undef BIND_INTERVAL
+        /* What an auto plan chose; NULL (cleared above) for a fixed plan. */
+        const gar_auto_counts *c = &m->auto_counts;
+        if (c->waits > 0) {
+            const uint64_t chose[AUTO_COLUMNS] = { c->block,  c->poll, c->flag,
+                                                   c->sleeps, c->late, m->auto_over_budget_waits };
+            for (size_t i = 0; i < AUTO_COLUMNS; i++)
+                sqlite3_bind_int64(st, AUTO_PARAMETER + (int)i, as_integer(chose[i]));
+        }
     }
     sqlite3_bind_text(st, VERSION_PARAMETER, GAR_VERSION, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, VERSION_PARAMETER + 1, GAR_SOURCE_COMMIT, -1, SQLITE_STATIC);
@@ -1232,11 +1300,12 @@ static int count_of(sqlite3 *db, const char *sql, uint64_t *out)
     return rc == SQLITE_OK ? 0 : -1;
 }
 
-/* The columns a merge copies and compares: all but id (each file numbers its
- * own rows) and the two timing columns (when and how fast it ran); the
- * intervals only from a version 4 input (a version 3 one has none). */
+/* The columns a merge copies: all but id (each file numbers its own rows)
+ * and the two timing columns (when and how fast it ran); the intervals only
+ * from a version 4 input (a version 3 one has none), auto's choices only
+ * from a version 5 one. */
 static size_t result_columns(char *buf, size_t size, const char *prefix, const char *separator,
-                             bool intervals)
+                             bool intervals, bool autos)
 {
     static const char *const fixed[] = { "plan_ran", "status", "error_code", "error" };
     size_t n = 0;
@@ -1248,6 +1317,8 @@ static size_t result_columns(char *buf, size_t size, const char *prefix, const c
     for (size_t i = 0; intervals && i < INTERVALS; i++)
         n += (size_t)snprintf(buf + n, size - n, "%s%s%s", separator, prefix,
                               interval_columns[i]);
+    for (size_t i = 0; autos && i < AUTO_COLUMNS; i++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s%s", separator, prefix, auto_columns[i]);
     return n;
 }
 
@@ -1392,6 +1463,136 @@ static int compare_keyed_tables(sqlite3 *db, const char *path, gar_error *err)
     return rc;
 }
 
+/* The input's verifications as today's table holds them: for each column of
+ * main.verifications but id, the input's own column, or, for what version 4
+ * added that a version 3 input lacks, the value its conversion would give
+ * (verification_run_columns).  Writes "EXPR AS name, ..." into `select` and
+ * the names into `names`.  Returns 0, or -1 on a fault or when they do not
+ * fit. */
+static int verification_columns(sqlite3 *db, char *select, size_t select_size, char *names,
+                                size_t names_size)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT m.name, s.name IS NOT NULL FROM "
+                           "pragma_table_info('verifications', 'main') m LEFT JOIN "
+                           "pragma_table_info('verifications', 'src') s USING (name) "
+                           "WHERE m.name <> 'id' ORDER BY m.cid",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    size_t ns = 0, nn = 0;
+    bool fits = true;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        const char *expr = NULL;
+        if (sqlite3_column_int(st, 1) == 0) {
+            for (size_t i = 0; i < VERIFICATION_RUN_COLUMNS; i++)
+                if (strcmp(verification_run_columns[i][0], name) == 0)
+                    expr = verification_run_columns[i][1];
+            if (expr == NULL) { /* a column no version of the input can lack */
+                sqlite3_finalize(st);
+                return -1;
+            }
+        }
+        char piece[256];
+        snprintf(piece, sizeof piece, "%s%s AS \"%s\"", ns > 0 ? ", " : "",
+                 expr != NULL ? expr : name, name);
+        fits &= append(select, select_size, &ns, piece);
+        snprintf(piece, sizeof piece, "%s\"%s\"", nn > 0 ? ", " : "", name);
+        fits &= append(names, names_size, &nn, piece);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE && fits ? 0 : -1;
+}
+
+/* Brings the input's verifications (inside the merge's transaction), with
+ * the rule of the other tables: a key (trace, plan, estimator, waits,
+ * device, host_profile, seed) both files hold must carry the same results
+ * — every column but the row's id, its trace's name and the gar and time
+ * that made it — or the merge is refused; a key only the input holds is
+ * added.  Returns 0 with `*added`, or -GAR_E_IO. */
+static int merge_verifications(gar_db *s, const char *path, uint64_t *added, gar_error *err)
+{
+    static const char key[] = "trace, plan, estimator, waits, device, host_profile, seed";
+    static const char *const not_compared[] = { "trace", "plan", "estimator", "waits", "device",
+                                                "host_profile", "seed", "trace_name",
+                                                "gar_version", "finished_unix" };
+    static char select[4096], names[2048], differ[4096], sql[16384];
+    *added = 0;
+    if (verification_columns(s->sqlite, select, sizeof select, names, sizeof names) < 0)
+        return db_fault(err, path, "read the verification columns of", s->sqlite);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->sqlite,
+                           "SELECT name FROM pragma_table_info('verifications', 'main') "
+                           "WHERE name <> 'id' ORDER BY cid",
+                           -1, &st, NULL) != SQLITE_OK)
+        return db_fault(err, path, "read the verification columns of", s->sqlite);
+    size_t nd = 0;
+    bool fits = append(differ, sizeof differ, &nd, "0");
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        bool compared = true;
+        for (size_t i = 0; i < sizeof not_compared / sizeof not_compared[0]; i++)
+            compared &= strcmp(name, not_compared[i]) != 0;
+        char piece[200];
+        snprintf(piece, sizeof piece, " OR a.\"%s\" IS NOT b.\"%s\"", name, name);
+        if (compared)
+            fits &= append(differ, sizeof differ, &nd, piece);
+    }
+    sqlite3_finalize(st);
+    int n = snprintf(sql, sizeof sql,
+                     "SELECT count(*) FROM (SELECT %s FROM src.verifications) a "
+                     "JOIN main.verifications b USING (%s) WHERE %s",
+                     select, key, differ);
+    uint64_t conflicts = 0;
+    if (!fits || n >= (int)sizeof sql || count_of(s->sqlite, sql, &conflicts) < 0)
+        return db_fault(err, path, "compare the verifications of", s->sqlite);
+    if (conflicts > 0) {
+        char why[240];
+        snprintf(why, sizeof why,
+                 "%llu of its verifications are in the output with other results (the same "
+                 "arm verified twice on one machine profile: keep one of the files' rows)",
+                 (unsigned long long)conflicts);
+        return gar_error_set(err, GAR_E_IO, 3, path, "merge", why);
+    }
+    n = snprintf(sql, sizeof sql,
+                 "INSERT INTO main.verifications (%s) SELECT %s FROM src.verifications "
+                 "WHERE true ORDER BY id ON CONFLICT (%s) DO NOTHING",
+                 names, select, key);
+    if (n >= (int)sizeof sql || sqlite3_exec(s->sqlite, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return db_fault(err, path, "merge the verifications of", s->sqlite);
+    *added = (uint64_t)sqlite3_changes(s->sqlite);
+    return 0;
+}
+
+/* Inside the merge: the output's runs whose `names[0]` is NULL (made before
+ * the version that added those columns) take all of `names` from the same
+ * run in the input where it has them.  Returns 0 or -GAR_E_IO. */
+static int gain_columns(gar_db *s, const char *path, const char *const *names, size_t count,
+                        gar_error *err)
+{
+    static const char same_run[] =
+        "s.trace = m.trace AND s.plan = m.plan AND s.estimator = m.estimator AND "
+        "s.host = m.host AND s.mode = m.mode AND s.seed = m.seed";
+    char columns[1024], src_columns[1024], sql[4096];
+    size_t n = 0, k = 0;
+    for (size_t i = 0; i < count; i++) {
+        n += (size_t)snprintf(columns + n, sizeof columns - n, "%s%s", i > 0 ? ", " : "",
+                              names[i]);
+        k += (size_t)snprintf(src_columns + k, sizeof src_columns - k, "%ss.%s",
+                              i > 0 ? ", " : "", names[i]);
+    }
+    snprintf(sql, sizeof sql,
+             "UPDATE main.runs AS m SET (%s) = (SELECT %s FROM src.runs s WHERE %s) "
+             "WHERE m.%s IS NULL AND EXISTS (SELECT 1 FROM src.runs s WHERE %s AND "
+             "s.%s IS NOT NULL)",
+             columns, src_columns, same_run, names[0], same_run, names[0]);
+    if (sqlite3_exec(s->sqlite, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return db_fault(err, path, "merge the newer columns of", s->sqlite);
+    return 0;
+}
+
 int gar_db_merge(gar_db *s, const char *path, gar_db_merge_stats *stats, gar_error *err)
 {
     memset(stats, 0, sizeof *stats);
@@ -1429,6 +1630,7 @@ int gar_db_merge(gar_db *s, const char *path, gar_db_merge_stats *stats, gar_err
     /* A version 3 input has no intervals and no notes: its runs come
      * without them, and are compared on what they have. */
     const bool v4 = schema_version_of(s->sqlite, "src") >= 4;
+    const bool v5 = schema_version_of(s->sqlite, "src") >= 5;
     rc = exec(s, "BEGIN IMMEDIATE", "begin the merge into", err);
     if (rc == 0 && count_of(s->sqlite, "SELECT count(*) FROM src.runs", &stats->runs) < 0)
         rc = db_fault(err, path, "count the runs of", s->sqlite);
@@ -1452,6 +1654,13 @@ int gar_db_merge(gar_db *s, const char *path, gar_db_merge_stats *stats, gar_err
                                   interval_columns[i], interval_columns[i]);
         if (v4)
             n += (size_t)snprintf(differ + n, sizeof differ - n, "))");
+        /* Auto's choices likewise, where both runs stored them (a run made
+         * before version 5 has them NULL, as a fixed plan's run does). */
+        for (size_t i = 0; v5 && i < AUTO_COLUMNS; i++)
+            n += (size_t)snprintf(differ + n, sizeof differ - n,
+                                  " OR (a.%s IS NOT NULL AND b.%s IS NOT NULL AND a.%s <> b.%s)",
+                                  auto_columns[i], auto_columns[i], auto_columns[i],
+                                  auto_columns[i]);
         snprintf(sql, sizeof sql,
                  "SELECT count(*) FROM src.runs a JOIN main.runs b USING (%s) WHERE %s", key,
                  differ);
@@ -1476,7 +1685,7 @@ int gar_db_merge(gar_db *s, const char *path, gar_db_merge_stats *stats, gar_err
                   "FROM src.hosts",
                   "merge the traces and hosts into", err);
     if (rc == 0) {
-        result_columns(columns, sizeof columns, "", ", ", v4);
+        result_columns(columns, sizeof columns, "", ", ", v4, v5);
         snprintf(sql, sizeof sql,
                  "INSERT INTO main.runs (%s, trace_name, host_name, run_ns, finished_unix, "
                  "gar_version, source_commit, %s) "
@@ -1491,29 +1700,12 @@ int gar_db_merge(gar_db *s, const char *path, gar_db_merge_stats *stats, gar_err
     }
     /* A run the output holds made before version 4 gains the intervals
      * the input's same run has (their results are the same), and below its
-     * notes: which file came first does not change the merge. */
-    if (rc == 0 && v4) {
-        char src_columns[2048];
-        size_t n = 0;
-        for (size_t i = 0; i < INTERVALS; i++)
-            n += (size_t)snprintf(src_columns + n, sizeof src_columns - n, "%ss.%s",
-                                  i > 0 ? ", " : "", interval_columns[i]);
-        n = 0;
-        for (size_t i = 0; i < INTERVALS; i++)
-            n += (size_t)snprintf(columns + n, sizeof columns - n, "%s%s", i > 0 ? ", " : "",
-                                  interval_columns[i]);
-        snprintf(sql, sizeof sql,
-                 "UPDATE main.runs AS m SET (%s) = (SELECT %s FROM src.runs s WHERE "
-                 "s.trace = m.trace AND s.plan = m.plan AND s.estimator = m.estimator AND "
-                 "s.host = m.host AND s.mode = m.mode AND s.seed = m.seed) "
-                 "WHERE m.ci_level IS NULL AND EXISTS (SELECT 1 FROM src.runs s WHERE "
-                 "s.trace = m.trace AND s.plan = m.plan AND s.estimator = m.estimator AND "
-                 "s.host = m.host AND s.mode = m.mode AND s.seed = m.seed AND "
-                 "s.ci_level IS NOT NULL)",
-                 columns, src_columns);
-        if (sqlite3_exec(s->sqlite, sql, NULL, NULL, NULL) != SQLITE_OK)
-            rc = db_fault(err, path, "merge the intervals of", s->sqlite);
-    }
+     * notes; one made before version 5 gains auto's choices: which file
+     * came first does not change the merge. */
+    if (rc == 0 && v4)
+        rc = gain_columns(s, path, interval_columns, INTERVALS, err);
+    if (rc == 0 && v5)
+        rc = gain_columns(s, path, auto_columns, AUTO_COLUMNS, err);
     /* A run both files hold has the same results, the same streams
      * included (compare_keyed_tables): only the new runs' rows are new. */
     if (rc == 0)
@@ -1535,6 +1727,8 @@ int gar_db_merge(gar_db *s, const char *path, gar_db_merge_stats *stats, gar_err
                   "seed, note, count, worst_ns, message) SELECT trace, plan, estimator, host, "
                   "mode, seed, note, count, worst_ns, message FROM src.run_notes",
                   "merge the run notes into", err);
+    if (rc == 0)
+        rc = merge_verifications(s, path, &stats->verifications_added, err);
     if (rc == 0)
         rc = exec(s, "COMMIT", "commit the merge into", err);
     else

@@ -10,7 +10,8 @@
  *   runs    one row per run, UNIQUE (trace, plan, estimator, host, mode, seed);
  *           status 'ok' with the metrics (a column each, as
  *           sim/replay_metric_table.h lists them), or 'failed' with the error; the
- *           gar_version and source_commit of the gar that ran it
+ *           gar_version and source_commit of the gar that ran it; the metrics'
+ *           intervals (version 4 on) and what an auto plan chose (version 5 on)
  *   run_streams  one row per stream of each 'ok' run, under the run's key:
  *           the stream id as the trace names it, its waits, overshoot
  *           quantiles and busy time (none for a failed run)
@@ -20,6 +21,8 @@
  *   run_notes  one row per note of each 'ok' run (version 4 on), under the
  *           run's key: its stable name, count, worst (ns, or NULL) and the
  *           message gar replay prints (sim/replay_notes.h)
+ *   verifications  one row per arm gar verify --sweep ran for real
+ *           (experiments/verify/verifications.h); a merge brings them too
  *
  * The file is in WAL mode with synchronous=NORMAL: every run (its runs row,
  * its run_streams and run_params rows) is its own transaction, so a process
@@ -49,14 +52,16 @@
  * the run_streams table (each run's streams) and the run_params table (each
  * run's swept parameters); version 4 each run's confidence intervals (the
  * runs columns ci_level and M_Q_lo_ns, M_Q_hi_ns) and the run_notes table
- * (what went wrong, in words).
+ * (what went wrong, in words); version 5 what an auto plan chose (the runs
+ * columns auto_block, auto_poll, auto_flag, auto_sleeps, auto_late_wakes,
+ * auto_over_budget_waits: NULL for a fixed plan).
  *
- * A version 3 file is read: gar_db_open (the writers) converts it to
- * version 4 in one transaction (ALTER TABLE ADD COLUMN, CREATE TABLE
- * run_notes, the version bumped), its old runs keeping NULL intervals and
- * no notes — shown as absent.  gar_db_open_read (plots, reports) and a
- * merge's inputs read a version 3 file as it is. */
-#define GAR_DB_SCHEMA_VERSION 4
+ * Version 3 and 4 files are read: gar_db_open (the writers) converts one to
+ * version 5 in one transaction (ALTER TABLE ADD COLUMN, CREATE TABLE
+ * run_notes, the version bumped), its old runs keeping NULL intervals, no
+ * notes and NULL auto columns — shown as absent.  gar_db_open_read (plots,
+ * reports, auto-goals) and a merge's inputs read them as they are. */
+#define GAR_DB_SCHEMA_VERSION 5
 #define GAR_DB_SCHEMA_OLDEST 3 /* the oldest version read (and converted) */
 
 typedef struct gar_db gar_db;
@@ -165,15 +170,19 @@ typedef struct gar_db_merge_stats {
     uint64_t runs;      /* rows in the input */
     uint64_t added;     /* rows new to the output */
     uint64_t present;   /* rows whose key the output already had, equal */
+    uint64_t verifications_added; /* verifications rows new to the output */
 } gar_db_merge_stats;
 
 /* Copies every trace, host and run (each run with the build that made it,
- * and its run_streams rows) of the database at `path` into `out`, in one transaction.  Refused, with
+ * and its run_streams, run_params and run_notes rows) and every verification
+ * of the database at `path` into `out`, in one transaction.  Refused, with
  * nothing copied (-GAR_E_IO): the output's own file (also under another
  * path or a hard link), an input that gar_db_check refuses (missing, not
  * a gar database, another schema version), or one holding a run whose key
  * the output has with different results in any table keyed by a run (runs,
- * run_streams, a parameter both name in run_params).  All-or-nothing over several
+ * run_streams, a parameter both name in run_params), or a verification whose
+ * key the output has with different results (its verifications come by the
+ * same rule, a version 3 input's as its conversion would make them).  All-or-nothing over several
  * inputs is the caller's (gar merge builds into a temporary file). */
 int gar_db_merge(gar_db *out, const char *path, gar_db_merge_stats *stats, gar_error *err);
 

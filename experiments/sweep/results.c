@@ -42,42 +42,6 @@ int gar_results_any(gar_db *db, const char *sql, const char *doing, gar_error *e
     return rc == SQLITE_ROW ? found : gar_results_fault(db, doing, err);
 }
 
-void gar_results_short_name(const char *name, char *out, size_t size)
-{
-    if (size == 0)
-        return;
-    const char *start = name;
-    size_t len = strlen(name);
-    const char *terms = ""; /* a what-if host's "@TERMS", kept after the stem */
-    if (strncmp(name, "gen:", 4) != 0) {
-        const char *slash = strrchr(name, '/');
-        if (slash != NULL)
-            start = slash + 1;
-        const char *at = strchr(start, '@');
-        if (at != NULL)
-            terms = at;
-        len = at != NULL ? (size_t)(at - start) : strlen(start);
-        const char *dot = NULL;
-        for (size_t i = 0; i < len; i++)
-            if (start[i] == '.')
-                dot = start + i;
-        if (dot != NULL && dot != start)
-            len = (size_t)(dot - start);
-    }
-    size_t n = 0;
-    for (int part = 0; part < 2; part++) {
-        const char *from = part == 0 ? start : terms;
-        size_t count = part == 0 ? len : strlen(terms);
-        for (size_t i = 0; i < count && n + 1 < size; i++) {
-            char c = from[i];
-            bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                        (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '+' || c == '-';
-            out[n++] = keep ? c : '_';
-        }
-    }
-    out[n] = '\0';
-}
-
 /* ---- plans and estimators in a fixed order ------------------------------ */
 
 typedef struct plan_entry {
@@ -361,9 +325,15 @@ int gar_results_arms(gar_db *db, gar_arm_list *out, gar_error *err)
     char sql[4096];
     if (arm_query(has_ci != 0, sql, sizeof sql) >= sizeof sql)
         return gar_error_set(err, GAR_E_CAPACITY, 2, "the query of the arms", "4096 bytes");
+    gar_short_names names;
+    int named = gar_short_names_read(db, &names, err);
+    if (named < 0)
+        return named;
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(gar_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK) {
+        gar_short_names_free(&names);
         return gar_results_fault(db, "read the arms of", err);
+    }
     size_t capacity = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -373,6 +343,7 @@ int gar_results_arms(gar_db *db, gar_arm_list *out, gar_error *err)
             if (bigger == NULL) {
                 sqlite3_finalize(st);
                 gar_arm_list_free(out);
+                gar_short_names_free(&names);
                 return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the results",
                                      "exhausted");
             }
@@ -383,10 +354,11 @@ int gar_results_arms(gar_db *db, gar_arm_list *out, gar_error *err)
         char name[GAR_RESULTS_TEXT];
         gar_results_copy_text(st, 0, a->trace, sizeof a->trace);
         gar_results_copy_text(st, 1, name, sizeof name);
-        gar_results_short_name(name, a->trace_short, sizeof a->trace_short);
+        gar_short_names_copy(&names, false, a->trace, name, a->trace_short,
+                             sizeof a->trace_short);
         gar_results_copy_text(st, 2, a->host, sizeof a->host);
         gar_results_copy_text(st, 3, name, sizeof name);
-        gar_results_short_name(name, a->host_short, sizeof a->host_short);
+        gar_short_names_copy(&names, true, a->host, name, a->host_short, sizeof a->host_short);
         gar_results_copy_text(st, 4, a->mode, sizeof a->mode);
         gar_results_copy_text(st, 5, a->plan, sizeof a->plan);
         gar_results_copy_text(st, 6, a->estimator, sizeof a->estimator);
@@ -397,6 +369,7 @@ int gar_results_arms(gar_db *db, gar_arm_list *out, gar_error *err)
         a->has_ci = sqlite3_column_int(st, after) != 0;
     }
     sqlite3_finalize(st);
+    gar_short_names_free(&names);
     if (rc != SQLITE_DONE) {
         gar_arm_list_free(out);
         return gar_results_fault(db, "read the arms of", err);
@@ -564,14 +537,21 @@ static int read_key(gar_db *db, sqlite3_stmt *st, gar_run_key *out, gar_error *e
     if (rc != SQLITE_ROW)
         return gar_results_fault(db, "read a run of", err);
     memset(out, 0, sizeof *out);
+    gar_short_names names;
+    int named = gar_short_names_read(db, &names, err);
+    if (named < 0)
+        return named;
     char name[GAR_RESULTS_TEXT];
     out->id = sqlite3_column_int64(st, 0);
     gar_results_copy_text(st, 1, out->trace, sizeof out->trace);
     gar_results_copy_text(st, 2, name, sizeof name);
-    gar_results_short_name(name, out->trace_short, sizeof out->trace_short);
+    gar_short_names_copy(&names, false, out->trace, name, out->trace_short,
+                         sizeof out->trace_short);
     gar_results_copy_text(st, 3, out->host, sizeof out->host);
     gar_results_copy_text(st, 4, name, sizeof name);
-    gar_results_short_name(name, out->host_short, sizeof out->host_short);
+    gar_short_names_copy(&names, true, out->host, name, out->host_short,
+                         sizeof out->host_short);
+    gar_short_names_free(&names);
     gar_results_copy_text(st, 5, out->plan, sizeof out->plan);
     gar_results_copy_text(st, 6, out->estimator, sizeof out->estimator);
     gar_results_copy_text(st, 7, out->mode, sizeof out->mode);
@@ -741,6 +721,8 @@ int gar_results_rerun(gar_db *db, const gar_run_key *key, gar_replay_observer on
                        "%s, source %s; this is gar %s, source %s)",
                        want.version, want.commit, GAR_VERSION, GAR_SOURCE_COMMIT);
         rc = gar_error_set(err, GAR_E_IO, 3, gar_db_path(db), what, why);
+        if (!same_build)
+            rc = GAR_RESULTS_OTHER_BUILD;
     }
     gar_sweep_trace_free(&trace);
     free(source);

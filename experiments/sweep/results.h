@@ -18,7 +18,10 @@
  * per-wait observer, from the trace's recorded source and the host profile
  * text the database keeps, and checks that the replay reproduces the stored
  * metrics — so a plot drawn from per-wait data always matches the numbers
- * beside it, or is refused. */
+ * beside it, or is not drawn: refused when this very build made the run
+ * (the row was edited), left out and said when another build made it (an
+ * older database: its stored figures stand, its per-wait figures cannot be
+ * had from this build's replay). */
 #ifndef GAR_RESULTS_H
 #define GAR_RESULTS_H
 
@@ -30,8 +33,9 @@
 
 #include "sim/replay.h"
 #include "sweep/db.h"
+#include "sweep/short_names.h"
 
-#define GAR_RESULTS_TEXT 192   /* bytes for a hash, name or label, NUL included */
+#define GAR_RESULTS_TEXT GAR_SHORT_NAME_TEXT /* bytes for a hash, name or label, NUL included */
 #define GAR_RESULTS_PLAN_TEXT 800
 
 typedef struct gar_arm_summary {
@@ -76,9 +80,7 @@ int gar_results_has_intervals(gar_db *db, gar_error *err);
 int gar_results_arms(gar_db *db, gar_arm_list *out, gar_error *err);
 void gar_arm_list_free(gar_arm_list *list);
 
-/* "steady" from "../traces/steady.csv"; a gen call keeps its text.  Then
- * every byte but [A-Za-z0-9._+-] becomes '_', so the result names files. */
-void gar_results_short_name(const char *name, char *out, size_t size);
+/* gar_results_short_name, and the names made unique: sweep/short_names.h. */
 
 /* One build of gar that made runs of a database (schema version 2 on). */
 typedef struct gar_results_build {
@@ -131,10 +133,16 @@ int gar_results_find_run(gar_db *db, const char *trace, const char *host, const 
                          const char *plan, const char *estimator, gar_run_key *out,
                          gar_error *err);
 
+/* gar_results_rerun's answer for a run another build of gar made whose
+ * stored metrics this build's replay does not reproduce. */
+#define GAR_RESULTS_OTHER_BUILD 1
+
 /* Replays the stored run `key` again, handing each wait to `on_wait`, and
- * checks the result against the stored row.  Returns 0; -GAR_E_IO when the
- * trace's source is gone or changed, or the replay does not reproduce the
- * stored metrics; or a parse/replay refusal. */
+ * checks the result against the stored row.  Returns 0;
+ * GAR_RESULTS_OTHER_BUILD, with `err` saying which build made the run (the
+ * waits handed over are not the stored run's: drop them); -GAR_E_IO when
+ * the trace's source is gone or changed, or the replay does not reproduce
+ * the stored metrics of a run this build made; or a parse/replay refusal. */
 int gar_results_rerun(gar_db *db, const gar_run_key *key, gar_replay_observer on_wait,
                       void *context, gar_error *err);
 

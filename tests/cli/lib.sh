@@ -12,6 +12,7 @@
 #                       $tmp/err; a failure unless it exits with CODE
 #   make_v3 FILE        turns a sweep database into schema version 3, as an
 #                       older gar wrote it (needs the sqlite3 command)
+#   make_v4 FILE        likewise into schema version 4
 #   unmount_at_exit     for a test that mounts a tmpfs (a full disk) and
 #                       names it in $mounted: the exit unmounts it before
 #                       removing $tmp, and a killed test still exits so
@@ -33,9 +34,19 @@ expect() {
     [ "$got" -eq "$want" ] || fail "exit $got, wanted $want: $* ($(head -c 300 "$tmp/err"))"
 }
 
-# Drops what version 4 added: the runs' interval columns and run_notes, and
-# makes verifications as version 3 did.
+# Drops what version 5 added: the runs' auto columns.
+make_v4() {
+    for c in auto_block auto_poll auto_flag auto_sleeps auto_late_wakes auto_over_budget_waits; do
+        sqlite3 "$1" "ALTER TABLE runs DROP COLUMN $c" || fail "make_v4: cannot drop $c"
+    done
+    sqlite3 "$1" "UPDATE meta SET value = '4' WHERE key = 'schema_version'" \
+        || fail "make_v4: cannot set the version"
+}
+
+# Drops what versions 4 and 5 added: the runs' interval and auto columns and
+# run_notes, and makes verifications as version 3 did.
 make_v3() {
+    make_v4 "$1"
     for c in ci_level overshoot_p50_lo_ns overshoot_p50_hi_ns overshoot_p90_lo_ns \
              overshoot_p90_hi_ns overshoot_p99_lo_ns overshoot_p99_hi_ns \
              estimator_error_p50_lo_ns estimator_error_p50_hi_ns estimator_error_p90_lo_ns \

@@ -12,20 +12,21 @@ data=$(cd "$(dirname "$0")/../../data" && pwd)
 # On the bare-metal profile a flag park's tail meets 20 µs: flag, sleeping.
 expect 0 "$gar" replay "$tmp/j.csv" --plan auto:p99_us=20 --host "$data/hosts/waitpkg.host"
 grep -q '^plan: auto:p99_us=20$' "$tmp/out" || fail "replay: the plan's label"
-grep -Eq '^auto: block 0 poll 0 flag 600 sleeps [1-9][0-9]* late [0-9]+ over_budget 0 held [0-9]+$' "$tmp/out" ||
+grep -Eq '^auto: block 0 poll 0 flag 600 sleeps [1-9][0-9]* late [0-9]+ over_budget 0 over_budget_waits [0-9]+ held [0-9]+$' "$tmp/out" ||
     fail "replay at 20 us: $(grep '^auto' "$tmp/out")"
 grep -q '^warning' "$tmp/out" && fail "replay at 20 us warned: $(grep '^warning' "$tmp/out")"
 # 1 µs is beyond every park there: the warning, and the waits counted.
 expect 0 "$gar" replay "$tmp/j.csv" --plan auto:p99_us=1 --host "$data/hosts/waitpkg.host"
 grep -q '^warning: 19 (AutoOverBudget): .auto:p99_us=1. is beyond this host: .* (600 of 600 waits)' \
     "$tmp/out" || fail "replay at 1 us: no warning 19 ($(head -2 "$tmp/out"))"
-grep -Eq '^auto: .* over_budget 600 held 0$' "$tmp/out" || fail "replay at 1 us: $(grep '^auto' "$tmp/out")"
+grep -Eq '^auto: .* over_budget 600 over_budget_waits [1-9][0-9]* held 0$' "$tmp/out" || fail "replay at 1 us: $(grep '^auto' "$tmp/out")"
 # Its p99 came out above the budget: warning 21, how sure, beside 19.
 grep -q '^warning: 21 (AutoMissedBudget): .auto:p99_us=1. missed its budget: the run.s p99 overshoot, .* is above 1.00 µs (.*)$' \
     "$tmp/out" || fail "replay at 1 us: no warning 21 ($(grep '^warning' "$tmp/out"))"
 # --json carries the same counts.
 expect 0 "$gar" replay "$tmp/j.csv" --plan auto:p99_us=20 --host "$data/hosts/waitpkg.host" --json
 grep -q '"auto":{"block":0,"poll":0,"flag":600,' "$tmp/out" || fail "replay --json: no auto counts"
+grep -Eq '"over_budget_waits":[0-9]+}' "$tmp/out" || fail "replay --json: no over_budget_waits"
 # A band may be auto: the large steps run the rule, the small ones block.
 "$gar" gen decode --waits 400 --seed 2 --out "$tmp/d.csv" >/dev/null || fail "gen decode"
 expect 0 "$gar" replay "$tmp/d.csv" --bands 'block;rows>=32:auto:p99_us=20' \

@@ -148,9 +148,15 @@ late() { # late WHAT: plot and report into a fresh and a used folder, both refus
 cp "$tmp/a.db" "$tmp/b.db"
 sqlite3 "$tmp/b.db" "UPDATE runs SET overshoot_p99_ns = overshoot_p99_ns + 1 WHERE plan = 'poll'"
 late "edited metrics" 'no longer gives its stored metrics (the run was made by this build'
-# The same, from runs another build made: the refusal names both builds.
+# The same, from runs another build made (an older database): no refusal,
+# the stored figures drawn, the per-wait figure of those runs left out and
+# said, naming both builds.
 sqlite3 "$tmp/b.db" "UPDATE runs SET gar_version = '0.0.1', source_commit = 'oldcommit' WHERE plan = 'poll'"
-late "another build's runs" 'made by gar 0.0.1, source oldcommit; this is gar '
+rm -rf "$tmp/older"
+expect 0 "$gar" plot --db "$tmp/b.db" --out "$tmp/older" --trace steady
+grep -q '^lacking: the overshoot CDF of plan poll (estimator -) on trace steady, .*made by gar 0.0.1, source oldcommit; this is gar ' \
+    "$tmp/out" || fail "another build's runs: plot does not say what it lacks: $(cat "$tmp/out")"
+[ -s "$tmp/older/cdf-steady-dev-vm-open.png" ] || fail "another build's runs: the other plans' CDF was not drawn"
 # A host profile that no longer parses.
 cp "$tmp/a.db" "$tmp/b.db"
 sqlite3 "$tmp/b.db" "UPDATE hosts SET profile = 'gar-host v1' || char(10) || 'nonsense here'"

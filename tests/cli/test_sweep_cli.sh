@@ -41,7 +41,7 @@ grep -q '^status: done$' "$tmp/out" || fail "no 'status: done'"
     || fail "rows lack their metrics"
 [ "$(q "$tmp/a.db" "SELECT count(*) FROM runs WHERE plan = 'poll' AND estimator = '-'")" -eq 8 ] \
     || fail "poll did not run once per trace, mode and seed"
-[ "$(q "$tmp/a.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 4 ] || fail "no schema_version"
+[ "$(q "$tmp/a.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 5 ] || fail "no schema_version"
 # Every run's quantiles carry their interval (50 or 60 waits: a p50 bounded
 # on both sides, a p99 from below only), and say the p99 had too few waits.
 [ "$(q "$tmp/a.db" "SELECT count(*) FROM runs WHERE ci_level = 0.95
@@ -193,7 +193,7 @@ grep -q '^added: 0$' "$tmp/out" || fail "merging a shard twice added rows"
 cp "$tmp/s0.db" "$tmp/v9.db"
 q "$tmp/v9.db" "UPDATE meta SET value = '9' WHERE key = 'schema_version'"
 expect 2 "$gar" merge "$tmp/m2.db" "$tmp/v9.db"
-grep -q "error 12 (Io): cannot merge '$tmp/v9.db': its schema version is 9; this gar reads schema versions 3 to 4" "$tmp/err" \
+grep -q "error 12 (Io): cannot merge '$tmp/v9.db': its schema version is 9; this gar reads schema versions 3 to 5" "$tmp/err" \
     || fail "schema version not refused as wanted ($(cat "$tmp/err"))"
 
 # --- a version 3 file (as an older gar wrote it): merged as it is, and a
@@ -226,8 +226,8 @@ expect 0 "$gar" report --db "$tmp/m3.db" --notes
 grep -q '^notes_stored:' "$tmp/out" && fail "report --notes says notes are missing after they were merged in"
 expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/v3.db" --quiet
 grep -q '^status: nothing to do' "$tmp/out" || fail "the converted file's runs were not kept"
-[ "$(q "$tmp/v3.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 4 ] \
-    || fail "a sweep into a version 3 file did not convert it"
+[ "$(q "$tmp/v3.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 5 ] \
+    || fail "a sweep into a version 3 file did not convert it to version 5"
 [ "$(q "$tmp/v3.db" "SELECT count(*) FROM run_notes")" -eq 0 ] || fail "no run_notes after converting"
 if command -v gnuplot >/dev/null 2>&1; then
     cp "$tmp/a.db" "$tmp/v3r.db"

@@ -57,8 +57,8 @@ SPEC
 total=16
 expect 0 "$gar" sweep "$tmp/ranged.sweep" --db "$tmp/r.db" --jobs 2 --quiet
 grep -q "^ran: $total$" "$tmp/out" || fail "the ranged sweep did not run $total runs"
-[ "$(q "$tmp/r.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 4 ] \
-    || fail "not schema version 4"
+[ "$(q "$tmp/r.db" "SELECT value FROM meta WHERE key = 'schema_version'")" = 5 ] \
+    || fail "not schema version 5"
 # Every run: the trace's seed and the host's factor; the predict runs: the margin.
 [ "$(q "$tmp/r.db" "SELECT count(*) FROM run_params")" -eq $((total * 2 + 12)) ] \
     || fail "not every run stored its parameters"

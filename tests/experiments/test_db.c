@@ -92,7 +92,7 @@ static void a_new_database_has_its_schema_and_meta(void **state)
     assert_int_equal(gar_db_open(f->a, true, &s, NULL), 0);
     char v[64];
     assert_int_equal(gar_db_meta(s, "schema_version", v, sizeof v, NULL), 0);
-    assert_string_equal(v, "4");
+    assert_string_equal(v, "5");
     assert_int_equal(gar_db_meta(s, "gar_version", v, sizeof v, NULL), 0);
     assert_true(strlen(v) > 0);
     assert_int_equal(gar_db_meta(s, "source_commit", v, sizeof v, NULL), 0);
@@ -106,11 +106,11 @@ static void a_new_database_has_its_schema_and_meta(void **state)
     gar_db_close(s);
 }
 
-/* The runs table of schema version 4, written out here by hand: every
+/* The runs table of schema version 5, written out here by hand: every
  * column's name and declared type, in order.  Its metric and interval
  * columns are made from the replay metric table; an edit of that table
  * that would change them is a new schema version, not this one. */
-static void the_runs_table_is_schema_version_4s(void **state)
+static void the_runs_table_is_schema_version_5s(void **state)
 {
     fixture *f = *state;
     static const char want[] =
@@ -129,7 +129,9 @@ static void the_runs_table_is_schema_version_4s(void **state)
         "overshoot_p99_lo_ns INTEGER,overshoot_p99_hi_ns INTEGER,"
         "estimator_error_p50_lo_ns INTEGER,estimator_error_p50_hi_ns INTEGER,"
         "estimator_error_p90_lo_ns INTEGER,estimator_error_p90_hi_ns INTEGER,"
-        "estimator_error_p99_lo_ns INTEGER,estimator_error_p99_hi_ns INTEGER";
+        "estimator_error_p99_lo_ns INTEGER,estimator_error_p99_hi_ns INTEGER,"
+        "auto_block INTEGER,auto_poll INTEGER,auto_flag INTEGER,auto_sleeps INTEGER,"
+        "auto_late_wakes INTEGER,auto_over_budget_waits INTEGER";
     gar_db *s = NULL;
     assert_int_equal(gar_db_open(f->a, true, &s, NULL), 0);
     sqlite3_stmt *st = NULL;
@@ -343,7 +345,7 @@ static void merge_adds_the_new_and_refuses_other_versions(void **state)
     gar_error_message(&err, text, sizeof text);
     assert_non_null(strstr(text, f->b));
     assert_non_null(strstr(text, "version is 99"));
-    assert_non_null(strstr(text, "schema versions 3 to 4"));
+    assert_non_null(strstr(text, "schema versions 3 to 5"));
     /* And opened directly, too. */
     assert_int_equal(gar_db_open(f->b, true, &b, &err), -GAR_E_IO);
     gar_db_close(a);
@@ -455,7 +457,7 @@ static void a_version_1_database_is_refused_saying_what_to_do(void **state)
     assert_int_equal(gar_db_open(f->a, true, &s, &err), -GAR_E_IO);
     char text[1024];
     gar_error_message(&err, text, sizeof text);
-    assert_non_null(strstr(text, "its schema version is 1; this gar reads schema versions 3 to 4"));
+    assert_non_null(strstr(text, "its schema version is 1; this gar reads schema versions 3 to 5"));
     assert_non_null(strstr(text, "sweep again into a new file"));
 
     /* Version 2 had no run_streams: refused too, saying so. */
@@ -467,7 +469,7 @@ static void a_version_1_database_is_refused_saying_what_to_do(void **state)
     sqlite3_close(db);
     assert_int_equal(gar_db_open(f->a, true, &s, &err), -GAR_E_IO);
     gar_error_message(&err, text, sizeof text);
-    assert_non_null(strstr(text, "its schema version is 2; this gar reads schema versions 3 to 4"));
+    assert_non_null(strstr(text, "its schema version is 2; this gar reads schema versions 3 to 5"));
     assert_non_null(strstr(text, "no per-stream counts"));
 }
 
@@ -533,6 +535,29 @@ static void runs_keep_their_intervals_and_notes(void **state)
     gar_db_close(a);
 }
 
+/* The version 5 columns, as a version 4 file lacked them. */
+static const char *const v5_columns[] = {
+    "auto_block", "auto_poll", "auto_flag", "auto_sleeps", "auto_late_wakes",
+    "auto_over_budget_waits",
+};
+
+/* Turns the closed gar database at `path` into the version 4 file an older
+ * gar would have written: no auto columns, version 4. */
+static void make_version_4(const char *path)
+{
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    char sql[128];
+    for (size_t i = 0; i < sizeof v5_columns / sizeof v5_columns[0]; i++) {
+        snprintf(sql, sizeof sql, "ALTER TABLE runs DROP COLUMN %s", v5_columns[i]);
+        assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    }
+    assert_int_equal(sqlite3_exec(db, "UPDATE meta SET value = '4' WHERE key = 'schema_version'",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+}
+
 /* The version 4 columns, as a version 3 file lacked them. */
 static const char *const v4_columns[] = {
     "ci_level",
@@ -546,6 +571,7 @@ static const char *const v4_columns[] = {
  * gar would have written: no interval columns, no run_notes, version 3. */
 static void make_version_3(const char *path)
 {
+    make_version_4(path);
     sqlite3 *db = NULL;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     char sql[128];
@@ -618,7 +644,7 @@ static void a_version_3_database_is_read_and_converted(void **state)
     assert_int_equal(gar_db_open(f->b, false, &s, NULL), 0);
     char v[16];
     assert_int_equal(gar_db_meta(s, "schema_version", v, sizeof v, NULL), 0);
-    assert_string_equal(v, "4");
+    assert_string_equal(v, "5");
     assert_int_equal(count(s, "SELECT count(*) FROM runs WHERE overshoot_p99_ns = 7 AND "
                               "ci_level IS NULL AND overshoot_p99_hi_ns IS NULL"),
                      2);
@@ -638,6 +664,64 @@ static void a_version_3_database_is_read_and_converted(void **state)
     assert_int_equal(count(s, "SELECT count(*) FROM pragma_table_info('runs') WHERE name = "
                               "'overshoot_p99_lo_ns'"),
                      1);
+    gar_db_close(s);
+}
+
+/* An auto plan's run stores what it chose (a fixed plan's: NULL); a version
+ * 4 file is read as it is, converted by a writer, and a merge carries the
+ * choices: into a new file, and onto the same run made before version 5. */
+static void auto_choices_are_stored_converted_and_merged(void **state)
+{
+    fixture *f = *state;
+    gar_db *s = NULL;
+    assert_int_equal(gar_db_open(f->b, true, &s, NULL), 0);
+    seed_sources(s);
+    gar_replay_metrics fixed = metrics(7), chosen = metrics(8);
+    chosen.auto_counts = (gar_auto_counts){ .waits = 10, .block = 1, .poll = 2, .flag = 7,
+                                            .sleeps = 6, .late = 3, .over_budget = 4 };
+    chosen.auto_over_budget_waits = 5;
+    gar_db_run r1 = run_of(1, &fixed), r2 = run_of(2, &chosen);
+    r2.plan = "auto:p99_us=20";
+    assert_int_equal(gar_db_insert(s, &r1, NULL), 1);
+    assert_int_equal(gar_db_insert(s, &r2, NULL), 1);
+    static const char stored[] =
+        "SELECT count(*) FROM runs WHERE seed = 2 AND auto_block = 1 AND auto_poll = 2 AND "
+        "auto_flag = 7 AND auto_sleeps = 6 AND auto_late_wakes = 3 AND "
+        "auto_over_budget_waits = 5";
+    assert_int_equal(count(s, stored), 1);
+    assert_int_equal(count(s, "SELECT count(*) FROM runs WHERE seed = 1 AND auto_block IS NULL "
+                              "AND auto_over_budget_waits IS NULL"),
+                     1);
+    gar_db_close(s);
+
+    /* Merged into a new file: the choices come along. */
+    assert_int_equal(gar_db_open(f->a, true, &s, NULL), 0);
+    gar_db_merge_stats st;
+    assert_int_equal(gar_db_merge(s, f->b, &st, NULL), 0);
+    assert_int_equal(st.added, 2);
+    assert_int_equal(count(s, stored), 1);
+    gar_db_close(s);
+
+    /* The same runs in a version 4 file, merged first into a third: its
+     * runs gain the choices from the version 5 input. */
+    remove_db_files(f->c);
+    assert_int_equal(gar_db_open(f->c, true, &s, NULL), 0);
+    assert_int_equal(gar_db_merge(s, f->b, &st, NULL), 0);
+    gar_db_close(s);
+    make_version_4(f->c);
+    gar_db *reader = NULL;
+    assert_int_equal(gar_db_open_read(f->c, &reader, NULL), 0); /* read as it is */
+    char v[16];
+    assert_int_equal(gar_db_meta(reader, "schema_version", v, sizeof v, NULL), 0);
+    assert_string_equal(v, "4");
+    gar_db_close(reader);
+    assert_int_equal(gar_db_open(f->c, false, &s, NULL), 0); /* a writer converts it */
+    assert_int_equal(gar_db_meta(s, "schema_version", v, sizeof v, NULL), 0);
+    assert_string_equal(v, "5");
+    assert_int_equal(count(s, "SELECT count(*) FROM runs WHERE auto_block IS NULL"), 2);
+    assert_int_equal(gar_db_merge(s, f->b, &st, NULL), 0);
+    assert_int_equal(st.present, 2);
+    assert_int_equal(count(s, stored), 1);
     gar_db_close(s);
 }
 
@@ -811,7 +895,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(a_new_database_has_its_schema_and_meta, setup, teardown),
-        cmocka_unit_test_setup_teardown(the_runs_table_is_schema_version_4s, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_runs_table_is_schema_version_5s, setup, teardown),
+        cmocka_unit_test_setup_teardown(auto_choices_are_stored_converted_and_merged, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(every_metric_lands_in_its_column, setup, teardown),
         cmocka_unit_test_setup_teardown(a_key_is_stored_once_and_failures_too, setup, teardown),
         cmocka_unit_test_setup_teardown(runs_keep_their_streams_and_merges_bring_them, setup,

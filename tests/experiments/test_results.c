@@ -132,6 +132,29 @@ static void the_stored_run_reproduces(void **state)
         fail_msg("%s", message_of(&err));
 }
 
+/* A run another build made that the replay does not reproduce is no
+ * refusal: the re-run says so (GAR_RESULTS_OTHER_BUILD), naming both
+ * builds, so a plot leaves that run's per-wait figure out. */
+static void a_run_of_another_build_that_differs_is_told_apart(void **state)
+{
+    fixture *f = *state;
+    edit(f, "UPDATE runs SET gar_version = '0.0.9', source_commit = 'older', "
+            "overshoot_p99_ns = overshoot_p99_ns + 1");
+    gar_error err;
+    int rc = gar_results_rerun(f->db, &f->key, NULL, NULL, &err);
+    bool names_both = rc == GAR_RESULTS_OTHER_BUILD &&
+                      strstr(message_of(&err), "made by gar 0.0.9, source older; this is gar ");
+    edit(f, "UPDATE runs SET overshoot_p99_ns = overshoot_p99_ns - 1");
+    int back = gar_results_rerun(f->db, &f->key, NULL, NULL, &err);
+    /* Made by this build again (its meta names it), as the other tests want. */
+    edit(f, "UPDATE runs SET gar_version = (SELECT value FROM meta WHERE key = 'gar_version'), "
+            "source_commit = (SELECT value FROM meta WHERE key = 'source_commit')");
+    assert_int_equal(rc, GAR_RESULTS_OTHER_BUILD);
+    assert_true(names_both);
+    /* The same run, reproduced, is simply re-run, whichever build made it. */
+    assert_int_equal(back, 0);
+}
+
 /* Each metric changed in the stored row, one at a time: the re-run refuses
  * the row exactly when the table says a re-run must reproduce that metric,
  * naming the run; the others it leaves alone. */
@@ -312,6 +335,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_stored_run_reproduces),
         cmocka_unit_test(a_rerun_checks_the_metrics_the_table_marks),
+        cmocka_unit_test(a_run_of_another_build_that_differs_is_told_apart),
         cmocka_unit_test(an_ok_row_must_hold_the_metrics_the_table_requires),
         cmocka_unit_test(an_arm_summary_carries_the_metrics_the_table_marks),
     };

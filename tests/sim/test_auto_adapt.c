@@ -116,6 +116,8 @@ static void run(const gar_trace *trace, const gar_host_profile *host,
     assert_int_equal(s->n, trace->count);
     assert_int_equal(m->auto_counts.over_budget, 0);
     assert_int_equal(m->auto_counts.poll, trace->count);
+    /* The waits over B the replay counts are those whose overshoot was. */
+    assert_int_equal(m->auto_over_budget_waits, misses(s, 0, s->n));
 }
 
 static void after_the_workload_shifts_it_is_back_within_budget_in_500_waits(void **state)
