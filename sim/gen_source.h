@@ -25,6 +25,7 @@
 #include "sim/trace.h"
 
 #define GAR_GEN_MIX_SOURCES 16 /* streams a mix interleaves at most */
+#define GAR_GEN_US_MAX 1e9     /* a step longer than 1000 s is a typo, not a trace */
 
 /* Parameter indices: every table starts with launch_us and gap_us. */
 enum { GAR_GEN_P_LAUNCH, GAR_GEN_P_GAP, GAR_GEN_P_KIND0 };
@@ -115,6 +116,10 @@ int gar_gen_mix_init(gar_gen_mix *mix, const gar_gen_spec *spec, uint64_t seed,
                      gar_error *err);
 int gar_gen_mix_next(gar_gen_mix *mix, gar_trace_row *row, gar_error *err);
 void gar_gen_mix_free(gar_gen_mix *mix);
+
+/* Refuses a spec or count no run would generate (gen.c): 0 or
+ * -GAR_E_INVALID_ARGUMENT naming the parameter. */
+int gar_gen_check_spec(const gar_gen_spec *spec, uint64_t waits, gar_error *err);
 
 /* Shared by the kinds: microseconds to whole nanoseconds (negative: 0), and
  * the refusal of a trace that outgrows GAR_TRACE_TIME_MAX. */

@@ -26,7 +26,7 @@ grep -q '^warning: 21 (AutoMissedBudget): .auto:p99_us=1. missed its budget: the
 # --json carries the same counts.
 expect 0 "$gar" replay "$tmp/j.csv" --plan auto:p99_us=20 --host "$data/hosts/waitpkg.host" --json
 grep -q '"auto":{"block":0,"poll":0,"flag":600,' "$tmp/out" || fail "replay --json: no auto counts"
-grep -Eq '"over_budget_waits":[0-9]+}' "$tmp/out" || fail "replay --json: no over_budget_waits"
+grep -Eq '"over_budget_waits":[0-9]+,"held":[0-9]+}' "$tmp/out" || fail "replay --json: no over_budget_waits"
 # A band may be auto: the large steps run the rule, the small ones block.
 "$gar" gen decode --waits 400 --seed 2 --out "$tmp/d.csv" >/dev/null || fail "gen decode"
 expect 0 "$gar" replay "$tmp/d.csv" --bands 'block;rows>=32:auto:p99_us=20' \
