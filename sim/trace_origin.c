@@ -1,8 +1,11 @@
 /* sim/trace_origin.c — the "imported by" line of a trace's head
  * (trace_origin.h). */
+#define _POSIX_C_SOURCE 200809L
+
 #include "sim/trace_origin.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 #include <zlib.h>
 
@@ -13,6 +16,11 @@
 bool gar_trace_imported_sync(const char *path)
 {
     if (path == NULL || strcmp(path, "-") == 0)
+        return false;
+    /* A pipe or FIFO was read once by the replay: opening it again would
+     * wait for a writer that never comes. */
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return false;
     gzFile f = gzopen(path, "rb"); /* reads a plain file as it is */
     if (f == NULL)

@@ -16,6 +16,6 @@
  * synchronizing calls: a head comment "imported by: gar import ..." without
  * "--wait-on kernel".  false for "-" (standard input, already read), a file
  * that cannot be opened, or any other head. */
-bool gar_trace_imported_sync(const char *path);
+bool gar_trace_imported_sync(const char *path); /* false for anything but a regular file */
 
 #endif

@@ -24,7 +24,7 @@ expect 0 "$gar" sweep "$tmp/s.sweep" --db "$tmp/s.db" --quiet
 for budget in 5 100; do
     expect 0 "$gar" replay "$tmp/j.csv" --plan "auto:p99_us=$budget" \
         --host "$data/hosts/waitpkg.host" --seed 1
-    want=$(sed -n 's/^auto: block \([0-9]*\) poll \([0-9]*\) flag \([0-9]*\) sleeps \([0-9]*\) late \([0-9]*\) over_budget [0-9]* over_budget_waits \([0-9]*\)$/\1 \2 \3 \4 \5 \6/p' "$tmp/out")
+    want=$(sed -n 's/^auto: block \([0-9]*\) poll \([0-9]*\) flag \([0-9]*\) sleeps \([0-9]*\) late \([0-9]*\) over_budget [0-9]* over_budget_waits \([0-9]*\) held [0-9]*$/\1 \2 \3 \4 \5 \6/p' "$tmp/out")
     [ -n "$want" ] || fail "replay at $budget us printed no auto line: $(cat "$tmp/out")"
     got=$(q "$tmp/s.db" "SELECT auto_block || ' ' || auto_poll || ' ' || auto_flag || ' ' ||
                          auto_sleeps || ' ' || auto_late_wakes || ' ' || auto_over_budget_waits
