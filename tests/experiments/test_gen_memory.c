@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "child_peak.h"
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,21 +43,7 @@ static long gen_peak(unsigned long waits, const char *out, const char *stdout_fi
     snprintf(waits_text, sizeof waits_text, "%lu", waits);
     char *argv[] = { (char *)gar_path, "gen", "jitter", "--waits", waits_text, "--seed", "3",
                      out != NULL ? "--out" : NULL, (char *)out, NULL };
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        int fd = open(stdout_file, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
-            _exit(126);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int status = 0;
-    struct rusage usage;
-    assert_int_equal(wait4(pid, &status, 0, &usage), pid);
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 0);
-    return usage.ru_maxrss;
+    return child_peak_kib(argv, stdout_file);
 }
 
 /* The lines of a file. */

@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "child_peak.h"
+
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -38,21 +40,7 @@ static char folder[] = "/tmp/gar-replay-memory-XXXXXX";
  * returns the child's peak resident set in KiB. */
 static long run_child(char *const argv[], const char *out)
 {
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        int fd = open(out != NULL ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
-            _exit(126);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int status = 0;
-    struct rusage usage;
-    assert_int_equal(wait4(pid, &status, 0, &usage), pid);
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 0);
-    return usage.ru_maxrss;
+    return child_peak_kib(argv, out);
 }
 
 /* Generates a steady trace of `waits` into the folder, replays it, and

@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "child_peak.h"
+
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -65,21 +67,7 @@ static long replay_peak(const char *trace, const char *out)
     char *argv[] = { (char *)gar_path, "replay", (char *)trace, "--plan",
                      PLAN, "--host", host,
                      NULL };
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
-            _exit(126);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int status = 0;
-    struct rusage usage;
-    assert_int_equal(wait4(pid, &status, 0, &usage), pid);
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 0);
-    return usage.ru_maxrss;
+    return child_peak_kib(argv, out);
 }
 
 /* Whether the file holds the line `want`. */
