@@ -12,6 +12,12 @@
 # runtime; refusals.
 set -u
 . "$(dirname "$0")/lib.sh"
+# In a sanitizer's build libgar-sync.so carries its runtime, preloaded into
+# programs that were not built with it: the address sanitizer must not
+# insist on coming first, and the thread sanitizer must let a forked child
+# start threads (the fork scenario).
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}die_after_fork=0"
 example=$2
 scenarios=$3
 host=$4

@@ -20,6 +20,12 @@
 #             more precisely than the host schedules its threads.
 set -u
 . "$(dirname "$0")/lib.sh"
+# In a sanitizer's build libgar-sync.so carries its runtime, preloaded into
+# programs that were not built with it: the address sanitizer must not
+# insist on coming first, and the thread sanitizer must let a forked child
+# start threads (the fork scenario).
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}die_after_fork=0"
 example=$2
 args="--waits 60 --threads 1 --streams 1 --kernels 1 --min-us 20000 --max-us 20400"
 
