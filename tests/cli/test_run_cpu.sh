@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/cli/test_run_cpu.sh GAR EXAMPLE [B_SANITIZE] — under the fake CUDA runtime, gar run
+# tests/cli/test_run_cpu.sh GAR EXAMPLE [B_SANITIZE] (a benchmark) — under the fake CUDA runtime, gar run
 # --plan auto:p99_us=50 spends far less busy CPU than the runtime's own
 # spinning call, measured in the same run (the sampled waits left to the
 # real call, which spins by default), and meets its budget wherever this
