@@ -2,8 +2,9 @@
 # tests/scripts/test_check_commits.sh CHECKER — scripts/check-commits on a
 # scratch git repository: subjects that follow the commit rule pass, one over
 # 72 characters, one describing a state and one of no `area:` form are each
-# refused with their commit and reason, characters are counted (not bytes),
-# merge commits are skipped, and a range git cannot read is exit 2.
+# refused with their commit and reason (whichever word of the list starts the
+# action), characters are counted (not bytes), merge commits are skipped, and
+# a range git cannot read is exit 2.
 set -u
 checker=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 command -v git >/dev/null 2>&1 || { echo "no git: skipped"; exit 77; }
@@ -73,6 +74,13 @@ sh "$checker" "no-such-commit..HEAD" >out 2>err
 status=$?
 [ "$status" -eq 2 ] || fail "unreadable range: exit $status, wanted 2"
 grep -q "cannot read the range 'no-such-commit..HEAD'" err || fail "unreadable range: $(cat err)"
+
+# --- a word that ends a line of the checker's list is refused too ---
+for word in your eight another onto when; do
+    commit "docs: $word subject"
+    sh "$checker" "HEAD~1..HEAD" >out 2>err
+    grep -q "'$word' is no verb" out || fail "'docs: $word subject' not refused: $(cat out err)"
+done
 
 [ "$failures" -eq 0 ] || exit 1
 echo "check-commits: ok"
