@@ -15,8 +15,9 @@ void gar_plot_terminal(FILE *gp, size_t width, size_t height, const char *png)
 
 void gar_plot_panel_place(FILE *gp, size_t index, size_t cols, double top, double panel_h)
 {
-    fprintf(gp, "\nset origin %.6f,%.6f\nset size %.6f,%.6f\n", (double)(index % cols) / (double)cols,
-            top - (double)(index / cols + 1) * panel_h, 1.0 / (double)cols, panel_h);
+    fprintf(gp, "\nset origin %.6f,%.6f\nset size %.6f,%.6f\n",
+            (double)(index % cols) / (double)cols, top - (double)(index / cols + 1) * panel_h,
+            1.0 / (double)cols, panel_h);
 }
 
 void gar_plot_legend_strip(FILE *gp, double share, bool unset_label)

@@ -2,10 +2,10 @@
  * a gnuplot script every plot kind shares: the terminal, a grid of panels
  * and a legend strip under them.
  *
- * Every size in pixels a plot uses is named here, with why it is what it
- * is, so that a plot's file holds no bare pixel figure.  The sizes were set
- * by drawing the main job's plots and reading them: changing one changes
- * the scripts (and the pictures) of every plot of its kind. */
+ * Every size in pixels a plot uses is named here, with what it makes room
+ * for, so that a plot's file holds no bare pixel figure.  Changing one
+ * changes the scripts (and the pictures) of every plot of its kind, the
+ * main job's included. */
 #ifndef GAR_PLOT_LAYOUT_H
 #define GAR_PLOT_LAYOUT_H
 
@@ -50,12 +50,14 @@
 #define GAR_AUTO_LEGEND_H_PX 50 /* the four series' key on one row */
 
 /* ---- one-chart plots: two panels side by side, or one wide chart. ------ */
-/* A parameter plot: two panels of 600 px, the key in a row under them. */
+/* A parameter plot: two panels of 600 px side by side, each with its key
+ * in rows under it. */
 #define GAR_PARAM_W_PX 1200
 #define GAR_PARAM_H_PX 520
 /* Its key rows: the first two fit the height above; each further row of
- * entries (GAR_PARAM_KEY_CHAR_PX a character, GAR_PARAM_KEY_SAMPLE_PX the
- * sample and gaps, as the Pareto legend's) adds GAR_PARAM_KEY_ROW_PX. */
+ * entries (GAR_PARAM_KEY_CHAR_PX a character of the 10 pt key font,
+ * GAR_PARAM_KEY_SAMPLE_PX the sample and gaps, as the Pareto legend's)
+ * adds GAR_PARAM_KEY_ROW_PX. */
 #define GAR_PARAM_KEY_ROWS_FREE 2
 #define GAR_PARAM_KEY_CHAR_PX 8
 #define GAR_PARAM_KEY_SAMPLE_PX 110

@@ -229,7 +229,9 @@ static size_t param_height(const param_point *const *first, size_t lines)
     size_t longest = 1;
     for (size_t l = 0; l < lines; l++)
         longest = strlen(first[l]->line) > longest ? strlen(first[l]->line) : longest;
-    size_t per_row = GAR_PARAM_W_PX / (longest * GAR_PARAM_KEY_CHAR_PX + GAR_PARAM_KEY_SAMPLE_PX);
+    /* Each of the two panels has its key under it, half the width. */
+    size_t per_row =
+        GAR_PARAM_W_PX / 2 / (longest * GAR_PARAM_KEY_CHAR_PX + GAR_PARAM_KEY_SAMPLE_PX);
     per_row = per_row < 1 ? 1 : per_row;
     size_t rows = (lines + per_row - 1) / per_row;
     return GAR_PARAM_H_PX +

@@ -17,8 +17,8 @@
 #include "sweep/number_text.h"
 #include "sweep/sweep_spec.h"
 
-/* One point type per estimator (colours and dashes: plot_style.h). */
-/* Filled shapes first; `none` and `oracle` get a plus and a cross, which
+/* One point type per estimator (colours and dashes: plot_style.h), filled
+ * shapes first; `none` and `oracle` get a plus and a cross, which
  * stay visible on top of a filled point. */
 static const int estimator_points[] = { 7, 5, 9, 11, 13, 1, 2, 4, 6, 8, 10, 12 };
 #define POINTS (sizeof estimator_points / sizeof estimator_points[0])
@@ -57,20 +57,17 @@ static size_t pareto_frontier(point *pts, size_t n, point *out)
     return m;
 }
 
-
+/* Where an arm is drawn: its mean p99 (µs) and busy CPU (%), floored for
+ * the log axes. */
 static double busy_percent(const gar_arm_summary *a)
 {
-    double v = 100.0 * a->busy_frac;
-    return v < GAR_PLOT_LOG_FLOOR_PERCENT ? GAR_PLOT_LOG_FLOOR_PERCENT : v;
+    return gar_plot_floor_percent(100.0 * a->busy_frac);
 }
 
 static double p99_us(const gar_arm_summary *a)
 {
-    double v = a->p99_ns / 1000.0;
-    return v < GAR_PLOT_LOG_FLOOR_US ? GAR_PLOT_LOG_FLOOR_US : v;
+    return gar_plot_floor_us(a->p99_ns / 1000.0);
 }
-
-
 
 /* A panel's axes from the extent of its points and bars: x log with room
  * either side; y log when it spans more than two decades, else linear from
@@ -165,7 +162,8 @@ static size_t pareto_trace_arms(const gar_arm_list *arms, size_t first, const ch
     size_t n = 0;
     for (size_t i = first; i < arms->count; i++) {
         const gar_arm_summary *a = &arms->arm[i];
-        if (!gar_plot_same_host_mode(a, g) || strcmp(a->trace, trace) != 0 || !gar_plot_arm_complete(a))
+        if (!gar_plot_same_host_mode(a, g) || strcmp(a->trace, trace) != 0 ||
+            !gar_plot_arm_complete(a))
             continue;
         double x = p99_us(a), y = busy_percent(a);
         double x0 = gar_plot_floor_us(fmin(a->p99_min_ns, a->p99_ns) / 1000.0);
