@@ -31,6 +31,11 @@
 #define GAR_PARETO_KEY_ROW_PX 24     /* one row at spacing 1.2 */
 #define GAR_PARETO_KEY_PAD_PX 50     /* the key's box and the strip's margins */
 
+/* Centres closer than this (pixels) are drawn as one point
+ * (plot_coincident.h): the markers are about 10 px across, so two within
+ * 6 px cover most of each other. */
+#define GAR_PLOT_COINCIDENT_PX 6.0
+
 /* ---- CDF (plot_cdf.c): the CDF and its tail side by side, key right. --- */
 #define GAR_CDF_PANEL_W_PX 560 /* as a Pareto panel: the same log overshoot axis */
 /* Tall: a CDF's steps near 1 and a tail's decades need height to be read. */
