@@ -3,35 +3,55 @@
  * Each plot is a gnuplot script (NAME.gp) and its data (NAME.dat) written
  * into the output folder, where gnuplot is run on the script to make
  * NAME.png; script and data stay beside the picture so a researcher can
- * tweak and re-run them (`cd DIR && gnuplot NAME.gp`).  Four kinds:
+ * tweak and re-run them (`cd DIR && gnuplot NAME.gp`).  The kinds, each in
+ * its own file:
  *
- *   pareto-HOST-MODE   busy CPU fraction against p99 overshoot, one point per
- *                      arm (plan, estimator; mean over seeds, error bars the
- *                      intervals the report ranks by: report.h), the Pareto
- *                      frontier drawn, one panel per trace, the legend in a
- *                      strip under them sized to its entries; arms drawn on
- *                      one point are ringed and tagged (plot_coincident.h)
- *                      and listed in the file's `listing`
- *   param-NAME-HOST-MODE  p99 overshoot and busy CPU against a swept
- *                      parameter, one line per plan family / estimator, bars
- *                      from the least to the greatest run of a point
- *   cdf-TRACE-HOST-MODE  the overshoot CDF of each plan on one trace (log
- *                      overshoot) beside its tail, the share of waits with at
- *                      least that overshoot on log-log axes
- *   prediction-RUN     one run's prediction against the true residual, wait
- *                      by wait
+ *   pareto-HOST-MODE   (plot_pareto.c) busy CPU fraction against p99
+ *                      overshoot, one point per arm (plan, estimator; mean
+ *                      over seeds, error bars the intervals the report
+ *                      ranks by: report.h), the Pareto frontier drawn, one
+ *                      panel per trace, the legend in a strip under them
+ *                      sized to its entries; arms drawn on one point are
+ *                      ringed and tagged (plot_coincident.h) and listed in
+ *                      the file's `listing`
+ *   param-NAME-HOST-MODE  (plot_param.c) p99 overshoot and busy CPU against
+ *                      a swept parameter, one line per plan family /
+ *                      estimator, bars from the least to the greatest run
+ *                      of a point
+ *   cdf-TRACE-HOST-MODE  (plot_cdf.c) the overshoot CDF of each plan on one
+ *                      trace (log overshoot) beside its tail, the share of
+ *                      waits with at least that overshoot on log-log axes
+ *   prediction-RUN     (plot_prediction.c) one run's prediction against the
+ *                      true residual, wait by wait
+ *   verify-N           (plot_verify.c) a verification's real and simulated
+ *                      overshoot CDFs
+ *   auto-HOST-MODE     (plot_auto.c) busy CPU against the p99 budget, auto
+ *                      beside the fixed plans, a panel per trace
+ *
+ * They share: plot_draw.h (a plot's files written, gnuplot run, the PNG
+ * listed), plot_layout.h (every size in pixels, the terminal, the grid of
+ * panels, the legend strip), plot_arms.h (which arms a plot draws, log
+ * floors, the plans it shows), plot_style.h (colours and dashes),
+ * plot_waits.h (a stored run's waits, re-run), and plot_stage.c (the output
+ * folder and staging, below).
+ *
+ * A plot draws every arm, trace and estimator it is given, whatever their
+ * number; only the plans (or lines) it tells apart by style are bounded, by
+ * GAR_PLOT_STYLES a plot, and more are refused with GAR_E_CAPACITY before a
+ * file is written (plot_arms.h).  Nothing is left out silently.
  *
  * Plans are named among the plans a plot shows (plan_names.h) and coloured
- * by their label, one colour a plan across a command's plots (plot_style.h); names are escaped for the quotes
- * they sit in (gnuplot_text.h).
+ * by their label, one colour a plan across a command's plots (plot_style.h);
+ * names are escaped for the quotes they sit in (gnuplot_text.h).
  *
- * The last two need every wait's numbers, which the database does not keep:
+ * The CDF and the prediction plot need every wait's numbers, which the database does not keep:
  * they re-run the stored run with the replay's per-wait observer
  * (gar_results_rerun), which refuses when the replay no longer reproduces the
  * stored metrics of a run this build made; a run another build made (an
  * older database) is left out of its plot instead (a plot left with no
- * plan is not drawn), and the files say which figure lacks it and why.  A CDF uses, for each plan, the run with the least seed;
- * plans with predict use the estimator `adl` (or the first one stored).
+ * plan is not drawn), and the files say which figure lacks it and why.  A
+ * CDF uses, for each plan, the run with the least seed; plans with predict
+ * use the estimator `adl` (or the first one stored).
  *
  * gnuplot (with the pngcairo terminal) must be on PATH: without it every
  * entry point refuses with GAR_E_IO naming gnuplot, before writing anything.
@@ -51,7 +71,6 @@
 #include "sweep/db.h"
 #include "sweep/results.h"
 
-#define GAR_PLOT_FILES_MAX 512
 #define GAR_PLOT_NAME_BYTES 256
 #define GAR_PLOT_LACKING_MAX 64
 
@@ -68,8 +87,8 @@ typedef struct gar_plot_file {
 } gar_plot_file;
 
 typedef struct gar_plot_files {
-    size_t count;
-    gar_plot_file file[GAR_PLOT_FILES_MAX];
+    size_t count, capacity;
+    gar_plot_file *file; /* grown as plots are drawn; owned: gar_plot_files_free */
     /* Staging (gar_plot_stage_begin): every file is written into `stage`, a
      * fresh folder inside `dir`, and moved into `dir` only by
      * gar_plot_stage_commit.  Zeroed (calloc), the plots go straight to the

@@ -16,9 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Centres closer than this (pixels) are drawn as one point: the markers
- * are about 10 px across, so two within 6 px cover most of each other. */
-#define GAR_PLOT_COINCIDENT_PX 6.0
+#include "report/plot_layout.h" /* GAR_PLOT_COINCIDENT_PX */
+
 
 /* A panel's axes and the size of its plotting area in pixels. */
 typedef struct gar_plot_axes {

@@ -1,6 +1,8 @@
 /* experiments/report/plot_style.c — the colours and dashes of the plots. */
 #include "report/plot_style.h"
 
+#include <stdlib.h>
+
 static const char *const colours[GAR_PLOT_COLOURS] = {
     "#000000", "#e69f00", "#56b4e9", "#009e73", "#0072b2", "#d55e00", "#cc79a7", "#999999",
     "#332288", "#882255", "#117733", "#999933", "#44aa99", "#aa4499", "#661100", "#6699cc",
@@ -30,8 +32,23 @@ gar_plot_style gar_plot_style_for(gar_plot_palette *palette, const char *label)
     for (size_t i = 0; i < palette->count; i++)
         if (palette->key[i] == key)
             return gar_plot_style_of(i);
-    if (palette->count == GAR_PLOT_PALETTE_MAX)
-        return gar_plot_style_of((size_t)(key % GAR_PLOT_STYLES));
+    if (palette->count == palette->capacity) {
+        size_t bigger = palette->capacity == 0 ? 64 : 2 * palette->capacity;
+        uint64_t *grown = realloc(palette->key, bigger * sizeof *grown);
+        if (grown == NULL) /* no memory: a style still, by the hash */
+            return gar_plot_style_of((size_t)(key % GAR_PLOT_STYLES));
+        palette->key = grown;
+        palette->capacity = bigger;
+    }
     palette->key[palette->count] = key;
     return gar_plot_style_of(palette->count++);
+}
+
+void gar_plot_palette_free(gar_plot_palette *palette)
+{
+    if (palette == NULL)
+        return;
+    free(palette->key);
+    palette->key = NULL;
+    palette->count = palette->capacity = 0;
 }

@@ -30,18 +30,21 @@ gar_plot_style gar_plot_style_of(size_t index);
 /* One command's palette: every label (a plan's text, a line's name, "auto")
  * keeps the style it got first in every plot the command draws, so an arm
  * has one colour across a report.  A label's style is style_of(the count of
- * labels met before it); a palette of GAR_PLOT_PALETTE_MAX labels styles
- * each further one by its hash (stable, though it may share a style).
- * Zeroed, it is empty.  Labels are kept as 64-bit hashes. */
-#define GAR_PLOT_PALETTE_MAX 1024
-
+ * labels met before it).  The palette grows as labels come (no label is
+ * ever left without its place); only when memory to grow it runs out is a
+ * new label styled by its hash (stable, though it may share a style).
+ * Zeroed, it is empty; gar_plot_palette_free frees what it grew.  Labels
+ * are kept as 64-bit hashes. */
 typedef struct gar_plot_palette {
-    size_t count;
-    uint64_t key[GAR_PLOT_PALETTE_MAX];
+    size_t count, capacity;
+    uint64_t *key;
 } gar_plot_palette;
 
 /* The style of `label` in `palette` (added when new); NULL `palette`: the
  * style by the label's hash. */
 gar_plot_style gar_plot_style_for(gar_plot_palette *palette, const char *label);
+
+/* Frees the labels `palette` holds and empties it; NULL is a no-op. */
+void gar_plot_palette_free(gar_plot_palette *palette);
 
 #endif

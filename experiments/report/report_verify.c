@@ -13,7 +13,7 @@ typedef struct section {
     const char *dir;
     FILE *html;
     gar_plot_files *files;
-    unsigned rows, agree, left_out;
+    unsigned rows, agree;
 } section;
 
 static void us(FILE *f, gar_dur_ns ns)
@@ -66,10 +66,6 @@ static int add_row(void *ctx, const gar_verification *v, gar_error *err)
     fprintf(s->html, "<td>%.3f</td><td>%.3f</td><td>", v->busy_real, v->busy_sim);
     gar_html_text(s->html, v->verdict);
     fprintf(s->html, "</td></tr>\n");
-    if (s->files->count == GAR_PLOT_FILES_MAX) {
-        s->left_out++;
-        return 0;
-    }
     return gar_plot_verification(v, s->rows, s->dir, s->files, err);
 }
 
@@ -84,7 +80,7 @@ int gar_report_verifications(gar_db *db, const char *dir, gar_plot_files *files,
     FILE *t = open_memstream(&table, &table_len);
     if (t == NULL)
         return gar_error_set(err, GAR_E_CAPACITY, 2, "memory for the report", "exhausted");
-    section s = { dir, t, files, 0, 0, 0 };
+    section s = { dir, t, files, 0, 0 };
     int rc = gar_verifications_each(db, add_row, &s, err);
     if (s.rows > 0)
         fprintf(t, "</table>\n");
@@ -118,9 +114,6 @@ int gar_report_verifications(gar_db *db, const char *dir, gar_plot_files *files,
             gar_html_text(html, files->file[i].caption);
             fprintf(html, "</figcaption></figure>\n");
         }
-        if (s.left_out > 0)
-            fprintf(html, "<p>The charts of the last %u verifications are left out (at most %d "
-                          "a report).</p>\n", s.left_out, GAR_PLOT_FILES_MAX);
     }
     free(table);
     return rc;

@@ -14,9 +14,8 @@
 /* Draws the verify-N plots into `dir` (the staging folder while `files`
  * stages: they appear with the rest of the report), adding them to `files`,
  * and writes the section's HTML to `html`; writes nothing when the database
- * holds no verification.  Plots beyond GAR_PLOT_FILES_MAX in `files` are
- * left out, and the section says so.  Returns 0, or -GAR_E_IO (the
- * database, gnuplot, files). */
+ * holds no verification.  Returns 0, -GAR_E_IO (the database, gnuplot,
+ * files) or -GAR_E_CAPACITY (no memory). */
 int gar_report_verifications(gar_db *db, const char *dir, gar_plot_files *files,
                              FILE *html, gar_error *err);
 
