@@ -401,6 +401,21 @@ static void settle_lates(gar_auto_policy *p, gar_auto_point *pt, const gar_auto_
     settle(&p->late_account, &p->backoff, c, late, GAR_AUTO_POLICY_SLACK);
 }
 
+/* The part of the allowance a run of `waits` waits keeps unspent: one
+ * standard deviation of a count at the line, sqrt(n * 1 %), as a share of
+ * n, so sqrt(1 % / n).  The misses of a run are a count, and its p99 holds
+ * only while the count stays under 1 % of it: spent to the line, about
+ * half of all runs would cross it.  Newton's iteration from above: core
+ * links no maths library, and a few steps reach a double's precision. */
+static double run_margin(uint64_t waits)
+{
+    double x = (double)GAR_AUTO_MISS_PPM / GAR_AUTO_LEVEL_ONE / (double)(waits > 0 ? waits : 1);
+    double r = x < 1.0 ? 1.0 : x;
+    for (int i = 0; i < 64 && r * r - x > x * 1e-12; i++)
+        r = (r + x / r) / 2.0;
+    return r;
+}
+
 int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_dur_ns budget_ns,
                     gar_auto_choice *out, gar_error *err)
 {
@@ -445,6 +460,7 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
     unsigned backoff = (unsigned)point->backoff + policy->backoff;
 
     /* Rule 3 (or 4): the least expected busy time. */
+    const double margin = run_margin(policy->counts.waits + 1);
     double best = 0.0;
     gar_park chosen = least;
     gar_dur_ns chosen_sleep = 0;
@@ -453,9 +469,9 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
         gar_park park = parks[k];
         if (any ? exceed[park] >= allowance : park != least)
             continue;
-        /* The sleep's share: half what the park leaves; past the line, a
-         * quarter of the allowance (rule 4). */
-        double left = any ? (allowance - exceed[park]) / 2.0 : 0.0;
+        /* The sleep's share: half what the park leaves less the run's
+         * margin; past the line, none (rule 4). */
+        double left = any ? (allowance - exceed[park] - margin) / 2.0 : 0.0;
         gar_dur_ns sleep = 0;
         if (may_sleep && park != GAR_PARK_BLOCK && left > 0.0) {
             sleep = longest_sleep(policy, &s, budget_ns, left);
@@ -477,7 +493,8 @@ int gar_auto_decide(gar_auto_policy *policy, const gar_auto_point *point, gar_du
         }
     }
 
-    double share = any ? (allowance - exceed[chosen]) / 2.0 : 0.0;
+    double share = any ? (allowance - exceed[chosen] - margin) / 2.0 : 0.0;
+    share = share > 0.0 ? share : 0.0;
     double late = chosen_sleep > 0 ? miss_chance(policy, &s, (double)chosen_sleep, 0.0) : 0.0;
     *out = (gar_auto_choice){
         .plan = plan_for(chosen, chosen_sleep > 0),

@@ -16,11 +16,16 @@
  * GAR_AUTO_MISS_PPM (1 %) for the two together, and the split is the
  * park's to make: its own chance e of exceeding B is read off its tail
  * (any plan that parks so pays it, with or without a sleep), and the sleep
- * may add at most half of what e leaves, (1 % − e) / 2.  Half, because a
- * p99 is measured over finitely many waits: a sleep that took all of it
- * would put the expected misses on the line itself, and about half of all
- * runs over it.  B itself is not split: each way alone must stay within
- * the whole of it, since one wait meets only one of them.
+ * may add at most half of what e and the run's margin leave,
+ * (1 % − e − m) / 2.  A p99 is measured over finitely many waits: misses
+ * spent to the line would put about half of all runs over it.  So the run
+ * keeps m = sqrt(1 % / n) unspent, n the waits the policy has decided:
+ * one standard deviation of a miss count at the line, as a share of the
+ * run (1 % until n = 100, so a run that short never sleeps; 0.16 % at
+ * 4 000, 0.01 % at a million); and the sleep takes half of the rest, since
+ * the model that prices it is itself an estimate.  B itself is not split:
+ * each way alone must stay within the whole of it, since one wait meets
+ * only one of them.
  *
  *  1. The park.  Each park's detection latency (the time from the
  *     completion to the answer that ends the wait: a poll's store
@@ -45,7 +50,8 @@
  *     spread of the window's lowest 1/32 (never below half the least: the
  *     lowest of a few samples is spread enough to reach far).  O's survival
  *     function is the host's (below).  The sleep is the longest s whose miss
- *     probability, summed over that distribution, is at most (1 % − e) / 2:
+ *     probability, summed over that distribution, is at most
+ *     (1 % − e − m) / 2:
  *     the budget is spent on sleeping past the completion only where the
  *     residuals and the wake tail leave room for it.  A point sleeps only
  *     once it holds GAR_AUTO_MIN_SAMPLES outcomes.
@@ -109,8 +115,11 @@
  *     and follows a host whose wakes change.
  *
  * Cold start.  A point with fewer than GAR_AUTO_MIN_SAMPLES residuals does
- * not sleep: its overshoot is then the park's tail alone, which rule 1 holds
- * within B at 99 %, so the budget is met while nothing is known.  A policy
+ * not sleep, nor does a policy whose run margin leaves the sleep nothing
+ * (its first 100 waits and more, the more of the allowance the park's tail
+ * takes): its overshoot is then the park's tail alone, which rule 1 holds
+ * within B at 99 %, so the budget is met while nothing is known, and the
+ * waits measure the residuals exactly, the short ones included.  A policy
  * with no prior (gar_auto_host_default) uses gar's guesses of a Linux host
  * for the tails, and its own wakes as they come.
  *

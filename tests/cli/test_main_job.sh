@@ -42,6 +42,13 @@ for host in dev-vm waitpkg dev-vm_word_wait_yes waitpkg_sleep_overshoot_ns_2; do
     [ -s "$tmp/results/auto-$host-open.png" ] || fail "no auto plot for $host"
 done
 grep -q 'What budget can you meet' "$tmp/results/auto-goals.html" || fail "no auto-goals.html"
+# The same goals on the production-like sweep, in a folder of their own.
+[ -s "$tmp/results/real.db" ] || fail "no real.sweep database"
+grep -q '^  real ran: 9480$' "$tmp/first" || fail "the real sweep did not run its 9480 runs"
+grep -q '^  real failed: 0$' "$tmp/first" || fail "some real.sweep runs failed"
+[ "$(grep -Ec '^  goal_(budget_met|cpu_within_1.25x|beats_single_plan): (pass|fail) ' "$tmp/first")" -eq 6 ] ||
+    fail "the job did not print the goals of both sweeps"
+grep -q 'What budget can you meet' "$tmp/results/real/auto-goals.html" || fail "no real/auto-goals.html"
 # The report opens with it: the section comes before every other heading.
 first=$(grep -o '<h2>[^<]*</h2>' "$tmp/results/report.html" | head -1)
 [ "$first" = '<h2>What budget can you meet, and at what CPU?</h2>' ] ||
@@ -74,6 +81,7 @@ sh "$src/experiments/main-job.sh" "$gar" --out "$tmp/results" >"$tmp/second" 2>"
     || fail "the second main job failed: $(tail -n 5 "$tmp/err")"
 [ "$(grep -c '^  ran: 0$' "$tmp/second")" -eq 2 ] || fail "the second main job ran runs again"
 grep -q '^  auto ran: 0$' "$tmp/second" || fail "the second main job ran auto runs again"
+grep -q '^  real ran: 0$' "$tmp/second" || fail "the second main job ran real.sweep runs again"
 grep -q 'nothing to do' "$tmp/second" || fail "the second main job did not say it had nothing to do"
 
 grep -q 'other_builds' "$tmp/second" && fail "the second main job counts its own runs as another build's"

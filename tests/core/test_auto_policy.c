@@ -158,14 +158,17 @@ static void a_budget_it_can_meet_is_met_at_a_fraction_of_polling(void **state)
     (void)state;
     static run r;
     gar_auto_host host = host_of(false, 1 * US);
-    run_world(&r, &host, 20 * US, 5000, around_1ms);
+    run_world(&r, &host, 20 * US, 9000, around_1ms);
     assert_true(r.all_within);
     assert_true(p99_of(r.overshoot, 0, r.waits) <= 20 * US);
-    /* It polls; it sleeps nearly every wait (not the cold ones), and spins
-     * a small part of what always polling would. */
+    /* It polls; it sleeps nearly every wait, and spins a small part of
+     * what always polling would.  Not the cold waits: those before the
+     * point holds its samples, and the first 100, whose run is too short
+     * to keep a margin below 1 % (sqrt(1 % / n) >= 1 % until n = 100). */
     assert_int_equal(r.counts.poll, r.waits);
     assert_int_equal(r.counts.flag, 0);
-    assert_true(r.counts.sleeps >= r.waits - GAR_AUTO_MIN_SAMPLES);
+    const size_t cold = GAR_AUTO_LEVEL_ONE / GAR_AUTO_MISS_PPM + GAR_AUTO_MIN_SAMPLES;
+    assert_true(r.counts.sleeps >= r.waits - cold);
     assert_true(r.busy_ns < 0.2 * r.residual_ns);
 }
 
@@ -211,12 +214,14 @@ static void the_cheapest_park_whose_tail_fits_is_taken(void **state)
     assert_int_equal(r.counts.poll, r.waits);
 }
 
-/* One point where 1 wait in 25 finds its work all but done (a queue
- * drained by a host stall), the rest about 1 ms. */
+/* One point whose waits are about 1 ms, until, from wait 1000 on, 1 in
+ * 25 finds its work all but done (host stalls begin to drain its queue):
+ * the point is sleeping by then, and sees the short ones only as late
+ * wakes. */
 static gar_dur_ns mostly_1ms_sometimes_20us(size_t i, uint64_t *rng)
 {
-    (void)i;
-    return between(rng, 0, 99) < 4 ? 20 * US : between(rng, 900 * US, 1100 * US);
+    bool short_one = between(rng, 0, 99) < 4 && i >= 1000;
+    return short_one ? 20 * US : between(rng, 900 * US, 1100 * US);
 }
 
 static void late_wakes_beyond_the_model_shorten_the_sleeps(void **state)
@@ -228,7 +233,7 @@ static void late_wakes_beyond_the_model_shorten_the_sleeps(void **state)
      * only as bounds near the long ones.  Rule 5 counts the late wakes
      * against what the model promised and shortens the sleeps until they
      * are within it, so the budget holds. */
-    run_world(&r, &host, 20 * US, 5000, mostly_1ms_sometimes_20us);
+    run_world(&r, &host, 20 * US, 9000, mostly_1ms_sometimes_20us);
     assert_true(r.counts.held > 0);
     assert_true(p99_of(r.overshoot, 1000, r.waits - 1000) <= 20 * US);
     size_t late = 0;

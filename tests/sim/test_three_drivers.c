@@ -401,10 +401,10 @@ static void a_different_world_is_told_apart(void **state)
 static gar_dur_ns auto_residual(size_t i)
 {
     gar_dur_ns r = (950 + (i * 37) % 100) * GAR_NS_PER_US;
-    return i >= 30 && i < 45 ? r / 5 : r;
+    return i >= 230 && i < 245 ? r / 5 : r;
 }
 
-#define AUTO_WAITS 60
+#define AUTO_WAITS 260
 
 static void same_choice(size_t i, const char *who, const gar_auto_choice *want,
                         const gar_auto_choice *got)
