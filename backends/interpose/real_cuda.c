@@ -4,7 +4,6 @@
 #include "real_cuda.h"
 
 #include <dlfcn.h>
-#include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -13,6 +12,8 @@
 #include <unistd.h>
 
 #include <gar/posix.h>
+
+#include "mapped_lines.h"
 
 #define NON_BLOCKING_STREAM 1u
 #define ANCHOR_RENEW_NS 1000000000u /* a float of ms keeps ~0.1 µs within a second */
@@ -24,13 +25,6 @@
 static pthread_mutex_t real_mu = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic(const gar_real_cuda *) published;
 static unsigned long long real_generation = ~0ull;
-
-static int read_generation(struct dl_phdr_info *info, size_t size, void *out)
-{
-    (void)size;
-    *(unsigned long long *)out = info->dlpi_adds * 1000003ull + info->dlpi_subs;
-    return 1;
-}
 
 static void *find(void *lib, const char *name)
 {
@@ -105,8 +99,7 @@ const gar_real_cuda *gar_real_cuda_find(void)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, install_fork_hooks);
-    unsigned long long generation = 0;
-    dl_iterate_phdr(read_generation, &generation);
+    unsigned long long generation = gar_sync_dl_generation();
     pthread_mutex_lock(&real_mu);
     if (generation != real_generation) {
         atomic_store(&published, resolve());

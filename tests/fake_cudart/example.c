@@ -13,7 +13,12 @@
  *   --blocking  cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync) first
  *   --fork      fork once half way; the child waits on a stream of its own
  *               and exits, the parent reaps it
- * Prints "example: W waits, E early" and exits 0 when E is 0. */
+ * Prints "example: W waits, E early" and exits 0 when E is 0, then the
+ * fake's record: "example: fake: S stream writes, P syncs found work
+ * pending" (P counts the runtime's stream and event synchronises that were
+ * called while their work was pending: every wait left to the real call,
+ * and a taken-over wait that ended early; the device synchronises at the
+ * end are not counted). */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdatomic.h>
@@ -156,5 +161,9 @@ int main(int argc, char **argv)
     for (unsigned t = 0; t < n; t++)
         pthread_join(threads[t], NULL);
     printf("example: %lu waits, %lu early\n", atomic_load(&done_waits), atomic_load(&early));
+    uint64_t stores, found_pending;
+    fakecudart_record(&stores, &found_pending);
+    printf("example: fake: %llu stream writes, %llu syncs found work pending\n",
+           (unsigned long long)stores, (unsigned long long)found_pending);
     return atomic_load(&early) || atomic_load(&failures) ? 1 : 0;
 }
