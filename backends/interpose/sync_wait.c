@@ -80,7 +80,10 @@ static void read_config(void)
                       .io_uring = false, .io_uring_why = "not used here" };
     gar_error warning = { 0 };
     if (gar_plan_resolve(&asked, &caps, &config.plan, &warning) == 1) {
-        gar_error_format(&warning, why, sizeof why);
+        static const char prefix[] = "on the status-query path (events, the device, streams"
+                                     " without a mapped line): ";
+        memcpy(why, prefix, sizeof prefix);
+        gar_error_format(&warning, why + sizeof prefix - 1, sizeof why - (sizeof prefix - 1));
         gar_run_log_note("fallback", why);
     }
     caps.word_wait = true;

@@ -97,7 +97,9 @@ static void *host_loop(void *arg)
                 cudaStream_t own;
                 check(cudaStreamCreate(&own), "cudaStreamCreate (child)");
                 one_wait(own, event, &rng);
-                _exit(atomic_load(&early) || atomic_load(&failures) ? 1 : 0);
+                /* exit, not _exit: the child's own atexit work runs (the
+                 * interposer's log is flushed there). */
+                exit(atomic_load(&early) || atomic_load(&failures) ? 1 : 0);
             }
             int status = 0;
             if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
