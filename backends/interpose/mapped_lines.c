@@ -25,6 +25,9 @@ typedef struct thread_line {
 
 typedef struct mapped_thread {
     pid_t pid;
+    /* In a forked child: the parent's record, never used, kept reachable
+     * (it and its lines are the parent's to free, not ours). */
+    struct mapped_thread *inherited;
     thread_line *lines[LINES_PER_THREAD];
     unsigned count;
     uint64_t tick;
@@ -125,6 +128,7 @@ static mapped_thread *this_thread(void)
         return NULL;
     }
     t->pid = getpid();
+    t->inherited = mine;
     if (pthread_setspecific(thread_key, t) != 0) {
         free(t);
         return NULL;
