@@ -12,7 +12,8 @@
  *               max-us microseconds at random (default 5 to 300)
  *   --blocking  cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync) first
  *   --fork      fork once half way; the child waits on a stream of its own
- *               and exits, the parent reaps it
+ *               (one kernel of max-us, cudaStreamSynchronize), prints "example: fork child: S stream writes, P syncs found
+ *               work pending" (its own wait's) and exits, the parent reaps it
  * Prints "example: W waits, E early" and exits 0 when E is 0, then the
  * fake's record: "example: fake: S stream writes, P syncs found work
  * pending" (P counts the runtime's stream and event synchronises that were
@@ -96,10 +97,18 @@ static void *host_loop(void *arg)
             if (child == 0) {
                 cudaStream_t own;
                 check(cudaStreamCreate(&own), "cudaStreamCreate (child)");
-                one_wait(own, event, &rng);
-                /* exit, not _exit: the child's own atexit work runs (the
-                 * interposer's log is flushed there). */
-                exit(atomic_load(&early) || atomic_load(&failures) ? 1 : 0);
+                uint64_t stores0, pending0, stores, pending;
+                fakecudart_record(&stores0, &pending0);
+                check(fakecudart_launch(own, 1000u * opt.max_us, 0, 0), "launch (child)");
+                check(cudaStreamSynchronize(own), "cudaStreamSynchronize (child)");
+                if (fakecudart_pending(own) != 0)
+                    atomic_fetch_add(&early, 1);
+                fakecudart_record(&stores, &pending);
+                printf("example: fork child: %llu stream writes, %llu syncs found work pending\n",
+                       (unsigned long long)(stores - stores0),
+                       (unsigned long long)(pending - pending0));
+                fflush(stdout);
+                _exit(atomic_load(&early) || atomic_load(&failures) ? 1 : 0);
             }
             int status = 0;
             if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
