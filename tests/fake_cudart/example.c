@@ -12,7 +12,7 @@
  *               max-us microseconds at random (default 5 to 300)
  *   --blocking  cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync) first
  *   --fork      fork once half way; the child waits on a stream of its own
- *               (one kernel of max-us, cudaStreamSynchronize), prints "example: fork child: S stream writes, P syncs found
+ *               (one kernel of 50 ms, cudaStreamSynchronize), prints "example: fork child: S stream writes, P syncs found
  *               work pending" (its own wait's) and exits, the parent reaps it
  * Prints "example: W waits, E early" and exits 0 when E is 0, then the
  * fake's record: "example: fake: S stream writes, P syncs found work
@@ -99,7 +99,9 @@ static void *host_loop(void *arg)
                 check(cudaStreamCreate(&own), "cudaStreamCreate (child)");
                 uint64_t stores0, pending0, stores, pending;
                 fakecudart_record(&stores0, &pending0);
-                check(fakecudart_launch(own, 1000u * opt.max_us, 0, 0), "launch (child)");
+                /* 50 ms: long enough that the child's first wait, which makes
+                 * its line, still finds the kernel running. */
+                check(fakecudart_launch(own, 50000000u, 0, 0), "launch (child)");
                 check(cudaStreamSynchronize(own), "cudaStreamSynchronize (child)");
                 if (fakecudart_pending(own) != 0)
                     atomic_fetch_add(&early, 1);
