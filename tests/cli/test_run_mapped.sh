@@ -63,6 +63,21 @@ grep -Eq 'status query in place of the mapped line: [1-9][0-9]* waits \(no strea
     "$tmp/err" || fail "no stream memory operations not counted: $(cat "$tmp/err")"
 grep -q 'mapped$' "$tmp/err" && fail "no stream memory operations: a stream still mapped"
 
+# The runtime's codes pass through the mapped path unchanged (a fault ends the
+# wait by its query, its code comes from the real call); capture and a
+# pending error are counted as passed through.
+for s in fault pending capture event; do
+    expect 0 "$gar" run --plan "$flag" -- "$scenarios" "$s"
+    grep -qx "$s: ok" "$tmp/out" || fail "scenario $s on the mapped path: $(cat "$tmp/err")"
+    case $s in
+    capture) want='passed to the real call: 1 wait (graph capture)' ;;
+    pending) want='passed to the real call: 1 wait (error pending)' ;;
+    fault) want='1 taken-over waits met a runtime error' ;;
+    *) want='taken over on the mapped line: 0, by status query: 2' ;;
+    esac
+    grep -q "$want" "$tmp/err" || fail "scenario $s: not '$want': $(cat "$tmp/err")"
+done
+
 # Another context's stream: left to the real call, its code passed through.
 for s in "$scenarios" "$scenarios_hip"; do
     expect 0 "$gar" run -- "$s" context
