@@ -8,21 +8,34 @@
  * at once, and returns what it returned (sync_wait.h says why).  Not taken
  * over, and logged with the reason: a stream being captured into a graph (the
  * real call refuses it, and must be the one to), a call made while an error
- * is pending (the real call reports it). */
+ * is pending (the real call reports it), a stream of another context
+ * (mapped_lines.h).  A stream wait taken over waits on the mapped line the
+ * stream writes where the device can write it (mapped_lines.h routes it),
+ * else by status query; an event's and the device's waits by status query.
+ *
+ * Errors: after a taken-over wait the real synchronising call is made once.
+ * The work is done by then, so it returns at once, and it is the only call
+ * that returns exactly what the program would have seen: a status query
+ * could answer "not ready" for work another thread queued since, and the
+ * driver's codes are not the runtime's. */
 #define _GNU_SOURCE
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mapped_lines.h"
 #include "real_cuda.h"
 #include "sync_wait.h"
 
 #ifdef GAR_SYNC_HIP
+#define gar_sync_vendor_route gar_sync_hip_route
 /* HIP's names for the same calls (hip_calls.c). */
 #define cudaStreamSynchronize hipStreamSynchronize
 #define cudaStreamSynchronize_ptsz hipStreamSynchronize_spt
 #define cudaEventSynchronize hipEventSynchronize
 #define cudaDeviceSynchronize hipDeviceSynchronize
+#else
+#define gar_sync_vendor_route gar_sync_cuda_route
 #endif
 
 #define CUDA_SUCCESS_CODE 0
@@ -86,6 +99,13 @@ static const char *stream_refusal(const gar_real_cuda *real, cudaStream_t stream
     return NULL;
 }
 
+/* The current device's ordinal, or -1 when the runtime cannot say. */
+static int current_device(const gar_real_cuda *real)
+{
+    int device = -1;
+    return real->get_device && real->get_device(&device) == CUDA_SUCCESS_CODE ? device : -1;
+}
+
 static cudaError_t synchronize_stream(cudaStream_t stream, bool per_thread_default,
                                       const char *call)
 {
@@ -98,14 +118,24 @@ static cudaError_t synchronize_stream(cudaStream_t stream, bool per_thread_defau
         return real->stream_synchronize(stream);
     bool per_thread = stream == PER_THREAD_HANDLE;
     stream_wait w = { real, stream };
-    gar_sync_work work = { call, per_thread ? PER_THREAD_HANDLE : stream,
-                           gar_sync_stream_id(stream, per_thread), stream_query, stream_block,
-                           &w, stream_stamp };
+    gar_sync_work work = { .call = call,
+                           .key = per_thread ? PER_THREAD_HANDLE : stream,
+                           .stream_id = gar_sync_stream_id(stream, per_thread),
+                           .query = stream_query, .block = stream_block, .arg = &w,
+                           .stamp = stream_stamp };
     const char *refusal = stream_refusal(real, stream);
     if (refusal)
         return (cudaError_t)-gar_sync_pass(&work, refusal);
+    gar_sync_route route;
+    gar_sync_vendor_route(stream, current_device(real), gar_sync_idle(), &route);
+    if (route.path == GAR_SYNC_PASS)
+        return (cudaError_t)-gar_sync_pass(&work, route.why);
     if (gar_sync_sample_baseline())
         return (cudaError_t)-gar_sync_pass(&work, "baseline");
+    if (route.path == GAR_SYNC_MAPPED)
+        work.mapped = route.port;
+    else
+        work.query_why = route.why;
     gar_sync_take(&work);
     return real->stream_synchronize(stream);
 }
@@ -153,8 +183,9 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event)
     if (!gar_sync_enabled())
         return real->event_synchronize(event);
     event_wait w = { real, event };
-    gar_sync_work work = { GAR_RT_NAME("EventSynchronize"), event, 0, event_query, event_block, &w,
-                           event_stamp };
+    gar_sync_work work = { .call = GAR_RT_NAME("EventSynchronize"), .key = event,
+                           .query = event_query, .block = event_block, .arg = &w,
+                           .stamp = event_stamp };
     if (real->peek_at_last_error() != CUDA_SUCCESS_CODE)
         return (cudaError_t)-gar_sync_pass(&work, "error pending");
     if (gar_sync_sample_baseline())
@@ -192,8 +223,8 @@ cudaError_t cudaDeviceSynchronize(void)
         return CUDA_ERROR_UNKNOWN;
     if (!gar_sync_enabled())
         return real->device_synchronize();
-    gar_sync_work work = { GAR_RT_NAME("DeviceSynchronize"), NULL, 0, device_query, device_block,
-                           (void *)real, NULL };
+    gar_sync_work work = { .call = GAR_RT_NAME("DeviceSynchronize"), .query = device_query,
+                           .block = device_block, .arg = (void *)real };
     if (real->peek_at_last_error() != CUDA_SUCCESS_CODE)
         return (cudaError_t)-gar_sync_pass(&work, "error pending");
     if (gar_sync_sample_baseline())

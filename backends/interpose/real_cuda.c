@@ -4,7 +4,6 @@
 #include "real_cuda.h"
 
 #include <dlfcn.h>
-#include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -14,23 +13,23 @@
 
 #include <gar/posix.h>
 
+#include "mapped_lines.h"
+
 #define NON_BLOCKING_STREAM 1u
 #define ANCHOR_RENEW_NS 1000000000u /* a float of ms keeps ~0.1 µs within a second */
 
 /* The resolved table is published whole through an atomic pointer: a
  * thread that read it keeps a table no other thread writes.  A table
  * replaced after a dlclose is not freed (a thread may still hold it); it
- * is a hundred bytes per unload. */
+ * is a hundred bytes per unload, kept on a list so it stays reachable. */
+typedef struct kept_table {
+    gar_real_cuda table; /* first: a table's address is its record's */
+    struct kept_table *older;
+} kept_table;
+static kept_table *kept; /* with real_mu */
 static pthread_mutex_t real_mu = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic(const gar_real_cuda *) published;
 static unsigned long long real_generation = ~0ull;
-
-static int read_generation(struct dl_phdr_info *info, size_t size, void *out)
-{
-    (void)size;
-    *(unsigned long long *)out = info->dlpi_adds * 1000003ull + info->dlpi_subs;
-    return 1;
-}
 
 static void *find(void *lib, const char *name)
 {
@@ -46,9 +45,10 @@ static void *find(void *lib, const char *name)
  * a call the waits need (or memory ran out). */
 static const gar_real_cuda *resolve(void)
 {
-    gar_real_cuda *real = calloc(1, sizeof *real);
-    if (!real)
+    kept_table *record = calloc(1, sizeof *record);
+    if (!record)
         return NULL;
+    gar_real_cuda *real = &record->table;
 #ifdef GAR_SYNC_HIP
     static const char *const libraries[] = { "libamdhip64.so.6", "libamdhip64.so.7",
                                              "libamdhip64.so" };
@@ -74,9 +74,12 @@ static const gar_real_cuda *resolve(void)
         dlclose(lib); /* drops only the reference NOLOAD took */
     if (real->stream_synchronize && real->stream_query && real->event_synchronize &&
         real->event_query && real->device_synchronize && real->peek_at_last_error &&
-        real->stream_is_capturing)
+        real->stream_is_capturing) {
+        record->older = kept;
+        kept = record;
         return real;
-    free(real);
+    }
+    free(record);
     return NULL;
 }
 
@@ -105,8 +108,7 @@ const gar_real_cuda *gar_real_cuda_find(void)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, install_fork_hooks);
-    unsigned long long generation = 0;
-    dl_iterate_phdr(read_generation, &generation);
+    unsigned long long generation = gar_sync_dl_generation();
     pthread_mutex_lock(&real_mu);
     if (generation != real_generation) {
         atomic_store(&published, resolve());

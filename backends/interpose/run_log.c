@@ -68,7 +68,7 @@ static FILE *open_log(void)
         log_failed = true;
         return NULL;
     }
-    fprintf(log_file, "# gar-sync-log v1 pid=%ld\n", (long)getpid());
+    fprintf(log_file, "# gar-sync-log v2 pid=%ld\n", (long)getpid());
     return log_file;
 }
 
@@ -79,9 +79,10 @@ void gar_run_log_wait(const gar_run_log_row *r)
     FILE *f = open_log();
     if (f)
         fprintf(f, "w,%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-                   ",%s,%" PRIu64 "\n",
+                   ",%s,%" PRIu64 ",%s%s%s\n",
                 r->call, r->stream, r->thread, r->start_ns, r->end_ns, r->done_ns, r->cpu_ns,
-                r->how, r->slept_ns);
+                r->how, r->slept_ns, r->path, r->path_why ? "/" : "",
+                r->path_why ? r->path_why : "");
     pthread_mutex_unlock(&log_mu);
 }
 

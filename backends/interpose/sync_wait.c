@@ -32,7 +32,8 @@ typedef struct sync_point {
 /* What a waiting thread keeps: its own policy (a policy is not
  * thread-safe) and its points. */
 typedef struct sync_thread {
-    gar_auto_policy policy;
+    gar_auto_policy policy;        /* of the status-query path */
+    gar_auto_policy mapped_policy; /* of the mapped path */
     sync_point points[POINTS_PER_THREAD];
     unsigned point_count;
     uint64_t waits;
@@ -42,9 +43,11 @@ typedef struct sync_thread {
 static struct {
     pthread_once_t once;
     bool enabled;
-    gar_plan plan; /* resolved: flag falls back to poll (no mapped line here) */
+    gar_plan plan;        /* resolved without a word: flag falls back to poll */
+    gar_plan mapped_plan; /* resolved with the mapped line's word */
     gar_posix_host host;
-    gar_auto_host auto_host;
+    gar_auto_host auto_host;        /* no word to park on */
+    gar_auto_host mapped_auto_host; /* the word, parked on as the host parks */
     unsigned baseline_every;
     pthread_key_t thread_key;
     _Atomic uint32_t threads;
@@ -69,21 +72,31 @@ static void read_config(void)
         fprintf(stderr, "gar-sync: %s; taking over no wait\n", why);
         return;
     }
-    /* The port answers by status query only: a flag plan has no word to
-     * park on and runs as poll (the resolution's declared fallback). */
+    /* The status-query path has no word to park on: a flag plan runs as
+     * poll there (the resolution's declared fallback).  The mapped path
+     * has one. */
     gar_caps caps = { .word_wait = false,
-                      .word_wait_why = "waits are taken over by status query",
+                      .word_wait_why = "the status-query path has no word to park on",
                       .io_uring = false, .io_uring_why = "not used here" };
     gar_error warning = { 0 };
     if (gar_plan_resolve(&asked, &caps, &config.plan, &warning) == 1) {
-        gar_error_format(&warning, why, sizeof why);
+        static const char prefix[] = "on the status-query path (events, the device, streams"
+                                     " without a mapped line): ";
+        memcpy(why, prefix, sizeof prefix);
+        gar_error_format(&warning, why + sizeof prefix - 1, sizeof why - (sizeof prefix - 1));
         gar_run_log_note("fallback", why);
     }
+    caps.word_wait = true;
+    if (gar_plan_resolve(&asked, &caps, &config.mapped_plan, &warning) < 0)
+        config.mapped_plan = config.plan;
     gar_plan_label(&asked, why, sizeof why);
     gar_run_log_note("plan", why);
     if (gar_posix_host_init(&config.host, NULL, &err) < 0)
         return;
+    gar_caps host_caps;
+    gar_posix_host_caps(&config.host, &host_caps);
     gar_auto_host_default(false, &config.auto_host);
+    gar_auto_host_default(host_caps.word_wait, &config.mapped_auto_host);
     const char *every = getenv("GAR_SYNC_BASELINE_EVERY");
     config.baseline_every = every && *every ? (unsigned)strtoul(every, NULL, 10)
                                             : BASELINE_EVERY_DEFAULT;
@@ -99,6 +112,11 @@ bool gar_sync_enabled(void)
     return config.enabled;
 }
 
+gar_idle gar_sync_idle(void)
+{
+    return gar_posix_host_idle(&config.host);
+}
+
 /* The calling thread's state, made on its first wait; NULL when memory
  * ran out (the wait is then left to the real call). */
 static sync_thread *this_thread(void)
@@ -110,7 +128,8 @@ static sync_thread *this_thread(void)
     if (!t)
         return NULL;
     gar_error err = { 0 };
-    if (gar_auto_init(&t->policy, &config.auto_host, &err) < 0) {
+    if (gar_auto_init(&t->policy, &config.auto_host, &err) < 0 ||
+        gar_auto_init(&t->mapped_policy, &config.mapped_auto_host, &err) < 0) {
         free(t);
         return NULL;
     }
@@ -181,20 +200,22 @@ static const gar_port_ops sync_port_ops = {
 static int run_plan(sync_thread *t, sync_point *point, const gar_sync_work *work,
                     gar_wait_report *report)
 {
-    gar_port port = { &sync_port_ops, (void *)work };
+    bool mapped = work->mapped.ops != NULL;
+    gar_port port = mapped ? work->mapped : (gar_port){ &sync_port_ops, (void *)work };
+    const gar_plan *plan = mapped ? &config.mapped_plan : &config.plan;
     gar_idle idle = gar_posix_host_idle(&config.host);
     gar_error err = { 0 };
-    if (config.plan.park == GAR_PARK_AUTO)
-        return gar_auto_wait_inline(&t->policy, &point->auto_point, &config.plan, GAR_MONO_NEVER,
-                                    port, gar_posix_clock(), idle, NULL, report, &err);
+    if (plan->park == GAR_PARK_AUTO)
+        return gar_auto_wait_inline(mapped ? &t->mapped_policy : &t->policy, &point->auto_point,
+                                    plan, GAR_MONO_NEVER, port, gar_posix_clock(), idle, NULL,
+                                    report, &err);
     gar_dur_ns sleep_ns = 0;
-    bool has_sleep = config.plan.predict &&
-                     gar_estimator_sleep(&point->estimator, &config.plan.deadline, &sleep_ns,
-                                         &err) == 1;
-    int rc = gar_wait_inline(&config.plan, has_sleep, sleep_ns, GAR_MONO_NEVER, port,
-                             gar_posix_clock(), idle, report, &err);
-    if (rc == 0 && config.plan.predict)
-        gar_estimator_observe(&point->estimator, &config.plan.deadline, report->sample, &err);
+    bool has_sleep = plan->predict &&
+                     gar_estimator_sleep(&point->estimator, &plan->deadline, &sleep_ns, &err) == 1;
+    int rc = gar_wait_inline(plan, has_sleep, sleep_ns, GAR_MONO_NEVER, port, gar_posix_clock(),
+                             idle, report, &err);
+    if (rc == 0 && plan->predict)
+        gar_estimator_observe(&point->estimator, &plan->deadline, report->sample, &err);
     return rc;
 }
 
@@ -216,10 +237,12 @@ int gar_sync_take(const gar_sync_work *work)
     const char *how = report.kind == GAR_WAIT_KIND_IMMEDIATE ? "immediate"
                       : report.kind == GAR_WAIT_KIND_BLOCKED ? "block"
                       : report.polls > 0                     ? "poll"
+                      : report.parks > 0                     ? "flag"
                                                              : "query";
     gar_run_log_wait(&(gar_run_log_row){ work->call, work->stream_id, t->ordinal, start, end,
-                                         done, cpu, rc == 0 ? how : "failed",
-                                         report.slept_ns });
+                                         done, cpu, rc == 0 ? how : "failed", report.slept_ns,
+                                         work->mapped.ops ? "mapped" : "query",
+                                         work->mapped.ops ? NULL : work->query_why });
     return rc;
 }
 
@@ -233,6 +256,6 @@ int gar_sync_pass(const gar_sync_work *work, const char *why)
     int rc = work->block(work->arg);
     gar_mono_ns end = gar_posix_now();
     gar_run_log_wait(&(gar_run_log_row){ work->call, work->stream_id, t ? t->ordinal : 0, start,
-                                         end, 0, thread_cpu_ns() - cpu0, why, 0 });
+                                         end, 0, thread_cpu_ns() - cpu0, why, 0, "real", NULL });
     return rc;
 }

@@ -12,8 +12,12 @@
  * the program can never see a wait end early or a different error.  If not,
  * it makes the real call and logs why (gar_sync_fallback).
  *
+ * A stream wait is routed (mapped_lines.h): waited on the mapped line the
+ * stream writes, or by status query, or left to the real call.
+ *
  * The plan is read once from GAR_PLAN (default "auto:p99_us=20").  Each
- * waiting thread keeps its own auto policy and one point per awaited stream.
+ * waiting thread keeps its own auto policies (one per path) and one point
+ * per awaited stream.
  * Every wait is logged, one line each, into GAR_RUN_DIR/PID.log (nothing is
  * logged without GAR_RUN_DIR); `gar run` reads the logs when the program has
  * exited.  The line format is gar run's input only (run_log.h).
@@ -24,6 +28,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <gar/idle.h>
+#include <gar/port.h>
 
 /* What the vendor's calls supply for one wait. */
 typedef struct gar_sync_work {
@@ -40,11 +47,24 @@ typedef struct gar_sync_work {
      * before the wait (`mark` true) and after it (`mark` false, returns the
      * completion in ns on gar_posix_now's clock, 0 when unknown). */
     uint64_t (*stamp)(void *arg, bool mark);
+    /* The mapped line's port to wait on (mapped_lines.h), or ops NULL: the
+     * status-query path, through query and block above.  The mapped path
+     * runs the plan as resolved with a word to park on (a flag plan stays
+     * flag), and auto weighs flag by whether the host's park holds the
+     * core idle; the status-query path has no word (flag runs as poll). */
+    gar_port mapped;
+    /* Why a stream wait takes the status-query path (mapped_lines.h's
+     * texts), or NULL where it is the only path (events, the device). */
+    const char *query_why;
 } gar_sync_work;
 
 /* Whether waits are to be taken over at all: the plan parsed, and
  * GAR_SYNC_DISABLE unset.  The first call reads the environment. */
 bool gar_sync_enabled(void);
+
+/* The host's Idle port, for a mapped port's park (set up by
+ * gar_sync_enabled). */
+gar_idle gar_sync_idle(void);
 
 /* Whether this thread's next wait is one of the sampled waits left to the
  * real call, to measure what the program's own schedule costs

@@ -41,15 +41,32 @@ static int push(gar_run_logs *logs, const gar_run_wait *w)
     return 0;
 }
 
-/* One "w," line into `w`; false when it is not whole. */
+/* The PATH field of a v2 line into `w`; false when it is none of them. */
+static bool parse_path(gar_run_logs *logs, const char *text, gar_run_wait *w)
+{
+    w->path_why = GAR_RUN_NO_REASON;
+    if (strcmp(text, "mapped") == 0)
+        w->path = GAR_RUN_PATH_MAPPED;
+    else if (strcmp(text, "real") == 0)
+        w->path = GAR_RUN_PATH_REAL;
+    else if (strncmp(text, "query", 5) == 0 && (text[5] == '\0' || text[5] == '/')) {
+        w->path = GAR_RUN_PATH_QUERY;
+        if (text[5] == '/' && text[6])
+            w->path_why = intern(logs->reasons, &logs->reason_count, GAR_RUN_REASONS_MAX, text + 6);
+    } else
+        return false;
+    return true;
+}
+
+/* One "w," line into `w` (v1: 9 fields, v2: 10); false when it is not whole. */
 static bool parse_wait(gar_run_logs *logs, char *line, gar_run_wait *w)
 {
-    char *field[9];
+    char *field[11];
     unsigned n = 0;
-    for (char *save = NULL, *tok = strtok_r(line + 2, ",\n", &save); tok && n < 9;
+    for (char *save = NULL, *tok = strtok_r(line + 2, ",\n", &save); tok && n < 11;
          tok = strtok_r(NULL, ",\n", &save))
         field[n++] = tok;
-    if (n != 9)
+    if (n != 9 && n != 10)
         return false;
     uint64_t v[7];
     unsigned numeric[7] = { 1, 2, 3, 4, 5, 6, 8 };
@@ -61,12 +78,14 @@ static bool parse_wait(gar_run_logs *logs, char *line, gar_run_wait *w)
             return false;
     }
     *w = (gar_run_wait){ .stream = (uint32_t)v[0], .thread = (uint32_t)v[1], .start_ns = v[2],
-                         .end_ns = v[3], .done_ns = v[4], .cpu_ns = v[5], .slept_ns = v[6] };
-    if (w->end_ns < w->start_ns)
+                         .end_ns = v[3], .done_ns = v[4], .cpu_ns = v[5], .slept_ns = v[6],
+                         .path_why = GAR_RUN_NO_REASON };
+    if (w->end_ns < w->start_ns || (n == 10 && !parse_path(logs, field[9], w)))
         return false;
     w->call = intern(logs->calls, &logs->call_count, GAR_RUN_CALLS_MAX, field[0]);
     const char *how = field[7];
-    static const char *const taken[] = { "immediate", "poll", "block", "query", "failed" };
+    static const char *const taken[] = { "immediate", "poll", "flag", "block", "query",
+                                         "failed" };
     w->how = GAR_RUN_FALLBACK;
     for (unsigned i = 0; i < sizeof taken / sizeof *taken; i++)
         if (strcmp(how, taken[i]) == 0)

@@ -27,10 +27,23 @@ typedef enum gar_run_how {
     GAR_RUN_FALLBACK, /* not taken over; `reason` says why */
 } gar_run_how;
 
+/* The way a wait waited (the log's PATH). */
+typedef enum gar_run_path {
+    GAR_RUN_PATH_UNKNOWN = 0, /* a v1 log line */
+    GAR_RUN_PATH_MAPPED,      /* on the mapped line the stream writes */
+    GAR_RUN_PATH_QUERY,       /* by status query */
+    GAR_RUN_PATH_REAL,        /* the real call (a sampled or passed-through wait) */
+} gar_run_path;
+
+#define GAR_RUN_NO_REASON 0xffu
+
 typedef struct gar_run_wait {
     uint32_t process, stream, thread;
     uint8_t call;    /* index into calls */
     uint8_t reason;  /* FALLBACK: index into reasons */
+    uint8_t path;    /* gar_run_path */
+    uint8_t path_why; /* PATH_QUERY: why not the mapped line, index into reasons;
+                       * GAR_RUN_NO_REASON when the status query is the only path */
     gar_run_how how;
     bool failed;     /* taken over, and a query failed: the real call returned the error */
     bool immediate;  /* taken over, and the first query found the work done */

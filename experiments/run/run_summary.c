@@ -121,6 +121,22 @@ static bool same_stream(const gar_run_wait *w, const void *arg)
     return w->process == k->process && w->stream == k->stream;
 }
 
+/* The paths the kept waits took over: "mapped", "query", "mapped+query",
+ * or "-" when none was taken over. */
+static const char *path_of(const gar_run_logs *logs,
+                           bool (*keep)(const gar_run_wait *, const void *), const void *arg)
+{
+    bool mapped = false, query = false;
+    for (size_t i = 0; i < logs->count; i++) {
+        const gar_run_wait *w = &logs->wait[i];
+        if (w->how == GAR_RUN_TAKEN && (!keep || keep(w, arg))) {
+            mapped |= w->path == GAR_RUN_PATH_MAPPED;
+            query |= w->path == GAR_RUN_PATH_QUERY;
+        }
+    }
+    return mapped && query ? "mapped+query" : mapped ? "mapped" : query ? "query" : "-";
+}
+
 static void print_line(const gar_run_logs *logs, bool (*keep)(const gar_run_wait *, const void *),
                        const void *arg, const char *name, FILE *out)
 {
@@ -136,9 +152,38 @@ static void print_line(const gar_run_logs *logs, bool (*keep)(const gar_run_wait
     char real[32] = "-";
     if (t.real_cost_ns >= 0)
         snprintf(real, sizeof real, "%.2f", t.real_cost_ns / 1e6);
-    fprintf(out, "%-10s %7" PRIu64 " %7" PRIu64 " %6" PRIu64 "  %-22s %-22s %-22s %9.2f %9s\n",
+    fprintf(out, "%-10s %7" PRIu64 " %7" PRIu64 " %6" PRIu64 "  %-22s %-22s %-22s %9.2f %9s  %s\n",
             name, t.waits, t.taken, t.fallback + t.baseline, q[0], q[1], q[2],
-            (double)t.busy_ns / 1e6, real);
+            (double)t.busy_ns / 1e6, real, path_of(logs, keep, arg));
+}
+
+/* The waits taken over by path, the status-query waits that wanted the
+ * mapped line by reason, and the waits passed to the real call by reason. */
+static void print_paths(const gar_run_logs *logs, FILE *out)
+{
+    uint64_t mapped = 0, query = 0;
+    for (size_t i = 0; i < logs->count; i++) {
+        mapped += logs->wait[i].how == GAR_RUN_TAKEN && logs->wait[i].path == GAR_RUN_PATH_MAPPED;
+        query += logs->wait[i].how == GAR_RUN_TAKEN && logs->wait[i].path == GAR_RUN_PATH_QUERY;
+    }
+    if (mapped + query)
+        fprintf(out, "gar run: taken over on the mapped line: %" PRIu64 ", by status query: %" PRIu64
+                     "\n", mapped, query);
+    for (unsigned r = 0; r < logs->reason_count; r++) {
+        uint64_t passed = 0, queried = 0;
+        for (size_t i = 0; i < logs->count; i++) {
+            const gar_run_wait *w = &logs->wait[i];
+            passed += w->how == GAR_RUN_FALLBACK && w->reason == r;
+            queried += w->how != GAR_RUN_FALLBACK && w->path == GAR_RUN_PATH_QUERY &&
+                       w->path_why == r;
+        }
+        if (passed)
+            fprintf(out, "gar run: passed to the real call: %" PRIu64 " wait%s (%s)\n", passed,
+                    passed == 1 ? "" : "s", logs->reasons[r]);
+        if (queried)
+            fprintf(out, "gar run: status query in place of the mapped line: %" PRIu64
+                         " wait%s (%s)\n", queried, queried == 1 ? "" : "s", logs->reasons[r]);
+    }
 }
 
 static void print_overall(const gar_run_logs *logs, FILE *out)
@@ -164,13 +209,7 @@ static void print_overall(const gar_run_logs *logs, FILE *out)
         fprintf(out, "gar run: busy CPU %.2f ms over %.2f ms of waiting; the real call's cost"
                      " was not measured (no sampled wait)\n",
                 (double)t.busy_ns / 1e6, (double)t.wall_ns / 1e6);
-    for (unsigned r = 0; r < logs->reason_count; r++) {
-        uint64_t n = 0;
-        for (size_t i = 0; i < logs->count; i++)
-            n += logs->wait[i].how == GAR_RUN_FALLBACK && logs->wait[i].reason == r;
-        fprintf(out, "gar run: passed to the real call: %" PRIu64 " wait%s (%s)\n", n,
-                n == 1 ? "" : "s", logs->reasons[r]);
-    }
+    print_paths(logs, out);
     if (t.failed)
         fprintf(out, "gar run: %" PRIu64 " taken-over waits met a runtime error (returned as the"
                      " real call returned it)\n", t.failed);
@@ -184,9 +223,9 @@ int gar_run_summary_print(const gar_run_logs *logs, bool per_stream, FILE *out)
     print_overall(logs, out);
     if (!per_stream)
         return 0;
-    fprintf(out, "%-10s %7s %7s %6s  %-22s %-22s %-22s %9s %9s\n", "stream", "waits", "taken",
-            "real", "overshoot_p50_us[95%]", "overshoot_p90_us", "overshoot_p99_us",
-            "busy_ms", "real_ms");
+    fprintf(out, "%-10s %7s %7s %6s  %-22s %-22s %-22s %9s %9s  %s\n", "stream", "waits",
+            "taken", "real", "overshoot_p50_us[95%]", "overshoot_p90_us", "overshoot_p99_us",
+            "busy_ms", "real_ms", "path");
     stream_key *seen = malloc((logs->count ? logs->count : 1) * sizeof *seen);
     if (!seen)
         return -1;

@@ -1,8 +1,10 @@
 /* experiments/run/run_summary.h — what `gar run` prints when the program has
  * exited: per stream and overall, the waits, their overshoot quantiles with
  * 95 % intervals, the busy CPU of the waiting threads against what the
- * program's own synchronising calls cost, and the waits not taken over with
- * their reasons.
+ * program's own synchronising calls cost, the path the waits taken over
+ * took (the mapped line, status query), the status-query waits that wanted
+ * the mapped line with their reasons, and the waits not taken over with
+ * theirs.
  *
  * Definitions (the simulator's, sim/replay.h):
  *   overshoot  end of the wait less max(completion, start), over the waits

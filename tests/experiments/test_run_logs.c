@@ -143,12 +143,64 @@ static void records_a_trace_in_order_with_outcomes(void **state)
     gar_run_logs_free(&logs);
 }
 
+/* A v2 log: each wait's path, the status query's reason, a path the reader
+ * does not know (the line is skipped), and the summary that counts them. */
+static void reads_each_waits_path_and_reason(void **state)
+{
+    (void)state;
+    char own[64];
+    strcpy(own, "/tmp/gar-test-run-path-XXXXXX");
+    assert_non_null(mkdtemp(own));
+    char path[128];
+    snprintf(path, sizeof path, "%s/7.log", own);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("# gar-sync-log v2 pid=7\n"
+          "w,cudaStreamSynchronize,1,1,1000,2000,1900,300,flag,0,mapped\n"
+          "w,cudaStreamSynchronize,2,1,3000,4000,3900,300,poll,0,query/no stream memory operations\n"
+          "w,cudaEventSynchronize,0,1,5000,6000,5900,300,poll,0,query\n"
+          "w,cudaStreamSynchronize,3,1,7000,8000,0,300,other context,0,real\n"
+          "w,cudaStreamSynchronize,3,1,9000,9500,0,300,poll,0,sideways\n",
+          f);
+    fclose(f);
+    gar_run_logs logs;
+    gar_error err = { 0 };
+    assert_int_equal(gar_run_logs_read(&logs, own, &err), 0);
+    assert_int_equal(logs.count, 4);
+    assert_int_equal(logs.skipped_lines, 1);
+    assert_int_equal(logs.wait[0].path, GAR_RUN_PATH_MAPPED);
+    assert_int_equal(logs.wait[1].path, GAR_RUN_PATH_QUERY);
+    assert_string_equal(logs.reasons[logs.wait[1].path_why], "no stream memory operations");
+    assert_int_equal(logs.wait[2].path, GAR_RUN_PATH_QUERY);
+    assert_int_equal(logs.wait[2].path_why, GAR_RUN_NO_REASON);
+    assert_int_equal(logs.wait[3].path, GAR_RUN_PATH_REAL);
+    assert_int_equal(logs.wait[3].how, GAR_RUN_FALLBACK);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    assert_non_null(out);
+    assert_int_equal(gar_run_summary_print(&logs, true, out), 0);
+    fclose(out);
+    assert_non_null(strstr(text, "taken over on the mapped line: 1, by status query: 2\n"));
+    assert_non_null(strstr(text, "status query in place of the mapped line: 1 wait"
+                                 " (no stream memory operations)\n"));
+    assert_non_null(strstr(text, "passed to the real call: 1 wait (other context)\n"));
+    assert_non_null(strstr(text, "\n0:1 "));
+    assert_non_null(strstr(text, "  mapped\n0:2 "));
+    assert_non_null(strstr(text, "  mapped+query\n"));
+    free(text);
+    gar_run_logs_free(&logs);
+    unlink(path);
+    rmdir(own);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reads_both_processes_and_skips_a_cut_line),
         cmocka_unit_test(totals_use_the_measured_share),
         cmocka_unit_test(records_a_trace_in_order_with_outcomes),
+        cmocka_unit_test(reads_each_waits_path_and_reason),
     };
     return cmocka_run_group_tests(tests, make_logs, remove_logs);
 }

@@ -12,8 +12,14 @@
  *               max-us microseconds at random (default 5 to 300)
  *   --blocking  cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync) first
  *   --fork      fork once half way; the child waits on a stream of its own
- *               and exits, the parent reaps it
- * Prints "example: W waits, E early" and exits 0 when E is 0. */
+ *               (one kernel of 50 ms, cudaStreamSynchronize), prints "example: fork child: S stream writes, P syncs found
+ *               work pending" (its own wait's) and exits, the parent reaps it
+ * Prints "example: W waits, E early" and exits 0 when E is 0, then the
+ * fake's record: "example: fake: S stream writes, P syncs found work
+ * pending" (P counts the runtime's stream and event synchronises that were
+ * called while their work was pending: every wait left to the real call,
+ * and a taken-over wait that ended early; the device synchronises at the
+ * end are not counted). */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdatomic.h>
@@ -91,7 +97,19 @@ static void *host_loop(void *arg)
             if (child == 0) {
                 cudaStream_t own;
                 check(cudaStreamCreate(&own), "cudaStreamCreate (child)");
-                one_wait(own, event, &rng);
+                uint64_t stores0, pending0, stores, pending;
+                fakecudart_record(&stores0, &pending0);
+                /* 50 ms: long enough that the child's first wait, which makes
+                 * its line, still finds the kernel running. */
+                check(fakecudart_launch(own, 50000000u, 0, 0), "launch (child)");
+                check(cudaStreamSynchronize(own), "cudaStreamSynchronize (child)");
+                if (fakecudart_pending(own) != 0)
+                    atomic_fetch_add(&early, 1);
+                fakecudart_record(&stores, &pending);
+                printf("example: fork child: %llu stream writes, %llu syncs found work pending\n",
+                       (unsigned long long)(stores - stores0),
+                       (unsigned long long)(pending - pending0));
+                fflush(stdout);
                 _exit(atomic_load(&early) || atomic_load(&failures) ? 1 : 0);
             }
             int status = 0;
@@ -156,5 +174,9 @@ int main(int argc, char **argv)
     for (unsigned t = 0; t < n; t++)
         pthread_join(threads[t], NULL);
     printf("example: %lu waits, %lu early\n", atomic_load(&done_waits), atomic_load(&early));
+    uint64_t stores, found_pending;
+    fakecudart_record(&stores, &found_pending);
+    printf("example: fake: %llu stream writes, %llu syncs found work pending\n",
+           (unsigned long long)stores, (unsigned long long)found_pending);
     return atomic_load(&early) || atomic_load(&failures) ? 1 : 0;
 }

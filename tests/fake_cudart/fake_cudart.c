@@ -4,7 +4,9 @@
  * fake_runtime.h.  Kernels are launched with fakecudart_launch (its own
  * version node, FAKECUDART_0: no real runtime has it).  Handles: stream 0 is
  * the legacy default stream, cudaStreamPerThread (2) the calling thread's,
- * and every `_ptsz` entry reads 0 as the calling thread's.  Built with
+ * and every `_ptsz` entry reads 0 as the calling thread's.  The streams,
+ * devices and contexts are the fake driver's (fake_cuda.c, libcuda.so.1,
+ * which this library links against); cudaSetDevice takes device 0 or 1.  Built with
  * -DFAKE_HIP it is libamdhip64.so.6 (libamdhip64.map): the same calls under
  * HIP's names (fake_cudart_api.h), `_spt` for `_ptsz`. */
 #include "fake_runtime.h"
@@ -39,29 +41,49 @@ static void set_codes(void)
 static fake_stream *stream_of(cudaStream_t handle, int per_thread)
 {
     set_codes();
-    uintptr_t h = (uintptr_t)handle;
-    if (h == 0)
-        return per_thread ? fake_thread_stream() : fake_legacy_stream();
-    if (h == 1)
-        return fake_legacy_stream();
-    if (h == 2)
-        return fake_thread_stream();
-    return (fake_stream *)handle;
+    return fake_stream_of((uintptr_t)handle, per_thread);
 }
 
-cudaError_t cudaStreamCreate(cudaStream_t *stream)
+/* The calls on one stream that come in a plain and a per-thread form. */
+enum stream_call { QUERY, SYNCHRONIZE, RECORD, IS_CAPTURING };
+
+/* One call on the stream `handle` names (`per_thread`: the `_ptsz` form);
+ * `event` for RECORD, `status` for IS_CAPTURING. */
+static cudaError_t on_stream(enum stream_call call, cudaStream_t handle, int per_thread,
+                             cudaEvent_t event, int *status)
 {
-    if (!stream)
-        return INVALID_VALUE;
-    set_codes();
-    *stream = (cudaStream_t)fake_stream_new();
-    return SUCCESS;
+    fake_stream *s = stream_of(handle, per_thread);
+    switch (call) {
+    case QUERY:
+        return fake_stream_query(s);
+    case SYNCHRONIZE:
+        if (fake_stream_pending(s))
+            fake_count_found_pending();
+        return fake_stream_synchronize(s);
+    case RECORD:
+        return event ? fake_event_record((fake_event *)event, s) : INVALID_VALUE;
+    case IS_CAPTURING:
+    default:
+        if (!status)
+            return INVALID_VALUE;
+        *status = (int)fake_capture_status(s);
+        return SUCCESS;
+    }
 }
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags)
 {
     (void)flags;
-    return cudaStreamCreate(stream);
+    if (!stream)
+        return INVALID_VALUE;
+    set_codes();
+    *stream = (cudaStream_t)fake_stream_new(fake_current_ctx());
+    return SUCCESS;
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t *stream)
+{
+    return cudaStreamCreateWithFlags(stream, 0);
 }
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
@@ -74,22 +96,22 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 
 cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
-    return fake_stream_query(stream_of(stream, 0));
+    return on_stream(QUERY, stream, 0, NULL, NULL);
 }
 
 cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
 {
-    return fake_stream_query(stream_of(stream, 1));
+    return on_stream(QUERY, stream, 1, NULL, NULL);
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
-    return fake_stream_synchronize(stream_of(stream, 0));
+    return on_stream(SYNCHRONIZE, stream, 0, NULL, NULL);
 }
 
 cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
 {
-    return fake_stream_synchronize(stream_of(stream, 1));
+    return on_stream(SYNCHRONIZE, stream, 1, NULL, NULL);
 }
 
 cudaError_t cudaDeviceSynchronize(void)
@@ -98,8 +120,9 @@ cudaError_t cudaDeviceSynchronize(void)
     return fake_device_synchronize();
 }
 
-cudaError_t cudaEventCreate(cudaEvent_t *event)
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags)
 {
+    (void)flags;
     if (!event)
         return INVALID_VALUE;
     set_codes();
@@ -107,10 +130,9 @@ cudaError_t cudaEventCreate(cudaEvent_t *event)
     return SUCCESS;
 }
 
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags)
+cudaError_t cudaEventCreate(cudaEvent_t *event)
 {
-    (void)flags;
-    return cudaEventCreate(event);
+    return cudaEventCreateWithFlags(event, 0);
 }
 
 cudaError_t cudaEventDestroy(cudaEvent_t event)
@@ -123,16 +145,12 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
-    if (!event)
-        return INVALID_VALUE;
-    return fake_event_record((fake_event *)event, stream_of(stream, 0));
+    return on_stream(RECORD, stream, 0, event, NULL);
 }
 
 cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
 {
-    if (!event)
-        return INVALID_VALUE;
-    return fake_event_record((fake_event *)event, stream_of(stream, 1));
+    return on_stream(RECORD, stream, 1, event, NULL);
 }
 
 cudaError_t cudaEventQuery(cudaEvent_t event)
@@ -144,6 +162,8 @@ cudaError_t cudaEventQuery(cudaEvent_t event)
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
     set_codes();
+    if (event && fake_event_pending((fake_event *)event))
+        fake_count_found_pending();
     return event ? fake_event_synchronize((fake_event *)event) : INVALID_VALUE;
 }
 
@@ -181,13 +201,13 @@ cudaError_t cudaGetDevice(int *device)
 {
     if (!device)
         return INVALID_VALUE;
-    *device = 0;
+    *device = fake_get_device();
     return SUCCESS;
 }
 
 cudaError_t cudaSetDevice(int device)
 {
-    return device == 0 ? SUCCESS : 101; /* cudaErrorInvalidDevice */
+    return fake_set_device(device) ? SUCCESS : 101; /* cudaErrorInvalidDevice */
 }
 
 cudaError_t cudaGetLastError(void)
@@ -204,18 +224,12 @@ cudaError_t cudaPeekAtLastError(void)
 
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, int *status)
 {
-    if (!status)
-        return INVALID_VALUE;
-    *status = (int)fake_capture_status(stream_of(stream, 0));
-    return SUCCESS;
+    return on_stream(IS_CAPTURING, stream, 0, NULL, status);
 }
 
 cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream, int *status)
 {
-    if (!status)
-        return INVALID_VALUE;
-    *status = (int)fake_capture_status(stream_of(stream, 1));
-    return SUCCESS;
+    return on_stream(IS_CAPTURING, stream, 1, NULL, status);
 }
 
 cudaError_t cudaStreamBeginCapture(cudaStream_t stream, int mode)
@@ -252,4 +266,10 @@ cudaError_t fakecudart_launch(cudaStream_t stream, uint64_t duration_ns, int fau
 uint64_t fakecudart_pending(cudaStream_t stream)
 {
     return fake_stream_pending(stream_of(stream, 0));
+}
+
+void fakecudart_record(uint64_t *stores, uint64_t *syncs_found_pending)
+{
+    *stores = fake_stores_done();
+    *syncs_found_pending = fake_syncs_found_pending();
 }

@@ -43,6 +43,7 @@
 #define cudaGetErrorName hipGetErrorName
 #define fakecudart_launch fakehip_launch
 #define fakecudart_pending fakehip_pending
+#define fakecudart_record fakehip_record
 #endif
 
 typedef int cudaError_t;
@@ -93,5 +94,8 @@ const char *cudaGetErrorName(cudaError_t error);
 cudaError_t fakecudart_launch(cudaStream_t stream, uint64_t duration_ns, int fault, int refuse);
 /* Kernels enqueued on `stream` and not yet completed: the ground truth. */
 uint64_t fakecudart_pending(cudaStream_t stream);
+/* The fake's completion record: stream writes made so far, and stream or
+ * event synchronises that found their work still pending when called. */
+void fakecudart_record(uint64_t *stores, uint64_t *syncs_found_pending);
 
 #endif

@@ -10,10 +10,14 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "fake_context.h"
+
 typedef struct fake_item {
     uint64_t duration_ns;
     int fault;
     fake_event *mark; /* an event's mark: no work, stamps the event */
+    uint64_t *word;   /* a stream write: no work, stores `value` here */
+    uint64_t value;
 } fake_item;
 
 struct fake_stream {
@@ -26,6 +30,7 @@ struct fake_stream {
     _Atomic uint64_t completed;
     enum fake_capture capture;
     bool destroyed;
+    fake_ctx *ctx;
     fake_stream *next_all;
 };
 
@@ -45,6 +50,8 @@ static pthread_mutex_t all_mu = PTHREAD_MUTEX_INITIALIZER;
 static fake_stream *all_streams;
 static fake_stream *legacy;
 static _Thread_local fake_stream *thread_default;
+static _Atomic uint64_t stores_done;  /* stream writes performed */
+static _Atomic uint64_t syncs_pending; /* synchronises that found work pending */
 
 void fake_set_codes(const fake_codes *c)
 {
@@ -87,6 +94,10 @@ static void *run_stream(void *arg)
             atomic_store(&item.mark->stamped, true);
             pthread_mutex_unlock(&item.mark->mu);
         }
+        if (item.word) {
+            __atomic_store_n(item.word, item.value, __ATOMIC_RELEASE);
+            atomic_fetch_add(&stores_done, 1);
+        }
         if (item.fault) {
             int none = 0;
             atomic_compare_exchange_strong(&sticky, &none, item.fault);
@@ -97,7 +108,7 @@ static void *run_stream(void *arg)
     return NULL;
 }
 
-fake_stream *fake_stream_new(void)
+fake_stream *fake_stream_new(fake_ctx *ctx)
 {
     fake_stream *s = calloc(1, sizeof *s);
     if (!s)
@@ -105,6 +116,7 @@ fake_stream *fake_stream_new(void)
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->work, NULL);
     pthread_cond_init(&s->settled, NULL);
+    s->ctx = ctx;
     s->cap = 64;
     s->items = calloc(s->cap, sizeof *s->items);
     if (!s->items)
@@ -129,7 +141,7 @@ void fake_stream_destroy(fake_stream *s)
 
 static void make_legacy(void)
 {
-    legacy = fake_stream_new();
+    legacy = fake_stream_new(fake_primary_ctx(0));
 }
 
 fake_stream *fake_legacy_stream(void)
@@ -142,8 +154,19 @@ fake_stream *fake_legacy_stream(void)
 fake_stream *fake_thread_stream(void)
 {
     if (!thread_default)
-        thread_default = fake_stream_new();
+        thread_default = fake_stream_new(fake_current_ctx());
     return thread_default;
+}
+
+fake_stream *fake_stream_of(uintptr_t handle, int per_thread)
+{
+    if (handle == 0)
+        return per_thread ? fake_thread_stream() : fake_legacy_stream();
+    if (handle == 1)
+        return fake_legacy_stream();
+    if (handle == 2)
+        return fake_thread_stream();
+    return (fake_stream *)handle;
 }
 
 /* Appends an item under s->mu, growing the ring when full. */
@@ -175,7 +198,7 @@ int fake_launch(fake_stream *s, uint64_t duration_ns, int fault, int refuse)
     }
     pthread_mutex_lock(&s->mu);
     if (s->capture == FAKE_CAPTURE_NONE && !s->destroyed)
-        push_item(s, (fake_item){ duration_ns, fault, NULL });
+        push_item(s, (fake_item){ duration_ns, fault, NULL, NULL, 0 });
     pthread_mutex_unlock(&s->mu);
     return codes.success;
 }
@@ -272,7 +295,7 @@ int fake_event_record(fake_event *e, fake_stream *s)
         pthread_mutex_unlock(&e->mu);
     } else {
         pthread_mutex_unlock(&e->mu);
-        e->target = push_item(s, (fake_item){ 0, 0, e });
+        e->target = push_item(s, (fake_item){ 0, 0, e, NULL, 0 });
     }
     pthread_mutex_unlock(&s->mu);
     return codes.success;
@@ -362,4 +385,41 @@ enum fake_capture fake_capture_status(fake_stream *s)
     enum fake_capture c = s->capture;
     pthread_mutex_unlock(&s->mu);
     return c;
+}
+
+int fake_write_value(fake_stream *s, uint64_t device_addr, uint64_t value)
+{
+    uint64_t *word = fake_host_word(device_addr);
+    if (!word)
+        return codes.invalid_value;
+    pthread_mutex_lock(&s->mu);
+    if (s->capture == FAKE_CAPTURE_NONE && !s->destroyed)
+        push_item(s, (fake_item){ 0, 0, NULL, word, value });
+    pthread_mutex_unlock(&s->mu);
+    return codes.success;
+}
+
+fake_ctx *fake_stream_ctx(fake_stream *s)
+{
+    return s->ctx;
+}
+
+uint64_t fake_stores_done(void)
+{
+    return atomic_load(&stores_done);
+}
+
+void fake_count_found_pending(void)
+{
+    atomic_fetch_add(&syncs_pending, 1);
+}
+
+uint64_t fake_syncs_found_pending(void)
+{
+    return atomic_load(&syncs_pending);
+}
+
+bool fake_event_pending(fake_event *e)
+{
+    return e->stream && !atomic_load(&e->stamped);
 }

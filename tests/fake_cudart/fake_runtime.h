@@ -16,6 +16,9 @@
  * Graph capture: launches into a capturing stream are recorded, not run; a
  * synchronise of it is refused and invalidates the capture.
  *
+ * A stream belongs to a context (fake_context.h): the legacy stream to
+ * device 0's primary one, the others to the context current when made.
+ *
  * Codes are the vendor's numbers, passed in by the wrapper (fake_codes).  All
  * functions are thread-safe.  Nothing here is exported: the wrappers are. */
 #ifndef GAR_FAKE_RUNTIME_H
@@ -23,6 +26,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "fake_context.h"
 
 typedef struct fake_stream fake_stream;
 typedef struct fake_event fake_event;
@@ -45,7 +50,12 @@ uint64_t fake_now_ns(void);
  * process runs (a destroyed one stops taking work). */
 fake_stream *fake_legacy_stream(void);
 fake_stream *fake_thread_stream(void);
-fake_stream *fake_stream_new(void);
+fake_stream *fake_stream_new(fake_ctx *ctx);
+/* The stream a handle names: 0 the legacy stream (`per_thread`: the
+ * thread's own), 1 the legacy stream, 2 the thread's own, else a stream
+ * made by fake_stream_new. */
+fake_stream *fake_stream_of(uintptr_t handle, int per_thread);
+fake_ctx *fake_stream_ctx(fake_stream *s);
 void fake_stream_destroy(fake_stream *s);
 
 /* Enqueues a kernel of `duration_ns`; `fault` 0 runs it clean, else the
@@ -58,6 +68,21 @@ int fake_stream_synchronize(fake_stream *s);
 int fake_device_synchronize(void);
 /* Kernels enqueued and not yet completed on `s` (for tests' ground truth). */
 uint64_t fake_stream_pending(fake_stream *s);
+
+/* Enqueues behind the stream's work the store of `value` into the mapped
+ * word `device_addr` names (fake_context.h); the stream's thread makes it
+ * when the work before it completed.  invalid_value for an address that
+ * names no mapped word. */
+int fake_write_value(fake_stream *s, uint64_t device_addr, uint64_t value);
+/* The completion record beside the streams' counts: stream writes made, and
+ * the runtime's stream or event synchronises that found their work still
+ * pending when called (a wait taken over and ended early leaves the real
+ * call such work), which the runtime's wrappers count. */
+uint64_t fake_stores_done(void);
+void fake_count_found_pending(void);
+uint64_t fake_syncs_found_pending(void);
+/* Whether `e` was recorded and is not yet done. */
+bool fake_event_pending(fake_event *e);
 
 fake_event *fake_event_new(void);
 void fake_event_destroy(fake_event *e);

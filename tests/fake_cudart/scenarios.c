@@ -15,11 +15,23 @@
  *             success; of a recorded one, after its work
  *   flags     cudaSetDeviceFlags(BlockingSync) before the first wait: waits
  *             still end after their work
+ *   context   a stream of another context than the current one (CUDA: made
+ *             in a context of the driver's, cuCtxCreate_v2, popped again;
+ *             HIP: made while device 1 was current): its synchronise returns
+ *             success after its work
  * Prints "NAME: ok" and exits 0, or says what differed and exits 1. */
 #include <stdio.h>
 #include <string.h>
 
 #include "fake_cudart_api.h"
+
+#ifndef FAKE_HIP
+/* The fake driver's calls (libcuda.so.1), as cuda.h declares them. */
+typedef struct CUctx_st *CUcontext;
+int cuCtxCreate_v2(CUcontext *ctx, unsigned flags, int device);
+int cuCtxPopCurrent_v2(CUcontext *ctx);
+int cuStreamCreate(cudaStream_t *stream, unsigned flags);
+#endif
 
 static int failures;
 
@@ -111,13 +123,38 @@ static void flags(void)
     expect_done(cudaStreamPerThread, "cudaStreamSynchronize_ptsz");
 }
 
+/* A stream of another context than the current one. */
+static cudaStream_t foreign_stream(void)
+{
+    cudaStream_t s = NULL;
+#ifdef FAKE_HIP
+    expect(cudaSetDevice(1), cudaSuccess, "hipSetDevice(1)");
+    expect(cudaStreamCreate(&s), cudaSuccess, "hipStreamCreate (device 1)");
+    expect(cudaSetDevice(0), cudaSuccess, "hipSetDevice(0)");
+#else
+    CUcontext ctx;
+    expect(cuCtxCreate_v2(&ctx, 0, 0), cudaSuccess, "cuCtxCreate_v2");
+    expect(cuStreamCreate(&s, 0), cudaSuccess, "cuStreamCreate (own context)");
+    expect(cuCtxPopCurrent_v2(NULL), cudaSuccess, "cuCtxPopCurrent_v2");
+#endif
+    return s;
+}
+
+static void context(void)
+{
+    cudaStream_t s = foreign_stream();
+    expect(fakecudart_launch(s, 2000000, 0, 0), cudaSuccess, "launch");
+    expect(cudaStreamSynchronize(s), cudaSuccess, "cudaStreamSynchronize (other context)");
+    expect_done(s, "cudaStreamSynchronize (other context)");
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
         const char *name;
         void (*run)(void);
     } all[] = { { "fault", fault }, { "pending", pending }, { "capture", capture },
-                { "event", event }, { "flags", flags } };
+                { "event", event }, { "flags", flags }, { "context", context } };
     for (size_t i = 0; argc == 2 && i < sizeof all / sizeof *all; i++)
         if (strcmp(argv[1], all[i].name) == 0) {
             all[i].run();
@@ -126,6 +163,6 @@ int main(int argc, char **argv)
             printf("%s: ok\n", all[i].name);
             return 0;
         }
-    fprintf(stderr, "usage: scenarios fault|pending|capture|event|flags\n");
+    fprintf(stderr, "usage: scenarios fault|pending|capture|event|flags|context\n");
     return 2;
 }

@@ -65,23 +65,42 @@ esac
 
 # gar run on the GPU: a small unmodified CUDA program (run_check.cu, built
 # here with the runtime linked shared) with its waits taken over by auto,
-# checking after every wait that the kernel's end mark is in host memory;
-# then its recording replayed and checked against the simulator.  Skipped,
-# saying why, where nvcc is missing; a program that finds no GPU skips too.
+# checking after every wait that the kernel's end mark is in host memory,
+# run first without gar run and then with it, and the wake latency and busy
+# CPU the program measured both times printed side by side (gar run's own
+# summary says how many waits took the mapped line); then its recording
+# replayed and checked against the simulator.  Skipped, saying why, where
+# nvcc is missing; a program that finds no GPU (exit 77) skips it too.
 nvcc=$(command -v nvcc || echo "$toolkit/bin/nvcc")
 if [ ! -x "$nvcc" ]; then
     echo "gpu-check: gar run step skipped: no nvcc (set NVIDIA_TOOLKIT)"
     exit 0
 fi
 "$nvcc" -O2 -cudart shared -o "$build/run_check" "$here/run_check.cu"
+# First plain, under the runtime's own (spinning) synchronise, then under gar
+# run: the same program measures its wake latency and busy CPU both times.
+status=0
+"$build/run_check" 2000 500 >"$build/run_check.plain" || status=$?
+cat "$build/run_check.plain"
+case $status in
+0) ;;
+77) echo "gpu-check: gar run step skipped: the program found no GPU"; exit 0 ;;
+*) echo "gpu-check: run_check failed on its own (exit $status)" >&2; exit 1 ;;
+esac
 status=0
 "$build/experiments/gar" run --plan auto:p99_us=50 --report --record "$build/run_check.csv" \
-    -- "$build/run_check" 2000 500 || status=$?
+    -- "$build/run_check" 2000 500 >"$build/run_check.gar" || status=$?
+cat "$build/run_check.gar"
 case $status in
 0) echo "gpu-check: gar run on the GPU: every wait ended after its work" ;;
 77) echo "gpu-check: gar run step skipped: the program found no GPU"; exit 0 ;;
 *) echo "gpu-check: gar run on the GPU failed (exit $status)" >&2; exit 1 ;;
 esac
+echo "gpu-check: run_check side by side (wake latency from the kernel's end; busy CPU of the process):"
+printf '  %-28s %s\n' "plain (the runtime's spin)" \
+    "$(sed -n 's/^run_check: wake_us //p' "$build/run_check.plain")"
+printf '  %-28s %s\n' "gar run auto:p99_us=50" \
+    "$(sed -n 's/^run_check: wake_us //p' "$build/run_check.gar")"
 status=0
 "$build/experiments/gar" verify --trace-of-run "$build/run_check.csv" \
     --host "$root/data/hosts/waitpkg.host" || status=$?
