@@ -107,7 +107,7 @@ int gar_db_open(const char *path, bool create, gar_db **out, gar_error *err)
     rc = set_wal(s, err);
     if (rc == 0)
         rc = gar_db_exec(s, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON",
-                  "set the pragmas of", err);
+                         "set the pragmas of", err);
     if (rc == 0 && create)
         rc = gar_db_create_schema(s, err);
     if (rc == 0)
@@ -240,5 +240,7 @@ int gar_db_other_builds(gar_db *s, uint64_t *runs, gar_error *err)
     if (rc == SQLITE_ROW)
         *runs = (uint64_t)sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 0 : gar_db_fault(err, s->path, "count the runs of other builds in", s->sqlite);
+    return rc == SQLITE_ROW
+               ? 0
+               : gar_db_fault(err, s->path, "count the runs of other builds in", s->sqlite);
 }

@@ -326,8 +326,8 @@ static int check_tables(sqlite3 *db, const char *path, const char *doing, gar_er
 {
     char text[32];
     bool found_version;
-    bool fault = gar_db_read_meta(db, "main", "schema_version", text, sizeof text,
-                                  &found_version) < 0;
+    bool fault =
+        gar_db_read_meta(db, "main", "schema_version", text, sizeof text, &found_version) < 0;
     int version = found_version ? atoi(text) : 0;
     sqlite3 *want = NULL; /* today's schema, made as a new database makes it */
     sqlite3_stmt *tables = NULL, *columns = NULL;

@@ -202,7 +202,7 @@ static int check_axes_given(parse_state *s)
     for (int a = 0; a <= AXIS_SEED; a++)
         if (s->counts[a] == 0)
             return gar_spec_fault(s->err, s->file, s->line, gar_spec_axis_keyword[a],
-                              "is missing: every axis needs at least one value");
+                                  "is missing: every axis needs at least one value");
     return 0;
 }
 
@@ -248,7 +248,7 @@ static int parse_lines(parse_state *s, char *text, size_t len)
         if (!magic_seen) {
             if (strcmp(p, GAR_SWEEP_MAGIC) != 0)
                 return gar_spec_fault(s->err, s->file, s->line, "header",
-                                  "is not 'gar-sweep v1' (the first line names the format)");
+                                      "is not 'gar-sweep v1' (the first line names the format)");
             magic_seen = true;
         } else {
             char *hash = strchr(p, '#');

@@ -312,9 +312,9 @@ int gar_spec_parse_line(parse_state *s, char **word, size_t words)
     bool counting = s->pass == PASS_COUNT;
     if (axis < 0)
         return counting ? 0
-                           : gar_spec_fault(s->err, s->file, s->line, keyword,
-                                        "is no keyword (trace, plan, bands, estimator, host, "
-                                        "mode, seed)");
+                        : gar_spec_fault(s->err, s->file, s->line, keyword,
+                                         "is no keyword (trace, plan, bands, estimator, host, "
+                                         "mode, seed)");
     if (words < 2)
         return counting ? 0 : gar_spec_fault(s->err, s->file, s->line, keyword, "has no value");
     keyword = bands ? "bands" : gar_spec_axis_keyword[axis]; /* static: the swept list keeps it */

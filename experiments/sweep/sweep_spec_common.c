@@ -59,7 +59,7 @@ int gar_spec_located(gar_error *err, int rc, const char *file, unsigned line)
 
 /* A fault of the spec's own grammar. */
 int gar_spec_fault(gar_error *err, const char *file, unsigned line, const char *keyword,
-                      const char *fault)
+                   const char *fault)
 {
     char where[GAR_ERROR_ARG_BYTES];
     snprintf(where, sizeof where, "%s:%u", file, line);

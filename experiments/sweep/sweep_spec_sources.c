@@ -184,8 +184,8 @@ static int host_text(const char *path, bool is_stdin, const char *file, stdin_pr
                              "cannot be standard input when the spec is read from there: save"
                              " the profile or the spec to a file");
     if (from_stdin->text == NULL) {
-        int rc = gar_spec_read_whole("-", GAR_SWEEP_FILE_MAX, &from_stdin->text,
-                                     &from_stdin->len, err);
+        int rc =
+            gar_spec_read_whole("-", GAR_SWEEP_FILE_MAX, &from_stdin->text, &from_stdin->len, err);
         if (rc < 0)
             return rc;
     }
@@ -197,7 +197,7 @@ static int host_text(const char *path, bool is_stdin, const char *file, stdin_pr
 /* `text` is FILE or FILE@TERMS (the '@' after the last '/'); FILE "-" is
  * standard input. */
 int gar_spec_host_load(const char *text, const char *base_dir, const char *file, unsigned line,
-                     stdin_profile *from_stdin, gar_sweep_host *out, gar_error *err)
+                       stdin_profile *from_stdin, gar_sweep_host *out, gar_error *err)
 {
     gar_sweep_host h;
     memset(&h, 0, sizeof h);
