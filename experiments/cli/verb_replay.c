@@ -2,7 +2,8 @@
  * one simulated host, and what it cost.
  *
  * Everything is parsed and loaded before the run, and the run completes before
- * anything is printed, so a refusal leaves nothing on stdout. */
+ * anything is printed, so a refusal leaves nothing on stdout.  What is
+ * printed is replay_output.c's. */
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -6,7 +6,11 @@
  * had them), open loop, with the host profile — so the two runs see the same
  * world and differ only in what the host's waiting cost, which is what the
  * profile claims to model.  The verdict applies the stated tolerances
- * (verify_stats.h). */
+ * (verify_stats.h).
+ *
+ * This file reads the options and runs one trace (verify_arm.h) and
+ * --trace-of-run; --sweep is verb_verify_sweep.c's, what is printed
+ * verify_output.c's, and the profile and executor verify_setup.c's. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <limits.h>
