@@ -254,6 +254,86 @@ static unsigned check(const demo *d, const gar_mono_ns due[WAITERS],
     return failures;
 }
 
+/* Runs the waits on the device's items: under a reactor kind, each a task
+ * of `ex` beside the worker; under naive, each in turn, inline.  Returns 0,
+ * or the refusal in `err`. */
+static int run_waits(demo *d, gar_executor *ex, gar_executor_kind running, const gar_plan *plan,
+                     gar_emulated_device *device, gar_mono_ns deadline, gar_idle idle,
+                     gar_error *err)
+{
+    const bool reactor = running != GAR_EXECUTOR_NAIVE;
+    int rc = 0;
+    for (unsigned k = 0; k < WAITERS && rc == 0; k++) {
+        waiter *w = &d->waiters[k];
+        w->demo = d;
+        w->slot = k;
+        rc = gar_emulated_device_port(device, k, &w->port, err);
+        if (rc == 0 && reactor) {
+            rc = gar_wait_task_init(&w->wt, "fill-demo waiter", plan, false, 0, deadline,
+                                    w->port, err);
+            if (rc == 0) {
+                w->wait_poll = w->wt.task.poll;
+                w->wt.task.poll = waiter_poll;
+                w->wt.task.data = w;
+                rc = gar_executor_spawn(ex, &w->wt.task, err);
+            }
+        }
+    }
+    if (rc == 0 && reactor) {
+        gar_task_init(&d->worker, "fill-demo worker", worker_poll, d);
+        rc = gar_executor_spawn(ex, &d->worker, err);
+        if (rc == 0)
+            rc = gar_executor_run(ex, err);
+    } else if (rc == 0) {
+        /* naive: each wait in turn, inline; this thread does nothing else. */
+        for (unsigned k = 0; k < WAITERS; k++) {
+            gar_error own;
+            gar_error_clear(&own);
+            int wrc = gar_kind_wait(running, plan, false, 0, deadline, d->waiters[k].port,
+                                    gar_posix_clock(), idle, NULL, NULL, &own);
+            waiter_ended(&d->waiters[k], wrc, gar_posix_now(), &own);
+        }
+    }
+    return rc;
+}
+
+/* What the run did: each store's time, the work slices, the executor's
+ * counters (`ex` NULL: naive, none), io_uring's sleeps, the park and the
+ * timer slack. */
+static void print_run(const demo *d, const gar_mono_ns stored_at[WAITERS], gar_executor *ex,
+                      gar_executor_kind running, const gar_kind_host_sleeps *sleeps,
+                      const gar_kind_host *host)
+{
+    for (unsigned k = 0; k < WAITERS; k++)
+        printf("slot %u stored after %.2f ms\n", k,
+               stored_at[k] == GAR_MONO_NEVER ? -1.0 : ms_between(d->start, stored_at[k]));
+    uint64_t slices_before_last = 0;
+    for (unsigned k = 0; k < WAITERS; k++)
+        if (d->waiters[k].slices_before > slices_before_last)
+            slices_before_last = d->waiters[k].slices_before;
+    printf("slices_before_last_completion: %" PRIu64 "\n", slices_before_last);
+
+    if (ex != NULL) {
+        gar_executor_stats stats = gar_executor_stats_get(ex);
+        printf("polls: %" PRIu64 "\n", stats.polls);
+        printf("woke: %" PRIu64 "\n", stats.woke);
+        printf("slept: %" PRIu64 "\n", stats.slept);
+        printf("parked: %" PRIu64 "\n", stats.parked);
+        printf("idle_ns: %" PRIu64 "\n", stats.idle_ns);
+    } else {
+        printf("note: naive waits inline, so no work slice runs while a wait pends\n");
+    }
+    if (running == GAR_EXECUTOR_IO_URING) {
+        printf("uring_timeouts: %llu\n", sleeps->timeouts);
+        printf("uring_fallbacks: %llu\n", sleeps->fallbacks);
+    }
+    printf("park: %s\n", host->posix.report.park);
+    if (host->posix.report.timer_slack.known)
+        printf("timer_slack_ns: %" PRIu64 "\n", host->posix.report.timer_slack.ns);
+    else
+        printf("timer_slack_ns: unknown (%s)\n", host->posix.report.timer_slack.why);
+}
+
 int gar_verb_fill_demo_main(int argc, char **argv)
 {
     options opt;
@@ -318,39 +398,7 @@ int gar_verb_fill_demo_main(int argc, char **argv)
         return gar_cli_refuse(&err);
     }
     const gar_mono_ns deadline = gar_after(d.start, WAIT_DEADLINE_NS);
-    int rc = 0;
-    for (unsigned k = 0; k < WAITERS && rc == 0; k++) {
-        waiter *w = &d.waiters[k];
-        w->demo = &d;
-        w->slot = k;
-        rc = gar_emulated_device_port(device, k, &w->port, &err);
-        if (rc == 0 && reactor) {
-            rc = gar_wait_task_init(&w->wt, "fill-demo waiter", &plan, false, 0, deadline,
-                                    w->port, &err);
-            if (rc == 0) {
-                w->wait_poll = w->wt.task.poll;
-                w->wt.task.poll = waiter_poll;
-                w->wt.task.data = w;
-                rc = gar_executor_spawn(&ex, &w->wt.task, &err);
-            }
-        }
-    }
-    if (rc == 0 && reactor) {
-        gar_task_init(&d.worker, "fill-demo worker", worker_poll, &d);
-        rc = gar_executor_spawn(&ex, &d.worker, &err);
-        if (rc == 0)
-            rc = gar_executor_run(&ex, &err);
-    } else if (rc == 0) {
-        /* naive: each wait in turn, inline; this thread does nothing else. */
-        for (unsigned k = 0; k < WAITERS; k++) {
-            gar_error own;
-            gar_error_clear(&own);
-            int wrc = gar_kind_wait(running, &plan, false, 0, deadline, d.waiters[k].port,
-                                    gar_posix_clock(), idle, NULL, NULL, &own);
-            waiter_ended(&d.waiters[k], wrc, gar_posix_now(), &own);
-        }
-    }
-
+    int rc = run_waits(&d, &ex, running, &plan, device, deadline, idle, &err);
     if (rc < 0)
         gar_emulated_device_stop(device, NULL);
     gar_mono_ns stored_at[WAITERS];
@@ -360,34 +408,7 @@ int gar_verb_fill_demo_main(int argc, char **argv)
     if (rc < 0)
         return gar_cli_refuse(&err);
 
-    for (unsigned k = 0; k < WAITERS; k++)
-        printf("slot %u stored after %.2f ms\n", k,
-               stored_at[k] == GAR_MONO_NEVER ? -1.0 : ms_between(d.start, stored_at[k]));
-    uint64_t slices_before_last = 0;
-    for (unsigned k = 0; k < WAITERS; k++)
-        if (d.waiters[k].slices_before > slices_before_last)
-            slices_before_last = d.waiters[k].slices_before;
-    printf("slices_before_last_completion: %" PRIu64 "\n", slices_before_last);
-
-    if (reactor) {
-        gar_executor_stats stats = gar_executor_stats_get(&ex);
-        printf("polls: %" PRIu64 "\n", stats.polls);
-        printf("woke: %" PRIu64 "\n", stats.woke);
-        printf("slept: %" PRIu64 "\n", stats.slept);
-        printf("parked: %" PRIu64 "\n", stats.parked);
-        printf("idle_ns: %" PRIu64 "\n", stats.idle_ns);
-    } else {
-        printf("note: naive waits inline, so no work slice runs while a wait pends\n");
-    }
-    if (running == GAR_EXECUTOR_IO_URING) {
-        printf("uring_timeouts: %llu\n", sleeps.timeouts);
-        printf("uring_fallbacks: %llu\n", sleeps.fallbacks);
-    }
-    printf("park: %s\n", host.posix.report.park);
-    if (host.posix.report.timer_slack.known)
-        printf("timer_slack_ns: %" PRIu64 "\n", host.posix.report.timer_slack.ns);
-    else
-        printf("timer_slack_ns: unknown (%s)\n", host.posix.report.timer_slack.why);
+    print_run(&d, stored_at, reactor ? &ex : NULL, running, &sleeps, &host);
 
     unsigned failures = check(&d, due, stored_at, reactor);
     printf("verdict: %s\n", failures == 0 ? "ok" : "failed");

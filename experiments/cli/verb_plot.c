@@ -64,6 +64,42 @@ static void usage(FILE *out)
             "  gar plot --db results/sweep.db --out results --trace bimodal\n");
 }
 
+/* Refuses --trace `trace`, which names no trace of the database, saying
+ * which names would do.  Returns -GAR_E_INVALID_ARGUMENT. */
+static int refuse_unknown_trace(const gar_arm_list *arms, const char *trace, gar_error *err)
+{
+    char what[GAR_ERROR_ARG_BYTES];
+    size_t n = (size_t)snprintf(what, sizeof what, "'%.100s' names no trace of the database"
+                                " (its traces:", trace);
+    for (size_t i = 0; i < arms->count && n < sizeof what; i++)
+        if (i == 0 || strcmp(arms->arm[i].trace_short, arms->arm[i - 1].trace_short) != 0)
+            n += (size_t)snprintf(what + n, sizeof what - n, " %s", arms->arm[i].trace_short);
+    if (n < sizeof what)
+        snprintf(what + n, sizeof what - n, ")");
+    return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "plot", "--trace", what);
+}
+
+/* What the command made: each plot, the arms a pareto plot draws on one
+ * point, and the runs it left out. */
+static void print_files(const char *db_path, const char *dir, const gar_plot_files *files)
+{
+    printf("db: %s\n", db_path);
+    printf("out: %s\n", dir);
+    for (size_t i = 0; i < files->count; i++) {
+        printf("png: %s/%s\n", dir, files->file[i].png);
+        /* The arms a pareto plot draws on one point, one ringed group a line. */
+        for (const char *l = files->file[i].listing; l != NULL && *l != '\0';) {
+            size_t n = strcspn(l, "\n");
+            printf("coincident: %s | %.*s\n", files->file[i].png, (int)n, l);
+            l += n + (l[n] == '\n');
+        }
+    }
+    for (size_t i = 0; i < files->lacking_count; i++)
+        printf("lacking: %s\n", files->lacking[i]);
+    if (files->lacking_more > 0)
+        printf("lacking: and %zu more\n", files->lacking_more);
+}
+
 int gar_verb_plot_main(int argc, char **argv)
 {
     const char *db_path = NULL, *dir = NULL, *trace = NULL;
@@ -104,18 +140,8 @@ int gar_verb_plot_main(int argc, char **argv)
     if (rc == 0 && arms.count == 0)
         rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", db_path,
                            "holds no runs to plot");
-    if (rc == 0 && (pick = gar_plot_find_trace(&arms, trace)) < 0) {
-        /* say which names would do */
-        char what[GAR_ERROR_ARG_BYTES];
-        size_t n = (size_t)snprintf(what, sizeof what, "'%.100s' names no trace of the database"
-                                    " (its traces:", trace);
-        for (size_t i = 0; i < arms.count && n < sizeof what; i++)
-            if (i == 0 || strcmp(arms.arm[i].trace_short, arms.arm[i - 1].trace_short) != 0)
-                n += (size_t)snprintf(what + n, sizeof what - n, " %s", arms.arm[i].trace_short);
-        if (n < sizeof what)
-            snprintf(what + n, sizeof what - n, ")");
-        rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", "--trace", what);
-    }
+    if (rc == 0 && (pick = gar_plot_find_trace(&arms, trace)) < 0)
+        rc = refuse_unknown_trace(&arms, trace, &err);
     if (rc == 0)
         rc = gar_results_check_sources(db, arms.arm[pick].trace, &err);
     if (rc == 0)
@@ -150,21 +176,7 @@ int gar_verb_plot_main(int argc, char **argv)
         gar_plot_files_free(files);
         return gar_cli_refuse(&err);
     }
-    printf("db: %s\n", db_path);
-    printf("out: %s\n", dir);
-    for (size_t i = 0; i < files->count; i++) {
-        printf("png: %s/%s\n", dir, files->file[i].png);
-        /* The arms a pareto plot draws on one point, one ringed group a line. */
-        for (const char *l = files->file[i].listing; l != NULL && *l != '\0';) {
-            size_t n = strcspn(l, "\n");
-            printf("coincident: %s | %.*s\n", files->file[i].png, (int)n, l);
-            l += n + (l[n] == '\n');
-        }
-    }
-    for (size_t i = 0; i < files->lacking_count; i++)
-        printf("lacking: %s\n", files->lacking[i]);
-    if (files->lacking_more > 0)
-        printf("lacking: and %zu more\n", files->lacking_more);
+    print_files(db_path, dir, files);
     gar_plot_files_free(files);
     return GAR_EXIT_OK;
 }

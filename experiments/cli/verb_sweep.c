@@ -110,6 +110,92 @@ static void print_dry_run(const char *path, const gar_sweep_size *size)
     printf("status: dry run (nothing ran, nothing written)\n");
 }
 
+/* What a sweep left, beside its own counts: read back from the database
+ * once it ran. */
+typedef struct sweep_outcome {
+    gar_sweep_stats st;
+    uint64_t other_builds;  /* runs made by another build of gar */
+    uint64_t failed_before; /* with nothing ran: the failed runs already there */
+    gar_results_note_count notes[GAR_RESULTS_NOTES_MAX];
+    size_t note_kinds;
+    uint64_t noted_runs;
+} sweep_outcome;
+
+/* Reads the rest of `out` (out->st set) from `db`.  Returns 0 or -GAR_E_IO. */
+static int read_outcome(gar_db *db, sweep_outcome *out, gar_error *err)
+{
+    out->other_builds = 0;
+    int rc = gar_db_other_builds(db, &out->other_builds, err);
+    out->failed_before = 0; /* a rerun that does nothing still owes its failures */
+    gar_arm_list arms = { NULL, 0 };
+    if (rc == 0 && out->st.ran == 0 && (rc = gar_results_arms(db, &arms, err)) == 0) {
+        for (size_t i = 0; i < arms.count; i++)
+            out->failed_before += arms.arm[i].failed;
+        gar_arm_list_free(&arms);
+    }
+    out->note_kinds = 0;
+    out->noted_runs = 0;
+    if (rc == 0)
+        rc = gar_results_note_counts(db, out->notes, &out->note_kinds, &out->noted_runs, err);
+    return rc;
+}
+
+/* The summary a sweep prints on standard output, its status last. */
+static void print_summary(const char *spec_path, const char *db_path, const gar_sweep_options *o,
+                          const sweep_outcome *out)
+{
+    printf("spec: %s\n", spec_path);
+    printf("db: %s\n", db_path);
+    printf("runs: %llu\n", (unsigned long long)out->st.runs);
+    printf("shard: %llu/%llu\n", (unsigned long long)o->shard, (unsigned long long)o->shards);
+    printf("in_shard: %llu\n", (unsigned long long)out->st.in_shard);
+    printf("present: %llu\n", (unsigned long long)out->st.present);
+    printf("ran: %llu\n", (unsigned long long)out->st.ran);
+    printf("ok: %llu\n", (unsigned long long)out->st.ok);
+    printf("failed: %llu\n", (unsigned long long)out->st.failed);
+    printf("copied: %llu\n", (unsigned long long)out->st.copied);
+    if (out->st.raced > 0)
+        printf("stored_by_another: %llu\n", (unsigned long long)out->st.raced);
+    printf("jobs: %u\n", o->jobs);
+    printf("wall_s: %.3f\n", out->st.wall_s);
+    printf("replay_s: %.3f\n", out->st.replay_s);
+    printf("store_s: %.3f\n", out->st.store_s);
+    printf("storage_share: %.4f\n", out->st.wall_s > 0 ? out->st.store_s / out->st.wall_s : 0.0);
+    /* What went wrong, by note: the words are in run_notes, run by run. */
+    if (out->noted_runs > 0) {
+        printf("notes: %llu runs of %s have notes (", (unsigned long long)out->noted_runs, db_path);
+        for (size_t k = 0; k < out->note_kinds; k++)
+            printf("%s%s %llu", k > 0 ? ", " : "", out->notes[k].note,
+                   (unsigned long long)out->notes[k].runs);
+        printf("; the run_notes table says each in words)\n");
+    }
+    for (size_t k = 0; k < out->note_kinds; k++)
+        if (strcmp(out->notes[k].note, "few_waits") == 0)
+            printf("few_waits: %llu runs have too few waits for a p99 to have an upper bound "
+                   "(%zu at %g %%): their p99 is bounded from below only\n",
+                   (unsigned long long)out->notes[k].runs,
+                   gar_quantile_interval_min_waits(990000, GAR_CI_LEVEL_DEFAULT),
+                   GAR_CI_LEVEL_DEFAULT * 100.0);
+    if (out->other_builds > 0)
+        printf("other_builds: %llu (runs made by another build of gar; the report names "
+               "each build)\n",
+               (unsigned long long)out->other_builds);
+    if (out->st.ran == 0 && out->failed_before > 0)
+        printf("status: nothing to do (all %llu runs of this shard are in %s, which holds %llu"
+               " failed runs)\n",
+               (unsigned long long)out->st.in_shard, db_path,
+               (unsigned long long)out->failed_before);
+    else if (out->st.ran == 0)
+        printf("status: nothing to do (all %llu runs of this shard are in %s)\n",
+               (unsigned long long)out->st.in_shard, db_path);
+    else if (out->st.failed == 0)
+        printf("status: done\n");
+    else /* the last line a user reads: failures must not pass for success */
+        printf("status: done, %llu of %llu runs failed (stored with status 'failed' and their"
+               " error; 'gar report' lists their arms)\n",
+               (unsigned long long)out->st.failed, (unsigned long long)out->st.ran);
+}
+
 int gar_verb_sweep_main(int argc, char **argv)
 {
     const char *db_path = NULL;
@@ -164,76 +250,15 @@ int gar_verb_sweep_main(int argc, char **argv)
     }
     o.progress = quiet ? NULL : stderr;
     o.progress_terminal = isatty(STDERR_FILENO) == 1;
-    gar_sweep_stats st;
-    int rc = gar_sweep_execute(&spec, db, &o, &st, &err);
-    uint64_t other_builds = 0;
+    sweep_outcome out;
+    int rc = gar_sweep_execute(&spec, db, &o, &out.st, &err);
     if (rc == 0)
-        rc = gar_db_other_builds(db, &other_builds, &err);
-    uint64_t failed_before = 0; /* a rerun that does nothing still owes its failures */
-    gar_arm_list arms = { NULL, 0 };
-    if (rc == 0 && st.ran == 0 && (rc = gar_results_arms(db, &arms, &err)) == 0) {
-        for (size_t i = 0; i < arms.count; i++)
-            failed_before += arms.arm[i].failed;
-        gar_arm_list_free(&arms);
-    }
-    gar_results_note_count notes[GAR_RESULTS_NOTES_MAX];
-    size_t note_kinds = 0;
-    uint64_t noted_runs = 0;
-    if (rc == 0)
-        rc = gar_results_note_counts(db, notes, &note_kinds, &noted_runs, &err);
+        rc = read_outcome(db, &out, &err);
     gar_db_close(db);
     gar_sweep_spec_free(&spec);
     if (rc < 0)
         return gar_cli_refuse(&err);
 
-    printf("spec: %s\n", spec_path);
-    printf("db: %s\n", db_path);
-    printf("runs: %llu\n", (unsigned long long)st.runs);
-    printf("shard: %llu/%llu\n", (unsigned long long)o.shard, (unsigned long long)o.shards);
-    printf("in_shard: %llu\n", (unsigned long long)st.in_shard);
-    printf("present: %llu\n", (unsigned long long)st.present);
-    printf("ran: %llu\n", (unsigned long long)st.ran);
-    printf("ok: %llu\n", (unsigned long long)st.ok);
-    printf("failed: %llu\n", (unsigned long long)st.failed);
-    printf("copied: %llu\n", (unsigned long long)st.copied);
-    if (st.raced > 0)
-        printf("stored_by_another: %llu\n", (unsigned long long)st.raced);
-    printf("jobs: %u\n", o.jobs);
-    printf("wall_s: %.3f\n", st.wall_s);
-    printf("replay_s: %.3f\n", st.replay_s);
-    printf("store_s: %.3f\n", st.store_s);
-    printf("storage_share: %.4f\n", st.wall_s > 0 ? st.store_s / st.wall_s : 0.0);
-    /* What went wrong, by note: the words are in run_notes, run by run. */
-    if (noted_runs > 0) {
-        printf("notes: %llu runs of %s have notes (", (unsigned long long)noted_runs, db_path);
-        for (size_t k = 0; k < note_kinds; k++)
-            printf("%s%s %llu", k > 0 ? ", " : "", notes[k].note,
-                   (unsigned long long)notes[k].runs);
-        printf("; the run_notes table says each in words)\n");
-    }
-    for (size_t k = 0; k < note_kinds; k++)
-        if (strcmp(notes[k].note, "few_waits") == 0)
-            printf("few_waits: %llu runs have too few waits for a p99 to have an upper bound "
-                   "(%zu at %g %%): their p99 is bounded from below only\n",
-                   (unsigned long long)notes[k].runs,
-                   gar_quantile_interval_min_waits(990000, GAR_CI_LEVEL_DEFAULT),
-                   GAR_CI_LEVEL_DEFAULT * 100.0);
-    if (other_builds > 0)
-        printf("other_builds: %llu (runs made by another build of gar; the report names "
-               "each build)\n",
-               (unsigned long long)other_builds);
-    if (st.ran == 0 && failed_before > 0)
-        printf("status: nothing to do (all %llu runs of this shard are in %s, which holds %llu"
-               " failed runs)\n",
-               (unsigned long long)st.in_shard, db_path, (unsigned long long)failed_before);
-    else if (st.ran == 0)
-        printf("status: nothing to do (all %llu runs of this shard are in %s)\n",
-               (unsigned long long)st.in_shard, db_path);
-    else if (st.failed == 0)
-        printf("status: done\n");
-    else /* the last line a user reads: failures must not pass for success */
-        printf("status: done, %llu of %llu runs failed (stored with status 'failed' and their"
-               " error; 'gar report' lists their arms)\n",
-               (unsigned long long)st.failed, (unsigned long long)st.ran);
+    print_summary(spec_path, db_path, &o, &out);
     return GAR_EXIT_OK;
 }

@@ -1,6 +1,6 @@
 /* experiments/import/import_rules.h — the mapping rules of import.h, written
  * once, over the lookups that either home of the records provides: the
- * in-memory arrays (import_map.c) or the spilled SQLite database
+ * in-memory arrays (import_lookup.c) or the spilled SQLite database
  * (import_spill.c).  Which op a synchronizing call waited for, on which
  * stream, and why a call makes no row are decided here only, so the two homes
  * cannot drift apart; each only answers "find this record".

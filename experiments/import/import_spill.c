@@ -1,6 +1,6 @@
 /* experiments/import/import_spill.c — records in a temporary SQLite database
  * and the mapping as queries over it (import_spill.h).  Each lookup here
- * answers as import_map.c's does, with the same order among equal keys; the
+ * answers as import_lookup.c's does, with the same order among equal keys; the
  * rules that use them are import_rules.c's. */
 #include "import/import_spill.h"
 #include "sim/alloc.h"
@@ -163,7 +163,7 @@ int gar_import_spill_open(gar_import *im, gar_error *err)
     return 0;
 }
 
-/* The mapping's state: the store and the runs, as import_map.c's mapper. */
+/* The mapping's state: the store and the runs, as import_lookup.c's gar_import_mapper. */
 typedef struct spill_mapper {
     gar_import *im;
     gar_import_spill *s;

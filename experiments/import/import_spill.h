@@ -6,7 +6,7 @@
  * private on-disk SQLite database (deleted when closed, and by SQLite at once
  * on Unix, so no exit path leaves it behind) and later records go there.  The
  * mapping's rules (import_rules.h) then look records up with indexed queries
- * that answer as the in-memory arrays do (import_map.c), with SQLite's page
+ * that answer as the in-memory arrays do (import_lookup.c), with SQLite's page
  * cache and sorter bounded by GAR_IMPORT_SPILL_CACHE.
  *
  * Internal to the importers; nothing here is thread-safe. */

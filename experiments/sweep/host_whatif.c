@@ -118,52 +118,12 @@ static void constant_dist(gar_host_dist *d, gar_dur_ns v)
     }
 }
 
-/* One term, "KEY*F" or "KEY=V", on `p`. */
-static int apply_term(gar_host_profile *p, const char *term, const char *file, unsigned line,
-                      gar_error *err)
+/* A term on a distribution, KEY or KEY@LEAD (`key`, split here at its '@'),
+ * its factor or value already read.  Returns 0 or the refusal. */
+static int apply_dist_term(gar_host_profile *p, const char *term, char *key, bool scale,
+                           double factor, gar_dur_ns value, const char *file, unsigned line,
+                           gar_error *err)
 {
-    size_t op_at = strcspn(term, "*=");
-    if (term[op_at] == '\0')
-        return fault(err, file, line, term, "is neither KEY*FACTOR nor KEY=VALUE");
-    char key[64];
-    if (op_at == 0 || op_at >= sizeof key)
-        return fault(err, file, line, term, "has no key before '%c'", term[op_at]);
-    memcpy(key, term, op_at);
-    key[op_at] = '\0';
-    bool scale = term[op_at] == '*';
-    const char *arg = term + op_at + 1;
-    double factor = 0;
-    gar_dur_ns value = 0;
-    if (arg[0] == '-')
-        return fault(err, file, line, term,
-                     scale ? "factor '%s' is negative: a factor is above 0"
-                           : "value '%s' is negative: a cost or latency is at least 0 ns",
-                     arg);
-    if (scale && (!parse_decimal(arg, &factor) || factor <= 0 || factor > GAR_WHATIF_FACTOR_MAX))
-        return fault(err, file, line, term,
-                     "factor '%s' is not a plain decimal above 0 and at most 1000", arg);
-
-    /* The constants. */
-    if (strcmp(key, "word_wait") == 0) {
-        if (scale || (strcmp(arg, "yes") != 0 && strcmp(arg, "no") != 0))
-            return fault(err, file, line, term, "word_wait takes =yes or =no");
-        p->word_wait = strcmp(arg, "yes") == 0;
-        return 0;
-    }
-    if (!scale && !parse_ns(arg, &value))
-        return fault(err, file, line, term,
-                     "value '%s' is not whole ns from 0 to 10000000000 (10 s)", arg);
-    if (strcmp(key, "query_ns") == 0 || strcmp(key, "clock_ns") == 0) {
-        gar_dur_ns *field = key[0] == 'q' ? &p->query_ns : &p->clock_ns;
-        if (!scale) {
-            *field = value;
-        } else if (!scaled(*field, factor, field)) {
-            return fault(err, file, line, term, "gives more than 10 s, the most a profile states");
-        }
-        return 0;
-    }
-
-    /* The distributions: KEY or KEY@LEAD. */
     char *at = strchr(key, '@');
     if (at != NULL)
         *at++ = '\0';
@@ -222,6 +182,54 @@ static int apply_term(gar_host_profile *p, const char *term, const char *file, u
         return fault(err, file, line, term, "gives more than 10 s, the most a profile states");
     *p = copy;
     return 0;
+}
+
+/* One term, "KEY*F" or "KEY=V", on `p`. */
+static int apply_term(gar_host_profile *p, const char *term, const char *file, unsigned line,
+                      gar_error *err)
+{
+    size_t op_at = strcspn(term, "*=");
+    if (term[op_at] == '\0')
+        return fault(err, file, line, term, "is neither KEY*FACTOR nor KEY=VALUE");
+    char key[64];
+    if (op_at == 0 || op_at >= sizeof key)
+        return fault(err, file, line, term, "has no key before '%c'", term[op_at]);
+    memcpy(key, term, op_at);
+    key[op_at] = '\0';
+    bool scale = term[op_at] == '*';
+    const char *arg = term + op_at + 1;
+    double factor = 0;
+    gar_dur_ns value = 0;
+    if (arg[0] == '-')
+        return fault(err, file, line, term,
+                     scale ? "factor '%s' is negative: a factor is above 0"
+                           : "value '%s' is negative: a cost or latency is at least 0 ns",
+                     arg);
+    if (scale && (!parse_decimal(arg, &factor) || factor <= 0 || factor > GAR_WHATIF_FACTOR_MAX))
+        return fault(err, file, line, term,
+                     "factor '%s' is not a plain decimal above 0 and at most 1000", arg);
+
+    /* The constants. */
+    if (strcmp(key, "word_wait") == 0) {
+        if (scale || (strcmp(arg, "yes") != 0 && strcmp(arg, "no") != 0))
+            return fault(err, file, line, term, "word_wait takes =yes or =no");
+        p->word_wait = strcmp(arg, "yes") == 0;
+        return 0;
+    }
+    if (!scale && !parse_ns(arg, &value))
+        return fault(err, file, line, term,
+                     "value '%s' is not whole ns from 0 to 10000000000 (10 s)", arg);
+    if (strcmp(key, "query_ns") == 0 || strcmp(key, "clock_ns") == 0) {
+        gar_dur_ns *field = key[0] == 'q' ? &p->query_ns : &p->clock_ns;
+        if (!scale) {
+            *field = value;
+        } else if (!scaled(*field, factor, field)) {
+            return fault(err, file, line, term, "gives more than 10 s, the most a profile states");
+        }
+        return 0;
+    }
+
+    return apply_dist_term(p, term, key, scale, factor, value, file, line, err);
 }
 
 int gar_host_whatif_apply(gar_host_profile *profile, const char *terms, const char *file,

@@ -14,7 +14,7 @@
  * where the simulation falls, the widest KS between two real runs, and the
  * three-way verdict (verify_runs.h); one run's envelope is its own values.  A verification of a key already stored
  * replaces it: it is a measurement of the machine as it is now.
- * Schema: db.c (the schema text), data/sweeps/README.md. */
+ * Schema: sweep/db_schema.c (the schema text), data/sweeps/README.md. */
 #ifndef GAR_VERIFICATIONS_H
 #define GAR_VERIFICATIONS_H
 
