@@ -115,6 +115,10 @@
     X(21, GAR_W_AUTO_MISSED_BUDGET, AutoMissedBudget, WARNING, TESTBED,                      \
       "'{1}' missed its budget: the run's p99 overshoot, {2}, is "                            \
       "above {3}[ ({4})]",                                                                    \
-      "a replay of an auto plan whose p99 overshoot came out above its budget")
+      "a replay of an auto plan whose p99 overshoot came out above its budget")               \
+    /* what was asked (the verb), the database */                                             \
+    X(22, GAR_E_EMPTY_DATABASE, EmptyDatabase, ERROR, TESTBED,                               \
+      "{1}: the database '{2}' holds no runs; run gar sweep SPEC --db '{2}' first",           \
+      "a sweep database with no runs where runs are read (report, plot, auto-goals)")
 
 #endif
