@@ -1,10 +1,11 @@
 /* core/error.c — the registry of coded errors and the formatting of a record.
  *
- * Templates name their arguments {1}..{4}; the registry is indexed by number,
- * so a renumbering shows up as a failing test that pins every name.  A part
- * in brackets ("[: column {3}]", not nested) is shown only when every
- * argument it names is given and not empty, so a fault of a whole file is
- * not placed at a made-up line. */
+ * The registry is made from the one table, gar/error_codes.h (its header
+ * says how templates name their arguments and show optional parts).  It is
+ * indexed by number, so a renumbering shows up as a failing test that pins
+ * every name; the checks below make a malformed table fail the build.  A
+ * part in brackets is shown only when every argument it names is given and
+ * not empty, so a fault of a whole file is not placed at a made-up line. */
 #include <gar/error.h>
 
 #include <string.h>
@@ -17,47 +18,28 @@ typedef struct gar_code_entry {
     const char *template_text;
 } gar_code_entry;
 
-static const gar_code_entry registry[GAR_CODE_COUNT] = {
-    [GAR_E_INVALID_PLAN] = { "InvalidPlan", GAR_KIND_ERROR, "invalid {1} '{2}': {3}" },
-    [GAR_W_PARK_FALLBACK] = { "ParkFallback", GAR_KIND_WARNING,
-                              "plan '{1}' needs {2}, which this host lacks ({3}); running '{4}'" },
-    [GAR_W_EXECUTOR_FALLBACK] = { "ExecutorFallback", GAR_KIND_WARNING,
-                                  "executor '{1}' cannot run here ({2}); running '{3}'" },
-    [GAR_E_EXECUTOR_REFUSED] = { "ExecutorRefused", GAR_KIND_ERROR,
-                                 "executor '{1}' cannot run here ({2}) and the setting is strict" },
-    [GAR_E_INVALID_EXECUTOR] = { "InvalidExecutor", GAR_KIND_ERROR,
-                                 "unknown executor '{1}' (accepted: {2})" },
-    [GAR_E_PENDED_INLINE] = { "PendedInline", GAR_KIND_ERROR,
-                              "an inline host returned pending at {1}" },
-    [GAR_E_STALLED] = { "Stalled", GAR_KIND_ERROR,
-                        "{1} task(s) left unfinished with nothing to wait on" },
-    [GAR_E_BACKEND] = { "Backend", GAR_KIND_ERROR, "{1} failed: {2}" },
-    [GAR_E_INVALID_ARGUMENT] = { "InvalidArgument", GAR_KIND_ERROR, "{1}: argument {2} {3}" },
-    [GAR_E_CAPACITY] = { "CapacityExceeded", GAR_KIND_ERROR, "{1} is full (capacity {2})" },
-    [GAR_E_USAGE] = { "Usage", GAR_KIND_ERROR, "{1}: {2}" },
-    [GAR_E_IO] = { "Io", GAR_KIND_ERROR, "cannot {2} '{1}': {3}" },
-    [GAR_E_INVALID_TRACE] = { "InvalidTrace", GAR_KIND_ERROR, "{1}[:{2}][: column {3}]: {4}" },
-    [GAR_E_INVALID_ESTIMATOR] = { "InvalidEstimator", GAR_KIND_ERROR,
-                                  "invalid estimator '{1}': {2}" },
-    [GAR_E_INVALID_HOST_PROFILE] = { "InvalidHostProfile", GAR_KIND_ERROR, "{1}:{2}: {3}" },
-    [GAR_E_WAIT_DEADLINE] = { "WaitDeadline", GAR_KIND_ERROR,
-                              "{1} still pending at its deadline of {2}" },
-    [GAR_E_DEVICE_FAULT] = { "DeviceFault", GAR_KIND_ERROR, "device fault: {1}" },
-    [GAR_W_NOISY_CALIBRATION] = { "NoisyCalibration", GAR_KIND_WARNING,
-                                  "calibration rounds disagree on {1}: {2} (bound: {3}); "
-                                  "measure again on a quiet machine" },
-    [GAR_W_AUTO_OVER_BUDGET] = { "AutoOverBudget", GAR_KIND_WARNING,
-                                 "'{1}' is beyond this host: every park's own tail exceeds "
-                                 "the budget on 1 % of waits or more ({2} of {3} waits), so "
-                                 "those ran the park that exceeds it least, with a cautious "
-                                 "sleep" },
-    [GAR_E_OPS_VERSION] = { "OpsVersion", GAR_KIND_ERROR,
-                            "{1}: the {2} table has version {3}, which this libgar does not "
-                            "know (the newest it knows is {4})" },
-    [GAR_W_AUTO_MISSED_BUDGET] = { "AutoMissedBudget", GAR_KIND_WARNING,
-                                   "'{1}' missed its budget: the run's p99 overshoot, {2}, is "
-                                   "above {3}[ ({4})]" },
-};
+/* Each row's place in the table, from 1. */
+#define ROW_PLACE(number, identifier, name, kind, owner, template_text, when) \
+    row_of_##identifier,
+enum { row_before_the_first, GAR_ERROR_TABLE(ROW_PLACE) };
+
+/* A row must have a template: "" before it makes anything but a string
+ * literal a syntax error, and a literal must not be empty.  Its number must
+ * be its place, so rows run 1, 2, 3, ... in order with no gap, and a row
+ * left out or put twice is caught. */
+#define ROW_CHECK(number, identifier, name, kind, owner, template_text, when) \
+    _Static_assert(sizeof("" template_text) > 1, \
+                   "error code " #number " (" #name ") has no template"); \
+    _Static_assert((number) == row_of_##identifier, \
+                   "error code " #number " (" #name ") is not at its place: " \
+                   "rows are numbered 1, 2, 3, ... in order with no gap");
+GAR_ERROR_TABLE(ROW_CHECK)
+
+#define ROW_ENTRY(number, identifier, name, kind, owner, template_text, when) \
+    [number] = { #name, GAR_KIND_##kind, "" template_text },
+static const gar_code_entry registry[] = { GAR_ERROR_TABLE(ROW_ENTRY) };
+_Static_assert(sizeof registry / sizeof registry[0] == GAR_CODE_COUNT,
+               "GAR_CODE_COUNT is one past the last row of the table");
 
 bool gar_code_registered(int code)
 {

@@ -108,6 +108,8 @@ int gar_verb_auto_goals_main(int argc, char **argv)
     int rc = gar_results_check_rows(db, &err);
     if (rc == 0)
         rc = gar_results_arms(db, &arms, &err);
+    if (rc == 0 && arms.count == 0)
+        rc = gar_error_set(&err, GAR_E_EMPTY_DATABASE, 2, "auto-goals", db_path);
     if (rc == 0)
         rc = gar_auto_goals_compute(&arms, &goals, &err);
     if (rc == 0 && goals.cells == 0) {

@@ -138,8 +138,7 @@ int gar_verb_plot_main(int argc, char **argv)
         rc = gar_results_arms(db, &arms, &err);
     long pick = -1;
     if (rc == 0 && arms.count == 0)
-        rc = gar_error_set(&err, GAR_E_INVALID_ARGUMENT, 3, "plot", db_path,
-                           "holds no runs to plot");
+        rc = gar_error_set(&err, GAR_E_EMPTY_DATABASE, 2, "plot", db_path);
     if (rc == 0 && (pick = gar_plot_find_trace(&arms, trace)) < 0)
         rc = refuse_unknown_trace(&arms, trace, &err);
     if (rc == 0)

@@ -131,6 +131,8 @@ int gar_verb_report_main(int argc, char **argv)
         rc = gar_results_check_rows(auto_db, &err);
         if (rc == 0)
             rc = gar_results_arms(auto_db, &auto_arms, &err);
+        if (rc == 0 && auto_arms.count == 0)
+            rc = gar_error_set(&err, GAR_E_EMPTY_DATABASE, 2, "report", auto_path);
         if (rc == 0)
             rc = gar_auto_goals_compute(&auto_arms, &goals, &err);
         if (rc == 0 && goals.cells == 0)

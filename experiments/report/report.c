@@ -49,8 +49,7 @@ static int report_read(report *r, gar_error *err)
     if (rc == 0)
         rc = gar_results_arms(r->db, &r->arms, err);
     if (rc == 0 && r->arms.count == 0)
-        rc = gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "report", gar_db_path(r->db),
-                           "holds no runs to report");
+        rc = gar_error_set(err, GAR_E_EMPTY_DATABASE, 2, "report", gar_db_path(r->db));
     if (rc == 0)
         rc = gar_report_notes_read(r->db, &r->notes, err);
     if (rc == 0)

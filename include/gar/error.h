@@ -3,7 +3,8 @@
  * A code's number is its identity: it is never reused and never renumbered; the
  * text may be reworded, so callers branch on the number only.  Codes 1–8 came
  * first (plans, executors, the wait); later ones are appended from 9 on, in
- * the order they were added.  Warnings are codes too.
+ * the order they were added.  Warnings are codes too.  The codes, their
+ * names and their messages are one table, gar/error_codes.h.
  *
  * Every gar function that can fail returns 0 (or a documented non-negative
  * answer) on success and the negated code on failure, and fills the caller's
@@ -21,32 +22,32 @@
 #include <stddef.h>
 
 #include <gar/api.h>
+#include <gar/error_codes.h>
 
-/* The registry.  Append only: a new code takes the next free number. */
+/* Tells the enumerators of the two owners apart (gar/error_codes.h). */
+#define GAR__IF_LIBRARY_LIBRARY(...) __VA_ARGS__
+#define GAR__IF_LIBRARY_TESTBED(...)
+#define GAR__IF_TESTBED_LIBRARY(...)
+#define GAR__IF_TESTBED_TESTBED(...) __VA_ARGS__
+#define GAR__LIBRARY_ENUMERATOR(number, identifier, name, kind, owner, template_text, when) \
+    GAR__IF_LIBRARY_##owner(identifier = number,)
+#define GAR__TESTBED_ENUMERATOR(number, identifier, name, kind, owner, template_text, when) \
+    GAR__IF_TESTBED_##owner(identifier = number,)
+#define GAR__PLUS_ONE(number, identifier, name, kind, owner, template_text, when) +1
+
+/* The registry, made from gar/error_codes.h, whose table says what each
+ * code's arguments are.  Append only: a new code takes the next free
+ * number, in that table. */
 typedef enum gar_code {
     GAR_OK = 0,
-    GAR_E_INVALID_PLAN = 1,        /* subject, text, first fault */
-    GAR_W_PARK_FALLBACK = 2,       /* requested plan, missing capability, why, running plan */
-    GAR_W_EXECUTOR_FALLBACK = 3,   /* requested executor, why, running executor */
-    GAR_E_EXECUTOR_REFUSED = 4,    /* requested executor, why */
-    GAR_E_INVALID_EXECUTOR = 5,    /* text, accepted names */
-    GAR_E_PENDED_INLINE = 6,       /* site */
-    GAR_E_STALLED = 7,             /* tasks left */
-    GAR_E_BACKEND = 8,             /* what was being done, driver status */
-    GAR_E_INVALID_ARGUMENT = 9,    /* function, argument, what is wrong */
-    GAR_E_CAPACITY = 10,           /* what is full, its capacity */
-    GAR_E_USAGE = 11,              /* command, what is wrong */
-    GAR_E_IO = 12,                 /* path, operation, system message */
-    GAR_E_INVALID_TRACE = 13,      /* file, line, column, fault */
-    GAR_E_INVALID_ESTIMATOR = 14,  /* text, first fault */
-    GAR_E_INVALID_HOST_PROFILE = 15, /* file, line, fault */
-    GAR_E_WAIT_DEADLINE = 16,      /* what was awaited, deadline */
-    GAR_E_DEVICE_FAULT = 17,       /* what failed on the device */
-    GAR_W_NOISY_CALIBRATION = 18,  /* what was measured, the rounds' values, the bound */
-    GAR_W_AUTO_OVER_BUDGET = 19,   /* the auto plan, the waits over budget, all waits */
-    GAR_E_OPS_VERSION = 20,        /* function, ops table type, its version, the newest known */
-    GAR_W_AUTO_MISSED_BUDGET = 21, /* the auto plan, its p99, the budget, how sure */
-    GAR_CODE_COUNT                 /* one past the last registered code */
+    /* Library codes: what a libgar function may return. */
+    GAR_ERROR_TABLE(GAR__LIBRARY_ENUMERATOR)
+    /* Testbed codes: reported only by the gar command and its simulator,
+     * never returned by a libgar function, so a program using libgar alone
+     * need not handle them.  They share the numbers and the formatting
+     * below, so one list of `error N (Name)` covers both. */
+    GAR_ERROR_TABLE(GAR__TESTBED_ENUMERATOR)
+    GAR_CODE_COUNT = 1 GAR_ERROR_TABLE(GAR__PLUS_ONE) /* one past the last registered code */
 } gar_code;
 
 typedef enum gar_code_kind {
@@ -73,7 +74,8 @@ GAR_API void gar_error_clear(gar_error *err);
 GAR_API int gar_error_set(gar_error *err, gar_code code, unsigned argc, ...);
 GAR_API int gar_error_setv(gar_error *err, gar_code code, unsigned argc, va_list ap);
 
-/* The registered name ("InvalidPlan"), or NULL for a number never registered. */
+/* The registered name ("InvalidPlan"), or NULL for a number never registered.
+ * Like the two below and the formatting, it answers testbed codes too. */
 GAR_API const char *gar_code_name(int code);
 
 /* Whether a registered code is an error or a warning (GAR_KIND_ERROR for

@@ -297,12 +297,17 @@ done
 # --- a shard that gets no runs: an empty database, then a clear refusal ---
 expect 0 "$gar" sweep "$tmp/small.sweep" --db "$tmp/empty.db" --shard 0/100000 --quiet
 grep -q '^in_shard: 0$' "$tmp/out" || fail "shard 0/100000 of $total runs is not empty"
-for verb in report plot; do
+empty_words="the database '$tmp/empty.db' holds no runs; run gar sweep SPEC --db '$tmp/empty.db' first"
+for verb in report plot auto-goals; do
     expect 2 "$gar" $verb --db "$tmp/empty.db" --out "$tmp/empty-$verb"
-    grep -q 'error 9 (InvalidArgument).*holds no runs' "$tmp/err" \
-        || fail "$verb of a database without runs not refused ($(cat "$tmp/err"))"
+    grep -qxF "error 22 (EmptyDatabase): $verb: $empty_words" "$tmp/err" \
+        || fail "$verb of a database without runs not refused as empty ($(cat "$tmp/err"))"
     [ ! -e "$tmp/empty-$verb" ] || fail "$verb of a database without runs wrote files"
 done
+expect 2 "$gar" report --db "$tmp/a.db" --auto-db "$tmp/empty.db" --out "$tmp/empty-auto"
+grep -qxF "error 22 (EmptyDatabase): report: $empty_words" "$tmp/err" \
+    || fail "report --auto-db of a database without runs not refused as empty ($(cat "$tmp/err"))"
+[ ! -e "$tmp/empty-auto" ] || fail "report --auto-db of a database without runs wrote files"
 
 [ $failures -eq 0 ] || exit 1
 echo "all checks passed"

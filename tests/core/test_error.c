@@ -40,6 +40,7 @@ static void numbers_are_pinned_to_names(void **state)
         { 19, "AutoOverBudget", GAR_KIND_WARNING },
         { 20, "OpsVersion", GAR_KIND_ERROR },
         { 21, "AutoMissedBudget", GAR_KIND_WARNING },
+        { 22, "EmptyDatabase", GAR_KIND_ERROR },
     };
     size_t n = sizeof pinned / sizeof pinned[0];
     assert_int_equal(GAR_CODE_COUNT, n + 1);
@@ -92,6 +93,18 @@ static void format_prints_number_name_and_message(void **state)
     gar_error_describe(&err, text, sizeof text);
     assert_string_equal(text, "3 (ExecutorFallback): executor 'io-uring' cannot run here "
                               "(no io_uring); running 'naive'");
+}
+
+/* An empty database names the verb and the file, and says what fills it. */
+static void an_empty_database_says_how_to_fill_it(void **state)
+{
+    (void)state;
+    gar_error err;
+    char text[256];
+    gar_error_set(&err, GAR_E_EMPTY_DATABASE, 2, "report", "shard.db");
+    gar_error_format(&err, text, sizeof text);
+    assert_string_equal(text, "error 22 (EmptyDatabase): report: the database 'shard.db' holds "
+                              "no runs; run gar sweep SPEC --db 'shard.db' first");
 }
 
 static void format_truncates_like_snprintf(void **state)
@@ -209,6 +222,7 @@ int main(void)
         cmocka_unit_test(unregistered_numbers_have_no_name),
         cmocka_unit_test(set_returns_negated_code_and_keeps_arguments),
         cmocka_unit_test(format_prints_number_name_and_message),
+        cmocka_unit_test(an_empty_database_says_how_to_fill_it),
         cmocka_unit_test(format_truncates_like_snprintf),
         cmocka_unit_test(missing_arguments_show_as_question_marks),
         cmocka_unit_test(empty_place_arguments_drop_their_part),
