@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 #include "sim/rank_select.h"
 
 #define SUB_BUCKETS (UINT64_C(1) << GAR_SKETCH_SUB_BITS) /* 1024 a power of two */

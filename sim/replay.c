@@ -18,7 +18,7 @@
 #include "core/family_rule.h"
 #include "core/nearest_rank.h"
 #include "sim/auto_host.h"
-#include "sim/key_index.h"
+#include "sim/trace/key_index.h"
 #include "sim/quantile_sketch.h"
 #include "sim/stream_sketch.h"
 #include "sim/rank_select.h"

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 #include "sim/rank_select.h"
 
 #define PAGE GAR_STREAM_SKETCH_PAGE

@@ -27,8 +27,8 @@
 #include "sim/replay.h"
 #include "sim/replay_metric_table.h"
 #include "sim/replay_notes.h"
-#include "sim/trace.h"
-#include "sim/trace_origin.h"
+#include "sim/trace/trace.h"
+#include "sim/trace/trace_origin.h"
 
 static const char verb[] = "replay";
 /* How a run past GAR_SKETCH_EXACT_MAX waits reads its quantiles. */

@@ -34,7 +34,7 @@
 #include "sim/host_profile.h"
 #include "sim/quantile_words.h"
 #include "sim/replay.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 #include "sweep/db.h"
 #include "sweep/sweep_spec.h"
 #include "verify/verifications.h"

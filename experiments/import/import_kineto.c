@@ -1,7 +1,7 @@
 /* experiments/import/import_kineto.c — PyTorch profiler (Kineto) Chrome-trace JSON.
  *
  * The file is streamed through yajl's callback parser in blocks (inflated
- * with zlib first when it is gzip, by sim/unpack.h), so a trace of any
+ * with zlib first when it is gzip, by sim/trace/unpack.h), so a trace of any
  * size needs memory only for the few fields kept per event.  Of the events,
  * complete events (ph "X") of these categories are kept (PyTorch 1.8
  * wrote the names in brackets):
@@ -30,7 +30,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "import/import.h"
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -41,7 +41,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "import/content_hash.h"
-#include "sim/unpack.h"
+#include "sim/trace/unpack.h"
 
 /* The keys of an event, and of its args, that matter here. */
 typedef enum key {
@@ -908,7 +908,7 @@ static int parse_end(kineto_parse *p, int rc)
     return rc;
 }
 
-/* The file's bytes, plain or gzip (sim/unpack.h), to the parse. */
+/* The file's bytes, plain or gzip (sim/trace/unpack.h), to the parse. */
 static int feed_parse(void *context, const unsigned char *bytes, size_t len)
 {
     return parse_feed(context, bytes, len);

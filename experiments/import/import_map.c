@@ -3,7 +3,7 @@
  * here; the rules that use them are import_rules.c's (described in import.h
  * and data/README.md), the same over records spilled to SQLite. */
 #include "import/import.h"
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 #include "import/import_rules.h"
 #include "import/import_spill.h"
 #include "import/import_rows.h"
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/key_index.h"
+#include "sim/trace/key_index.h"
 
 void gar_import_init(gar_import *im)
 {
@@ -432,7 +432,7 @@ static int collect_rows(mapper *m, gar_import_rows *trace, gar_import_counts *co
 /* A pass over the rows in start order that drops those which would move
  * their stream's submit or done backwards (calls from several host threads
  * can overlap), counting them.  Streams are numbered by first appearance
- * (sim/key_index.h) and their last submit and done kept by number, so a
+ * (sim/trace/key_index.h) and their last submit and done kept by number, so a
  * pass is linear in the rows whatever the number of streams.  The first
  * pass counts and finds the origin; the second moves the kept rows to it
  * and hands them to the sink. */

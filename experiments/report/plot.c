@@ -19,7 +19,7 @@
 #include <gar/bands.h>
 
 #include "sweep/format.h"
-#include "sim/leftover.h"
+#include "sim/trace/leftover.h"
 #include "report/gnuplot_text.h"
 #include "report/plan_names.h"
 #include "report/plot_coincident.h"

@@ -1,7 +1,7 @@
 /* experiments/sweep/sweep_spec.c — reading a sweep spec, and loading what it names. */
 #define _GNU_SOURCE /* realpath */
 #include "sweep/sweep_spec.h"
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 
 #include <assert.h>
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* sim/alloc.h — the allocation hook of the readers: a way for tests to make
+/* sim/trace/alloc.h — the allocation hook of the readers: a way for tests to make
  * an allocation fail on purpose (SQLite's fault injection is the model).
  *
  * The trace reader and writer (trace.c, atomic_file.c), the importers and

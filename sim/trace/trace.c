@@ -1,4 +1,4 @@
-/* sim/trace.c — reads, checks and writes gar-trace v1.
+/* sim/trace/trace.c — reads, checks and writes gar-trace v1.
  *
  * One reader serves files, streams and memory: the stream reader hands it
  * whole lines out of a block buffer, the memory reader out of the caller's
@@ -8,15 +8,15 @@
  * wrong with it, so both give the same rows and the same refusals. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
-#include "sim/alloc.h"
-#include "sim/atomic_file.h"
-#include "sim/leftover.h"
-#include "sim/decimal_chunk.h"
-#include "sim/decimal_wide.h"
-#include "sim/mapped_text.h"
-#include "sim/unpack.h"
+#include "sim/trace/alloc.h"
+#include "sim/trace/atomic_file.h"
+#include "sim/trace/leftover.h"
+#include "sim/trace/decimal_chunk.h"
+#include "sim/trace/decimal_wide.h"
+#include "sim/trace/mapped_text.h"
+#include "sim/trace/unpack.h"
 
 #include <errno.h>
 #include <inttypes.h>

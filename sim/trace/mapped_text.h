@@ -1,4 +1,4 @@
-/* sim/mapped_text.h — a regular file's bytes, read where the page cache
+/* sim/trace/mapped_text.h — a regular file's bytes, read where the page cache
  * holds them.
  *
  * The streamed trace reader (trace.c) parses a plain text file out of a
