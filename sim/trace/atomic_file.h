@@ -3,7 +3,7 @@
  * new one, never a part; a failure leaves the old file as it was and removes
  * the temporary one.
  *
- * The one recipe of gar's file writers: traces (trace.c), whole small files
+ * The one recipe of gar's file writers: traces (trace_write.c), whole small files
  * such as calibrated host profiles (experiments/cli/write_atomic.h) and merged
  * databases (gar merge).  Plots and reports stage a whole folder instead
  * (experiments/report/plot.h).

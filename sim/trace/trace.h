@@ -196,7 +196,7 @@ typedef struct gar_trace_writer {
     bool atomic;       /* writing a temporary file beside `name` */
     bool z_ready;
     uint64_t rows;     /* rows written so far */
-    struct gar_trace_order *rules; /* the rules' state (trace.c; owned) */
+    struct gar_trace_order *rules; /* the rules' state (trace_order.c; owned) */
     char *block;       /* formatted rows waiting (owned) */
     size_t used;
     unsigned char *packed; /* deflate's output block (owned) */
