@@ -10,7 +10,7 @@
 #include <gar/auto_host.h>
 
 #include "sim/host_profile.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 /* The median residual of `trace` (done less start, 0 when done first): the
  * lead to tell a profile's variants by.  Works in `v` and `tmp`, each

@@ -39,7 +39,7 @@
 
 #include <gar/error.h>
 
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 typedef enum gar_gen_kind {
     GAR_GEN_STEADY,

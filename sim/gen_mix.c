@@ -16,7 +16,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 
 static const gar_gen_kind loop_kinds[] = { GAR_GEN_DECODE, GAR_GEN_BIMODAL, GAR_GEN_JITTER,
                                            GAR_GEN_DRIFT, GAR_GEN_SHIFT };

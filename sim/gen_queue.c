@@ -26,7 +26,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 
 #define STRAGGLER_MIN 2.0   /* a straggler runs at least twice its length */
 #define STRAGGLER_SHAPE 1.5 /* Pareto shape: a finite mean, an unbounded tail */

@@ -22,7 +22,7 @@
 
 #include "sim/gen.h"
 #include "sim/prng.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 #define GAR_GEN_MIX_SOURCES 16 /* streams a mix interleaves at most */
 #define GAR_GEN_US_MAX 1e9     /* a step longer than 1000 s is a typo, not a trace */

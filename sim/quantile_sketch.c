@@ -4,10 +4,9 @@
 
 #include <string.h>
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 #include "sim/rank_select.h"
 
-#define SUB_BUCKETS (UINT64_C(1) << GAR_SKETCH_SUB_BITS) /* 1024 a power of two */
 #define FIRST_ROOM 64 /* values, before growing: a run has a sketch per stream */
 
 void gar_quantile_sketch_init(gar_quantile_sketch *sk, size_t limit)
@@ -45,21 +44,6 @@ void gar_quantile_sketch_free(gar_quantile_sketch *sk)
     gar_quantile_sketch_init(sk, limit);
 }
 
-/* The values bucket `bucket` of group `group` holds. */
-static gar_sketch_bucket bounds(unsigned group, size_t bucket)
-{
-    if (group == 0)
-        return (gar_sketch_bucket){ bucket, bucket };
-    unsigned shift = group; /* group g holds 2^(g+10) .. 2^(g+11) - 1 in widths of 2^g */
-    uint64_t lo = ((uint64_t)bucket + SUB_BUCKETS) << shift;
-    return (gar_sketch_bucket){ lo, lo + ((UINT64_C(1) << shift) - 1) };
-}
-
-static size_t group_buckets(unsigned group)
-{
-    return group == 0 ? (size_t)GAR_SKETCH_LINEAR : (size_t)SUB_BUCKETS;
-}
-
 /* Counts `v` in the histogram.  False when its group cannot be had. */
 static bool count_value(gar_quantile_sketch *sk, uint64_t v)
 {
@@ -67,7 +51,7 @@ static bool count_value(gar_quantile_sketch *sk, uint64_t v)
     size_t b;
     gar_quantile_sketch_locate(v, &g, &b);
     if (sk->group[g] == NULL) {
-        sk->group[g] = gar_calloc(group_buckets(g), sizeof(uint64_t));
+        sk->group[g] = gar_calloc(gar_quantile_sketch_group_buckets(g), sizeof(uint64_t));
         if (sk->group[g] == NULL)
             return false;
     }
@@ -149,12 +133,13 @@ bool gar_quantile_sketch_copy(gar_quantile_sketch *dst, const gar_quantile_sketc
     for (unsigned g = 0; src->histogram && g < GAR_SKETCH_GROUPS; g++) {
         if (src->group[g] == NULL)
             continue;
-        dst->group[g] = gar_malloc(group_buckets(g) * sizeof(uint64_t));
+        dst->group[g] = gar_malloc(gar_quantile_sketch_group_buckets(g) * sizeof(uint64_t));
         if (dst->group[g] == NULL) {
             gar_quantile_sketch_free(dst);
             return false;
         }
-        memcpy(dst->group[g], src->group[g], group_buckets(g) * sizeof(uint64_t));
+        memcpy(dst->group[g], src->group[g],
+               gar_quantile_sketch_group_buckets(g) * sizeof(uint64_t));
         dst->group_count[g] = src->group_count[g];
     }
     dst->histogram = src->histogram;
@@ -205,7 +190,7 @@ void gar_quantile_sketch_buckets(const gar_quantile_sketch *sk, const size_t *ra
         while (j < k && ranks[j] < before + in_group) {
             while (below + sk->group[g][b] <= ranks[j])
                 below += sk->group[g][b++];
-            gar_sketch_bucket at = bounds(g, b);
+            gar_sketch_bucket at = gar_quantile_sketch_bounds(g, b);
             if (at.lo < sk->min)
                 at.lo = sk->min;
             if (at.hi > sk->max)

@@ -100,6 +100,44 @@ static inline void gar_quantile_sketch_locate(uint64_t v, unsigned *group, size_
     *bucket = (size_t)((v >> shift) - (UINT64_C(1) << GAR_SKETCH_SUB_BITS));
 }
 
+/* How many buckets group `group` has: GAR_SKETCH_LINEAR for group 0, 1024
+ * for every other. */
+static inline size_t gar_quantile_sketch_group_buckets(unsigned group)
+{
+    return group == 0 ? (size_t)GAR_SKETCH_LINEAR : (size_t)1 << GAR_SKETCH_SUB_BITS;
+}
+
+/* The values bucket `bucket` of group `group` holds (what locate maps
+ * there): group g >= 1 holds 2^(g+10) .. 2^(g+11) - 1 in widths of 2^g. */
+static inline gar_sketch_bucket gar_quantile_sketch_bounds(unsigned group, size_t bucket)
+{
+    if (group == 0)
+        return (gar_sketch_bucket){ bucket, bucket };
+    uint64_t lo = ((uint64_t)bucket + (UINT64_C(1) << GAR_SKETCH_SUB_BITS)) << group;
+    return (gar_sketch_bucket){ lo, lo + ((UINT64_C(1) << group) - 1) };
+}
+
+/* The buckets numbered in value order across the groups (group 0's first,
+ * then each group's in turn), and back: how stream_sketch.h pages them. */
+static inline size_t gar_quantile_sketch_number(unsigned group, size_t bucket)
+{
+    size_t per_group = (size_t)1 << GAR_SKETCH_SUB_BITS;
+    return group == 0 ? bucket
+                      : (size_t)GAR_SKETCH_LINEAR + ((size_t)group - 1) * per_group + bucket;
+}
+
+static inline void gar_quantile_sketch_unnumber(size_t n, unsigned *group, size_t *bucket)
+{
+    if (n < GAR_SKETCH_LINEAR) {
+        *group = 0;
+        *bucket = n;
+        return;
+    }
+    size_t past = n - (size_t)GAR_SKETCH_LINEAR;
+    *group = (unsigned)(past >> GAR_SKETCH_SUB_BITS) + 1;
+    *bucket = past & (((size_t)1 << GAR_SKETCH_SUB_BITS) - 1);
+}
+
 /* Widens the range seen to take in `v` (a value just counted). */
 static inline void gar_quantile_sketch_extend(gar_quantile_sketch *sk, uint64_t v)
 {

@@ -18,7 +18,7 @@
 #include "core/family_rule.h"
 #include "core/nearest_rank.h"
 #include "sim/auto_host.h"
-#include "sim/key_index.h"
+#include "sim/trace/key_index.h"
 #include "sim/quantile_sketch.h"
 #include "sim/stream_sketch.h"
 #include "sim/rank_select.h"
@@ -883,20 +883,14 @@ static size_t exact_values(const gar_quantile_sketch *sk)
     return sk->histogram ? 0 : (size_t)sk->count;
 }
 
-int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar_error *err)
+/* What check_config cannot see alone, checked with the run's bands: each
+ * predicting plan's deadline against the estimator (the waits run the
+ * estimator's rule unchecked, core/family_rule.h), an auto plan's lead
+ * over streamed rows, and the index against the trace.  Returns 0 or the
+ * refusal. */
+static int check_run(const gar_replay_config *config, const gar_bands *bands, gar_error *err)
 {
-    int rc = check_config(config, err);
-    if (rc < 0)
-        return rc;
-    if (out == NULL)
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_replay_run", "out", "is NULL");
-    /* A plan is bands of one band. */
-    gar_bands one_band = { .count = 1 };
-    if (config->plan != NULL)
-        one_band.band[0].plan = *config->plan;
-    const gar_bands *bands = config->bands != NULL ? config->bands : &one_band;
-    /* Each predicting plan's deadline is checked here, once: the waits run
-     * the estimator's rule unchecked (core/family_rule.h). */
+    int rc;
     for (size_t k = 0; config->estimator.family != GAR_ESTIMATOR_NONE && k < bands->count; k++)
         if (bands->band[k].plan.predict &&
             (rc = gar__family_check(&config->estimator, &bands->band[k].plan.deadline,
@@ -909,6 +903,43 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     if (config->index != NULL && (config->trace == NULL || config->index->rows != config->trace->count))
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_replay_run", "index",
                              "was built for another trace (its row count differs)");
+    return 0;
+}
+
+/* Every block of rows the source hands out, numbered and replayed in
+ * order.  Returns 0 at the rows' end, or the first failure. */
+static int replay_rows(run *r, gar_replay_rows_fn rows, void *context, progress *pg,
+                       gar_error *err)
+{
+    int rc = 0;
+    const gar_trace_row *some;
+    size_t count;
+    while (rc >= 0 && (rc = rows(context, &some, &count, err)) > 0) {
+        if (pg->waits == 0)
+            pg->first_start = pg->last_end = pg->latest_end = some[0].start_ns;
+        if (!number_block(r, some, count, pg->waits) ||
+            !streams_over_budget(r, pg->waits + count))
+            rc = out_of_memory(err);
+        else if ((rc = fit_numbers(r, err)) >= 0)
+            rc = replay_block(r, some, count, pg, err);
+    }
+    return rc;
+}
+
+int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar_error *err)
+{
+    int rc = check_config(config, err);
+    if (rc < 0)
+        return rc;
+    if (out == NULL)
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_replay_run", "out", "is NULL");
+    /* A plan is bands of one band. */
+    gar_bands one_band = { .count = 1 };
+    if (config->plan != NULL)
+        one_band.band[0].plan = *config->plan;
+    const gar_bands *bands = config->bands != NULL ? config->bands : &one_band;
+    if ((rc = check_run(config, bands, err)) < 0)
+        return rc;
 
     /* An in-memory trace is read as a stream of slices. */
     gar_trace_cursor slices = { config->trace, 0 };
@@ -926,17 +957,8 @@ int gar_replay_run(const gar_replay_config *config, gar_replay_metrics *out, gar
     memset(&pg, 0, sizeof pg);
     rc = run_start(&r, rows, context, err);
     slices.next = 0; /* a first pass for auto's lead may have read them */
-    const gar_trace_row *some;
-    size_t count;
-    while (rc >= 0 && (rc = rows(context, &some, &count, err)) > 0) {
-        if (pg.waits == 0)
-            pg.first_start = pg.last_end = pg.latest_end = some[0].start_ns;
-        if (!number_block(&r, some, count, pg.waits) ||
-            !streams_over_budget(&r, pg.waits + count))
-            rc = out_of_memory(err);
-        else if ((rc = fit_numbers(&r, err)) >= 0)
-            rc = replay_block(&r, some, count, &pg, err);
-    }
+    if (rc >= 0)
+        rc = replay_rows(&r, rows, context, &pg, err);
     if (r.autos != NULL)
         m.auto_counts = gar_auto_counts_of(&r.autos->policy);
     m.auto_over_budget_waits = pg.auto_over_budget_waits;

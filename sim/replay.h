@@ -1,6 +1,6 @@
 /* sim/replay.h — one trace replayed under one wait policy on one simulated host.
  *
- * A replay takes a trace (sim/trace.h), a plan or bands (each wait runs the
+ * A replay takes a trace (sim/trace/trace.h), a plan or bands (each wait runs the
  * band its row count falls in, gar/bands.h), an estimator family
  * (gar/estimator_family.h), a host profile (host_profile.h), a mode and a
  * seed, runs every wait of the trace in order on a simulated device and host
@@ -124,7 +124,7 @@
 #include "sim/quantile_sketch.h"
 #include "sim/replay_index.h"
 #include "sim/sim_device.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 #define GAR_REPLAY_DEADLINE_DEFAULT_NS (10 * GAR_NS_PER_S)
 #define GAR_REPLAY_METRIC_MAX ((uint64_t)INT64_MAX) /* the range rule, above */

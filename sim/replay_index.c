@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-#include "sim/key_index.h"
+#include "sim/trace/key_index.h"
 
 void gar_replay_index_free(gar_replay_index *index)
 {

@@ -17,7 +17,7 @@
 
 #include <gar/error.h>
 
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 typedef struct gar_replay_index {
     size_t rows;             /* the trace's rows when built: a run checks it */

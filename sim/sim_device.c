@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 
 static const char *const fault_names[] = {
     [GAR_SIM_FAULT_NONE] = "none",

@@ -775,10 +775,11 @@ static bool skip_hung_polls(gar_sim_host *host, gar_wait *w, gar_mono_ns deadlin
     return true;
 }
 
-int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *work,
-                      const gar_plan *plan, bool has_sleep, gar_dur_ns sleep_ns,
-                      gar_mono_ns start, gar_mono_ns deadline, gar_sim_wait_result *out,
-                      gar_error *err)
+/* Refuses a missing argument, and a wait that could never end.  Returns 0
+ * or the refusal. */
+static int check_wait_args(const gar_sim_host *host, const gar_sim_device *dev,
+                           const gar_sim_work *work, gar_mono_ns deadline,
+                           const gar_sim_wait_result *out, gar_error *err)
 {
     if (host == NULL || dev == NULL || work == NULL || out == NULL)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_sim_host_wait",
@@ -788,8 +789,43 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
     if (deadline == GAR_MONO_NEVER && work->done_at == GAR_MONO_NEVER)
         return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, "gar_sim_host_wait", "deadline",
                              "is none, and the work never completes (the wait would never end)");
+    return 0;
+}
+
+/* Field by field, straight into the caller's result, each field read at
+ * the width the machine wrote it: a copy of the whole report moves it in
+ * 8- or 16-byte words, and the kinds, just stored in 4 bytes, cannot be
+ * forwarded to such a load (a stall of a dozen cycles a wait).  The three
+ * 4-byte fields are read through a volatile view, so the compiler cannot
+ * join them into such a load either.  The sample's padding is zeroed:
+ * reports compare bytewise. */
+static inline void copy_report(gar_wait_report *to, const gar_wait_report *rep)
+{
+    const volatile gar_wait_report *narrow = rep;
+    to->kind = narrow->kind;
+    to->sleep_late_ns = narrow->sleep_late_ns;
+    memset(&to->sample, 0, sizeof to->sample);
+    to->sample.kind = narrow->sample.kind;
+    to->sample.ns = rep->sample.ns;
+    to->wait_ns = rep->wait_ns;
+    to->slept_ns = rep->slept_ns;
+    to->sleeps = rep->sleeps;
+    to->parks = rep->parks;
+    to->queries = rep->queries;
+    to->backstop_queries = rep->backstop_queries;
+    to->polls = rep->polls;
+}
+
+int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *work,
+                      const gar_plan *plan, bool has_sleep, gar_dur_ns sleep_ns,
+                      gar_mono_ns start, gar_mono_ns deadline, gar_sim_wait_result *out,
+                      gar_error *err)
+{
+    int rc = check_wait_args(host, dev, work, deadline, out, err);
+    if (rc < 0)
+        return rc;
     gar_wait w;
-    int rc = gar_wait_init(&w, plan, has_sleep, sleep_ns, start, deadline, err);
+    rc = gar_wait_init(&w, plan, has_sleep, sleep_ns, start, deadline, err);
     if (rc < 0)
         return rc;
 
@@ -871,28 +907,7 @@ int gar_sim_host_wait(gar_sim_host *host, gar_sim_device *dev, gar_sim_work *wor
     }
 ended:;
     gar_wait_action last = gar_wait_next(&w);
-    /* Field by field, straight into the caller's result, each field read
-     * at the width the machine wrote it: a copy of the whole report moves
-     * it in 8- or 16-byte words, and the kinds, just stored in 4 bytes,
-     * cannot be forwarded to such a load (a stall of a dozen cycles a
-     * wait).  The three 4-byte fields are read through a volatile view, so
-     * the compiler cannot join them into such a load either.  The sample's
-     * padding is zeroed: reports compare bytewise. */
-    const gar_wait_report *rep = &w.report;
-    const volatile gar_wait_report *narrow = rep;
-    gar_wait_report *to = &out->report;
-    to->kind = narrow->kind;
-    to->sleep_late_ns = narrow->sleep_late_ns;
-    memset(&to->sample, 0, sizeof to->sample);
-    to->sample.kind = narrow->sample.kind;
-    to->sample.ns = rep->sample.ns;
-    to->wait_ns = rep->wait_ns;
-    to->slept_ns = rep->slept_ns;
-    to->sleeps = rep->sleeps;
-    to->parks = rep->parks;
-    to->queries = rep->queries;
-    to->backstop_queries = rep->backstop_queries;
-    to->polls = rep->polls;
+    copy_report(&out->report, &w.report);
     out->start = start;
     out->end = t;
     out->busy_ns = acc.busy;

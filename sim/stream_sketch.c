@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 #include "sim/rank_select.h"
 
 #define PAGE GAR_STREAM_SKETCH_PAGE
@@ -35,20 +35,16 @@ static size_t bucket_number(uint64_t v)
     unsigned g;
     size_t b;
     gar_quantile_sketch_locate(v, &g, &b);
-    size_t per_group = (size_t)1 << GAR_SKETCH_SUB_BITS;
-    return g == 0 ? b : (size_t)GAR_SKETCH_LINEAR + ((size_t)g - 1) * per_group + b;
+    return gar_quantile_sketch_number(g, b);
 }
 
-/* The values bucket number `n` holds (as quantile_sketch.c's groups). */
+/* The values bucket number `n` holds (as quantile_sketch.h's groups). */
 static gar_sketch_bucket bucket_bounds(size_t n)
 {
-    if (n < GAR_SKETCH_LINEAR)
-        return (gar_sketch_bucket){ n, n };
-    size_t past = n - (size_t)GAR_SKETCH_LINEAR;
-    unsigned g = (unsigned)(past >> GAR_SKETCH_SUB_BITS) + 1;
-    uint64_t b = past & (((size_t)1 << GAR_SKETCH_SUB_BITS) - 1);
-    uint64_t lo = (b + (UINT64_C(1) << GAR_SKETCH_SUB_BITS)) << g;
-    return (gar_sketch_bucket){ lo, lo + ((UINT64_C(1) << g) - 1) };
+    unsigned g;
+    size_t b;
+    gar_quantile_sketch_unnumber(n, &g, &b);
+    return gar_quantile_sketch_bounds(g, b);
 }
 
 /* The counts of page `p`, made (zeroed, in order) when missing; NULL when
@@ -171,8 +167,8 @@ bool gar_stream_sketch_from(gar_stream_sketch *dst, const gar_quantile_sketch *s
     for (unsigned g = 0; src->histogram && g < GAR_SKETCH_GROUPS; g++) {
         if (src->group[g] == NULL)
             continue;
-        size_t first = bucket_number(g == 0 ? 0 : (UINT64_C(1) << (g + GAR_SKETCH_SUB_BITS)));
-        size_t buckets = g == 0 ? (size_t)GAR_SKETCH_LINEAR : (size_t)1 << GAR_SKETCH_SUB_BITS;
+        size_t first = gar_quantile_sketch_number(g, 0);
+        size_t buckets = gar_quantile_sketch_group_buckets(g);
         for (size_t b = 0; b < buckets; b++) {
             if (src->group[g][b] != 0 && !count_in(dst, first + b, src->group[g][b])) {
                 gar_stream_sketch_free(dst);

@@ -5,7 +5,7 @@
 
 #include "cli/cli_options.h"
 #include "sim/gen.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 #include "cli/verbs.h"
 
 static void print_help(FILE *out)

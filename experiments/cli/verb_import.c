@@ -4,10 +4,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 #include "cli/cli_options.h"
 #include "import/import.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 #include "cli/verbs.h"
 
 static void print_help(FILE *out)

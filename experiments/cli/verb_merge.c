@@ -9,8 +9,8 @@
 #include "cli/cli.h"
 #include "cli/cli_options.h"
 #include "cli/verbs.h"
-#include "sim/atomic_file.h"
-#include "sim/leftover.h"
+#include "sim/trace/atomic_file.h"
+#include "sim/trace/leftover.h"
 #include "sweep/db.h"
 
 static void usage(FILE *out)
@@ -65,7 +65,7 @@ static void remove_database(const char *path)
 /* Removes what merges into `out_path` killed before their end left beside
  * it: "OUT.merge-PID-HOST-XXXXXX" and SQLite's files beside that, where
  * no merge holds its lock (a merge still running keeps its own; the lock,
- * not the PID, says so: sim/leftover.h). */
+ * not the PID, says so: sim/trace/leftover.h). */
 static void clean_dead_merges(const char *out_path)
 {
     static const char *const sqlite_files[] = { "-wal", "-shm", "-journal", NULL };

@@ -24,8 +24,8 @@
 #include "sim/profile_caps.h"
 #include "sim/replay.h"
 #include "sim/replay_notes.h"
-#include "sim/trace.h"
-#include "sim/trace_origin.h"
+#include "sim/trace/trace.h"
+#include "sim/trace/trace_origin.h"
 
 static const char verb[] = "replay";
 #define HOST_DEFAULT "data/hosts/dev-vm.host"

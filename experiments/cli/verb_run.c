@@ -19,7 +19,7 @@
 #include "run/run_logs.h"
 #include "run/run_record.h"
 #include "run/run_summary.h"
-#include "sim/atomic_file.h"
+#include "sim/trace/atomic_file.h"
 
 #define PLAN_DEFAULT "auto:p99_us=20"
 

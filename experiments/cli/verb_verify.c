@@ -33,7 +33,7 @@
 #include "cli/verify_output.h"
 #include "cli/verify_setup.h"
 #include "sim/host_profile.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 #include "verify/verify_arm.h"
 #include "verify/verify_devices.h"
 #include "verify/verify_of_run.h"

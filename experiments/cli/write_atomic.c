@@ -1,9 +1,9 @@
-/* experiments/cli/write_atomic.c — a whole buffer written through sim/atomic_file.h. */
+/* experiments/cli/write_atomic.c — a whole buffer written through sim/trace/atomic_file.h. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "cli/write_atomic.h"
 
-#include "sim/atomic_file.h"
+#include "sim/trace/atomic_file.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* experiments/cli/write_atomic.h — writing a whole small file so that readers see
- * the old one or the new one, never a part (sim/atomic_file.h does the
+ * the old one or the new one, never a part (sim/trace/atomic_file.h does the
  * temporary file, sync and rename). */
 #ifndef GAR_WRITE_ATOMIC_H
 #define GAR_WRITE_ATOMIC_H

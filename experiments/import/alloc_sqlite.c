@@ -7,7 +7,7 @@
 
 #include <sqlite3.h>
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 
 /* Each block: its size in a header as aligned as malloc's memory. */
 #define HEADER sizeof(max_align_t)

@@ -1,5 +1,5 @@
 /* experiments/import/alloc_sqlite.h — SQLite's allocations through the allocation
- * hook (sim/alloc.h), so a test that fails the nth allocation fails
+ * hook (sim/trace/alloc.h), so a test that fails the nth allocation fails
  * SQLite's too.
  *
  * SQLite takes its allocator once per process, before it initializes

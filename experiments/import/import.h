@@ -6,7 +6,7 @@
  * host call that waited for GPU work.  Past GAR_IMPORT_RECORD_BUDGET bytes the
  * records move to a temporary SQLite database and the same mapping runs there
  * (import_spill.h), so the records' memory is bounded whatever the profile's
- * size.  Memory comes through the allocation hook (sim/alloc.h; yajl's own
+ * size.  Memory comes through the allocation hook (sim/trace/alloc.h; yajl's own
  * excepted, as it does not check them): a failed allocation is refused with
  * GAR_E_CAPACITY and an empty trace.  The mapping, in full, is in
  * data/README.md ("Importing profiles"); in short:
@@ -63,7 +63,7 @@
 
 #include "import/import_records.h"
 #include "import/import_sync_names.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 #define GAR_IMPORT_TOKEN_MAX (1u << 20) /* longest JSON token (string, number) accepted */
 

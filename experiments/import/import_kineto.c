@@ -1,7 +1,7 @@
 /* experiments/import/import_kineto.c — PyTorch profiler (Kineto) Chrome-trace JSON.
  *
  * The file is streamed through yajl's callback parser in blocks (inflated
- * with zlib first when it is gzip, by sim/unpack.h), so a trace of any
+ * with zlib first when it is gzip, by sim/trace/unpack.h), so a trace of any
  * size needs memory only for the few fields kept per event.  Of the events,
  * complete events (ph "X") of these categories are kept (PyTorch 1.8
  * wrote the names in brackets):
@@ -33,7 +33,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "import/import.h"
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -45,7 +45,7 @@
 
 #include "import/kineto_callbacks.h"
 #include "import/kineto_event.h"
-#include "sim/unpack.h"
+#include "sim/trace/unpack.h"
 
 /* Where a token may still go on: the scanner's state between blocks. */
 typedef enum scan_state { SCAN_BETWEEN, SCAN_STRING, SCAN_ESCAPE, SCAN_WORD } scan_state;
@@ -278,7 +278,7 @@ static int parse_end(kineto_parse *p, int rc)
     return rc;
 }
 
-/* The file's bytes, plain or gzip (sim/unpack.h), to the parse. */
+/* The file's bytes, plain or gzip (sim/trace/unpack.h), to the parse. */
 static int feed_parse(void *context, const unsigned char *bytes, size_t len)
 {
     return parse_feed(context, bytes, len);

@@ -4,7 +4,7 @@
  * and data/README.md), the same over records spilled to SQLite; the lookups
  * over records in memory are import_lookup.c's. */
 #include "import/import.h"
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 #include "import/import_spill.h"
 #include "import/import_lookup.h"
 #include "import/import_rows.h"
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/key_index.h"
+#include "sim/trace/key_index.h"
 
 void gar_import_init(gar_import *im)
 {
@@ -144,7 +144,7 @@ int gar_import_process(gar_import *im, uint64_t id, uint32_t *index, gar_error *
 /* A pass over the rows in start order that drops those which would move
  * their stream's submit or done backwards (calls from several host threads
  * can overlap), counting them.  Streams are numbered by first appearance
- * (sim/key_index.h) and their last submit and done kept by number, so a
+ * (sim/trace/key_index.h) and their last submit and done kept by number, so a
  * pass is linear in the rows whatever the number of streams.  The first
  * pass counts and finds the origin; the second moves the kept rows to it
  * and hands them to the sink. */

@@ -4,7 +4,7 @@
 
 #include "import/import_rows.h"
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -26,7 +26,7 @@
 
 #include <gar/error.h>
 
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 #define GAR_IMPORT_ROWS_FAN_IN 16         /* runs merged at once */
 #define GAR_IMPORT_ROWS_READ 1024         /* rows read from a run at a time */

@@ -17,7 +17,7 @@
 
 #include "import/import_records.h"
 #include "import/import_rows.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 /* Ops of one (process, device, stream): the in-memory mapping's runs of its
  * sorted op array (first, count); the spilled mapping lists the same runs, in

@@ -3,7 +3,7 @@
  * answers as import_lookup.c's does, with the same order among equal keys; the
  * rules that use them are import_rules.c's. */
 #include "import/import_spill.h"
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -21,7 +21,7 @@
 #include "import/import_records.h"
 #include "import/import_rows.h"
 #include "import/import_rules.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 #define GAR_IMPORT_SPILL_CACHE (16u << 20) /* bytes of SQLite page cache */
 

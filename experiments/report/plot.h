@@ -96,7 +96,7 @@ typedef struct gar_plot_files {
     char dir[4096];
     char stage[4200];
     int made_dir; /* 1: `dir` did not exist and was made (removed on abort) */
-    int stage_lock; /* while `stage` is set: the lock on its marker (sim/leftover.h) */
+    int stage_lock; /* while `stage` is set: the lock on its marker (sim/trace/leftover.h) */
     /* The command's colours: one per plan (or line) across all its plots
      * (plot_style.h). */
     gar_plot_palette palette;
@@ -121,7 +121,7 @@ void gar_plot_files_free(gar_plot_files *files);
  * report) appear together or not at all.  gar_plot_stage_begin creates
  * `dir` when missing and a staging folder `.gar-stage-PID-HOST-XXXXXX`
  * inside it (so the final renames stay on one file system), holding gar's
- * marker, locked while the run lasts (sim/leftover.h): begin first removes
+ * marker, locked while the run lasts (sim/trace/leftover.h): begin first removes
  * the staging folders there whose marker no one holds, a killed run's
  * leftovers (a folder without the marker is never touched).  The plot calls then write
  * there, whatever `dir` they are given.  gar_plot_stage_commit syncs every

@@ -1,6 +1,6 @@
 /* experiments/report/plot_stage.c — the output folder, gnuplot on PATH, and
  * staging: all of a command's files, or none. */
-#define _POSIX_C_SOURCE 200809L /* mkdtemp (through sim/leftover.h) */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp (through sim/trace/leftover.h) */
 #include "report/plot.h"
 
 #include <dirent.h>
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/leftover.h"
+#include "sim/trace/leftover.h"
 #include "sweep/format.h"
 
 int gar_plot_make_dir(const char *dir, gar_error *err)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/atomic_file.h"
+#include "sim/trace/atomic_file.h"
 
 #define OUTCOME_MAGIC "# gar-run-outcome v1"
 #define OUTCOME_HEADER "end_ns,cpu_ns,taken"

@@ -33,7 +33,7 @@
 #include <gar/error.h>
 
 #include "run/run_logs.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 /* One outcome row. */
 typedef struct gar_run_outcome {

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/trace.h" /* GAR_TRACE_LINE_MAX */
+#include "sim/trace/trace.h" /* GAR_TRACE_LINE_MAX */
 
 /* Whether the file open at `fd` starts with gzip's magic bytes. */
 static bool is_gzip(int fd)

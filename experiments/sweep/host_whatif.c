@@ -1,6 +1,6 @@
 /* experiments/sweep/host_whatif.c — what-if terms on a host profile. */
 #include "sweep/host_whatif.h"
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 
 #include <stdarg.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /* experiments/sweep/index_set.c — open addressing with linear probing over
  * indices, kept at most half full (index_set.h). */
 #include "sweep/index_set.h"
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 
 #include "core/splitmix64.h"
 #include "import/content_hash.h"

@@ -6,7 +6,7 @@
  * The set keeps only indices; the caller keeps the elements, hashes them
  * and says when an element equals a key (a callback), so one set serves
  * labels, content hashes and seeds alike.  Memory comes through the
- * allocation hook (sim/alloc.h).  Not shared between threads. */
+ * allocation hook (sim/trace/alloc.h).  Not shared between threads. */
 #ifndef GAR_SWEEP_INDEX_SET_H
 #define GAR_SWEEP_INDEX_SET_H
 

@@ -1,7 +1,7 @@
 /* experiments/sweep/sweep_ranges.c — brace groups in a sweep spec's values:
  * `{a,b}` lists and `{lo..hi..step}` ranges, expanded to every combination. */
 #include "sweep/sweep_ranges.h"
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 
 #include <limits.h>
 #include <stdarg.h>

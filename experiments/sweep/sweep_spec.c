@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 #include "sweep/index_set.h"
 #include "sweep/sweep_spec_axes.h"
 #include "sweep/sweep_spec_common.h"

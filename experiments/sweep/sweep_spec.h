@@ -33,7 +33,7 @@
  *
  * Ownership: a gar_sweep_spec owns everything it points at; free it with
  * gar_sweep_spec_free.  Loaded specs are read-only and may be shared by
- * threads.  Memory comes through the allocation hook (sim/alloc.h): when an
+ * threads.  Memory comes through the allocation hook (sim/trace/alloc.h): when an
  * allocation fails, loading refuses with GAR_E_CAPACITY and the spec is
  * left empty. */
 #ifndef GAR_SWEEP_SPEC_H
@@ -49,7 +49,7 @@
 #include "import/content_hash.h"
 #include "sim/host_profile.h"
 #include "sim/replay.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 #include "sweep/sweep_ranges.h"
 #include "sweep/trace_cache.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 #include "sweep/sweep_spec_common.h"
 
 /* Makes room for element `count` of an array of `count` (zeroed).  The

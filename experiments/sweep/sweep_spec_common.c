@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 #include "sweep/sweep_spec.h"
 
 void gar_sweep_hash_hex(uint64_t hash, char out[GAR_HASH_HEX_BYTES])

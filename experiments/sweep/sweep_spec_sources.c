@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 #include "sim/gen.h"
 #include "sweep/hole_check.h"
 #include "sweep/host_whatif.h"

@@ -15,12 +15,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/alloc.h"
-#include "sim/atomic_file.h"
+#include "sim/trace/alloc.h"
+#include "sim/trace/atomic_file.h"
 #include "import/content_hash.h"
-#include "sim/key_index.h"
-#include "sim/leftover.h"
-#include "sim/mapped_guard.h"
+#include "sim/trace/key_index.h"
+#include "sim/trace/leftover.h"
+#include "sim/trace/mapped_guard.h"
 #include "sweep/word_checksum.h"
 
 #define CACHE_MAGIC "gar-trace-cache"

@@ -40,7 +40,7 @@
  * (error 12, naming it), never waited on nor replaced.
  *
  * A file truncated while mapped would end the process with SIGBUS at the
- * next read past its new end: the mapping is guarded (sim/mapped_guard.h),
+ * next read past its new end: the mapping is guarded (sim/trace/mapped_guard.h),
  * such reads give zeros, and gar_trace_cache_intact then refuses it.
  *
  * Ownership: a gar_trace_cache owns its mapping; its trace and index point
@@ -55,7 +55,7 @@
 #include <gar/error.h>
 
 #include "sim/replay_index.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 /* How the cache was had. */
 typedef enum gar_trace_cache_how {
@@ -70,7 +70,7 @@ typedef enum gar_trace_cache_how {
 typedef struct gar_trace_cache {
     void *map;           /* the mapping (owned) */
     size_t bytes;
-    int guard;           /* the mapping's guarded range (sim/mapped_guard.h) */
+    int guard;           /* the mapping's guarded range (sim/trace/mapped_guard.h) */
     char *path;          /* the cache's file, for errors (owned) */
     gar_trace trace;     /* rows in the mapping: read only, never gar_trace_free'd */
     gar_replay_index index; /* arrays in the mapping: never gar_replay_index_free'd */

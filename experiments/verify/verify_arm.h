@@ -18,7 +18,7 @@
 
 #include "sim/host_profile.h"
 #include "sim/replay.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 #include "verify/verify_real.h"
 #include "verify/verify_runs.h"
 #include "verify/verify_stats.h"

@@ -58,7 +58,7 @@
 #include <gar/idle.h>
 #include <gar/time.h>
 
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 #include "verify/verify_real.h"
 
 #define GAR_VERIFY_CUDA_ORDINAL 0       /* the device used */

@@ -8,7 +8,7 @@
 
 #include "run/run_record.h"
 #include "sim/replay.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 /* The replay's observer: each wait's overshoot, by its row. */
 static void keep_overshoot(void *context, const gar_replay_wait *wait)

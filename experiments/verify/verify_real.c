@@ -15,7 +15,7 @@
 #include <gar/wait_inline.h>
 
 #include "backends/hosts/cpu_pin.h"
-#include "sim/key_index.h"
+#include "sim/trace/key_index.h"
 #include "backends/hosts/kind_host.h"
 #include "sim/replay_index.h"
 

@@ -55,7 +55,7 @@
 #include <gar/time.h>
 
 #include "sim/replay.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 typedef struct gar_verify_device_ops {
     const char *name;

@@ -18,7 +18,7 @@
 #include <gar/caps.h>
 
 #include "sim/host_profile.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 #include "sweep/db.h"
 #include "sweep/sweep_spec.h"
 #include "verify/verifications.h"

@@ -3,7 +3,7 @@
  * (Kineto, plain and gzip, records spilled and rows sorted on disk; Nsight
  * Systems, SQLite's own allocations included) and the
  * sweep-spec reader are run with the nth allocation failing
- * (sim/alloc.h), for n = 1, 2, ... until one needs fewer than n.  Each
+ * (sim/trace/alloc.h), for n = 1, 2, ... until one needs fewer than n.  Each
  * failed run must end in CapacityExceeded with its output empty; nothing
  * may leak (the ASan build's LeakSanitizer checks at exit).  The sweep
  * database's checks are failed the same way: a file that is not gar's is
@@ -25,8 +25,8 @@
 
 #include "import/alloc_sqlite.h"
 #include "import/import.h"
-#include "sim/alloc.h"
-#include "sim/trace.h"
+#include "sim/trace/alloc.h"
+#include "sim/trace/trace.h"
 #include "sweep/db.h"
 #include "sweep/sweep_spec.h"
 

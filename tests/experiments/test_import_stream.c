@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 #include "import/import.h"
 #include "import/import_rows.h"
 #include "sim/prng.h"

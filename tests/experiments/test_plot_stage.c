@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/leftover.h"
+#include "sim/trace/leftover.h"
 #include "report/plot.h"
 
 static char root[64];

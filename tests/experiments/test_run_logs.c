@@ -18,7 +18,7 @@
 #include "run/run_logs.h"
 #include "run/run_record.h"
 #include "run/run_summary.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 static char dir[64];
 

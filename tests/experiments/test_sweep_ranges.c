@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 #include "sweep/sweep_spec.h"
 
 static int parse(const char *text, gar_sweep_spec *spec, gar_error *err)

@@ -24,7 +24,7 @@
 
 #include "../sim/many_streams.h"
 #include "sim/replay_index.h"
-#include "sim/leftover.h"
+#include "sim/trace/leftover.h"
 #include "sweep/trace_cache.h"
 
 static char folder[] = "/tmp/gar-trace-cache-XXXXXX";

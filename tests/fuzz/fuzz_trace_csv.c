@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,8 +7,10 @@
 # nothing below experiments/ includes it, and core/ reaches no other folder;
 # only experiments/ uses SQLite; experiments/ keeps each part in its folder,
 # and its folders depend only downwards (cli -> report -> verify -> sweep ->
-# import; verify -> run; cli -> calibrate), which each include's folder path shows.  Prints each violation;
-# exits 1 if there is any.
+# import; verify -> run; cli -> calibrate), which each include's folder path
+# shows; sim/trace/ (the trace format and file plumbing) is sim's ground
+# floor: it includes no simulator header, and experiments/import/ reaches
+# into sim/ only for it.  Prints each violation; exits 1 if there is any.
 set -eu
 root=$1
 shift
@@ -110,10 +112,16 @@ part_may_use() {
 quoted_includes() {
     sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$1"
 }
-# A header's name without its folder, where it is an experiments or sim header.
+# A header's name without its folder, where it is an experiments or sim
+# header: the folder to name ("sweep", "sim", "sim/trace").
 owner_of_bare() {
-    for dir in "$root"/experiments/*/ "$root/sim/"; do
-        [ -f "$dir$1" ] && { basename "$dir"; return 0; }
+    for dir in "$root"/experiments/*/ "$root/sim/" "$root/sim/trace/"; do
+        [ -f "$dir$1" ] || continue
+        case $dir in
+            "$root"/sim/*) dir=${dir#"$root"/}; echo "${dir%/}" ;;
+            *) basename "$dir" ;;
+        esac
+        return 0
     done
     return 1
 }
@@ -144,7 +152,7 @@ for dir in "$root"/experiments/*/; do
     done
 done
 # sim/ is below every experiments folder: it includes none of their headers,
-# and its own by the path that names it ("sim/trace.h").
+# and its own by the path that names it ("sim/trace/trace.h").
 for file in $(find "$root/sim" -name '*.[ch]' | sort); do
     for header in $(quoted_includes "$file"); do
         target=${header%%/*}
@@ -153,8 +161,31 @@ for file in $(find "$root/sim" -name '*.[ch]' | sort); do
         esac
         case "$header" in
             */*) ;;
-            *) [ -f "$root/sim/$header" ] &&
-                violation "$file includes \"$header\": name its folder (\"sim/$header\")" ;;
+            *) if owner=$(owner_of_bare "$header"); then
+                   violation "$file includes \"$header\": name its folder (\"$owner/$header\")"
+               fi ;;
+        esac
+    done
+done
+# sim/trace/ is sim's ground floor: the trace format and the file plumbing
+# (gzip, mapped text, atomic files, leftovers, the allocation hook), which
+# the simulator and experiments/import build on.  It includes no header of
+# the simulator above it (sim/replay.h, sim/gen.h, ...), only its own.
+for file in $(find "$root/sim/trace" -name '*.[ch]' 2>/dev/null | sort); do
+    for header in $(quoted_includes "$file"); do
+        case "$header" in
+            sim/trace/*) ;;
+            sim/*) violation "$file includes $header: sim/trace/ is sim's ground floor and may not include the simulator" ;;
+        esac
+    done
+done
+# experiments/import/ reads profiles into traces: of sim/ it uses the trace
+# library alone (its build links libgar_trace, not libgar_sim).
+for file in $(find "$root/experiments/import" -name '*.[ch]' 2>/dev/null | sort); do
+    for header in $(quoted_includes "$file"); do
+        case "$header" in
+            sim/trace/*) ;;
+            sim/*) violation "$file includes $header: import/ may use only sim/trace/ of sim" ;;
         esac
     done
 done

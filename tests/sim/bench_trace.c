@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "sim/gen.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 static double seconds(void)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "sim/prng.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 /* The stream id of stream k of `streams`, spread round-robin over `devices`. */
 static inline uint32_t many_streams_id(uint32_t k, uint32_t devices)

@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/alloc.h"
-#include "sim/atomic_file.h"
+#include "sim/trace/alloc.h"
+#include "sim/trace/atomic_file.h"
 
 typedef struct folder {
     char dir[64];

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "sim/decimal_chunk.h"
+#include "sim/trace/decimal_chunk.h"
 #include "sim/prng.h"
 
 /* The leading digits of b[0..7] and their value, a byte at a time. */

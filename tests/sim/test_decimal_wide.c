@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "sim/decimal_wide.h"
+#include "sim/trace/decimal_wide.h"
 #include "sim/prng.h"
 
 static void classes_agree_with_a_byte_loop(void **state)

@@ -10,7 +10,7 @@
 
 #include <stdlib.h>
 
-#include "sim/key_index.h"
+#include "sim/trace/key_index.h"
 #include "sim/replay_index.h"
 
 static void keys_are_numbered_as_they_first_appear(void **state)

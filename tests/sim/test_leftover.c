@@ -23,9 +23,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/atomic_file.h"
-#include "sim/leftover.h"
-#include "sim/trace.h"
+#include "sim/trace/atomic_file.h"
+#include "sim/trace/leftover.h"
+#include "sim/trace/trace.h"
 
 typedef struct world {
     char dir[64];

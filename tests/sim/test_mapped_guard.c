@@ -21,8 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/mapped_guard.h"
-#include "sim/trace.h"
+#include "sim/trace/mapped_guard.h"
+#include "sim/trace/trace.h"
 
 static char folder[] = "/tmp/gar-mapped-guard-XXXXXX";
 static size_t page;

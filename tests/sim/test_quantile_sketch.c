@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 #include "sim/prng.h"
 #include "sim/quantile_sketch.h"
 #include "sim/rank_select.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/nearest_rank.h"
-#include "sim/key_index.h"
+#include "sim/trace/key_index.h"
 #include "sim/quantile_sketch.h"
 #include "many_streams.h"
 #include "sim/replay.h"

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 #include "sim/sim_device.h"
 
 static gar_sim_device make(unsigned streams, gar_dur_ns store_delay, gar_dur_ns late)

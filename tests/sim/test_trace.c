@@ -16,7 +16,7 @@
 #include <zlib.h>
 
 #include "sim/prng.h"
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 #define HEADER "# gar-trace v1\npoint,submit_ns,start_ns,done_ns\n"
 #define HEADER_RS "# gar-trace v1\npoint,submit_ns,start_ns,done_ns,rows,stream\n"

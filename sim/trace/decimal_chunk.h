@@ -1,4 +1,4 @@
-/* sim/decimal_chunk.h — up to eight decimal digits read at once.
+/* sim/trace/decimal_chunk.h — up to eight decimal digits read at once.
  *
  * Turning digits into numbers is most of what reading a trace costs: a byte
  * loop spends a compare, a branch and a multiply on every digit.  Here eight

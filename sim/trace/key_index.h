@@ -1,4 +1,4 @@
-/* sim/key_index.h — u64 keys numbered 0, 1, 2, ... in the order they are
+/* sim/trace/key_index.h — u64 keys numbered 0, 1, 2, ... in the order they are
  * first added, so a run keeps what belongs to each key in a plain array.
  * A trace's readback points and streams are numbered with it, once by
  * replay_index.h or as the rows come by a replay given no index, for the

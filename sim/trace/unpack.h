@@ -1,4 +1,4 @@
-/* sim/unpack.h — a file's bytes as they come, plain or gzip, to a consumer.
+/* sim/trace/unpack.h — a file's bytes as they come, plain or gzip, to a consumer.
  *
  * The readers of gar's text inputs (traces, Kineto profiles) take a file
  * plain or gzip-compressed, told apart by content: gzip's two magic bytes

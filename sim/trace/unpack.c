@@ -1,7 +1,7 @@
-/* sim/unpack.c — plain or gzip bytes to a consumer (unpack.h). */
-#include "sim/unpack.h"
+/* sim/trace/unpack.c — plain or gzip bytes to a consumer (unpack.h). */
+#include "sim/trace/unpack.h"
 
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,15 +1,15 @@
-/* sim/trace_origin.c — the "imported by" line of a trace's head
+/* sim/trace/trace_origin.c — the "imported by" line of a trace's head
  * (trace_origin.h). */
 #define _POSIX_C_SOURCE 200809L
 
-#include "sim/trace_origin.h"
+#include "sim/trace/trace_origin.h"
 
 #include <string.h>
 #include <sys/stat.h>
 
 #include <zlib.h>
 
-#include "sim/trace.h"
+#include "sim/trace/trace.h"
 
 #define IMPORTED_BY "# imported by: gar import "
 

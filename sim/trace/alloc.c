@@ -1,6 +1,6 @@
-/* sim/alloc.c — the allocation hook (alloc.h). */
+/* sim/trace/alloc.c — the allocation hook (alloc.h). */
 #define _GNU_SOURCE /* malloc_usable_size, for the held-bytes counter */
-#include "sim/alloc.h"
+#include "sim/trace/alloc.h"
 
 #include <sys/mman.h>
 

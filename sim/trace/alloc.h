@@ -1,7 +1,7 @@
-/* sim/alloc.h — the allocation hook of the readers: a way for tests to make
+/* sim/trace/alloc.h — the allocation hook of the readers: a way for tests to make
  * an allocation fail on purpose (SQLite's fault injection is the model).
  *
- * The trace reader and writer (trace.c, atomic_file.c), the importers and
+ * The trace reader and writer (trace_*.c, atomic_file.c), the importers and
  * the sweep-spec reader (experiments/) allocate through gar_malloc, gar_calloc,
  * gar_realloc and gar_free, which are the C library's functions unless a
  * fault hook is installed.  Then each allocation first asks the hook, which

@@ -1,4 +1,4 @@
-/* sim/leftover.h — temporary files and staging folders that prove whose
+/* sim/trace/leftover.h — temporary files and staging folders that prove whose
  * they are, and removing those a killed run left.
  *
  * A command killed at the wrong moment (kill -9) leaves its temporary

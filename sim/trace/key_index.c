@@ -1,6 +1,6 @@
-/* sim/key_index.c — keys numbered by first appearance (key_index.h). */
-#include "sim/key_index.h"
-#include "sim/alloc.h"
+/* sim/trace/key_index.c — keys numbered by first appearance (key_index.h). */
+#include "sim/trace/key_index.h"
+#include "sim/trace/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
-/* sim/mapped_text.c — a regular file mapped read-only a window at a time
+/* sim/trace/mapped_text.c — a regular file mapped read-only a window at a time
  * (mapped_text.h). */
-#include "sim/mapped_text.h"
+#include "sim/trace/mapped_text.h"
 
-#include "sim/mapped_guard.h"
+#include "sim/trace/mapped_guard.h"
 
 #include <errno.h>
 #include <sys/mman.h>

@@ -1,4 +1,4 @@
-/* sim/trace_origin.h — what a trace's head says of where its rows came from.
+/* sim/trace/trace_origin.h — what a trace's head says of where its rows came from.
  *
  * `gar import` writes the command that made a trace into the comment lines
  * at its head ("# imported by: gar import kineto trace.json.gz", then

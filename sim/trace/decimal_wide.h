@@ -1,4 +1,4 @@
-/* sim/decimal_wide.h — a trace row's bytes classified, and its numbers
+/* sim/trace/decimal_wide.h — a trace row's bytes classified, and its numbers
  * converted, sixteen bytes at a time (SSE2, on every x86-64).
  *
  * decimal_chunk.h reads eight bytes at once; on a row of a long trace

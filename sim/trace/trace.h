@@ -1,4 +1,4 @@
-/* sim/trace.h — gar-trace v1: the recorded waits a simulation replays.
+/* sim/trace/trace.h — gar-trace v1: the recorded waits a simulation replays.
  *
  * A trace is one row per wait: which call site waited (`point`), when its work
  * was enqueued (`submit_ns`), when the host began to wait (`start_ns`), when
@@ -47,7 +47,7 @@
 
 #include <gar/error.h>
 
-#include "sim/atomic_file.h"
+#include "sim/trace/atomic_file.h"
 
 #define GAR_TRACE_MAGIC "# gar-trace v1"
 #define GAR_TRACE_TIME_MAX ((uint64_t)INT64_MAX)
@@ -101,7 +101,7 @@ int gar_trace_check(const gar_trace *trace, const char *name, gar_error *err);
 
 /* Reads a gar-trace v1 file, plain or gzip-compressed (told apart by content,
  * so the name need not end in .gz; several gzip members are one text, as
- * sim/unpack.h reads them); the path "-" is standard input.  `out` need not
+ * sim/trace/unpack.h reads them); the path "-" is standard input.  `out` need not
  * be initialised; on success it holds the trace (free it), on failure it is
  * empty.  Returns 0, -GAR_E_INVALID_TRACE (file, line, column, fault: the
  * line of the uncompressed text; a corrupt, cut-short or trailing-garbage
@@ -196,7 +196,7 @@ typedef struct gar_trace_writer {
     bool atomic;       /* writing a temporary file beside `name` */
     bool z_ready;
     uint64_t rows;     /* rows written so far */
-    struct gar_trace_order *rules; /* the rules' state (trace.c; owned) */
+    struct gar_trace_order *rules; /* the rules' state (trace_order.c; owned) */
     char *block;       /* formatted rows waiting (owned) */
     size_t used;
     unsigned char *packed; /* deflate's output block (owned) */

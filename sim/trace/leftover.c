@@ -1,8 +1,8 @@
-/* sim/leftover.c — locked temporaries and removing unlocked ones gar made
+/* sim/trace/leftover.c — locked temporaries and removing unlocked ones gar made
  * (leftover.h). */
 #define _DEFAULT_SOURCE /* flock, openat, mkdtemp, dirfd */
 
-#include "sim/leftover.h"
+#include "sim/trace/leftover.h"
 
 #include <dirent.h>
 #include <errno.h>

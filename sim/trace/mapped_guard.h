@@ -1,4 +1,4 @@
-/* sim/mapped_guard.h — reading a mapped file that another process cuts
+/* sim/trace/mapped_guard.h — reading a mapped file that another process cuts
  * short.
  *
  * A page of a file mapping that lies past the file's end (the file was

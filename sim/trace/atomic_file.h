@@ -1,9 +1,9 @@
-/* sim/atomic_file.h — replacing a file whole: write a temporary file beside
+/* sim/trace/atomic_file.h — replacing a file whole: write a temporary file beside
  * it, sync it, rename it over the old one.  Readers see the old file or the
  * new one, never a part; a failure leaves the old file as it was and removes
  * the temporary one.
  *
- * The one recipe of gar's file writers: traces (trace.c), whole small files
+ * The one recipe of gar's file writers: traces (trace_write.c), whole small files
  * such as calibrated host profiles (experiments/cli/write_atomic.h) and merged
  * databases (gar merge).  Plots and reports stage a whole folder instead
  * (experiments/report/plot.h).
@@ -11,7 +11,7 @@
  * Use: begin; write to `fd` (or hand it to fdopen, then set fd to -1 after
  * fclose); sync; commit when all went well; end always.  Errors name the
  * file, the operation and the system's message; the temporary file's name
- * is allocated through gar_malloc (sim/alloc.h), so the fault hook reaches
+ * is allocated through gar_malloc (sim/trace/alloc.h), so the fault hook reaches
  * it.  One gar_atomic_file per writer; not shared between threads. */
 #ifndef GAR_SIM_ATOMIC_FILE_H
 #define GAR_SIM_ATOMIC_FILE_H

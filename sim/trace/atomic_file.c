@@ -1,10 +1,10 @@
-/* sim/atomic_file.c — temporary file, sync, rename (atomic_file.h). */
+/* sim/trace/atomic_file.c — temporary file, sync, rename (atomic_file.h). */
 #define _POSIX_C_SOURCE 200809L
 
-#include "sim/atomic_file.h"
+#include "sim/trace/atomic_file.h"
 
-#include "sim/alloc.h"
-#include "sim/leftover.h"
+#include "sim/trace/alloc.h"
+#include "sim/trace/leftover.h"
 
 #include <errno.h>
 #include <stdio.h>

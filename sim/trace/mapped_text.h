@@ -1,7 +1,7 @@
-/* sim/mapped_text.h — a regular file's bytes, read where the page cache
+/* sim/trace/mapped_text.h — a regular file's bytes, read where the page cache
  * holds them.
  *
- * The streamed trace reader (trace.c) parses a plain text file out of a
+ * The streamed trace reader (trace_stream.c) parses a plain text file out of a
  * read-only mapping of it, where it copied the file a block at a time
  * into a buffer of its own with read(): that copy was about a twentieth of
  * a million-wait replay's CPU time.  The file is mapped a window of a few

@@ -1,8 +1,8 @@
-/* sim/mapped_guard.c — a SIGBUS handler that turns a read past a cut
+/* sim/trace/mapped_guard.c — a SIGBUS handler that turns a read past a cut
  * file's end into zeros and a flag (mapped_guard.h). */
 #define _DEFAULT_SOURCE
 
-#include "sim/mapped_guard.h"
+#include "sim/trace/mapped_guard.h"
 
 #include <signal.h>
 #include <stdatomic.h>
