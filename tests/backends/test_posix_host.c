@@ -165,15 +165,17 @@ typedef struct storer {
     gar_line *line;
     gar_slot slot;
     uint64_t value;
+    pthread_barrier_t parking; /* both threads pass it as the parker parks */
 } storer;
 
-static void *store_after_a_while(void *arg)
+/* Stores once the parker is on its way into the park, not after a guessed
+ * pause: the parker goes straight into its park from the barrier while
+ * this thread is still waking, so the store lands inside the park; were
+ * it first, the park would answer 1 at once, which is also right. */
+static void *store_as_the_parker_parks(void *arg)
 {
-    const storer *s = arg;
-    /* Give the parker a moment to be inside its park; correctness does not
-     * depend on it (a store before the park makes it answer 1 at once). */
-    struct timespec pause = { .tv_sec = 0, .tv_nsec = (long)(2 * MS) };
-    nanosleep(&pause, NULL);
+    storer *s = arg;
+    pthread_barrier_wait(&s->parking);
     gar_line_store(s->line, s->slot, s->value);
     return NULL;
 }
@@ -188,16 +190,19 @@ static void park_answers_1_when_another_thread_stores(void **state)
     uint64_t seen[GAR_LINE_WORDS];
     gar_line_snapshot(&line, seen);
 
-    storer s = { &line, slot_or_fail(3), 7 };
+    storer s = { .line = &line, .slot = slot_or_fail(3), .value = 7 };
+    assert_int_equal(pthread_barrier_init(&s.parking, NULL, 2), 0);
     pthread_t thread;
-    assert_int_equal(pthread_create(&thread, NULL, store_after_a_while, &s), 0);
+    assert_int_equal(pthread_create(&thread, NULL, store_as_the_parker_parks, &s), 0);
     /* The bound is far beyond any plausible scheduling delay: it is there so a
      * broken park fails the test rather than hanging it. */
     gar_mono_ns bound = gar_after(gar_posix_now(), 20 * GAR_NS_PER_S);
+    pthread_barrier_wait(&s.parking);
     int rc = idle.ops->park(idle.ctx, &line, seen, bound, NULL);
     assert_int_equal(rc, 1);
     assert_int_equal(gar_line_load(&line, s.slot), 7); /* the store is visible */
     assert_int_equal(pthread_join(thread, NULL), 0);
+    assert_int_equal(pthread_barrier_destroy(&s.parking), 0);
 }
 
 static void park_answers_0_at_its_bound_when_nothing_changes(void **state)

@@ -16,8 +16,6 @@
 #include <stdio.h>
 #include <cmocka.h>
 
-#include <time.h>
-
 #include <gar/posix.h>
 #include <gar/word_wait.h>
 
@@ -71,15 +69,17 @@ typedef struct storer {
     gar_line *line;
     gar_slot slot;
     uint64_t value;
+    pthread_barrier_t parking; /* both threads pass it as the parker parks */
 } storer;
 
-static void *store_after_a_while(void *arg)
+/* Stores once the parker is on its way into the park, not after a guessed
+ * pause: the parker goes straight into its park from the barrier while
+ * this thread is still waking, so the store lands inside the park; were
+ * it first, the park would answer 1 at once, which is also right. */
+static void *store_as_the_parker_parks(void *arg)
 {
-    const storer *s = arg;
-    /* Let the parker be inside its wait; a store before it makes the park
-     * answer 1 at once, which is also right. */
-    struct timespec pause = { .tv_sec = 0, .tv_nsec = (long)(2 * MS) };
-    nanosleep(&pause, NULL);
+    storer *s = arg;
+    pthread_barrier_wait(&s->parking);
     gar_line_store(s->line, s->slot, s->value);
     return NULL;
 }
@@ -92,13 +92,16 @@ static void park_wakes_on_another_threads_store_to_any_word(void **state)
         gar_line_init(&line);
         uint64_t seen[GAR_LINE_WORDS];
         gar_line_snapshot(&line, seen);
-        storer s = { &line, slot_or_fail(word), 42 };
+        storer s = { .line = &line, .slot = slot_or_fail(word), .value = 42 };
+        assert_int_equal(pthread_barrier_init(&s.parking, NULL, 2), 0);
         pthread_t thread;
-        assert_int_equal(pthread_create(&thread, NULL, store_after_a_while, &s), 0);
+        assert_int_equal(pthread_create(&thread, NULL, store_as_the_parker_parks, &s), 0);
         gar_mono_ns bound = gar_after(gar_posix_now(), 20 * GAR_NS_PER_S);
+        pthread_barrier_wait(&s.parking);
         assert_int_equal(gar_word_wait_park(&probed, &line, seen, bound, NULL), 1);
         assert_int_equal(gar_line_load(&line, s.slot), 42);
         assert_int_equal(pthread_join(thread, NULL), 0);
+        assert_int_equal(pthread_barrier_destroy(&s.parking), 0);
     }
 }
 

@@ -38,13 +38,19 @@ citations() {
             sed 's/$/  <- cites a document outside the repository/' || true
         tr '\n' '\0' <"$scratch/files" | LC_ALL=C xargs -0 grep -nF "$section" /dev/null |
             sed 's/$/  <- cites a numbered section of a document outside the repository/' || true
-        while IFS= read -r f; do
-            # Comment margins and line breaks fold to one space, so a phrase
-            # split over two comment lines is still one phrase.
-            if tr -s '\n\t */#' '      ' <"$f" | grep -qi "$phrase"; then
-                echo "$f: cites \"$phrase\", a system outside the repository"
-            fi
-        done <"$scratch/files"
+        # Comment margins and line breaks fold to one space, so a phrase
+        # split over two comment lines is still one phrase.  One awk reads
+        # every file (a process or two per file took seconds).
+        tr '\n' '\0' <"$scratch/files" | xargs -0 awk -v phrase="$phrase" '
+            function check(file,    folded) {
+                folded = tolower(text)
+                gsub(/[\n\t *\/#]+/, " ", folded)
+                if (index(folded, phrase))
+                    print file ": cites \"" phrase "\", a system outside the repository"
+            }
+            FNR == 1 { if (NR > 1) check(name); name = FILENAME; text = "" }
+            { text = text "\n" $0 }
+            END { if (NR > 0) check(name) }'
     )
 }
 
