@@ -23,7 +23,7 @@
 #include "sim/replay_parts.h"
 
 /* Adds one wait's result to the run's totals, saturating (wide_sum), so
- * that a sum past 2^63 - 1 is caught by check_range, not wrapped. */
+ * that a sum past 2^63 - 1 is caught by gar__replay_check_range, not wrapped. */
 static void add_wait(totals *tot, stream_state *stream, const gar_sim_wait_result *res)
 {
     stream->waits++;

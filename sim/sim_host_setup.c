@@ -104,7 +104,7 @@ static void split_turn(gar_sim_poll_turn *turn, const gar_host_dist *period, gar
     }
 }
 
-/* The stated leads of `at`, in order, for lead_draw. */
+/* The stated leads of `at`, in order, for lead_draw (sim_host.c). */
 static gar_sim_lead_pick lead_pick_of(const gar_host_dist at[GAR_HOST_LEADS])
 {
     gar_sim_lead_pick pick = { .stated = 0 };
