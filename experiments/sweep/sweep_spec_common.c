@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim/trace/alloc.h"
+#include "sim/trace/whole_file.h"
 #include "sweep/sweep_spec.h"
 
 void gar_sweep_hash_hex(uint64_t hash, char out[GAR_HASH_HEX_BYTES])
@@ -70,38 +71,17 @@ int gar_spec_fault(gar_error *err, const char *file, unsigned line, const char *
  * the path "-" is standard input (named so in errors). */
 int gar_spec_read_whole(const char *path, size_t limit, char **text, size_t *len, gar_error *err)
 {
-    bool from_stdin = strcmp(path, "-") == 0;
-    if (from_stdin)
-        path = "standard input";
-    FILE *f = from_stdin ? stdin : fopen(path, "rb");
-    if (f == NULL)
-        return gar_error_set(err, GAR_E_IO, 3, path, "open", strerror(errno));
-    char *buf = gar_malloc(limit + 1);
-    if (buf == NULL) {
-        if (!from_stdin)
-            fclose(f);
+    int rc = gar_whole_file_read(path, limit, text, len, err);
+    if (rc == GAR_WHOLE_FILE_NO_MEMORY)
         return gar_spec_out_of_memory(err);
-    }
-    errno = 0;
-    size_t n = fread(buf, 1, limit + 1, f);
-    int failed = ferror(f) ? (errno != 0 ? errno : EIO) : 0; /* EISDIR: a folder */
-    if (!from_stdin)
-        fclose(f);
-    if (failed) {
-        gar_free(buf);
-        return gar_error_set(err, GAR_E_IO, 3, path, "read", strerror(failed));
-    }
-    if (n > limit) {
-        gar_free(buf);
+    if (rc == GAR_WHOLE_FILE_TOO_LARGE) {
         char why[96];
         snprintf(why, sizeof why, "is larger than %zu bytes, the most a spec or profile may be",
                  limit);
-        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3, path, "file", why);
+        return gar_error_set(err, GAR_E_INVALID_ARGUMENT, 3,
+                             strcmp(path, "-") == 0 ? "standard input" : path, "file", why);
     }
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
-    return 0;
+    return rc;
 }
 
 /* `path` taken from `base_dir` unless it is absolute (malloc'd). */
