@@ -69,24 +69,7 @@ static void remove_database(const char *path)
 static void clean_dead_merges(const char *out_path)
 {
     static const char *const sqlite_files[] = { "-wal", "-shm", "-journal", NULL };
-    const char *slash = strrchr(out_path, '/');
-    size_t dir_len = slash == NULL ? 0 : (size_t)(slash - out_path);
-    const char *base = slash == NULL ? out_path : slash + 1;
-    char *dir = malloc(dir_len + 2), *prefix = malloc(strlen(base) + 8);
-    if (dir != NULL && prefix != NULL) {
-        if (slash == NULL)
-            strcpy(dir, ".");
-        else if (dir_len == 0)
-            strcpy(dir, "/");
-        else {
-            memcpy(dir, out_path, dir_len);
-            dir[dir_len] = '\0';
-        }
-        sprintf(prefix, "%s.merge-", base);
-        gar_leftover_clean(dir, prefix, sqlite_files);
-    }
-    free(dir);
-    free(prefix);
+    gar_leftover_clean_owned_beside(out_path, ".merge-", sqlite_files);
 }
 
 /* Whether a non-empty write-ahead log lies beside `path`: another process

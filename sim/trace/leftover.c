@@ -209,27 +209,54 @@ size_t gar_leftover_clean_signed(const char *dir, const char *prefix,
     return clean_files(dir, prefix, NULL, signatures != NULL ? signatures : none);
 }
 
-size_t gar_leftover_clean_beside(const char *path, const char *tag,
-                                 const char *const *signatures)
+/* The folder of `path` (".", "/" or its leading part) into `*dir`, and
+ * `path`'s last part + `tag` into `*prefix`, both malloc'd.  Returns false,
+ * with both freed and NULL, when memory runs out. */
+static bool split_beside(const char *path, const char *tag, char **dir, char **prefix)
 {
     const char *slash = strrchr(path, '/');
     const char *base = slash != NULL ? slash + 1 : path;
     size_t dir_len = slash != NULL ? (size_t)(slash - path) : 0;
-    char *dir = malloc(dir_len + 2), *prefix = malloc(strlen(base) + strlen(tag) + 1);
-    size_t removed = 0;
-    if (dir != NULL && prefix != NULL) {
-        if (slash == NULL)
-            strcpy(dir, ".");
-        else if (dir_len == 0)
-            strcpy(dir, "/");
-        else {
-            memcpy(dir, path, dir_len);
-            dir[dir_len] = '\0';
-        }
-        strcpy(prefix, base);
-        strcat(prefix, tag);
-        removed = gar_leftover_clean_signed(dir, prefix, signatures);
+    *dir = malloc(dir_len + 2);
+    *prefix = malloc(strlen(base) + strlen(tag) + 1);
+    if (*dir == NULL || *prefix == NULL) {
+        free(*dir);
+        free(*prefix);
+        *dir = *prefix = NULL;
+        return false;
     }
+    if (slash == NULL)
+        strcpy(*dir, ".");
+    else if (dir_len == 0)
+        strcpy(*dir, "/");
+    else {
+        memcpy(*dir, path, dir_len);
+        (*dir)[dir_len] = '\0';
+    }
+    strcpy(*prefix, base);
+    strcat(*prefix, tag);
+    return true;
+}
+
+size_t gar_leftover_clean_beside(const char *path, const char *tag,
+                                 const char *const *signatures)
+{
+    char *dir, *prefix;
+    if (!split_beside(path, tag, &dir, &prefix))
+        return 0;
+    size_t removed = gar_leftover_clean_signed(dir, prefix, signatures);
+    free(dir);
+    free(prefix);
+    return removed;
+}
+
+size_t gar_leftover_clean_owned_beside(const char *path, const char *tag,
+                                       const char *const *tails)
+{
+    char *dir, *prefix;
+    if (!split_beside(path, tag, &dir, &prefix))
+        return 0;
+    size_t removed = gar_leftover_clean(dir, prefix, tails);
     free(dir);
     free(prefix);
     return removed;

@@ -81,6 +81,13 @@ size_t gar_leftover_clean_signed(const char *dir, const char *prefix,
 size_t gar_leftover_clean_beside(const char *path, const char *tag,
                                  const char *const *signatures);
 
+/* gar_leftover_clean in the folder of `path` for the names `path`'s last
+ * part + `tag` + "PID-HOST-" and six bytes, with their `tails`: what
+ * writers of `path` that sign their names with their owner left beside it.
+ * Returns how many files it removed (0 when memory runs out). */
+size_t gar_leftover_clean_owned_beside(const char *path, const char *tag,
+                                       const char *const *tails);
+
 /* Removes from `dir` every folder named `prefix` and at least six more
  * bytes that holds gar's marker, unlocked: its plain files, the marker,
  * the folder.  Returns how many folders it removed. */
