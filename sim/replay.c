@@ -11,10 +11,10 @@
  * block's rows and the loop over its waits (replay_block), with the
  * helpers the loop calls each wait beside it so that they inline: a
  * wait's plan (choose_plan), its times on the simulated clock
- * (place_wait), its sleep (predict_sleep), the host's change when due
- * (change_host_when_due), and what it leaves: its overshoot and what went
- * wrong (record_wait), the observer's view (show_wait) and the totals
- * (add_wait).  The config's checks, setup and teardown are
+ * (place_wait, deadline_of), its sleep (predict_sleep), the host's change
+ * when due (change_host_when_due), and what it leaves: its overshoot and
+ * what went wrong (record_wait), the observer's view (show_wait) and the
+ * totals (add_wait).  The config's checks, setup and teardown are
  * replay_setup.c's; the numbers gathered into the results are
  * replay_output.c's (replay_parts.h). */
 #include "sim/replay.h"
@@ -105,12 +105,13 @@ static bool streams_over_budget(run *r, uint64_t waits)
 }
 
 /* What one wait runs (choose_plan): its band's plan, or what an auto band's
- * rule chose. */
+ * rule chose.  The choice itself stays with the caller: the rule writes it
+ * through a pointer, and this, kept apart, can stay in registers. */
 typedef struct wait_plan {
-    const gar_plan *plan;       /* resolved: what the host runs */
-    gar_auto_point *auto_point; /* an auto band's: the point's history; else NULL */
-    gar_dur_ns budget;          /* an auto band's B */
-    gar_auto_choice choice;     /* with auto_point: the rule's plan and sleep */
+    const gar_plan *plan;          /* resolved: what the host runs */
+    gar_auto_point *auto_point;    /* an auto band's: the point's history; else NULL */
+    const gar_auto_choice *choice; /* with auto_point: the rule's plan and sleep */
+    gar_dur_ns budget;             /* an auto band's B */
 } wait_plan;
 
 /* Where a wait falls on the simulated clock (place_wait). */
@@ -129,10 +130,11 @@ typedef struct wait_sleep {
     gar_dur_ns prediction;
 } wait_sleep;
 
-/* The plan `row` runs, at point `point_no`: its band's, or an auto band's
- * rule's choice.  Returns 0 or more, or the rule's failure. */
+/* The plan `row` runs, at point `point_no`: its band's, or the plan and
+ * sleep an auto band's rule chooses into `choice`.  Returns 0 or more, or
+ * the rule's failure. */
 static int choose_plan(const gar_bands *bands, replay_auto *autos, const gar_trace_row *row,
-                       uint32_t point_no, wait_plan *w, gar_error *err)
+                       uint32_t point_no, gar_auto_choice *choice, wait_plan *w, gar_error *err)
 {
     /* One band (a plain plan) needs no choosing, wait after wait. */
     w->plan = bands->count == 1 ? &bands->band[0].plan : gar_bands_select(bands, row->step_rows);
@@ -143,25 +145,30 @@ static int choose_plan(const gar_bands *bands, replay_auto *autos, const gar_tra
     /* An auto plan is a rule: the wait runs the plan and sleep it gives. */
     w->budget = w->plan->budget_ns;
     w->auto_point = (gar_auto_point *)autos->points.at + point_no;
-    int rc = gar_auto_decide(&autos->policy, w->auto_point, w->budget, &w->choice, err);
+    w->choice = choice;
+    int rc = gar_auto_decide(&autos->policy, w->auto_point, w->budget, choice, err);
     if (rc >= 0)
-        w->plan = &w->choice.plan;
+        w->plan = &choice->plan;
     return rc;
 }
 
-/* When wait `i` (`row`, after `prev`) starts and submits, and how long its
- * work runs once `stream` is free: the trace's times, or, replayed closed,
- * the trace's gap after `prev` laid after the previous wait's simulated
- * end `last_end`.  Notes the row's done as the stream's latest. */
-static wait_times place_wait(gar_replay_mode mode, uint64_t i, const gar_trace_row *row,
-                             const gar_trace_row *prev, gar_mono_ns last_end, stream_state *stream)
+/* When wait `i` (row `j` of the block `rows`, `last_row` the row before
+ * the block) starts and submits, and how long its work runs once `stream`
+ * is free: the trace's times, or, replayed closed, the trace's gap after
+ * the row before laid after the previous wait's simulated end `last_end`.
+ * Notes the row's done as the stream's latest. */
+static wait_times place_wait(gar_replay_mode mode, uint64_t i, const gar_trace_row *rows, size_t j,
+                             const gar_trace_row *last_row, gar_mono_ns last_end,
+                             stream_state *stream)
 {
+    const gar_trace_row *row = &rows[j];
     gar_mono_ns stream_free = row->submit_ns > stream->recorded_done ? row->submit_ns
                                                                      : stream->recorded_done;
     wait_times at = { .start = row->start_ns, .submit = row->submit_ns,
                       .duration = gar_since(row->done_ns, stream_free) };
     stream->recorded_done = row->done_ns;
     if (mode == GAR_REPLAY_CLOSED && i > 0) {
+        const gar_trace_row *prev = j > 0 ? &rows[j - 1] : last_row;
         gar_mono_ns prev_end = prev->start_ns > prev->done_ns ? prev->start_ns : prev->done_ns;
         at.start = gar_after(last_end, gar_since(row->start_ns, prev_end));
         at.submit = gar_since(at.start, gar_since(row->start_ns, row->submit_ns));
@@ -169,16 +176,25 @@ static wait_times place_wait(gar_replay_mode mode, uint64_t i, const gar_trace_r
     return at;
 }
 
+/* When a wait that starts at `start` fails, still pending: `after` later,
+ * saturated at the clock's last instant (GAR_MONO_NEVER would be "no
+ * deadline", and a hung item must still fail). */
+static gar_mono_ns deadline_of(gar_mono_ns start, gar_dur_ns after)
+{
+    gar_mono_ns deadline = gar_after(start, after);
+    return deadline == GAR_MONO_NEVER ? GAR_MONO_NEVER - 1 : deadline;
+}
+
 /* The sleep of a wait under `w` at point `point_no` whose work takes
  * `truth` (done at `done_at`): the auto rule's, or under a predicting plan
  * the estimator's prediction less the plan's margin.  An estimator's
  * prediction counts in `predictions` and its error in the scratch's
- * sketch; a predicting plan's wait counts in `d`.  Returns 0, or the
- * failure. */
-static int predict_sleep(const gar_estimator_spec *spec, gar_replay_scratch *s,
-                         uint32_t point_no, const wait_plan *w, gar_mono_ns done_at,
-                         gar_dur_ns truth, uint64_t *predictions, gar_replay_diagnosis *d,
-                         wait_sleep *sl, gar_error *err)
+ * sketch; a predicting plan's wait counts in `d`.  Returns false when
+ * memory runs out. */
+static bool predict_sleep(const gar_estimator_spec *spec, gar_replay_scratch *s,
+                          uint32_t point_no, const wait_plan *w, gar_mono_ns done_at,
+                          gar_dur_ns truth, uint64_t *predictions, gar_replay_diagnosis *d,
+                          wait_sleep *sl)
 {
     const gar_plan *plan = w->plan;
     sl->point = NULL;
@@ -187,8 +203,8 @@ static int predict_sleep(const gar_estimator_spec *spec, gar_replay_scratch *s,
     sl->predicted = false;
     sl->prediction = 0;
     if (w->auto_point != NULL) {
-        sl->has_sleep = w->choice.has_sleep;
-        sl->sleep_ns = w->choice.sleep_ns;
+        sl->has_sleep = w->choice->has_sleep;
+        sl->sleep_ns = w->choice->sleep_ns;
         /* The rule's sleep stands for a prediction, so the diagnosis counts
          * its sleeps as slept.  No estimator error: the rule sleeps short
          * of the residual on purpose (its miss chance within the budget),
@@ -211,7 +227,7 @@ static int predict_sleep(const gar_estimator_spec *spec, gar_replay_scratch *s,
             sl->prediction = p;
             (*predictions)++;
             if (!gar_quantile_sketch_add(&s->est_error, p > truth ? p - truth : truth - p))
-                return gar__replay_out_of_memory(err);
+                return false;
             sl->has_sleep = gar__deadline_sleep_for(&plan->deadline, p, &sl->sleep_ns) == 1;
         }
     }
@@ -222,36 +238,36 @@ static int predict_sleep(const gar_estimator_spec *spec, gar_replay_scratch *s,
         else if (!sl->has_sleep)
             d->short_predictions++;
     }
-    return 0;
+    return true;
 }
 
-/* Changes the run's host to the config's host_after, once, at the first
- * wait that starts at or after host_change_ns (`*changed` says whether it
- * has).  Returns 0 or more, or the host's refusal. */
-static int change_host_when_due(run *r, gar_mono_ns start, bool *changed, gar_error *err)
+/* Changes `host` to the config's host_after, once, at the first wait that
+ * starts at or after host_change_ns (`*changed` says whether it has).
+ * Returns 0 or more, or the host's refusal. */
+static int change_host_when_due(const gar_replay_config *config, gar_sim_host *host,
+                                gar_mono_ns start, bool *changed, gar_error *err)
 {
-    const gar_replay_config *config = r->config;
     if (config->host_after == NULL || *changed || start < config->host_change_ns)
         return 0;
     *changed = true;
-    int rc = gar_sim_host_init(&r->host, config->host_after,
-                               config->seed ^ config->host_change_ns, err);
+    int rc = gar_sim_host_init(host, config->host_after, config->seed ^ config->host_change_ns,
+                               err);
     if (rc >= 0)
-        r->host.exact_polls = config->exact_polls;
+        host->exact_polls = config->exact_polls;
     return rc;
 }
 
 /* Adds a finished wait's overshoot to the run's sketch and its stream's
- * (`stream_sketch`, or NULL), and counts in `d` and `pg` what went wrong:
- * an auto wait over its budget, a late wake, a wait a backstop query
- * ended.  Returns 0, or the failure. */
-static int record_wait(gar_quantile_sketch *overshoots, gar_stream_sketch *stream_sketch,
-                       const wait_plan *w, const gar_sim_wait_result *res, gar_dur_ns overshoot,
-                       progress *pg, gar_replay_diagnosis *d, gar_error *err)
+ * (`stream_sketch[slot]`, where there are those), and counts in `d` and
+ * `pg` what went wrong: an auto wait over its budget, a late wake, a wait
+ * a backstop query ended.  Returns false when memory runs out. */
+static bool record_wait(gar_quantile_sketch *overshoots, gar_stream_sketch *stream_sketch,
+                        uint32_t slot, const wait_plan *w, const gar_sim_wait_result *res,
+                        gar_dur_ns overshoot, progress *pg, gar_replay_diagnosis *d)
 {
     if (!gar_quantile_sketch_add(overshoots, overshoot) ||
-        (stream_sketch != NULL && !gar_stream_sketch_add(stream_sketch, overshoot)))
-        return gar__replay_out_of_memory(err);
+        (stream_sketch != NULL && !gar_stream_sketch_add(&stream_sketch[slot], overshoot)))
+        return false;
     if (w->auto_point != NULL && overshoot > w->budget)
         pg->auto_over_budget_waits++;
     if (res->report.kind == GAR_WAIT_KIND_LATE) {
@@ -266,7 +282,7 @@ static int record_wait(gar_quantile_sketch *overshoots, gar_stream_sketch *strea
         d->backstop_waits++;
         d->backstop_worst_ns = overshoot > d->backstop_worst_ns ? overshoot : d->backstop_worst_ns;
     }
-    return 0;
+    return true;
 }
 
 /* Shows wait `i` to the config's on_wait observer. */
@@ -319,13 +335,13 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
     for (; j < n; j++) {
         const uint64_t i = pg->waits + j;
         const gar_trace_row *row = &rows[j];
+        gar_auto_choice choice;
         wait_plan w;
-        if ((rc = choose_plan(bands, autos, row, points[j], &w, err)) < 0)
+        if ((rc = choose_plan(bands, autos, row, points[j], &choice, &w, err)) < 0)
             break;
         const uint32_t slot = slots[j];
         stream_state *stream = &streams[slot];
-        const gar_trace_row *prev = j > 0 ? &rows[j - 1] : &pg->prev;
-        const wait_times at = place_wait(config->mode, i, row, prev, last_end, stream);
+        const wait_times at = place_wait(config->mode, i, rows, j, &pg->prev, last_end, stream);
         const gar_mono_ns start = at.start;
         gar_sim_fault fault = i == config->fault_wait ? config->fault : GAR_SIM_FAULT_NONE;
         gar_sim_work work;
@@ -335,16 +351,13 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
         gar_dur_ns truth = gar_since(work.done_at, start);
 
         wait_sleep sl;
-        if ((rc = predict_sleep(spec, s, points[j], &w, work.done_at, truth, &predictions, &d,
-                                &sl, err)) < 0)
+        if (!predict_sleep(spec, s, points[j], &w, work.done_at, truth, &predictions, &d, &sl)) {
+            rc = gar__replay_out_of_memory(err);
             break;
+        }
 
-        /* Saturated at the clock's last instant: GAR_MONO_NEVER would be
-         * "no deadline", and a hung item must still fail. */
-        gar_mono_ns deadline = gar_after(start, config->wait_deadline_ns);
-        if (deadline == GAR_MONO_NEVER)
-            deadline = GAR_MONO_NEVER - 1;
-        if ((rc = change_host_when_due(r, start, &host_changed, err)) < 0)
+        const gar_mono_ns deadline = deadline_of(start, config->wait_deadline_ns);
+        if ((rc = change_host_when_due(config, host, start, &host_changed, err)) < 0)
             break;
         gar_sim_wait_result res;
         rc = gar_sim_host_wait(host, dev, &work, w.plan, sl.has_sleep, sl.sleep_ns, start,
@@ -357,14 +370,15 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
         if (sl.point != NULL)
             gar__family_observe(spec, sl.point, w.plan->deadline.window, sample);
         if (w.auto_point != NULL &&
-            (rc = gar_auto_learn(&autos->policy, w.auto_point, &w.choice, &res.report, err)) < 0)
+            (rc = gar_auto_learn(&autos->policy, w.auto_point, &choice, &res.report, err)) < 0)
             break;
 
         gar_mono_ns possible = work.done_at > start ? work.done_at : start;
         const gar_dur_ns overshoot = gar_since(res.end, possible);
-        if ((rc = record_wait(&s->overshoot, stream_sketch != NULL ? &stream_sketch[slot] : NULL,
-                              &w, &res, overshoot, pg, &d, err)) < 0)
+        if (!record_wait(&s->overshoot, stream_sketch, slot, &w, &res, overshoot, pg, &d)) {
+            rc = gar__replay_out_of_memory(err);
             break;
+        }
         if (config->on_wait != NULL)
             show_wait(config, i, start, work.done_at, res.end, overshoot, truth, &sl);
         add_wait(&pg->tot, stream, &res);
