@@ -9,9 +9,14 @@
  *
  * This file owns the run itself: gar_replay_run, the numbering of each
  * block's rows and the loop over its waits (replay_block), with the
- * helpers the loop calls each wait beside it so that they inline.  The
- * config's checks, setup and teardown are replay_setup.c's; the numbers
- * gathered into the results are replay_output.c's (replay_parts.h). */
+ * helpers the loop calls each wait beside it so that they inline: a
+ * wait's plan (choose_plan), its times on the simulated clock
+ * (place_wait, deadline_of), its sleep (predict_sleep), the host's change
+ * when due (change_host_when_due), and what it leaves: its overshoot and
+ * what went wrong (record_wait), the observer's view (show_wait) and the
+ * totals (add_wait).  The config's checks, setup and teardown are
+ * replay_setup.c's; the numbers gathered into the results are
+ * replay_output.c's (replay_parts.h). */
 #include "sim/replay.h"
 
 #include <stdlib.h>
@@ -99,6 +104,208 @@ static bool streams_over_budget(run *r, uint64_t waits)
     return true;
 }
 
+/* What one wait runs (choose_plan): its band's plan, or what an auto band's
+ * rule chose.  The choice itself stays with the caller: the rule writes it
+ * through a pointer, and this, kept apart, can stay in registers. */
+typedef struct wait_plan {
+    const gar_plan *plan;          /* resolved: what the host runs */
+    gar_auto_point *auto_point;    /* an auto band's: the point's history; else NULL */
+    const gar_auto_choice *choice; /* with auto_point: the rule's plan and sleep */
+    gar_dur_ns budget;             /* an auto band's B */
+} wait_plan;
+
+/* Where a wait falls on the simulated clock (place_wait). */
+typedef struct wait_times {
+    gar_mono_ns start, submit;
+    gar_dur_ns duration; /* of its work, once its stream is free */
+} wait_times;
+
+/* The sleep a wait takes before it parks (predict_sleep), and the
+ * prediction it stands for. */
+typedef struct wait_sleep {
+    gar_family_point *point; /* the estimator's state the wait teaches, or NULL */
+    bool has_sleep;
+    gar_dur_ns sleep_ns;
+    bool predicted;          /* a prediction was made (auto: a sleep given) */
+    gar_dur_ns prediction;
+} wait_sleep;
+
+/* The plan `row` runs, at point `point_no`: its band's, or the plan and
+ * sleep an auto band's rule chooses into `choice`.  Returns 0 or more, or
+ * the rule's failure. */
+static int choose_plan(const gar_bands *bands, replay_auto *autos, const gar_trace_row *row,
+                       uint32_t point_no, gar_auto_choice *choice, wait_plan *w, gar_error *err)
+{
+    /* One band (a plain plan) needs no choosing, wait after wait. */
+    w->plan = bands->count == 1 ? &bands->band[0].plan : gar_bands_select(bands, row->step_rows);
+    w->auto_point = NULL;
+    w->budget = 0;
+    if (w->plan->park != GAR_PARK_AUTO)
+        return 0;
+    /* An auto plan is a rule: the wait runs the plan and sleep it gives. */
+    w->budget = w->plan->budget_ns;
+    w->auto_point = (gar_auto_point *)autos->points.at + point_no;
+    w->choice = choice;
+    int rc = gar_auto_decide(&autos->policy, w->auto_point, w->budget, choice, err);
+    if (rc >= 0)
+        w->plan = &choice->plan;
+    return rc;
+}
+
+/* When wait `i` (row `j` of the block `rows`, `last_row` the row before
+ * the block) starts and submits, and how long its work runs once `stream`
+ * is free: the trace's times, or, replayed closed, the trace's gap after
+ * the row before laid after the previous wait's simulated end `last_end`.
+ * Notes the row's done as the stream's latest. */
+static wait_times place_wait(gar_replay_mode mode, uint64_t i, const gar_trace_row *rows, size_t j,
+                             const gar_trace_row *last_row, gar_mono_ns last_end,
+                             stream_state *stream)
+{
+    const gar_trace_row *row = &rows[j];
+    gar_mono_ns stream_free = row->submit_ns > stream->recorded_done ? row->submit_ns
+                                                                     : stream->recorded_done;
+    wait_times at = { .start = row->start_ns, .submit = row->submit_ns,
+                      .duration = gar_since(row->done_ns, stream_free) };
+    stream->recorded_done = row->done_ns;
+    if (mode == GAR_REPLAY_CLOSED && i > 0) {
+        const gar_trace_row *prev = j > 0 ? &rows[j - 1] : last_row;
+        gar_mono_ns prev_end = prev->start_ns > prev->done_ns ? prev->start_ns : prev->done_ns;
+        at.start = gar_after(last_end, gar_since(row->start_ns, prev_end));
+        at.submit = gar_since(at.start, gar_since(row->start_ns, row->submit_ns));
+    }
+    return at;
+}
+
+/* When a wait that starts at `start` fails, still pending: `after` later,
+ * saturated at the clock's last instant (GAR_MONO_NEVER would be "no
+ * deadline", and a hung item must still fail). */
+static gar_mono_ns deadline_of(gar_mono_ns start, gar_dur_ns after)
+{
+    gar_mono_ns deadline = gar_after(start, after);
+    return deadline == GAR_MONO_NEVER ? GAR_MONO_NEVER - 1 : deadline;
+}
+
+/* The sleep of a wait under `w` at point `point_no` whose work takes
+ * `truth` (done at `done_at`): the auto rule's, or under a predicting plan
+ * the estimator's prediction less the plan's margin.  An estimator's
+ * prediction counts in `predictions` and its error in the scratch's
+ * sketch; a predicting plan's wait counts in `d`.  Returns false when
+ * memory runs out. */
+static bool predict_sleep(const gar_estimator_spec *spec, gar_replay_scratch *s,
+                          uint32_t point_no, const wait_plan *w, gar_mono_ns done_at,
+                          gar_dur_ns truth, uint64_t *predictions, gar_replay_diagnosis *d,
+                          wait_sleep *sl)
+{
+    const gar_plan *plan = w->plan;
+    sl->point = NULL;
+    sl->has_sleep = false;
+    sl->sleep_ns = 0;
+    sl->predicted = false;
+    sl->prediction = 0;
+    if (w->auto_point != NULL) {
+        sl->has_sleep = w->choice->has_sleep;
+        sl->sleep_ns = w->choice->sleep_ns;
+        /* The rule's sleep stands for a prediction, so the diagnosis counts
+         * its sleeps as slept.  No estimator error: the rule sleeps short
+         * of the residual on purpose (its miss chance within the budget),
+         * so |sleep - truth| is that margin, not an error of the estimate. */
+        sl->predicted = sl->has_sleep;
+        sl->prediction = sl->sleep_ns;
+    } else if (plan->predict && spec->family != GAR_ESTIMATOR_NONE) {
+        gar_family_point *point = (gar_family_point *)s->estimators.at + point_no;
+        sl->point = point;
+        gar_dur_ns p = 0;
+        bool have_p;
+        if (spec->family == GAR_ESTIMATOR_ORACLE) {
+            have_p = done_at != GAR_MONO_NEVER;
+            p = truth;
+        } else {
+            have_p = gar__family_prediction(spec, point, plan->deadline.window, &p) == 1;
+        }
+        if (have_p) {
+            sl->predicted = true;
+            sl->prediction = p;
+            (*predictions)++;
+            if (!gar_quantile_sketch_add(&s->est_error, p > truth ? p - truth : truth - p))
+                return false;
+            sl->has_sleep = gar__deadline_sleep_for(&plan->deadline, p, &sl->sleep_ns) == 1;
+        }
+    }
+    if (plan->predict) {
+        d->predict_waits++;
+        if (!sl->predicted)
+            d->unpredicted++;
+        else if (!sl->has_sleep)
+            d->short_predictions++;
+    }
+    return true;
+}
+
+/* Changes `host` to the config's host_after, once, at the first wait that
+ * starts at or after host_change_ns (`*changed` says whether it has).
+ * Returns 0 or more, or the host's refusal. */
+static int change_host_when_due(const gar_replay_config *config, gar_sim_host *host,
+                                gar_mono_ns start, bool *changed, gar_error *err)
+{
+    if (config->host_after == NULL || *changed || start < config->host_change_ns)
+        return 0;
+    *changed = true;
+    int rc = gar_sim_host_init(host, config->host_after, config->seed ^ config->host_change_ns,
+                               err);
+    if (rc >= 0)
+        host->exact_polls = config->exact_polls;
+    return rc;
+}
+
+/* Adds a finished wait's overshoot to the run's sketch and its stream's
+ * (`stream_sketch[slot]`, where there are those), and counts in `d` and
+ * `pg` what went wrong: an auto wait over its budget, a late wake, a wait
+ * a backstop query ended.  Returns false when memory runs out. */
+static bool record_wait(gar_quantile_sketch *overshoots, gar_stream_sketch *stream_sketch,
+                        uint32_t slot, const wait_plan *w, const gar_sim_wait_result *res,
+                        gar_dur_ns overshoot, progress *pg, gar_replay_diagnosis *d)
+{
+    if (!gar_quantile_sketch_add(overshoots, overshoot) ||
+        (stream_sketch != NULL && !gar_stream_sketch_add(&stream_sketch[slot], overshoot)))
+        return false;
+    if (w->auto_point != NULL && overshoot > w->budget)
+        pg->auto_over_budget_waits++;
+    if (res->report.kind == GAR_WAIT_KIND_LATE) {
+        d->late_wakes++;
+        d->late_worst_ns = overshoot > d->late_worst_ns ? overshoot : d->late_worst_ns;
+    }
+    /* Ended by a backstop query: no query but the first (or the sleep's
+     * wake query) was other than a backstop one, so no park's hint was
+     * ever confirmed — the word never woke the wait (wait.h, counters). */
+    if (res->report.kind == GAR_WAIT_KIND_PARKED && res->report.backstop_queries > 0 &&
+        res->report.queries - res->report.backstop_queries <= 1) {
+        d->backstop_waits++;
+        d->backstop_worst_ns = overshoot > d->backstop_worst_ns ? overshoot : d->backstop_worst_ns;
+    }
+    return true;
+}
+
+/* Shows wait `i` to the config's on_wait observer. */
+static void show_wait(const gar_replay_config *config, uint64_t i, gar_mono_ns start,
+                      gar_mono_ns done_at, gar_mono_ns end, gar_dur_ns overshoot, gar_dur_ns truth,
+                      const wait_sleep *sl)
+{
+    /* Zeroed whole, padding too: an observer may keep and compare the
+     * bytes of what it saw. */
+    gar_replay_wait seen;
+    memset(&seen, 0, sizeof seen);
+    seen.index = i;
+    seen.start = start;
+    seen.done = done_at;
+    seen.end = end;
+    seen.overshoot_ns = overshoot;
+    seen.truth_ns = truth;
+    seen.predicted = sl->predicted;
+    seen.prediction_ns = sl->prediction;
+    seen.sleep_ns = sl->has_sleep ? sl->sleep_ns : 0;
+    config->on_wait(config->on_wait_context, &seen);
+}
+
 /* The waits of one block of rows, in order, on the run's device and host:
  * the per-wait values into the sketches, the totals into `pg`.
  * Returns 0, or the first failure. */
@@ -112,15 +319,14 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
     gar_sim_host *host = &r->host;
     gar_replay_scratch *s = r->scratch;
     const uint32_t *slots = s->slots.at, *points = s->points.at;
-    gar_family_point *estimators = s->estimators.at;
     stream_state *streams = s->streams.at;
     gar_stream_sketch *stream_sketch = r->stream0_shadowed ? NULL : r->stream_sketch;
     const gar_estimator_spec *spec = &config->estimator;
-    const bool consults = spec->family != GAR_ESTIMATOR_NONE;
     gar_mono_ns last_end = pg->last_end;
     gar_mono_ns latest_end = pg->latest_end;
     uint64_t predictions = pg->predictions;
-    /* Kept in locals, not through `pg`, so the loop holds them in registers. */
+    /* Kept in locals, not through `pg`, so the loop holds them in registers
+     * (the helpers that take their addresses inline). */
     gar_replay_diagnosis d = pg->d;
     bool host_changed = pg->host_changed;
     int rc = 0;
@@ -129,150 +335,52 @@ static int replay_block(run *r, const gar_trace_row *rows, size_t n, progress *p
     for (; j < n; j++) {
         const uint64_t i = pg->waits + j;
         const gar_trace_row *row = &rows[j];
-        /* One band (a plain plan) needs no choosing, wait after wait. */
-        const gar_plan *plan = bands->count == 1 ? &bands->band[0].plan
-                                                 : gar_bands_select(bands, row->step_rows);
-        /* An auto plan is a rule: the wait runs the plan and sleep it gives. */
         gar_auto_choice choice;
-        gar_auto_point *auto_point = NULL;
-        gar_dur_ns budget = 0; /* an auto plan's B */
-        if (plan->park == GAR_PARK_AUTO) {
-            budget = plan->budget_ns;
-            auto_point = (gar_auto_point *)autos->points.at + points[j];
-            rc = gar_auto_decide(&autos->policy, auto_point, plan->budget_ns, &choice, err);
-            if (rc < 0)
-                break;
-            plan = &choice.plan;
-        }
+        wait_plan w;
+        if ((rc = choose_plan(bands, autos, row, points[j], &choice, &w, err)) < 0)
+            break;
         const uint32_t slot = slots[j];
         stream_state *stream = &streams[slot];
-        gar_mono_ns stream_free = row->submit_ns > stream->recorded_done ? row->submit_ns
-                                                                         : stream->recorded_done;
-        gar_dur_ns duration = gar_since(row->done_ns, stream_free);
-        stream->recorded_done = row->done_ns;
-
-        gar_mono_ns start = row->start_ns, submit = row->submit_ns;
-        if (config->mode == GAR_REPLAY_CLOSED && i > 0) {
-            const gar_trace_row *prev = j > 0 ? &rows[j - 1] : &pg->prev;
-            gar_mono_ns prev_end = prev->start_ns > prev->done_ns ? prev->start_ns : prev->done_ns;
-            start = gar_after(last_end, gar_since(row->start_ns, prev_end));
-            submit = gar_since(start, gar_since(row->start_ns, row->submit_ns));
-        }
+        const wait_times at = place_wait(config->mode, i, rows, j, &pg->prev, last_end, stream);
+        const gar_mono_ns start = at.start;
         gar_sim_fault fault = i == config->fault_wait ? config->fault : GAR_SIM_FAULT_NONE;
         gar_sim_work work;
-        rc = gar_sim_device_enqueue(dev, slot, submit, duration, fault, &work, err);
+        rc = gar_sim_device_enqueue(dev, slot, at.submit, at.duration, fault, &work, err);
         if (rc < 0)
             break;
         gar_dur_ns truth = gar_since(work.done_at, start);
 
-        gar_family_point *point = NULL;
-        bool has_sleep = false;
-        gar_dur_ns sleep_ns = 0;
-        bool predicted = false;
-        gar_dur_ns prediction = 0;
-        if (auto_point != NULL) {
-            has_sleep = choice.has_sleep;
-            sleep_ns = choice.sleep_ns;
-            /* The rule's sleep stands for a prediction, so the diagnosis
-             * counts its sleeps as slept.  No estimator error: the rule
-             * sleeps short of the residual on purpose (its miss chance
-             * within the budget), so |sleep - truth| is that margin, not
-             * an error of the estimate. */
-            predicted = has_sleep;
-            prediction = sleep_ns;
-        } else if (consults && plan->predict) {
-            point = &estimators[points[j]];
-            gar_dur_ns p = 0;
-            bool have_p;
-            if (spec->family == GAR_ESTIMATOR_ORACLE) {
-                have_p = work.done_at != GAR_MONO_NEVER;
-                p = truth;
-            } else {
-                have_p = gar__family_prediction(spec, point, plan->deadline.window, &p) == 1;
-            }
-            if (have_p) {
-                predicted = true;
-                prediction = p;
-                predictions++;
-                if (!gar_quantile_sketch_add(&s->est_error, p > truth ? p - truth : truth - p)) {
-                    rc = gar__replay_out_of_memory(err);
-                    break;
-                }
-                has_sleep = gar__deadline_sleep_for(&plan->deadline, p, &sleep_ns) == 1;
-            }
-        }
-        if (plan->predict) {
-            d.predict_waits++;
-            if (!predicted)
-                d.unpredicted++;
-            else if (!has_sleep)
-                d.short_predictions++;
+        wait_sleep sl;
+        if (!predict_sleep(spec, s, points[j], &w, work.done_at, truth, &predictions, &d, &sl)) {
+            rc = gar__replay_out_of_memory(err);
+            break;
         }
 
-        /* Saturated at the clock's last instant: GAR_MONO_NEVER would be
-         * "no deadline", and a hung item must still fail. */
-        gar_mono_ns deadline = gar_after(start, config->wait_deadline_ns);
-        if (deadline == GAR_MONO_NEVER)
-            deadline = GAR_MONO_NEVER - 1;
-        if (config->host_after != NULL && !host_changed && start >= config->host_change_ns) {
-            host_changed = true;
-            if ((rc = gar_sim_host_init(host, config->host_after,
-                                        config->seed ^ config->host_change_ns, err)) < 0)
-                break;
-            host->exact_polls = config->exact_polls;
-        }
+        const gar_mono_ns deadline = deadline_of(start, config->wait_deadline_ns);
+        if ((rc = change_host_when_due(config, host, start, &host_changed, err)) < 0)
+            break;
         gar_sim_wait_result res;
-        rc = gar_sim_host_wait(host, dev, &work, plan, has_sleep, sleep_ns, start, deadline, &res,
-                               err);
+        rc = gar_sim_host_wait(host, dev, &work, w.plan, sl.has_sleep, sl.sleep_ns, start,
+                               deadline, &res, err);
         if (rc < 0)
             break;
         /* The sample rebuilt from its fields: passed whole, its kind (a
          * 4-byte store) would be loaded with its padding in one word. */
         const gar_sample sample = { .kind = res.report.sample.kind, .ns = res.report.sample.ns };
-        if (point != NULL)
-            gar__family_observe(spec, point, plan->deadline.window, sample);
-        if (auto_point != NULL &&
-            (rc = gar_auto_learn(&autos->policy, auto_point, &choice, &res.report, err)) < 0)
+        if (sl.point != NULL)
+            gar__family_observe(spec, sl.point, w.plan->deadline.window, sample);
+        if (w.auto_point != NULL &&
+            (rc = gar_auto_learn(&autos->policy, w.auto_point, &choice, &res.report, err)) < 0)
             break;
 
         gar_mono_ns possible = work.done_at > start ? work.done_at : start;
         const gar_dur_ns overshoot = gar_since(res.end, possible);
-        if (!gar_quantile_sketch_add(&s->overshoot, overshoot) ||
-            (stream_sketch != NULL && !gar_stream_sketch_add(&stream_sketch[slot], overshoot))) {
+        if (!record_wait(&s->overshoot, stream_sketch, slot, &w, &res, overshoot, pg, &d)) {
             rc = gar__replay_out_of_memory(err);
             break;
         }
-        if (auto_point != NULL && overshoot > budget)
-            pg->auto_over_budget_waits++;
-        if (res.report.kind == GAR_WAIT_KIND_LATE) {
-            d.late_wakes++;
-            d.late_worst_ns = overshoot > d.late_worst_ns ? overshoot : d.late_worst_ns;
-        }
-        /* Ended by a backstop query: no query but the first (or the sleep's
-         * wake query) was other than a backstop one, so no park's hint was
-         * ever confirmed — the word never woke the wait (wait.h, counters). */
-        if (res.report.kind == GAR_WAIT_KIND_PARKED && res.report.backstop_queries > 0 &&
-            res.report.queries - res.report.backstop_queries <= 1) {
-            d.backstop_waits++;
-            d.backstop_worst_ns = overshoot > d.backstop_worst_ns ? overshoot
-                                                                  : d.backstop_worst_ns;
-        }
-        if (config->on_wait != NULL) {
-            /* Zeroed whole, padding too: an observer may keep and compare
-             * the bytes of what it saw. */
-            gar_replay_wait seen;
-            memset(&seen, 0, sizeof seen);
-            seen.index = i;
-            seen.start = start;
-            seen.done = work.done_at;
-            seen.end = res.end;
-            seen.overshoot_ns = overshoot;
-            seen.truth_ns = truth;
-            seen.predicted = predicted;
-            seen.prediction_ns = prediction;
-            seen.sleep_ns = has_sleep ? sleep_ns : 0;
-            config->on_wait(config->on_wait_context, &seen);
-        }
+        if (config->on_wait != NULL)
+            show_wait(config, i, start, work.done_at, res.end, overshoot, truth, &sl);
         add_wait(&pg->tot, stream, &res);
         last_end = res.end;
         if (res.end > latest_end)
