@@ -115,7 +115,10 @@ static void print_usage(FILE *out)
             "is replayed in the simulator under the plan it ran (from FILE.outcome) on the\n"
             "host profile, and each wait the plan ran for real is compared with its\n"
             "simulated self: overshoot quantiles, KS distance and busy fraction, judged\n"
-            "by the tolerances above.  Exit status 0 when they agree.\n"
+            "by the tolerances above.  Beside the verdict, `real_holdout: K/1` judges the\n"
+            "run's even-numbered waits against its odd-numbered ones the same way: 1 when\n"
+            "the machine agrees with itself, so that a disagreement is the model's (a\n"
+            "`note:` says which).  Exit status 0 when they agree.\n"
             "\n",
             GAR_VERIFY_SPAN_MAX_S);
 }

@@ -30,6 +30,51 @@ static void print_comparison(FILE *out, const gar_verify_comparison *c)
     fprintf(out, "verdict: %s\n", c->agree ? "agree" : "disagree");
 }
 
+/* The machine's own ceiling beside the verdict: whether the run's halves
+ * agree as the simulation is asked to, and what that says of a disagreement. */
+static void print_holdout(FILE *out, const gar_verify_comparison *h, bool sim_agrees)
+{
+    fprintf(out, "real_holdout: %d/1 (the run's even-numbered waits judged against its "
+                 "odd-numbered ones as the simulation is: ks_d %.4f, p50 %s, p90 %s; what a "
+                 "model exact for this machine would score now)\n",
+            h->agree ? 1 : 0, h->ks_d, gar_verify_check_name(h->q[0].check),
+            gar_verify_check_name(h->q[1].check));
+    if (!sim_agrees && h->agree)
+        fprintf(out, "note: the run agrees with itself but not with its simulation: the "
+                     "disagreement is the model's (the host profile's costs against this "
+                     "program's waits), not this machine's spread\n");
+    else if (!h->agree)
+        fprintf(out, "note: the run does not agree with itself: this machine's spread is "
+                     "wider than the bounds, so no simulation can be judged finer\n");
+}
+
+/* The run against itself, the machine's own ceiling: its even-numbered
+ * waits (in the order it ran them) judged against its odd-numbered ones
+ * exactly as the simulation is judged against all of them.  Fills `out`
+ * and returns 1; 0 when there are too few waits to halve (fewer than 4);
+ * -1 when memory runs out.  `real` is left as it was. */
+static int judge_halves(const gar_verify_tolerance *tol, bool blocks, const gar_dur_ns *real,
+                        size_t n, double busy, gar_verify_comparison *out)
+{
+    if (n < 4)
+        return 0;
+    size_t half = n / 2;
+    gar_dur_ns *even = malloc(half * sizeof *even), *odd = malloc(half * sizeof *odd);
+    if (!even || !odd) {
+        free(even);
+        free(odd);
+        return -1;
+    }
+    for (size_t k = 0; k < half; k++) {
+        even[k] = real[2 * k];
+        odd[k] = real[2 * k + 1];
+    }
+    gar_verify_compare(tol, blocks, even, odd, half, busy, busy, out);
+    free(even);
+    free(odd);
+    return 1;
+}
+
 /* Replays `trace` under `plan`, writing each row's simulated overshoot. */
 static int simulate(const gar_trace *trace, const gar_plan *plan, const gar_host_profile *host,
                     uint64_t seed, gar_dur_ns *sim_overshoot, gar_replay_metrics *metrics,
@@ -84,15 +129,21 @@ int gar_verify_of_run(const char *trace_path, const gar_host_profile *host,
     if (rc == 0 && n == 0)
         rc = gar_error_set(err, GAR_E_INVALID_TRACE, 4, trace_path, "", "",
                            "no wait of the run was taken over by its plan: nothing to compare");
+    double busy_real = wall ? (double)cpu / (double)wall : 0.0;
+    bool blocks = plan.park == GAR_PARK_BLOCK;
+    gar_verify_comparison halves;
+    int halved = rc == 0 ? judge_halves(tol, blocks, real, n, busy_real, &halves) : 0;
+    if (halved < 0)
+        rc = gar_error_set(err, GAR_E_CAPACITY, 2, "the run's overshoots", "memory");
     if (rc == 0) {
         gar_verify_comparison c;
-        double busy_real = wall ? (double)cpu / (double)wall : 0.0;
-        gar_verify_compare(tol, plan.park == GAR_PARK_BLOCK, real, sim_kept, n, busy_real,
-                           metrics.busy_frac, &c);
+        gar_verify_compare(tol, blocks, real, sim_kept, n, busy_real, metrics.busy_frac, &c);
         fprintf(out, "trace: %s\nplan: %s\nhost: %s\nseed: %llu\nwaits: %zu\ncompared: %zu"
                      " (the waits the plan ran)\n",
                 trace_path, plan_text, host_name, (unsigned long long)seed, trace.count, n);
         print_comparison(out, &c);
+        if (halved)
+            print_holdout(out, &halves, c.agree);
         *agree = c.agree;
     }
     free(sim);

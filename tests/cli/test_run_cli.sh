@@ -93,6 +93,9 @@ code=$?
 [ "$code" -eq 0 ] || [ "$code" -eq 1 ] || fail "verify --trace-of-run exited $code: $(cat "$tmp/err")"
 grep -qx 'compared: [0-9]* (the waits the plan ran)' "$tmp/out" || fail "verify: $(cat "$tmp/out")"
 grep -Eq '^verdict: (agree|disagree)$' "$tmp/out" || fail "verify: no verdict"
+# The machine's own ceiling beside the verdict: the run's halves, one against the other.
+grep -Eq '^real_holdout: [01]/1 \(the run.s even-numbered waits judged against its odd-numbered' \
+    "$tmp/out" || fail "verify: no real_holdout beside the verdict: $(cat "$tmp/out")"
 
 # The runtime loaded by the program itself, after a first call found none.
 expect 0 "$gar" run -- "$dlopen_user" "$libcudart"
