@@ -209,57 +209,46 @@ size_t gar_leftover_clean_signed(const char *dir, const char *prefix,
     return clean_files(dir, prefix, NULL, signatures != NULL ? signatures : none);
 }
 
-/* The folder of `path` (".", "/" or its leading part) into `*dir`, and
- * `path`'s last part + `tag` into `*prefix`, both malloc'd.  Returns false,
- * with both freed and NULL, when memory runs out. */
-static bool split_beside(const char *path, const char *tag, char **dir, char **prefix)
+/* clean_files in the folder of `path` (".", "/" or its leading part) for
+ * the names that begin with `path`'s last part + `tag`: what writers of
+ * `path` killed before their rename left beside it.  0 when memory runs out. */
+static size_t clean_beside(const char *path, const char *tag, const char *const *tails,
+                           const char *const *signatures)
 {
     const char *slash = strrchr(path, '/');
     const char *base = slash != NULL ? slash + 1 : path;
     size_t dir_len = slash != NULL ? (size_t)(slash - path) : 0;
-    *dir = malloc(dir_len + 2);
-    *prefix = malloc(strlen(base) + strlen(tag) + 1);
-    if (*dir == NULL || *prefix == NULL) {
-        free(*dir);
-        free(*prefix);
-        *dir = *prefix = NULL;
-        return false;
+    char *dir = malloc(dir_len + 2), *prefix = malloc(strlen(base) + strlen(tag) + 1);
+    size_t removed = 0;
+    if (dir != NULL && prefix != NULL) {
+        if (slash == NULL)
+            strcpy(dir, ".");
+        else if (dir_len == 0)
+            strcpy(dir, "/");
+        else {
+            memcpy(dir, path, dir_len);
+            dir[dir_len] = '\0';
+        }
+        strcpy(prefix, base);
+        strcat(prefix, tag);
+        removed = clean_files(dir, prefix, tails, signatures);
     }
-    if (slash == NULL)
-        strcpy(*dir, ".");
-    else if (dir_len == 0)
-        strcpy(*dir, "/");
-    else {
-        memcpy(*dir, path, dir_len);
-        (*dir)[dir_len] = '\0';
-    }
-    strcpy(*prefix, base);
-    strcat(*prefix, tag);
-    return true;
+    free(dir);
+    free(prefix);
+    return removed;
 }
 
 size_t gar_leftover_clean_beside(const char *path, const char *tag,
                                  const char *const *signatures)
 {
-    char *dir, *prefix;
-    if (!split_beside(path, tag, &dir, &prefix))
-        return 0;
-    size_t removed = gar_leftover_clean_signed(dir, prefix, signatures);
-    free(dir);
-    free(prefix);
-    return removed;
+    static const char *const none[] = { NULL };
+    return clean_beside(path, tag, NULL, signatures != NULL ? signatures : none);
 }
 
 size_t gar_leftover_clean_owned_beside(const char *path, const char *tag,
                                        const char *const *tails)
 {
-    char *dir, *prefix;
-    if (!split_beside(path, tag, &dir, &prefix))
-        return 0;
-    size_t removed = gar_leftover_clean(dir, prefix, tails);
-    free(dir);
-    free(prefix);
-    return removed;
+    return clean_beside(path, tag, tails, NULL);
 }
 
 /* Empties and removes the folder `name` in `dfd` if it holds gar's marker,
